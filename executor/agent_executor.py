@@ -1,0 +1,225 @@
+"""The AgentExecutor: LangChain's classic ReAct loop, written as generators that yield events."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Generator, Iterable, Sequence
+
+from .agent import ReActAgent
+from .clock import Clock
+from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEnd, ChainError, ChainStart,
+                     EventBase, FinishCheck, InvalidTool, LimitReached, ParseError, Step, ToolInfo)
+from .parser import OutputParserException
+from .run_context import Listener, RunContext
+from .schema import AgentAction, AgentFinish, AgentStep
+from .tools import Tool, invalid_tool_observation
+
+Events = Generator[EventBase, None, Any]
+ParsingErrorHandler = bool | str | Callable[[OutputParserException], str]
+STOPPED = "Agent stopped due to iteration limit or time limit."
+
+
+class OutputParsingError(ValueError):
+    """The model's reply did not parse and handle_parsing_errors was off."""
+
+
+class AgentExecutor:
+    """Runs an agent in a loop until it finishes or hits a limit.
+
+    `invoke` returns the result dict; `iter_events` is the same run as a generator that
+    hands out one event per `next()` and returns the result dict when it stops.
+    """
+
+    def __init__(self, agent: ReActAgent, tools: Sequence[Tool], max_iterations: int | None = 15,
+                 max_execution_time: float | None = None, early_stopping_method: str = "force",
+                 handle_parsing_errors: ParsingErrorHandler = False,
+                 return_intermediate_steps: bool = False,
+                 trim_intermediate_steps: int | Callable[[list], list] = -1,
+                 clock: Clock | None = None, run_id_factory: Callable[[], str] | None = None) -> None:
+        if early_stopping_method != "force":
+            raise ValueError(f"early_stopping_method {early_stopping_method!r} is not supported; "
+                             "use 'force' (the ReAct agent has no 'generate' step)")
+        names = [tool.name for tool in tools]
+        if len(set(names)) != len(names):
+            raise ValueError(f"Tool names must be unique, got {names}")
+        self.agent = agent
+        self.tools = list(tools)
+        self.max_iterations = max_iterations
+        self.max_execution_time = max_execution_time
+        self.early_stopping_method = early_stopping_method
+        self.handle_parsing_errors = handle_parsing_errors
+        self.return_intermediate_steps = return_intermediate_steps
+        self.trim_intermediate_steps = trim_intermediate_steps
+        self.clock = clock
+        self.run_id_factory = run_id_factory
+
+    # -- public entry points --------------------------------------------------------------
+    def invoke(self, inputs: dict[str, Any], listeners: Iterable[Listener] = ()) -> dict[str, Any]:
+        """Run to the end, feeding every event to `listeners`, and return the result dict."""
+        listeners = list(listeners)
+        events = self.iter_events(inputs)
+        while True:
+            try:
+                event = next(events)
+            except StopIteration as stop:
+                return stop.value
+            for listener in listeners:
+                listener(event)
+
+    def iter_events(self, inputs: dict[str, Any]) -> Events:
+        # LangChain: Chain.invoke — the executor is a chain; its loop body is _call.
+        if "input" not in inputs:
+            raise ValueError(f"Missing some input keys: {{'input'}} (got {sorted(inputs)})")
+        run = RunContext(self.clock, self.run_id_factory() if self.run_id_factory else None,
+                         outermost=AgentExecutor.iter_events.__code__)
+        yield run.emit(ChainStart, inputs=inputs, tools=self._tool_infos(), settings=self._settings())
+        try:
+            outputs = yield from self._call(inputs, run)
+        except Exception as error:
+            yield run.emit(ChainError, error_type=type(error).__name__, message=str(error))
+            raise
+        yield run.emit(ChainEnd, outputs=outputs)
+        return {**inputs, **outputs}
+
+    # -- the loop ------------------------------------------------------------------------
+    def _call(self, inputs: dict[str, Any], run: RunContext) -> Events:
+        # LangChain: AgentExecutor._call
+        name_to_tool_map = {tool.name: tool for tool in self.tools}
+        intermediate_steps: list[AgentStep] = []
+        iterations = 0
+        time_elapsed = 0.0
+        start_time = run.clock.monotonic()
+        while self._should_continue(iterations, time_elapsed):
+            run.iteration = iterations + 1
+            output = yield from self._take_next_step(name_to_tool_map, inputs, intermediate_steps, run)
+            is_finish = isinstance(output, AgentFinish)
+            yield run.emit(FinishCheck, is_finish=is_finish, output_type=_type_name(output))
+            if is_finish:
+                return self._return(output, intermediate_steps)
+            intermediate_steps.extend(output)
+            if len(output) == 1:
+                tool_return = self._get_tool_return(output[0], name_to_tool_map)
+                if tool_return is not None:
+                    yield run.emit(AgentFinishEvent, return_values=tool_return.return_values, log="")
+                    return self._return(tool_return, intermediate_steps)
+            iterations += 1
+            time_elapsed = run.clock.monotonic() - start_time
+        yield run.emit(LimitReached, **self._limit_fields(iterations, time_elapsed))
+        output = AgentFinish({"output": STOPPED}, "")  # LangChain: return_stopped_response("force")
+        yield run.emit(AgentFinishEvent, return_values=output.return_values, log=output.log)
+        return self._return(output, intermediate_steps)
+
+    def _take_next_step(self, name_to_tool_map: dict[str, Tool], inputs: dict[str, Any],
+                        intermediate_steps: list[AgentStep], run: RunContext) -> Events:
+        # LangChain: _take_next_step gathers what _iter_next_step produces into one result.
+        output = yield from self._iter_next_step(name_to_tool_map, inputs, intermediate_steps, run)
+        if isinstance(output, AgentFinish):
+            return output
+        for done, step in enumerate(output, start=1):
+            yield run.emit(Step, action=_action_record(step.action), observation=str(step.observation),
+                           n_steps=len(intermediate_steps) + done)
+        return output
+
+    def _iter_next_step(self, name_to_tool_map: dict[str, Tool], inputs: dict[str, Any],
+                        intermediate_steps: list[AgentStep], run: RunContext) -> Events:
+        # LangChain: _iter_next_step — think (plan), then act (_perform_agent_action).
+        steps = self._prepare_intermediate_steps(intermediate_steps)
+        try:
+            output = yield from self.agent.plan(steps, run, **inputs)
+        except OutputParserException as error:
+            observation, log = self._parsing_error_observation(error)
+            yield run.emit(ParseError, error=str(error), llm_output=error.llm_output,
+                           observation=observation, handled=observation is not None)
+            if observation is None:
+                raise OutputParsingError(
+                    "An output parsing error occurred. In order to pass this error back to the agent "
+                    "and have it try again, pass `handle_parsing_errors=True` to the AgentExecutor. "
+                    f"This is the error: {error}") from error
+            return [AgentStep(AgentAction("_Exception", observation, log), observation)]
+        if isinstance(output, AgentFinish):
+            yield run.emit(AgentFinishEvent, return_values=output.return_values, log=output.log)
+            return output
+        yield run.emit(AgentActionEvent, tool=output.tool, tool_input=output.tool_input, log=output.log)
+        step = yield from self._perform_agent_action(name_to_tool_map, output, run)
+        return [step]
+
+    def _perform_agent_action(self, name_to_tool_map: dict[str, Tool], agent_action: AgentAction,
+                              run: RunContext) -> Events:
+        # LangChain: _perform_agent_action — look the tool up by exact name, run it or say it is not there.
+        if agent_action.tool in name_to_tool_map:
+            tool = name_to_tool_map[agent_action.tool]
+            observation = yield from tool.run(agent_action.tool_input, run)
+        else:
+            available = list(name_to_tool_map)
+            observation = invalid_tool_observation(agent_action.tool, available)
+            yield run.emit(InvalidTool, requested=agent_action.tool, available=available,
+                           observation=observation)
+        return AgentStep(agent_action, observation)
+
+    # -- helpers that do not emit -----------------------------------------------------------
+    def _should_continue(self, iterations: int, time_elapsed: float) -> bool:
+        if self.max_iterations is not None and iterations >= self.max_iterations:
+            return False
+        return self.max_execution_time is None or time_elapsed < self.max_execution_time
+
+    def _get_tool_return(self, step: AgentStep, name_to_tool_map: dict[str, Tool]) -> AgentFinish | None:
+        tool = name_to_tool_map.get(step.action.tool)
+        if tool is not None and tool.return_direct:
+            return AgentFinish({self.agent.return_values[0]: step.observation}, "")
+        return None
+
+    def _return(self, output: AgentFinish, intermediate_steps: list[AgentStep]) -> dict[str, Any]:
+        final_output = dict(output.return_values)
+        if self.return_intermediate_steps:
+            final_output["intermediate_steps"] = [tuple(step) for step in intermediate_steps]
+        return final_output
+
+    def _prepare_intermediate_steps(self, intermediate_steps: list[AgentStep]) -> list[AgentStep]:
+        trim = self.trim_intermediate_steps
+        if isinstance(trim, int) and trim > 0:
+            return intermediate_steps[-trim:]
+        if callable(trim):
+            return trim(intermediate_steps)
+        return intermediate_steps
+
+    def _parsing_error_observation(self, error: OutputParserException) -> tuple[str | None, str]:
+        """What the agent is told about an unparseable reply, and the log its step keeps (None: raise)."""
+        handler = self.handle_parsing_errors
+        if isinstance(handler, bool):
+            if not handler:
+                return None, str(error)
+            if error.send_to_llm:
+                return str(error.observation), error.llm_output
+            return "Invalid or incomplete response", str(error)
+        if isinstance(handler, str):
+            return handler, str(error)
+        return str(handler(error)), str(error)
+
+    def _limit_fields(self, iterations: int, time_elapsed: float) -> dict[str, Any]:
+        hit_iterations = self.max_iterations is not None and iterations >= self.max_iterations
+        return {"reason": "max_iterations" if hit_iterations else "max_execution_time",
+                "iterations": iterations, "elapsed": round(time_elapsed, 6),
+                "early_stopping_method": self.early_stopping_method}
+
+    def _tool_infos(self) -> list[ToolInfo]:
+        return [ToolInfo(name=t.name, description=t.description, return_direct=t.return_direct)
+                for t in self.tools]
+
+    def _settings(self) -> dict[str, Any]:
+        return {"max_iterations": self.max_iterations, "max_execution_time": self.max_execution_time,
+                "early_stopping_method": self.early_stopping_method,
+                "handle_parsing_errors": _describe(self.handle_parsing_errors),
+                "return_intermediate_steps": self.return_intermediate_steps,
+                "trim_intermediate_steps": _describe(self.trim_intermediate_steps),
+                "model": self.agent.model.model_name, "stop": list(self.agent.stop)}
+
+
+def _describe(value: Any) -> Any:
+    return value if isinstance(value, (bool, int, str, type(None))) else getattr(value, "__name__", repr(value))
+
+
+def _type_name(output: Any) -> str:
+    return type(output).__name__ if isinstance(output, AgentFinish) else "list[AgentStep]"
+
+
+def _action_record(action: AgentAction) -> ActionRecord:
+    return ActionRecord(tool=action.tool, tool_input=str(action.tool_input), log=action.log)

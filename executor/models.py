@@ -1,0 +1,68 @@
+"""Language models as the loop sees them: a protocol, a scripted model, and the narrated call."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generator, Protocol, Sequence
+
+from .events import LLMEnd, LLMStart
+from .run_context import RunContext
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    text: str
+    usage: dict[str, int] | None = None
+
+
+class ChatModel(Protocol):
+    """Anything with a name that turns a prompt into text, honouring stop sequences."""
+
+    model_name: str
+
+    def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply: ...
+
+
+class ScriptExhausted(RuntimeError):
+    """A ScriptedModel was asked for more replies than it was given."""
+
+
+def cut_at_stop(text: str, stop: Sequence[str]) -> str:
+    """What an API does with stop sequences: the reply ends where the first one begins."""
+    cut = len(text)
+    for marker in stop:
+        at = text.find(marker)
+        if at != -1:
+            cut = min(cut, at)
+    return text[:cut]
+
+
+class ScriptedModel:
+    """Answers each call with the next of the given replies and records every prompt it saw."""
+
+    def __init__(self, replies: Sequence[str], apply_stop: bool = True,
+                 model_name: str = "scripted") -> None:
+        self.replies = list(replies)
+        self.apply_stop = apply_stop
+        self.model_name = model_name
+        self.prompts: list[str] = []
+
+    def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
+        self.prompts.append(prompt)
+        n = len(self.prompts)
+        if n > len(self.replies):
+            raise ScriptExhausted(f"ScriptedModel was asked for reply #{n} but has only "
+                                  f"{len(self.replies)}; add a reply for this call")
+        text = self.replies[n - 1]
+        return ModelReply(cut_at_stop(text, stop) if self.apply_stop else text)
+
+
+def call_model(run: RunContext, model: ChatModel, prompt: str,
+               stop: Sequence[str]) -> Generator[object, None, str]:
+    """One narrated model call: llm_start with the exact prompt, then llm_end with the exact reply."""
+    yield run.emit(LLMStart, model=model.model_name, prompt=prompt, stop=list(stop))
+    started = run.clock.monotonic()
+    reply = model.generate(prompt, stop)
+    yield run.emit(LLMEnd, text=reply.text, usage=reply.usage,
+                   duration=round(run.clock.monotonic() - started, 6))
+    return reply.text

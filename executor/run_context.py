@@ -1,0 +1,76 @@
+"""Per-run state shared by every method that emits: the seq counter, the clock and the event factory."""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from pathlib import Path
+from types import CodeType
+from typing import Any, Callable
+
+from .clock import Clock, SystemClock
+from .events import EventBase, SourceRef
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+PROJECT_ROOT = PACKAGE_DIR.parent
+_PACKAGE_PREFIX = str(PACKAGE_DIR)
+
+
+def _relative(filename: str) -> str:
+    path = Path(filename).resolve()
+    try:
+        return path.relative_to(PROJECT_ROOT).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+class RunContext:
+    """Plays LangChain's run_manager: everything a method needs to narrate what it does.
+
+    `emit` builds an event from the frame that calls it, so `source` is the line of the
+    `yield` that hands the event out and `frames` is the executor call stack at that yield.
+    """
+
+    def __init__(self, clock: Clock | None = None, run_id: str | None = None,
+                 outermost: CodeType | None = None) -> None:
+        self.clock = clock or SystemClock()
+        self.run_id = run_id or uuid.uuid4().hex[:12]
+        self.iteration = 0
+        self._seq = 0
+        self._start = self.clock.monotonic()
+        self._outermost = outermost  # the stack walk stops at this code object
+        self._sources: dict[tuple[CodeType, int], SourceRef] = {}
+
+    def elapsed(self) -> float:
+        return self.clock.monotonic() - self._start
+
+    def emit(self, cls: type[EventBase], **payload: Any) -> EventBase:
+        frame = sys._getframe(1)
+        code = frame.f_code
+        key = (code, frame.f_lineno)
+        source = self._sources.get(key)
+        if source is None:
+            source = SourceRef(file=_relative(code.co_filename), line=frame.f_lineno,
+                               function=code.co_name)
+            self._sources[key] = source
+        event = cls(seq=self._seq, run_id=self.run_id, t=round(self.elapsed(), 6),
+                    iteration=self.iteration, frames=self._stack(frame), source=source,
+                    **payload)
+        self._seq += 1
+        return event
+
+    def _stack(self, frame: Any) -> tuple[str, ...]:
+        # A suspended `yield from` chain is linked through f_back while it runs,
+        # so walking outwards from the emitting frame gives the real call stack.
+        names = [frame.f_code.co_name]
+        outermost = self._outermost
+        while frame.f_code is not outermost:
+            frame = frame.f_back
+            if frame is None or (outermost is None and not frame.f_code.co_filename.startswith(_PACKAGE_PREFIX)):
+                break
+            names.append(frame.f_code.co_name)
+        names.reverse()
+        return tuple(names)
+
+
+Listener = Callable[[EventBase], None]

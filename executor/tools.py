@@ -1,0 +1,85 @@
+"""Tools: a name, a description and a function, run with LangChain's tool-error handling."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, Generator
+
+from .events import ToolEnd, ToolErrorEvent, ToolStart
+from .run_context import RunContext
+
+ErrorHandler = bool | str | Callable[["ToolError"], str]
+
+
+class ToolError(Exception):
+    """Raised by a tool to say "this went wrong" in a way the agent may be told about.
+
+    LangChain: ToolException. Only this type is turned into an observation by
+    handle_tool_error; any other exception ends the run.
+    """
+
+
+def invalid_tool_observation(requested: str, available: list[str]) -> str:
+    """LangChain: InvalidTool, the observation for a tool name the agent does not have."""
+    return f"{requested} is not a valid tool, try one of [{', '.join(available)}]."
+
+
+class Tool:
+    """A tool the agent can call by name.
+
+    `func` takes the tool input string and returns the observation. A generator function
+    is also accepted: it is called as `func(tool_input, run)` and may yield events of its
+    own (the calculator narrates its nested model call this way).
+    `deterministic=False` marks tools whose answers a replay must take from the recording.
+    """
+
+    def __init__(self, name: str, description: str, func: Callable[..., Any],
+                 return_direct: bool = False, handle_tool_error: ErrorHandler = False,
+                 deterministic: bool = True) -> None:
+        if not name or not name.strip():
+            raise ValueError("Tool name must be a non-empty string")
+        if not callable(func):
+            raise TypeError(f"Tool {name!r}: func must be callable, got {type(func).__name__}")
+        self.name = name
+        self.description = description
+        self.func = func
+        self.return_direct = return_direct
+        self.handle_tool_error = handle_tool_error
+        self.deterministic = deterministic
+        self.emits_events = inspect.isgeneratorfunction(func)
+
+    def __repr__(self) -> str:
+        return f"Tool(name={self.name!r})"
+
+    def run(self, tool_input: str, run: RunContext) -> Generator[object, None, Any]:
+        # LangChain: BaseTool.run
+        yield run.emit(ToolStart, tool=self.name, tool_input=tool_input)
+        try:
+            if self.emits_events:
+                observation = yield from self.func(tool_input, run)
+            else:
+                observation = self.func(tool_input)
+        except ToolError as error:
+            if not self.handle_tool_error:
+                yield run.emit(ToolErrorEvent, **self._error_fields(error, handled=False))
+                raise
+            observation = self._observation_for(error)
+            yield run.emit(ToolErrorEvent, **self._error_fields(error, True, observation))
+        except Exception as error:
+            yield run.emit(ToolErrorEvent, **self._error_fields(error, handled=False))
+            raise
+        yield run.emit(ToolEnd, tool=self.name, observation=str(observation))
+        return observation
+
+    def _observation_for(self, error: ToolError) -> str:
+        handler = self.handle_tool_error
+        if isinstance(handler, bool):
+            return str(error.args[0]) if error.args else "Tool execution error"
+        if isinstance(handler, str):
+            return handler
+        return str(handler(error))
+
+    def _error_fields(self, error: BaseException, handled: bool,
+                      observation: str | None = None) -> dict[str, Any]:
+        return {"tool": self.name, "error_type": type(error).__name__, "message": str(error),
+                "handled": handled, "observation": observation}

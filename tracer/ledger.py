@@ -1,0 +1,64 @@
+"""The closing tally of a run: how often plan and _perform_agent_action ran, and what isinstance said."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from executor.events import EventBase
+
+
+@dataclass
+class Ledger:
+    plan_calls: int = 0
+    actions_performed: int = 0
+    model_calls: int = 0
+    finish_checks: list[bool] = field(default_factory=list)
+    invalid_tools: int = 0
+    parse_errors: int = 0
+    tool_errors: int = 0
+    retries: int = 0
+    outcome: str = "unfinished"
+
+    def add(self, event: EventBase) -> None:
+        kind = event.kind
+        if kind == "llm_start":
+            self.model_calls += 1
+            self.plan_calls += "plan" in event.frames
+        elif kind in ("agent_action",):
+            self.actions_performed += 1
+        elif kind == "finish_check":
+            self.finish_checks.append(event.is_finish)
+        elif kind == "invalid_tool":
+            self.invalid_tools += 1
+        elif kind == "parse_error":
+            self.parse_errors += 1
+        elif kind == "tool_error":
+            self.tool_errors += 1
+        elif kind == "retry":
+            self.retries += 1
+        elif kind == "chain_end":
+            self.outcome = "finished"
+        elif kind == "chain_error":
+            self.outcome = f"error ({event.error_type})"
+
+    @classmethod
+    def of(cls, events: Iterable[EventBase]) -> "Ledger":
+        ledger = cls()
+        for event in events:
+            ledger.add(event)
+        return ledger
+
+    def lines(self) -> list[str]:
+        checks = ", ".join(str(c) for c in self.finish_checks) or "none"
+        rows = [
+            f"plan called                  {self.plan_calls}   (one model call each)",
+            f"_perform_agent_action called {self.actions_performed}   (one tool run or invalid-tool reply each)",
+            f"isinstance(output, AgentFinish): {checks}",
+            f"model calls in all           {self.model_calls}   (the calculator asks the model too)",
+        ]
+        extras = [(self.invalid_tools, "invalid-tool observations"), (self.parse_errors, "parse errors"),
+                  (self.tool_errors, "tool errors"), (self.retries, "retries")]
+        rows += [f"{label:<29}{n}" for n, label in extras if n]
+        rows.append(f"outcome                      {self.outcome}")
+        return rows

@@ -1,0 +1,153 @@
+"""Reads JSONL traces: a line index over a memory map, events decoded only when asked for."""
+
+from __future__ import annotations
+
+import json
+import mmap
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+from pydantic import ValidationError
+
+from executor.events import EVENT_KINDS, SCHEMA_VERSION, EventBase, event_from_json
+
+from .trace_writer import TRACE_MARKER
+
+
+class TraceFormatError(Exception):
+    """A trace file that cannot be read; the message is one line naming the file and line."""
+
+    def __init__(self, path: os.PathLike[str] | str, line: int | None, problem: str) -> None:
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {problem}")
+        self.path, self.line, self.problem = str(path), line, problem
+
+
+def _first_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    place = ".".join(str(p) for p in first["loc"]) or "event"
+    return f"{place}: {first['msg']}"
+
+
+class TraceFile:
+    """An open trace. `len(trace)` events; `trace[i]` decodes event i on demand (cached).
+
+    Opening reads only the header and scans for newlines, so a million-event file opens in
+    a fraction of a second. `warning` is set when the last line was cut off mid-write.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        if not self.path.exists():
+            raise TraceFormatError(path, None, "no such file; check the path (traces end in .jsonl)")
+        if self.path.is_dir():
+            raise TraceFormatError(path, None, "is a directory, not a trace file")
+        self._fh = open(self.path, "rb")
+        size = os.fstat(self._fh.fileno()).st_size
+        if size == 0:
+            raise TraceFormatError(path, None, "the file is empty; record a run with --trace FILE")
+        self._map = mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ)
+        ends = np.flatnonzero(np.frombuffer(self._map, dtype=np.uint8) == 10)
+        self.warning: str | None = None
+        if len(ends) == 0 or int(ends[-1]) != size - 1:
+            ends = np.append(ends, size)  # a last line with no newline: maybe cut off mid-write
+        self._starts = np.concatenate(([0], ends[:-1] + 1)).astype(np.int64)
+        self._ends = ends.astype(np.int64)
+        self.header = self._read_header()
+        self._drop_truncated_tail(size)
+        self._decode = lru_cache(maxsize=4096)(self._decode_uncached)
+
+    # -- header and tail ------------------------------------------------------------------
+    def _raw(self, index: int) -> bytes:
+        return self._map[self._starts[index]:self._ends[index]]
+
+    def _read_header(self) -> dict[str, Any]:
+        try:
+            header = json.loads(self._raw(0))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise TraceFormatError(self.path, 1, "not a loopscope trace: the first line is not JSON") from None
+        if not isinstance(header, dict) or header.get("format") != TRACE_MARKER:
+            raise TraceFormatError(self.path, 1, f"not a loopscope trace: the header has no "
+                                   f"\"format\": \"{TRACE_MARKER}\"")
+        version = header.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise TraceFormatError(self.path, 1, f"schema_version {version!r} is not supported "
+                                   f"(this loopscope reads {SCHEMA_VERSION}); re-record the trace "
+                                   "or use the loopscope version that wrote it")
+        return header
+
+    def _drop_truncated_tail(self, size: int) -> None:
+        last = len(self._starts) - 1
+        if last < 1 or int(self._ends[last]) != size:
+            return  # the file ends with a newline: nothing was cut off
+        try:
+            json.loads(self._raw(last))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            self._starts, self._ends = self._starts[:-1], self._ends[:-1]
+            self.warning = (f"{self.path}:{last + 1}: the last line is cut off (the run was "
+                            f"interrupted); showing the {last - 1} complete events before it")
+
+    # -- events ---------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._starts) - 1
+
+    def raw_line(self, index: int) -> bytes:
+        """The undecoded JSON of event `index`, for cheap scans."""
+        return self._raw(index + 1)
+
+    def _decode_uncached(self, index: int) -> EventBase:
+        line_no = index + 2
+        raw = self._raw(index + 1)
+        if not raw.strip():
+            raise TraceFormatError(self.path, line_no, "blank line where an event was expected")
+        try:
+            return event_from_json(raw)
+        except ValidationError as error:
+            if error.errors()[0]["type"] == "json_invalid":
+                raise TraceFormatError(self.path, line_no, "not valid JSON") from None
+            kind = _peek_kind(raw)
+            if kind is not None and kind not in EVENT_KINDS:
+                raise TraceFormatError(self.path, line_no, f"unknown event kind {kind!r}") from None
+            raise TraceFormatError(self.path, line_no, f"invalid event: {_first_error(error)}") from None
+
+    def __getitem__(self, index: int) -> EventBase:
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"event {index} is out of range (0..{len(self) - 1})")
+        return self._decode(index)
+
+    def __iter__(self) -> Iterator[EventBase]:
+        for index in range(len(self)):
+            yield self[index]
+
+    def events(self) -> list[EventBase]:
+        """Every event, validated (raises TraceFormatError at the first bad line)."""
+        return [self._decode_uncached(i) for i in range(len(self))]
+
+    def close(self) -> None:
+        self._map.close()
+        self._fh.close()
+
+    def __enter__(self) -> "TraceFile":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _peek_kind(raw: bytes) -> str | None:
+    try:
+        value = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    return value.get("kind") if isinstance(value, dict) else None
+
+
+def load_trace(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[EventBase], str | None]:
+    """Header, every event (validated), and the truncation warning if any."""
+    with TraceFile(path) as trace:
+        return trace.header, trace.events(), trace.warning

@@ -1,0 +1,64 @@
+"""Writes a run as a JSONL trace: a header line, then one event per line, flushed as it happens."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from executor import __version__ as LOOPSCOPE_VERSION
+from executor.events import SCHEMA_VERSION, EventBase
+from executor.run_context import PACKAGE_DIR, PROJECT_ROOT
+
+TRACE_MARKER = "loopscope-trace"
+
+
+def executor_source_hashes() -> dict[str, str]:
+    """sha256 of every executor module, so a viewer can tell when the source it shows has changed."""
+    hashes = {}
+    for path in sorted(PACKAGE_DIR.glob("*.py")):
+        rel = path.relative_to(PROJECT_ROOT).as_posix()
+        hashes[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return hashes
+
+
+def trace_header(**meta: Any) -> dict[str, Any]:
+    return {"format": TRACE_MARKER, "schema_version": SCHEMA_VERSION,
+            "loopscope_version": LOOPSCOPE_VERSION, "executor_hashes": executor_source_hashes(),
+            **meta}
+
+
+class TraceWriter:
+    """A listener that appends each event to `<path>.partial` and renames it to `path` on close.
+
+    Every line is flushed as it is written, so if the process dies the .partial file still
+    holds every event up to that moment, readable by the loader.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], **meta: Any) -> None:
+        self.path = Path(path)
+        self.partial = self.path.with_name(self.path.name + ".partial")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.partial, "w", encoding="utf-8")
+        self._file.write(json.dumps(trace_header(**meta), ensure_ascii=False) + "\n")
+        self._file.flush()
+        self.count = 0
+
+    def __call__(self, event: EventBase) -> None:
+        self._file.write(event.model_dump_json(fallback=repr) + "\n")
+        self._file.flush()
+        self.count += 1
+
+    def close(self) -> Path:
+        if not self._file.closed:
+            self._file.close()
+            os.replace(self.partial, self.path)
+        return self.path
+
+    def __enter__(self) -> "TraceWriter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,16 @@
+"""Runnable scenarios (question, tools, replies) built on the executor, each with a recorded fixture."""
+
+from .rose_pricing import SCENARIO as ROSE_PRICING
+from .scenario import FIXTURES_DIR, Scenario
+
+SCENARIOS: dict[str, Scenario] = {s.name: s for s in (ROSE_PRICING,)}
+
+
+def get_scenario(name: str) -> Scenario:
+    try:
+        return SCENARIOS[name]
+    except KeyError:
+        raise KeyError(f"Unknown scenario {name!r}; available: {', '.join(sorted(SCENARIOS))}") from None
+
+
+__all__ = ["FIXTURES_DIR", "SCENARIOS", "Scenario", "get_scenario"]
