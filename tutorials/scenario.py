@@ -22,6 +22,7 @@ class Scenario:
     replies: Sequence[str]  # what the scripted model answers, in call order, when recording
     settings: dict[str, Any] = field(default_factory=dict)
     fixture_name: str = ""
+    expect_error: bool = False  # the run is meant to die (its trace ends in chain_error)
 
     @property
     def fixture(self) -> Path:
