@@ -7,13 +7,10 @@ import importlib
 import sys
 
 from . import __version__
+from .usage_error import UsageError
 
 # Each name is a module in tracer/commands with add_parser(subparsers) and run(args) -> int.
 COMMANDS = ["run", "record"]
-
-
-class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:

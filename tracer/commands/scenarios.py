@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tutorials import SCENARIOS, Scenario
 
-from ..cli import UsageError
+from ..usage_error import UsageError
 
 
 def scenario_named(name: str) -> Scenario:

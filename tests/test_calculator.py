@@ -1,0 +1,83 @@
+"""The LLM-to-numexpr calculator: the model writes the expression, numexpr computes, nothing else runs."""
+
+import pytest
+
+import executor.calculator as calculator
+from executor import ManualClock, RunContext, ScriptedModel, ToolError, llm_math_tool
+from executor.calculator import check_expression, evaluate_expression
+
+
+def run_tool(tool, question):
+    """Drain the tool's generator outside an executor; return (observation, events)."""
+    run = RunContext(ManualClock())
+    events, generator = [], tool.run(question, run)
+    while True:
+        try:
+            events.append(next(generator))
+        except StopIteration as stop:
+            return stop.value, events
+
+
+def reply_with(expression):
+    return f"```text\n{expression}\n```\n...numexpr.evaluate(\"{expression}\")...\n"
+
+
+def test_model_writes_the_expression_and_numexpr_computes_it():
+    model = ScriptedModel([reply_with("25 * 1.05")])
+    observation, events = run_tool(llm_math_tool(model), "25 * 1.05")
+    assert observation == "Answer: 26.25"
+    assert [e.kind for e in events] == ["tool_start", "llm_start", "llm_end", "calculator_eval", "tool_end"]
+    assert events[1].stop == ["```output"] and "Question: 25 * 1.05" in model.prompts[0]
+
+
+@pytest.mark.parametrize("expression,value", [
+    ("2**10", "1024"), ("sqrt(16) + abs(-2)", "6.0"), ("10 % 4", "2"), ("-(3 - 5) * 1.5", "3.0"),
+    ("pi * 0", "0.0"), ("e ** 0", "1.0"),
+])
+def test_plain_arithmetic_is_evaluated(expression, value):
+    assert evaluate_expression(expression) == value
+
+
+INJECTIONS = ["__import__('os').system('id')", "().__class__", "a.b", "1;2", "open('x')",
+              "(lambda: 1)()", "[1, 2]", "'text'", "x", "2 if 1 else 3", "9" * 40, "1 +" * 300 + "1"]
+
+
+@pytest.mark.parametrize("expression", INJECTIONS)
+def test_anything_but_arithmetic_is_refused_before_numexpr_sees_it(expression, monkeypatch):
+    seen = []
+    monkeypatch.setattr(calculator.numexpr, "evaluate", lambda *a, **k: seen.append(a))
+    with pytest.raises(ToolError) as caught:
+        evaluate_expression(expression)
+    assert seen == []
+    assert "refused" in str(caught.value) and "plain arithmetic" in str(caught.value)
+
+
+def test_refusal_reaches_the_model_as_the_observation():
+    model = ScriptedModel([reply_with("__import__('os').system('id')")])
+    observation, events = run_tool(llm_math_tool(model), "run id")
+    assert observation.startswith("Calculator refused")
+    assert [e.kind for e in events][-2:] == ["tool_error", "tool_end"]
+    assert "calculator_eval" not in [e.kind for e in events]
+
+
+def test_numexpr_errors_become_tool_errors():
+    with pytest.raises(ToolError, match="numexpr could not evaluate"):
+        evaluate_expression("sqrt(1, 2)")
+
+
+def test_reply_with_answer_but_no_expression_is_passed_through():
+    model = ScriptedModel(["Answer: 7"])
+    observation, _ = run_tool(llm_math_tool(model), "3+4")
+    assert observation == "Answer: 7"
+
+
+def test_reply_with_neither_is_an_error_the_model_is_told_about():
+    model = ScriptedModel(["I cannot do math"])
+    observation, _ = run_tool(llm_math_tool(model), "3+4")
+    assert "no ```text block" in observation
+
+
+def test_check_expression_uses_only_a_syntax_tree(monkeypatch):
+    import builtins
+    monkeypatch.setattr(builtins, "eval", lambda *a: pytest.fail("eval was called"))
+    assert check_expression(" 25 * 1.05 ") == "25 * 1.05"

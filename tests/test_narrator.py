@@ -1,0 +1,50 @@
+"""The Rich narrator: LangChain-style verbose output, with model and tool text shown literally."""
+
+import io
+
+from rich.console import Console
+
+from executor import ManualClock, ScriptedModel, Tool
+from tracer.literal_text import literal, scrub
+from tracer.narrator import Narrator
+from loop_builders import action, finish, scripted_executor
+from tutorials import get_scenario
+
+HOSTILE = "[bold red]pwned[/] \x1b[31mred\x1b[0m \x1b]0;evil title\x07 \x9b2J bell\x07"
+
+
+def narrate(executor, question="q"):
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, color_system="truecolor", width=200)
+    try:
+        executor.invoke({"input": question}, [Narrator(console)])
+    except Exception:
+        pass
+    return buffer.getvalue()
+
+
+def test_rose_run_reads_like_langchain_verbose_mode():
+    scenario = get_scenario("rose-pricing")
+    out = narrate(scenario.executor(ScriptedModel(scenario.replies), clock=ManualClock()), scenario.question)
+    for needle in ["> Entering new AgentExecutor chain...", "Action: Search", "Observation: ",
+                   "Action Input: 25 * 1.05", "numexpr computed", "26.25", "> Finished chain."]:
+        assert needle in out
+    checks = [line for line in out.splitlines() if "isinstance(output, AgentFinish)" in line]
+    assert len(checks) == 3 and "True" in checks[2] and "False" in checks[0]
+
+
+def test_hostile_tool_and_model_text_cannot_style_or_control_the_terminal():
+    tool = Tool(name="Evil", description="d", func=lambda text: HOSTILE)
+    executor, _ = scripted_executor([action("Evil", "x", thought=HOSTILE), finish(HOSTILE)], tools=[tool])
+    out = narrate(executor)
+    assert "[bold red]pwned[/]" in out            # markup is shown, not applied
+    assert "\x1b]" not in out and "\x07" not in out and "\x9b" not in out   # no OSC, BEL or CSI from the text
+    assert "␛[31mred" in out                      # the escape is visible instead
+    # Every escape left in the output is one Rich wrote itself (SGR colour codes).
+    import re
+    assert all(m.endswith("m") for m in re.findall(r"\x1b\[[0-9;]*[A-Za-z]", out))
+
+
+def test_scrub_keeps_newlines_and_tabs_and_shows_other_controls():
+    assert scrub("a\tb\nc\x00d\x1be\x7f") == "a\tb\nc\\x00d␛e\\x7f"
+    assert literal("[b]x[/b]").plain == "[b]x[/b]"

@@ -1,0 +1,120 @@
+"""Trace files: the JSONL round trip, the header, partial files, and every kind of bad input."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from executor import ManualClock, ScriptedModel
+from executor.events import SCHEMA_VERSION
+from tracer.trace_file import TraceFile, TraceFormatError, load_trace
+from tracer.trace_writer import TraceWriter
+from tutorials import get_scenario
+
+
+def record(path, **meta):
+    scenario = get_scenario("rose-pricing")
+    executor = scenario.executor(ScriptedModel(scenario.replies), clock=ManualClock(tick=0.001))
+    events = []
+    with TraceWriter(path, **meta) as writer:
+        executor.invoke(scenario.inputs(), [events.append, writer])
+    return events
+
+
+def test_round_trip_gives_back_equal_typed_events(tmp_path):
+    path = tmp_path / "run.jsonl"
+    events = record(path, scenario="rose-pricing")
+    header, loaded, warning = load_trace(path)
+    assert loaded == events and warning is None
+    assert type(loaded[3]).__name__ == "AgentActionEvent"
+    assert header["schema_version"] == SCHEMA_VERSION and header["scenario"] == "rose-pricing"
+    assert "executor/agent_executor.py" in header["executor_hashes"]
+    assert not (tmp_path / "run.jsonl.partial").exists()
+
+
+def test_lazy_reader_indexes_lines_and_decodes_on_demand(tmp_path):
+    path = tmp_path / "run.jsonl"
+    events = record(path)
+    with TraceFile(path) as trace:
+        assert len(trace) == len(events)
+        assert trace[-1] == events[-1] and trace[5] == events[5]
+        assert json.loads(trace.raw_line(0))["kind"] == "chain_start"
+        with pytest.raises(IndexError):
+            trace[len(events)]
+
+
+def test_each_event_is_flushed_to_the_partial_file_as_it_happens(tmp_path):
+    path = tmp_path / "run.jsonl"
+    writer = TraceWriter(path)
+    scenario = get_scenario("rose-pricing")
+    generator = scenario.executor(ScriptedModel(scenario.replies)).iter_events(scenario.inputs())
+    for _ in range(4):
+        writer(next(generator))
+    # The process could die here: what was written is already readable.
+    header, loaded, _ = load_trace(writer.partial)
+    assert [e.kind for e in loaded] == ["chain_start", "llm_start", "llm_end", "agent_action"]
+    assert not path.exists()
+    writer.close()
+    assert path.exists() and not writer.partial.exists()
+
+
+def test_truncated_last_line_is_reported_and_the_prefix_loads(tmp_path):
+    path = tmp_path / "run.jsonl"
+    record(path)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) - 40])  # cut inside the last event
+    header, loaded, warning = load_trace(path)
+    assert len(loaded) == 22 and loaded[-1].kind == "finish_check"
+    assert "cut off" in warning and ":24:" in warning
+
+
+def write_lines(path, lines):
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def good_header():
+    return json.dumps({"format": "loopscope-trace", "schema_version": SCHEMA_VERSION})
+
+
+@pytest.mark.parametrize("content,problem", [
+    (None, "no such file"),
+    ("", "the file is empty"),
+    ("hello world\n", ":1: not a loopscope trace: the first line is not JSON"),
+    ('{"a": 1}\n', ':1: not a loopscope trace: the header has no "format"'),
+    (json.dumps({"format": "loopscope-trace", "schema_version": 99}) + "\n", ":1: schema_version 99 is not supported"),
+])
+def test_bad_files_get_a_one_line_error_naming_the_file(tmp_path, content, problem):
+    path = tmp_path / "bad.jsonl"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(TraceFormatError) as caught:
+        load_trace(path)
+    message = str(caught.value)
+    assert problem in message and str(path) in message and "\n" not in message
+
+
+def test_an_invalid_event_line_names_the_line_and_the_field(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    good = record(tmp_path / "good.jsonl")[0].model_dump_json()
+    broken = json.loads(good)
+    del broken["inputs"]
+    write_lines(path, [good_header(), good, json.dumps(broken)])
+    with pytest.raises(TraceFormatError, match=r"bad.jsonl:3: invalid event: chain_start.inputs: Field required"):
+        load_trace(path)
+    write_lines(path, [good_header(), good, '{"kind": "teleport"}'])
+    with pytest.raises(TraceFormatError, match=r":3: unknown event kind 'teleport'"):
+        load_trace(path)
+    write_lines(path, [good_header(), "{not json", good])
+    with pytest.raises(TraceFormatError, match=r":2: not valid JSON"):
+        load_trace(path)
+
+
+def test_cli_reports_bad_trace_in_one_line_with_exit_code_2(tmp_path):
+    path = write_lines(tmp_path / "bad.jsonl", ["not json"])
+    proc = subprocess.run([sys.executable, "-m", "tracer.cli", "run", "rose-pricing", "--fixture", str(path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and "Traceback" not in proc.stderr
+    assert "bad.jsonl:1: not a loopscope trace" in proc.stderr
