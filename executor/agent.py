@@ -31,9 +31,10 @@ class ReActAgent:
         self._scratchpad = Scratchpad()
 
     def render_prompt(self, intermediate_steps: Sequence, **inputs: Any) -> str:
-        scratchpad = self._scratchpad.render(intermediate_steps)
-        return self.prompt.render(scratchpad, tools=self._tool_text, tool_names=self._tool_names,
-                                  **{k: str(v) for k, v in inputs.items()})
+        head, tail = self.prompt.parts(tools=self._tool_text, tool_names=self._tool_names,
+                                       **{k: str(v) for k, v in inputs.items()})
+        text = self._scratchpad.render(head, intermediate_steps)
+        return text + tail if tail else text
 
     def plan(self, intermediate_steps: Sequence, run: RunContext,
              **inputs: Any) -> Generator[object, None, AgentAction | AgentFinish]:

@@ -44,30 +44,37 @@ def format_step(action: AgentAction, observation: object) -> str:
 
 
 class Scratchpad:
-    """The agent's notebook, rendered once per step instead of once per step per round.
+    """The agent's notebook, kept rendered behind the prompt's fixed head.
 
     The executor only ever appends to intermediate_steps, so when the list it hands over
-    still starts with the steps rendered last time, only the new ones are formatted.
-    Re-rendering everything every round is what makes naive loops quadratic.
+    still starts with the steps rendered last time, only the new ones are formatted and
+    appended. Re-rendering everything every round is what makes naive loops quadratic.
     """
 
     def __init__(self) -> None:
         self._steps: list = []
-        self._text = ""
+        self._head = ""
+        self._text = ""  # head + every rendered step
 
-    def render(self, steps: Sequence) -> str:
+    def render(self, head: str, steps: Sequence) -> str:
+        """`head` followed by the scratchpad for `steps`."""
         done = len(self._steps)
-        if not (len(steps) >= done and (done == 0 or (steps[0] is self._steps[0]
-                                                      and steps[done - 1] is self._steps[-1]))):
-            self._steps, self._text, done = [], "", 0
+        same_prefix = len(steps) >= done and (done == 0 or (steps[0] is self._steps[0]
+                                                            and steps[done - 1] is self._steps[-1]))
+        if head is not self._head or not same_prefix:
+            self._steps, self._head, self._text, done = [], head, head, 0
         if len(steps) > done:
-            self._text += "".join(format_step(a, o) for a, o in steps[done:])
+            # Detach before appending: a str held only by a local name grows in place, so when
+            # nobody kept the previous prompt the append costs the new text, not the whole prompt.
+            text, self._text = self._text, ""
+            text += "".join([format_step(a, o) for a, o in steps[done:]])
+            self._text = text
             self._steps.extend(steps[done:])
         return self._text
 
 
 class PromptTemplate:
-    """A `{name}` template whose scratchpad slot is filled last, so the fixed part is rendered once."""
+    """A `{name}` template split at its scratchpad slot, so the fixed parts are rendered once."""
 
     def __init__(self, template: str) -> None:
         missing = [v for v in REQUIRED_VARIABLES if "{" + v + "}" not in template]
@@ -76,11 +83,19 @@ class PromptTemplate:
                              f"the ReAct template needs {{tools}}, {{tool_names}} and {{agent_scratchpad}}")
         self.template = template
         self._head, _, self._tail = template.partition(SCRATCHPAD)
-        self._cache: tuple[tuple, tuple[str, str]] | None = None
+        self._variables: dict[str, str] | None = None
+        self._parts = ("", "")
+
+    def parts(self, **variables: str) -> tuple[str, str]:
+        """The text before and after the scratchpad slot, for these variables."""
+        if variables != self._variables:
+            try:
+                self._parts = (self._head.format(**variables), self._tail.format(**variables))
+            except KeyError as missing:
+                raise ValueError(f"Prompt variable {missing} has no value; pass it in the inputs") from None
+            self._variables = variables
+        return self._parts
 
     def render(self, scratchpad: str, **variables: str) -> str:
-        key = tuple(sorted(variables.items()))
-        if self._cache is None or self._cache[0] != key:
-            self._cache = (key, (self._head.format(**variables), self._tail.format(**variables)))
-        head, tail = self._cache[1]
+        head, tail = self.parts(**variables)
         return head + scratchpad + tail

@@ -6,10 +6,14 @@ import sys
 import uuid
 from pathlib import Path
 from types import CodeType
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .clock import Clock, SystemClock
 from .events import EventBase, SourceRef
+
+if TYPE_CHECKING:  # type hints only: retry.py imports this module
+    from .rate_limit import RateLimiter
+    from .retry import RetryPolicy
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 PROJECT_ROOT = PACKAGE_DIR.parent
@@ -32,8 +36,11 @@ class RunContext:
     """
 
     def __init__(self, clock: Clock | None = None, run_id: str | None = None,
-                 outermost: CodeType | None = None) -> None:
+                 outermost: CodeType | None = None, retry_policy: RetryPolicy | None = None,
+                 rate_limiter: RateLimiter | None = None) -> None:
         self.clock = clock or SystemClock()
+        self.retry_policy = retry_policy  # for model calls, and for tools that have none of their own
+        self.rate_limiter = rate_limiter
         self.run_id = run_id or uuid.uuid4().hex[:12]
         self.iteration = 0
         self._seq = 0
@@ -53,9 +60,10 @@ class RunContext:
             source = SourceRef(file=_relative(code.co_filename), line=frame.f_lineno,
                                function=code.co_name)
             self._sources[key] = source
-        event = cls(seq=self._seq, run_id=self.run_id, t=round(self.elapsed(), 6),
-                    iteration=self.iteration, frames=self._stack(frame), source=source,
-                    **payload)
+        payload.update(seq=self._seq, run_id=self.run_id, t=self.clock.monotonic() - self._start,
+                       iteration=self.iteration, frames=self._stack(frame), source=source)
+        # Same validation as cls(**payload), minus the Python-level __init__ (a third faster).
+        event = cls.__pydantic_validator__.validate_python(payload)
         self._seq += 1
         return event
 
