@@ -12,6 +12,8 @@ from executor import __version__ as LOOPSCOPE_VERSION
 from executor.events import SCHEMA_VERSION, EventBase
 from executor.run_context import PACKAGE_DIR, PROJECT_ROOT
 
+from .redact import Redactor, default_redactor
+
 TRACE_MARKER = "loopscope-trace"
 
 
@@ -34,28 +36,46 @@ class TraceWriter:
     """A listener that appends each event to `<path>.partial` and renames it to `path` on close.
 
     Every line is flushed as it is written, so if the process dies the .partial file still
-    holds every event up to that moment, readable by the loader.
+    holds every event up to that moment, readable by the loader, and an older file at `path`
+    is left whole: the rename is the only moment `path` changes. Each line passes through
+    `redactor` first (default: API keys from the environment, bearer tokens, key-shaped
+    strings, LOOPSCOPE_REDACT patterns), so a secret never reaches the disk.
     """
 
-    def __init__(self, path: str | os.PathLike[str], **meta: Any) -> None:
+    def __init__(self, path: str | os.PathLike[str], redactor: Redactor | None = None,
+                 **meta: Any) -> None:
         self.path = Path(path)
         self.partial = self.path.with_name(self.path.name + ".partial")
+        self.redactor = redactor if redactor is not None else default_redactor()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(self.partial, "w", encoding="utf-8")
-        self._file.write(json.dumps(trace_header(**meta), ensure_ascii=False) + "\n")
-        self._file.flush()
+        self._write(json.dumps(trace_header(**meta), ensure_ascii=False))
         self.count = 0
 
-    def __call__(self, event: EventBase) -> None:
-        self._file.write(event.model_dump_json(fallback=repr) + "\n")
+    def _write(self, line: str) -> None:
+        if self.redactor.might_contain_secret(line):
+            # Redact the decoded value, not the text, so the line stays valid JSON.
+            line = json.dumps(self.redactor.redact(json.loads(line)), ensure_ascii=False,
+                              separators=(",", ":"))
+        self._file.write(line + "\n")
         self._file.flush()
+
+    def __call__(self, event: EventBase) -> None:
+        self._write(event.model_dump_json(fallback=repr))
         self.count += 1
 
     def close(self) -> Path:
         if not self._file.closed:
+            os.fsync(self._file.fileno())  # the data is on disk before the name points at it
             self._file.close()
             os.replace(self.partial, self.path)
         return self.path
+
+    def discard(self) -> None:
+        """Give up on this run: remove the partial file and leave any file at `path` untouched."""
+        if not self._file.closed:
+            self._file.close()
+        self.partial.unlink(missing_ok=True)
 
     def __enter__(self) -> "TraceWriter":
         return self

@@ -1,0 +1,104 @@
+"""Secrets kept out of trace files: API keys from the environment, bearer tokens, key-shaped strings."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Iterable, Mapping
+
+# Environment variables whose values are secrets by their name (OPENAI_API_KEY, GITHUB_TOKEN, ...).
+SECRET_ENV_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)", re.IGNORECASE)
+# Shorter values are too likely to be ordinary words or flags ("1", "true") to hunt for.
+MIN_SECRET_LENGTH = 8
+
+# Built-in shapes of secrets. The character classes leave out '"' and '\\' on purpose:
+# a match then never crosses the edge of a JSON string, so redacting a JSON line keeps it JSON.
+BUILTIN_PATTERNS = {
+    "authorization-header": r"(?i)\b(?:proxy-)?authorization\s*:\s*(?:[A-Za-z]+\s+)?[^\s\"\\]{8,}",
+    "bearer-token": r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{8,}",
+    "openai-style-key": r"\bsk-[A-Za-z0-9_-]{16,}",
+    "anthropic-style-key": r"\bsk-ant-[A-Za-z0-9_-]{16,}",
+    "google-api-key": r"\bAIza[0-9A-Za-z_-]{30,}",
+    "github-token": r"\bgh[pousr]_[A-Za-z0-9]{30,}",
+    "aws-access-key-id": r"\bAKIA[0-9A-Z]{16}\b",
+}
+# Keys of a mapping whose values are secret whatever they look like (HTTP headers, config).
+SECRET_KEYS = frozenset({"authorization", "proxy-authorization", "api_key", "api-key", "apikey",
+                         "x-api-key", "password", "secret", "token", "access_token"})
+_SECRET_KEY_IN_JSON = re.compile(r'"(?:%s)"\s*:' % "|".join(re.escape(k) for k in sorted(SECRET_KEYS)),
+                                 re.IGNORECASE)
+
+
+def env_secrets(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Name -> value of every environment variable that looks like it holds a secret."""
+    environ = os.environ if environ is None else environ
+    return {name: value for name, value in environ.items()
+            if SECRET_ENV_NAME.search(name) and len(value.strip()) >= MIN_SECRET_LENGTH}
+
+
+class Redactor:
+    """Replaces secrets in text and in JSON-like values with `[REDACTED:<what>]`.
+
+    Secrets come from three places: literal values (by default every secret-looking
+    environment variable, so the key that made the run is never written down), the
+    built-in patterns above, and any extra regular expressions the user configures.
+    """
+
+    def __init__(self, patterns: Iterable[str] = (), secrets: Mapping[str, str] | None = None,
+                 environ: Mapping[str, str] | None = None, builtin: bool = True) -> None:
+        literal = dict(env_secrets(environ))
+        literal.update(secrets or {})
+        named = dict(BUILTIN_PATTERNS) if builtin else {}
+        for index, pattern in enumerate(patterns, start=1):
+            named[f"pattern-{index}"] = pattern
+        self._literals = sorted(((value, name) for name, value in literal.items() if value),
+                                key=lambda pair: -len(pair[0]))  # longest first: no partial leftovers
+        self._patterns = [(_compile(pattern, name), name) for name, pattern in named.items()]
+
+    def might_contain_secret(self, text: str) -> bool:
+        """A cheap first look, so clean lines (nearly all of them) are written untouched."""
+        return (any(value in text for value, _ in self._literals)
+                or any(pattern.search(text) for pattern, _ in self._patterns)
+                or bool(_SECRET_KEY_IN_JSON.search(text)))
+
+    def redact_text(self, text: str) -> str:
+        if not self.might_contain_secret(text):
+            return text
+        for value, name in self._literals:
+            text = text.replace(value, f"[REDACTED:{name}]")
+        for pattern, name in self._patterns:
+            text = pattern.sub(f"[REDACTED:{name}]", text)
+        return text
+
+    def redact(self, value: Any) -> Any:
+        """A copy of a JSON-like value with every string redacted and secret-named keys blanked."""
+        if isinstance(value, str):
+            return self.redact_text(value)
+        if isinstance(value, dict):
+            return {key: (f"[REDACTED:{key}]" if _is_secret_key(key, item) else self.redact(item))
+                    for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.redact(item) for item in value]
+        return value
+
+
+def _compile(pattern: str, name: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as error:
+        raise ValueError(f"redaction pattern {name} {pattern!r} is not a valid regular expression: "
+                         f"{error}") from None
+
+
+def _is_secret_key(key: Any, item: Any) -> bool:
+    return isinstance(key, str) and key.lower() in SECRET_KEYS and isinstance(item, str) and bool(item)
+
+
+def default_redactor(extra_patterns: Iterable[str] = ()) -> Redactor:
+    """Built-in patterns, the current environment's secrets, plus LOOPSCOPE_REDACT patterns.
+
+    LOOPSCOPE_REDACT holds extra regular expressions, one per line, for secrets only the
+    user knows the shape of (an internal token format, a customer id).
+    """
+    configured = [line for line in os.environ.get("LOOPSCOPE_REDACT", "").splitlines() if line.strip()]
+    return Redactor(patterns=[*configured, *extra_patterns])
