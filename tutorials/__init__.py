@@ -1,9 +1,18 @@
 """Runnable scenarios (question, tools, replies) built on the executor, each with a recorded fixture."""
 
+from . import invalid_tool, iteration_limit, parse_error, tool_error
 from .rose_pricing import SCENARIO as ROSE_PRICING
 from .scenario import FIXTURES_DIR, Scenario
 
-SCENARIOS: dict[str, Scenario] = {s.name: s for s in (ROSE_PRICING,)}
+SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
+    ROSE_PRICING,
+    invalid_tool.SCENARIO,
+    parse_error.SCENARIO_OFF,
+    parse_error.SCENARIO_ON,
+    tool_error.SCENARIO_UNHANDLED,
+    tool_error.SCENARIO_HANDLED,
+    iteration_limit.SCENARIO,
+)}
 
 
 def get_scenario(name: str) -> Scenario:
