@@ -6,7 +6,8 @@ import sys
 from tracer.trace_file import load_trace
 from tutorials import get_scenario
 
-VOLATILE = {"t", "run_id", "duration"}
+# Source lines move whenever executor code is edited; the header hashes flag that instead.
+VOLATILE = {"t", "run_id", "duration", "source"}
 
 
 def loopscope(*args, cwd=None):
