@@ -114,6 +114,10 @@ def verify_trace(path: str | os.PathLike[str]) -> VerifyResult:
         return result
     if difference is not None:
         result.status, result.message = "diverged", difference.explain()
+        if "fork" in header and "observation" in (header.get("fork") or {}):
+            result.notes.append(f"this trace forks {header.get('parent')} at event {header.get('fork_at')} "
+                                "with a substituted tool result; if that tool really runs on replay "
+                                "(like the Calculator) the re-run cannot follow the fork")
         if rerun.divergence is not None and rerun.divergence.seq != difference.seq:
             result.notes.append("the cassette stopped the re-run: " + str(rerun.divergence).splitlines()[0])
     result.executor_changed = changed_executor_files(header)

@@ -3,36 +3,68 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from executor import ManualClock, ScriptedModel
+from executor import ChatModel, ManualClock, ScriptedModel
 
+from ..record_modes import RecordMode, should_record
+from ..redact import Redactor, default_redactor
 from ..trace_writer import TraceWriter
+from ..usage_error import UsageError
+from ..verify import DEFAULT_CLOCK_TICK
 from .scenarios import scenario_named
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("record", help="record a scenario's run as a trace fixture")
+    p = sub.add_parser("record", help="record a scenario's run as a trace fixture",
+                       description="Run a scenario and write its trace. The file appears only when "
+                                   "the run is over (written to FILE.partial, then renamed), and "
+                                   "secrets (API keys from the environment, bearer tokens, sk-... "
+                                   "keys, LOOPSCOPE_REDACT patterns) are replaced before writing.")
     p.add_argument("scenario")
     p.add_argument("-o", "--output", help="where to write (default: the scenario's fixture path)")
+    p.add_argument("--mode", choices=["once", "rewrite"], default="rewrite",
+                   help="once: keep an existing file; rewrite (default): record it again")
+    p.add_argument("--redact", action="append", default=[], metavar="REGEX",
+                   help="also replace text matching REGEX (repeatable)")
     return p
 
 
-def record_scenario(scenario, output) -> int:
-    model = ScriptedModel(scenario.replies)
+def record_run(scenario, output: str | Path, model: ChatModel | None = None,
+               redactor: Redactor | None = None) -> tuple[int, Exception | None]:
+    """Record one run of `scenario`; (events written, the error the run ended with or None)."""
+    model = model or ScriptedModel(scenario.replies)
     # A manual clock makes the recording byte-for-byte reproducible.
-    executor = scenario.executor(model, clock=ManualClock(tick=0.001),
+    executor = scenario.executor(model, clock=ManualClock(tick=DEFAULT_CLOCK_TICK),
                                  run_id_factory=lambda: scenario.name)
-    with TraceWriter(output, scenario=scenario.name) as writer:
+    error = None
+    with TraceWriter(output, redactor=redactor, scenario=scenario.name,
+                     clock_tick=DEFAULT_CLOCK_TICK) as writer:
         try:
             executor.invoke(scenario.inputs(), [writer])
-        except Exception:
-            pass  # failure scenarios end in chain_error; the trace records it
-    return writer.count
+        except Exception as failure:  # failure scenarios end in chain_error; the trace records it
+            error = failure
+    return writer.count, error
+
+
+def record_scenario(scenario, output) -> int:
+    return record_run(scenario, output)[0]
 
 
 def run(args: argparse.Namespace) -> int:
     scenario = scenario_named(args.scenario)
-    output = args.output or scenario.fixture
-    count = record_scenario(scenario, output)
+    output = Path(args.output) if args.output else scenario.fixture
+    if not should_record(RecordMode.parse(args.mode), output):
+        print(f"kept {output} (it exists; --mode rewrite records it again)")
+        return 0
+    try:
+        redactor = default_redactor(args.redact)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    count, error = record_run(scenario, output, redactor=redactor)
     print(f"recorded {count} events of {scenario.name} to {output}")
+    if error is not None:
+        expected = getattr(scenario, "expect_error", False)
+        print(f"the run ended with {type(error).__name__}"
+              + (" as this scenario intends" if expected else f": {error}"))
     return 0
