@@ -118,3 +118,35 @@ def test_cli_reports_bad_trace_in_one_line_with_exit_code_2(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "Traceback" not in proc.stderr
     assert "bad.jsonl:1: not a loopscope trace" in proc.stderr
+
+
+def test_growing_prompts_are_stored_as_base_plus_append_and_read_back_whole(tmp_path):
+    from loop_builders import action, finish, scripted_executor
+    replies = [action("Echo", f"item {i}") for i in range(60)] + [finish("done")]
+    executor, model = scripted_executor(replies, max_iterations=70)
+    path = tmp_path / "long.jsonl"
+    events = []
+    with TraceWriter(path) as writer:
+        executor.invoke({"input": "q"}, [events.append, writer])
+    lines = path.read_text().splitlines()
+    llm_starts = [json.loads(line) for line in lines[1:] if '"kind":"llm_start"' in line]
+    assert "prompt" in llm_starts[0] and all("prompt_base" in d and "prompt" not in d for d in llm_starts[1:])
+    stored = sum(len(line) for line in lines if '"kind":"llm_start"' in line)
+    assert stored < sum(len(p) for p in model.prompts) / 5  # linear in the run, not the sum of every prompt
+    with TraceFile(path) as trace:
+        assert trace[len(trace) - 3] == events[-3]          # random access to a late event first
+        assert [e.prompt for e in trace if e.kind == "llm_start"] == model.prompts
+    assert load_trace(path)[1] == events
+
+
+def test_a_prompt_base_that_points_nowhere_is_a_clear_error(tmp_path):
+    path = tmp_path / "run.jsonl"
+    record(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    index = max(i for i, line in enumerate(lines) if '"prompt_base"' in line)
+    data = json.loads(lines[index])
+    data["prompt_base"] = 9999
+    lines[index] = json.dumps(data)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(TraceFormatError, match=f":{index + 1}: prompt_base 9999 does not name an earlier event"):
+        load_trace(path)

@@ -22,9 +22,18 @@ BUILTIN_PATTERNS = {
     "github-token": r"\bgh[pousr]_[A-Za-z0-9]{30,}",
     "aws-access-key-id": r"\bAKIA[0-9A-Z]{16}\b",
 }
+# Text each built-in pattern cannot match without (lower-cased). Substring tests are far
+# cheaper than regex scans, so a line is only regex-searched for shapes it could contain.
+BUILTIN_CLUES = {
+    "authorization-header": ("authorization",), "bearer-token": ("bearer",),
+    "openai-style-key": ("sk-",), "anthropic-style-key": ("sk-ant-",), "google-api-key": ("aiza",),
+    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), "aws-access-key-id": ("akia",),
+}
 # Keys of a mapping whose values are secret whatever they look like (HTTP headers, config).
 SECRET_KEYS = frozenset({"authorization", "proxy-authorization", "api_key", "api-key", "apikey",
                          "x-api-key", "password", "secret", "token", "access_token"})
+_ALL_CLUES = tuple(clue for clues in BUILTIN_CLUES.values() for clue in clues) + tuple(
+    f'"{key}"' for key in sorted(SECRET_KEYS))
 _SECRET_KEY_IN_JSON = re.compile(r'"(?:%s)"\s*:' % "|".join(re.escape(k) for k in sorted(SECRET_KEYS)),
                                  re.IGNORECASE)
 
@@ -54,11 +63,17 @@ class Redactor:
         self._literals = sorted(((value, name) for name, value in literal.items() if value),
                                 key=lambda pair: -len(pair[0]))  # longest first: no partial leftovers
         self._patterns = [(_compile(pattern, name), name) for name, pattern in named.items()]
+        self._user_patterns = [pattern for pattern, name in self._patterns if name not in BUILTIN_CLUES]
 
     def might_contain_secret(self, text: str) -> bool:
         """A cheap first look, so clean lines (nearly all of them) are written untouched."""
-        return (any(value in text for value, _ in self._literals)
-                or any(pattern.search(text) for pattern, _ in self._patterns)
+        if self._literals and any(value in text for value, _ in self._literals):
+            return True
+        if self._user_patterns and any(pattern.search(text) for pattern in self._user_patterns):
+            return True
+        if not any(map(text.lower().__contains__, _ALL_CLUES)):  # map + a C method: no Python loop
+            return False
+        return (any(pattern.search(text) for pattern, name in self._patterns if name in BUILTIN_CLUES)
                 or bool(_SECRET_KEY_IN_JSON.search(text)))
 
     def redact_text(self, text: str) -> str:

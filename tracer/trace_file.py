@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import numpy as np
 from pydantic import ValidationError
 
-from executor.events import EVENT_KINDS, SCHEMA_VERSION, EventBase, event_from_json
+from executor.events import EVENT_ADAPTER, EVENT_KINDS, SCHEMA_VERSION, EventBase, event_from_json
 
 from .trace_writer import TRACE_MARKER
 
@@ -58,6 +58,7 @@ class TraceFile:
         self._ends = ends.astype(np.int64)
         self.header = self._read_header()
         self._drop_truncated_tail(size)
+        self._prompts: dict[int, str] = {}  # event index -> whole prompt, for base+append llm_starts
         self._decode = lru_cache(maxsize=4096)(self._decode_uncached)
 
     # -- header and tail ------------------------------------------------------------------
@@ -104,6 +105,8 @@ class TraceFile:
         if not raw.strip():
             raise TraceFormatError(self.path, line_no, "blank line where an event was expected")
         try:
+            if b'"prompt_base"' in raw:
+                return EVENT_ADAPTER.validate_python(self._with_full_prompt(raw, line_no))
             return event_from_json(raw)
         except ValidationError as error:
             if error.errors()[0]["type"] == "json_invalid":
@@ -112,6 +115,43 @@ class TraceFile:
             if kind is not None and kind not in EVENT_KINDS:
                 raise TraceFormatError(self.path, line_no, f"unknown event kind {kind!r}") from None
             raise TraceFormatError(self.path, line_no, f"invalid event: {_first_error(error)}") from None
+
+    def _with_full_prompt(self, raw: bytes, line_no: int) -> dict[str, Any]:
+        """An llm_start written as base + append (see TraceWriter), with its whole prompt put back."""
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise TraceFormatError(self.path, line_no, "not valid JSON") from None
+        base, appended = data.pop("prompt_base"), data.pop("prompt_append", None)
+        if not (isinstance(base, int) and 0 <= base < line_no - 2 and isinstance(appended, str)):
+            raise TraceFormatError(self.path, line_no, f"prompt_base {base!r} does not name an earlier event")
+        data["prompt"] = self._prompt_of(base) + appended
+        return data
+
+    def _prompt_of(self, wanted: int) -> str:
+        # Walk back along the bases to a known whole prompt, then rebuild forwards: no
+        # recursion, so a ten-thousand-round run resolves as easily as a three-round one.
+        chain: list[str] = []
+        index = wanted
+        while index not in self._prompts:
+            data = json.loads(self._raw(index + 1))
+            if data.get("kind") != "llm_start":
+                raise TraceFormatError(self.path, index + 2, "prompt_base points at an event that is not llm_start")
+            if "prompt_base" not in data:
+                self._remember_prompt(index, data["prompt"])
+                break
+            chain.append(data["prompt_append"])
+            index = data["prompt_base"]
+        prompt = self._prompts[index]
+        for appended in reversed(chain):
+            prompt += appended
+        self._remember_prompt(wanted, prompt)
+        return prompt
+
+    def _remember_prompt(self, index: int, prompt: str) -> None:
+        if len(self._prompts) >= 64:  # bounded: whole prompts can be large
+            self._prompts.clear()
+        self._prompts[index] = prompt
 
     def __getitem__(self, index: int) -> EventBase:
         if index < 0:

@@ -29,7 +29,7 @@ def executor_source_hashes() -> dict[str, str]:
 def trace_header(**meta: Any) -> dict[str, Any]:
     return {"format": TRACE_MARKER, "schema_version": SCHEMA_VERSION,
             "loopscope_version": LOOPSCOPE_VERSION, "executor_hashes": executor_source_hashes(),
-            **meta}
+            "prompt_encoding": "base+append", **meta}
 
 
 class TraceWriter:
@@ -48,21 +48,38 @@ class TraceWriter:
         self.partial = self.path.with_name(self.path.name + ".partial")
         self.redactor = redactor if redactor is not None else default_redactor()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(self.partial, "w", encoding="utf-8")
+        self._file = open(self.partial, "wb", buffering=0)
         self._write(json.dumps(trace_header(**meta), ensure_ascii=False))
         self.count = 0
+        self._last_prompt: dict[tuple[str, ...], tuple[int, str]] = {}
 
     def _write(self, line: str) -> None:
         if self.redactor.might_contain_secret(line):
             # Redact the decoded value, not the text, so the line stays valid JSON.
             line = json.dumps(self.redactor.redact(json.loads(line)), ensure_ascii=False,
                               separators=(",", ":"))
-        self._file.write(line + "\n")
-        self._file.flush()
+        # Unbuffered: each event reaches the file in one write() call, the flush that keeps a
+        # crashed run's trace readable costs no more than the write itself.
+        self._file.write((line + "\n").encode("utf-8"))
 
     def __call__(self, event: EventBase) -> None:
-        self._write(event.model_dump_json(fallback=repr))
+        self._write(self._encode(event))
         self.count += 1
+
+    def _encode(self, event: EventBase) -> str:
+        if event.kind != "llm_start":
+            return event.model_dump_json(fallback=repr)
+        # A plan prompt is the previous one plus a step, so only the new text is written:
+        # "prompt_base" names the earlier llm_start from the same caller, "prompt_append"
+        # what follows it. Without this a long run's trace grows with the square of its length.
+        previous = self._last_prompt.get(event.frames)
+        self._last_prompt[event.frames] = (event.seq, event.prompt)
+        if previous is None or len(event.prompt) <= len(previous[1]) or not event.prompt.startswith(previous[1]):
+            return event.model_dump_json(fallback=repr)
+        base_seq, base = previous
+        head = event.model_dump_json(exclude={"prompt"}, fallback=repr)[:-1]
+        appended = json.dumps(event.prompt[len(base):], ensure_ascii=False)
+        return f'{head},"prompt_base":{base_seq},"prompt_append":{appended}}}'
 
     def close(self) -> Path:
         if not self._file.closed:
