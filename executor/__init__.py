@@ -7,6 +7,8 @@ from .clock import ManualClock, SystemClock
 from .models import ChatModel, ModelReply, ScriptedModel, ScriptExhausted
 from .parser import OutputParserException
 from .prompt import REACT_PROMPT, PromptTemplate
+from .rate_limit import RateLimiter
+from .retry import RetriesExhausted, RetryPolicy, TransientError
 from .run_context import RunContext
 from .schema import AgentAction, AgentFinish, AgentStep
 from .tools import Tool, ToolError
@@ -16,6 +18,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AgentAction", "AgentExecutor", "AgentFinish", "AgentStep", "ChatModel", "ManualClock",
     "ModelReply", "OutputParserException", "OutputParsingError", "PromptTemplate", "REACT_PROMPT",
-    "ReActAgent", "RunContext", "STOPPED", "ScriptExhausted", "ScriptedModel", "SystemClock", "Tool",
-    "ToolError", "create_react_agent", "llm_math_tool",
+    "RateLimiter", "ReActAgent", "RetriesExhausted", "RetryPolicy", "RunContext", "STOPPED",
+    "ScriptExhausted", "ScriptedModel", "SystemClock", "Tool", "ToolError", "TransientError",
+    "create_react_agent", "llm_math_tool",
 ]

@@ -9,6 +9,8 @@ from .clock import Clock
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEnd, ChainError, ChainStart,
                      EventBase, FinishCheck, InvalidTool, LimitReached, ParseError, Step, ToolInfo)
 from .parser import OutputParserException
+from .rate_limit import RateLimiter
+from .retry import RetryPolicy
 from .run_context import Listener, RunContext
 from .schema import AgentAction, AgentFinish, AgentStep
 from .tools import Tool, invalid_tool_observation
@@ -34,7 +36,8 @@ class AgentExecutor:
                  handle_parsing_errors: ParsingErrorHandler = False,
                  return_intermediate_steps: bool = False,
                  trim_intermediate_steps: int | Callable[[list], list] = -1,
-                 clock: Clock | None = None, run_id_factory: Callable[[], str] | None = None) -> None:
+                 clock: Clock | None = None, run_id_factory: Callable[[], str] | None = None,
+                 retry_policy: RetryPolicy | None = None, rate_limiter: RateLimiter | None = None) -> None:
         if early_stopping_method != "force":
             raise ValueError(f"early_stopping_method {early_stopping_method!r} is not supported; "
                              "use 'force' (the ReAct agent has no 'generate' step)")
@@ -51,6 +54,8 @@ class AgentExecutor:
         self.trim_intermediate_steps = trim_intermediate_steps
         self.clock = clock
         self.run_id_factory = run_id_factory
+        self.retry_policy = retry_policy  # model calls, and tools without a policy of their own
+        self.rate_limiter = rate_limiter  # paces every model call, nested ones included
 
     # -- public entry points --------------------------------------------------------------
     def invoke(self, inputs: dict[str, Any], listeners: Iterable[Listener] = ()) -> dict[str, Any]:
@@ -70,7 +75,8 @@ class AgentExecutor:
         if "input" not in inputs:
             raise ValueError(f"Missing some input keys: {{'input'}} (got {sorted(inputs)})")
         run = RunContext(self.clock, self.run_id_factory() if self.run_id_factory else None,
-                         outermost=AgentExecutor.iter_events.__code__)
+                         outermost=AgentExecutor.iter_events.__code__,
+                         retry_policy=self.retry_policy, rate_limiter=self.rate_limiter)
         yield run.emit(ChainStart, inputs=inputs, tools=self._tool_infos(), settings=self._settings())
         try:
             outputs = yield from self._call(inputs, run)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generator, Protocol, Sequence
 
-from .events import LLMEnd, LLMStart
+from .events import LLMEnd, LLMStart, RateLimitWait
+from .retry import with_retries
 from .run_context import RunContext
 
 
@@ -59,10 +60,25 @@ class ScriptedModel:
 
 def call_model(run: RunContext, model: ChatModel, prompt: str,
                stop: Sequence[str]) -> Generator[object, None, str]:
-    """One narrated model call: llm_start with the exact prompt, then llm_end with the exact reply."""
+    """One narrated model call: llm_start with the exact prompt, then llm_end with the exact reply.
+
+    Between the two, each attempt waits for the run's rate limiter and a failed attempt is
+    retried per the run's retry policy (each shows up as a rate_limit_wait / retry event).
+    """
     yield run.emit(LLMStart, model=model.model_name, prompt=prompt, stop=list(stop))
     started = run.clock.monotonic()
-    reply = model.generate(prompt, stop)
+    reply = yield from with_retries(run, run.retry_policy, "llm", model.model_name,
+                                    lambda: _paced_generate(run, model, prompt, stop))
     yield run.emit(LLMEnd, text=reply.text, usage=reply.usage,
                    duration=round(run.clock.monotonic() - started, 6))
     return reply.text
+
+
+def _paced_generate(run: RunContext, model: ChatModel, prompt: str,
+                    stop: Sequence[str]) -> Generator[object, None, ModelReply]:
+    """One attempt: wait for the rate limiter (if the run has one), then ask the model."""
+    if run.rate_limiter is not None:
+        waited = run.rate_limiter.acquire()
+        if waited > 0:
+            yield run.emit(RateLimitWait, waited=round(waited, 6))
+    return model.generate(prompt, stop)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import inspect
+from functools import partial
 from typing import Any, Callable, Generator
 
 from .events import ToolEnd, ToolErrorEvent, ToolStart
+from .retry import RetriesExhausted, RetryPolicy, with_retries
 from .run_context import RunContext
 
 ErrorHandler = bool | str | Callable[["ToolError"], str]
@@ -31,11 +33,13 @@ class Tool:
     is also accepted: it is called as `func(tool_input, run)` and may yield events of its
     own (the calculator narrates its nested model call this way).
     `deterministic=False` marks tools whose answers a replay must take from the recording.
+    `retry_policy` overrides the executor's policy for this tool; with on_failure="continue"
+    the final error of a failed retry becomes the observation instead of ending the run.
     """
 
     def __init__(self, name: str, description: str, func: Callable[..., Any],
                  return_direct: bool = False, handle_tool_error: ErrorHandler = False,
-                 deterministic: bool = True) -> None:
+                 deterministic: bool = True, retry_policy: RetryPolicy | None = None) -> None:
         if not name or not name.strip():
             raise ValueError("Tool name must be a non-empty string")
         if not callable(func):
@@ -46,6 +50,7 @@ class Tool:
         self.return_direct = return_direct
         self.handle_tool_error = handle_tool_error
         self.deterministic = deterministic
+        self.retry_policy = retry_policy
         self.emits_events = inspect.isgeneratorfunction(func)
 
     def __repr__(self) -> str:
@@ -54,11 +59,19 @@ class Tool:
     def run(self, tool_input: str, run: RunContext) -> Generator[object, None, Any]:
         # LangChain: BaseTool.run
         yield run.emit(ToolStart, tool=self.name, tool_input=tool_input)
+        policy = self.retry_policy or run.retry_policy
+        attempt = (partial(self.func, tool_input, run) if self.emits_events
+                   else partial(_plain_call, self.func, tool_input))
         try:
-            if self.emits_events:
-                observation = yield from self.func(tool_input, run)
-            else:
-                observation = self.func(tool_input)
+            # Without a policy the tool runs directly, so the call stack shows no retry frame.
+            attempts = with_retries(run, policy, "tool", self.name, attempt) if policy else attempt()
+            observation = yield from attempts
+        except RetriesExhausted as error:
+            if policy is None or policy.on_failure != "continue":
+                yield run.emit(ToolErrorEvent, **self._error_fields(error, handled=False))
+                raise
+            observation = str(error)
+            yield run.emit(ToolErrorEvent, **self._error_fields(error, True, observation))
         except ToolError as error:
             if not self.handle_tool_error:
                 yield run.emit(ToolErrorEvent, **self._error_fields(error, handled=False))
@@ -83,3 +96,9 @@ class Tool:
                       observation: str | None = None) -> dict[str, Any]:
         return {"tool": self.name, "error_type": type(error).__name__, "message": str(error),
                 "handled": handled, "observation": observation}
+
+
+def _plain_call(func: Callable[[str], Any], tool_input: str) -> Generator[object, None, Any]:
+    """A plain function's call as a generator that yields nothing, so every tool can be `yield from`-ed."""
+    return func(tool_input)
+    yield  # unreachable: only here to make this a generator function

@@ -1,0 +1,189 @@
+"""Retrying model calls and tools: one RetryPolicy, and a generator that narrates each retry.
+
+Why tenacity is used for the delay formula only: tenacity's `Retrying` decides, sleeps and
+calls the function itself, so a `retry` event could not be yielded from the loop's generator
+*before* the wait, and its sleeps would not go through the run's injectable clock. Its jittered
+waits draw from the module-level `random`, so they cannot be made deterministic for replays.
+So the control loop below is ours (it is short and is part of the lesson), while the
+exponential backoff itself is tenacity's `wait_exponential`, which also caps the delay and
+survives exponents that would overflow a float.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Generator, Literal
+
+from tenacity import RetryCallState, wait_exponential
+
+from .events import EventBase, Retry
+from .run_context import RunContext
+
+Condition = type[BaseException] | int | str  # an exception type, an HTTP status code or an error substring
+RETRYABLE_STATUS = (408, 429, 500, 502, 503, 504)
+
+
+class TransientError(Exception):
+    """Raised by a model provider or a tool for a failure that is worth trying again."""
+
+
+class RetriesExhausted(Exception):
+    """Every allowed attempt failed with a retryable error; `last_error` is the final one."""
+
+    def __init__(self, target: str, name: str, attempts: int, last_error: BaseException) -> None:
+        super().__init__(f"{target} {name!r} failed after {attempts} attempts: {describe_error(last_error)}")
+        self.target, self.name, self.attempts, self.last_error = target, name, attempts, last_error
+
+
+def describe_error(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+def status_code_of(error: BaseException) -> int | None:
+    """The HTTP status an error carries (`status_code`, or its `response.status_code`), if any."""
+    status = getattr(error, "status_code", None)
+    if status is None:
+        status = getattr(getattr(error, "response", None), "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def retry_after_of(error: BaseException, now: Callable[[], float] = time.time) -> float | None:
+    """Seconds the server asked us to wait: an error's `retry_after`, or its response's
+    Retry-After header (seconds or an HTTP date); None when the server did not say."""
+    seconds = getattr(error, "retry_after", None)
+    if isinstance(seconds, (int, float)):
+        return max(0.0, float(seconds))
+    headers = getattr(getattr(error, "response", None), "headers", None)
+    value = headers.get("retry-after") if headers is not None else None
+    return parse_retry_after(value, now) if value is not None else None
+
+
+def parse_retry_after(value: str, now: Callable[[], float] = time.time) -> float | None:
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - now())
+
+
+def _matches(error: BaseException, conditions: tuple[Condition, ...]) -> bool:
+    status = status_code_of(error)
+    text = str(error).lower()
+    for condition in conditions:
+        if isinstance(condition, type):
+            if isinstance(error, condition):
+                return True
+        elif isinstance(condition, int):
+            if status == condition:
+                return True
+        elif condition.lower() in text:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """When to try again and how long to wait first.
+
+    Attempt n (1-based) that fails waits `initial_delay * backoff_factor ** (n - 1)`, capped
+    at `max_delay`; with jitter the wait is drawn uniformly from [half of that, all of it]
+    ("equal jitter") using `rng`, so a seeded `random.Random(...).random` makes it repeatable.
+    A server's Retry-After replaces the formula (still capped at `max_delay`, so a confused
+    server cannot park the run for hours). `never_retry` wins over `retry_on`.
+    `on_failure` matters for tools only: "continue" turns the final error of a retryable
+    failure into the observation; a model call that gives up always raises.
+    """
+
+    max_retries: int = 6  # 6 retries means up to 7 calls
+    initial_delay: float = 1.0
+    backoff_factor: float = 2.0
+    max_delay: float = 60.0
+    jitter: bool = True
+    retry_on: tuple[Condition, ...] = (TransientError, ConnectionError, TimeoutError, *RETRYABLE_STATUS)
+    never_retry: tuple[Condition, ...] = (PermissionError, 401, 403)
+    on_failure: Literal["continue", "error"] = "error"
+    honour_retry_after: bool = True
+    rng: Callable[[], float] = random.random
+
+    def __post_init__(self) -> None:
+        if self.max_retries < 0:
+            raise ValueError(f"max_retries must be 0 or more, got {self.max_retries}")
+        if self.initial_delay < 0 or self.max_delay < 0:
+            raise ValueError("initial_delay and max_delay must not be negative")
+        if self.backoff_factor < 1:
+            raise ValueError(f"backoff_factor must be at least 1, got {self.backoff_factor}")
+        if self.on_failure not in ("continue", "error"):
+            raise ValueError(f"on_failure must be 'continue' or 'error', got {self.on_failure!r}")
+        for condition in (*self.retry_on, *self.never_retry):
+            if not (isinstance(condition, (int, str)) or
+                    (isinstance(condition, type) and issubclass(condition, BaseException))):
+                raise ValueError(f"retry conditions are exception types, HTTP status codes or "
+                                 f"error substrings; got {condition!r}")
+
+    def should_retry(self, error: BaseException) -> bool:
+        if isinstance(error, RetriesExhausted):  # an inner loop already gave up: do not multiply attempts
+            return False
+        return not _matches(error, self.never_retry) and _matches(error, self.retry_on)
+
+    def backoff(self, attempt: int) -> float:
+        """The formula's delay after failed attempt `attempt` (no jitter, no Retry-After)."""
+        state = RetryCallState(retry_object=None, fn=None, args=(), kwargs={})  # type: ignore[arg-type]
+        state.attempt_number = attempt
+        formula = wait_exponential(multiplier=self.initial_delay, exp_base=self.backoff_factor,
+                                   max=self.max_delay)
+        return float(formula(state))
+
+    def delay_for(self, attempt: int, error: BaseException | None = None) -> float:
+        """How long to wait after failed attempt `attempt` before trying again."""
+        server_says = retry_after_of(error) if (error is not None and self.honour_retry_after) else None
+        if server_says is not None:
+            return min(server_says, self.max_delay)
+        delay = self.backoff(attempt)
+        if self.jitter:
+            delay = delay / 2 + self.rng() * delay / 2
+        return delay
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON-friendly summary, e.g. for a trace header."""
+        return {"max_retries": self.max_retries, "initial_delay": self.initial_delay,
+                "backoff_factor": self.backoff_factor, "max_delay": self.max_delay,
+                "jitter": self.jitter, "on_failure": self.on_failure,
+                "retry_on": [_condition_name(c) for c in self.retry_on],
+                "never_retry": [_condition_name(c) for c in self.never_retry]}
+
+
+def _condition_name(condition: Condition) -> str | int:
+    return condition.__name__ if isinstance(condition, type) else condition
+
+
+def with_retries(run: RunContext, policy: RetryPolicy | None, target: Literal["llm", "tool"], name: str,
+                 attempt: Callable[[], Generator[EventBase, None, Any]]) -> Generator[EventBase, None, Any]:
+    """Run `attempt()` (a generator) until it succeeds, the error is not retryable, or the policy gives up.
+
+    LangChain: Runnable.with_retry, but each failed attempt is yielded as a `retry` event
+    before the wait, and the wait goes through the run's clock (instant in tests and replays).
+    """
+    if policy is None:
+        return (yield from attempt())
+    number = 1
+    while True:
+        try:
+            return (yield from attempt())
+        except Exception as error:
+            if not policy.should_retry(error):
+                raise
+            if number > policy.max_retries:
+                raise RetriesExhausted(target, name, number, error) from error
+            delay = round(policy.delay_for(number, error), 6)
+            yield run.emit(Retry, target=target, name=name, attempt=number,
+                           error=describe_error(error), delay=delay)
+            run.clock.sleep(delay)
+            number += 1
