@@ -1,0 +1,70 @@
+"""The tutorials: each is one or more scenario runs (parts), their fixtures, and a notes file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from . import SCENARIOS, Scenario
+from .notes_file import LANGUAGES, TutorialNotes, load_notes
+
+NOTES_DIR = Path(__file__).resolve().parent / "notes"
+
+
+@dataclass(frozen=True)
+class Tutorial:
+    """A lesson. Parts are walked in order; most tutorials have one, parse-error and tool-error more."""
+
+    name: str
+    parts: tuple[Scenario, ...]
+
+    @property
+    def notes_path(self) -> Path:
+        return NOTES_DIR / f"{self.name}.toml"
+
+    @cached_property
+    def notes(self) -> TutorialNotes:
+        return load_notes(self.notes_path, [part.name for part in self.parts])
+
+    @property
+    def fixtures(self) -> tuple[Path, ...]:
+        return tuple(part.fixture for part in self.parts)
+
+    def title(self, lang: str = "en") -> str:
+        return self.notes.titles[lang]
+
+    def part_label(self, part: Scenario, lang: str = "en") -> str:
+        return self.notes.part_labels[part.name][lang]
+
+
+def _tutorial(name: str, *scenario_names: str) -> Tutorial:
+    return Tutorial(name, tuple(SCENARIOS[s] for s in scenario_names))
+
+
+# In teaching order: the happy path first, then each way the loop can go wrong.
+TUTORIALS: dict[str, Tutorial] = {t.name: t for t in (
+    _tutorial("rose-pricing", "rose-pricing"),
+    _tutorial("invalid-tool", "invalid-tool"),
+    _tutorial("parse-error", "parse-error-off", "parse-error-on"),
+    _tutorial("tool-error", "tool-error-unhandled", "tool-error-handled"),
+    _tutorial("iteration-limit", "iteration-limit"),
+)}
+
+
+def find_part(name: str) -> tuple[Tutorial, Scenario]:
+    """A tutorial by its name (when it has one part) or one part of a tutorial by its scenario name."""
+    if name in TUTORIALS:
+        tutorial = TUTORIALS[name]
+        if len(tutorial.parts) == 1:
+            return tutorial, tutorial.parts[0]
+        raise KeyError(f"tutorial {name!r} has {len(tutorial.parts)} parts; name one: "
+                       f"{', '.join(part.name for part in tutorial.parts)}")
+    for tutorial in TUTORIALS.values():
+        for part in tutorial.parts:
+            if part.name == name:
+                return tutorial, part
+    raise KeyError(f"unknown tutorial {name!r}; available: {', '.join(TUTORIALS)}")
+
+
+__all__ = ["LANGUAGES", "NOTES_DIR", "TUTORIALS", "Tutorial", "find_part"]
