@@ -93,6 +93,8 @@ class Trace:
     events: list[EventBase]
     path: Path | None = None
     warning: str | None = None  # set when the file's last line was cut off
+    result: dict[str, Any] | None = field(default=None, repr=False)  # what invoke returned, for a fresh run
+    error: BaseException | None = field(default=None, repr=False)  # what the run raised, if it did
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> "Trace":
