@@ -1,0 +1,92 @@
+"""Stepping over the rose-pricing run: step, next, step out and continue, both ways, with breakpoints."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tracer.breakpoints import BreakpointSet
+from tracer.conditions import resolve_in
+from tracer.stepping import Motion, MotionSearch, move
+from tracer.trace_file import TraceFile
+from tracer.trace_index import TraceIndex
+
+ROSE = Path(__file__).resolve().parent.parent / "fixtures" / "rose_pricing.jsonl"
+S, N, R, C = Motion.STEP, Motion.NEXT, Motion.OUT, Motion.CONTINUE
+
+
+@pytest.fixture(scope="module")
+def rose():
+    trace = TraceFile(ROSE)
+    yield trace, TraceIndex.build(trace)
+    trace.close()
+
+
+def go(rose, origin, motion, direction=1, breakpoints=None):
+    trace, index = rose
+    return move(index, breakpoints or BreakpointSet(), lambda i: resolve_in(json.loads(trace.raw_line(i)), i),
+                origin, motion, direction)
+
+
+@pytest.mark.parametrize("origin, motion, direction, expected, reason", [
+    (0, S, 1, 1, "step"),
+    (5, S, -1, 4, "step"),
+    (1, N, 1, 2, "next"),        # llm_start -> llm_end, same frame
+    (3, N, 1, 6, "next"),        # agent_action: steps over the whole tool run to the step event
+    (11, N, 1, 15, "next"),      # Calculator tool_start -> tool_end, over its nested model call
+    (15, N, -1, 11, "next"),
+    (12, R, 1, 14, "out"),       # out of call_model into calculate: calculator_eval
+    (14, R, 1, 15, "out"),       # out of calculate into run: tool_end
+    (1, R, 1, 3, "out"),         # out of call_model (and plan) to the agent_action
+    (14, R, -1, 11, "out"),      # back to where run was before calculate was entered
+    (0, C, 1, 22, "end"),
+    (22, C, -1, 0, "start"),
+])
+def test_motions_on_the_rose_run(rose, origin, motion, direction, expected, reason):
+    stop = go(rose, origin, motion, direction)
+    assert (stop.position, stop.reason) == (expected, reason)
+
+
+def test_step_out_of_the_outermost_frame_runs_to_the_end(rose):
+    assert go(rose, 0, R).position == 22
+
+
+def test_stepping_past_the_edges_does_not_move(rose):
+    assert (go(rose, 22, S).position, go(rose, 22, S).moved) == (22, False)
+    assert (go(rose, 0, S, -1).position, go(rose, 0, N, -1).moved) == (0, False)
+
+
+def test_next_stops_at_a_breakpoint_inside_what_it_steps_over(rose):
+    breakpoints = BreakpointSet()
+    bp = breakpoints.add("calculator_eval")
+    stop = go(rose, 11, N, breakpoints=breakpoints)
+    assert (stop.position, stop.reason, stop.breakpoints) == (14, "breakpoint", [bp])
+
+
+def test_continue_both_ways_between_breakpoints(rose):
+    breakpoints = BreakpointSet()
+    breakpoints.add("tool=Calculator")
+    breakpoints.add("iteration=3")
+    assert go(rose, 0, C, breakpoints=breakpoints).position == 11
+    assert go(rose, 11, C, breakpoints=breakpoints).position == 18
+    assert go(rose, 18, C, breakpoints=breakpoints).position == 22
+    assert go(rose, 22, C, -1, breakpoints=breakpoints).position == 18
+    assert go(rose, 18, C, -1, breakpoints=breakpoints).position == 11
+
+
+def test_a_live_search_waits_for_more_events_then_resumes(rose):
+    trace, full = rose
+    live = TraceIndex()
+    for i in range(5):  # the live run has produced events 0..4 so far
+        live.append(trace[i])
+    resolve_at = lambda i: resolve_in(json.loads(trace.raw_line(i)), i)  # noqa: E731
+    search = MotionSearch(live, BreakpointSet(), resolve_at, 3, Motion.NEXT, 1)
+    assert search.advance(complete=False) is None  # not stopped yet: pull another event
+    live.append(trace[5])
+    assert search.advance(complete=False) is None
+    live.append(trace[6])
+    stop = search.advance(complete=False)
+    assert (stop.position, stop.reason) == (6, "next")
+    assert search.cursor == 5  # events already examined are not examined again
