@@ -11,11 +11,12 @@ survives exponents that would overflow a float.
 
 from __future__ import annotations
 
+import builtins
 import email.utils
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, Literal
+from typing import Any, Callable, Generator, Literal, Mapping
 
 from tenacity import RetryCallState, wait_exponential
 
@@ -160,8 +161,43 @@ class RetryPolicy:
                 "never_retry": [_condition_name(c) for c in self.never_retry]}
 
 
-def _condition_name(condition: Condition) -> str | int:
-    return condition.__name__ if isinstance(condition, type) else condition
+    @classmethod
+    def from_description(cls, described: Mapping[str, Any]) -> "RetryPolicy":
+        """Rebuild a policy from `describe()` (e.g. a trace header) to re-execute a recording under it.
+
+        Numbers and status/substring conditions come back as they were; exception types come
+        back by name when they are builtins or TransientError (others cannot be imported here
+        and are left out). Jitter is off: a replay's waits are not real anyway.
+        """
+        numbers = {key: described[key] for key in ("max_retries", "initial_delay", "backoff_factor",
+                                                    "max_delay", "on_failure") if key in described}
+        return cls(jitter=False, **numbers,
+                   retry_on=_conditions(described.get("retry_on"), cls.retry_on),
+                   never_retry=_conditions(described.get("never_retry"), cls.never_retry))
+
+
+def _condition_name(condition: Condition) -> str | int | dict[str, str]:
+    # A type by its name, a status code as is, a substring marked so it is not taken for a type name.
+    if isinstance(condition, type):
+        return condition.__name__
+    return condition if isinstance(condition, int) else {"contains": condition}
+
+
+def _conditions(names: Any, default: tuple[Condition, ...]) -> tuple[Condition, ...]:
+    if not isinstance(names, (list, tuple)):
+        return default
+    known = {"TransientError": TransientError}
+    rebuilt: list[Condition] = []
+    for name in names:
+        if isinstance(name, int):
+            rebuilt.append(name)
+        elif isinstance(name, dict) and isinstance(name.get("contains"), str):
+            rebuilt.append(name["contains"])
+        elif isinstance(name, str):
+            found = known.get(name, getattr(builtins, name, None))
+            if isinstance(found, type) and issubclass(found, BaseException):
+                rebuilt.append(found)
+    return tuple(rebuilt)
 
 
 def with_retries(run: RunContext, policy: RetryPolicy | None, target: Literal["llm", "tool"], name: str,

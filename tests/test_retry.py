@@ -272,3 +272,19 @@ def test_usage_from_the_model_reaches_llm_end():
     events, _ = drain(rose_executor(CountingModel(), ManualClock()))
     usages = [e.usage for e in events if e.kind == "llm_end"]
     assert len(usages) == 4 and all(u["prompt_tokens"] > 100 for u in usages)
+
+
+def test_a_described_policy_comes_back_for_replay_with_the_conditions_it_can_rebuild():
+    class ProviderQuirk(Exception):
+        pass
+
+    original = RetryPolicy(max_retries=3, initial_delay=0.25, max_delay=9, on_failure="continue",
+                           retry_on=(ConnectionError, TransientError, ProviderQuirk, 429, "overloaded"),
+                           never_retry=(PermissionError, 401))
+    described = original.describe()
+    assert described["retry_on"] == ["ConnectionError", "TransientError", "ProviderQuirk", 429,
+                                      {"contains": "overloaded"}]
+    rebuilt = RetryPolicy.from_description(described)
+    assert (rebuilt.max_retries, rebuilt.initial_delay, rebuilt.max_delay, rebuilt.on_failure) == (3, 0.25, 9, "continue")
+    assert rebuilt.retry_on == (ConnectionError, TransientError, 429, "overloaded")  # ProviderQuirk cannot be imported
+    assert rebuilt.never_retry == (PermissionError, 401) and rebuilt.jitter is False

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from executor import ChatModel, ManualClock, ScriptedModel
+from executor import ChatModel, ManualClock, ScriptedModel, SystemClock
 
+from ..live import LiveModel, add_live_arguments, live_model, wants_live
 from ..record_modes import RecordMode, should_record
 from ..redact import Redactor, default_redactor
 from ..trace_writer import TraceWriter
@@ -27,19 +28,21 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="once: keep an existing file; rewrite (default): record it again")
     p.add_argument("--redact", action="append", default=[], metavar="REGEX",
                    help="also replace text matching REGEX (repeatable)")
+    add_live_arguments(p)
     return p
 
 
 def record_run(scenario, output: str | Path, model: ChatModel | None = None,
-               redactor: Redactor | None = None) -> tuple[int, Exception | None]:
+               redactor: Redactor | None = None, live: LiveModel | None = None) -> tuple[int, Exception | None]:
     """Record one run of `scenario`; (events written, the error the run ended with or None)."""
-    model = model or ScriptedModel(scenario.replies)
-    # A manual clock makes the recording byte-for-byte reproducible.
-    executor = scenario.executor(model, clock=ManualClock(tick=DEFAULT_CLOCK_TICK),
-                                 run_id_factory=lambda: scenario.name)
+    model = live.model if live else model or ScriptedModel(scenario.replies)
+    # A manual clock makes a scripted recording byte-for-byte reproducible; a live run waits for real.
+    clock = SystemClock() if live else ManualClock(tick=DEFAULT_CLOCK_TICK)
+    meta = live.header() if live else {"clock_tick": DEFAULT_CLOCK_TICK}
+    executor = scenario.executor(model, clock=clock, run_id_factory=lambda: scenario.name,
+                                 **(live.executor_options() if live else {}))
     error = None
-    with TraceWriter(output, redactor=redactor, scenario=scenario.name,
-                     clock_tick=DEFAULT_CLOCK_TICK) as writer:
+    with TraceWriter(output, redactor=redactor, scenario=scenario.name, **meta) as writer:
         try:
             executor.invoke(scenario.inputs(), [writer])
         except Exception as failure:  # failure scenarios end in chain_error; the trace records it
@@ -57,12 +60,14 @@ def run(args: argparse.Namespace) -> int:
     if not should_record(RecordMode.parse(args.mode), output):
         print(f"kept {output} (it exists; --mode rewrite records it again)")
         return 0
+    live = live_model(args, scenario.replies, SystemClock()) if wants_live(args) else None
     try:
-        redactor = default_redactor(args.redact)
+        redactor = live.redactor(args.redact) if live else default_redactor(args.redact)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    count, error = record_run(scenario, output, redactor=redactor)
-    print(f"recorded {count} events of {scenario.name} to {output}")
+    count, error = record_run(scenario, output, redactor=redactor, live=live)
+    print(f"recorded {count} events of {scenario.name}" + (f" live from {live.spec}" if live else "")
+          + f" to {output}")
     if error is not None:
         expected = getattr(scenario, "expect_error", False)
         print(f"the run ended with {type(error).__name__}"

@@ -1,0 +1,92 @@
+"""Where a live model's settings come from: flags, then the environment, then a .env file."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+from urllib.parse import urlsplit, urlunsplit
+
+from dotenv import dotenv_values
+from pydantic import SecretStr
+
+ENV_API_KEY = "OPENAI_API_KEY"
+ENV_BASE_URL = "OPENAI_BASE_URL"
+ENV_MODEL = "LOOPSCOPE_MODEL"
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_TIMEOUT = 60.0
+
+
+class ModelConfigError(ValueError):
+    """A live model cannot be set up as configured; the message is one line naming what to set."""
+
+
+def display_url(url: str) -> str:
+    """The URL without any user:password@ part, safe to print."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """A resolved configuration. `origins` says where each value came from, for `loopscope models`.
+
+    The key is a pydantic SecretStr: printing, repr() or logging this object shows '**********'.
+    """
+
+    model: str | None = None
+    base_url: str | None = None
+    api_key: SecretStr | None = field(default=None, repr=False)
+    timeout: float = DEFAULT_TIMEOUT
+    origins: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def endpoint(self) -> str:
+        return self.base_url or DEFAULT_BASE_URL
+
+    def require_api_key(self) -> str:
+        if self.api_key is None or not self.api_key.get_secret_value().strip():
+            raise ModelConfigError(
+                f"{ENV_API_KEY} is not set: export {ENV_API_KEY}=... or put it in a .env file "
+                "(a local server that ignores keys accepts any non-empty value)")
+        return self.api_key.get_secret_value()
+
+
+def _pick(name: str, flag_value: str | None, flag: str, environ: Mapping[str, str],
+          dotenv: Mapping[str, str | None], dotenv_file: Path | None) -> tuple[str | None, str]:
+    if flag_value:
+        return flag_value, f"{flag} flag"
+    if environ.get(name):
+        return environ[name], "environment"
+    if dotenv.get(name):
+        return dotenv[name], f".env ({dotenv_file})"
+    return None, "not set"
+
+
+def load_model_config(model: str | None = None, base_url: str | None = None, api_key: str | None = None,
+                      timeout: float | None = None, environ: Mapping[str, str] | None = None,
+                      dotenv_path: str | os.PathLike[str] | None = None) -> ModelConfig:
+    """Resolve each setting: a flag wins over the environment, which wins over `.env`.
+
+    `.env` is read (default: ./.env) without copying anything into os.environ.
+    """
+    environ = os.environ if environ is None else environ
+    dotenv_file = Path(dotenv_path) if dotenv_path is not None else Path.cwd() / ".env"
+    dotenv = dotenv_values(dotenv_file) if dotenv_file.is_file() else {}
+    chosen_model, model_origin = _pick(ENV_MODEL, model, "--model", environ, dotenv, dotenv_file)
+    chosen_url, url_origin = _pick(ENV_BASE_URL, base_url, "--base-url", environ, dotenv, dotenv_file)
+    chosen_key, key_origin = _pick(ENV_API_KEY, api_key, "api_key argument", environ, dotenv, dotenv_file)
+    if chosen_url is not None:
+        chosen_url = chosen_url.strip().rstrip("/")
+        if urlsplit(chosen_url).scheme not in ("http", "https") or not urlsplit(chosen_url).netloc:
+            raise ModelConfigError(f"{ENV_BASE_URL} ({url_origin}) is not an http(s) URL: "
+                                   f"{display_url(chosen_url)!r}; use e.g. http://localhost:8000/v1")
+    if timeout is not None and not timeout > 0:
+        raise ModelConfigError(f"timeout must be a positive number of seconds, got {timeout}")
+    return ModelConfig(model=chosen_model, base_url=chosen_url,
+                       api_key=SecretStr(chosen_key) if chosen_key else None,
+                       timeout=timeout or DEFAULT_TIMEOUT,
+                       origins={"model": model_origin, "base_url": url_origin, "api_key": key_origin})

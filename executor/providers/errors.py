@@ -1,0 +1,43 @@
+"""What a model provider raises, in terms the retry policy and the command line understand."""
+
+from __future__ import annotations
+
+from ..config import ModelConfigError
+from ..retry import TransientError
+
+
+class ProviderNotFound(ModelConfigError, LookupError):
+    """`--model x:...` names no provider that is built in, registered, or installed."""
+
+    def __init__(self, name: str, available: list[str]) -> None:
+        super().__init__(f"Provider {name!r} not found; available: {', '.join(available) or '(none)'}")
+        self.name, self.available = name, available
+
+
+class ProviderError(Exception):
+    """A model call failed. `status_code` and `retry_after` (seconds) are set when the server sent them."""
+
+    def __init__(self, message: str, status_code: int | None = None, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.retry_after = retry_after
+
+
+class ProviderAuthError(ProviderError, PermissionError):
+    """The endpoint refused the key (401) or the key may not use this model (403): never worth retrying."""
+
+
+class ProviderConnectionError(ProviderError, ConnectionError):
+    """The endpoint could not be reached, or dropped the connection before answering."""
+
+
+class ProviderTimeout(ProviderError, TimeoutError):
+    """The endpoint did not answer within the client's timeout."""
+
+
+class ProviderHTTPError(ProviderError):
+    """Any other HTTP error status; the retry policy decides by `status_code` (429, 5xx...)."""
+
+
+class MalformedReply(ProviderError, TransientError):
+    """The endpoint answered 200 with something that is not a chat completion (often a flaky gateway)."""

@@ -1,0 +1,125 @@
+"""The `openai` provider: any OpenAI-compatible chat-completions endpoint, through the openai SDK."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Sequence
+
+import openai
+
+from ..config import ENV_API_KEY, ENV_BASE_URL, ModelConfig, display_url
+from ..models import ModelReply
+from ..retry import parse_retry_after
+from .errors import (MalformedReply, ProviderAuthError, ProviderConnectionError, ProviderError,
+                     ProviderHTTPError, ProviderTimeout)
+
+MAX_MESSAGE_CHARS = 300
+# Shapes of credentials a server may echo back in an error ("Incorrect API key provided: sk-...").
+_CREDENTIAL = re.compile(r"(?i)(bearer\s+)\S+|\bsk-[A-Za-z0-9_\-*]{6,}")
+
+
+class OpenAIChatModel:
+    """A ChatModel that sends the prompt as one user message and returns the reply text and token usage.
+
+    The SDK's own retries are switched off (max_retries=0): loopscope's RetryPolicy does the
+    retrying, so that every retry is an event the learner can see and a test can count.
+    """
+
+    def __init__(self, model_name: str, config: ModelConfig, client: openai.OpenAI | None = None) -> None:
+        self.model_name = model_name
+        self.endpoint = display_url(config.endpoint)
+        key = config.require_api_key()
+        self._secrets = [key]
+        self._client = client or openai.OpenAI(api_key=key, base_url=config.endpoint,
+                                               timeout=config.timeout, max_retries=0)
+        self._timeout = config.timeout
+
+    def __repr__(self) -> str:
+        return f"OpenAIChatModel({self.model_name!r}, endpoint={self.endpoint!r})"
+
+    def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
+        request: dict[str, Any] = {"model": self.model_name,
+                                   "messages": [{"role": "user", "content": prompt}]}
+        if stop:
+            request["stop"] = list(stop)  # the server cuts the reply; we do not trim it again
+        try:
+            completion = self._client.chat.completions.create(**request)
+        except (openai.APIError, json.JSONDecodeError) as error:
+            raise self._translate(error) from error
+        return self._reply_from(completion)
+
+    def list_models(self) -> list[str]:
+        """The model ids the endpoint says it serves (GET /models): a quick check of URL and key."""
+        try:
+            return sorted(model.id for model in self._client.models.list())
+        except (openai.APIError, json.JSONDecodeError) as error:
+            raise self._translate(error) from error
+
+    def _reply_from(self, completion: Any) -> ModelReply:
+        choices = getattr(completion, "choices", None)
+        if not choices or getattr(choices[0], "message", None) is None:
+            raise MalformedReply(f"the reply from {self.endpoint} has no choices[0].message; "
+                                 "is this an OpenAI-compatible chat-completions endpoint?")
+        usage = getattr(completion, "usage", None)
+        counts = None
+        if usage is not None:
+            counts = {name: value for name in ("prompt_tokens", "completion_tokens", "total_tokens")
+                      if isinstance(value := getattr(usage, name, None), int)}
+        return ModelReply(choices[0].message.content or "", counts or None)
+
+    def _clean(self, text: str) -> str:
+        """One line, no credentials, not too long: error text from a server is untrusted."""
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        text = _CREDENTIAL.sub(lambda m: (m.group(1) or "") + "***", text)
+        text = " ".join(text.split())
+        return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS] + "..."
+
+    def _translate(self, error: Exception) -> ProviderError:
+        where = self.endpoint
+        if isinstance(error, json.JSONDecodeError):
+            return MalformedReply(f"the reply from {where} is not valid JSON ({self._clean(str(error))})")
+        if isinstance(error, openai.APITimeoutError):
+            return ProviderTimeout(f"no reply from {where} within {self._timeout:g}s")
+        if isinstance(error, openai.APIConnectionError):
+            cause = self._clean(str(error.__cause__ or error))
+            return ProviderConnectionError(f"could not reach {where} ({cause}); check {ENV_BASE_URL} "
+                                           "and that the server is running")
+        if isinstance(error, openai.APIStatusError):
+            return self._translate_status(error)
+        return MalformedReply(f"the reply from {where} was not understood ({self._clean(str(error))})")
+
+    def _translate_status(self, error: openai.APIStatusError) -> ProviderError:
+        status, detail = error.status_code, self._clean(_server_message(error))
+        said = f"HTTP {status} from {self.endpoint}: {detail}"
+        if status == 401:
+            return ProviderAuthError(f"{said}; check {ENV_API_KEY}", status)
+        if status == 403:
+            return ProviderAuthError(f"{said}; check that {ENV_API_KEY} may use {self.model_name!r}", status)
+        if status == 404:
+            return ProviderHTTPError(f"{said}; check the model name {self.model_name!r} and that "
+                                     f"{ENV_BASE_URL} ends in /v1", status)
+        return ProviderHTTPError(said, status, _retry_after(error))
+
+
+def _server_message(error: openai.APIStatusError) -> str:
+    body = error.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        message = inner.get("message") if isinstance(inner, dict) else inner
+        if message:
+            return str(message)
+    return error.message
+
+
+def _retry_after(error: openai.APIStatusError) -> float | None:
+    headers = error.response.headers
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    return parse_retry_after(value) if value is not None else None

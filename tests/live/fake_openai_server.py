@@ -1,0 +1,184 @@
+"""A small OpenAI-compatible HTTP server for tests: scripted chat replies and injectable faults."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Sequence
+
+
+@dataclass(frozen=True)
+class Status:
+    """Answer with an HTTP error status (and, for 429/503, an optional Retry-After header)."""
+
+    code: int
+    message: str = "injected fault"
+    retry_after: str | None = None
+
+
+@dataclass(frozen=True)
+class Slow:
+    """Reply correctly, but only after `seconds` (longer than the client's timeout)."""
+
+    seconds: float
+    text: str = "too late"
+
+
+@dataclass(frozen=True)
+class Drop:
+    """Close the connection without sending a response."""
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """Answer 200 with a body that is not JSON."""
+
+    body: bytes = b'{"id": "chatcmpl-broken", "choices": [ {"message": '
+
+
+Step = str | Status | Slow | Drop | Malformed
+
+
+@dataclass
+class ReceivedRequest:
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def prompt(self) -> str:
+        return self.body["messages"][-1]["content"]
+
+
+def cut_at_stop(text: str, stop: Sequence[str] | None) -> str:
+    # What a real endpoint does with `stop`: the reply ends before the first stop sequence.
+    cut = len(text)
+    for marker in stop or ():
+        at = text.find(marker)
+        if at != -1:
+            cut = min(cut, at)
+    return text[:cut]
+
+
+def completion_body(model: str, text: str, prompt: str, n: int) -> dict[str, Any]:
+    prompt_tokens, completion_tokens = len(prompt) // 4 + 1, len(text) // 4 + 1
+    return {"id": f"chatcmpl-fake-{n}", "object": "chat.completion", "created": 1_700_000_000,
+            "model": model,
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt_tokens + completion_tokens}}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: "FakeOpenAIServer"
+
+    def log_message(self, format: str, *args: Any) -> None:  # keep pytest output clean
+        return None
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/") == "/v1/models":
+            self._send_json(200, {"object": "list", "data": [
+                {"id": name, "object": "model", "created": 0, "owned_by": "fake"}
+                for name in self.server.model_names]})
+        else:
+            self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        body = json.loads(raw or b"{}")
+        request = ReceivedRequest(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+        step = self.server.next_step(request)
+        if self.path != "/v1/chat/completions":
+            self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+        elif isinstance(step, str):
+            self._reply(request, step)
+        elif isinstance(step, Status):
+            self._send_status(step, request)
+        elif isinstance(step, Slow):
+            if not self.server.stopping.wait(step.seconds):
+                self._reply(request, step.text)
+        elif isinstance(step, Drop):
+            self.close_connection = True  # returning without a response closes the socket
+        elif isinstance(step, Malformed):
+            self._send_raw(200, step.body)
+
+    def _reply(self, request: ReceivedRequest, text: str) -> None:
+        text = cut_at_stop(text, request.body.get("stop"))
+        self._send_json(200, completion_body(request.body.get("model", "?"), text,
+                                             request.prompt, len(self.server.received)))
+
+    def _send_status(self, step: Status, request: ReceivedRequest) -> None:
+        message = step.message
+        if step.code == 401:  # like real endpoints, echo the key that was refused (here: all of it)
+            refused = request.headers.get("authorization", "").removeprefix("Bearer ")
+            message = f"Incorrect API key provided: {refused}. Find your key in your account settings."
+        headers = {"Retry-After": step.retry_after} if step.retry_after is not None else {}
+        self._send_json(step.code, {"error": {"message": message, "type": "fake_fault",
+                                              "code": str(step.code)}}, headers)
+
+    def _send_json(self, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        self._send_raw(code, json.dumps(payload, ensure_ascii=False).encode("utf-8"), headers)
+
+    def _send_raw(self, code: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+        try:
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout test); nothing left to tell it
+
+
+class FakeOpenAIServer(ThreadingHTTPServer):
+    """Serves /v1/chat/completions on 127.0.0.1, one scripted step per request, in order.
+
+    A step is reply text (cut at the request's stop sequences, as a real API does) or a
+    fault. When the script runs out the server answers 400, so a test that makes more calls
+    than it scripted fails fast with a message saying so.
+    """
+
+    daemon_threads = True
+    block_on_close = False
+
+    def __init__(self, script: Sequence[Step] = (), model_names: Sequence[str] = ("fake-model",)) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.script: list[Step] = list(script)
+        self.model_names = list(model_names)
+        self.received: list[ReceivedRequest] = []
+        self.stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def push(self, *steps: Step) -> None:
+        with self._lock:
+            self.script.extend(steps)
+
+    def next_step(self, request: ReceivedRequest) -> Step:
+        with self._lock:
+            self.received.append(request)
+            if self.script:
+                return self.script.pop(0)
+        return Status(400, f"fake server script exhausted at request #{len(self.received)}")
+
+    def start(self) -> "FakeOpenAIServer":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.shutdown()
+        self.server_close()
+        self._thread.join(timeout=5)
