@@ -9,12 +9,15 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
+from executor import ManualClock, ScriptedModel
+from tracer.cassette import ReplayModel
 from tracer.cli import main
 from tracer.commands import tutorial as tutorial_command
 from tracer.trace_file import load_trace
 from tutorials import SCENARIOS
 from tutorials.narration import NarrationMismatch, NarrationStop, tutorial_stops
 from tutorials.notes_file import LANGUAGES, NotesFileError, load_notes, reflow
+from tutorials.rate_limit import OverloadedEndpoint
 from tutorials.registry import TUTORIALS, find_part
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -298,3 +301,44 @@ def test_wrapped_listing_lines_hang_under_their_second_column():
     wrapped = tutorial_command.wrap_note("  True        send the parser's hint when it has one", 30)
     first, second = wrapped.splitlines()[:2]
     assert first.startswith("  True        send") and second.startswith(" " * 14) and second.strip()
+
+
+# -- scenarios whose runs wait: fresh state per run, same waits every time -----------------
+def waits_of_a_recording(name):
+    scenario = SCENARIOS[name]
+    events = []
+    executor = scenario.executor(ScriptedModel(scenario.replies), clock=ManualClock(tick=0.001))
+    executor.invoke(scenario.inputs(), [events.append])
+    return [(e.kind, getattr(e, "delay", None), getattr(e, "waited", None))
+            for e in events if e.kind in ("retry", "rate_limit_wait")]
+
+
+@pytest.mark.parametrize("name", ["tool-error-retried", "rate-limit"])
+def test_waiting_scenarios_wait_the_same_in_every_run_and_as_recorded(name):
+    first, second = waits_of_a_recording(name), waits_of_a_recording(name)
+    recorded = [(e.kind, getattr(e, "delay", None), getattr(e, "waited", None))
+                for e in events_of(SCENARIOS[name]) if e.kind in ("retry", "rate_limit_wait")]
+    assert first == second == recorded and len(first) >= 3
+
+
+def test_retried_tool_backs_off_exponentially_within_jitter_and_cap():
+    delays = [e.delay for e in events_of(SCENARIOS["tool-error-retried"]) if e.kind == "retry"]
+    bounds = [(0.5, 1.0), (1.0, 2.0), (1.5, 3.0)]  # base 1, 2, 4 capped at 3; equal jitter keeps half
+    assert len(delays) == 3 and all(low <= d <= high for d, (low, high) in zip(delays, bounds))
+
+
+def test_rate_limited_scenario_gets_a_new_limiter_on_the_executors_clock_every_run():
+    scenario = SCENARIOS["rate-limit"]
+    clocks = [ManualClock(), ManualClock()]
+    executors = [scenario.executor(ScriptedModel(scenario.replies), clock=c) for c in clocks]
+    limiters = [e.rate_limiter for e in executors]
+    assert limiters[0] is not limiters[1]
+    assert [limiter.clock for limiter in limiters] == clocks
+
+
+def test_the_simulated_429_sits_only_in_front_of_the_scripted_model():
+    scenario = SCENARIOS["rate-limit"]
+    scripted = scenario.executor(ScriptedModel(scenario.replies))
+    replayed = scenario.executor(ReplayModel(events_of(scenario)))
+    assert isinstance(scripted.agent.model, OverloadedEndpoint)
+    assert isinstance(replayed.agent.model, ReplayModel)  # the recording's 429s replay themselves

@@ -43,5 +43,8 @@ def final_answer(text: str, answer: str) -> str:
     return f" {text}\nFinal Answer: {answer}"
 
 
+# The Calculator's own model call, answered the way LLMMathChain expects: an expression in a text block.
+CALCULATOR_REPLY = "```text\n25 * 1.05\n```\n...numexpr.evaluate(\"25 * 1.05\")...\n```output\n26.25\n```"
+
 ANSWER = ("Florists pay about 25-30 yuan for a bunch of 20 red roses; "
           "at 25 yuan plus 5% the price should be 26.25 yuan.")

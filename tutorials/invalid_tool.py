@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from .flower_shop import ANSWER, QUESTION, final_answer, search_and_calculator, thought
+from .flower_shop import ANSWER, CALCULATOR_REPLY, QUESTION, final_answer, search_and_calculator, thought
 from .scenario import Scenario
-
-CALCULATOR_REPLY = "```text\n25 * 1.05\n```\n...numexpr.evaluate(\"25 * 1.05\")...\n```output\n26.25\n```"
 
 REPLIES = [
     # round 1: a plausible tool name the model invented; nothing by that name was given to it

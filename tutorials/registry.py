@@ -47,8 +47,9 @@ TUTORIALS: dict[str, Tutorial] = {t.name: t for t in (
     _tutorial("rose-pricing", "rose-pricing"),
     _tutorial("invalid-tool", "invalid-tool"),
     _tutorial("parse-error", "parse-error-off", "parse-error-on"),
-    _tutorial("tool-error", "tool-error-unhandled", "tool-error-handled"),
+    _tutorial("tool-error", "tool-error-unhandled", "tool-error-handled", "tool-error-retried"),
     _tutorial("iteration-limit", "iteration-limit"),
+    _tutorial("rate-limit", "rate-limit"),
 )}
 
 

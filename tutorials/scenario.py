@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from executor import AgentExecutor, ChatModel, Tool, create_react_agent
+from executor import AgentExecutor, ChatModel, ScriptedModel, SystemClock, Tool, create_react_agent
+from executor.clock import Clock
 
 FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -23,6 +24,12 @@ class Scenario:
     settings: dict[str, Any] = field(default_factory=dict)
     fixture_name: str = ""
     expect_error: bool = False  # the run is meant to die (its trace ends in chain_error)
+    # Settings that must be new for every run because they hold state: a rate limiter on the
+    # run's own clock, a retry policy whose jitter source starts from the same seed each time.
+    per_run_settings: Callable[[Clock], dict[str, Any]] | None = None
+    # Puts a simulated endpoint (e.g. one that answers HTTP 429) in front of the scripted model.
+    # Only the scripted model gets it: a replay's model raises the recorded failures by itself.
+    scripted_endpoint: Callable[[ChatModel], ChatModel] | None = None
 
     @property
     def fixture(self) -> Path:
@@ -32,6 +39,12 @@ class Scenario:
         return {"input": self.question}
 
     def executor(self, model: ChatModel, tools: list[Tool] | None = None, **overrides: Any) -> AgentExecutor:
+        if self.scripted_endpoint is not None and isinstance(model, ScriptedModel):
+            model = self.scripted_endpoint(model)
         tools = tools if tools is not None else self.build_tools(model)
         agent = create_react_agent(model, tools)
-        return AgentExecutor(agent=agent, tools=tools, **{**self.settings, **overrides})
+        settings = {**self.settings, **overrides}
+        if self.per_run_settings is not None:
+            settings["clock"] = settings.get("clock") or SystemClock()
+            settings = {**self.per_run_settings(settings["clock"]), **settings}
+        return AgentExecutor(agent=agent, tools=tools, **settings)
