@@ -13,7 +13,7 @@ from executor.events import EventBase
 
 from .cassette import RecordedCall, ReplayDivergence, _Attempts, check_prompt, recorded_calls
 from .transitions import Trace
-from .verify import Rerun, replay_clock, run_collecting
+from .verify import Rerun, replay_clock, replay_settings, run_collecting
 
 MODEL_KINDS = ("llm_start", "llm_end")
 TOOL_KINDS = ("tool_start", "tool_end", "tool_error")
@@ -161,13 +161,16 @@ def default_fork_path(parent: Path, at: int) -> Path:
     return Path.cwd() / f"{parent.stem}.fork-{at}.jsonl"
 
 
-def scenario_builder(header: dict[str, Any]) -> Callable[[ChatModel], AgentExecutor]:
+def scenario_builder(header: dict[str, Any], events: Sequence[EventBase]) -> Callable[[ChatModel], AgentExecutor]:
+    """The header's scenario, built with the recording's clock and retry policy."""
     from tutorials import get_scenario
 
     if not header.get("scenario"):
         raise ForkError("the trace's header names no scenario; pass build_executor to fork_trace")
     scenario = get_scenario(header["scenario"])
-    return scenario.executor
+    settings = replay_settings(header, events)
+    del settings["run_id_factory"]  # the fork gets a run id of its own
+    return lambda model: scenario.executor(model, **settings)
 
 
 def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str | None = None,
@@ -182,9 +185,10 @@ def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str 
     call, _tool = _locate(trace.events, at, reply, observation)
     state = ForkState(call.start.seq)
     model = ForkModel(trace.events, state, reply, live_model)
-    executor = (build_executor or scenario_builder(trace.header))(model)
+    executor = (build_executor or scenario_builder(trace.header, trace.events))(model)
     executor.tools = [fork_tool(t, trace.events, state, observation) for t in executor.tools]
-    executor.clock = replay_clock(trace.header)
+    if executor.clock is None:  # waits (retries, rate limits) pass instantly, as in any replay
+        executor.clock = replay_clock(trace.header)
     parent_run = trace.events[0].run_id if trace.events else "run"
     executor.run_id_factory = lambda: f"{parent_run}.fork-{at}"
     parent_path = trace.path or Path("<memory>")

@@ -58,15 +58,22 @@ def loopscope_cassette(request: pytest.FixtureRequest, loopscope_record_mode: Re
 @pytest.fixture
 def loopscope_scenario(loopscope_record_mode: RecordMode, loopscope_redactor: Any) -> Callable[[str], Any]:
     """Run a tutorial scenario under its fixture: `trace = loopscope_scenario("rose-pricing")`."""
-    from executor import ScriptedModel
+    from executor import ManualClock, ScriptedModel
     from tutorials import get_scenario
+
+    from .verify import DEFAULT_CLOCK_TICK
 
     def run(name: str) -> Any:
         scenario = get_scenario(name)
         cassette = Cassette(scenario.fixture, loopscope_record_mode, loopscope_redactor,
                             meta={"scenario": scenario.name})
-        return cassette.run(scenario.executor, scenario.inputs(),
-                            live_model=lambda: ScriptedModel(scenario.replies))
+
+        def build(model: Any) -> Any:
+            # As `loopscope record` does: a manual clock, so waits are instant and reproducible.
+            return scenario.executor(model, clock=ManualClock(tick=DEFAULT_CLOCK_TICK),
+                                     run_id_factory=lambda: scenario.name)
+
+        return cassette.run(build, scenario.inputs(), live_model=lambda: ScriptedModel(scenario.replies))
 
     return run
 

@@ -49,21 +49,46 @@ def replay_clock(header: dict[str, Any]) -> ManualClock:
     return ManualClock(tick=tick if isinstance(tick, (int, float)) else DEFAULT_CLOCK_TICK)
 
 
+def recorded_in_real_time(header: dict[str, Any]) -> bool:
+    """A trace recorded against the system clock (a live run) rather than a manual one."""
+    return "clock_tick" not in header and bool(header.get("live"))
+
+
+def replay_settings(header: dict[str, Any], recorded: Sequence[EventBase]) -> dict[str, Any]:
+    """Executor settings that make a re-execution behave as the recording did: the same kind
+    of clock, the same run id, and the retry policy a live recording names in its header."""
+    from executor import RetryPolicy
+
+    run_id = recorded[0].run_id if recorded else "replay"
+    settings: dict[str, Any] = {"clock": replay_clock(header), "run_id_factory": lambda: run_id}
+    described = header.get("retry_policy")
+    if isinstance(described, dict):
+        settings["retry_policy"] = RetryPolicy.from_description(described)
+    return settings
+
+
 def reexecute_scenario(header: dict[str, Any], recorded: Sequence[EventBase]) -> Rerun:
     """Run the header's scenario again with the recording as its cassette."""
     from tutorials import get_scenario
 
     scenario = get_scenario(header["scenario"])
     model, tools = build_from_recording(scenario.build_tools, recorded)
-    run_id = recorded[0].run_id if recorded else scenario.name
-    executor = scenario.executor(model, tools, clock=replay_clock(header), run_id_factory=lambda: run_id)
+    executor = scenario.executor(model, tools, **replay_settings(header, recorded))
     return run_collecting(executor, scenario.inputs())
 
 
+# Events that say how long something waited, not what the loop decided. A run recorded in
+# real time cannot be expected to wait at the same moments when it is replayed.
+TIMING_KINDS = frozenset({"rate_limit_wait"})
+
+
 def compare_runs(recorded: Sequence[EventBase], rerun: Sequence[EventBase],
-                 redactor: Redactor | None = None) -> Difference | None:
+                 redactor: Redactor | None = None, ignore_timing: bool = False) -> Difference | None:
     """The first difference after normalising; the re-run is redacted as the recording was."""
     redact = (redactor or default_redactor()).redact
+    if ignore_timing:
+        recorded = [e for e in recorded if e.kind not in TIMING_KINDS]
+        rerun = [e for e in rerun if e.kind not in TIMING_KINDS]
     return first_difference(normalise_events(recorded), normalise_events(rerun, redact))
 
 
@@ -105,7 +130,7 @@ def verify_trace(path: str | os.PathLike[str]) -> VerifyResult:
         rerun = reexecute_scenario(header, recorded)
     except KeyError as error:
         return VerifyResult(path, "unreadable", f"{path}:1: {error.args[0]}")
-    difference = compare_runs(recorded, rerun.events)
+    difference = compare_runs(recorded, rerun.events, ignore_timing=recorded_in_real_time(header))
     result = VerifyResult(path, "ok", events=len(recorded), difference=difference)
     if warning:
         prefix = "they match the re-run" if difference is None or difference.field == "(extra)" \

@@ -1,0 +1,34 @@
+"""Every recorded fixture: its transitions match the stored snapshot, and it still re-executes identically.
+
+New fixtures are picked up by the glob; `uv run pytest --snapshot-update` writes their snapshots.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from tracer.snapshot_extension import TraceSnapshotExtension
+from tracer.transitions import Trace
+from tracer.verify import verify_trace
+
+FIXTURES = sorted((Path(__file__).resolve().parent.parent / "fixtures").glob("*.jsonl"))
+
+
+@pytest.fixture
+def transitions_snapshot(snapshot):
+    return snapshot.use_extension(TraceSnapshotExtension)
+
+
+def test_there_are_fixtures_to_check():
+    assert any(path.name == "rose_pricing.jsonl" for path in FIXTURES)
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+def test_fixture_transitions_match_the_snapshot(fixture, transitions_snapshot):
+    assert Trace.load(fixture) == transitions_snapshot
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+def test_fixture_reexecutes_identically(fixture):
+    result = verify_trace(fixture)
+    assert result.status == "ok", result.message

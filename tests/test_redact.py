@@ -1,0 +1,82 @@
+"""Secrets never reach a fixture: keys from the environment, bearer tokens, key shapes, configured patterns."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from executor import AgentExecutor, ManualClock, ScriptedModel, Tool, create_react_agent
+from loop_builders import action, finish
+from tracer.redact import Redactor
+from tracer.trace_file import load_trace
+from tracer.trace_writer import TraceWriter
+
+FAKE_KEY = "sk-fake-0123456789abcdefLOOPSCOPE"
+
+
+def leaky_run(path, observation, **writer_options):
+    """A run whose tool hands the model a secret, recorded with TraceWriter."""
+    tools = [Tool("Config", "Shows the service configuration.", lambda _: observation)]
+    model = ScriptedModel([action("Config", "show"), finish("done")])
+    executor = AgentExecutor(agent=create_react_agent(model, tools), tools=tools, clock=ManualClock(tick=0.001))
+    with TraceWriter(path, **writer_options) as writer:
+        executor.invoke({"input": "what is configured?"}, [writer])
+    return path.read_text(encoding="utf-8")
+
+
+def test_a_key_from_the_environment_never_reaches_the_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    text = leaky_run(tmp_path / "run.jsonl", f"api_key={FAKE_KEY}", api_base="http://127.0.0.1:1")
+    assert FAKE_KEY not in text
+    assert "[REDACTED:OPENAI_API_KEY]" in text
+    header, events, warning = load_trace(tmp_path / "run.jsonl")  # still a valid trace
+    (tool_end,) = [e for e in events if e.kind == "tool_end"]
+    assert warning is None and tool_end.observation == "api_key=[REDACTED:OPENAI_API_KEY]"
+
+
+def test_the_record_command_with_a_fake_key_in_the_environment_writes_no_key(tmp_path):
+    out = tmp_path / "rose.jsonl"
+    env = {**os.environ, "OPENAI_API_KEY": FAKE_KEY, "LOOPSCOPE_REDACT": "目前市场"}
+    proc = subprocess.run([sys.executable, "-m", "tracer.cli", "record", "rose-pricing", "-o", str(out)],
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text(encoding="utf-8")
+    assert FAKE_KEY not in text
+    # LOOPSCOPE_REDACT patterns apply too: the question's opening words are gone from every line.
+    assert "目前市场" not in text and "[REDACTED:pattern-1]" in text
+    load_trace(out)
+
+
+@pytest.mark.parametrize("secret, name", [
+    ("Authorization: Bearer abcdefghijklmnop123", "authorization-header"),
+    ("use bearer abcdefghijklmnop123 for it", "bearer-token"),
+    ("key sk-proj-ABCDEFGHIJKLMNOPQRST here", "openai-style-key"),
+    ("ghp_" + "a" * 36, "github-token"),
+])
+def test_builtin_shapes_are_redacted(secret, name):
+    redacted = Redactor(environ={}).redact_text(secret)
+    assert f"[REDACTED:{name}]" in redacted
+    assert not any(token in redacted for token in ("abcdefghijklmnop123", "ABCDEFGHIJKLMNOPQRST", "a" * 36))
+
+
+def test_secret_named_keys_are_blanked_and_lines_stay_json(tmp_path):
+    redactor = Redactor(environ={})
+    value = {"headers": {"Authorization": "Basic dXNlcjpwYXNz", "Accept": "json"}, "note": 'say "hi"'}
+    assert redactor.redact(value) == {"headers": {"Authorization": "[REDACTED:Authorization]",
+                                                  "Accept": "json"}, "note": 'say "hi"'}
+    text = leaky_run(tmp_path / "h.jsonl", 'headers {"Authorization": "Bearer zzzzzzzzzzzzzz"}', redactor=redactor)
+    for line in text.splitlines():
+        json.loads(line)
+    assert "zzzzzzzzzzzzzz" not in text
+
+
+def test_configured_patterns_short_values_and_clean_text():
+    redactor = Redactor(patterns=[r"cust-\d{6}"], environ={"SERVICE_TOKEN": "abc", "DB_PASSWORD": "hunter2hunter2"})
+    assert redactor.redact_text("order for cust-123456") == "order for [REDACTED:pattern-1]"
+    assert redactor.redact_text("pw hunter2hunter2") == "pw [REDACTED:DB_PASSWORD]"
+    assert redactor.redact_text("abc stays: too short to be a secret") == "abc stays: too short to be a secret"
+    assert not redactor.might_contain_secret("an ordinary observation about roses")
+    with pytest.raises(ValueError, match="not a valid regular expression"):
+        Redactor(patterns=["("])

@@ -1,0 +1,165 @@
+"""`loopscope verify`: each fixture re-executes with today's executor, or the first divergent event is named."""
+
+import json
+
+import pytest
+
+from executor.events import SCHEMA_VERSION
+from tracer.cli import main
+from tracer.normalise import first_difference, normalise_event, normalise_events
+from tracer.transitions import Trace
+from tracer.verify import verify_trace
+from tutorials import get_scenario
+
+ROSE = get_scenario("rose-pricing").fixture
+
+
+def lines_of(path):
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def write(path, lines):
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def edited(tmp_path, change, name="edited.jsonl"):
+    """A copy of the rose fixture with `change(event_dict)` applied to every event line."""
+    header, *events = lines_of(ROSE)
+    out = [header]
+    for line in events:
+        event = json.loads(line)
+        change(event)
+        out.append(json.dumps(event, ensure_ascii=False))
+    return write(tmp_path / name, out)
+
+
+def verify(capsys, *paths):
+    code = main(["verify", *map(str, paths)])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_the_rose_fixture_verifies_ok(capsys):
+    code, out, _ = verify(capsys, ROSE)
+    assert code == 0
+    assert out.splitlines()[0].startswith(f"OK         {ROSE}  (")
+    assert "1 trace: 1 ok" in out
+
+
+def test_volatile_fields_are_not_compared(tmp_path, capsys):
+    def shift(event):
+        event["t"] = event["t"] + 100
+        event["run_id"] = "someone-else"
+        event["source"]["line"] += 7
+        if event["kind"] == "llm_end":
+            event["duration"], event["usage"] = 9.5, {"total_tokens": 123}
+
+    code, out, _ = verify(capsys, edited(tmp_path, shift))
+    assert code == 0, out
+
+
+def test_a_changed_reply_diverges_at_the_next_prompt_with_a_readable_diff(tmp_path, capsys):
+    def reword(event):
+        if event["kind"] == "llm_start" and event["seq"] == 8:
+            event["prompt"] = event["prompt"].replace("Thought:", "Thinking:", 1)
+
+    code, out, _ = verify(capsys, edited(tmp_path, reword))
+    assert code == 1
+    first, *rest = out.splitlines()
+    assert first == f"DIVERGED   {tmp_path / 'edited.jsonl'}  event 8 (llm_start): prompt differs"
+    assert any(line.strip() == "+++ re-run" for line in rest)
+    assert any(line.strip().startswith("-Thinking:") for line in rest)
+    assert "1 trace: 1 diverged" in out
+
+
+def test_a_changed_tool_result_is_reported_with_field_and_both_values(tmp_path, capsys):
+    def flip(event):
+        if event["kind"] == "calculator_eval":
+            event["result"] = "27.0"
+
+    code, out, _ = verify(capsys, edited(tmp_path, flip))
+    assert code == 1
+    assert "(calculator_eval): result differs" in out
+    assert "recorded: '27.0'" in out and "re-run:   '26.25'" in out
+
+
+def test_a_truncated_fixture_is_reported_as_truncated_with_exit_2(tmp_path, capsys):
+    data = ROSE.read_bytes()
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(data[:-30])
+    code, out, _ = verify(capsys, path)
+    assert code == 2
+    line = out.splitlines()[0]
+    assert line.startswith(f"TRUNCATED  {path}:") and "cut off" in line
+    assert "they match the re-run" in line
+
+
+@pytest.mark.parametrize("mangle, expected", [
+    (lambda lines: lines[:3] + ['{"seq": 2, "kind": '] + lines[4:], ":4: not valid JSON"),
+    (lambda lines: [lines[0].replace(f'"schema_version": {SCHEMA_VERSION}', '"schema_version": 99')] + lines[1:],
+     ":1: schema_version 99 is not supported"),
+    (lambda lines: lines[:2] + [lines[2].replace('"prompt":', '"promt":')] + lines[3:], ":3: invalid event"),
+    (lambda lines: ['{"hello": 1}'] + lines[1:], ":1: not a loopscope trace"),
+])
+def test_bad_files_get_one_line_with_file_and_line_and_exit_2(tmp_path, capsys, mangle, expected):
+    path = write(tmp_path / "bad.jsonl", mangle(lines_of(ROSE)))
+    code, out, err = verify(capsys, path)
+    assert code == 2 and "Traceback" not in out + err
+    assert out.splitlines()[0].startswith(f"UNREADABLE {path}{expected}")
+
+
+def test_one_bad_file_does_not_hide_the_verdict_on_the_others(tmp_path, capsys):
+    missing = tmp_path / "missing.jsonl"
+    code, out, _ = verify(capsys, ROSE, missing)
+    assert code == 2
+    assert out.splitlines()[0].startswith("OK") and out.splitlines()[1].startswith(f"UNREADABLE {missing}")
+    assert "2 traces: 1 ok, 1 unreadable" in out
+
+
+def test_a_directory_stands_for_its_traces(tmp_path, capsys):
+    write(tmp_path / "a.jsonl", lines_of(ROSE))
+    write(tmp_path / "b.jsonl", lines_of(ROSE))
+    code, out, _ = verify(capsys, tmp_path)
+    assert code == 0 and "2 traces: 2 ok" in out
+
+
+def test_a_trace_without_a_scenario_or_with_an_unknown_one_is_unreadable(tmp_path):
+    header, *events = lines_of(ROSE)
+    meta = json.loads(header)
+    del meta["scenario"]
+    result = verify_trace(write(tmp_path / "anon.jsonl", [json.dumps(meta)] + events))
+    assert result.status == "unreadable" and "names no scenario" in result.message
+    meta["scenario"] = "tulip-pricing"
+    result = verify_trace(write(tmp_path / "tulip.jsonl", [json.dumps(meta)] + events))
+    assert result.status == "unreadable" and "Unknown scenario 'tulip-pricing'" in result.message
+
+
+def test_a_scenario_that_ends_in_an_error_verifies_when_the_rerun_raises_the_same_way(tmp_path):
+    path = get_scenario("tool-error-unhandled").fixture
+    assert Trace.load(path).events[-1].kind == "chain_error"
+    assert verify_trace(path).status == "ok"
+    header, *events = lines_of(path)
+    last = json.loads(events[-1])
+    last["message"] = "a different failure"
+    result = verify_trace(write(tmp_path / "err.jsonl", [header] + events[:-1] + [json.dumps(last)]))
+    assert result.status == "diverged" and "(chain_error): message differs" in result.message
+
+
+def test_first_difference_reports_a_rerun_that_stops_early_or_runs_on():
+    events = Trace.load(ROSE).events
+    full = normalise_events(events)
+    assert first_difference(full, full) is None
+    early = first_difference(full, full[:-2])
+    assert (early.seq, early.field) == (len(events) - 2, "(end)")
+    assert "the re-run has no such event" in early.explain()
+    longer = first_difference(full[:-1], full)
+    assert longer.field == "(extra)" and longer.actual == "chain_end"
+
+
+def test_normalising_keeps_what_the_loop_decided():
+    event = Trace.load(ROSE).events[2]
+    data = normalise_event(event)
+    assert data["text"] == event.text and data["frames"] == list(event.frames)
+    assert data["t"] == data["duration"] == data["run_id"] == "<volatile>"
+    assert data["source"]["function"] == "call_model" and data["source"]["line"] == "<volatile>"
