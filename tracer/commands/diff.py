@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..trace_diff import diff_traces, render_diff
 
@@ -22,5 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     diff = diff_traces(args.a, args.b)
+    for trace in (diff.a, diff.b):
+        if trace.warning:
+            print(f"warning: {trace.warning}", file=sys.stderr)
     print("\n".join(render_diff(diff, (args.a, args.b), context=max(0, args.context))))
     return 0 if diff.same else 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -35,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.mermaid:
         raise UsageError("choose a format: --mermaid")
     trace = Trace.load(args.trace)
+    if trace.warning:
+        print(f"warning: {trace.warning}", file=sys.stderr)
     diagram = mermaid_state_diagram(trace.transitions(), title=trace.scenario or Path(args.trace).stem)
     if args.output:
         write_atomically(Path(args.output), diagram)
