@@ -342,3 +342,9 @@ def test_the_simulated_429_sits_only_in_front_of_the_scripted_model():
     replayed = scenario.executor(ReplayModel(events_of(scenario)))
     assert isinstance(scripted.agent.model, OverloadedEndpoint)
     assert isinstance(replayed.agent.model, ReplayModel)  # the recording's 429s replay themselves
+
+
+def test_a_replay_that_passes_no_retry_policy_keeps_the_scenarios_own(capsys):
+    code = main(["run", "rate-limit"])
+    out = capsys.readouterr().out
+    assert code == 0 and "outcome                      finished" in out and "retries                      2" in out

@@ -46,5 +46,8 @@ class Scenario:
         settings = {**self.settings, **overrides}
         if self.per_run_settings is not None:
             settings["clock"] = settings.get("clock") or SystemClock()
-            settings = {**self.per_run_settings(settings["clock"]), **settings}
+            fresh = self.per_run_settings(settings["clock"])
+            # A None override (say, a replay whose header recorded no retry policy) means
+            # "nothing to add", not "switch it off": the scenario's own limiter and policy stay.
+            settings = {**fresh, **{k: v for k, v in settings.items() if v is not None or k not in fresh}}
         return AgentExecutor(agent=agent, tools=tools, **settings)
