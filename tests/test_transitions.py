@@ -1,6 +1,7 @@
 """Transitions: the run as the loop's state changes, and the same as a Mermaid state diagram."""
 
-from executor import AgentExecutor, ManualClock, RateLimiter, RetryPolicy, ScriptedModel, Tool, TransientError, create_react_agent
+from executor import (AgentExecutor, ManualClock, RateLimiter, RetryPolicy, ScriptedModel, Tool, TransientError,
+                      create_react_agent)
 from loop_builders import action, finish, run_collecting
 from tracer.cli import main
 from tracer.mermaid import mermaid_state_diagram
@@ -34,7 +35,8 @@ def test_the_calculators_own_model_call_is_inside_its_tool_transition_not_a_plan
 
 
 def test_failure_paths_are_transitions_of_their_own():
-    assert fixture_trace("invalid-tool").labels()[2:4] == ["AgentAction(PriceDatabase)", "invalid_tool(PriceDatabase)"]
+    assert fixture_trace("invalid-tool").labels()[2:4] == [
+        "AgentAction(PriceDatabase)", "invalid_tool(PriceDatabase)"]
     assert fixture_trace("parse-error-off").labels() == [
         "chain_start", "plan", "parse_error(raised)", "chain_error(OutputParsingError)"]
     assert fixture_trace("parse-error-on").labels()[2] == "parse_error(handled)"

@@ -117,7 +117,7 @@ def check_prompt(call: RecordedCall, number: int, prompt: str) -> None:
                                expected=call.start.prompt, actual=prompt)
 
 
-class _Attempts:
+class CallCursor:
     """Which recorded call an incoming attempt belongs to: a retried call asks again, a new call moves on."""
 
     def __init__(self, calls: list[RecordedCall]) -> None:
@@ -150,7 +150,7 @@ class ReplayModel:
         self.model_name = self.calls[0].start.model if self.calls else "replay"
         self.strict_prompts = strict_prompts
         self.prompts: list[str] = []
-        self._attempts = _Attempts(self.calls)
+        self._attempts = CallCursor(self.calls)
         self._last_seq = events[-1].seq if events else 0
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
@@ -206,7 +206,7 @@ def recorded_tool(tool: Tool, events: Sequence[EventBase]) -> Tool:
     A recorded failure is raised again (same type name and message), and so are retried
     attempts, so the executor's retry and error handling run just as they did when recording.
     """
-    attempts = _Attempts(recorded_calls(events, tool=tool.name))
+    attempts = CallCursor(recorded_calls(events, tool=tool.name))
     last = events[-1].seq if events else 0
 
     def replay(tool_input: str) -> Any:

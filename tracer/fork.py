@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 from executor import AgentExecutor, ChatModel, ModelReply, Tool
 from executor.events import EventBase
 
-from .cassette import RecordedCall, ReplayDivergence, _Attempts, check_prompt, recorded_calls
+from .cassette import RecordedCall, ReplayDivergence, CallCursor, check_prompt, recorded_calls
 from .transitions import Trace
 from .verify import Rerun, replay_clock, replay_settings, run_collecting
 
@@ -70,7 +70,7 @@ class ForkModel:
         calls = recorded_calls(events)
         self.model_name = calls[0].start.model if calls else "fork"
         self.state, self.reply, self.live_model = state, reply, live_model
-        self._before = _Attempts([c for c in calls if c.start.seq < state.fork_seq])
+        self._before = CallCursor([c for c in calls if c.start.seq < state.fork_seq])
         self._after: dict[tuple[str, ...], deque[RecordedCall]] = {}
         for call in calls:
             if call.start.seq > state.fork_seq and call.end is not None:
@@ -99,37 +99,46 @@ class ForkModel:
                                  f"(stop {list(stop)!r}); the forked run ends here")
 
 
-def fork_tool(tool: Tool, events: Sequence[EventBase], state: ForkState,
-              observation: str | None) -> Tool:
-    """`tool` for a forked run: recorded before the fork (if non-deterministic), the new
-    observation at it, remaining recorded results after it, and the real tool once they run out."""
-    calls = recorded_calls(events, tool=tool.name)
-    before = _Attempts([c for c in calls if c.start.seq < state.fork_seq]) if not tool.deterministic else None
-    substitute_here = observation is not None and any(c.start.seq == state.fork_seq for c in calls)
-    after = deque(c for c in calls if c.start.seq > state.fork_seq and c.end is not None
-                  and c.end.kind == "tool_end" and not tool.deterministic)
+class ForkedToolAnswers:
+    """Where a tool's answers come from in a forked run: the recording before the fork (for a
+    non-deterministic tool), the new observation at it, remaining recorded results after it."""
 
-    def answer(tool_input: str) -> tuple[bool, Any]:
+    def __init__(self, tool: Tool, events: Sequence[EventBase], state: ForkState,
+                 observation: str | None) -> None:
+        calls = recorded_calls(events, tool=tool.name)
+        self.tool, self.state, self.observation = tool, state, observation
+        recorded = not tool.deterministic
+        self.before = CallCursor([c for c in calls if c.start.seq < state.fork_seq]) if recorded else None
+        self.substitute_here = observation is not None and any(c.start.seq == state.fork_seq for c in calls)
+        self.after = deque(c for c in calls if recorded and c.start.seq > state.fork_seq
+                           and c.end is not None and c.end.kind == "tool_end")
+
+    def answer(self, tool_input: str) -> tuple[bool, Any]:
         """(True, observation) when the cassette or the fork answers; (False, None) to run the tool."""
-        if not state.forked and before is not None:
-            index, call, attempt = before.next()
+        if not self.state.forked and self.before is not None:
+            index, call, attempt = self.before.next()
             if call is not None:
                 if attempt == 0 and tool_input != call.start.tool_input:
-                    raise ReplayDivergence(f"the input of {tool.name!r} call #{index + 1} differs from "
+                    raise ReplayDivergence(f"the input of {self.tool.name!r} call #{index + 1} differs from "
                                            "the recording", seq=call.start.seq, kind="tool_start",
                                            field="tool_input", expected=call.start.tool_input,
                                            actual=tool_input)
                 call.attempt(attempt)
                 return True, call.end.observation
-        if not state.forked and substitute_here:
-            state.forked = True
-            return True, observation
-        if state.forked and after:
-            return True, after.popleft().end.observation
+        if not self.state.forked and self.substitute_here:
+            self.state.forked = True
+            return True, self.observation
+        if self.state.forked and self.after:
+            return True, self.after.popleft().end.observation
         return False, None
 
+
+def fork_tool(tool: Tool, events: Sequence[EventBase], state: ForkState, observation: str | None) -> Tool:
+    """`tool` for a forked run; the real tool runs whenever the recording has no answer for it."""
+    answers = ForkedToolAnswers(tool, events, state, observation)
+
     def forked(tool_input: str, run: Any = None) -> Any:
-        answered, value = answer(tool_input)
+        answered, value = answers.answer(tool_input)
         if tool.emits_events:
             # Hand back the tool's own generator rather than delegating to it from a generator of
             # ours: an extra frame would show up in every event's recorded call stack.
@@ -161,7 +170,8 @@ def default_fork_path(parent: Path, at: int) -> Path:
     return Path.cwd() / f"{parent.stem}.fork-{at}.jsonl"
 
 
-def scenario_builder(header: dict[str, Any], events: Sequence[EventBase]) -> Callable[[ChatModel], AgentExecutor]:
+def scenario_builder(header: dict[str, Any],
+                     events: Sequence[EventBase]) -> Callable[[ChatModel], AgentExecutor]:
     """The header's scenario, built with the recording's clock and retry policy."""
     from tutorials import get_scenario
 

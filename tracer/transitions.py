@@ -1,4 +1,4 @@
-"""A run as a compact list of loop state transitions: plan → AgentAction(Search) → tool(Search) → step → ..."""
+"""A run as a compact list of the loop's state transitions: plan → AgentAction(Search) → tool(Search) → ..."""
 
 from __future__ import annotations
 
