@@ -123,7 +123,7 @@ class _Reader:
             raise self.fail(where, f"expected a table with {' and '.join(LANGUAGES)} text")
         missing = [lang for lang in LANGUAGES if not str(table.get(lang, "")).strip()]
         if missing:
-            raise self.fail(where, f"no {', '.join(missing)} text; every note needs all of {', '.join(LANGUAGES)}")
+            raise self.fail(where, f"no {', '.join(missing)} text; every text needs all of {', '.join(LANGUAGES)}")
         return {lang: reflow(str(table[lang])) for lang in LANGUAGES}
 
     def anchor(self, raw: dict[str, Any], where: str) -> EventAnchor:
@@ -134,6 +134,8 @@ class _Reader:
         if not isinstance(occurrence, int) or occurrence == 0:
             raise self.fail(where, "occurrence must be a non-zero whole number (1 = first, -1 = last)")
         condition = raw.get("where", {})
+        if not isinstance(condition, dict):
+            raise self.fail(where, "where must be a table of field = value, e.g. where = { tool = \"Search\" }")
         fields = CLASS_BY_KIND[kind].model_fields
         for key in condition:
             if key != FRAME_KEY and key not in fields:
