@@ -15,6 +15,7 @@ class RateLimiter:
     lock but sleeping outside it is what keeps many threads exactly in step: the k-th waiter
     is told to wait k/max_qps, and nobody holds the lock while asleep. Give it the same clock
     as the executor so a test's ManualClock drives both.
+    LangChain: InMemoryRateLimiter, which is also a token bucket but polls while it waits.
     """
 
     def __init__(self, max_qps: float, burst: int = 1, clock: Clock | None = None) -> None:

@@ -1,12 +1,13 @@
 """Retrying model calls and tools: one RetryPolicy, and a generator that narrates each retry.
 
-Why tenacity is used for the delay formula only: tenacity's `Retrying` decides, sleeps and
-calls the function itself, so a `retry` event could not be yielded from the loop's generator
-*before* the wait, and its sleeps would not go through the run's injectable clock. Its jittered
-waits draw from the module-level `random`, so they cannot be made deterministic for replays.
-So the control loop below is ours (it is short and is part of the lesson), while the
-exponential backoff itself is tenacity's `wait_exponential`, which also caps the delay and
-survives exponents that would overflow a float.
+Why tenacity computes the backoff but does not run the loop: tenacity's `Retrying` owns the
+loop, and between two attempts it decides and sleeps inside its own iteration; its hooks
+(`before_sleep`, a swapped-in `sleep`) are plain callbacks, which cannot `yield` an event out
+of the executor's generator chain before the wait. Its jittered waits draw from the module-level
+`random`, so they could not be made repeatable for tests and replays either. So the control loop
+below is ours (it is short, and it is part of the lesson), while the exponential formula is
+tenacity's `wait_exponential`, which also applies the cap and survives exponents that would
+overflow a float.
 """
 
 from __future__ import annotations

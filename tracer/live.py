@@ -1,4 +1,4 @@
-"""Live models on the command line (--model, --live, --base-url, retries, pacing) and replaying what they recorded."""
+"""Live models on the command line (--model, --live, --base-url, retries, pacing) and replaying them."""
 
 from __future__ import annotations
 

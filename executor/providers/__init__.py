@@ -1,15 +1,14 @@
-"""Model providers by name: `openai` and `scripted` built in, others registered or installed as entry points.
+"""Model providers by name: `openai` and `scripted` built in, others registered or installed as entry points."""
 
-A model is named `PROVIDER:NAME` (`openai:gpt-4o-mini`, `replay:fixtures/rose_pricing.jsonl`).
-A provider is a factory taking a ModelRequest and returning a ChatModel. Third-party packages
-add one under the entry-point group `loopscope.providers`, e.g. in their pyproject.toml:
-
-    [project.entry-points."loopscope.providers"]
-    mycloud = "mycloud_loopscope:create"
-
-Built-in names cannot be shadowed by an installed package; `register_provider` (in-process,
-e.g. a test) takes precedence over both.
-"""
+# A model is named PROVIDER:NAME (openai:gpt-4o-mini, replay:fixtures/rose_pricing.jsonl). A provider
+# is a factory taking a ModelRequest and returning a ChatModel. A third-party package adds one under
+# the entry-point group "loopscope.providers", e.g. in its pyproject.toml:
+#
+#     [project.entry-points."loopscope.providers"]
+#     mycloud = "mycloud_loopscope:create"
+#
+# Built-in names cannot be shadowed by an installed package; register_provider (in-process, e.g. in
+# a test) takes precedence over both.
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fixtures for live-model tests: a fake OpenAI-compatible server on 127.0.0.1 and the environment pointing at it."""
+"""Live-model test fixtures: a fake OpenAI-compatible server on 127.0.0.1, and the environment aimed at it."""
 
 import pytest
 

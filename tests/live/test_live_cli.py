@@ -50,6 +50,11 @@ def test_record_with_model_writes_a_fixture_whose_retries_replay_without_waiting
     assert code == 0, err
     assert "retry llm 'fake-model' after attempt 1" in out and ANSWER in out
 
+    served = len(live_env.received)
+    code, out, err = loopscope(capsys, "verify", str(fixture))
+    assert code == 0, out + err
+    assert "1 ok" in out and len(live_env.received) == served  # verified offline
+
 
 def test_a_refused_key_ends_the_run_with_one_clear_line_and_no_key(live_env, capsys):
     live_env.push(Status(401))
