@@ -2,6 +2,7 @@
 
 import pytest
 
+from executor import ScriptedModel
 from tracer.cli import main
 from tracer.fork import ForkError, fork_trace
 from tracer.normalise import normalise_events
@@ -48,14 +49,30 @@ def test_an_observation_fork_changes_what_the_model_sees_next(tmp_path):
     assert fork.labels() == rose().labels()
 
 
+CALC_FIRST = " Just arithmetic.\nAction: Calculator\nAction Input: 2 + 2"
+
+
 def test_when_no_recorded_reply_fits_the_fork_stops_with_a_clear_error(tmp_path):
     first_end = next(e for e in rose().events if e.kind == "llm_end")
-    result = fork_trace(ROSE, first_end.seq, output=tmp_path / "calc.jsonl",
-                        reply=" Just arithmetic.\nAction: Calculator\nAction Input: 2 + 2")
-    # The calculator's one recorded reply is used by the first Calculator call; the second has none.
+    result = fork_trace(ROSE, first_end.seq, output=tmp_path / "calc.jsonl", reply=CALC_FIRST)
+    # The recording's calculator was asked about 25 * 1.05, never about 2 + 2: no reply fits.
     assert type(result.error).__name__ == "RecordingExhausted"
-    assert result.trace.events[-1].kind == "chain_error"
-    assert "the recording does not have" in result.trace.events[-1].message
+    assert result.trace.labels()[-2:] == ["tool_error(Calculator: RecordingExhausted, raised)",
+                                          "chain_error(RecordingExhausted)"]
+    assert "pass --model to let a live model answer" in result.trace.events[-1].message
+
+
+def test_a_live_model_answers_what_the_recording_cannot_and_recorded_replies_answer_the_rest(tmp_path):
+    first_end = next(e for e in rose().events if e.kind == "llm_end")
+    live = ScriptedModel(["```text\n2 + 2\n```"], model_name="live")
+    result = fork_trace(ROSE, first_end.seq, output=tmp_path / "live.jsonl", reply=CALC_FIRST, live_model=live)
+    assert result.error is None and len(live.prompts) == 1 and "Question: 2 + 2" in live.prompts[0]
+    observations = [e.observation for e in result.trace.events if e.kind == "tool_end"]
+    # 2 + 2 came from the live model; the later 25 * 1.05 question is the recorded one, so its
+    # recorded reply fits; the plan replies after the fork are the recorded ones, in order.
+    assert observations == ["Answer: 4", "Answer: 26.25"]
+    assert result.trace.header["live_after_fork"] == "live"
+    assert result.trace.outcome() == rose().outcome()
 
 
 @pytest.mark.parametrize("at, kwargs, message", [

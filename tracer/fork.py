@@ -59,10 +59,11 @@ def _locate(events: Sequence[EventBase], at: int, reply: str | None,
 class ForkModel:
     """Strict replay before the fork, the new reply at it, then recorded replies while they fit.
 
-    After the fork prompts differ by nature, so they are not checked. A recorded reply fits a
-    later call when that call uses the same stop sequences (a plan call and the calculator's
-    call differ there), taken in recorded order; when none is left, `live_model` answers, or
-    the run stops with RecordingExhausted.
+    A recorded reply after the fork point fits a call when it answered the very same prompt
+    (a calculator asked the same question). Plan calls are the exception: their prompts carry
+    the scratchpad, so after a fork they always differ; the recorded plan replies are used in
+    order instead. When nothing fits, `live_model` answers, or the run stops with
+    RecordingExhausted.
     """
 
     def __init__(self, events: Sequence[EventBase], state: ForkState, reply: str | None,
@@ -71,10 +72,19 @@ class ForkModel:
         self.model_name = calls[0].start.model if calls else "fork"
         self.state, self.reply, self.live_model = state, reply, live_model
         self._before = CallCursor([c for c in calls if c.start.seq < state.fork_seq])
-        self._after: dict[tuple[str, ...], deque[RecordedCall]] = {}
-        for call in calls:
-            if call.start.seq > state.fork_seq and call.end is not None:
-                self._after.setdefault(call.stop, deque()).append(call)
+        later = [c for c in calls if c.start.seq > state.fork_seq and c.end is not None]
+        self._plans = deque(c for c in later if "plan" in c.start.frames)
+        self._others = [c for c in later if "plan" not in c.start.frames]
+        self._plan_stops = {c.stop for c in calls if "plan" in c.start.frames}
+
+    def _recorded_fit(self, prompt: str, stop: Sequence[str]) -> RecordedCall | None:
+        for call in self._others:
+            if call.start.prompt == prompt:
+                self._others.remove(call)
+                return call
+        if tuple(stop) in self._plan_stops and self._plans:
+            return self._plans.popleft()
+        return None
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
         if not self.state.forked:
@@ -89,14 +99,14 @@ class ForkModel:
                                        seq=self.state.fork_seq, kind="fork point")
             self.state.forked = True
             return ModelReply(self.reply)
-        queue = self._after.get(tuple(stop))
-        if queue:
-            end = queue.popleft().end
-            return ModelReply(end.text, end.usage)
+        fit = self._recorded_fit(prompt, stop)
+        if fit is not None:
+            return ModelReply(fit.end.text, fit.end.usage)
         if self.live_model is not None:
             return self.live_model.generate(prompt, stop)
-        raise RecordingExhausted("the fork needs a model reply the recording does not have "
-                                 f"(stop {list(stop)!r}); the forked run ends here")
+        raise RecordingExhausted("the fork needs a model reply the recording does not have (no "
+                                 "recorded call was asked this); pass --model to let a live model "
+                                 "answer, or the forked run ends here")
 
 
 class ForkedToolAnswers:
@@ -185,7 +195,7 @@ def scenario_builder(header: dict[str, Any],
 
 def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str | None = None,
                observation: str | None = None, output: "str | os.PathLike[str] | None" = None,
-               live_model: ChatModel | None = None,
+               live_model: ChatModel | None = None, redactor: Any = None,
                build_executor: Callable[[ChatModel], AgentExecutor] | None = None) -> ForkResult:
     """Re-run `parent` with the reply or observation of the call at event `at` replaced,
     write the new trace (its header names the parent and the fork point) and return it."""
@@ -205,7 +215,9 @@ def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str 
     path = Path(output) if output else default_fork_path(parent_path, at)
     meta = {k: v for k, v in trace.header.items() if k in ("scenario", "clock_tick")}
     change = {"reply": reply} if reply is not None else {"observation": observation}
-    with TraceWriter(path, **meta, parent=str(parent_path), parent_run_id=parent_run,
+    if live_model is not None:
+        meta["live_after_fork"] = getattr(live_model, "model_name", "live")
+    with TraceWriter(path, redactor=redactor, **meta, parent=str(parent_path), parent_run_id=parent_run,
                      fork_at=at, fork=change) as writer:
         rerun: Rerun = run_collecting(executor, _inputs_of(trace), [writer])
     header = Trace.load(path).header

@@ -23,13 +23,30 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     change.add_argument("--observation", metavar="TEXT", help="the tool's new result at SEQ")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="where to write the fork (default: ./<trace>.fork-<SEQ>.jsonl)")
+    p.add_argument("--model", metavar="PROVIDER:NAME",
+                   help="answer the calls the recording has no reply for with this model "
+                        "(e.g. openai:gpt-4o-mini); without it the fork ends there")
+    p.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint for --model")
     return p
 
 
+def _live(args: argparse.Namespace) -> tuple[object, object]:
+    """(model, redactor) for --model, or (None, None) to stay offline."""
+    if not args.model:
+        return None, None
+    from executor import SystemClock
+
+    from ..live import live_model
+
+    live = live_model(args, [], SystemClock())
+    return live.model, live.redactor()
+
+
 def run(args: argparse.Namespace) -> int:
+    model, redactor = _live(args)
     try:
         result = fork_trace(args.trace, args.at, reply=args.reply, observation=args.observation,
-                            output=args.output)
+                            output=args.output, live_model=model, redactor=redactor)
     except (ForkError, KeyError) as error:
         raise UsageError(f"{args.trace}: {error.args[0]}") from None
     diff = diff_traces(args.trace, result.trace)
