@@ -125,3 +125,17 @@ def test_scenario_fixture_and_events_snapshot(pytester):
     assert "[14] calculator_eval" in stored and '  expression: "25 * 1.05"' in stored
     assert "  duration:" not in stored and "  run_id:" not in stored and "  usage:" not in stored
     run(pytester).assert_outcomes(passed=1)
+
+
+def test_secrets_stay_out_of_cassettes_and_the_replay_still_matches(pytester, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake-plugin-0123456789abcdef")
+    leaky = README_EXAMPLE.replace('return "Roses cost 25 yuan a bunch."',
+                                   'return "Roses cost 25 yuan a bunch (key sk-fake-plugin-0123456789abcdef, '
+                                   'account cust-778899)."')
+    pytester.makepyfile(test_agent=leaky)
+    run(pytester, "--loopscope-record=once", "--snapshot-update", "--loopscope-redact", r"cust-\d+") \
+        .assert_outcomes(passed=1)
+    stored = (pytester.path / CASSETTE).read_text(encoding="utf-8")
+    assert "sk-fake-plugin" not in stored and "cust-778899" not in stored
+    assert "[REDACTED:OPENAI_API_KEY]" in stored and "[REDACTED:pattern-1]" in stored
+    run(pytester).assert_outcomes(passed=1)
