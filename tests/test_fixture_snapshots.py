@@ -1,7 +1,4 @@
-"""Every recorded fixture: its transitions match the stored snapshot, and it still re-executes identically.
-
-New fixtures are picked up by the glob; `uv run pytest --snapshot-update` writes their snapshots.
-"""
+"""Every recorded fixture: its transitions match the stored snapshot, and it still re-executes identically."""
 
 from pathlib import Path
 
@@ -11,6 +8,7 @@ from tracer.snapshot_extension import TraceSnapshotExtension
 from tracer.transitions import Trace
 from tracer.verify import verify_trace
 
+# A glob, so new fixtures are picked up; `uv run pytest --snapshot-update` writes their snapshots.
 FIXTURES = sorted((Path(__file__).resolve().parent.parent / "fixtures").glob("*.jsonl"))
 
 
