@@ -10,7 +10,7 @@ from . import __version__
 from .usage_error import UsageError
 
 # Each name is a module in tracer/commands with add_parser(subparsers) and run(args) -> int.
-COMMANDS = ["run", "record", "tutorial", "verify", "models", "fork", "diff", "export"]
+COMMANDS = ["run", "record", "tutorial", "verify", "models", "fork", "diff", "export", "debug"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,45 @@
+"""Opening the debugger in a Pilot test and waiting for it to settle."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import TabbedContent
+
+from tracer.tui.app import DebuggerApp
+from tracer.tui.launch import build_session
+from tracer.tui.source_view import SourceView
+from tracer.tui.text_pane import TextPane
+
+
+def debugger(path, **options) -> DebuggerApp:
+    return DebuggerApp(build_session(path, **options))
+
+
+async def settle(pilot, condition=lambda: True, timeout: float = 10.0) -> None:
+    """Let the app process messages (and workers finish) until `condition()` holds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    await pilot.pause()
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("the debugger did not reach the expected state in time")
+        await pilot.pause(0.02)
+
+
+def screen(app: DebuggerApp):
+    return app.screen
+
+
+def pane_text(app: DebuggerApp, pane_id: str) -> str:
+    return app.screen.query_one(f"#{pane_id}", TextPane).plain
+
+
+def highlighted(app: DebuggerApp) -> tuple[str, int]:
+    """(file, line) the source pane highlights."""
+    view = app.screen.query_one(SourceView)
+    return view.source.path, view.current_line
+
+
+def active_tab(app: DebuggerApp) -> str:
+    return app.screen.query_one(TabbedContent).active

@@ -1,0 +1,41 @@
+"""A one-line question (event number, search text, breakpoint) that checks the answer before closing."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+Check = Callable[[str], str | None]  # returns an error message, or None when the answer is fine
+
+
+class AskScreen(ModalScreen[str | None]):
+    """Dismisses with the answer, or None on escape. `check` keeps it open with a message."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, question: str, hint: str = "", check: Check | None = None, value: str = "") -> None:
+        super().__init__()
+        self.question, self.hint, self.check, self.value = question, hint, check, value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="ask"):
+            yield Static(Text(self.question, style="bold"), id="ask-question")
+            yield Input(value=self.value, id="ask-input")
+            yield Static(Text(self.hint, style="dim"), id="ask-hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        answer = event.value.strip()
+        problem = self.check(answer) if self.check else None
+        if problem:
+            self.query_one("#ask-hint", Static).update(Text(problem, style="bold red"))
+            return
+        self.dismiss(answer)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,115 @@
+"""Where the debugger gets events: a recorded trace file, or a live run that grows as it is pulled."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from executor.events import EventBase
+
+from ..conditions import Resolve, resolve_in
+from ..trace_file import TraceFile
+from ..trace_index import TraceIndex
+from ..trace_writer import trace_header
+from .live_run import FrameSnapshot, LiveRun
+
+# Traces up to this many events are indexed before the window opens; bigger ones in the background.
+INDEX_NOW_LIMIT = 200_000
+
+
+class ReplayStore:
+    """A trace file opened lazily. `index` is None until built (see needs_background_index)."""
+
+    live = False
+    complete = True
+
+    def __init__(self, trace: TraceFile) -> None:
+        self.trace = trace
+        self.path = trace.path
+        self.header = trace.header
+        self.warning = trace.warning
+        self.index: TraceIndex | None = None
+        if len(trace) <= INDEX_NOW_LIMIT:
+            self.index = TraceIndex.build(trace)
+
+    @property
+    def needs_background_index(self) -> bool:
+        return self.index is None
+
+    def build_index(self, progress=None) -> TraceIndex:
+        """Runs in a worker thread for big traces; the caller installs the result."""
+        return TraceIndex.build(self.trace, progress)
+
+    def __len__(self) -> int:
+        return len(self.trace)
+
+    def event(self, position: int) -> EventBase:
+        return self.trace[position]
+
+    def fields(self, position: int) -> dict[str, Any]:
+        return json.loads(self.trace.raw_line(position))
+
+    def resolve_at(self, position: int) -> Resolve:
+        return resolve_in(self.fields(position), position)
+
+    def raw_line(self, position: int) -> bytes:
+        return self.trace.raw_line(position)
+
+    def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
+        return None  # a recording has no locals; the variables pane reconstructs the loop state
+
+    def close(self) -> None:
+        self.trace.close()
+
+
+class LiveStore:
+    """Events of a running scenario, appended on the UI thread as the worker pulls them."""
+
+    live = True
+    warning = None
+    needs_background_index = False
+
+    def __init__(self, run: LiveRun) -> None:
+        self.run = run
+        self.path = run.trace_path
+        self.header = trace_header(scenario=run.scenario.name, live=True)
+        self.index = TraceIndex()
+        self.events: list[EventBase] = []
+        self.snapshots: list[tuple[FrameSnapshot, ...]] = []
+        self._fields: dict[int, dict[str, Any]] = {}
+
+    @property
+    def complete(self) -> bool:
+        return self.run.finished
+
+    def append(self, event: EventBase, frames: tuple[FrameSnapshot, ...]) -> None:
+        self.events.append(event)
+        self.snapshots.append(frames)
+        self.index.append(event)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def event(self, position: int) -> EventBase:
+        return self.events[position]
+
+    def fields(self, position: int) -> dict[str, Any]:
+        if position not in self._fields:
+            self._fields[position] = self.events[position].model_dump(mode="json")
+        return self._fields[position]
+
+    def resolve_at(self, position: int) -> Resolve:
+        return resolve_in(self.fields(position), position)
+
+    def raw_line(self, position: int) -> bytes:
+        return self.events[position].model_dump_json(fallback=repr).encode()
+
+    def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
+        return self.snapshots[position]
+
+    def close(self) -> Path:
+        return self.run.close()
+
+
+EventStore = ReplayStore | LiveStore

@@ -1,0 +1,96 @@
+"""The `?` screen: every key (read from the bindings themselves, so it cannot drift) and the breakpoint language."""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+KEY_NAMES = {"question_mark": "?", "slash": "/", "colon": ":", "space": "space", "escape": "esc",
+             "right_square_bracket": "]", "left_square_bracket": "[", "backspace": "backspace",
+             "plus": "+", "minus": "-", "equals_sign": "=", "delete": "del", "enter": "enter",
+             "pagedown": "pgdn", "pageup": "pgup", "up": "↑", "down": "↓", "tab": "tab"}
+
+MOTIONS = """\
+Moving works on events the way pdb works on lines. Capitals go backwards: a replay can always go back.
+  step      the next event, whatever frame it comes from
+  next      the next event in this frame or a caller (steps over everything the frame calls)
+  step out  the first event after this frame has returned (backwards: before it was entered)
+  continue  run to the next breakpoint, or the end
+next, step out and continue stop at any breakpoint they pass, like pdb.
+"""
+
+BREAKPOINTS = """\
+Breakpoints (B asks for one; `loopscope debug TRACE --break "..."` sets them from the shell):
+  tool_error                  an event kind (kind=tool_error works too)
+  tool=Calculator             where the tool starts running (or is asked for and missing)
+  iteration=2                 where iteration 2 begins
+  method=_perform_agent_action  the first event of each call of that method
+  line=executor/agent_executor.py:95   that source line (b toggles it on the current line)
+  if "25" in tool_input       any event for which the condition holds
+  tool=Calculator if iteration >= 2    any of the above, narrowed by a condition
+  temp ...   deleted after it first stops        ignore=N ...   passes N hits before stopping
+They are saved next to the trace in TRACE.jsonl.breakpoints.json.
+"""
+
+CONDITIONS = """\
+Conditions compare event fields: == != < <= > >= in, not in, and, or, not, ( ).
+Values: "text" or 'text', numbers, true/false, None, [lists]. Nothing is ever evaluated as Python.
+Fields: kind seq iteration tool method line file depth frames, and the event's own fields
+(tool_input, observation, text, prompt, error, is_finish, action.tool ...). A field an event
+does not have makes the comparison false. `tool` means the requested tool for invalid_tool
+and action.tool for step. Search (/) is case-insensitive unless the text has capitals.
+"""
+
+
+def key_label(binding: Binding) -> str:
+    return "/".join(KEY_NAMES.get(key.strip(), key.strip()) for key in binding.key.split(","))
+
+
+# Longer words for the help screen than fit in the footer, keyed by the binding's action.
+EXPLAINED = {
+    "move('step', 1)": "step: to the next event, into whatever is called",
+    "move('next', 1)": "next: step over calls, to the next event in this frame or a caller",
+    "move('out', 1)": "step out: run until the current frame has returned",
+    "move('continue', 1)": "continue: run to the next breakpoint (live: pulls the executor on)",
+    "move('step', -1)": "step back one event",
+    "move('next', -1)": "next, backwards: the previous event in this frame or a caller",
+    "move('out', -1)": "step out backwards: back to just before this frame was entered",
+    "move('continue', -1)": "reverse continue: back to the previous breakpoint, or the start",
+    "toggle_breakpoint": "toggle a breakpoint on the current line (on the cursor line when the source pane has focus)",
+    "search": "search the events' text (smart case)",
+}
+
+
+def key_table(title: str, bindings: Iterable[Binding]) -> Text:
+    text = Text(f"{title}\n", style="bold underline")
+    for binding in bindings:
+        text.append(f"  {key_label(binding):<12}", style="bold cyan")
+        text.append(f"{EXPLAINED.get(binding.action, binding.description)}\n")
+    return text
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "close", "close help")]
+
+    def __init__(self, sections: Sequence[tuple[str, Sequence[Binding]]]) -> None:
+        super().__init__()
+        self.sections = sections
+
+    def compose(self) -> ComposeResult:
+        text = Text("loopscope debugger — keys  (esc closes)\n\n", style="bold")
+        for title, bindings in self.sections:
+            text.append_text(key_table(title, bindings))
+            text.append("\n")
+        for block in (MOTIONS, BREAKPOINTS, CONDITIONS):
+            text.append(block + "\n")
+        with VerticalScroll(id="help"):
+            yield Static(text)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

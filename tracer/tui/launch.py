@@ -1,0 +1,55 @@
+"""Opening the debugger: on a trace file (with tutorial stops and breakpoints) or on a live run."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..breakpoints import BreakpointSet
+from ..trace_file import TraceFile
+from .app import DebuggerApp
+from .event_store import LiveStore, ReplayStore
+from .live_run import LiveRun
+from .session import DebugSession
+
+
+def build_session(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
+                  breakpoints: Sequence[str] = (), title: str | None = None,
+                  live: LiveRun | None = None) -> DebugSession:
+    """The session the app shows. Raises TraceFormatError (bad trace) or BreakpointSpecError (bad --break)."""
+    if live is not None:
+        store = LiveStore(live)
+        pulled = live.pull()  # chain_start comes before any model call, so this never waits
+        if pulled is not None:
+            store.append(*pulled)
+        path = Path(live.trace_path)
+    else:
+        store = ReplayStore(TraceFile(trace_path))
+        path = Path(trace_path)
+    marks = BreakpointSet.for_trace(path)
+    for spec in breakpoints:
+        marks.add(spec)
+    return DebugSession(store, marks, stops or (), title)
+
+
+def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
+                  breakpoints: Sequence[str] = (), title: str | None = None, live: LiveRun | None = None) -> int:
+    """Run the debugger until the user quits; returns the exit code.
+
+    `stops` are tutorial narration stops (objects with .seq, .title, .text): a Narration pane
+    shows the current one and space goes to the next. `breakpoints` are specs as for --break.
+    With `live`, events come from that run as the user steps, and trace_path is ignored.
+    """
+    session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live)
+    app = DebuggerApp(session)
+    try:
+        code = app.run()
+    finally:
+        closed = session.store.close()
+    if app.failure:
+        print(f"loopscope: {app.failure}", file=sys.stderr)
+    if live is not None:
+        print(f"live run recorded to {closed}")
+    return app.return_code if app.return_code is not None else (code or 0)

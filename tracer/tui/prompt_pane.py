@@ -1,0 +1,19 @@
+"""The prompt pane: a fixed line saying which model call this is, over the scrollable prompt text."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from .text_pane import TextPane
+
+
+class PromptPane(Vertical):
+    def compose(self):
+        yield Static(id="prompt-header")
+        yield TextPane(stick_to_end=True, id="prompt-text")
+
+    def show(self, header: Text, body: Text) -> None:
+        self.query_one("#prompt-header", Static).update(header)
+        self.query_one("#prompt-text", TextPane).show(body)

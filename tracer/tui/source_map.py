@@ -1,0 +1,118 @@
+"""The executor's source as the debugger shows it: files, their hashes, and where each frame waits."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from executor.run_context import PACKAGE_DIR, PROJECT_ROOT
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One source file: its lines, and why it may not be what recorded the trace."""
+
+    path: str
+    lines: tuple[str, ...]
+    sha256: str
+    problem: str | None = None  # set when the file cannot be read
+
+
+@dataclass(frozen=True)
+class FrameLocation:
+    """Where a frame of the call stack is: exact for the event's own frame, inferred for callers."""
+
+    function: str
+    file: str | None
+    line: int | None
+    exact: bool
+
+
+@lru_cache(maxsize=64)
+def read_source(relative: str) -> SourceFile:
+    path = PROJECT_ROOT / relative
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return SourceFile(relative, (), "", f"source not found: {relative} (it is not under {PROJECT_ROOT})")
+    text = data.decode("utf-8", errors="replace")
+    return SourceFile(relative, tuple(text.splitlines()), hashlib.sha256(data).hexdigest())
+
+
+def hash_warning(source: SourceFile, header: dict) -> str | None:
+    """A warning when the file on disk is not the one that recorded the trace."""
+    recorded = (header.get("executor_hashes") or {}).get(source.path)
+    if source.problem or recorded is None:
+        return None
+    if recorded != source.sha256:
+        return f"{source.path} changed since this trace was recorded: lines may not match what ran"
+    return None
+
+
+@dataclass(frozen=True)
+class _Function:
+    file: str
+    name: str
+    first: int
+    last: int
+    calls: tuple[tuple[str, int], ...]  # (called name, line), in source order
+    delegations: tuple[int, ...]  # lines of `yield from` expressions
+
+
+def _called_name(call: ast.Call) -> str | None:
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    return None
+
+
+def _scan(path: Path) -> list[_Function]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    relative = path.relative_to(PROJECT_ROOT).as_posix()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            calls = [(_called_name(n), n.lineno) for n in ast.walk(node) if isinstance(n, ast.Call)]
+            delegations = [n.lineno for n in ast.walk(node) if isinstance(n, ast.YieldFrom)]
+            found.append(_Function(relative, node.name, node.lineno, node.end_lineno or node.lineno,
+                                   tuple(sorted((c for c in calls if c[0]), key=lambda c: c[1])),
+                                   tuple(sorted(delegations))))
+    return found
+
+
+@lru_cache(maxsize=1)
+def _functions() -> dict[str, list[_Function]]:
+    by_name: dict[str, list[_Function]] = {}
+    for path in sorted(PACKAGE_DIR.glob("*.py")):
+        try:
+            for function in _scan(path):
+                by_name.setdefault(function.name, []).append(function)
+        except (OSError, SyntaxError):
+            continue
+    return by_name
+
+
+def _call_site(caller: str, callee: str) -> tuple[str, int] | None:
+    """The line in `caller` where it calls (or delegates to) `callee`."""
+    for function in _functions().get(caller, []):
+        lines = [line for name, line in function.calls if name == callee]
+        if lines:
+            return function.file, lines[0]
+        if len(function.delegations) == 1:  # e.g. Tool.run delegating to a generator tool function
+            return function.file, function.delegations[0]
+    return None
+
+
+def frame_locations(frames: tuple[str, ...], file: str, line: int) -> list[FrameLocation]:
+    """Every frame of a recorded event, outermost first; callers' lines are found in the source."""
+    locations = []
+    for depth, name in enumerate(frames[:-1]):
+        site = _call_site(name, frames[depth + 1])
+        locations.append(FrameLocation(name, site[0] if site else None, site[1] if site else None, False))
+    if frames:
+        locations.append(FrameLocation(frames[-1], file, line, True))
+    return locations
