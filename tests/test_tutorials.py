@@ -1,7 +1,9 @@
 """Tutorials: every note lands on an event of its fixture, in both languages; the CLI walks them."""
 
+import asyncio
 import io
 import re
+import shutil
 import sys
 import types
 
@@ -14,6 +16,9 @@ from tracer.cassette import ReplayModel
 from tracer.cli import main
 from tracer.commands import tutorial as tutorial_command
 from tracer.trace_file import load_trace
+from tracer.tui.app import DebuggerApp
+from tracer.tui.launch import build_session
+from tracer.tui.narration_view import narration_text
 from tutorials import SCENARIOS
 from tutorials.narration import NarrationMismatch, NarrationStop, tutorial_stops
 from tutorials.notes_file import LANGUAGES, NotesFileError, load_notes, reflow
@@ -266,6 +271,23 @@ def test_print_flag_never_opens_the_debugger(capsys, fake_debugger):
     calls, _ = fake_debugger
     code, out, _ = walk(capsys, "rose-pricing", "--print")
     assert code == 0 and calls == [] and "isinstance(output, AgentFinish)" in out
+
+
+async def test_the_real_debugger_walks_every_rose_stop_with_space(tmp_path):
+    path = shutil.copy(SCENARIOS["rose-pricing"].fixture, tmp_path / "rose_pricing.jsonl")  # sidecars go to tmp
+    stops = tutorial_stops("rose-pricing", "zh", events_of(SCENARIOS["rose-pricing"]))
+    app = DebuggerApp(build_session(path, stops=stops, title="rose"))
+    async with app.run_test(size=(140, 45)) as pilot:
+        assert stops[0].seq == app.session.position == 0  # the debugger opens on the first stop
+        assert stops[0].title in narration_text(app.session).plain
+        for stop in stops[1:]:
+            await pilot.press("space")
+            for _ in range(100):  # let the key reach the screen
+                if app.session.position == stop.seq:
+                    break
+                await asyncio.sleep(0.02)
+            assert app.session.position == stop.seq
+            assert stop.title in narration_text(app.session).plain
 
 
 def test_without_the_debugger_module_a_terminal_gets_the_printed_walk(capsys, monkeypatch):
