@@ -1,0 +1,134 @@
+"""What the panes say: the prompt's scratchpad and new part, the loop state, narration, and untrusted text."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from rich.text import Text
+from textual.widgets import TabbedContent
+
+from pilot_helpers import active_tab, debugger, pane_text, settle
+from trace_factory import record, with_search_result
+from tracer.tui.prompt_view import NEW, SCRATCHPAD, TEMPLATE, prompt_text
+from tracer.tui.launch import build_session
+from tracer.tui.status_line import StatusLine
+from tracer.tui.timeline import EventTimeline
+from tutorials.rose_pricing import REPLIES
+
+SIZE = (120, 40)
+HOSTILE = "[bold red]ALERT[/] \x1b]0;pwned\x07 \x1b[31mred\x1b[0m [link=http://x]y[/link]"
+
+
+def styled(text: Text, style: str) -> str:
+    return "".join(text.plain[span.start:span.end] for span in text.spans if span.style == style)
+
+
+def test_the_prompt_pane_separates_template_scratchpad_and_what_is_new(rose):
+    session = build_session(rose)
+    session.goto(18)  # the third plan() call
+    header, body = prompt_text(session)
+    prompt = session.event(18).prompt
+    previous, first = session.event(8).prompt, session.event(1).prompt
+    assert "plan() call #3 · event 18" in header.plain and "new since call #2 (event 8)" in header.plain
+    assert styled(body, TEMPLATE) == first
+    assert styled(body, SCRATCHPAD) == previous[len(first):]
+    assert styled(body, NEW) == prompt[len(previous):]
+    assert styled(body, NEW).startswith(" 从搜索结果可以看到") and "Observation: Answer: 26.25" in styled(body, NEW)
+
+
+def test_the_prompt_pane_shows_the_calculators_own_call_and_its_reply(rose):
+    session = build_session(rose)
+    session.goto(14)
+    header, body = prompt_text(session)
+    assert header.plain.startswith("calculate() call #1 · event 12")
+    assert "Reply (event 13), exactly as it came back:" in body.plain
+    session.goto(0)
+    header, _body = prompt_text(session)
+    assert "No model call has happened yet" in header.plain and "the first one is event 1" in header.plain
+
+
+async def test_the_variables_pane_follows_the_loop(rose):
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        expectations = {
+            7: ["iteration           1", "[1 AgentStep]", "is_finish           False"],
+            17: ["[2 AgentSteps]", "(Calculator, '25 * 1.05') → 'Answer: 26.25'",
+                 "observation         'Answer: 26.25'"],
+            21: ["output              AgentFinish(return_values={'output':", "is_finish           True"],
+        }
+        for position, lines in expectations.items():
+            app.session.goto(position)
+            app.screen.refresh_panes()
+            await settle(pilot)
+            text = pane_text(app, "variables-text")
+            for line in lines:
+                assert line in text, (position, line)
+            assert "name_to_tool_map    {'Search': Tool('Search'), 'Calculator': Tool('Calculator')}" in text
+
+
+async def test_tutorial_stops_show_in_the_narration_pane_and_space_walks_them(rose):
+    stops = [SimpleNamespace(seq=3, title="The first action", text="[bold]not markup[/bold] and \x1b[31m"),
+             SimpleNamespace(seq=10, title="The calculator", text="numexpr does the sum")]
+    app = debugger(rose, stops=stops, title="rose tutorial")
+    async with app.run_test(size=SIZE) as pilot:
+        assert active_tab(app) == "narration"
+        assert "has not reached its first stop" in pane_text(app, "narration-text")
+        await pilot.press("space")
+        await settle(pilot)
+        assert app.session.position == 3
+        text = pane_text(app, "narration-text")
+        assert "Stop 1/2 · The first action" in text and "[bold]not markup[/bold]" in text
+        assert "space: next stop (event 10)" in text
+        await pilot.press("space")
+        await settle(pilot)
+        assert app.session.position == 10 and "This is the last stop" in pane_text(app, "narration-text")
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert app.session.position == 3
+        app.screen.query_one(TabbedContent).active = "detail"
+        await pilot.press("5")
+        await settle(pilot)
+        assert active_tab(app) == "narration"
+
+
+async def test_markup_and_escapes_from_tools_are_shown_literally(tmp_path):
+    path = record(tmp_path / "hostile.jsonl", REPLIES, with_search_result(HOSTILE))
+    app = debugger(path)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.goto(5)  # the Search tool_end
+        await pilot.press("3")
+        await settle(pilot)
+        detail = pane_text(app, "detail-text")
+        assert "[bold red]ALERT[/]" in detail and "[link=http://x]y[/link]" in detail
+        assert "\x1b" not in detail and "␛]0;pwned\\x07" in detail
+        row = app.screen.query_one(EventTimeline).render_line(5).text
+        assert "[bold red]ALERT[/]" in row and "\x1b" not in row
+        assert "[bold&#160;red]ALERT[/]" in app.export_screenshot()  # SVG writes spaces as &#160;
+
+
+async def test_a_ten_megabyte_observation_is_cut_for_display_with_a_note(tmp_path):
+    huge = "rose prices " * 900_000  # about 10 MB
+    path = record(tmp_path / "huge.jsonl", REPLIES, with_search_result(huge))
+    app = debugger(path)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.goto(5)
+        await pilot.press("3")
+        await settle(pilot)
+        detail = pane_text(app, "detail-text")
+        assert "display cut: showing 20,000 of 10,800,000 characters" in detail and len(detail) < 25_000
+        app.session.goto(8)
+        await pilot.press("2")
+        await settle(pilot)
+        prompt = pane_text(app, "prompt-text")
+        assert "characters not shown" in prompt and len(prompt) < 40_000
+
+
+async def test_a_truncated_trace_opens_with_a_visible_warning(rose, tmp_path):
+    data = rose.read_bytes()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(data[: data.rindex(b'"kind":"chain_end"') + 20])
+    app = debugger(cut)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert len(app.session) == 22
+        assert "the last line is cut off" in str(app.screen.query_one(StatusLine).render())
