@@ -98,3 +98,13 @@ def test_the_recorded_fixture_is_this_run(rose):
     assert [e.kind for e in recorded] == EXPECTED
     live_texts = [e.text for e in rose[1] if e.kind == "llm_end"]
     assert [e.text for e in recorded if e.kind == "llm_end"] == live_texts
+
+
+def test_ledger_tells_a_forced_stop_from_an_answer():
+    from loop_builders import action, scripted_executor
+    executor, _ = scripted_executor([action("Echo", str(i)) for i in range(3)], max_iterations=2)
+    events = []
+    executor.invoke({"input": "q"}, [events.append])
+    ledger = Ledger.of(events)
+    assert ledger.outcome == "stopped by max_iterations"
+    assert ledger.finish_checks == [False, False]

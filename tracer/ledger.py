@@ -19,6 +19,7 @@ class Ledger:
     tool_errors: int = 0
     retries: int = 0
     outcome: str = "unfinished"
+    stopped_by: str = ""
 
     def add(self, event: EventBase) -> None:
         kind = event.kind
@@ -37,8 +38,11 @@ class Ledger:
             self.tool_errors += 1
         elif kind == "retry":
             self.retries += 1
+        elif kind == "limit_reached":
+            self.stopped_by = event.reason
         elif kind == "chain_end":
-            self.outcome = "finished"
+            # A forced stop also ends in chain_end; say so, or a limit looks like an answer.
+            self.outcome = f"stopped by {self.stopped_by}" if self.stopped_by else "finished"
         elif kind == "chain_error":
             self.outcome = f"error ({event.error_type})"
 

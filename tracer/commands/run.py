@@ -83,4 +83,4 @@ def run(args: argparse.Namespace) -> int:
     took = time.perf_counter() - started
     console.print(f"\n{done} in {took:.2f}s"
                   + (f"; trace written to {args.trace}" if writer else ""), style="dim", markup=False)
-    return 0 if ledger.outcome == "finished" else 1
+    return 0 if ledger.outcome in ("finished", f"stopped by {ledger.stopped_by}") else 1
