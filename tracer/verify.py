@@ -57,13 +57,13 @@ def recorded_in_real_time(header: dict[str, Any]) -> bool:
 def replay_settings(header: dict[str, Any], recorded: Sequence[EventBase]) -> dict[str, Any]:
     """Executor settings that make a re-execution behave as the recording did: the same kind
     of clock, the same run id, and the retry policy a live recording names in its header."""
-    from executor import RetryPolicy
+    from .live import recorded_retry_policy
 
     run_id = recorded[0].run_id if recorded else "replay"
     settings: dict[str, Any] = {"clock": replay_clock(header), "run_id_factory": lambda: run_id}
-    described = header.get("retry_policy")
-    if isinstance(described, dict):
-        settings["retry_policy"] = RetryPolicy.from_description(described)
+    policy = recorded_retry_policy(header)
+    if policy is not None:
+        settings["retry_policy"] = policy
     return settings
 
 
