@@ -274,10 +274,11 @@ class BreakpointSet:
             for position in (candidates if direction > 0 else candidates[::-1]):
                 stopping = self._hits_at(int(position), plans, lo, resolve_at)
                 if stopping:
-                    for bp in stopping:
-                        if bp.temporary:
-                            self.items.remove(bp)
-                    self.save()
+                    spent = [bp for bp in stopping if bp.temporary]
+                    for bp in spent:
+                        self.items.remove(bp)
+                    if spent:
+                        self.save()
                     return int(position), stopping
         return None
 

@@ -47,7 +47,7 @@ _SHAPE = re.compile(
     rb'"frames":\[([^\]]*)\],"source":\{"file":"(' + _TEXT + rb')","line":(\d+),"function":"('
     + _TEXT + rb')"\},"kind":"([a-z_]+)"(?:,"(?:tool|requested)":"(' + _TEXT + rb')"|,"action":\{"tool":"('
     + _TEXT + rb')")?')
-_CHUNK = 32 << 20
+_CHUNK = 4 << 20  # small enough that a background scan lets the UI thread in often
 Progress = Callable[[float], None]
 
 
@@ -131,37 +131,44 @@ class TraceIndex:
     @classmethod
     def build(cls, trace: TraceFile, progress: Progress | None = None) -> "TraceIndex":
         """Index every event of an open trace: a fast scan of the raw bytes, JSON per line as fallback."""
-        index = cls()
-        total = len(trace)
-        if not index._scan_file(trace, total, progress):
+        index = cls.scan(trace.path, len(trace), progress)
+        if index is None:
             index = cls()
-            for position in range(total):
+            for position in range(len(trace)):
                 event = _decoded(trace, position)
                 index._add(shape_of(event), int(event["iteration"]))
         return index
 
-    def _scan_file(self, trace: TraceFile, total: int, progress: Progress | None) -> bool:
-        """Regex over the file in chunks; False when some line is not in TraceWriter's layout."""
+    @classmethod
+    def scan(cls, path: str | os.PathLike[str], total: int,
+             progress: Progress | None = None) -> "TraceIndex | None":
+        """The fast scan alone (needs no TraceFile, so it can run in another process).
+
+        None when some line is not in TraceWriter's layout; then use build().
+        """
         iterations: list[np.ndarray] = []
         codes: list[np.ndarray] = []
         tails: dict[bytes, int] = {}
-        for matches in _envelopes(trace.path):
+        found = 0
+        for matches in _envelopes(path):
             iterations.append(np.array([it for it, _tail in matches]).astype(np.int32))
             codes.append(np.array([tails.setdefault(tail, len(tails)) for _it, tail in matches],
                                   dtype=np.int32))
+            found += len(matches)
             if progress:
-                progress(min(1.0, sum(map(len, codes)) / max(total, 1)))
-            if sum(map(len, codes)) >= total:
+                progress(min(1.0, found / max(total, 1)))
+            if found >= total:
                 break
-        if sum(map(len, codes)) < total:
-            return False
+        if found < total:
+            return None
         try:
             shapes = [_shape_from_tail(t) for t in tails]
         except _Unusual:
-            return False
-        self._load(np.concatenate(codes)[:total] if codes else np.zeros(0, np.int32),
-                   np.concatenate(iterations)[:total] if iterations else np.zeros(0, np.int32), shapes)
-        return True
+            return None
+        index = cls()
+        index._load(np.concatenate(codes)[:total] if codes else np.zeros(0, np.int32),
+                    np.concatenate(iterations)[:total] if iterations else np.zeros(0, np.int32), shapes)
+        return index
 
     def _load(self, codes: np.ndarray, iterations: np.ndarray, shapes: list[EventShape]) -> None:
         # Equal shapes from different tails (e.g. escaped vs raw text) collapse to one id.

@@ -70,3 +70,12 @@ def test_without_a_terminal_a_live_run_is_narrated_and_recorded(capsys, tmp_path
     assert code == 0 and "Finished chain" in out and f"trace written to {out_path}" in out.replace("\n", "")
     with TraceFile(out_path) as trace:
         assert len(trace) == 23 and trace.header["live"] is True
+
+
+def test_a_broken_line_in_a_small_trace_is_reported_before_the_window_opens(capsys, tmp_path):
+    lines = ROSE.read_text(encoding="utf-8").splitlines()
+    lines[6] = "{ not json"
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(TraceFormatError, match=":7: not valid JSON"):
+        open_debugger(broken)

@@ -10,6 +10,7 @@ from textual.widgets import TabbedContent
 from pilot_helpers import active_tab, debugger, pane_text, settle
 from trace_factory import record, with_search_result
 from tracer.tui.prompt_view import NEW, SCRATCHPAD, TEMPLATE, prompt_text
+from tracer.tui import event_store
 from tracer.tui.launch import build_session
 from tracer.tui.status_line import StatusLine
 from tracer.tui.timeline import EventTimeline
@@ -132,3 +133,24 @@ async def test_a_truncated_trace_opens_with_a_visible_warning(rose, tmp_path):
         await settle(pilot)
         assert len(app.session) == 22
         assert "the last line is cut off" in str(app.screen.query_one(StatusLine).render())
+
+
+async def test_a_big_trace_is_indexed_in_the_background_and_waiting_moves_then_run(rose, monkeypatch):
+    monkeypatch.setattr(event_store, "INDEX_NOW_LIMIT", 10)  # treat the rose run as a big trace
+    app = debugger(rose, breakpoints=["tool=Calculator"])
+    async with app.run_test(size=SIZE) as pilot:
+        assert not app.session.index_ready
+        await pilot.press("c")  # before the index exists: queued, not lost
+        await settle(pilot, lambda: app.session.index_ready and not app.screen.busy, timeout=60)
+        assert app.session.position == 11 and "stopped at breakpoint #1" in app.session.message
+
+
+async def test_a_broken_line_found_by_the_background_index_ends_the_session_with_its_message(rose, monkeypatch):
+    monkeypatch.setattr(event_store, "INDEX_NOW_LIMIT", 10)
+    lines = rose.read_text(encoding="utf-8").splitlines()
+    lines[6] = "{ not json"
+    rose.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: app.failure is not None, timeout=60)
+    assert app.return_code == 2 and app.failure.endswith(":7: not valid JSON")

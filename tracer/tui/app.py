@@ -27,7 +27,7 @@ class DebuggerApp(App[int]):
     def fail(self, message: str) -> None:
         """Leave with exit code 2; launch prints `message` on stderr once the terminal is restored."""
         self.failure = message
-        self.exit(2)
+        self.exit(2, return_code=2)
 
     async def action_quit(self) -> None:
         self.exit(0)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -30,16 +32,30 @@ class ReplayStore:
         self.header = trace.header
         self.warning = trace.warning
         self.index: TraceIndex | None = None
+        self._pool: ProcessPoolExecutor | None = None
         if len(trace) <= INDEX_NOW_LIMIT:
             self.index = TraceIndex.build(trace)
+        else:
+            # Started now, before the UI takes over stdio (the spawn needs real file handles),
+            # so the scan runs on another core while the window opens.
+            spawn = multiprocessing.get_context("spawn")  # forking a threaded process is unsafe
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=spawn)
+            self._scan = self._pool.submit(TraceIndex.scan, self.path, len(trace))
 
     @property
     def needs_background_index(self) -> bool:
         return self.index is None
 
-    def build_index(self, progress=None) -> TraceIndex:
-        """Runs in a worker thread for big traces; the caller installs the result."""
-        return TraceIndex.build(self.trace, progress)
+    def build_index(self) -> TraceIndex:
+        """Waits (in a worker thread) for the scan started at open; the caller installs the result.
+
+        The scan runs in a child process because a regex scan holds the GIL in bursts: in a
+        thread it would make every key press wait. A trace the fast scan cannot read is then
+        indexed here, event by event.
+        """
+        index = self._scan.result()
+        self._pool.shutdown()
+        return index if index is not None else TraceIndex.build(self.trace)
 
     def __len__(self) -> int:
         return len(self.trace)
@@ -60,6 +76,8 @@ class ReplayStore:
         return None  # a recording has no locals; the variables pane reconstructs the loop state
 
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
         self.trace.close()
 
 

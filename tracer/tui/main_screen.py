@@ -101,7 +101,8 @@ class DebuggerScreen(DialogActions, Screen):
             self.session.message = "warning: " + " · ".join(warnings)
         if self.session.store.needs_background_index:
             self.busy = "indexing the trace…"
-            self._build_index()
+            # After the first paint: the scan holds the GIL in bursts and would delay it.
+            self.call_after_refresh(self._build_index)
         self.refresh_panes()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -181,8 +182,6 @@ class DebuggerScreen(DialogActions, Screen):
     # -- moving ------------------------------------------------------------------------------------
     def action_move(self, motion: str, direction: int) -> None:
         chosen = Motion(motion)
-        if self.busy and self._pending is None and not self.session.index_ready:
-            return
         if not self.session.index_ready:
             self._pending = (chosen, direction)
             self.busy = "indexing the trace… the move runs when it is done"
@@ -290,14 +289,11 @@ class DebuggerScreen(DialogActions, Screen):
     def _build_index(self) -> None:
         store = self.session.store
         try:
-            index = store.build_index(lambda done: self.app.call_from_thread(self._index_progress, done))
+            index = store.build_index()
         except TraceFormatError as error:
             self.app.call_from_thread(self.app.fail, str(error))
             return
         self.app.call_from_thread(self._index_ready, index)
-
-    def _index_progress(self, done: float) -> None:
-        self.query_one(StatusLine).show(self.session, f"indexing the trace… {done:.0%}")
 
     def _index_ready(self, index) -> None:
         self.session.store.index = index

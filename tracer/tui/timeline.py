@@ -91,7 +91,7 @@ class EventTimeline(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if position >= len(self.session):
             return Strip.blank(width, self.rich_style)
-        marked = self._marks(top, self.scrollable_content_region.height)[y]
+        marked = self._marks(top, max(self.scrollable_content_region.height, y + 1))[y]
         row = self._row(position, marked)
         if position == self.session.position:
             row.stylize(CURRENT)

@@ -1,0 +1,175 @@
+"""The debugger on a million-event trace: first paint, jump to end, crossing continues, search, peak RSS.
+
+Run: uv run python bench/bench_debugger.py [--events 1000000] [--out bench/out]
+The trace is generated once into --out (kept for reruns; delete it to regenerate). Targets
+from the issue: first paint < 1 s, jump to end < 200 ms, crossing continue < 2 s, RSS < 600 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from executor import ManualClock, ScriptedModel  # noqa: E402
+from tracer.breakpoints import BreakpointSet  # noqa: E402
+from tracer.trace_file import TraceFile  # noqa: E402
+from tracer.trace_index import TraceIndex  # noqa: E402
+from tracer.trace_writer import TraceWriter  # noqa: E402
+from tutorials.rose_pricing import REPLIES, SCENARIO  # noqa: E402
+
+PROMPT_CHARS = 240  # a trimmed prompt per call: real million-event runs cannot resend everything
+OBSERVATION_CHARS = 120
+
+
+def rose_events(directory: Path) -> tuple[str, list[dict]]:
+    """The rose-pricing run, recorded now, as (header line, event dicts)."""
+    path = directory / "rose.jsonl"
+    executor = SCENARIO.executor(ScriptedModel(REPLIES), clock=ManualClock(tick=0.001), run_id_factory=lambda: "bench")
+    with TraceWriter(path, scenario="bench") as writer:
+        executor.invoke(SCENARIO.inputs(), [writer])
+    header, *lines = path.read_text(encoding="utf-8").splitlines()
+    with TraceFile(path) as trace:  # decoded, so base+append prompts come back whole
+        return header, [event.model_dump(mode="json") for event in trace]
+
+
+def generate(path: Path, events: int) -> None:
+    """Iterations 1-2 of the rose run repeated, then a limit_reached (a kind that occurs once) and the end."""
+    with tempfile.TemporaryDirectory() as scratch:
+        header, rose = rose_events(Path(scratch))
+    body = [dict(e) for e in rose[1:18]]
+    for event in body:  # trimmed so the average line is ~400 bytes, as in the issue's estimate
+        if event["kind"] == "llm_start":
+            event["prompt"] = event["prompt"][:PROMPT_CHARS]
+        if "observation" in event:
+            event["observation"] = event["observation"][:OBSERVATION_CHARS]
+    ending = [dict(rose[0], kind="limit_reached", reason="max_iterations", iterations=0, elapsed=0.0,
+                   early_stopping_method="force"), rose[20], rose[22]]
+    for event in ending[:1]:
+        for key in ("inputs", "tools", "settings"):
+            event.pop(key)
+        event["frames"], event["source"] = rose[21]["frames"], rose[21]["source"]
+    seq, iteration = 0, 0
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(header + "\n")
+
+        def write(event: dict, it: int) -> None:
+            nonlocal seq
+            out.write(json.dumps({**event, "seq": seq, "iteration": it}, ensure_ascii=False,
+                                 separators=(",", ":")) + "\n")
+            seq += 1
+
+        write(rose[0], 0)
+        while seq + len(body) + len(ending) <= events:
+            iteration += 1
+            for event in body:
+                write(event, iteration)
+        for event in ending:
+            write(event, iteration)
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def measure_app(path: Path) -> dict[str, float]:
+    from tracer.tui.app import DebuggerApp
+    from tracer.tui.launch import build_session
+
+    numbers: dict[str, float] = {}
+    started = time.perf_counter()
+    session = build_session(path)
+    numbers["open trace (TraceFile scan)"] = time.perf_counter() - started
+    session.breakpoints.items.clear()
+    session.breakpoints.path = None  # the bench's breakpoints are not the user's: no sidecar
+    app = DebuggerApp(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        numbers["first paint"] = time.perf_counter() - started
+        numbers["G: jump to end"] = await timed(pilot, "G", lambda: session.position == len(session) - 1)
+        await until(pilot, lambda: session.index_ready)
+        numbers["index ready (background, since open)"] = time.perf_counter() - started
+        session.breakpoints.add("limit_reached", save=False)
+        session.goto(0)
+        numbers["c: continue 0 → limit_reached"] = await timed(
+            pilot, "c", lambda: session.event().kind == "limit_reached")
+        session.breakpoints.items.clear()
+        session.breakpoints.add("chain_start", save=False)
+        session.goto(len(session) - 1)
+        numbers["C: reverse continue end → chain_start"] = await timed(pilot, "C", lambda: session.position == 0)
+        session.breakpoints.items.clear()
+        session.goto(0)
+        session.breakpoints.add(f"if iteration == {session.event(len(session) - 1).iteration}", save=False)
+        numbers["c: condition on an indexed field"] = await timed(pilot, "c", lambda: session.position > 0)
+        session.goto(0)
+        started = time.perf_counter()
+        found = session.search("max_iterations")
+        numbers["search: text only near the end"] = time.perf_counter() - started
+        assert found is not None and found > len(session) - 5
+    numbers["peak RSS MB"] = peak_rss_mb()
+    return numbers
+
+
+async def timed(pilot, key: str, done) -> float:
+    started = time.perf_counter()
+    await pilot.press(key)
+    await until(pilot, done)
+    return time.perf_counter() - started
+
+
+async def until(pilot, done, timeout: float = 120.0) -> None:
+    deadline = time.perf_counter() + timeout
+    while not done():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the debugger did not get there")
+        await pilot.pause(0.005)
+
+
+def measure_parts(path: Path) -> dict[str, float]:
+    """The pieces on their own (run in a fresh process so RSS is theirs alone)."""
+    started = time.perf_counter()
+    trace = TraceFile(path)
+    opened = time.perf_counter() - started
+    started = time.perf_counter()
+    index = TraceIndex.build(trace)
+    built = time.perf_counter() - started
+    marks = BreakpointSet()
+    marks.add("limit_reached", save=False)
+    started = time.perf_counter()
+    hit = marks.first_stop(index, lambda i: {}, 1, len(index) - 1, 1)
+    crossing = time.perf_counter() - started
+    assert hit is not None
+    return {"TraceFile open": opened, "TraceIndex.build": built, "breakpoint scan 1M": crossing,
+            "peak RSS MB": peak_rss_mb()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "out")
+    parser.add_argument("--parts", action="store_true", help="measure open/index/scan without the app")
+    args = parser.parse_args()
+    path = args.out / f"bench_debugger_{args.events}.jsonl"
+    if not path.exists():
+        args.out.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        generate(path, args.events)
+        print(f"generated {path} in {time.perf_counter() - started:.1f}s", file=sys.stderr)
+    with TraceFile(path) as trace:
+        size = path.stat().st_size / 1e6
+        print(f"trace: {len(trace):,} events, {size:,.0f} MB")
+    numbers = measure_parts(path) if args.parts else asyncio.run(measure_app(path))
+    for name, value in numbers.items():
+        unit = "" if "MB" in name else " s"
+        print(f"  {name:<42} {value:8.3f}{unit}")
+
+
+if __name__ == "__main__":
+    main()
