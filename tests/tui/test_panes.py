@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 from rich.text import Text
@@ -12,6 +13,7 @@ from trace_factory import record, with_search_result
 from tracer.tui.prompt_view import NEW, SCRATCHPAD, TEMPLATE, prompt_text
 from tracer.tui import event_store
 from tracer.tui.launch import build_session
+from tracer.tui.call_stack import CallStackPane
 from tracer.tui.status_line import StatusLine
 from tracer.tui.timeline import EventTimeline
 from tutorials.rose_pricing import REPLIES
@@ -154,3 +156,32 @@ async def test_a_broken_line_found_by_the_background_index_ends_the_session_with
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, lambda: app.failure is not None, timeout=60)
     assert app.return_code == 2 and app.failure.endswith(":7: not valid JSON")
+
+
+async def test_names_in_a_hand_written_trace_cannot_style_the_screen(rose, tmp_path):
+    lines = rose.read_text(encoding="utf-8").splitlines()
+    event = json.loads(lines[4])  # agent_action, seq 3
+    event["frames"][-1] = "[reverse]x\x1b[31m"
+    event["source"]["function"] = "[reverse]x\x1b[31m"
+    event["source"]["file"] = "[b]evil.py"
+    lines[4] = json.dumps(event, ensure_ascii=False)
+    crafted = tmp_path / "crafted.jsonl"
+    crafted.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    app = debugger(crafted)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.goto(3)
+        app.screen.refresh_panes()
+        await pilot.press("3")
+        await settle(pilot)
+        assert "[reverse]x␛[31m" in str(app.screen.query_one(CallStackPane).render())
+        assert "[b]evil.py:" in str(app.screen.query_one("#source-pane").border_title)
+        assert "[reverse]x␛[31m" in pane_text(app, "detail-text")
+        assert "\x1b" not in app.export_screenshot()
+
+
+def test_the_source_pane_only_reads_files_of_the_project():
+    from tracer.tui.source_map import read_source
+
+    assert read_source("executor/agent_executor.py").lines
+    outside = read_source("../../../../etc/passwd")
+    assert outside.lines == () and "is outside" in outside.problem

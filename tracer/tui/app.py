@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import App
 from textual.binding import Binding
 
+from ..literal_text import scrub
 from .main_screen import DebuggerScreen
 from .session import DebugSession
 
@@ -19,7 +20,7 @@ class DebuggerApp(App[int]):
         super().__init__()
         self.session = session
         self.failure: str | None = None
-        self.sub_title = session.title
+        self.sub_title = scrub(session.title)
 
     def on_mount(self) -> None:
         self.push_screen(DebuggerScreen(self.session))

@@ -8,6 +8,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from ..breakpoints import BreakpointSet
+from ..literal_text import literal
 
 
 class BreakpointsPane(Static, can_focus=True):
@@ -46,7 +47,7 @@ class BreakpointsPane(Static, can_focus=True):
             chosen = position == self.selected and self.has_focus
             text.append("▶ " if chosen else "  ")
             text.append("● " if bp.enabled else "○ ", style="bold red" if bp.enabled else "dim")
-            line = Text(bp.describe(), style="reverse" if chosen else "" if bp.enabled else "dim")
+            line = literal(bp.describe(), "reverse" if chosen else "" if bp.enabled else "dim")
             text.append_text(line)
             text.append("\n")
         if items:

@@ -9,6 +9,7 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
 
+from ..literal_text import scrub
 from .source_map import FrameLocation
 
 
@@ -29,11 +30,15 @@ class CallStackPane(Static):
         selected = len(frames) - 1 - frame_up
         width = max((len(f.function) for f in frames), default=0)
         text = Text(no_wrap=True, overflow="ellipsis")
+        shown_file = None
         for depth, frame in enumerate(frames):
             chosen = depth == selected
             text.append("▶ " if chosen else "  ", style="bold green")
-            text.append(f"{frame.function:<{width}}", style="bold reverse" if chosen else "bold")
-            where = f"{Path(frame.file).name}:{frame.line}" if frame.file and frame.line else "(line unknown)"
+            text.append(f"{scrub(frame.function):<{width}}", style="bold reverse" if chosen else "bold")
+            # The file only when it changes, so narrow panes still show every line number.
+            name = scrub(Path(frame.file).name) if frame.file else None
+            where = f"{name if name != shown_file else ''}:{frame.line}" if frame.line else "(line unknown)"
+            shown_file = name or shown_file
             text.append(f"  {where}", style="" if frame.exact else "dim")
             if depth == len(frames) - 1:
                 text.append("  ← this event", style="dim italic")

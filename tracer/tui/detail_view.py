@@ -37,8 +37,11 @@ def detail_text(event: EventBase | UnreadableEvent) -> Text:
     text.append(f"\n{'seq':<{NAME_WIDTH}}{event.seq}    iteration {event.iteration}    t {event.t:.6f}s\n")
     text.append(f"{'run_id':<{NAME_WIDTH}}")
     text.append_text(literal(event.run_id))
-    text.append(f"\n{'frames':<{NAME_WIDTH}}" + " › ".join(event.frames) + "\n")
-    text.append(f"{'source':<{NAME_WIDTH}}{event.source.file}:{event.source.line} in {event.source.function}()\n")
+    # Even the envelope comes from a file someone may have written by hand: shown literally too.
+    text.append(f"\n{'frames':<{NAME_WIDTH}}")
+    text.append_text(literal(" › ".join(event.frames) + "\n"))
+    text.append(f"{'source':<{NAME_WIDTH}}")
+    text.append_text(literal(f"{event.source.file}:{event.source.line} in {event.source.function}()\n"))
     payload = event.model_dump(exclude=set(ENVELOPE))
     if payload:
         text.append("\n")

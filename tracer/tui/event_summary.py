@@ -38,7 +38,7 @@ def summary(event: EventBase) -> str:
     if kind == "chain_start":
         return "question: " + first_line(str(e.inputs.get("input", "")))
     if kind == "llm_start":
-        return f"{_caller(e)}() asks {e.model}: prompt of {len(e.prompt):,} chars"
+        return f"{_caller(e)}() → {e.model} · {len(e.prompt):,} chars"
     if kind == "llm_end":
         return "reply: " + first_line(e.text)
     if kind == "agent_action":

@@ -9,6 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
+from ..literal_text import literal
 from ..stepping import Motion, MotionSearch
 from ..trace_file import TraceFormatError
 from .breakpoints_pane import BreakpointsPane
@@ -133,9 +134,10 @@ class DebuggerScreen(DialogActions, Screen):
         source = read_source(frame.file)
         view.show(source, frame.line, self.session.breakpoints.lines_in(frame.file), source.problem or "")
         inferred = "" if frame.exact else " · caller line inferred from the source"
-        pane.border_title = f"Source · {frame.file}:{frame.line} in {frame.function}(){inferred}"
+        # A Text, not a str: Textual reads a str title as markup, and these names come from the trace.
+        pane.border_title = literal(f"Source · {frame.file}:{frame.line} in {frame.function}(){inferred}")
         problem = hash_warning(source, self.session.store.header)
-        warning.update(f"⚠ {problem}" if problem else "")
+        warning.update(literal(f"⚠ {problem}" if problem else ""))
         warning.display = problem is not None
 
     def _show_tab(self, name: str) -> None:

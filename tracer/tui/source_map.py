@@ -33,7 +33,9 @@ class FrameLocation:
 
 @lru_cache(maxsize=64)
 def read_source(relative: str) -> SourceFile:
-    path = PROJECT_ROOT / relative
+    path = (PROJECT_ROOT / relative).resolve()
+    if not path.is_relative_to(PROJECT_ROOT):  # a trace names files; it must not open any file at all
+        return SourceFile(relative, (), "", f"source not shown: {relative} is outside {PROJECT_ROOT}")
     try:
         data = path.read_bytes()
     except OSError:

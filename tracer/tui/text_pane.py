@@ -19,12 +19,17 @@ class TextPane(VerticalScroll, can_focus=True):
     def compose(self):
         yield self.body
 
+    def on_mount(self) -> None:
+        if self.stick_to_end:
+            # Anchored: Textual keeps the bottom in view when the text grows after a relayout.
+            self.anchor()
+
     def show(self, text: Text) -> None:
         if text.plain == self.plain:
             return  # unchanged: keep the reader's scroll position
         self.plain = text.plain
         self.body.update(text)
         if self.stick_to_end:
-            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
+            self.scroll_end(animate=False)  # also re-anchors if the reader had scrolled up
         else:
             self.scroll_home(animate=False, immediate=True)

@@ -11,12 +11,14 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..literal_text import literal
 from .event_summary import KIND_WIDTH, kind_style, summary_text
 from .session import DebugSession, UnreadableEvent
 
 CURRENT = Style(bgcolor="grey30", bold=True)
 MAX_INDENT = 5
-COMPACT_BELOW = 56
+INDENT_FROM, PAD_FROM = 70, 40  # pane widths (columns)
+SHORT_KIND_WIDTH = 12  # fits all but the longest kinds, which then push their summary along
 
 
 class EventTimeline(ScrollView, can_focus=True):
@@ -102,23 +104,24 @@ class EventTimeline(ScrollView, can_focus=True):
     def _row(self, position: int, marked: bool) -> Text:
         session = self.session
         event = session.event(position)
-        # Narrow panes (80 columns) drop the depth indent and the kind padding to keep the summary.
-        compact = self.scrollable_content_region.width < COMPACT_BELOW
+        # Narrower panes first drop the depth indent, then the kind padding, to keep the summary.
+        width = self.scrollable_content_region.width
+        indent = width >= INDENT_FROM
+        pad = KIND_WIDTH if indent else SHORT_KIND_WIDTH if width >= PAD_FROM else 0
         digits = len(str(max(len(session) - 1, 0)))
         row = Text(no_wrap=True, overflow="ellipsis")
         row.append("▶" if position == session.position else " ", style="bold")
         row.append("●" if marked else " ", style="bold red")
         row.append(f"{position:>{digits}}", style="dim")
         row.append_text(self._iteration_cell(position, event))
-        if not compact:
+        if indent:
             # Indent by call depth below _call, so nested calls (the calculator's model) stand out.
             row.append(" " * min(max(len(event.frames) - 2, 0), MAX_INDENT))
         if isinstance(event, UnreadableEvent):
             row.append("unreadable ", style="bold red")
-            row.append(event.problem)
+            row.append_text(literal(event.problem))
             return row
-        kind = event.kind if compact else f"{event.kind:<{KIND_WIDTH}}"
-        row.append(kind + " ", style=kind_style(event.kind, event))
+        row.append(f"{event.kind:<{pad}} ", style=kind_style(event.kind, event))
         row.append_text(summary_text(event))
         return row
 

@@ -1,0 +1,37 @@
+"""Every recorded fixture opens, and every pane renders at every event without an error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tracer.stepping import Motion
+from tracer.tui.detail_view import detail_text
+from tracer.tui.event_summary import summary_text
+from tracer.tui.launch import build_session
+from tracer.tui.prompt_view import prompt_text
+from tracer.tui.variables_view import variables_text
+
+FIXTURES = sorted((Path(__file__).resolve().parents[2] / "fixtures").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+def test_every_pane_renders_at_every_event(fixture, tmp_path):
+    copy = tmp_path / fixture.name
+    copy.write_bytes(fixture.read_bytes())
+    session = build_session(copy)
+    assert len(session) > 0
+    for position in range(len(session)):
+        session.goto(position)
+        event = session.event()
+        assert summary_text(event).plain
+        assert detail_text(event).plain.startswith("kind")
+        assert variables_text(session).plain
+        header, _body = prompt_text(session)
+        assert header.plain
+        assert session.frames()[-1].function == event.frames[-1]
+    session.goto(0)
+    for motion in Motion:
+        session.land(session.motion(motion, 1).advance(), motion, 1)
+    assert session.position == len(session) - 1
