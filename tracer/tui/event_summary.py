@@ -32,46 +32,36 @@ def _caller(event: EventBase) -> str:
     return frames[-2] if len(frames) >= 2 else "?"
 
 
+def _output(values: dict) -> str:
+    return first_line(str(values.get("output", values)))
+
+
+# What each kind says, in a few words; model and tool text is cut to its first line.
+SUMMARIES = {
+    "chain_start": lambda e: "question: " + first_line(str(e.inputs.get("input", ""))),
+    "llm_start": lambda e: f"{_caller(e)}() → {e.model} · {len(e.prompt):,} chars",
+    "llm_end": lambda e: "reply: " + first_line(e.text),
+    "agent_action": lambda e: f"{e.tool}({first_line(e.tool_input)})",
+    "agent_finish": lambda e: "final answer: " + _output(e.return_values),
+    "parse_error": lambda e: ("handled: " if e.handled else "not handled: ") + first_line(e.error),
+    "invalid_tool": lambda e: f"no tool named {first_line(e.requested)!r}",
+    "tool_start": lambda e: f"{e.tool} ← {first_line(e.tool_input)}",
+    "tool_end": lambda e: f"{e.tool} → {first_line(e.observation)}",
+    "tool_error": lambda e: f"{e.tool}: {e.error_type}: {first_line(e.message)}",
+    "retry": lambda e: f"{e.target} {e.name!r} attempt {e.attempt} failed, wait {e.delay:.2f}s",
+    "rate_limit_wait": lambda e: f"waited {e.waited:.3f}s",
+    "step": lambda e: f"#{e.n_steps} {e.action.tool} → {first_line(e.observation)}",
+    "finish_check": lambda e: f"isinstance(output, AgentFinish) → {e.is_finish}",
+    "limit_reached": lambda e: f"{e.reason} after {e.iterations} iterations",
+    "calculator_eval": lambda e: f"{first_line(e.expression)} = {first_line(e.result)}",
+    "chain_end": lambda e: "output: " + _output(e.outputs),
+    "chain_error": lambda e: f"{e.error_type}: {first_line(e.message)}",
+}
+
+
 def summary(event: EventBase) -> str:
-    """What the event says, in a few words; model and tool text is cut to its first line."""
-    e, kind = event, event.kind
-    if kind == "chain_start":
-        return "question: " + first_line(str(e.inputs.get("input", "")))
-    if kind == "llm_start":
-        return f"{_caller(e)}() → {e.model} · {len(e.prompt):,} chars"
-    if kind == "llm_end":
-        return "reply: " + first_line(e.text)
-    if kind == "agent_action":
-        return f"{e.tool}({first_line(e.tool_input)})"
-    if kind == "agent_finish":
-        return "final answer: " + first_line(str(e.return_values.get("output", e.return_values)))
-    if kind == "parse_error":
-        return ("handled: " if e.handled else "not handled: ") + first_line(e.error)
-    if kind == "invalid_tool":
-        return f"no tool named {first_line(e.requested)!r}"
-    if kind == "tool_start":
-        return f"{e.tool} ← {first_line(e.tool_input)}"
-    if kind == "tool_end":
-        return f"{e.tool} → {first_line(e.observation)}"
-    if kind == "tool_error":
-        return f"{e.tool}: {e.error_type}: {first_line(e.message)}"
-    if kind == "retry":
-        return f"{e.target} {e.name!r} attempt {e.attempt} failed, wait {e.delay:.2f}s"
-    if kind == "rate_limit_wait":
-        return f"waited {e.waited:.3f}s"
-    if kind == "step":
-        return f"#{e.n_steps} {e.action.tool} → {first_line(e.observation)}"
-    if kind == "finish_check":
-        return f"isinstance(output, AgentFinish) → {e.is_finish}"
-    if kind == "limit_reached":
-        return f"{e.reason} after {e.iterations} iterations"
-    if kind == "calculator_eval":
-        return f"{first_line(e.expression)} = {first_line(e.result)}"
-    if kind == "chain_end":
-        return "output: " + first_line(str(e.outputs.get("output", e.outputs)))
-    if kind == "chain_error":
-        return f"{e.error_type}: {first_line(e.message)}"
-    return ""
+    describe = SUMMARIES.get(event.kind)
+    return describe(event) if describe else ""
 
 
 def summary_text(event: EventBase) -> Text:
