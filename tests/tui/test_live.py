@@ -65,8 +65,8 @@ async def test_the_ui_answers_keys_while_a_call_is_in_flight_and_esc_pauses(tmp_
         release.wait(timeout=10)  # a model call that takes its time
         return real_pull()
 
+    app = debugger(None, live=run)  # pulls chain_start at once
     run.pull = slow_pull
-    app = debugger(None, live=run)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("c")
         await settle(pilot, lambda: app.screen.busy.startswith("running"))
@@ -79,4 +79,14 @@ async def test_the_ui_answers_keys_while_a_call_is_in_flight_and_esc_pauses(tmp_
         await settle(pilot, lambda: idle(app))
         assert app.session.message.startswith("paused at event")
         assert not run.finished
+    app.session.store.close()
+
+
+async def test_keys_typed_while_the_executor_runs_are_kept_in_order(tmp_path):
+    run = LiveRun("rose-pricing", tmp_path / "live.jsonl")
+    app = debugger(None, live=run)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("s", "s", "s", "S")
+        await settle(pilot, lambda: idle(app) and len(app.session) == 4 and not app.screen._queued)
+        assert app.session.position == 2  # three steps forward (each pulled live), one back
     app.session.store.close()

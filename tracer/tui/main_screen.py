@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import deque
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -27,7 +29,7 @@ from .text_pane import TextPane
 from .timeline import EventTimeline
 from .variables_view import variables_text
 
-TABS = ("narration", "variables", "prompt", "detail", "breakpoints")
+QUEUE_LIMIT = 50
 
 
 class DebuggerScreen(DialogActions, Screen):
@@ -65,7 +67,7 @@ class DebuggerScreen(DialogActions, Screen):
         super().__init__()
         self.session = session
         self.busy = ""
-        self._pending: tuple[Motion, int] | None = None
+        self._queued: deque[tuple[str, int]] = deque(maxlen=QUEUE_LIMIT)  # keys pressed while busy
         self._pause_requested = False
 
     def compose(self) -> ComposeResult:
@@ -184,13 +186,11 @@ class DebuggerScreen(DialogActions, Screen):
     # -- moving ------------------------------------------------------------------------------------
     def action_move(self, motion: str, direction: int) -> None:
         chosen = Motion(motion)
-        if not self.session.index_ready:
-            self._pending = (chosen, direction)
-            self.busy = "indexing the trace… the move runs when it is done"
-            self.refresh_panes()
+        if self.busy or not self.session.index_ready:
+            # Indexing, or the live executor is being pulled: keep the key, like a terminal would.
+            self._queued.append((motion, direction))
+            self.query_one(StatusLine).show(self.session, f"{self.busy} · {len(self._queued)} move(s) waiting")
             return
-        if self.busy:
-            return  # a live run is being pulled; esc pauses it
         search = self.session.motion(chosen, direction)
         stop = search.advance(complete=self.session.store.complete or direction < 0)
         if stop is None:
@@ -279,10 +279,16 @@ class DebuggerScreen(DialogActions, Screen):
         if store.complete and stop.reason == "end":
             self.session.message += f" · {store.run.outcome}"
         self.refresh_panes()
+        self.call_after_refresh(self._run_queued)
         return True
+
+    def _run_queued(self) -> None:
+        if self._queued and not self.busy and self.session.index_ready:
+            self.action_move(*self._queued.popleft())
 
     def _live_paused(self) -> None:
         self.busy = ""
+        self._queued.clear()  # esc means stop, including the moves typed ahead
         self.session.goto(len(self.session) - 1)
         self.session.message = f"paused at event {self.session.position}"
         self.refresh_panes()
@@ -301,8 +307,5 @@ class DebuggerScreen(DialogActions, Screen):
         self.session.store.index = index
         self.busy = ""
         self.query_one(EventTimeline).grow()
-        pending, self._pending = self._pending, None
-        if pending:
-            self.action_move(pending[0].value, pending[1])
-        else:
-            self.refresh_panes()
+        self.refresh_panes()
+        self._run_queued()
