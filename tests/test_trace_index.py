@@ -129,3 +129,16 @@ def test_scan_windows_cover_the_range_once_in_walking_order():
     backward = list(scan_windows(20_000, 3, -1))
     assert backward[0] == (15_905, 20_001) and backward[-1][0] == 3
     assert sum(hi - lo for lo, hi in backward) == 19_998
+
+
+def test_a_cached_index_is_used_only_while_the_trace_is_unchanged(tmp_path):
+    path = tmp_path / "rose.jsonl"
+    path.write_bytes(ROSE.read_bytes())
+    with TraceFile(path) as trace:
+        built = TraceIndex.scan_and_cache(path, len(trace))
+        cached = TraceIndex.cached(path, len(trace))
+        assert cached is not None and index_rows(cached) == index_rows(built) == expected_rows(trace)
+    with open(path, "ab") as more:
+        more.write(b"\n")  # any change to the trace makes the cache stale
+    assert TraceIndex.cached(path, 23) is None
+    assert TraceIndex.cached(tmp_path / "never-indexed.jsonl", 23) is None

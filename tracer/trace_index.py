@@ -115,6 +115,18 @@ def _envelopes(path: Any) -> Iterator[list[tuple[bytes, bytes]]]:
             filled = limit - end
 
 
+CACHE_SUFFIX = ".index.npz"
+
+
+def cache_path(trace_path: str | os.PathLike[str]) -> str:
+    return str(trace_path) + CACHE_SUFFIX
+
+
+def _stamp(path: str | os.PathLike[str]) -> np.ndarray:
+    info = os.stat(path)
+    return np.array([info.st_size, info.st_mtime_ns], dtype=np.int64)
+
+
 class TraceIndex:
     """Per event: a shape code and the iteration. Grows in place for live runs."""
 
@@ -168,6 +180,40 @@ class TraceIndex:
         index = cls()
         index._load(np.concatenate(codes)[:total] if codes else np.zeros(0, np.int32),
                     np.concatenate(iterations)[:total] if iterations else np.zeros(0, np.int32), shapes)
+        return index
+
+    # -- a cache next to big traces, so reopening one is instant ------------------------------
+    @classmethod
+    def cached(cls, path: str | os.PathLike[str], total: int) -> "TraceIndex | None":
+        """The index saved by save_cache, if it is there and the trace has not changed since."""
+        try:
+            with np.load(cache_path(path)) as saved:
+                if not np.array_equal(saved["stamp"], _stamp(path)) or len(saved["codes"]) != total:
+                    return None
+                shapes = [EventShape(**{**s, "frames": tuple(s["frames"])})
+                          for s in json.loads(str(saved["shapes"]))]
+                index = cls()
+                index._load(saved["codes"], saved["iterations"], shapes)
+                return index
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def save_cache(self, path: str | os.PathLike[str], stamp: np.ndarray) -> None:
+        """Best effort: a read-only directory just means no cache."""
+        shapes = json.dumps([vars(s) for s in self.shapes], ensure_ascii=False)
+        try:
+            with open(cache_path(path), "wb") as out:
+                np.savez(out, stamp=stamp, codes=self._codes[:self._count],
+                         iterations=self._iterations[:self._count], shapes=np.array(shapes))
+        except OSError:
+            pass
+
+    @classmethod
+    def scan_and_cache(cls, path: str | os.PathLike[str], total: int) -> "TraceIndex | None":
+        stamp = _stamp(path)  # taken first: a trace that changes during the scan is not cached as it was
+        index = cls.scan(path, total)
+        if index is not None:
+            index.save_cache(path, stamp)
         return index
 
     def _load(self, codes: np.ndarray, iterations: np.ndarray, shapes: list[EventShape]) -> None:

@@ -35,12 +35,14 @@ class ReplayStore:
         self._pool: ProcessPoolExecutor | None = None
         if len(trace) <= INDEX_NOW_LIMIT:
             self.index = TraceIndex.build(trace)
+        elif (cached := TraceIndex.cached(self.path, len(trace))) is not None:
+            self.index = cached
         else:
             # Started now, before the UI takes over stdio (the spawn needs real file handles),
             # so the scan runs on another core while the window opens.
             spawn = multiprocessing.get_context("spawn")  # forking a threaded process is unsafe
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=spawn)
-            self._scan = self._pool.submit(TraceIndex.scan, self.path, len(trace))
+            self._scan = self._pool.submit(TraceIndex.scan_and_cache, self.path, len(trace))
 
     @property
     def needs_background_index(self) -> bool:
