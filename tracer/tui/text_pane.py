@@ -6,6 +6,8 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from .variable_table import VariableTable
+
 
 class TextPane(VerticalScroll, can_focus=True):
     """Holds one Static; `show` replaces its text. `stick_to_end` panes open scrolled to the bottom."""
@@ -24,7 +26,8 @@ class TextPane(VerticalScroll, can_focus=True):
             # Anchored: Textual keeps the bottom in view when the text grows after a relayout.
             self.anchor()
 
-    def show(self, text: Text) -> None:
+    def show(self, text: Text | VariableTable) -> None:
+        """Any renderable with a `.plain` text (Text, VariableTable); the plain text is what tests read."""
         if text.plain == self.plain:
             return  # unchanged: keep the reader's scroll position
         self.plain = text.plain
