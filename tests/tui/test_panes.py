@@ -135,6 +135,9 @@ async def test_a_truncated_trace_opens_with_a_visible_warning(rose, tmp_path):
         await settle(pilot)
         assert len(app.session) == 22
         assert "the last line is cut off" in str(app.screen.query_one(StatusLine).render())
+        await pilot.press("s")
+        await settle(pilot)
+        assert "truncated" in str(app.screen.query_one(EventTimeline).border_subtitle)
 
 
 async def test_a_big_trace_is_indexed_in_the_background_and_waiting_moves_then_run(rose, monkeypatch):

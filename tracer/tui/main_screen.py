@@ -99,13 +99,14 @@ class DebuggerScreen(DialogActions, Screen):
         self.query_one("#timeline").border_title = "Timeline"
         self.query_one("#stack").border_title = "Call stack"
         self.query_one("#timeline").focus()
+        if self.session.store.warning:  # stays visible after the status line moves on
+            self.query_one("#timeline").border_subtitle = literal("⚠ truncated: the last line was cut off")
         warnings = [w for w in (self.session.store.warning, self.session.breakpoints.warning) if w]
         if warnings:
             self.session.message = "warning: " + " · ".join(warnings)
         if self.session.store.needs_background_index:
             self.busy = "indexing the trace…"
-            # After the first paint: the scan holds the GIL in bursts and would delay it.
-            self.call_after_refresh(self._build_index)
+            self._build_index()  # waits for the scan the store started in a child process
         self.refresh_panes()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
