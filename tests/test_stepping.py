@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,7 @@ def rose():
 
 def go(rose, origin, motion, direction=1, breakpoints=None):
     trace, index = rose
-    return move(index, breakpoints or BreakpointSet(), lambda i: resolve_in(json.loads(trace.raw_line(i)), i),
+    return move(index, breakpoints or BreakpointSet(), lambda i: resolve_in(trace.fields(i), i),
                 origin, motion, direction)
 
 
@@ -81,7 +80,7 @@ def test_a_live_search_waits_for_more_events_then_resumes(rose):
     live = TraceIndex()
     for i in range(5):  # the live run has produced events 0..4 so far
         live.append(trace[i])
-    resolve_at = lambda i: resolve_in(json.loads(trace.raw_line(i)), i)  # noqa: E731
+    resolve_at = lambda i: resolve_in(trace.fields(i), i)  # noqa: E731
     search = MotionSearch(live, BreakpointSet(), resolve_at, 3, Motion.NEXT, 1)
     assert search.advance(complete=False) is None  # not stopped yet: pull another event
     live.append(trace[5])

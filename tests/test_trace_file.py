@@ -150,3 +150,13 @@ def test_a_prompt_base_that_points_nowhere_is_a_clear_error(tmp_path):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(TraceFormatError, match=f":{index + 1}: prompt_base 9999 does not name an earlier event"):
         load_trace(path)
+
+
+def test_newlines_are_found_across_scan_chunk_boundaries(tmp_path, monkeypatch):
+    import tracer.trace_file as trace_file
+    path = tmp_path / "run.jsonl"
+    events = record(path)
+    monkeypatch.setattr(trace_file, "SCAN_CHUNK", 4096)  # many chunks, lines cut at their edges
+    with TraceFile(path) as trace:
+        assert len(trace) == len(events)
+        assert [trace[i] for i in range(len(trace))] == events

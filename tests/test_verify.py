@@ -62,7 +62,8 @@ def test_volatile_fields_are_not_compared(tmp_path, capsys):
 def test_a_changed_reply_diverges_at_the_next_prompt_with_a_readable_diff(tmp_path, capsys):
     def reword(event):
         if event["kind"] == "llm_start" and event["seq"] == 8:
-            event["prompt"] = event["prompt"].replace("Thought:", "Thinking:", 1)
+            key = "prompt_append" if "prompt_append" in event else "prompt"  # growing prompts store only the new part
+            event[key] = event[key].replace("Thought:", "Thinking:", 1)
 
     code, out, _ = verify(capsys, edited(tmp_path, reword))
     assert code == 1

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pilot_helpers import debugger, highlighted, settle
 from tracer.breakpoints import BreakpointSet
+from tracer.trace_file import TraceFile
 
 SIZE = (120, 40)
+ROSE = Path(__file__).resolve().parents[2] / "fixtures" / "rose_pricing.jsonl"
+with TraceFile(ROSE) as _trace:  # source lines move with executor edits: read them from the fixture
+    ACTION_LINE = next(e.source.line for e in _trace if e.kind == "agent_action")
 
 
 async def continues(app, pilot, key: str = "c", times: int = 3) -> list[int]:
@@ -25,7 +31,7 @@ async def continues(app, pilot, key: str = "c", times: int = 3) -> list[int]:
     ("tool=Calculator", [11, 22, 22]),
     ("iteration=2", [8, 22, 22]),
     ("method=plan", [1, 8, 18]),
-    ("line=executor/agent_executor.py:141", [3, 10, 22]),
+    (f"line=executor/agent_executor.py:{ACTION_LINE}", [3, 10, 22]),
     ('if kind == "agent_action" and tool == "Calculator"', [10, 22, 22]),
     ('if "25" in tool_input', [10, 11, 22]),
     ("temp finish_check", [7, 22, 22]),                 # temporary: gone after the first stop

@@ -66,7 +66,7 @@ class ReplayStore:
         return self.trace[position]
 
     def fields(self, position: int) -> dict[str, Any]:
-        return json.loads(self.trace.raw_line(position))
+        return self.trace.fields(position)
 
     def resolve_at(self, position: int) -> Resolve:
         return resolve_in(self.fields(position), position)
