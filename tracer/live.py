@@ -17,13 +17,15 @@ from .redact import Redactor, default_redactor
 from .usage_error import UsageError
 
 
-def add_live_arguments(parser: argparse.ArgumentParser) -> None:
+def add_live_arguments(parser: argparse.ArgumentParser, live_flag: bool = True) -> None:
+    """The live-model options; `live_flag=False` for commands whose --live means something else."""
     group = parser.add_argument_group("live model (instead of the recording)")
     group.add_argument("--model", metavar="PROVIDER:NAME",
                        help="run against a model: openai:gpt-4o-mini, openai:llama3 with --base-url, "
                             "replay:TRACE.jsonl, or scripted")
-    group.add_argument("--live", action="store_true",
-                       help=f"run against the configured model ({ENV_MODEL} in the environment or .env)")
+    if live_flag:
+        group.add_argument("--live", action="store_true",
+                           help=f"run against the configured model ({ENV_MODEL} in the environment or .env)")
     group.add_argument("--base-url", metavar="URL",
                        help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 "
                             "(default: OPENAI_BASE_URL, else api.openai.com)")

@@ -122,3 +122,17 @@ def test_usage_reaches_the_trace(live_env, capsys, tmp_path):
     lines = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()[1:]]
     usages = [line["usage"] for line in lines if line["kind"] == "llm_end"]
     assert len(usages) == 4 and all(u["prompt_tokens"] > 0 and u["completion_tokens"] > 0 for u in usages)
+
+
+def test_debug_live_with_model_drives_the_real_endpoint_and_records_without_the_key(live_env, capsys, tmp_path):
+    live_env.push(Status(500, "hiccup"), *REPLIES)
+    trace = tmp_path / "debug_live.jsonl"
+    # stdout is not a terminal here, so the debugger prints the narrated live run instead of opening.
+    code, out, err = loopscope(capsys, "debug", "--live", "rose-pricing", "--model", "openai:fake-model",
+                               "--max-retries", "1", "--record", str(trace))
+    assert code == 0, err
+    assert "plan() asks fake-model" in out and ANSWER in out and "retry llm 'fake-model'" in out
+    header, events, _ = load_trace(trace)
+    assert header["model"] == "openai:fake-model" and header["retry_policy"]["max_retries"] == 1
+    assert [e.kind for e in events].count("retry") == 1
+    assert API_KEY not in trace.read_text(encoding="utf-8")

@@ -10,7 +10,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from executor import SystemClock
+from tutorials import get_scenario
+
 from ..breakpoints import BreakpointSpecError, parse_spec
+from ..live import add_live_arguments, live_model
 from ..narrator import Narrator
 from ..trace_file import TraceFile
 from ..usage_error import UsageError
@@ -32,6 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="with --live: where to write the live run's trace (default: a temporary file)")
     p.add_argument("--print", dest="as_text", action="store_true",
                    help="print the narrated run instead of opening the debugger")
+    add_live_arguments(p, live_flag=False)
     return p
 
 
@@ -41,6 +46,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
                          "e.g. `loopscope debug fixtures/rose_pricing.jsonl`")
     if args.record and not args.live:
         raise UsageError("--record only applies to --live runs")
+    if args.model and not args.live:
+        raise UsageError("--model needs --live SCENARIO: a recorded trace is replayed as it was")
     for spec in args.breaks:
         try:
             parse_spec(spec)
@@ -63,7 +70,9 @@ def _live_run(args: argparse.Namespace):
 
     record = args.record or Path(tempfile.mkdtemp(prefix="loopscope-")) / f"{args.live}.live.jsonl"
     try:
-        return LiveRun(args.live, record)
+        scenario = get_scenario(args.live)
+        model = live_model(args, scenario.replies, SystemClock()) if args.model else None
+        return LiveRun(args.live, record, model=model)
     except KeyError as error:
         raise UsageError(str(error.args[0])) from None
 

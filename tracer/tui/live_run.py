@@ -13,6 +13,7 @@ from executor.run_context import PROJECT_ROOT
 from tutorials import get_scenario
 
 from ..cassette import build_from_recording
+from ..live import LiveModel, SkippingClock, recorded_retry_policy
 from ..trace_file import load_trace
 from ..trace_writer import TraceWriter
 
@@ -77,14 +78,22 @@ class LiveRun:
     ended (`outcome` then says how).
     """
 
-    def __init__(self, scenario_name: str, trace_path: str | Path, fixture: str | Path | None = None) -> None:
+    def __init__(self, scenario_name: str, trace_path: str | Path, fixture: str | Path | None = None,
+                 model: LiveModel | None = None) -> None:
         scenario = get_scenario(scenario_name)
         self.scenario = scenario
-        _header, recorded, _warning = load_trace(fixture or scenario.fixture)
-        model, tools = build_from_recording(scenario.build_tools, recorded)
-        executor = scenario.executor(model, tools, clock=SystemClock())
+        if model is not None:  # a real model answers; backoff and pacing happen in real time
+            executor = scenario.executor(model.model, clock=SystemClock(), **model.executor_options())
+            self.writer = TraceWriter(trace_path, redactor=model.redactor(), scenario=scenario.name,
+                                      **model.header())
+        else:
+            header, recorded, _warning = load_trace(fixture or scenario.fixture)
+            model_from_recording, tools = build_from_recording(scenario.build_tools, recorded)
+            # Recorded retries happen again under the recorded policy, without their waits.
+            executor = scenario.executor(model_from_recording, tools, clock=SkippingClock(),
+                                         retry_policy=recorded_retry_policy(header))
+            self.writer = TraceWriter(trace_path, scenario=scenario.name, live=True)
         self.generator = executor.iter_events(scenario.inputs())
-        self.writer = TraceWriter(trace_path, scenario=scenario.name, live=True)
         self.finished = False
         self.outcome = ""
 
