@@ -56,6 +56,26 @@ def _locate(events: Sequence[EventBase], at: int, reply: str | None,
     raise ForkError(f"event {at} belongs to no complete recorded call; pick another event")
 
 
+def change_for(kind: str) -> str | None:
+    """What a fork at an event of this kind replaces: "reply", "observation", or None (no fork there)."""
+    return "reply" if kind in MODEL_KINDS else "observation" if kind in TOOL_KINDS else None
+
+
+def recorded_answer(events: Sequence[EventBase], at: int) -> tuple[str, str]:
+    """("reply" or "observation", the recorded text) that a fork at event `at` would replace.
+
+    The text is "" when the run died inside that call. Raises ForkError like fork_trace would.
+    """
+    change = change_for(events[at].kind) if 0 <= at < len(events) else None
+    if change is None:
+        where = f"event {at} is {events[at].kind}" if 0 <= at < len(events) else f"there is no event {at}"
+        raise ForkError(f"{where}; a fork replaces a model reply ({', '.join(MODEL_KINDS)}) "
+                        f"or a tool observation ({', '.join(TOOL_KINDS)})")
+    call, _tool = _locate(events, at, "" if change == "reply" else None, "" if change == "observation" else None)
+    text = getattr(call.end, "text" if change == "reply" else "observation", None) if call.end else None
+    return change, text if isinstance(text, str) else ""
+
+
 class ForkModel:
     """Strict replay before the fork, the new reply at it, then recorded replies while they fit.
 
