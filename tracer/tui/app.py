@@ -1,4 +1,4 @@
-"""The Textual application: one debugger screen over a session."""
+"""The Textual application: one debugger screen over a session (a fork or a tutorial can replace it)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,27 @@ class DebuggerApp(App[int]):
     def __init__(self, session: DebugSession) -> None:
         super().__init__()
         self.session = session
+        self.opened: list[DebugSession] = []  # sessions opened from inside (forks, tutorials), closed at exit
         self.failure: str | None = None
         self.sub_title = scrub(session.title)
 
     def on_mount(self) -> None:
         self.push_screen(DebuggerScreen(self.session))
+
+    async def open_session(self, session: DebugSession, message: str, tab: str | None = None) -> None:
+        """Show `session` in place of the current one (whose files stay open until exit)."""
+        session.message = message
+        self.opened.append(session)
+        self.session = session
+        self.sub_title = scrub(session.title)
+        screen = DebuggerScreen(session)
+        await self.switch_screen(screen)
+        if tab is not None:
+            screen.action_tab(tab)
+
+    def close_opened(self) -> None:
+        for session in self.opened:
+            session.store.close()
 
     def fail(self, message: str) -> None:
         """Leave with exit code 2; launch prints `message` on stderr once the terminal is restored."""

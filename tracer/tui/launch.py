@@ -4,34 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import Any, Sequence
 
-from ..breakpoints import BreakpointSet
-from ..trace_file import TraceFile
 from .app import DebuggerApp
-from .event_store import LiveStore, ReplayStore
 from .live_run import LiveRun
-from .session import DebugSession
+from .session import build_session
 
-
-def build_session(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
-                  breakpoints: Sequence[str] = (), title: str | None = None,
-                  live: LiveRun | None = None) -> DebugSession:
-    """The session the app shows. Raises TraceFormatError (bad trace) or BreakpointSpecError (bad --break)."""
-    if live is not None:
-        store = LiveStore(live)
-        pulled = live.pull()  # chain_start comes before any model call, so this never waits
-        if pulled is not None:
-            store.append(*pulled)
-        path = Path(live.trace_path)
-    else:
-        store = ReplayStore(TraceFile(trace_path))
-        path = Path(trace_path)
-    marks = BreakpointSet.for_trace(path)
-    for spec in breakpoints:
-        marks.add(spec)
-    return DebugSession(store, marks, stops or (), title)
+__all__ = ["build_session", "open_debugger"]  # build_session lives in session.py; tests import it from here
 
 
 def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
@@ -48,6 +27,7 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
         code = app.run()
     finally:
         closed = session.store.close()
+        app.close_opened()
     if app.failure:
         print(f"loopscope: {app.failure}", file=sys.stderr)
     if live is not None:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Sequence
 
 from executor.events import EventBase
 
 from ..breakpoints import BreakpointSet
 from ..stepping import Motion, MotionSearch, Stop
-from ..trace_file import TraceFormatError
-from .event_store import EventStore
+from ..trace_file import TraceFile, TraceFormatError
+from .event_store import EventStore, LiveStore, ReplayStore
+from .live_run import LiveRun
 from .source_map import FrameLocation, frame_locations
 
 MOTION_WORDS = {Motion.STEP: "step", Motion.NEXT: "next", Motion.OUT: "step out", Motion.CONTINUE: "continue"}
@@ -153,3 +156,22 @@ def _in_values(value: Any, text: str, fold: bool) -> bool:
     if isinstance(value, list):
         return any(_in_values(item, text, fold) for item in value)
     return text == str(value)
+
+
+def build_session(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
+                  breakpoints: Sequence[str] = (), title: str | None = None,
+                  live: LiveRun | None = None) -> DebugSession:
+    """The session the app shows. Raises TraceFormatError (bad trace) or BreakpointSpecError (bad --break)."""
+    if live is not None:
+        store = LiveStore(live)
+        pulled = live.pull()  # chain_start comes before any model call, so this never waits
+        if pulled is not None:
+            store.append(*pulled)
+        path = Path(live.trace_path)
+    else:
+        store = ReplayStore(TraceFile(trace_path))
+        path = Path(trace_path)
+    marks = BreakpointSet.for_trace(path)
+    for spec in breakpoints:
+        marks.add(spec)
+    return DebugSession(store, marks, stops or (), title)
