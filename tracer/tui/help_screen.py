@@ -64,6 +64,9 @@ EXPLAINED = {
     "move('continue', -1)": "reverse continue: back to the previous breakpoint, or the start",
     "toggle_breakpoint": "toggle a breakpoint on the current line (on the cursor line when the source pane has focus)",
     "search": "search the events' text (smart case)",
+    "fork": "fork: edit this event's model reply or tool observation, re-run the trace, open the fork",
+    "diff": "diff this run with its parent (a fork's) or with a trace you name, aligned by transition",
+    "tutorials": "tutorials: pick one (or one of its parts) and open it with its narration",
 }
 
 

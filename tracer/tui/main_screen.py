@@ -18,6 +18,8 @@ from .breakpoints_pane import BreakpointsPane
 from .call_stack import CallStackPane
 from .detail_view import detail_text
 from .dialog_actions import DialogActions
+from .diff_actions import DiffActions
+from .fork_actions import ForkActions, timeline_title
 from .narration_view import narration_text
 from .prompt_pane import PromptPane
 from .prompt_view import prompt_text
@@ -27,12 +29,13 @@ from .source_view import SourceView
 from .status_line import StatusLine
 from .text_pane import TextPane
 from .timeline import EventTimeline
+from .tutorial_actions import TutorialActions
 from .variables_view import variables_text
 
 QUEUE_LIMIT = 50
 
 
-class DebuggerScreen(DialogActions, Screen):
+class DebuggerScreen(DialogActions, ForkActions, DiffActions, TutorialActions, Screen):
     BINDINGS = [
         Binding("s", "move('step', 1)", "step"),
         Binding("n", "move('next', 1)", "next"),
@@ -60,6 +63,9 @@ class DebuggerScreen(DialogActions, Screen):
         Binding("4", "tab('breakpoints')", "breakpoints pane", show=False),
         Binding("5", "tab('narration')", "narration pane (tutorials)", show=False),
         Binding("escape", "pause", "pause a running live continue", show=False),
+        Binding("f", "fork", "fork: change this reply or observation and re-run", show=False),
+        Binding("D", "diff", "diff with the parent run (or another trace)", show=False),
+        Binding("T", "tutorials", "tutorials", show=False),
         Binding("question_mark", "help", "help"),
     ]
 
@@ -96,7 +102,7 @@ class DebuggerScreen(DialogActions, Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#timeline").border_title = "Timeline"
+        self.query_one("#timeline").border_title = timeline_title(self.session.store.header)
         self.query_one("#stack").border_title = "Call stack"
         self.query_one("#timeline").focus()
         if self.session.store.warning:  # stays visible after the status line moves on

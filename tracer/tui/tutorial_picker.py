@@ -1,0 +1,79 @@
+"""The tutorial picker: every tutorial with its title and parts; choosing one opens it in the debugger."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from tutorials.registry import TUTORIALS, Tutorial
+
+LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
+
+
+def part_count(tutorial: Tutorial, lang: str) -> str:
+    count = len(tutorial.parts)
+    return f"{count} 个部分" if lang == "zh" else f"{count} part{'s' * (count != 1)}"
+
+
+def indented(indent: int, text: Text) -> Table:
+    """`text` wrapped under itself, `indent` cells in, so a long title still reads as one block."""
+    grid = Table.grid()
+    grid.add_column(width=indent)
+    grid.add_column(ratio=1)
+    grid.add_row("", text)
+    return grid
+
+
+def tutorial_options(lang: str) -> list[Option]:
+    """One option per tutorial (id NAME: its first part), then one per part of a multi-part one (NAME:INDEX)."""
+    options = []
+    for name, tutorial in TUTORIALS.items():
+        # Our own notes, still plain Text: a bracket in a title must never be read as markup.
+        heading = Text.assemble((name, "bold"), (f"  · {part_count(tutorial, lang)}", "dim"))
+        options.append(Option(Group(heading, indented(2, Text(tutorial.title(lang)))), id=name))
+        if len(tutorial.parts) > 1:
+            for number, part in enumerate(tutorial.parts, start=1):
+                label = Text(f"part {number}/{len(tutorial.parts)}: {tutorial.part_label(part, lang)}")
+                options.append(Option(indented(4, label), id=f"{name}:{number - 1}"))
+    return options
+
+
+class TutorialPicker(ModalScreen[tuple[str, int] | None]):
+    """Dismisses with (tutorial name, 0-based part), or None on escape."""
+
+    BINDINGS = [Binding("escape,q", "cancel", "close the picker")]
+
+    def __init__(self, lang: str, current: tuple[str, int] | None = None) -> None:
+        super().__init__()
+        self.lang, self.current = lang, current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="picker"):
+            yield Static(Text(f"Tutorials · narration in {LANGUAGE_NAMES.get(self.lang, self.lang)}",
+                              style="bold"), id="picker-title")
+            yield OptionList(*tutorial_options(self.lang), id="picker-list")
+            yield Static(Text("↑/↓ choose · enter opens (a name opens part 1) · esc cancels",
+                              style="dim"), id="picker-hint")
+
+    def on_mount(self) -> None:
+        choices = self.query_one(OptionList)
+        ids = [option.id for option in choices.options]
+        if self.current is not None:
+            name, part = self.current
+            wanted = f"{name}:{part}" if len(TUTORIALS[name].parts) > 1 else name
+            choices.highlighted = ids.index(wanted)  # the tutorial this session shows
+        choices.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        name, _, part = (event.option.id or "").partition(":")
+        self.dismiss((name, int(part or 0)))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
