@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 from textual.widgets import OptionList, TextArea
 
 from pilot_helpers import active_tab, debugger, pane_text, settle
+from trace_factory import record, with_search_result
 from tracer.fork import fork_trace
 from tracer.trace_diff import diff_traces
 from tracer.trace_file import TraceFile
+from tracer.tui import fork_actions
 from tracer.tui.ask_screen import AskScreen
 from tracer.tui.diff_screen import DiffScreen
+from tracer.tui.fork_actions import fork_destination
 from tracer.tui.fork_screen import ForkScreen
 from tracer.tui.live_run import LiveRun
 from tracer.tui.main_screen import DebuggerScreen
@@ -22,6 +26,7 @@ from tracer.tui.status_line import StatusLine
 from tracer.tui.tutorial_picker import TutorialPicker
 from tutorials.narration import tutorial_stops
 from tutorials.registry import TUTORIALS, Tutorial
+from tutorials.rose_pricing import REPLIES
 
 SIZE = (120, 40)
 FINAL = " I can answer now.\nFinal Answer: about 31.5 yuan"
@@ -273,3 +278,21 @@ async def test_a_tutorial_without_its_recording_is_a_one_line_message(rose, tmp_
         assert isinstance(app.screen, DebuggerScreen) and app.session.store.path == rose
         assert "cannot open tutorial invalid-tool: no recording at" in status(app)
         assert "loopscope record invalid-tool" in app.session.message
+
+
+# -- untrusted text and where forks go ------------------------------------------------------
+async def test_model_text_enters_the_fork_box_with_its_escapes_made_visible(tmp_path):
+    hostile = "\x1b]0;evil title\x07[bold red]pwned[/] \x1b[2J"
+    path = record(tmp_path / "hostile.jsonl", REPLIES, build_tools=with_search_result(hostile))
+    app = debugger(path)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.goto(5)  # Search's tool_end
+        await press(pilot, "f")
+        assert app.screen.query_one(TextArea).text == "␛]0;evil title\\x07[bold red]pwned[/] ␛[2J"
+        assert "visible stand-ins" in str(app.screen.query_one("#fork-hint").render())
+
+
+def test_forks_go_to_a_temporary_directory_when_the_working_one_is_read_only(tmp_path, monkeypatch):
+    monkeypatch.setattr(fork_actions.os, "access", lambda path, mode: Path(path) != tmp_path)
+    path = fork_destination(Path("fixtures/rose_pricing.jsonl"), 7, tmp_path)
+    assert path.name == "rose_pricing.fork-7.jsonl" and path.parent != tmp_path and path.parent.is_dir()
