@@ -12,7 +12,7 @@ from tutorials.registry import TUTORIALS, Tutorial
 from ..trace_file import TraceFormatError, load_trace
 from .fork_actions import first_line_of
 from .session import DebugSession, build_session
-from .tutorial_picker import TutorialPicker
+from .tutorial_picker import TutorialPicker, part_number
 
 
 def narration_language(stops: Sequence[Any]) -> str:
@@ -40,7 +40,7 @@ def part_title(tutorial: Tutorial, number: int, lang: str) -> str:
     if len(tutorial.parts) == 1:
         return title
     label = tutorial.part_label(tutorial.parts[number], lang)
-    return f"{title} · part {number + 1}/{len(tutorial.parts)}: {label}"
+    return f"{title} · {part_number(number + 1, tutorial, lang)}: {label}"
 
 
 def tutorial_session(name: str, number: int, lang: str) -> DebugSession:

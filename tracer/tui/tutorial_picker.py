@@ -22,6 +22,12 @@ def part_count(tutorial: Tutorial, lang: str) -> str:
     return f"{count} 个部分" if lang == "zh" else f"{count} part{'s' * (count != 1)}"
 
 
+def part_number(number: int, tutorial: Tutorial, lang: str) -> str:
+    """"part 2/3" (1-based `number`), in the narration's language."""
+    total = len(tutorial.parts)
+    return f"第 {number}/{total} 部分" if lang == "zh" else f"part {number}/{total}"
+
+
 def indented(indent: int, text: Text) -> Table:
     """`text` wrapped under itself, `indent` cells in, so a long title still reads as one block."""
     grid = Table.grid()
@@ -40,7 +46,7 @@ def tutorial_options(lang: str) -> list[Option]:
         options.append(Option(Group(heading, indented(2, Text(tutorial.title(lang)))), id=name))
         if len(tutorial.parts) > 1:
             for number, part in enumerate(tutorial.parts, start=1):
-                label = Text(f"part {number}/{len(tutorial.parts)}: {tutorial.part_label(part, lang)}")
+                label = Text(f"{part_number(number, tutorial, lang)}: {tutorial.part_label(part, lang)}")
                 options.append(Option(indented(4, label), id=f"{name}:{number - 1}"))
     return options
 
