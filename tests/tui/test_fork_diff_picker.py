@@ -89,7 +89,7 @@ async def test_a_reply_fork_opens_the_fork_at_the_changed_reply(rose, here):
 
 
 async def test_an_observation_fork_from_tool_start_feeds_the_next_prompt(rose, here):
-    app = debugger(rose)
+    app = debugger(rose, breakpoints=["tool=Calculator"])
     async with app.run_test(size=SIZE) as pilot:
         app.session.goto(4)  # tool_start of Search: the box holds the observation of its tool_end
         await press(pilot, "f")
@@ -101,6 +101,9 @@ async def test_an_observation_fork_from_tool_start_feeds_the_next_prompt(rose, h
         await press(pilot, "colon", "8", "enter", "2")  # the next plan call, in the prompt pane
         assert "Observation: Roses cost 40 yuan a bunch." in pane_text(app, "prompt-text")
         assert "event 8 of 23" in status(app)
+        assert [bp.spec for bp in app.session.breakpoints] == ["tool=Calculator"]  # carried into the fork
+        await press(pilot, "c")
+        assert app.session.event().kind == "agent_action" and app.session.event().tool == "Calculator"
     app.session.store.close()
     app.close_opened()
 
