@@ -103,7 +103,7 @@ async def test_an_observation_fork_from_tool_start_feeds_the_next_prompt(rose, h
         assert "event 8 of 23" in status(app)
         assert [bp.spec for bp in app.session.breakpoints] == ["tool=Calculator"]  # carried into the fork
         await press(pilot, "c")
-        assert app.session.event().kind == "agent_action" and app.session.event().tool == "Calculator"
+        assert app.session.position == 11 and app.session.event().kind == "tool_start"  # where Calculator runs
     app.session.store.close()
     app.close_opened()
 
