@@ -6,8 +6,8 @@ from typing import Any, Callable, Generator, Iterable, Sequence
 
 from .agent import ReActAgent
 from .clock import Clock
-from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEnd, ChainError, ChainStart,
-                     EventBase, FinishCheck, InvalidTool, LimitReached, ParseError, Step, ToolInfo)
+from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
+                     EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
 from .parser import OutputParserException
 from .rate_limit import RateLimiter
 from .retry import RetryPolicy
@@ -77,13 +77,13 @@ class AgentExecutor:
         run = RunContext(self.clock, self.run_id_factory() if self.run_id_factory else None,
                          outermost=AgentExecutor.iter_events.__code__,
                          retry_policy=self.retry_policy, rate_limiter=self.rate_limiter)
-        yield run.emit(ChainStart, inputs=inputs, tools=self._tool_infos(), settings=self._settings())
+        yield run.emit(ChainStartEvent, inputs=inputs, tools=self._tool_infos(), settings=self._settings())
         try:
             outputs = yield from self._call(inputs, run)
         except Exception as error:
-            yield run.emit(ChainError, error_type=type(error).__name__, message=str(error))
+            yield run.emit(ChainErrorEvent, error_type=type(error).__name__, message=str(error))
             raise
-        yield run.emit(ChainEnd, outputs=outputs)
+        yield run.emit(ChainEndEvent, outputs=outputs)
         return {**inputs, **outputs}
 
     # -- the loop ------------------------------------------------------------------------
@@ -98,7 +98,7 @@ class AgentExecutor:
             run.iteration = iterations + 1
             output = yield from self._take_next_step(name_to_tool_map, inputs, intermediate_steps, run)
             is_finish = isinstance(output, AgentFinish)
-            yield run.emit(FinishCheck, is_finish=is_finish, output_type=_type_name(output))
+            yield run.emit(FinishCheckEvent, is_finish=is_finish, output_type=_type_name(output))
             if is_finish:
                 return self._return(output, intermediate_steps)
             intermediate_steps.extend(output)
@@ -109,7 +109,7 @@ class AgentExecutor:
                     return self._return(tool_return, intermediate_steps)
             iterations += 1
             time_elapsed = run.clock.monotonic() - start_time
-        yield run.emit(LimitReached, **self._limit_fields(iterations, time_elapsed))
+        yield run.emit(LimitReachedEvent, **self._limit_fields(iterations, time_elapsed))
         output = AgentFinish({"output": STOPPED}, "")  # LangChain: return_stopped_response("force")
         yield run.emit(AgentFinishEvent, return_values=output.return_values, log=output.log)
         return self._return(output, intermediate_steps)
@@ -121,7 +121,7 @@ class AgentExecutor:
         if isinstance(output, AgentFinish):
             return output
         for done, step in enumerate(output, start=1):
-            yield run.emit(Step, action=_action_record(step.action), observation=str(step.observation),
+            yield run.emit(StepEvent, action=_action_record(step.action), observation=str(step.observation),
                            n_steps=len(intermediate_steps) + done)
         return output
 
@@ -133,7 +133,7 @@ class AgentExecutor:
             output = yield from self.agent.plan(steps, run, **inputs)
         except OutputParserException as error:
             observation, log = self._parsing_error_observation(error)
-            yield run.emit(ParseError, error=str(error), llm_output=error.llm_output,
+            yield run.emit(ParseErrorEvent, error=str(error), llm_output=error.llm_output,
                            observation=observation, handled=observation is not None)
             if observation is None:
                 raise OutputParsingError(
@@ -157,7 +157,7 @@ class AgentExecutor:
         else:
             available = list(name_to_tool_map)
             observation = invalid_tool_observation(agent_action.tool, available)
-            yield run.emit(InvalidTool, requested=agent_action.tool, available=available,
+            yield run.emit(InvalidToolEvent, requested=agent_action.tool, available=available,
                            observation=observation)
         return AgentStep(agent_action, observation)
 

@@ -9,7 +9,7 @@ from typing import Generator
 
 import numexpr
 
-from .events import CalculatorEval
+from .events import CalculatorEvalEvent
 from .models import ChatModel, call_model
 from .run_context import RunContext
 from .tools import Tool, ToolError
@@ -151,7 +151,7 @@ def llm_math_tool(model: ChatModel, name: str = "Calculator",
         expression = extract_expression(reply)
         if expression is not None:
             result = evaluate_expression(expression)
-            yield run.emit(CalculatorEval, expression=expression.strip(), result=result)
+            yield run.emit(CalculatorEvalEvent, expression=expression.strip(), result=result)
             return f"Answer: {result}"
         if reply.strip().startswith("Answer:"):
             return reply.strip()

@@ -1,191 +1,296 @@
-"""The event vocabulary: one frozen pydantic model per kind, joined in a discriminated union."""
+"""The event vocabulary: one frozen pydantic model per kind, joined once in a discriminated union."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 # Bump when a field is renamed or removed; trace files carry it in their header.
 SCHEMA_VERSION = 1
 
+# Every class here is named <Kind>Event; its `kind` field is the string a trace file stores.
+# Field docstrings become the fields' descriptions (use_attribute_docstrings), so
+# `LLMStartEvent.model_fields["prompt"].description` says what the field holds.
+_FROZEN = ConfigDict(frozen=True, use_attribute_docstrings=True)
+
 
 class SourceRef(BaseModel):
-    """Where in the executor's source an event was yielded."""
+    """Where in the source an event was yielded."""
 
-    model_config = ConfigDict(frozen=True)
-    file: str  # relative to the project root, e.g. "executor/agent_executor.py"
+    model_config = _FROZEN
+    file: str
+    """Relative to the project root, e.g. "executor/agent_executor.py" (absolute outside it)."""
     line: int
+    """The line of the `yield` that handed the event out."""
     function: str
+    """The function that line belongs to, e.g. "_iter_next_step"."""
 
 
 class ToolInfo(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    """A tool as chain_start lists it."""
+
+    model_config = _FROZEN
     name: str
+    """The name the model must write after `Action:`."""
     description: str
+    """The text the prompt shows the model for this tool."""
     return_direct: bool = False
+    """True when the tool's observation is returned as the final answer."""
 
 
 class ActionRecord(BaseModel):
     """An AgentAction as it appears inside an event (tool, tool_input, log)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = _FROZEN
     tool: str
+    """The tool the model asked for."""
     tool_input: str
+    """What it asked to hand the tool."""
     log: str
+    """The model's whole reply, kept for the next prompt's scratchpad."""
 
 
 class EventBase(BaseModel):
     """The envelope every event carries."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
     seq: int
+    """0-based position in the run; contiguous."""
     run_id: str
+    """Which run the event belongs to."""
     t: float
+    """Seconds since the run started, on the run's (injectable) clock."""
     iteration: int
+    """The loop round (1-based); 0 before the first round."""
     frames: tuple[str, ...]
+    """The executor's call stack at the yield, outermost first."""
     source: SourceRef
+    """The yield that handed the event out."""
 
 
 # Kind names follow LangChain's callbacks where one exists (tool_start = on_tool_start).
-class ChainStart(EventBase):
+class ChainStartEvent(EventBase):
+    """The run begins (LangChain: on_chain_start)."""
+
     kind: Literal["chain_start"] = "chain_start"
     inputs: dict[str, Any]
+    """What invoke() was given, e.g. {"input": question}."""
     tools: list[ToolInfo]
+    """The tools the agent may call."""
     settings: dict[str, Any]
+    """The executor's settings: limits, error handling, model, stop sequences."""
 
 
-class LLMStart(EventBase):
+class LLMStartEvent(EventBase):
+    """A model call is about to be made (LangChain: on_llm_start)."""
+
     kind: Literal["llm_start"] = "llm_start"
     model: str
+    """The model's name."""
     prompt: str
+    """The exact text sent."""
     stop: list[str]
+    """Stop sequences: the reply ends where one begins."""
 
 
-class LLMEnd(EventBase):
+class LLMEndEvent(EventBase):
+    """The model replied (LangChain: on_llm_end)."""
+
     kind: Literal["llm_end"] = "llm_end"
     text: str
+    """The exact reply."""
     usage: dict[str, int] | None = None
+    """Token counts the endpoint reported, when it did."""
     duration: float
+    """Seconds from llm_start to the reply, retries and waits included."""
 
 
 class AgentActionEvent(EventBase):
+    """plan() produced an AgentAction (LangChain: on_agent_action)."""
+
     kind: Literal["agent_action"] = "agent_action"
     tool: str
+    """The tool the model asked for."""
     tool_input: str
+    """What to hand it."""
     log: str
+    """The model's whole reply."""
 
 
 class AgentFinishEvent(EventBase):
+    """plan() produced an AgentFinish, or a limit or return_direct made one (LangChain: on_agent_finish)."""
+
     kind: Literal["agent_finish"] = "agent_finish"
     return_values: dict[str, Any]
+    """What invoke() returns, e.g. {"output": answer}."""
     log: str
+    """The model's whole reply ("" when the executor made the finish)."""
 
 
-class ParseError(EventBase):
+class ParseErrorEvent(EventBase):
+    """The model's reply did not parse."""
+
     kind: Literal["parse_error"] = "parse_error"
     error: str
+    """The parser's message."""
     llm_output: str
+    """The reply that failed to parse."""
     observation: str | None
+    """What the agent is told instead (None when handle_parsing_errors is off)."""
     handled: bool
+    """True when the run goes on with the observation, False when it stops."""
 
 
-class InvalidTool(EventBase):
+class InvalidToolEvent(EventBase):
+    """The action named a tool the agent does not have."""
+
     kind: Literal["invalid_tool"] = "invalid_tool"
     requested: str
+    """The name the model wrote."""
     available: list[str]
+    """The names it could have used."""
     observation: str
+    """The observation that tells the model so."""
 
 
-class ToolStart(EventBase):
+class ToolStartEvent(EventBase):
+    """A tool is about to run (LangChain: on_tool_start)."""
+
     kind: Literal["tool_start"] = "tool_start"
     tool: str
+    """The tool's name."""
     tool_input: str
+    """The input it is given."""
 
 
-class ToolEnd(EventBase):
+class ToolEndEvent(EventBase):
+    """A tool returned (LangChain: on_tool_end)."""
+
     kind: Literal["tool_end"] = "tool_end"
     tool: str
+    """The tool's name."""
     observation: str
+    """What it returned, as text: the next prompt's Observation."""
 
 
 class ToolErrorEvent(EventBase):
+    """A tool raised (LangChain: on_tool_error)."""
+
     kind: Literal["tool_error"] = "tool_error"
     tool: str
+    """The tool's name."""
     error_type: str
+    """The exception's class name."""
     message: str
+    """The exception's message."""
     handled: bool
+    """True when the error became an observation, False when it ends the run."""
     observation: str | None = None
+    """The observation made of it, when handled."""
 
 
-class Retry(EventBase):
+class RetryEvent(EventBase):
+    """A failed attempt will be tried again after `delay` (LangChain: on_retry)."""
+
     kind: Literal["retry"] = "retry"
     target: Literal["llm", "tool"]
+    """Whether a model call or a tool failed."""
     name: str
-    attempt: int  # the attempt that failed, 1-based
+    """The model's or the tool's name."""
+    attempt: int
+    """The attempt that failed, 1-based."""
     error: str
+    """The failure, as "Type: message"."""
     delay: float
+    """Seconds waited before the next attempt."""
 
 
-class RateLimitWait(EventBase):
+class RateLimitWaitEvent(EventBase):
+    """The rate limiter made a model call wait."""
+
     kind: Literal["rate_limit_wait"] = "rate_limit_wait"
     waited: float
+    """Seconds waited for a token."""
 
 
-class Step(EventBase):
+class StepEvent(EventBase):
+    """An AgentStep (action, observation) joined intermediate_steps."""
+
     kind: Literal["step"] = "step"
     action: ActionRecord
+    """The action taken."""
     observation: str
+    """What came back."""
     n_steps: int
+    """How many steps the run has taken, this one included."""
 
 
-class FinishCheck(EventBase):
+class FinishCheckEvent(EventBase):
+    """The `isinstance(output, AgentFinish)` test in _call."""
+
     kind: Literal["finish_check"] = "finish_check"
     is_finish: bool
+    """The test's result: True ends the loop."""
     output_type: str
+    """What `output` was: "AgentFinish" or "list[AgentStep]"."""
 
 
-class LimitReached(EventBase):
+class LimitReachedEvent(EventBase):
+    """max_iterations or max_execution_time stopped the loop."""
+
     kind: Literal["limit_reached"] = "limit_reached"
     reason: Literal["max_iterations", "max_execution_time"]
+    """Which limit was hit."""
     iterations: int
+    """Rounds completed."""
     elapsed: float
+    """Seconds the loop ran."""
     early_stopping_method: str
+    """How the stop is answered ("force": a fixed message)."""
 
 
-class CalculatorEval(EventBase):
+class CalculatorEvalEvent(EventBase):
+    """The calculator handed its model's expression to numexpr."""
+
     kind: Literal["calculator_eval"] = "calculator_eval"
     expression: str
+    """The expression the model wrote."""
     result: str
+    """What numexpr computed."""
 
 
-class ChainEnd(EventBase):
+class ChainEndEvent(EventBase):
+    """The run ended with a result (LangChain: on_chain_end)."""
+
     kind: Literal["chain_end"] = "chain_end"
     outputs: dict[str, Any]
+    """The result dict's outputs."""
 
 
-class ChainError(EventBase):
+class ChainErrorEvent(EventBase):
+    """The run ended with an exception (LangChain: on_chain_error)."""
+
     kind: Literal["chain_error"] = "chain_error"
     error_type: str
+    """The exception's class name."""
     message: str
+    """The exception's message."""
 
 
-EVENT_CLASSES: tuple[type[EventBase], ...] = (
-    ChainStart, LLMStart, LLMEnd, AgentActionEvent, AgentFinishEvent, ParseError,
-    InvalidTool, ToolStart, ToolEnd, ToolErrorEvent, Retry, RateLimitWait, Step,
-    FinishCheck, LimitReached, CalculatorEval, ChainEnd, ChainError,
-)
-EVENT_KINDS: tuple[str, ...] = tuple(cls.model_fields["kind"].default for cls in EVENT_CLASSES)
-CLASS_BY_KIND: dict[str, type[EventBase]] = dict(zip(EVENT_KINDS, EVENT_CLASSES))
-
+# The union, written once; everything else is derived from it.
 Event = Annotated[
     Union[
-        ChainStart, LLMStart, LLMEnd, AgentActionEvent, AgentFinishEvent, ParseError,
-        InvalidTool, ToolStart, ToolEnd, ToolErrorEvent, Retry, RateLimitWait, Step,
-        FinishCheck, LimitReached, CalculatorEval, ChainEnd, ChainError,
+        ChainStartEvent, LLMStartEvent, LLMEndEvent, AgentActionEvent, AgentFinishEvent,
+        ParseErrorEvent, InvalidToolEvent, ToolStartEvent, ToolEndEvent, ToolErrorEvent, RetryEvent,
+        RateLimitWaitEvent, StepEvent, FinishCheckEvent, LimitReachedEvent, CalculatorEvalEvent,
+        ChainEndEvent, ChainErrorEvent,
     ],
     Field(discriminator="kind"),
 ]
+EVENT_CLASSES: tuple[type[EventBase], ...] = get_args(get_args(Event)[0])
+EVENT_KINDS: tuple[str, ...] = tuple(cls.model_fields["kind"].default for cls in EVENT_CLASSES)
+CLASS_BY_KIND: dict[str, type[EventBase]] = dict(zip(EVENT_KINDS, EVENT_CLASSES))
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generator, Protocol, Sequence
 
-from .events import LLMEnd, LLMStart, RateLimitWait
-from .retry import with_retries
+from .events import LLMEndEvent, LLMStartEvent, RateLimitWaitEvent
+from .retry_loop import with_retries
 from .run_context import RunContext
 
 
@@ -65,11 +65,11 @@ def call_model(run: RunContext, model: ChatModel, prompt: str,
     Between the two, each attempt waits for the run's rate limiter and a failed attempt is
     retried per the run's retry policy (each shows up as a rate_limit_wait / retry event).
     """
-    yield run.emit(LLMStart, model=model.model_name, prompt=prompt, stop=list(stop))
+    yield run.emit(LLMStartEvent, model=model.model_name, prompt=prompt, stop=list(stop))
     started = run.clock.monotonic()
     reply = yield from with_retries(run, run.retry_policy, "llm", model.model_name,
                                     lambda: _paced_generate(run, model, prompt, stop))
-    yield run.emit(LLMEnd, text=reply.text, usage=reply.usage,
+    yield run.emit(LLMEndEvent, text=reply.text, usage=reply.usage,
                    duration=round(run.clock.monotonic() - started, 6))
     return reply.text
 
@@ -80,5 +80,5 @@ def _paced_generate(run: RunContext, model: ChatModel, prompt: str,
     if run.rate_limiter is not None:
         waited = run.rate_limiter.acquire()
         if waited > 0:
-            yield run.emit(RateLimitWait, waited=round(waited, 6))
+            yield run.emit(RateLimitWaitEvent, waited=round(waited, 6))
     return model.generate(prompt, stop)

@@ -17,12 +17,10 @@ import email.utils
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, Literal, Mapping
+from typing import Any, Callable, Literal, Mapping
 
 from tenacity import RetryCallState, wait_exponential
 
-from .events import EventBase, Retry
-from .run_context import RunContext
 
 Condition = type[BaseException] | int | str  # an exception type, an HTTP status code or an error substring
 RETRYABLE_STATUS = (408, 429, 500, 502, 503, 504)
@@ -199,28 +197,3 @@ def _conditions(names: Any, default: tuple[Condition, ...]) -> tuple[Condition, 
             if isinstance(found, type) and issubclass(found, BaseException):
                 rebuilt.append(found)
     return tuple(rebuilt)
-
-
-def with_retries(run: RunContext, policy: RetryPolicy | None, target: Literal["llm", "tool"], name: str,
-                 attempt: Callable[[], Generator[EventBase, None, Any]]) -> Generator[EventBase, None, Any]:
-    """Run `attempt()` (a generator) until it succeeds, the error is not retryable, or the policy gives up.
-
-    LangChain: Runnable.with_retry, but each failed attempt is yielded as a `retry` event
-    before the wait, and the wait goes through the run's clock (instant in tests and replays).
-    """
-    if policy is None:
-        return (yield from attempt())
-    number = 1
-    while True:
-        try:
-            return (yield from attempt())
-        except Exception as error:
-            if not policy.should_retry(error):
-                raise
-            if number > policy.max_retries:
-                raise RetriesExhausted(target, name, number, error) from error
-            delay = round(policy.delay_for(number, error), 6)
-            yield run.emit(Retry, target=target, name=name, attempt=number,
-                           error=describe_error(error), delay=delay)
-            run.clock.sleep(delay)
-            number += 1

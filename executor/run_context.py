@@ -6,14 +6,12 @@ import sys
 import uuid
 from pathlib import Path
 from types import CodeType
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from .clock import Clock, SystemClock
 from .events import EventBase, SourceRef
-
-if TYPE_CHECKING:  # type hints only: retry.py imports this module
-    from .rate_limit import RateLimiter
-    from .retry import RetryPolicy
+from .rate_limit import RateLimiter
+from .retry import RetryPolicy
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 PROJECT_ROOT = PACKAGE_DIR.parent

@@ -6,8 +6,9 @@ import inspect
 from functools import partial
 from typing import Any, Callable, Generator
 
-from .events import ToolEnd, ToolErrorEvent, ToolStart
-from .retry import RetriesExhausted, RetryPolicy, with_retries
+from .events import ToolEndEvent, ToolErrorEvent, ToolStartEvent
+from .retry import RetriesExhausted, RetryPolicy
+from .retry_loop import with_retries
 from .run_context import RunContext
 
 ErrorHandler = bool | str | Callable[["ToolError"], str]
@@ -58,7 +59,7 @@ class Tool:
 
     def run(self, tool_input: str, run: RunContext) -> Generator[object, None, Any]:
         # LangChain: BaseTool.run
-        yield run.emit(ToolStart, tool=self.name, tool_input=tool_input)
+        yield run.emit(ToolStartEvent, tool=self.name, tool_input=tool_input)
         policy = self.retry_policy or run.retry_policy
         attempt = (partial(self.func, tool_input, run) if self.emits_events
                    else partial(_plain_call, self.func, tool_input))
@@ -81,7 +82,7 @@ class Tool:
         except Exception as error:
             yield run.emit(ToolErrorEvent, **self._error_fields(error, handled=False))
             raise
-        yield run.emit(ToolEnd, tool=self.name, observation=str(observation))
+        yield run.emit(ToolEndEvent, tool=self.name, observation=str(observation))
         return observation
 
     def _observation_for(self, error: ToolError) -> str:
