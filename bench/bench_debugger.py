@@ -19,10 +19,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from executor import ManualClock, ScriptedModel  # noqa: E402
-from tracer.breakpoints import BreakpointSet  # noqa: E402
-from tracer.trace_file import TraceFile  # noqa: E402
-from tracer.trace_index import TraceIndex, cache_path  # noqa: E402
-from tracer.trace_writer import TraceWriter  # noqa: E402
+from tracer.debug.breakpoints import BreakpointSet  # noqa: E402
+from tracer.trace.index import TraceIndex, cache_path  # noqa: E402
+from tracer.trace.reader import TraceFile  # noqa: E402
+from tracer.trace.writer import TraceWriter  # noqa: E402
 from tutorials.rose_pricing import REPLIES, SCENARIO  # noqa: E402
 
 PROMPT_CHARS = 240  # a trimmed prompt per call: real million-event runs cannot resend everything

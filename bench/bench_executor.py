@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from executor import AgentExecutor, ManualClock, ModelReply, Tool, create_react_agent  # noqa: E402
 from executor.models import cut_at_stop  # noqa: E402
 from executor.prompt import REACT_PROMPT  # noqa: E402
-from tracer.trace_writer import TraceWriter  # noqa: E402
+from tracer.trace.writer import TraceWriter  # noqa: E402
 
 
 def replies(n: int) -> list[str]:
@@ -80,7 +80,8 @@ def drain(executor: AgentExecutor, listeners=()) -> dict:
 
 def langchain_run(script: list[str]):
     try:
-        from langchain_classic.agents import AgentExecutor as LCExecutor, create_react_agent as lc_create
+        from langchain_classic.agents import AgentExecutor as LCExecutor
+        from langchain_classic.agents import create_react_agent as lc_create
         from langchain_core.language_models.fake import FakeListLLM
         from langchain_core.prompts import PromptTemplate
         from langchain_core.tools import Tool as LCTool

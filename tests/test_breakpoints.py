@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from executor import ManualClock, ScriptedModel
-from tracer.breakpoints import BreakpointSet, BreakpointSpecError, parse_spec
-from tracer.conditions import resolve_in
-from tracer.trace_file import TraceFile
-from tracer.trace_index import TraceIndex
-from tracer.trace_writer import TraceWriter
+from tracer.debug.breakpoints import BreakpointSet, BreakpointSpecError, parse_spec
+from tracer.debug.conditions import resolve_in
+from tracer.trace.index import TraceIndex
+from tracer.trace.reader import TraceFile
+from tracer.trace.writer import TraceWriter
 from tutorials.rose_pricing import REPLIES, SCENARIO
 
 ROSE = Path(__file__).resolve().parent.parent / "fixtures" / "rose_pricing.jsonl"

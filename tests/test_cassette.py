@@ -1,12 +1,26 @@
 """Cassettes: recorded replies and tool results answer a re-run, and any departure names its event."""
 
 import pytest
-
-from executor import (AgentExecutor, ManualClock, RetryPolicy, ScriptedModel, Tool, ToolError, TransientError,
-                      create_react_agent)
 from loop_builders import action, finish, run_collecting
-from tracer.cassette import ReplayDivergence, ReplayModel, build_from_recording, cassette_tools, recorded_calls
-from tracer.transitions import Trace
+
+from executor import (
+    AgentExecutor,
+    ManualClock,
+    RetryPolicy,
+    ScriptedModel,
+    Tool,
+    ToolError,
+    TransientError,
+    create_react_agent,
+)
+from tracer.replay.cassette import (
+    ReplayDivergence,
+    ReplayModel,
+    build_from_recording,
+    cassette_tools,
+    recorded_calls,
+)
+from tracer.trace.transitions import Trace
 from tutorials import get_scenario
 
 ROSE = get_scenario("rose-pricing")

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from tracer.trace_file import load_trace
+from tracer.trace.reader import load_trace
 from tutorials import get_scenario
 
 # Source lines move whenever executor code is edited; the header hashes flag that instead.

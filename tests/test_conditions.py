@@ -7,9 +7,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tracer.conditions import MISSING, Condition, ConditionError, resolve_in, tokenize
-from tracer.trace_file import TraceFile
-from tracer.trace_index import TraceIndex
+from tracer.debug.conditions import (
+    MISSING,
+    Condition,
+    ConditionError,
+    resolve_in,
+    tokenize,
+)
+from tracer.trace.index import TraceIndex
+from tracer.trace.reader import TraceFile
 
 ROSE = Path(__file__).resolve().parent.parent / "fixtures" / "rose_pricing.jsonl"
 with TraceFile(ROSE) as _trace:  # source lines move with executor edits: read them from the fixture

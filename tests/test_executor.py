@@ -1,11 +1,28 @@
 """The AgentExecutor behaves like LangChain's classic one, observably."""
 
 import pytest
+from loop_builders import (
+    action,
+    echo_tool,
+    finish,
+    kinds,
+    run_collecting,
+    scripted_executor,
+)
 
-from executor import (STOPPED, AgentAction, ManualClock, OutputParsingError, PromptTemplate,
-                      ScriptedModel, ScriptExhausted, Tool, ToolError, create_react_agent)
+from executor import (
+    STOPPED,
+    AgentAction,
+    ManualClock,
+    OutputParsingError,
+    PromptTemplate,
+    ScriptedModel,
+    ScriptExhausted,
+    Tool,
+    ToolError,
+    create_react_agent,
+)
 from executor.parser import MISSING_ACTION
-from loop_builders import action, echo_tool, finish, kinds, run_collecting, scripted_executor
 
 PARSING_PREFIX = ("An output parsing error occurred. In order to pass this error back to the agent and have "
                   "it try again, pass `handle_parsing_errors=True` to the AgentExecutor. This is the error: ")

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from tracer.snapshot_extension import TraceSnapshotExtension
-from tracer.transitions import Trace
-from tracer.verify import verify_trace
+from tracer.replay.verify import verify_trace
+from tracer.testing.snapshot_extension import TraceSnapshotExtension
+from tracer.trace.transitions import Trace
 
 # A glob, so new fixtures are picked up; `uv run pytest --snapshot-update` writes their snapshots.
 FIXTURES = sorted((Path(__file__).resolve().parent.parent / "fixtures").glob("*.jsonl"))

@@ -4,10 +4,10 @@ import pytest
 
 from executor import ScriptedModel
 from tracer.cli import main
-from tracer.fork import ForkError, fork_trace
-from tracer.normalise import normalise_events
-from tracer.trace_diff import diff_traces, render_diff
-from tracer.transitions import Trace
+from tracer.replay.fork import ForkError, fork_trace
+from tracer.report.diff import diff_traces, render_diff
+from tracer.trace.normalise import normalise_events
+from tracer.trace.transitions import Trace
 from tutorials import get_scenario
 
 ROSE = get_scenario("rose-pricing").fixture

@@ -2,12 +2,12 @@
 
 import io
 
+from loop_builders import action, finish, scripted_executor
 from rich.console import Console
 
 from executor import ManualClock, ScriptedModel, Tool
-from tracer.literal_text import literal, scrub
-from tracer.narrator import Narrator
-from loop_builders import action, finish, scripted_executor
+from tracer.report.narrator import Narrator
+from tracer.trace.literal_text import literal, scrub
 from tutorials import get_scenario
 
 HOSTILE = "[bold red]pwned[/] \x1b[31mred\x1b[0m \x1b]0;evil title\x07 \x9b2J bell\x07"

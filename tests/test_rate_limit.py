@@ -4,7 +4,13 @@ import threading
 
 import pytest
 
-from executor import AgentExecutor, ManualClock, RateLimiter, ScriptedModel, create_react_agent
+from executor import (
+    AgentExecutor,
+    ManualClock,
+    RateLimiter,
+    ScriptedModel,
+    create_react_agent,
+)
 from tutorials.rose_pricing import REPLIES, build_tools
 
 

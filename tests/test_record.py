@@ -4,9 +4,14 @@ import pytest
 
 from executor import ScriptedModel
 from tracer.cli import main
-from tracer.record_modes import Cassette, CassetteMissing, RecordMode, should_record
-from tracer.trace_file import load_trace
-from tracer.trace_writer import TraceWriter
+from tracer.replay.record_modes import (
+    Cassette,
+    CassetteMissing,
+    RecordMode,
+    should_record,
+)
+from tracer.trace.reader import load_trace
+from tracer.trace.writer import TraceWriter
 from tutorials import get_scenario
 
 ROSE = get_scenario("rose-pricing")

@@ -6,12 +6,12 @@ import subprocess
 import sys
 
 import pytest
+from loop_builders import action, finish
 
 from executor import AgentExecutor, ManualClock, ScriptedModel, Tool, create_react_agent
-from loop_builders import action, finish
-from tracer.redact import Redactor
-from tracer.trace_file import load_trace
-from tracer.trace_writer import TraceWriter
+from tracer.trace.reader import load_trace
+from tracer.trace.redact import Redactor
+from tracer.trace.writer import TraceWriter
 
 FAKE_KEY = "sk-fake-0123456789abcdefLOOPSCOPE"
 

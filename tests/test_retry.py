@@ -4,8 +4,18 @@ import random
 
 import pytest
 
-from executor import (AgentExecutor, ManualClock, ModelReply, RetriesExhausted, RetryPolicy, ScriptedModel,
-                      Tool, TransientError, create_react_agent, llm_math_tool)
+from executor import (
+    AgentExecutor,
+    ManualClock,
+    ModelReply,
+    RetriesExhausted,
+    RetryPolicy,
+    ScriptedModel,
+    Tool,
+    TransientError,
+    create_react_agent,
+    llm_math_tool,
+)
 from executor.retry import parse_retry_after, retry_after_of, status_code_of
 from tutorials.rose_pricing import REPLIES, build_tools
 

@@ -7,7 +7,7 @@ import pytest
 from executor import ManualClock, ScriptedModel
 from executor.events import CLASS_BY_KIND
 from executor.run_context import PROJECT_ROOT
-from tracer.ledger import Ledger
+from tracer.report.ledger import Ledger
 from tutorials import get_scenario
 
 ROUND_WITH_TOOL = ["llm_start", "llm_end", "agent_action", "tool_start", "tool_end", "step", "finish_check"]
@@ -92,7 +92,7 @@ def test_envelope_is_contiguous_and_timed_by_the_injected_clock(rose):
 
 
 def test_the_recorded_fixture_is_this_run(rose):
-    from tracer.trace_file import load_trace
+    from tracer.trace.reader import load_trace
     header, recorded, warning = load_trace(Path(PROJECT_ROOT, "fixtures", "rose_pricing.jsonl"))
     assert warning is None and header["scenario"] == "rose-pricing"
     assert [e.kind for e in recorded] == EXPECTED

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from tracer.breakpoints import BreakpointSet
-from tracer.conditions import resolve_in
-from tracer.stepping import Motion, MotionSearch, move
-from tracer.trace_file import TraceFile
-from tracer.trace_index import TraceIndex
+from tracer.debug.breakpoints import BreakpointSet
+from tracer.debug.conditions import resolve_in
+from tracer.debug.stepping import Motion, MotionSearch, move
+from tracer.trace.index import TraceIndex
+from tracer.trace.reader import TraceFile
 
 ROSE = Path(__file__).resolve().parent.parent / "fixtures" / "rose_pricing.jsonl"
 S, N, R, C = Motion.STEP, Motion.NEXT, Motion.OUT, Motion.CONTINUE

@@ -8,8 +8,8 @@ import pytest
 
 from executor import ManualClock, ScriptedModel
 from executor.events import SCHEMA_VERSION
-from tracer.trace_file import TraceFile, TraceFormatError, load_trace
-from tracer.trace_writer import TraceWriter
+from tracer.trace.reader import TraceFile, TraceFormatError, load_trace
+from tracer.trace.writer import TraceWriter
 from tutorials import get_scenario
 
 
@@ -153,7 +153,7 @@ def test_a_prompt_base_that_points_nowhere_is_a_clear_error(tmp_path):
 
 
 def test_newlines_are_found_across_scan_chunk_boundaries(tmp_path, monkeypatch):
-    import tracer.trace_file as trace_file
+    import tracer.trace.reader as trace_file
     path = tmp_path / "run.jsonl"
     events = record(path)
     monkeypatch.setattr(trace_file, "SCAN_CHUNK", 4096)  # many chunks, lines cut at their edges

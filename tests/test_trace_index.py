@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-import tracer.trace_index as trace_index
+import tracer.trace.index as trace_index
 from executor import ManualClock, ScriptedModel
-from tracer.conditions import event_tool
-from tracer.trace_file import TraceFile, TraceFormatError
-from tracer.trace_index import TraceIndex, scan_windows
-from tracer.trace_writer import TraceWriter
+from tracer.debug.conditions import event_tool
+from tracer.trace.index import TraceIndex, scan_windows
+from tracer.trace.reader import TraceFile, TraceFormatError
+from tracer.trace.writer import TraceWriter
 from tutorials.rose_pricing import SCENARIO
 
 ROSE = Path(__file__).resolve().parent.parent / "fixtures" / "rose_pricing.jsonl"

@@ -1,11 +1,20 @@
 """Transitions: the run as the loop's state changes, and the same as a Mermaid state diagram."""
 
-from executor import (AgentExecutor, ManualClock, RateLimiter, RetryPolicy, ScriptedModel, Tool, TransientError,
-                      create_react_agent)
 from loop_builders import action, finish, run_collecting
+
+from executor import (
+    AgentExecutor,
+    ManualClock,
+    RateLimiter,
+    RetryPolicy,
+    ScriptedModel,
+    Tool,
+    TransientError,
+    create_react_agent,
+)
 from tracer.cli import main
-from tracer.mermaid import mermaid_state_diagram
-from tracer.transitions import Trace, transitions
+from tracer.report.mermaid import mermaid_state_diagram
+from tracer.trace.transitions import Trace, transitions
 from tutorials import get_scenario
 
 ROSE_LABELS = ["chain_start",

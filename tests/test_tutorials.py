@@ -12,13 +12,13 @@ from rich.cells import cell_len
 from rich.console import Console
 
 from executor import ManualClock, ScriptedModel
-from tracer.cassette import ReplayModel
 from tracer.cli import main
-from tracer.commands import tutorial as tutorial_command
-from tracer.trace_file import load_trace
+from tracer.cli import tutorial as tutorial_command
+from tracer.replay.cassette import ReplayModel
+from tracer.trace.reader import load_trace
 from tracer.tui.app import DebuggerApp
 from tracer.tui.launch import build_session
-from tracer.tui.narration_view import narration_text
+from tracer.tui.views.narration_view import narration_text
 from tutorials import SCENARIOS
 from tutorials.narration import NarrationMismatch, NarrationStop, tutorial_stops
 from tutorials.notes_file import LANGUAGES, NotesFileError, load_notes, reflow

@@ -6,9 +6,9 @@ import pytest
 
 from executor.events import SCHEMA_VERSION
 from tracer.cli import main
-from tracer.normalise import first_difference, normalise_event, normalise_events
-from tracer.transitions import Trace
-from tracer.verify import verify_trace
+from tracer.replay.verify import verify_trace
+from tracer.trace.normalise import first_difference, normalise_event, normalise_events
+from tracer.trace.transitions import Trace
 from tutorials import get_scenario
 
 ROSE = get_scenario("rose-pricing").fixture

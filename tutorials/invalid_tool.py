@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from .flower_shop import ANSWER, CALCULATOR_REPLY, QUESTION, final_answer, search_and_calculator, thought
+from .flower_shop import (
+    ANSWER,
+    CALCULATOR_REPLY,
+    QUESTION,
+    final_answer,
+    search_and_calculator,
+    thought,
+)
 from .scenario import Scenario
 
 REPLIES = [

@@ -8,7 +8,14 @@ from typing import Any, Sequence
 from executor import ChatModel, ModelReply, RateLimiter, RetryPolicy
 from executor.clock import Clock
 
-from .flower_shop import ANSWER, CALCULATOR_REPLY, QUESTION, final_answer, search_and_calculator, thought
+from .flower_shop import (
+    ANSWER,
+    CALCULATOR_REPLY,
+    QUESTION,
+    final_answer,
+    search_and_calculator,
+    thought,
+)
 from .scenario import Scenario
 
 MAX_QPS = 0.5  # one model call every 2 seconds on average

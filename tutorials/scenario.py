@@ -6,7 +6,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from executor import AgentExecutor, ChatModel, ScriptedModel, SystemClock, Tool, create_react_agent
+from executor import (
+    AgentExecutor,
+    ChatModel,
+    ScriptedModel,
+    SystemClock,
+    Tool,
+    create_react_agent,
+)
 from executor.clock import Clock
 
 FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures"

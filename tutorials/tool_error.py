@@ -6,7 +6,14 @@ import random
 
 from executor import ChatModel, RetryPolicy, Tool, ToolError, llm_math_tool
 
-from .flower_shop import ANSWER, CALCULATOR_REPLY, QUESTION, final_answer, search_tool, thought
+from .flower_shop import (
+    ANSWER,
+    CALCULATOR_REPLY,
+    QUESTION,
+    final_answer,
+    search_tool,
+    thought,
+)
 from .scenario import Scenario
 
 SUPPLIER_DOWN = "the supplier's quote service did not answer within 10 seconds"

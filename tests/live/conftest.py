@@ -1,7 +1,6 @@
 """Live-model test fixtures: a fake OpenAI-compatible server on 127.0.0.1, and the environment aimed at it."""
 
 import pytest
-
 from fake_openai_server import FakeOpenAIServer
 
 # Deliberately not "sk-..." shaped: the provider must hide the key itself, not rely on pattern redaction.

@@ -4,8 +4,9 @@ import json
 
 from conftest import API_KEY
 from fake_openai_server import Status
+
 from tracer.cli import main
-from tracer.trace_file import load_trace
+from tracer.trace.reader import load_trace
 from tutorials.rose_pricing import REPLIES
 
 ANSWER = "26.25"

@@ -4,16 +4,16 @@ import json
 import socket
 
 import pytest
-
 from conftest import API_KEY
+from fake_openai_server import Drop, Malformed, Slow, Status
+
 from executor import ManualClock, RetriesExhausted, RetryPolicy
 from executor.config import load_model_config
 from executor.providers import ProviderAuthError, create_model
-from fake_openai_server import Drop, Malformed, Slow, Status
-from tracer.cassette import build_from_recording
-from tracer.trace_file import load_trace
-from tracer.trace_writer import TraceWriter
-from tracer.verify import compare_runs
+from tracer.replay.cassette import build_from_recording
+from tracer.replay.verify import compare_runs
+from tracer.trace.reader import load_trace
+from tracer.trace.writer import TraceWriter
 from tutorials import get_scenario
 from tutorials.rose_pricing import REPLIES
 

@@ -5,12 +5,18 @@ import sys
 from importlib.metadata import EntryPoint
 
 import pytest
+from conftest import API_KEY
 
 import executor.providers as providers
-from conftest import API_KEY
 from executor.config import ModelConfigError, display_url, load_model_config
-from executor.providers import (ProviderNotFound, available_providers, create_model, parse_model_spec,
-                                register_provider, unregister_provider)
+from executor.providers import (
+    ProviderNotFound,
+    available_providers,
+    create_model,
+    parse_model_spec,
+    register_provider,
+    unregister_provider,
+)
 
 
 @pytest.fixture

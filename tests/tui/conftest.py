@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from trace_factory import INVALID_TOOL_REPLIES, ROSE, record
 
 HERE = Path(__file__).resolve().parent

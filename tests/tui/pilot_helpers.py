@@ -8,8 +8,8 @@ from textual.widgets import TabbedContent
 
 from tracer.tui.app import DebuggerApp
 from tracer.tui.launch import build_session
-from tracer.tui.source_view import SourceView
-from tracer.tui.text_pane import TextPane
+from tracer.tui.panes.source_view import SourceView
+from tracer.tui.panes.text_pane import TextPane
 
 
 def debugger(path, **options) -> DebuggerApp:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from pilot_helpers import debugger, highlighted, settle
-from tracer.breakpoints import BreakpointSet
-from tracer.trace_file import TraceFile
+
+from tracer.debug.breakpoints import BreakpointSet
+from tracer.trace.reader import TraceFile
 
 SIZE = (120, 40)
 ROSE = Path(__file__).resolve().parents[2] / "fixtures" / "rose_pricing.jsonl"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from trace_factory import ROSE
+
 from tracer.cli import main
-from tracer.trace_file import TraceFile, TraceFormatError
+from tracer.trace.reader import TraceFile, TraceFormatError
 from tracer.tui.launch import open_debugger
 
 

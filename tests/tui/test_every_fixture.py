@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from tracer.stepping import Motion
-from tracer.tui.detail_view import detail_text
-from tracer.tui.event_summary import summary_text
+from tracer.debug.stepping import Motion
 from tracer.tui.launch import build_session
-from tracer.tui.prompt_view import prompt_text
-from tracer.tui.variables_view import variables_text
+from tracer.tui.views.detail_view import detail_text
+from tracer.tui.views.event_summary import summary_text
+from tracer.tui.views.prompt_view import prompt_text
+from tracer.tui.views.variables_view import variables_text
 
 FIXTURES = sorted((Path(__file__).resolve().parents[2] / "fixtures").glob("*.jsonl"))
 

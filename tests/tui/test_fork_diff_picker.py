@@ -6,24 +6,24 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from pilot_helpers import active_tab, debugger, pane_text, settle
 from rich.console import Console
 from textual.widgets import OptionList, TextArea
-
-from pilot_helpers import active_tab, debugger, pane_text, settle
 from trace_factory import record, with_search_result
-from tracer.fork import fork_trace
-from tracer.trace_diff import diff_traces
-from tracer.trace_file import TraceFile
-from tracer.tui import fork_actions
-from tracer.tui.ask_screen import AskScreen
-from tracer.tui.diff_screen import DiffScreen
-from tracer.tui.fork_actions import fork_destination
-from tracer.tui.fork_screen import ForkScreen
-from tracer.tui.live_run import LiveRun
-from tracer.tui.main_screen import DebuggerScreen
-from tracer.tui.narration_view import narration_text
-from tracer.tui.status_line import StatusLine
-from tracer.tui.tutorial_picker import TutorialPicker
+
+from tracer.debug.live_run import LiveRun
+from tracer.replay.fork import fork_trace
+from tracer.report.diff import diff_traces
+from tracer.trace.reader import TraceFile
+from tracer.tui.screens import fork_actions
+from tracer.tui.panes.status_line import StatusLine
+from tracer.tui.screens.ask_screen import AskScreen
+from tracer.tui.screens.diff_screen import DiffScreen
+from tracer.tui.screens.fork_actions import fork_destination
+from tracer.tui.screens.fork_screen import ForkScreen
+from tracer.tui.screens.main_screen import DebuggerScreen
+from tracer.tui.screens.tutorial_picker import TutorialPicker
+from tracer.tui.views.narration_view import narration_text
 from tutorials.narration import tutorial_stops
 from tutorials.registry import TUTORIALS, Tutorial
 from tutorials.rose_pricing import REPLIES

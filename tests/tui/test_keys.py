@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import pytest
-
 from pilot_helpers import active_tab, debugger, highlighted, pane_text, settle
-from tracer.tui.ask_screen import AskScreen
-from tracer.tui.breakpoints_pane import BreakpointsPane
-from tracer.tui.call_stack import CallStackPane
-from tracer.tui.help_screen import EXPLAINED, HelpScreen, key_label
-from tracer.tui.main_screen import DebuggerScreen
-from tracer.tui.status_line import StatusLine
-from tracer.tui.timeline import EventTimeline
+
+from tracer.tui.panes.breakpoints_pane import BreakpointsPane
+from tracer.tui.panes.call_stack import CallStackPane
+from tracer.tui.panes.status_line import StatusLine
+from tracer.tui.panes.timeline import EventTimeline
+from tracer.tui.screens.ask_screen import AskScreen
+from tracer.tui.screens.help_screen import EXPLAINED, HelpScreen, key_label
+from tracer.tui.screens.main_screen import DebuggerScreen
 
 SIZE = (120, 40)
 

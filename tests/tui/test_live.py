@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import threading
 
+from pilot_helpers import active_tab, debugger, pane_text, settle
 from textual.widgets import TabbedContent
 
-from pilot_helpers import active_tab, debugger, pane_text, settle
-from tracer.trace_file import TraceFile
-from tracer.tui.live_run import LiveRun
+from tracer.debug.live_run import LiveRun
+from tracer.trace.reader import TraceFile
 
 
 def idle(app) -> bool:

@@ -5,17 +5,17 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+from pilot_helpers import active_tab, debugger, pane_text, settle
 from rich.text import Text
 from textual.widgets import TabbedContent
-
-from pilot_helpers import active_tab, debugger, pane_text, settle
 from trace_factory import record, with_search_result
-from tracer.tui.prompt_view import NEW, SCRATCHPAD, TEMPLATE, prompt_text
-from tracer.tui import event_store
+
+from tracer.debug import event_store
 from tracer.tui.launch import build_session
-from tracer.tui.call_stack import CallStackPane
-from tracer.tui.status_line import StatusLine
-from tracer.tui.timeline import EventTimeline
+from tracer.tui.panes.call_stack import CallStackPane
+from tracer.tui.panes.status_line import StatusLine
+from tracer.tui.panes.timeline import EventTimeline
+from tracer.tui.views.prompt_view import NEW, SCRATCHPAD, TEMPLATE, prompt_text
 from tutorials.rose_pricing import REPLIES
 
 SIZE = (120, 40)
@@ -183,7 +183,7 @@ async def test_names_in_a_hand_written_trace_cannot_style_the_screen(rose, tmp_p
 
 
 def test_the_source_pane_only_reads_files_of_the_project():
-    from tracer.tui.source_map import read_source
+    from tracer.debug.source_map import read_source
 
     assert read_source("executor/agent_executor.py").lines
     outside = read_source("../../../../etc/passwd")

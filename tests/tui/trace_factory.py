@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from executor import ChatModel, ManualClock, ScriptedModel, Tool
-from tracer.trace_writer import TraceWriter
+from tracer.trace.writer import TraceWriter
 from tutorials.rose_pricing import REPLIES, SCENARIO
 
 ROSE = Path(__file__).resolve().parents[2] / "fixtures" / "rose_pricing.jsonl"

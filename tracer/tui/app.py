@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual.app import App
 from textual.binding import Binding
 
-from ..literal_text import scrub
-from .main_screen import DebuggerScreen
-from .session import DebugSession
+from ..debug.session import DebugSession
+from ..trace.literal_text import scrub
+from .screens.main_screen import DebuggerScreen
 
 
 class DebuggerApp(App[int]):

@@ -6,9 +6,9 @@ import os
 import sys
 from typing import Any, Sequence
 
+from ..debug.live_run import LiveRun
+from ..debug.session import build_session
 from .app import DebuggerApp
-from .live_run import LiveRun
-from .session import build_session
 
 __all__ = ["build_session", "open_debugger"]  # build_session lives in session.py; tests import it from here
 

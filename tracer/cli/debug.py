@@ -1,0 +1,104 @@
+"""`loopscope debug TRACE.jsonl` / `loopscope debug --live SCENARIO`: step through a run in the debugger."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from executor import SystemClock
+from tutorials import get_scenario
+
+from ..debug.breakpoints import BreakpointSpecError, parse_spec
+from ..replay.live_model import add_live_arguments, live_model
+from ..report.narrator import Narrator
+from ..trace.reader import TraceFile
+from .usage_error import UsageError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser("debug", help="step through a recorded trace, or a live run, in the debugger",
+                       description="Open the step-through debugger on a trace (no model, no network), or "
+                                   "with --live drive a scenario's executor one event at a time, the "
+                                   "fixture's recorded replies answering the model. When stdout is not "
+                                   "a terminal the narrated run is printed instead.")
+    p.add_argument("trace", nargs="?", metavar="TRACE.jsonl", help="the trace file to open")
+    p.add_argument("--live", metavar="SCENARIO", help="run this scenario live (e.g. rose-pricing)")
+    p.add_argument("--break", dest="breaks", action="append", default=[], metavar="SPEC",
+                   help='set a breakpoint, e.g. tool_error, tool=Calculator, iteration=2, method=plan, '
+                        'line=executor/agent_executor.py:95, "if iteration >= 2"; repeatable; '
+                        "saved next to the trace")
+    p.add_argument("--record", metavar="OUT.jsonl",
+                   help="with --live: where to write the live run's trace (default: a temporary file)")
+    p.add_argument("--print", dest="as_text", action="store_true",
+                   help="print the narrated run instead of opening the debugger")
+    add_live_arguments(p, live_flag=False)
+    return p
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    if bool(args.trace) == bool(args.live):
+        raise UsageError("give a trace file or --live SCENARIO (one of them), "
+                         "e.g. `loopscope debug fixtures/rose_pricing.jsonl`")
+    if args.record and not args.live:
+        raise UsageError("--record only applies to --live runs")
+    if args.model and not args.live:
+        raise UsageError("--model needs --live SCENARIO: a recorded trace is replayed as it was")
+    for spec in args.breaks:
+        try:
+            parse_spec(spec)
+        except BreakpointSpecError as error:
+            raise UsageError(f"--break {spec!r}: {error}") from None
+
+
+def narrate_trace(path: str | Path, console: Console) -> None:
+    """Print a recorded run the way `loopscope run` narrates it (for pipes and files)."""
+    with TraceFile(path) as trace:
+        if trace.warning:
+            console.print(Text(f"warning: {trace.warning}", style="yellow"))
+        narrator = Narrator(console)
+        for event in trace:
+            narrator(event)
+
+
+def _live_run(args: argparse.Namespace):
+    from ..debug.live_run import LiveRun
+
+    record = args.record or Path(tempfile.mkdtemp(prefix="loopscope-")) / f"{args.live}.live.jsonl"
+    try:
+        scenario = get_scenario(args.live)
+        model = live_model(args, scenario.replies, SystemClock()) if args.model else None
+        return LiveRun(args.live, record, model=model)
+    except KeyError as error:
+        raise UsageError(str(error.args[0])) from None
+
+
+def _narrate_live(run, console: Console) -> None:
+    narrator = Narrator(console)
+    while (pulled := run.pull()) is not None:
+        narrator(pulled[0])
+    console.print(Text(f"\n{run.outcome}; trace written to {run.close()}", style="dim"))
+
+
+def run(args: argparse.Namespace) -> int:
+    _check_arguments(args)
+    console = Console(highlight=False)
+    to_terminal = sys.stdout.isatty() and not args.as_text
+    if args.live:
+        live = _live_run(args)
+        if not to_terminal:
+            _narrate_live(live, console)
+            return 0
+        from ..tui.launch import open_debugger
+
+        return open_debugger(None, breakpoints=args.breaks, live=live, title=f"live: {args.live}")
+    if not to_terminal:
+        narrate_trace(args.trace, console)
+        return 0
+    from ..tui.launch import open_debugger
+
+    return open_debugger(args.trace, breakpoints=args.breaks)

@@ -1,0 +1,30 @@
+"""`loopscope diff A B`: two runs aligned by transition, the first point they part, and what differs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..report.diff import diff_traces, render_diff
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser("diff", help="compare two traces transition by transition",
+                       description="Align two runs by their transitions (plan, AgentAction, tool, "
+                                   "step, ...), show where they first part and what differs there: "
+                                   "reply text, action, observation or outcome. Exit 0 when the "
+                                   "runs agree, 1 when they part.")
+    p.add_argument("a", metavar="A", help="a trace file")
+    p.add_argument("b", metavar="B", help="another trace file, e.g. a fork of A")
+    p.add_argument("--context", type=int, default=3, metavar="N",
+                   help="rows shown around the parting point (default 3)")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    diff = diff_traces(args.a, args.b)
+    for trace in (diff.a, diff.b):
+        if trace.warning:
+            print(f"warning: {trace.warning}", file=sys.stderr)
+    print("\n".join(render_diff(diff, (args.a, args.b), context=max(0, args.context))))
+    return 0 if diff.same else 1

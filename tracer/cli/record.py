@@ -1,0 +1,75 @@
+"""`loopscope record SCENARIO -o FILE`: run a scenario with its scripted replies and save the trace."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from executor import ChatModel, ManualClock, ScriptedModel, SystemClock
+
+from ..replay.live_model import LiveModel, add_live_arguments, live_model, wants_live
+from ..replay.record_modes import RecordMode, should_record
+from ..replay.verify import DEFAULT_CLOCK_TICK
+from ..trace.redact import Redactor, default_redactor
+from ..trace.writer import TraceWriter
+from .scenarios import scenario_named
+from .usage_error import UsageError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser("record", help="record a scenario's run as a trace fixture",
+                       description="Run a scenario and write its trace. The file appears only when "
+                                   "the run is over (written to FILE.partial, then renamed), and "
+                                   "secrets (API keys from the environment, bearer tokens, sk-... "
+                                   "keys, LOOPSCOPE_REDACT patterns) are replaced before writing.")
+    p.add_argument("scenario")
+    p.add_argument("-o", "--output", help="where to write (default: the scenario's fixture path)")
+    p.add_argument("--mode", choices=["once", "rewrite"], default="rewrite",
+                   help="once: keep an existing file; rewrite (default): record it again")
+    p.add_argument("--redact", action="append", default=[], metavar="REGEX",
+                   help="also replace text matching REGEX (repeatable)")
+    add_live_arguments(p)
+    return p
+
+
+def record_run(scenario, output: str | Path, model: ChatModel | None = None,
+               redactor: Redactor | None = None, live: LiveModel | None = None) -> tuple[int, Exception | None]:
+    """Record one run of `scenario`; (events written, the error the run ended with or None)."""
+    model = live.model if live else model or ScriptedModel(scenario.replies)
+    # A manual clock makes a scripted recording byte-for-byte reproducible; a live run waits for real.
+    clock = SystemClock() if live else ManualClock(tick=DEFAULT_CLOCK_TICK)
+    meta = live.header() if live else {"clock_tick": DEFAULT_CLOCK_TICK}
+    executor = scenario.executor(model, clock=clock, run_id_factory=lambda: scenario.name,
+                                 **(live.executor_options() if live else {}))
+    error = None
+    with TraceWriter(output, redactor=redactor, scenario=scenario.name, **meta) as writer:
+        try:
+            executor.invoke(scenario.inputs(), [writer])
+        except Exception as failure:  # failure scenarios end in chain_error; the trace records it
+            error = failure
+    return writer.count, error
+
+
+def record_scenario(scenario, output) -> int:
+    return record_run(scenario, output)[0]
+
+
+def run(args: argparse.Namespace) -> int:
+    scenario = scenario_named(args.scenario)
+    output = Path(args.output) if args.output else scenario.fixture
+    if not should_record(RecordMode.parse(args.mode), output):
+        print(f"kept {output} (it exists; --mode rewrite records it again)")
+        return 0
+    live = live_model(args, scenario.replies, SystemClock()) if wants_live(args) else None
+    try:
+        redactor = live.redactor(args.redact) if live else default_redactor(args.redact)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    count, error = record_run(scenario, output, redactor=redactor, live=live)
+    print(f"recorded {count} events of {scenario.name}" + (f" live from {live.spec}" if live else "")
+          + f" to {output}")
+    if error is not None:
+        expected = getattr(scenario, "expect_error", False)
+        print(f"the run ended with {type(error).__name__}"
+              + (" as this scenario intends" if expected else f": {error}"))
+    return 0

@@ -1,0 +1,92 @@
+"""`loopscope run SCENARIO`: re-execute a scenario against its recording (or a live model) and narrate it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from rich.console import Console
+
+from executor import AgentExecutor, SystemClock
+from tutorials import Scenario
+
+from ..replay.cassette import ReplayDivergence, build_from_recording
+from ..replay.live_model import (
+    SkippingClock,
+    add_live_arguments,
+    live_model,
+    recorded_retry_policy,
+    wants_live,
+)
+from ..report.ledger import Ledger
+from ..report.narrator import Narrator
+from ..trace.reader import load_trace
+from ..trace.redact import Redactor
+from ..trace.writer import TraceWriter
+from .scenarios import fixture_for, scenario_named
+from .usage_error import UsageError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser("run", help="re-run a scenario offline from its recording and narrate it",
+                       description="Re-execute the real executor: recorded model replies and "
+                                   "Search results answer, the Calculator really runs numexpr.")
+    p.add_argument("scenario", help="scenario name, e.g. rose-pricing")
+    p.add_argument("--fixture", help="recording to replay (default: the scenario's fixture)")
+    p.add_argument("--trace", metavar="OUT.jsonl", help="also write the new run's trace here")
+    p.add_argument("--prompts", action="store_true", help="print every prompt sent to the model")
+    add_live_arguments(p)
+    return p
+
+
+def _live_setup(args: argparse.Namespace, scenario: Scenario) -> tuple[AgentExecutor, dict, Redactor | None, str]:
+    if args.fixture:
+        raise UsageError("--fixture replays a recording; leave it out when running live with --model/--live")
+    clock = SystemClock()  # real waits: backoff and rate limiting happen in real time
+    live = live_model(args, scenario.replies, clock)
+    # The scenario's own tools are used as they are; the calculator asks the same live model.
+    executor = scenario.executor(live.model, clock=clock, **live.executor_options())
+    return executor, live.header(), live.redactor(), f"ran live against {live.spec}"
+
+
+def _replay_setup(args: argparse.Namespace, scenario: Scenario,
+                  console: Console) -> tuple[AgentExecutor, dict, Redactor | None, str]:
+    path = fixture_for(scenario, args.fixture)
+    header, recorded, warning = load_trace(path)
+    if warning:
+        console.print(f"warning: {warning}", style="yellow", markup=False)
+    model, tools = build_from_recording(scenario.build_tools, recorded)
+    # Recorded retries happen again under the recorded policy, but their waits are skipped.
+    executor = scenario.executor(model, tools, clock=SkippingClock(), retry_policy=recorded_retry_policy(header))
+    return executor, {"replayed_from": str(path)}, None, f"replayed {path.name} offline"
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    scenario = scenario_named(args.scenario)
+    console = Console(highlight=False)
+    setup = _live_setup(args, scenario) if wants_live(args) else _replay_setup(args, scenario, console)
+    executor, meta, redactor, done = setup
+    ledger = Ledger()
+    listeners = [Narrator(console, show_prompts=args.prompts), ledger.add]
+    writer = TraceWriter(args.trace, redactor=redactor, scenario=scenario.name, **meta) if args.trace else None
+    if writer:
+        listeners.append(writer)
+    try:
+        executor.invoke(scenario.inputs(), listeners)
+    except ReplayDivergence as error:
+        console.print(f"\nThe run left the recording: {error}", style="bold red", markup=False)
+        return 1
+    except Exception as error:  # the run itself failed; the narration already showed where
+        console.print(f"\nThe run ended with {type(error).__name__}: {error}", style="red", markup=False)
+    finally:
+        if writer:
+            writer.close()
+    console.print("\nLedger", style="bold")
+    for line in ledger.lines():
+        console.print("  " + line, markup=False, highlight=False)
+    took = time.perf_counter() - started
+    console.print(f"\n{done} in {took:.2f}s"
+                  + (f"; trace written to {args.trace}" if writer else ""), style="dim", markup=False)
+    return 0 if ledger.outcome in ("finished", f"stopped by {ledger.stopped_by}") else 1

@@ -1,0 +1,23 @@
+"""Looking up scenarios and their fixtures for the command line, with one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tutorials import SCENARIOS, Scenario
+
+from .usage_error import UsageError
+
+
+def scenario_named(name: str) -> Scenario:
+    if name not in SCENARIOS:
+        raise UsageError(f"unknown scenario {name!r}; available: {', '.join(sorted(SCENARIOS))}")
+    return SCENARIOS[name]
+
+
+def fixture_for(scenario: Scenario, override: str | None) -> Path:
+    path = Path(override) if override else scenario.fixture
+    if not path.exists():
+        raise UsageError(f"no recording at {path}; record one with "
+                         f"`loopscope record {scenario.name} -o {path}`")
+    return path

@@ -1,0 +1,260 @@
+"""`loopscope tutorial NAME`: a narrated walk through a recorded run, in the debugger or as text."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib
+import os
+import re
+import sys
+from typing import Callable, Mapping, Sequence
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from executor.events import EventBase
+from tutorials import Scenario
+from tutorials.narration import NarrationMismatch, NarrationStop, tutorial_stops
+from tutorials.notes_file import LANGUAGES, NotesFileError
+from tutorials.registry import TUTORIALS, Tutorial
+
+from ..report.ledger import Ledger
+from ..report.narrator import Narrator
+from ..trace.literal_text import literal
+from ..trace.reader import load_trace
+from .usage_error import UsageError
+
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # POSIX order: the first one set wins
+LABELS = {
+    "en": {"stop": "stop", "ledger": "Ledger", "prompt_gained": "what the prompt gained since the last plan():",
+           "reply": "the reply, exactly as it came back:",
+           "list_hint": "Open one with `loopscope tutorial NAME` (add --print for plain text)."},
+    "zh": {"stop": "停靠点", "ledger": "账目", "prompt_gained": "和上一次 plan() 相比，提示词新增的内容：",
+           "reply": "模型返回的原文：",
+           "list_hint": "用 `loopscope tutorial 名字` 打开一个教程（加 --print 输出纯文本）。"},
+}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser("tutorial", help="walk through a narrated tutorial run (or `tutorial list`)",
+                       description="Step through a recorded run with narration at each important "
+                                   "event. Opens the debugger in a terminal; --print writes the walk as text.")
+    p.add_argument("name", help="a tutorial name, or `list` to see them all")
+    p.add_argument("--print", dest="as_text", action="store_true",
+                   help="print the narrated walk instead of opening the debugger")
+    p.add_argument("--lang", help=f"narration language: {', '.join(LANGUAGES)} "
+                                  "(default: zh when LC_ALL/LC_MESSAGES/LANG starts with zh, else en)")
+    p.add_argument("--part", type=int, metavar="N", help="only part N of a tutorial with several parts")
+    return p
+
+
+def default_language(environ: Mapping[str, str] | None = None) -> str:
+    environ = os.environ if environ is None else environ
+    for variable in LOCALE_VARIABLES:
+        value = environ.get(variable, "")
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+def _chosen_language(requested: str | None) -> str:
+    if requested is None:
+        return default_language()
+    if requested not in LANGUAGES:
+        raise UsageError(f"unknown language {requested!r}; available: {', '.join(LANGUAGES)}")
+    return requested
+
+
+def _tutorial_named(name: str) -> Tutorial:
+    if name not in TUTORIALS:
+        raise UsageError(f"unknown tutorial {name!r}; available: {', '.join(TUTORIALS)} "
+                         "(or `loopscope tutorial list`)")
+    return TUTORIALS[name]
+
+
+def _chosen_parts(tutorial: Tutorial, number: int | None) -> Sequence[Scenario]:
+    if number is None:
+        return tutorial.parts
+    if not 1 <= number <= len(tutorial.parts):
+        names = ", ".join(f"{i} = {p.name}" for i, p in enumerate(tutorial.parts, start=1))
+        raise UsageError(f"tutorial {tutorial.name!r} has no part {number}; its parts: {names}")
+    return tutorial.parts[number - 1:number]
+
+
+def _part_events(tutorial: Tutorial, part: Scenario, lang: str) -> tuple[list[EventBase], list[NarrationStop]]:
+    if not part.fixture.exists():
+        raise UsageError(f"no recording at {part.fixture}; record it with `loopscope record {part.name}`")
+    _header, events, _warning = load_trace(part.fixture)
+    try:
+        return events, tutorial_stops(part.name, lang, events)
+    except (NarrationMismatch, NotesFileError) as error:
+        raise UsageError(f"the narration of {tutorial.name!r} does not fit its fixture: {error}") from None
+
+
+def _part_heading(tutorial: Tutorial, part: Scenario, lang: str, with_title: bool = True) -> str:
+    title = tutorial.title(lang)
+    if len(tutorial.parts) == 1:
+        return title
+    number = tutorial.parts.index(part) + 1
+    counter = f"第 {number}/{len(tutorial.parts)} 部分" if lang == "zh" else f"part {number}/{len(tutorial.parts)}"
+    heading = f"{counter}: {tutorial.part_label(part, lang)}"
+    return f"{title} · {heading}" if with_title else heading
+
+
+# -- the printed walk ---------------------------------------------------------------------
+_CJK_CHAR = "\u2014\u2026\u201c\u201d\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
+_WRAP_UNIT = re.compile(f"[{_CJK_CHAR}]|[^\\s{_CJK_CHAR}]+|\\s+")
+_NO_LINE_START = set("，。、；：！？）》」』”…—")
+
+
+def _hanging_indent(line: str) -> str:
+    """Where a wrapped line continues: under a bullet's text, or under the second column of an
+    indented two-column listing ("  tool        which tool to run"), else at the line's indent."""
+    lead = line[:len(line) - len(line.lstrip())]
+    if line.lstrip().startswith(("• ", "- ")):
+        return lead + "  "
+    columns = re.match(r"\s+\S.*?\s{2,}", line) if lead else None
+    return " " * cell_len(columns.group()) if columns else lead
+
+
+def wrap_note(text: str, width: int) -> str:
+    """Wrap a note to `width` cells, breaking between any two Chinese characters.
+
+    Rich only breaks at spaces, so a Chinese sentence with one English word in it would be
+    pushed whole onto the next line; here every Chinese character is a place to break, except
+    before closing punctuation.
+    """
+    out = []
+    for source_line in text.split("\n"):
+        line = source_line[:len(source_line) - len(source_line.lstrip())]
+        indent = _hanging_indent(source_line)
+        for unit in _WRAP_UNIT.findall(source_line.lstrip()):
+            if unit.isspace():
+                line += unit if line.strip() else ""  # kept as is: notes align columns with spaces
+                continue
+            if line.strip() and cell_len(line + unit) > width:
+                carried = ""
+                if unit in _NO_LINE_START and len(line.strip()) > 1:
+                    line, carried = line[:-1], line[-1]  # take a character along: no line opens with "，"
+                out.append(line.rstrip())
+                line = indent + carried
+            line += unit
+        out.append(line.rstrip())
+    return "\n".join(out)
+
+
+def _previous_plan_prompt(events: Sequence[EventBase], seq: int) -> str:
+    earlier = [e for e in events[:seq] if e.kind == "llm_start" and "plan" in e.frames]
+    return earlier[-1].prompt if earlier else ""
+
+
+def _prompt_gain(events: Sequence[EventBase], stop: NarrationStop) -> Text:
+    """What this prompt has that the previous plan() prompt had not, shown literally.
+
+    The scratchpad only ever grows at the end, so normally the old prompt is a prefix of
+    the new one and the gain is the appended text; otherwise fall back to a line diff.
+    """
+    before = _previous_plan_prompt(events, stop.seq)
+    after = events[stop.seq].prompt
+    if before and after.startswith(before):
+        last_line = before.rsplit("\n", 1)[-1]
+        return Text.assemble(literal("…" + last_line, "dim"), literal(after[len(before):], "green"))
+    gained = Text()
+    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), n=0, lineterm=""):
+        if not line.startswith(("+++", "---", "@@")):
+            gained.append_text(literal(line + "\n", "green" if line.startswith("+") else "red"))
+    return gained
+
+
+def _evidence(events: Sequence[EventBase], stop: NarrationStop, lang: str) -> Text | None:
+    """What the debugger's panes would show next to this stop, for a walk printed as text."""
+    event = events[stop.seq]
+    if stop.show == "prompt_diff" and event.kind == "llm_start":
+        return Text.assemble((LABELS[lang]["prompt_gained"] + "\n", "bold"), _prompt_gain(events, stop))
+    if event.kind == "llm_end":  # the narrator prints a reply only once it is parsed; show it raw here
+        return Text.assemble((LABELS[lang]["reply"] + "\n", "bold"), literal(event.text, "yellow"))
+    return None
+
+
+def _stop_panel(stop: NarrationStop, number: int, total: int, events: Sequence[EventBase],
+                lang: str, width: int) -> Panel:
+    # Our own notes, but still plain Text: brackets in them must never be read as markup.
+    body = Text(wrap_note(stop.text, width))
+    evidence = _evidence(events, stop, lang)
+    if evidence is not None:
+        body.append("\n\n")
+        body.append_text(evidence)
+    heading = Text(f" {LABELS[lang]['stop']} {number}/{total} · {stop.title} ", style="bold")
+    return Panel(body.rstrip() or body, title=heading, title_align="left", border_style="cyan")
+
+
+def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str) -> None:
+    events, stops = _part_events(tutorial, part, lang)
+    by_seq = {stop.seq: (number, stop) for number, stop in enumerate(stops, start=1)}
+    if len(tutorial.parts) > 1:
+        console.print(Text("\n── " + _part_heading(tutorial, part, lang, with_title=False), style="bold"),
+                      soft_wrap=True)
+    narrator = Narrator(console)
+    for event in events:
+        narrator(event)
+        if event.seq in by_seq:
+            number, stop = by_seq[event.seq]
+            console.print(_stop_panel(stop, number, len(stops), events, lang, console.width - 4))
+    console.print(Text("\n" + LABELS[lang]["ledger"], style="bold"))
+    for line in Ledger.of(events).lines():
+        console.print(Text("  " + line))
+
+
+def list_tutorials(console: Console, lang: str) -> None:
+    width = max(len(name) for name in TUTORIALS)
+    for name, tutorial in TUTORIALS.items():
+        count = len(tutorial.parts)
+        parts = "" if count == 1 else (f"（{count} 个部分）" if lang == "zh" else f"  ({count} parts)")
+        console.print(Text(f"{name:<{width}}  {tutorial.title(lang)}{parts}"), soft_wrap=True)
+    console.print(Text("\n" + LABELS[lang]["list_hint"], style="dim"))
+
+
+# -- the debugger -------------------------------------------------------------------------
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def debugger_opener() -> Callable[..., int] | None:
+    """tracer.tui.launch.open_debugger when the debugger is installed, else None."""
+    try:
+        module = importlib.import_module("tracer.tui.launch")
+    except ModuleNotFoundError as error:
+        if error.name in ("tracer.tui", "tracer.tui.launch"):
+            return None
+        raise
+    return getattr(module, "open_debugger", None)
+
+
+def open_parts(opener: Callable[..., int], tutorial: Tutorial, parts: Sequence[Scenario], lang: str) -> int:
+    """One debugger session per part, in order; quitting one with a non-zero code stops the walk."""
+    for part in parts:
+        _events, stops = _part_events(tutorial, part, lang)
+        code = opener(part.fixture, stops=stops, title=_part_heading(tutorial, part, lang))
+        if code:
+            return code
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    lang = _chosen_language(args.lang)
+    console = Console(highlight=False)
+    if args.name == "list":
+        list_tutorials(console, lang)
+        return 0
+    tutorial = _tutorial_named(args.name)
+    parts = _chosen_parts(tutorial, args.part)
+    opener = None if args.as_text or not stdout_is_terminal() else debugger_opener()
+    if opener is not None:
+        return open_parts(opener, tutorial, parts, lang)
+    console.print(Text("══ " + tutorial.title(lang), style="bold"), soft_wrap=True)
+    for part in parts:
+        print_part(console, tutorial, part, lang)
+    return 0

@@ -1,0 +1,56 @@
+"""`loopscope verify FIXTURE...`: re-execute each trace with today's executor and report OK or where it parts."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..replay.verify import VerifyResult, verify_trace
+
+LABELS = {"ok": "OK", "diverged": "DIVERGED", "truncated": "TRUNCATED", "unreadable": "UNREADABLE"}
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser("verify", help="re-execute trace fixtures and report the first divergent event",
+                       description="Re-run every trace with the current executor, its recorded model "
+                                   "replies and tool results as the cassette, and compare the events "
+                                   "(timestamps, durations, run ids, token usage and source line "
+                                   "numbers are not compared). Exit 0: all OK; 1: a run diverged; "
+                                   "2: a file could not be read or is truncated.")
+    p.add_argument("traces", nargs="+", metavar="TRACE", help="trace files, or directories of *.jsonl")
+    return p
+
+
+def expand(paths: list[str]) -> list[Path]:
+    """Directories stand for the traces in them, so `loopscope verify fixtures` works too."""
+    out: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        out.extend(sorted(path.glob("*.jsonl")) if path.is_dir() else [path])
+    return out
+
+
+def report(result: VerifyResult) -> list[str]:
+    label = LABELS[result.status]
+    if result.status == "ok":
+        lines = [f"{label:<10} {result.path}  ({result.events} events)"]
+    elif result.status == "diverged":
+        first, *rest = result.message.splitlines()
+        lines = [f"{label:<10} {result.path}  {first}"] + [" " * 11 + line for line in rest]
+    else:
+        lines = [f"{label:<10} {result.message}"]
+    return lines + [" " * 11 + "note: " + note for note in result.notes]
+
+
+def run(args: argparse.Namespace) -> int:
+    results = [verify_trace(path) for path in expand(args.traces)]
+    for result in results:
+        print("\n".join(report(result)))
+    counts = {status: sum(r.status == status for r in results) for status in LABELS}
+    summary = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
+    print(f"{len(results)} trace{'s' if len(results) != 1 else ''}: {summary or 'none given'}")
+    edited = [r for r in results if r.status == "ok" and r.executor_changed]
+    if edited:
+        print(f"note: the executor source changed since {len(edited)} of the OK traces were recorded; "
+              "their events still match, so they need no re-recording")
+    return max((r.exit_code for r in results), default=2)

@@ -1,0 +1,343 @@
+"""Breakpoints on events (kind, tool, iteration, method, source line, condition), with hits, ignore counts and a sidecar file."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from executor.events import EVENT_KINDS
+
+from ..trace.index import TraceIndex, scan_windows
+from .conditions import Condition, ConditionError, Resolve
+
+SIDECAR_SUFFIX = ".breakpoints.json"
+SIDECAR_FORMAT = "loopscope-breakpoints"
+DEFAULT_LINE_FILE = "executor/agent_executor.py"
+TARGETS = ("kind", "tool", "iteration", "method", "line", "condition")
+SPEC_HELP = ("write KIND (e.g. tool_error), tool=NAME, iteration=N, method=NAME, line=[FILE:]N "
+             "or `if CONDITION`; add `if CONDITION` to any of them; prefix `temp` or `ignore=N`")
+ResolveAt = Callable[[int], Resolve]
+
+
+class BreakpointSpecError(ValueError):
+    """A breakpoint description that cannot be understood; the message says how to write one."""
+
+
+@dataclass
+class Breakpoint:
+    """One breakpoint. `target` is what it watches; `condition` narrows it further."""
+
+    number: int
+    target: str
+    value: Any = None  # kind name, tool name, iteration number, method name, (file, line) or None
+    condition: Condition | None = None
+    enabled: bool = True
+    temporary: bool = False
+    ignore: int = 0
+    hits: int = 0
+
+    @property
+    def spec(self) -> str:
+        """The text that recreates this breakpoint (without temp/ignore, which are stored apart)."""
+        if self.target == "condition":
+            return f"if {self.condition.text}"
+        value = f"{self.value[0]}:{self.value[1]}" if self.target == "line" else self.value
+        what = f"{self.target}={value}"
+        return f"{what} if {self.condition.text}" if self.condition else what
+
+    def describe(self) -> str:
+        parts = [f"#{self.number}", self.spec, f"hits {self.hits}"]
+        if self.ignore:
+            parts.append(f"ignore next {self.ignore}")
+        if self.temporary:
+            parts.append("temporary")
+        if not self.enabled:
+            parts.append("disabled")
+        return "  ".join(parts)
+
+    # -- matching --------------------------------------------------------------------------------
+    def static_mask(self, index: TraceIndex, lo: int, hi: int) -> np.ndarray:
+        """Events lo..hi-1 this breakpoint watches, before its condition is checked."""
+        if self.target == "kind":
+            return index.shape_mask(lambda s: s.kind == self.value, lo, hi)
+        if self.target == "tool":
+            # Where the tool is run (or asked for and found missing), not every event naming it.
+            return index.shape_mask(lambda s: s.kind in ("tool_start", "invalid_tool")
+                                    and s.tool == self.value, lo, hi)
+        if self.target == "line":
+            file, line = self.value
+            return index.shape_mask(lambda s: s.line == line and _same_file(s.file, file), lo, hi)
+        if self.target == "iteration":
+            return _iteration_begins(index, self.value, lo, hi)
+        if self.target == "method":
+            return _method_entered(index, self.value, lo, hi)
+        return np.ones(hi - lo, dtype=bool)
+
+    def plan(self, index: TraceIndex, lo: int, hi: int) -> tuple[np.ndarray, bool]:
+        """(mask, exact): when not exact, marked events still need `condition.matches`."""
+        mask = self.static_mask(index, lo, hi)
+        if self.condition is None:
+            return mask, True
+        narrowed, exact = self.condition.plan(index, lo, hi)
+        return mask & narrowed, exact
+
+
+def _same_file(recorded: str, wanted: str) -> bool:
+    return recorded == wanted or recorded.endswith("/" + wanted)
+
+
+def _iteration_begins(index: TraceIndex, number: int, lo: int, hi: int) -> np.ndarray:
+    start = max(lo - 1, 0)
+    its = index.iterations(start, hi)
+    begins = its == number
+    if len(its) > 1:
+        begins[1:] &= its[:-1] != number
+    return begins[lo - start:]
+
+
+def _entered(previous: tuple[str, ...] | None, current: tuple[str, ...], method: str) -> bool:
+    """True when `current` is the first event inside a call of `method` (a new call, not the same one)."""
+    if method not in current:
+        return False
+    depth = current.index(method) + 1
+    return previous is None or previous[:depth] != current[:depth]
+
+
+def _method_entered(index: TraceIndex, method: str, lo: int, hi: int) -> np.ndarray:
+    shapes = index.shapes
+    if hi <= lo:
+        return np.zeros(0, dtype=bool)
+    current = index.shape_codes(lo, hi).astype(np.int64)
+    previous = np.empty_like(current)
+    previous[1:] = current[:-1]
+    previous[0] = index.shape_codes(lo - 1, lo)[0] if lo > 0 else -1
+    pairs, inverse = np.unique((previous + 1) * (len(shapes) + 1) + current, return_inverse=True)
+    width = len(shapes) + 1
+    table = np.array([_entered(shapes[p // width - 1].frames if p // width else None,
+                               shapes[p % width].frames, method) for p in pairs], dtype=bool)
+    return table[inverse]
+
+
+# -- parsing a spec -------------------------------------------------------------------------------------
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _parse_target(what: str) -> tuple[str, Any]:
+    key, sep, value = what.partition("=")
+    key, value = key.strip(), value.strip()
+    if not sep:
+        if what in EVENT_KINDS:
+            return "kind", what
+        if re.fullmatch(r"[\w./-]+:\d+", what):
+            key, value = "line", what
+        else:
+            raise BreakpointSpecError(f"cannot read breakpoint {what!r}: {SPEC_HELP}")
+    if key not in TARGETS[:-1]:
+        raise BreakpointSpecError(f"unknown breakpoint target {key!r}; use one of "
+                                  f"{', '.join(TARGETS[:-1])} (or `if CONDITION`)")
+    if not value:
+        raise BreakpointSpecError(f"{key}= needs a value: {SPEC_HELP}")
+    return key, _parse_value(key, value)
+
+
+def _parse_value(key: str, value: str) -> Any:
+    if key == "kind" and value not in EVENT_KINDS:
+        raise BreakpointSpecError(f"unknown event kind {value!r}; kinds are: {', '.join(EVENT_KINDS)}")
+    if key == "iteration":
+        if not value.isdigit():
+            raise BreakpointSpecError(f"iteration={value} must be a whole number, e.g. iteration=2")
+        return int(value)
+    if key == "method" and not _IDENT.match(value):
+        raise BreakpointSpecError(f"method={value} is not a function name, e.g. method=plan")
+    if key == "line":
+        file, _, line = value.rpartition(":")
+        if not line.isdigit() or int(line) < 1:
+            raise BreakpointSpecError(f"line={value} needs a line number, e.g. "
+                                      f"line={DEFAULT_LINE_FILE}:95")
+        return (file or DEFAULT_LINE_FILE, int(line))
+    return value
+
+
+def parse_spec(text: str) -> dict[str, Any]:
+    """The parts of a breakpoint description: target, value, condition, temporary, ignore."""
+    words = text.strip().split()
+    temporary, ignore = False, 0
+    while words and (words[0] in ("temp", "once") or words[0].startswith("ignore=")):
+        word = words.pop(0)
+        if word.startswith("ignore="):
+            count = word.partition("=")[2]
+            if not count.isdigit():
+                raise BreakpointSpecError(f"{word}: the ignore count must be a whole number, e.g. ignore=2")
+            ignore = int(count)
+        else:
+            temporary = True
+    rest = " ".join(words)
+    what, _, condition_text = (" " + rest).partition(" if ")
+    what = what.strip()
+    if not what and not condition_text.strip():
+        raise BreakpointSpecError(f"empty breakpoint: {SPEC_HELP}")
+    try:
+        condition = Condition(condition_text) if condition_text.strip() else None
+        if not what:
+            return {"target": "condition", "value": None, "condition": condition,
+                    "temporary": temporary, "ignore": ignore}
+        target, value = _parse_target(what)
+    except ConditionError as error:
+        raise BreakpointSpecError(f"bad condition {condition_text.strip()!r}: {error}") from None
+    return {"target": target, "value": value, "condition": condition, "temporary": temporary,
+            "ignore": ignore}
+
+
+# -- the set --------------------------------------------------------------------------------------
+@dataclass
+class BreakpointSet:
+    """Numbered breakpoints, saved to `path` (a sidecar next to the trace) on every change."""
+
+    path: Path | None = None
+    items: list[Breakpoint] = field(default_factory=list)
+    warning: str | None = None
+    _next: int = 1
+
+    @classmethod
+    def for_trace(cls, trace_path: str | os.PathLike[str]) -> "BreakpointSet":
+        breakpoints = cls(Path(str(trace_path) + SIDECAR_SUFFIX))
+        breakpoints.load()
+        return breakpoints
+
+    def __iter__(self) -> Iterator[Breakpoint]:
+        return iter(list(self.items))
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def get(self, number: int) -> Breakpoint | None:
+        return next((bp for bp in self.items if bp.number == number), None)
+
+    def add(self, spec: str, save: bool = True) -> Breakpoint:
+        """Parse and add a breakpoint; an identical one already set is returned instead."""
+        parts = parse_spec(spec)
+        breakpoint = Breakpoint(self._next, **parts)
+        for existing in self.items:
+            if existing.spec == breakpoint.spec:
+                return existing
+        self._next += 1
+        self.items.append(breakpoint)
+        if save:
+            self.save()
+        return breakpoint
+
+    def remove(self, number: int) -> None:
+        self.items = [bp for bp in self.items if bp.number != number]
+        self.save()
+
+    def update(self, number: int, **changes: Any) -> None:
+        breakpoint = self.get(number)
+        if breakpoint is not None:
+            for name, value in changes.items():
+                setattr(breakpoint, name, value)
+            self.save()
+
+    def toggle_line(self, file: str, line: int) -> Breakpoint | None:
+        """Remove the breakpoint on file:line if there is one, else add it (returns the new one)."""
+        for bp in self.items:
+            if bp.target == "line" and bp.condition is None and bp.value[1] == line and _same_file(file, bp.value[0]):
+                self.remove(bp.number)
+                return None
+        return self.add(f"line={file}:{line}")
+
+    def lines_in(self, file: str) -> dict[int, bool]:
+        """Line numbers of `file` that carry a line breakpoint, and whether it is enabled."""
+        return {bp.value[1]: bp.enabled for bp in self.items
+                if bp.target == "line" and _same_file(file, bp.value[0])}
+
+    # -- stopping ---------------------------------------------------------------------------------
+    def first_stop(self, index: TraceIndex, resolve_at: ResolveAt, start: int, end: int,
+                   direction: int) -> tuple[int, list[Breakpoint]] | None:
+        """The first event from start to end (inclusive, walking `direction`) where a breakpoint stops.
+
+        Like pdb: every breakpoint reached counts a hit; one with an ignore count left uses one
+        up instead of stopping; a temporary one is deleted once it has stopped.
+        """
+        active = [bp for bp in self.items if bp.enabled]
+        if not active or (end - start) * direction < 0:
+            return None
+        for lo, hi in scan_windows(start, end, direction):
+            plans = [(bp, *bp.plan(index, lo, hi)) for bp in active]
+            union = np.logical_or.reduce([mask for _bp, mask, _exact in plans])
+            candidates = np.flatnonzero(union) + lo
+            for position in (candidates if direction > 0 else candidates[::-1]):
+                stopping = self._hits_at(int(position), plans, lo, resolve_at)
+                if stopping:
+                    spent = [bp for bp in stopping if bp.temporary]
+                    for bp in spent:
+                        self.items.remove(bp)
+                    if spent:
+                        self.save()
+                    return int(position), stopping
+        return None
+
+    def _hits_at(self, position: int, plans: list, lo: int, resolve_at: ResolveAt) -> list[Breakpoint]:
+        stopping = []
+        resolved: Resolve | None = None
+        for bp, mask, exact in plans:
+            if not mask[position - lo]:
+                continue
+            if not exact:
+                resolved = resolved or resolve_at(position)
+                if not bp.condition.matches(resolved):
+                    continue
+            bp.hits += 1
+            if bp.ignore > 0:
+                bp.ignore -= 1
+            else:
+                stopping.append(bp)
+        return stopping
+
+    def marks(self, index: TraceIndex, resolve_at: ResolveAt, lo: int, hi: int) -> np.ndarray:
+        """Which of events lo..hi-1 an enabled breakpoint watches (no hits counted), for display."""
+        marked = np.zeros(max(hi - lo, 0), dtype=bool)
+        for bp in self.items:
+            if not bp.enabled or hi <= lo:
+                continue
+            mask, exact = bp.plan(index, lo, hi)
+            if not exact:
+                mask = mask.copy()
+                for offset in np.flatnonzero(mask):
+                    mask[offset] = bp.condition.matches(resolve_at(lo + int(offset)))
+            marked |= mask
+        return marked
+
+    # -- the sidecar ------------------------------------------------------------------------------
+    def save(self) -> None:
+        if self.path is None:
+            return
+        entries = [{"spec": bp.spec, "enabled": bp.enabled, "temporary": bp.temporary,
+                    "ignore": bp.ignore} for bp in self.items]
+        try:
+            self.path.write_text(json.dumps({"format": SIDECAR_FORMAT, "version": 1,
+                                             "breakpoints": entries}, indent=1) + "\n", encoding="utf-8")
+        except OSError as error:
+            self.warning = f"could not save breakpoints to {self.path}: {error.strerror}"
+
+    def load(self) -> None:
+        if self.path is None or not self.path.exists():
+            return
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("format") != SIDECAR_FORMAT:
+                raise ValueError("not a breakpoints file")
+            for entry in data["breakpoints"]:
+                bp = self.add(entry["spec"], save=False)
+                bp.enabled = bool(entry.get("enabled", True))
+                bp.temporary = bool(entry.get("temporary", False)) or bp.temporary
+                bp.ignore = int(entry.get("ignore", 0))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            self.items, self._next = [], 1
+            self.warning = (f"ignored {self.path}: {error}; it will be rewritten when you change "
+                            "a breakpoint")

@@ -1,0 +1,135 @@
+"""Where the debugger gets events: a recorded trace file, or a live run that grows as it is pulled."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from executor.events import EventBase
+
+from ..trace.index import TraceIndex
+from ..trace.reader import TraceFile
+from ..trace.writer import trace_header
+from .conditions import Resolve, resolve_in
+from .live_run import FrameSnapshot, LiveRun
+
+# Traces up to this many events are indexed before the window opens; bigger ones in the background.
+INDEX_NOW_LIMIT = 200_000
+
+
+class ReplayStore:
+    """A trace file opened lazily. `index` is None until built (see needs_background_index)."""
+
+    live = False
+    complete = True
+
+    def __init__(self, trace: TraceFile) -> None:
+        self.trace = trace
+        self.path = trace.path
+        self.header = trace.header
+        self.warning = trace.warning
+        self.index: TraceIndex | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        if len(trace) <= INDEX_NOW_LIMIT:
+            self.index = TraceIndex.build(trace)
+        elif (cached := TraceIndex.cached(self.path, len(trace))) is not None:
+            self.index = cached
+        else:
+            # Started now, before the UI takes over stdio (the spawn needs real file handles),
+            # so the scan runs on another core while the window opens.
+            spawn = multiprocessing.get_context("spawn")  # forking a threaded process is unsafe
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=spawn)
+            self._scan = self._pool.submit(TraceIndex.scan_and_cache, self.path, len(trace))
+
+    @property
+    def needs_background_index(self) -> bool:
+        return self.index is None
+
+    def build_index(self) -> TraceIndex:
+        """Waits (in a worker thread) for the scan started at open; the caller installs the result.
+
+        The scan runs in a child process because a regex scan holds the GIL in bursts: in a
+        thread it would make every key press wait. A trace the fast scan cannot read is then
+        indexed here, event by event.
+        """
+        index = self._scan.result()
+        self._pool.shutdown()
+        return index if index is not None else TraceIndex.build(self.trace)
+
+    def __len__(self) -> int:
+        return len(self.trace)
+
+    def event(self, position: int) -> EventBase:
+        return self.trace[position]
+
+    def fields(self, position: int) -> dict[str, Any]:
+        return self.trace.fields(position)
+
+    def resolve_at(self, position: int) -> Resolve:
+        return resolve_in(self.fields(position), position)
+
+    def raw_line(self, position: int) -> bytes:
+        return self.trace.raw_line(position)
+
+    def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
+        return None  # a recording has no locals; the variables pane reconstructs the loop state
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        self.trace.close()
+
+
+class LiveStore:
+    """Events of a running scenario, appended on the UI thread as the worker pulls them."""
+
+    live = True
+    warning = None
+    needs_background_index = False
+
+    def __init__(self, run: LiveRun) -> None:
+        self.run = run
+        self.path = run.trace_path
+        self.header = trace_header(scenario=run.scenario.name, live=True)
+        self.index = TraceIndex()
+        self.events: list[EventBase] = []
+        self.snapshots: list[tuple[FrameSnapshot, ...]] = []
+        self._fields: dict[int, dict[str, Any]] = {}
+
+    @property
+    def complete(self) -> bool:
+        return self.run.finished
+
+    def append(self, event: EventBase, frames: tuple[FrameSnapshot, ...]) -> None:
+        self.events.append(event)
+        self.snapshots.append(frames)
+        self.index.append(event)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def event(self, position: int) -> EventBase:
+        return self.events[position]
+
+    def fields(self, position: int) -> dict[str, Any]:
+        if position not in self._fields:
+            self._fields[position] = self.events[position].model_dump(mode="json")
+        return self._fields[position]
+
+    def resolve_at(self, position: int) -> Resolve:
+        return resolve_in(self.fields(position), position)
+
+    def raw_line(self, position: int) -> bytes:
+        return self.events[position].model_dump_json(fallback=repr).encode()
+
+    def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
+        return self.snapshots[position]
+
+    def close(self) -> Path:
+        return self.run.close()
+
+
+EventStore = ReplayStore | LiveStore

@@ -1,0 +1,177 @@
+"""The debugger's state without the widgets: where we are, how motions land, search, tutorial stops."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from executor.events import EventBase
+
+from ..trace.reader import TraceFile, TraceFormatError
+from .breakpoints import BreakpointSet
+from .event_store import EventStore, LiveStore, ReplayStore
+from .live_run import LiveRun
+from .source_map import FrameLocation, frame_locations
+from .stepping import Motion, MotionSearch, Stop
+
+MOTION_WORDS = {Motion.STEP: "step", Motion.NEXT: "next", Motion.OUT: "step out", Motion.CONTINUE: "continue"}
+
+
+@dataclass(frozen=True)
+class UnreadableEvent:
+    """Stands in for an event whose line is broken, so the panes can say so instead of crashing."""
+
+    seq: int
+    problem: str
+    kind: str = "unreadable"
+    iteration: int = 0
+    frames: tuple[str, ...] = ()
+
+
+class DebugSession:
+    """Position, frame selection and messages; every pane is drawn from this."""
+
+    def __init__(self, store: EventStore, breakpoints: BreakpointSet, stops: Sequence[Any] = (),
+                 title: str | None = None) -> None:
+        self.store = store
+        self.breakpoints = breakpoints
+        self.stops = sorted(stops, key=lambda stop: stop.seq)
+        self.title = title or store.path.name
+        self.position = 0
+        self.frame_up = 0  # 0 = the event's own frame; u/d move it towards the caller and back
+        self.message = "s step · n next · r step out · c continue (capitals go backwards) · ? help"
+        self.search_text = ""
+
+    # -- events -------------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.store)
+
+    def event(self, position: int | None = None) -> EventBase | UnreadableEvent:
+        position = self.position if position is None else position
+        try:
+            return self.store.event(position)
+        except TraceFormatError as error:
+            return UnreadableEvent(position, str(error))
+
+    @property
+    def index_ready(self) -> bool:
+        return self.store.index is not None
+
+    # -- moving ---------------------------------------------------------------------------------------
+    def motion(self, motion: Motion, direction: int) -> MotionSearch:
+        return MotionSearch(self.store.index, self.breakpoints, self.store.resolve_at, self.position,
+                            motion, direction)
+
+    def land(self, stop: Stop, motion: Motion, direction: int) -> None:
+        """Move to where a motion stopped and say why."""
+        self.goto(stop.position)
+        backwards = " backwards" if direction < 0 else ""
+        if stop.reason == "breakpoint":
+            names = ", ".join(f"#{bp.number} {bp.spec} (hit {bp.hits})" for bp in stop.breakpoints)
+            self.message = f"{MOTION_WORDS[motion]}{backwards}: stopped at breakpoint {names}"
+        elif stop.reason in ("end", "start"):
+            edge = "last" if stop.reason == "end" else "first"
+            moved = "" if stop.moved else " (already there)"
+            self.message = f"{MOTION_WORDS[motion]}{backwards}: reached the {edge} event{moved}"
+        elif stop.reason == "out":
+            self.message = f"step out{backwards}: left {self._left_function(stop)}"
+        else:
+            self.message = f"{MOTION_WORDS[motion]}{backwards} → event {stop.position}"
+
+    def _left_function(self, stop: Stop) -> str:
+        frames = self.event(stop.position).frames
+        return f"the frame, now in {frames[-1]}()" if frames else "the frame"
+
+    def goto(self, position: int) -> None:
+        self.position = max(0, min(position, len(self.store) - 1))
+        self.frame_up = 0
+
+    def move_frame(self, steps: int) -> bool:
+        """Select a caller (steps > 0) or callee frame; False when there is none that way."""
+        depth = len(self.frames())
+        wanted = self.frame_up + steps
+        if not 0 <= wanted < depth:
+            return False
+        self.frame_up = wanted
+        return True
+
+    # -- frames ---------------------------------------------------------------------------------------
+    def frames(self) -> list[FrameLocation]:
+        """The current event's call stack, outermost first (exact lines in live mode)."""
+        live = self.store.frames_at(self.position) if self.position < len(self.store) else None
+        if live:
+            return [FrameLocation(f.function, f.file, f.line, True) for f in live]
+        event = self.event()
+        if isinstance(event, UnreadableEvent):
+            return []
+        return frame_locations(tuple(event.frames), event.source.file, event.source.line)
+
+    def selected_frame(self) -> FrameLocation | None:
+        frames = self.frames()
+        return frames[-1 - self.frame_up] if frames else None
+
+    # -- search -----------------------------------------------------------------------------------------
+    def search(self, text: str, direction: int = 1) -> int | None:
+        """The next event (wrapping round) whose text contains `text`; smart case: lower case matches any case."""
+        self.search_text = text
+        needle = json.dumps(text, ensure_ascii=False)[1:-1].encode()
+        fold = text == text.lower()
+        if fold:
+            needle = needle.lower()
+        total = len(self.store)
+        for step in range(1, total + 1):
+            position = (self.position + direction * step) % total
+            raw = self.store.raw_line(position)
+            if needle in (raw.lower() if fold else raw) and _in_values(json.loads(raw), text, fold):
+                return position
+        return None
+
+    # -- tutorial stops -------------------------------------------------------------------------------
+    def current_stop(self) -> tuple[int, Any] | None:
+        """The last tutorial stop at or before the current event, with its 1-based number."""
+        found = None
+        for number, stop in enumerate(self.stops, start=1):
+            if stop.seq <= self.position:
+                found = (number, stop)
+        return found
+
+    def stop_position(self, direction: int) -> int | None:
+        """Where the next (or previous) tutorial stop is."""
+        if direction > 0:
+            later = [stop.seq for stop in self.stops if stop.seq > self.position]
+            return later[0] if later else None
+        earlier = [stop.seq for stop in self.stops if stop.seq < self.position]
+        return earlier[-1] if earlier else None
+
+
+def _in_values(value: Any, text: str, fold: bool) -> bool:
+    """True when `text` is inside a string value (not just a key) of the decoded event."""
+    if isinstance(value, str):
+        return text in (value.lower() if fold else value)
+    if isinstance(value, dict):
+        return any(_in_values(item, text, fold) for item in value.values())
+    if isinstance(value, list):
+        return any(_in_values(item, text, fold) for item in value)
+    return text == str(value)
+
+
+def build_session(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
+                  breakpoints: Sequence[str] = (), title: str | None = None,
+                  live: LiveRun | None = None) -> DebugSession:
+    """The session the app shows. Raises TraceFormatError (bad trace) or BreakpointSpecError (bad --break)."""
+    if live is not None:
+        store = LiveStore(live)
+        pulled = live.pull()  # chain_start comes before any model call, so this never waits
+        if pulled is not None:
+            store.append(*pulled)
+        path = Path(live.trace_path)
+    else:
+        store = ReplayStore(TraceFile(trace_path))
+        path = Path(trace_path)
+    marks = BreakpointSet.for_trace(path)
+    for spec in breakpoints:
+        marks.add(spec)
+    return DebugSession(store, marks, stops or (), title)

@@ -1,0 +1,101 @@
+"""Where step / next / step out / continue stop, forwards and backwards, over a trace index."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+
+from ..trace.index import TraceIndex, scan_windows
+from .breakpoints import Breakpoint, BreakpointSet, ResolveAt
+
+
+class Motion(str, Enum):
+    """pdb's moves, on events: step into the next event, step over (next), step out (return), continue."""
+
+    STEP = "step"
+    NEXT = "next"
+    OUT = "out"
+    CONTINUE = "continue"
+
+
+@dataclass
+class Stop:
+    """Where a motion ended and why."""
+
+    position: int
+    reason: str  # "step", "next", "out", "breakpoint", "end", "start"
+    breakpoints: list[Breakpoint] = field(default_factory=list)
+    moved: bool = True
+
+
+def _structural(index: TraceIndex, motion: Motion, origin_depth: int, lo: int, hi: int) -> np.ndarray:
+    """Events lo..hi-1 where the motion itself (not a breakpoint) would stop."""
+    if motion is Motion.STEP:
+        return np.ones(hi - lo, dtype=bool)
+    if motion is Motion.CONTINUE:
+        return np.zeros(hi - lo, dtype=bool)
+    depths = index.column("depth", lo, hi)
+    # next: same or shallower frame; out: strictly shallower, i.e. the frame has returned.
+    return depths <= origin_depth if motion is Motion.NEXT else depths < origin_depth
+
+
+def first_structural(index: TraceIndex, motion: Motion, origin_depth: int, start: int, end: int,
+                     direction: int) -> int | None:
+    """The first event from start to end (inclusive, walking `direction`) where the motion stops."""
+    if (end - start) * direction < 0:
+        return None
+    if motion is Motion.STEP:
+        return start
+    for lo, hi in scan_windows(start, end, direction):
+        found = np.flatnonzero(_structural(index, motion, origin_depth, lo, hi))
+        if len(found):
+            return int(found[0] if direction > 0 else found[-1]) + lo
+    return None
+
+
+class MotionSearch:
+    """Finds where one motion stops; can resume as a live run adds events.
+
+    `advance(complete)` scans the events not yet examined. With `complete=False` (a live run
+    that may still produce events) it returns None when the motion has not stopped yet.
+    """
+
+    def __init__(self, index: TraceIndex, breakpoints: BreakpointSet, resolve_at: ResolveAt,
+                 origin: int, motion: Motion, direction: int) -> None:
+        self.index, self.breakpoints, self.resolve_at = index, breakpoints, resolve_at
+        self.origin, self.motion, self.direction = origin, motion, direction
+        self.origin_depth = index.depth(origin) if 0 <= origin < len(index) else 0
+        self.cursor = origin  # the last event examined
+
+    def advance(self, complete: bool = True) -> Stop | None:
+        start = self.cursor + self.direction
+        end = len(self.index) - 1 if self.direction > 0 else 0
+        if (end - start) * self.direction < 0:
+            return self._edge(complete)
+        target = first_structural(self.index, self.motion, self.origin_depth, start, end, self.direction)
+        limit = target if target is not None else end
+        hit = self.breakpoints.first_stop(self.index, self.resolve_at, start, limit, self.direction)
+        if hit is not None:
+            return Stop(hit[0], "breakpoint", hit[1])
+        if target is not None:
+            return Stop(target, self.motion.value)
+        self.cursor = end
+        return self._edge(complete)
+
+    def _edge(self, complete: bool) -> Stop | None:
+        if self.direction > 0 and not complete:
+            return None
+        if not len(self.index):
+            return Stop(0, "start", moved=False)
+        position = len(self.index) - 1 if self.direction > 0 else 0
+        return Stop(position, "end" if self.direction > 0 else "start", moved=position != self.origin)
+
+
+def move(index: TraceIndex, breakpoints: BreakpointSet, resolve_at: ResolveAt, origin: int,
+         motion: Motion, direction: int) -> Stop:
+    """Where a motion from `origin` stops in a complete trace."""
+    stop = MotionSearch(index, breakpoints, resolve_at, origin, motion, direction).advance(complete=True)
+    assert stop is not None  # a complete trace always has an edge to stop at
+    return stop

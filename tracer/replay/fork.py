@@ -1,0 +1,257 @@
+"""Forking a recorded run: replay it up to one model reply or tool result, change that, and run on."""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from executor import AgentExecutor, ChatModel, ModelReply, Tool
+from executor.events import EventBase
+
+from ..trace.transitions import Trace
+from .cassette import (
+    CallCursor,
+    RecordedCall,
+    ReplayDivergence,
+    check_prompt,
+    recorded_calls,
+)
+from .verify import Rerun, replay_clock, replay_settings, run_collecting
+
+MODEL_KINDS = ("llm_start", "llm_end")
+TOOL_KINDS = ("tool_start", "tool_end", "tool_error")
+
+
+class ForkError(ValueError):
+    """The fork cannot be made as asked (wrong event, both or neither substitution given)."""
+
+
+class RecordingExhausted(RuntimeError):
+    """After the fork point the run asked for a model reply the recording no longer has."""
+
+
+@dataclass
+class ForkState:
+    """Shared by the forked model and tools: has the run reached the substituted point yet?"""
+
+    fork_seq: int  # the recorded llm_start / tool_start of the substituted call
+    forked: bool = False
+
+
+def _locate(events: Sequence[EventBase], at: int, reply: str | None,
+            observation: str | None) -> tuple[RecordedCall, str | None]:
+    """The recorded call event `at` belongs to, and the tool name for an observation fork."""
+    if (reply is None) == (observation is None):
+        raise ForkError("give exactly one of a new reply (--reply) or a new observation (--observation)")
+    if not 0 <= at < len(events):
+        raise ForkError(f"there is no event {at}; this trace has events 0..{len(events) - 1}")
+    event = events[at]
+    kinds, tool = (MODEL_KINDS, None) if reply is not None else (TOOL_KINDS, getattr(event, "tool", None))
+    if event.kind not in kinds:
+        wanted = "a model call (llm_start or llm_end)" if reply is not None else \
+            "a tool call (tool_start, tool_end or tool_error)"
+        options = ", ".join(str(e.seq) for e in events if e.kind == kinds[0])
+        raise ForkError(f"event {at} is {event.kind}; {'--reply' if reply is not None else '--observation'} "
+                        f"needs {wanted}; such calls start at events {options or 'none'}")
+    for call in recorded_calls(events, tool=tool):
+        if call.start.seq <= at and (call.end is None or at <= call.end.seq):
+            return call, tool
+    raise ForkError(f"event {at} belongs to no complete recorded call; pick another event")
+
+
+def change_for(kind: str) -> str | None:
+    """What a fork at an event of this kind replaces: "reply", "observation", or None (no fork there)."""
+    return "reply" if kind in MODEL_KINDS else "observation" if kind in TOOL_KINDS else None
+
+
+def recorded_answer(events: Sequence[EventBase], at: int) -> tuple[str, str]:
+    """("reply" or "observation", the recorded text) that a fork at event `at` would replace.
+
+    The text is "" when the run died inside that call. Raises ForkError like fork_trace would.
+    """
+    change = change_for(events[at].kind) if 0 <= at < len(events) else None
+    if change is None:
+        where = f"event {at} is {events[at].kind}" if 0 <= at < len(events) else f"there is no event {at}"
+        raise ForkError(f"{where}; a fork replaces a model reply ({', '.join(MODEL_KINDS)}) "
+                        f"or a tool observation ({', '.join(TOOL_KINDS)})")
+    call, _tool = _locate(events, at, "" if change == "reply" else None, "" if change == "observation" else None)
+    text = getattr(call.end, "text" if change == "reply" else "observation", None) if call.end else None
+    return change, text if isinstance(text, str) else ""
+
+
+class ForkModel:
+    """Strict replay before the fork, the new reply at it, then recorded replies while they fit.
+
+    A recorded reply after the fork point fits a call when it answered the very same prompt
+    (a calculator asked the same question). Plan calls are the exception: their prompts carry
+    the scratchpad, so after a fork they always differ; the recorded plan replies are used in
+    order instead. When nothing fits, `live_model` answers, or the run stops with
+    RecordingExhausted.
+    """
+
+    def __init__(self, events: Sequence[EventBase], state: ForkState, reply: str | None,
+                 live_model: ChatModel | None = None) -> None:
+        calls = recorded_calls(events)
+        self.model_name = calls[0].start.model if calls else "fork"
+        self.state, self.reply, self.live_model = state, reply, live_model
+        self._before = CallCursor([c for c in calls if c.start.seq < state.fork_seq])
+        later = [c for c in calls if c.start.seq > state.fork_seq and c.end is not None]
+        self._plans = deque(c for c in later if "plan" in c.start.frames)
+        self._others = [c for c in later if "plan" not in c.start.frames]
+        self._plan_stops = {c.stop for c in calls if "plan" in c.start.frames}
+
+    def _recorded_fit(self, prompt: str, stop: Sequence[str]) -> RecordedCall | None:
+        for call in self._others:
+            if call.start.prompt == prompt:
+                self._others.remove(call)
+                return call
+        if tuple(stop) in self._plan_stops and self._plans:
+            return self._plans.popleft()
+        return None
+
+    def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
+        if not self.state.forked:
+            index, call, attempt = self._before.next()
+            if call is not None:
+                if attempt == 0:
+                    check_prompt(call, index + 1, prompt)
+                call.attempt(attempt)
+                return ModelReply(call.end.text, call.end.usage)
+            if self.reply is None:
+                raise ReplayDivergence("the run left the recording before reaching the fork point",
+                                       seq=self.state.fork_seq, kind="fork point")
+            self.state.forked = True
+            return ModelReply(self.reply)
+        fit = self._recorded_fit(prompt, stop)
+        if fit is not None:
+            return ModelReply(fit.end.text, fit.end.usage)
+        if self.live_model is not None:
+            return self.live_model.generate(prompt, stop)
+        raise RecordingExhausted("the fork needs a model reply the recording does not have (no "
+                                 "recorded call was asked this); pass --model to let a live model "
+                                 "answer, or the forked run ends here")
+
+
+class ForkedToolAnswers:
+    """Where a tool's answers come from in a forked run: the recording before the fork (for a
+    non-deterministic tool), the new observation at it, remaining recorded results after it."""
+
+    def __init__(self, tool: Tool, events: Sequence[EventBase], state: ForkState,
+                 observation: str | None) -> None:
+        calls = recorded_calls(events, tool=tool.name)
+        self.tool, self.state, self.observation = tool, state, observation
+        recorded = not tool.deterministic
+        self.before = CallCursor([c for c in calls if c.start.seq < state.fork_seq]) if recorded else None
+        self.substitute_here = observation is not None and any(c.start.seq == state.fork_seq for c in calls)
+        self.after = deque(c for c in calls if recorded and c.start.seq > state.fork_seq
+                           and c.end is not None and c.end.kind == "tool_end")
+
+    def answer(self, tool_input: str) -> tuple[bool, Any]:
+        """(True, observation) when the cassette or the fork answers; (False, None) to run the tool."""
+        if not self.state.forked and self.before is not None:
+            index, call, attempt = self.before.next()
+            if call is not None:
+                if attempt == 0 and tool_input != call.start.tool_input:
+                    raise ReplayDivergence(f"the input of {self.tool.name!r} call #{index + 1} differs from "
+                                           "the recording", seq=call.start.seq, kind="tool_start",
+                                           field="tool_input", expected=call.start.tool_input,
+                                           actual=tool_input)
+                call.attempt(attempt)
+                return True, call.end.observation
+        if not self.state.forked and self.substitute_here:
+            self.state.forked = True
+            return True, self.observation
+        if self.state.forked and self.after:
+            return True, self.after.popleft().end.observation
+        return False, None
+
+
+def fork_tool(tool: Tool, events: Sequence[EventBase], state: ForkState, observation: str | None) -> Tool:
+    """`tool` for a forked run; the real tool runs whenever the recording has no answer for it."""
+    answers = ForkedToolAnswers(tool, events, state, observation)
+
+    def forked(tool_input: str, run: Any = None) -> Any:
+        answered, value = answers.answer(tool_input)
+        if tool.emits_events:
+            # Hand back the tool's own generator rather than delegating to it from a generator of
+            # ours: an extra frame would show up in every event's recorded call stack.
+            return _returning(value) if answered else tool.func(tool_input, run)
+        return value if answered else tool.func(tool_input)
+
+    copy = Tool(name=tool.name, description=tool.description, func=forked, return_direct=tool.return_direct,
+                handle_tool_error=tool.handle_tool_error, deterministic=tool.deterministic,
+                retry_policy=tool.retry_policy)
+    copy.emits_events = tool.emits_events
+    return copy
+
+
+def _returning(value: Any) -> Any:
+    """A generator that yields nothing and returns `value`, for a generator tool's substituted answer."""
+    return value
+    yield  # makes this a generator function
+
+
+@dataclass
+class ForkResult:
+    path: Path
+    trace: Trace
+    error: BaseException | None  # what the forked run ended with, if it raised
+
+
+def default_fork_path(parent: Path, at: int) -> Path:
+    """Next to where the user is, not in fixtures/ (a fork is an experiment, not a fixture)."""
+    return Path.cwd() / f"{parent.stem}.fork-{at}.jsonl"
+
+
+def scenario_builder(header: dict[str, Any],
+                     events: Sequence[EventBase]) -> Callable[[ChatModel], AgentExecutor]:
+    """The header's scenario, built with the recording's clock and retry policy."""
+    from tutorials import get_scenario
+
+    if not header.get("scenario"):
+        raise ForkError("the trace's header names no scenario; pass build_executor to fork_trace")
+    scenario = get_scenario(header["scenario"])
+    settings = replay_settings(header, events)
+    del settings["run_id_factory"]  # the fork gets a run id of its own
+    return lambda model: scenario.executor(model, **settings)
+
+
+def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str | None = None,
+               observation: str | None = None, output: "str | os.PathLike[str] | None" = None,
+               live_model: ChatModel | None = None, redactor: Any = None,
+               build_executor: Callable[[ChatModel], AgentExecutor] | None = None) -> ForkResult:
+    """Re-run `parent` with the reply or observation of the call at event `at` replaced,
+    write the new trace (its header names the parent and the fork point) and return it."""
+    from ..trace.writer import TraceWriter
+
+    trace = Trace.of(parent)
+    call, _tool = _locate(trace.events, at, reply, observation)
+    state = ForkState(call.start.seq)
+    model = ForkModel(trace.events, state, reply, live_model)
+    executor = (build_executor or scenario_builder(trace.header, trace.events))(model)
+    executor.tools = [fork_tool(t, trace.events, state, observation) for t in executor.tools]
+    if executor.clock is None:  # waits (retries, rate limits) pass instantly, as in any replay
+        executor.clock = replay_clock(trace.header)
+    parent_run = trace.events[0].run_id if trace.events else "run"
+    executor.run_id_factory = lambda: f"{parent_run}.fork-{at}"
+    parent_path = trace.path or Path("<memory>")
+    path = Path(output) if output else default_fork_path(parent_path, at)
+    meta = {k: v for k, v in trace.header.items() if k in ("scenario", "clock_tick")}
+    change = {"reply": reply} if reply is not None else {"observation": observation}
+    if live_model is not None:
+        meta["live_after_fork"] = getattr(live_model, "model_name", "live")
+    with TraceWriter(path, redactor=redactor, **meta, parent=str(parent_path), parent_run_id=parent_run,
+                     fork_at=at, fork=change) as writer:
+        rerun: Rerun = run_collecting(executor, _inputs_of(trace), [writer])
+    header = Trace.load(path).header
+    return ForkResult(path, Trace(header, rerun.events, path), rerun.error)
+
+
+def _inputs_of(trace: Trace) -> dict[str, Any]:
+    first = trace.events[0] if trace.events else None
+    if first is None or first.kind != "chain_start":
+        raise ForkError("the trace does not start with chain_start, so its inputs are unknown")
+    return dict(first.inputs)

@@ -1,0 +1,20 @@
+"""The `replay` model provider: answers model calls from a recorded trace (registered as an entry point)."""
+
+from __future__ import annotations
+
+from executor.config import ModelConfigError
+from executor.providers import ModelRequest
+
+from ..trace.reader import load_trace
+from .cassette import ReplayModel
+
+
+def create(request: ModelRequest) -> ReplayModel:
+    """`--model replay:PATH`: the n-th model call gets the recording's n-th reply (prompts must match)."""
+    if not request.name:
+        raise ModelConfigError("name the trace to replay, e.g. --model replay:fixtures/rose_pricing.jsonl")
+    _header, events, _warning = load_trace(request.name)
+    model = ReplayModel(events)
+    if not model.calls:
+        raise ModelConfigError(f"{request.name} has no recorded model calls to replay")
+    return model

@@ -1,0 +1,122 @@
+"""Record modes (none, once, rewrite, as in pytest-recording) and the Cassette that records or replays a run."""
+
+from __future__ import annotations
+
+import enum
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+
+class RecordMode(str, enum.Enum):
+    """none: replay only, never call a live model (the default, so tests stay offline).
+    once: record when the cassette is missing, otherwise replay.
+    rewrite: record every time, replacing the cassette."""
+
+    NONE = "none"
+    ONCE = "once"
+    REWRITE = "rewrite"
+
+    @classmethod
+    def parse(cls, value: "str | RecordMode | None") -> "RecordMode":
+        if isinstance(value, cls):
+            return value
+        if not value:
+            return cls.NONE
+        try:
+            return cls(value.lower())
+        except ValueError:
+            raise ValueError(f"unknown record mode {value!r}; use one of: "
+                             f"{', '.join(m.value for m in cls)}") from None
+
+
+class CassetteMissing(LookupError):
+    """Record mode none was asked to replay a cassette that does not exist."""
+
+
+def should_record(mode: RecordMode, cassette: str | os.PathLike[str]) -> bool:
+    """True when this run must call the live model and write the cassette; False to replay it."""
+    path = Path(cassette)
+    if mode is RecordMode.REWRITE:
+        return True
+    if path.exists():
+        return False
+    if mode is RecordMode.ONCE:
+        return True
+    raise CassetteMissing(f"no cassette at {path}; record it with --loopscope-record=once "
+                          "(or `loopscope record SCENARIO -o FILE` for a tutorial scenario)")
+
+
+def _model_from(live_model: Any) -> Any:
+    """A model, or a zero-argument factory for one (so replays never even build a live client)."""
+    return live_model if hasattr(live_model, "generate") else live_model()
+
+
+class Cassette:
+    """One trace file that a test's agent run is recorded to or replayed from.
+
+    `run(build_executor, inputs, live_model=...)` builds the executor with a model, runs it
+    and returns the run as a Trace. Replaying, the model is the recording and the tools
+    that are not deterministic answer from it; the re-run must match the recording (volatile
+    fields aside) or ReplayDivergence names the first event that differs. Recording, the
+    live model answers and the trace is written atomically with secrets redacted.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], mode: RecordMode | str = RecordMode.NONE,
+                 redactor: Any = None, meta: dict[str, Any] | None = None) -> None:
+        self.path = Path(path)
+        self.mode = RecordMode.parse(mode)
+        self.redactor = redactor
+        self.meta = dict(meta or {})
+        self.recorded: bool | None = None  # after run(): True if it recorded, False if it replayed
+
+    def run(self, build_executor: Callable[[Any], Any], inputs: dict[str, Any],
+            live_model: Any = None) -> Any:
+        if should_record(self.mode, self.path):
+            if live_model is None:
+                raise CassetteMissing(f"record mode {self.mode.value} wants to record {self.path}, but no "
+                                      "live_model was given to run()")
+            return self._record(build_executor(_model_from(live_model)), inputs)
+        return self._replay(build_executor, inputs)
+
+    def _record(self, executor: Any, inputs: dict[str, Any]) -> Any:
+        from ..trace.transitions import Trace
+        from ..trace.writer import TraceWriter
+        from .verify import run_collecting
+
+        tick = getattr(executor.clock, "tick", None)
+        meta = {**self.meta, **({"clock_tick": tick} if isinstance(tick, (int, float)) else {})}
+        with TraceWriter(self.path, redactor=self.redactor, **meta) as writer:
+            rerun = run_collecting(executor, inputs, [writer])
+        self.recorded = True
+        return Trace(Trace.load(self.path).header, rerun.events, self.path,
+                     result=rerun.result, error=rerun.error)
+
+    def _replay(self, build_executor: Callable[[Any], Any], inputs: dict[str, Any]) -> Any:
+        from ..trace.transitions import Trace
+        from .cassette import ReplayDivergence, ReplayModel, cassette_tools
+        from .verify import (
+            compare_runs,
+            recorded_in_real_time,
+            replay_clock,
+            run_collecting,
+        )
+
+        recorded = Trace.load(self.path)
+        if recorded.warning:
+            raise CassetteMissing(f"{recorded.warning}; record it again with --loopscope-record=rewrite")
+        executor = build_executor(ReplayModel(recorded.events))
+        executor.tools = cassette_tools(executor.tools, recorded.events)
+        if executor.clock is None:  # a clock of the test's own is kept; otherwise waits pass instantly
+            executor.clock = replay_clock(recorded.header)
+        run_id = recorded.events[0].run_id if recorded.events else "replay"
+        executor.run_id_factory = lambda: run_id
+        rerun = run_collecting(executor, inputs)
+        difference = compare_runs(recorded.events, rerun.events, self.redactor,
+                                  ignore_timing=recorded_in_real_time(recorded.header))
+        if difference is not None:
+            raise ReplayDivergence(f"the run no longer matches its cassette {self.path}; if the change "
+                                   "is intended, record it again with --loopscope-record=rewrite\n"
+                                   + difference.explain())
+        self.recorded = False
+        return Trace(recorded.header, rerun.events, self.path, result=rerun.result, error=rerun.error)

@@ -1,0 +1,98 @@
+"""Prints a run as it happens, the way LangChain's verbose mode does, with the loop's checks shown."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+
+from executor.events import EventBase
+
+from ..trace.literal_text import literal
+
+TOOL_COLOURS = ["cyan", "magenta", "yellow", "blue", "bright_green", "bright_magenta"]
+
+
+class Narrator:
+    """A listener: feed it events and it prints the run. All model and tool text goes through `literal`."""
+
+    def __init__(self, console: Console | None = None, show_prompts: bool = False) -> None:
+        self.console = console or Console(highlight=False)
+        self.show_prompts = show_prompts
+        self._colours: dict[str, str] = {}
+
+    def colour(self, tool: str) -> str:
+        if tool not in self._colours:
+            self._colours[tool] = TOOL_COLOURS[len(self._colours) % len(TOOL_COLOURS)]
+        return self._colours[tool]
+
+    def say(self, *parts: Text | str) -> None:
+        self.console.print(Text.assemble(*parts), soft_wrap=True)
+
+    def __call__(self, event: EventBase) -> None:
+        handler = getattr(self, f"_on_{event.kind}", None)
+        if handler is not None:
+            handler(event)
+
+    def _on_chain_start(self, e: EventBase) -> None:
+        for tool in e.tools:
+            self.colour(tool.name)
+        self.say("\n", ("> Entering new AgentExecutor chain...", "bold"))
+        self.say(("Question: ", "dim"), literal(e.inputs.get("input", "")))
+
+    def _on_llm_start(self, e: EventBase) -> None:
+        nested = "plan" not in e.frames
+        if not nested:
+            self.say(("\n── round ", "dim"), (str(e.iteration), "bold dim"),
+                     (f" · plan() asks {e.model} ──", "dim"))
+        if self.show_prompts:
+            self.say(("prompt sent:\n", "dim"), literal(e.prompt, "dim"))
+
+    def _on_agent_action(self, e: EventBase) -> None:
+        self.say(literal(e.log.lstrip(), self.colour(e.tool)))
+
+    def _on_agent_finish(self, e: EventBase) -> None:
+        if e.log:
+            self.say(literal(e.log.lstrip(), "green"))
+
+    def _on_calculator_eval(self, e: EventBase) -> None:
+        self.say(("  ↳ the calculator's model wrote ", "dim"), literal(e.expression, "bold"),
+                 (" and numexpr computed ", "dim"), literal(e.result, "bold"))
+
+    def _on_tool_end(self, e: EventBase) -> None:
+        self.say(("Observation: ", "bold"), literal(e.observation, self.colour(e.tool)))
+
+    def _on_invalid_tool(self, e: EventBase) -> None:
+        self.say(("Observation (invalid tool): ", "bold red"), literal(e.observation, "red"))
+
+    def _on_parse_error(self, e: EventBase) -> None:
+        self.say(("Parse error: ", "bold red"), literal(e.error, "red"))
+        if e.handled:
+            self.say(("Observation (sent back): ", "bold"), literal(e.observation, "red"))
+
+    def _on_tool_error(self, e: EventBase) -> None:
+        status = "handled, becomes the observation" if e.handled else "not handled, the run stops"
+        self.say((f"Tool error in {e.tool} ({status}): ", "bold red"),
+                 literal(f"{e.error_type}: {e.message}", "red"))
+
+    def _on_retry(self, e: EventBase) -> None:
+        self.say((f"  retry {e.target} {e.name!r} after attempt {e.attempt}, waiting {e.delay:.2f}s: ", "yellow"),
+                 literal(e.error, "yellow"))
+
+    def _on_rate_limit_wait(self, e: EventBase) -> None:
+        self.say((f"  rate limiter held the call for {e.waited:.3f}s", "yellow"))
+
+    def _on_finish_check(self, e: EventBase) -> None:
+        style = "bold green" if e.is_finish else "bold yellow"
+        self.say(("isinstance(output, AgentFinish) → ", "dim"), (str(e.is_finish), style),
+                 (f"   ({e.output_type})", "dim"))
+
+    def _on_limit_reached(self, e: EventBase) -> None:
+        self.say((f"Stopped: {e.reason} reached after {e.iterations} iterations "
+                  f"({e.elapsed:.2f}s), early_stopping_method={e.early_stopping_method}", "bold red"))
+
+    def _on_chain_end(self, e: EventBase) -> None:
+        self.say(("> Finished chain.", "bold"))
+        self.say(("Output: ", "bold"), literal(e.outputs.get("output", ""), "bold green"))
+
+    def _on_chain_error(self, e: EventBase) -> None:
+        self.say(("> Chain failed: ", "bold red"), literal(f"{e.error_type}: {e.message}", "red"))

@@ -1,0 +1,94 @@
+"""loopscope's pytest plugin: run agent loops under trace cassettes and snapshot their transitions."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from ..replay.record_modes import Cassette, RecordMode
+from ..trace.redact import default_redactor
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("loopscope", "loopscope trace cassettes")
+    group.addoption("--loopscope-record", dest="loopscope_record", default=None,
+                    choices=[mode.value for mode in RecordMode],
+                    help="none (default): replay cassettes only, never call a live model; "
+                         "once: record cassettes that are missing; rewrite: record every cassette again")
+    group.addoption("--loopscope-redact", dest="loopscope_redact", action="append", default=[],
+                    metavar="REGEX", help="also redact text matching REGEX from recorded cassettes")
+    parser.addini("loopscope_record_mode", "default --loopscope-record mode", default="none")
+    parser.addini("loopscope_redact", "regular expressions to redact from cassettes, one per line",
+                  type="linelist", default=[])
+    parser.addini("loopscope_cassette_dir", "where cassettes live, relative to each test file",
+                  default="cassettes")
+
+
+@pytest.fixture
+def loopscope_record_mode(request: pytest.FixtureRequest) -> RecordMode:
+    """The record mode for this session: the option wins over the ini setting."""
+    config = request.config
+    return RecordMode.parse(config.getoption("loopscope_record") or config.getini("loopscope_record_mode"))
+
+
+@pytest.fixture
+def loopscope_redactor(request: pytest.FixtureRequest) -> Any:
+    config = request.config
+    return default_redactor([*config.getini("loopscope_redact"), *config.getoption("loopscope_redact")])
+
+
+def cassette_path(request: pytest.FixtureRequest) -> Path:
+    """<test dir>/cassettes/<module>/<test name>.jsonl, like pytest-recording's layout."""
+    folder = request.config.getini("loopscope_cassette_dir")
+    name = re.sub(r"[^\w.-]+", "_", request.node.name).strip("_")
+    return Path(request.path).parent / folder / request.path.stem / f"{name}.jsonl"
+
+
+@pytest.fixture
+def loopscope_cassette(request: pytest.FixtureRequest, loopscope_record_mode: RecordMode,
+                       loopscope_redactor: Any) -> Cassette:
+    """A Cassette for this test: `loopscope_cassette.run(build_executor, inputs, live_model=...)`."""
+    return Cassette(cassette_path(request), loopscope_record_mode, loopscope_redactor,
+                    meta={"test": request.node.nodeid})
+
+
+@pytest.fixture
+def loopscope_scenario(loopscope_record_mode: RecordMode, loopscope_redactor: Any) -> Callable[[str], Any]:
+    """Run a tutorial scenario under its fixture: `trace = loopscope_scenario("rose-pricing")`."""
+    from executor import ManualClock, ScriptedModel
+    from tutorials import get_scenario
+
+    from ..replay.verify import DEFAULT_CLOCK_TICK
+
+    def run(name: str) -> Any:
+        scenario = get_scenario(name)
+        cassette = Cassette(scenario.fixture, loopscope_record_mode, loopscope_redactor,
+                            meta={"scenario": scenario.name})
+
+        def build(model: Any) -> Any:
+            # As `loopscope record` does: a manual clock, so waits are instant and reproducible.
+            return scenario.executor(model, clock=ManualClock(tick=DEFAULT_CLOCK_TICK),
+                                     run_id_factory=lambda: scenario.name)
+
+        return cassette.run(build, scenario.inputs(), live_model=lambda: ScriptedModel(scenario.replies))
+
+    return run
+
+
+@pytest.fixture
+def trace_snapshot(snapshot: Any) -> Any:
+    """syrupy's snapshot, storing a trace as its transitions: `assert trace == trace_snapshot`."""
+    from .snapshot_extension import TraceSnapshotExtension
+
+    return snapshot.use_extension(TraceSnapshotExtension)
+
+
+@pytest.fixture
+def trace_events_snapshot(snapshot: Any) -> Any:
+    """Like trace_snapshot, plus every event with its volatile fields left out."""
+    from .snapshot_extension import TraceEventsSnapshotExtension
+
+    return snapshot.use_extension(TraceEventsSnapshotExtension)

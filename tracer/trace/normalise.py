@@ -1,0 +1,157 @@
+"""Events made comparable: volatile fields blanked out, and the first difference between two runs found."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Sequence
+
+from executor.events import EventBase
+
+from .literal_text import scrub
+
+# Fields whose values depend on when, where or against which live service a run happened,
+# not on what the loop did. `source.line` is here because moving code is not changing
+# behaviour; the header's executor hashes already tell the debugger the source moved.
+VOLATILE_FIELDS = frozenset({
+    "t",         # seconds since the run started
+    "duration",  # how long a model call took
+    "run_id",    # random per run
+    "usage",     # token counts: a live provider reports them, a replay only repeats them
+    "elapsed",   # limit_reached: wall time spent
+    "waited",    # rate_limit_wait: how long the limiter held the call
+    "delay",     # retry: backoff with jitter
+})
+VOLATILE_SOURCE_FIELDS = frozenset({"line"})
+PLACEHOLDER = "<volatile>"
+MISSING = "<no event>"
+
+
+def normalise_event(event: EventBase | dict[str, Any],
+                    redact: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+    """A plain dict of the event with volatile fields replaced by a placeholder."""
+    data = event if isinstance(event, dict) else event.model_dump(mode="json")
+    out = {key: (PLACEHOLDER if key in VOLATILE_FIELDS else value) for key, value in data.items()}
+    source = out.get("source")
+    if isinstance(source, dict):
+        out["source"] = {k: (PLACEHOLDER if k in VOLATILE_SOURCE_FIELDS else v) for k, v in source.items()}
+    return redact(out) if redact else out
+
+
+def normalise_events(events: Iterable[EventBase | dict[str, Any]],
+                     redact: Callable[[Any], Any] | None = None) -> list[dict[str, Any]]:
+    return [normalise_event(event, redact) for event in events]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """The first place two runs disagree: event number, its kind, the field, and both values."""
+
+    seq: int
+    kind: str
+    field: str
+    expected: Any
+    actual: Any
+
+    def headline(self) -> str:
+        if self.field == "(end)":
+            return f"event {self.seq} ({self.kind}): the re-run has no such event (it stopped early)"
+        if self.field == "(extra)":
+            return f"event {self.seq} ({self.kind}): the re-run went on past the end of the recording"
+        return f"event {self.seq} ({self.kind}): {self.field} differs"
+
+    def explain(self, width: int = 100) -> str:
+        """Headline plus expected-vs-actual, as a readable diff when the values are long text."""
+        from ..replay.cassette import short_diff
+
+        lines = [self.headline()]
+        expected, actual = self.expected, self.actual
+        if isinstance(expected, str) and isinstance(actual, str) and (
+                "\n" in expected or "\n" in actual or max(len(expected), len(actual)) > width):
+            lines.append(short_diff(expected, actual))
+        else:
+            lines.append(f"  recorded: {_short(expected, width)}")
+            lines.append(f"  re-run:   {_short(actual, width)}")
+        return scrub("\n".join(lines))
+
+
+def _short(value: Any, width: int) -> str:
+    text = value if value == MISSING else repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _render_value(key: str, value: Any) -> list[str]:
+    """`key: value`, with multi-line text as an indented block so a diff shows the line that changed."""
+    if isinstance(value, str) and "\n" in value:
+        return [f"  {key}: |"] + [f"    {scrub(line)}" for line in value.split("\n")]
+    return [f"  {key}: {scrub(json.dumps(value, ensure_ascii=False, sort_keys=True))}"]
+
+
+def render_normalised_events(events: Iterable[EventBase]) -> list[str]:
+    """Every event as a small block of lines, volatile fields left out."""
+    lines: list[str] = []
+    for event in events:
+        data = normalise_event(event)
+        source = data.get("source", {})
+        lines.append(f"[{data['seq']}] {data['kind']}  iteration {data['iteration']}  "
+                     f"at {source.get('file')}:{source.get('function')}  "
+                     f"stack {' > '.join(data['frames'])}")
+        for key, value in data.items():
+            if key not in _ENVELOPE and key != "kind" and value != PLACEHOLDER:
+                lines += _render_value(key, value)
+    return lines
+
+
+def _first_field_difference(expected: Any, actual: Any, path: str) -> tuple[str, Any, Any] | None:
+    """Walk two JSON-like values in step and return (dotted path, expected, actual) where they part."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in list(expected) + [k for k in actual if k not in expected]:
+            found = _first_field_difference(expected.get(key, MISSING), actual.get(key, MISSING),
+                                            f"{path}.{key}" if path else str(key))
+            if found:
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(actual, list):
+        for index in range(max(len(expected), len(actual))):
+            e = expected[index] if index < len(expected) else MISSING
+            a = actual[index] if index < len(actual) else MISSING
+            found = _first_field_difference(e, a, f"{path}[{index}]")
+            if found:
+                return found
+        return None
+    return None if expected == actual else (path or "event", expected, actual)
+
+
+# The order fields are examined in: the kind first, so "a different event" is said before
+# "a different prompt"; then the payload; the envelope (frames, iteration) last.
+_ENVELOPE = ("seq", "run_id", "t", "iteration", "frames", "source")
+
+
+def _ordered(event: dict[str, Any]) -> dict[str, Any]:
+    # seq is left out: events are compared by position, so it adds nothing, and when timing
+    # events are set aside (see verify.compare_runs) the numbers shift without meaning anything.
+    kind = {"kind": event["kind"]} if "kind" in event else {}
+    payload = {k: v for k, v in event.items() if k not in _ENVELOPE and k != "kind"}
+    envelope = {k: event[k] for k in _ENVELOPE if k in event and k != "seq"}
+    return {**kind, **payload, **envelope}
+
+
+def first_difference(expected: Sequence[dict[str, Any]],
+                     actual: Sequence[dict[str, Any]]) -> Difference | None:
+    """Compare two normalised event lists; None when they are equal."""
+    for index in range(max(len(expected), len(actual))):
+        if index >= len(actual):
+            rec = expected[index]
+            return Difference(rec.get("seq", index), rec.get("kind", "?"), "(end)", rec.get("kind"), MISSING)
+        if index >= len(expected):
+            new = actual[index]
+            return Difference(new.get("seq", index), new.get("kind", "?"), "(extra)", MISSING, new.get("kind"))
+        found = _first_field_difference(_ordered(expected[index]), _ordered(actual[index]), "")
+        if found:
+            field, want, got = found
+            if field.startswith("frames["):  # a call stack reads better whole than one frame at a time
+                field = "frames (the executor call stack)"
+                want, got = (" > ".join(e.get("frames", ())) for e in (expected[index], actual[index]))
+            return Difference(expected[index].get("seq", index), expected[index].get("kind", "?"),
+                              field, want, got)
+    return None

@@ -1,0 +1,153 @@
+"""A run as a compact list of the loop's state transitions: plan → AgentAction(Search) → tool(Search) → ..."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from executor.events import EventBase
+
+ARROW = " → "
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One change of the loop's state. `label` is what a snapshot stores; `detail` is what a diff compares."""
+
+    label: str
+    seq: int  # the event that made the transition
+    iteration: int
+    detail: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __str__(self) -> str:
+        return self.label
+
+
+def _is_plan_call(event: EventBase) -> bool:
+    return "plan" in event.frames
+
+
+def _tool_error_label(e: EventBase) -> str:
+    return f"tool_error({e.tool}: {e.error_type}, {'handled' if e.handled else 'raised'})"
+
+
+# kind -> (label, detail) for the events that are transitions of their own.
+_SIMPLE: dict[str, Callable[[EventBase], tuple[str, dict[str, Any]]]] = {
+    "chain_start": lambda e: ("chain_start", {"inputs": e.inputs, "tools": [t.name for t in e.tools],
+                                              "settings": e.settings}),
+    "agent_action": lambda e: (f"AgentAction({e.tool})", {"tool": e.tool, "tool_input": e.tool_input}),
+    "agent_finish": lambda e: ("AgentFinish", {"return_values": e.return_values}),
+    "parse_error": lambda e: (f"parse_error({'handled' if e.handled else 'raised'})",
+                              {"error": e.error, "observation": e.observation}),
+    "invalid_tool": lambda e: (f"invalid_tool({e.requested})", {"observation": e.observation}),
+    "tool_end": lambda e: (f"tool({e.tool})", {"observation": e.observation}),
+    "tool_error": lambda e: (_tool_error_label(e), {"message": e.message, "observation": e.observation}),
+    "retry": lambda e: (f"retry({e.target}:{e.name} #{e.attempt})", {"error": e.error}),
+    "step": lambda e: ("step", {"n_steps": e.n_steps}),
+    "finish_check": lambda e: (f"finish_check({e.is_finish})", {}),
+    "limit_reached": lambda e: (f"limit_reached({e.reason})", {"iterations": e.iterations}),
+    "chain_end": lambda e: ("chain_end", {"outputs": e.outputs}),
+    "chain_error": lambda e: (f"chain_error({e.error_type})", {"message": e.message}),
+}
+# Not transitions: llm_end and tool_start are halves of one (the plan / tool(...) entry carries
+# them), a nested model call and calculator_eval happen inside tool(Calculator), and
+# rate_limit_wait depends on timing rather than on what the loop decided.
+
+
+def transitions(events: Iterable[EventBase]) -> list[Transition]:
+    """The run's transitions, in order. A plan's detail holds the model's reply text."""
+    out: list[Transition] = []
+    open_plan: Transition | None = None
+    for event in events:
+        kind = event.kind
+        if kind == "llm_start" and _is_plan_call(event):
+            open_plan = Transition("plan", event.seq, event.iteration, {"reply": None})
+            out.append(open_plan)
+        elif kind == "llm_end" and open_plan is not None and _is_plan_call(event):
+            open_plan.detail["reply"] = event.text
+            open_plan = None
+        elif kind in _SIMPLE:
+            label, detail = _SIMPLE[kind](event)
+            out.append(Transition(label, event.seq, event.iteration, detail))
+    return out
+
+
+def outcome_of(events: Sequence[EventBase]) -> str:
+    """How the run ended, in a few words: the final output, the error, or that it is unfinished."""
+    last = events[-1] if events else None
+    if last is not None and last.kind == "chain_end":
+        output = last.outputs.get("output", last.outputs)
+        return f"finished: {output}"
+    if last is not None and last.kind == "chain_error":
+        return f"error: {last.error_type}: {last.message}"
+    return "unfinished (the trace stops before chain_end)"
+
+
+@dataclass
+class Trace:
+    """A trace file's header and events, with the views tests and tools want of them."""
+
+    header: dict[str, Any]
+    events: list[EventBase]
+    path: Path | None = None
+    warning: str | None = None  # set when the file's last line was cut off
+    result: dict[str, Any] | None = field(default=None, repr=False)  # what invoke returned, for a fresh run
+    error: BaseException | None = field(default=None, repr=False)  # what the run raised, if it did
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> "Trace":
+        from .reader import load_trace
+
+        header, events, warning = load_trace(path)
+        return cls(header, events, Path(path), warning)
+
+    @classmethod
+    def of(cls, value: "Trace | Sequence[EventBase] | str | os.PathLike[str]") -> "Trace":
+        """Accept what a user naturally has at hand: a Trace, a list of events, or a path."""
+        if isinstance(value, Trace):
+            return value
+        if isinstance(value, (str, os.PathLike)):
+            return cls.load(value)
+        return cls({}, list(value))
+
+    @property
+    def scenario(self) -> str | None:
+        return self.header.get("scenario")
+
+    def transitions(self) -> list[Transition]:
+        return transitions(self.events)
+
+    def labels(self) -> list[str]:
+        return [t.label for t in self.transitions()]
+
+    def chain(self) -> str:
+        """The transitions on one line, joined by arrows."""
+        return ARROW.join(self.labels())
+
+    def outcome(self) -> str:
+        return outcome_of(self.events)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def snapshot_text(self, include_events: bool = False) -> str:
+        """The human-readable text a snapshot file stores: one transition per line, so a
+        changed run shows up in a diff as the lines that changed (tracer/snapshot_extension.py)."""
+        lines = ["# loopscope trace: transitions (iteration, transition)",
+                 f"outcome: {_one_line(self.outcome())}", ""]
+        lines += [f"{t.iteration:>3}  {t.label}" for t in self.transitions()]
+        if include_events:
+            from .normalise import render_normalised_events
+
+            lines += ["", "# events, volatile fields (t, duration, run_id, usage, source line) left out", ""]
+            lines += render_normalised_events(self.events)
+        return "\n".join(lines) + "\n"
+
+
+def _one_line(text: str) -> str:
+    """Model text made safe for a one-line slot: control characters visible, newlines as \\n."""
+    from .literal_text import scrub
+
+    return scrub(text.replace("\r", "\\r").replace("\n", "\\n"))

@@ -1,0 +1,101 @@
+"""The source pane: the executor file of the selected frame, its line highlighted, breakpoint lines marked."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rich.style import Style
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ...debug.source_map import SourceFile
+
+CURRENT = Style(bgcolor="dark_green", bold=True)
+CURSOR = Style(bgcolor="grey30")
+
+
+@lru_cache(maxsize=32)
+def _highlighted(source: SourceFile) -> tuple[Text, ...]:
+    code = "\n".join(source.lines)
+    text = Syntax(code, "python", theme="monokai").highlight(code)
+    return tuple(text.split("\n", allow_blank=True))
+
+
+class SourceView(ScrollView, can_focus=True):
+    """Line API: only visible lines are drawn. Focus it to move a cursor and toggle breakpoints with b."""
+
+    BINDINGS = [
+        Binding("down", "cursor(1)", "cursor down", show=False),
+        Binding("up", "cursor(-1)", "cursor up", show=False),
+        Binding("pagedown", "cursor(10)", "cursor page down", show=False),
+        Binding("pageup", "cursor(-10)", "cursor page up", show=False),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.source: SourceFile | None = None
+        self.current_line: int | None = None
+        self.cursor_line = 1
+        self.breakpoint_lines: dict[int, bool] = {}
+        self.message = ""
+
+    def show(self, source: SourceFile | None, line: int | None, breakpoint_lines: dict[int, bool],
+             message: str = "") -> None:
+        """Display `source` with `line` highlighted; the cursor jumps to that line."""
+        changed = source != self.source or line != self.current_line
+        self.source, self.current_line, self.breakpoint_lines = source, line, breakpoint_lines
+        self.message = message
+        count = len(source.lines) if source and source.lines else 1
+        self.virtual_size = Size(self.size.width, count)
+        if changed and line:
+            self.cursor_line = line
+            # Before the first layout the pane has no height yet: centre once it has.
+            self.call_after_refresh(self._centre, line)
+        self.refresh()
+
+    def _centre(self, line: int) -> None:
+        height = max(self.scrollable_content_region.height, 1)
+        if not self.scroll_y < line <= self.scroll_y + height - 1:
+            self.scroll_to(y=max(0, line - 1 - height // 2), animate=False, immediate=True)
+
+    def action_cursor(self, lines: int) -> None:
+        if self.source and self.source.lines:
+            self.cursor_line = max(1, min(self.cursor_line + lines, len(self.source.lines)))
+            self._centre(self.cursor_line)
+            self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        number = int(self.scroll_y) + y + 1
+        if self.source is None or not self.source.lines:
+            text = Text(self.message if y == 0 else "", style="italic")
+            return Strip(list(text.render(self.app.console))).crop_extend(0, width, None)
+        if number > len(self.source.lines):
+            return Strip.blank(width, self.rich_style)
+        row = self._gutter(number)
+        row.append_text(_highlighted(self.source)[number - 1])
+        style = CURRENT if number == self.current_line else CURSOR if (self.has_focus and number == self.cursor_line) else None
+        if style:
+            row.stylize(style)
+        strip = Strip(list(row.render(self.app.console))).crop_extend(0, width, style)
+        return strip.apply_style(self.rich_style)
+
+    def _gutter(self, number: int) -> Text:
+        digits = len(str(len(self.source.lines)))
+        enabled = self.breakpoint_lines.get(number)
+        mark = "●" if enabled else "○" if enabled is False else " "
+        row = Text(no_wrap=True)
+        row.append("▶" if number == self.current_line else " ", style="bold green")
+        row.append(mark, style="bold red")
+        row.append(f"{number:>{digits}} ", style="dim")
+        return row
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()

@@ -1,0 +1,1 @@
+"""The debugger's screens and dialogs."""

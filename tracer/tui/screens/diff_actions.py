@@ -1,0 +1,81 @@
+"""Diffing from the debugger: this run against its parent (a fork's header names it) or any trace file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...report.diff import diff_traces, render_diff
+from ...trace.reader import TraceFormatError
+from ...trace.transitions import Trace
+from .ask_screen import AskScreen
+from .diff_screen import DiffScreen
+from .fork_actions import first_line_of, shown_path
+
+
+def parent_path(header: dict, trace_path: Path) -> Path | None:
+    """The parent a fork's header names, found as written or next to the fork; None when it names none."""
+    named = header.get("parent")
+    if not isinstance(named, str) or not named:
+        return None
+    path = Path(named)
+    if not path.is_absolute() and not path.exists() and (trace_path.parent / path).exists():
+        return trace_path.parent / path  # written relative to where `loopscope fork` ran
+    return path
+
+
+def load_other(answer: str) -> Trace | str:
+    """The trace at `answer`, or a one-line reason it cannot be diffed."""
+    if not answer:
+        return "type the path of a trace file (.jsonl)"
+    try:
+        return Trace.load(Path(answer).expanduser())
+    except (TraceFormatError, OSError) as error:
+        return first_line_of(error)
+
+
+class DiffActions:
+    """Mixed into DebuggerScreen, which provides `session`, `app` and `_say` (from ForkActions)."""
+
+    def _this_run(self) -> Trace:
+        store = self.session.store
+        if store.live:  # the events pulled so far: a live trace file is still being written
+            return Trace(store.header, list(store.events), Path(store.path))
+        return Trace.load(store.path)
+
+    def action_diff(self) -> None:
+        store = self.session.store
+        parent = parent_path(store.header, Path(store.path))
+        if parent is not None and parent.exists():
+            self._show_diff(parent, "the parent of this fork")
+            return
+        missing = f"the parent {parent} named in this fork's header is not there; " if parent else ""
+        loaded: dict[str, Trace] = {}
+
+        def problem(answer: str) -> str | None:
+            other = load_other(answer)
+            if isinstance(other, str):
+                return other
+            loaded[answer] = other
+            return None
+
+        def diff(answer: str | None) -> None:
+            if answer is not None:
+                self._show_diff(loaded[answer], "the trace you named")
+
+        self.app.push_screen(AskScreen("Diff this run against which trace? (its path)",
+                                       f"{missing}the runs are aligned by transition, as `loopscope diff` does",
+                                       problem, value=str(parent or "")), diff)
+
+    def _show_diff(self, other: Path | Trace, role: str) -> None:
+        try:
+            other_trace = other if isinstance(other, Trace) else Trace.load(other)
+            this = self._this_run()
+            diff = diff_traces(other_trace, this)
+        except (TraceFormatError, OSError) as error:
+            self._say(f"cannot diff: {first_line_of(error)}")
+            return
+        names = (shown_path(other_trace.path) if other_trace.path else "A", shown_path(Path(this.path)))
+        title = f"A = {role} · B = the run open here"
+        self.app.push_screen(DiffScreen(title, render_diff(diff, names)))
+        where = "they take the same transitions" if diff.same else f"they part at transition {diff.parted_at}"
+        self._say(f"diff with {role}: {where}")

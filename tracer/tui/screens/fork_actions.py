@@ -1,0 +1,142 @@
+"""Forking from the debugger: edit the current event's reply or observation, re-run, open the fork."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from rich.text import Text
+from textual import work
+
+from ...debug.session import build_session
+from ...replay.fork import (
+    MODEL_KINDS,
+    TOOL_KINDS,
+    ForkError,
+    ForkResult,
+    change_for,
+    fork_trace,
+    recorded_answer,
+)
+from ...trace.literal_text import literal
+from ...trace.reader import TraceFormatError
+from .fork_screen import ForkScreen
+
+# Short: the status line shows the current kind already, and has about 75 columns left at 120.
+FORKABLE = f"f forks {'/'.join(MODEL_KINDS)} (a reply) or {'/'.join(TOOL_KINDS)} (an observation)"
+
+
+def fork_destination(parent: Path, at: int, directory: Path | None = None) -> Path:
+    """Where `loopscope fork` would write (the working directory, never fixtures/), or a temporary
+    directory when that is not writable; a name already taken gets a number, so no fork is overwritten."""
+    directory = directory or Path.cwd()
+    if not os.access(directory, os.W_OK):
+        directory = Path(tempfile.mkdtemp(prefix="loopscope-forks-"))
+    path = directory / f"{parent.stem}.fork-{at}.jsonl"
+    number = 2
+    while path.exists():
+        path = directory / f"{parent.stem}.fork-{at}-{number}.jsonl"
+        number += 1
+    return path
+
+
+def shown_path(path: Path) -> str:
+    """A path as short as it can be said: relative to the working directory when it is inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def first_line_of(error: BaseException) -> str:
+    """An error as one line; our own errors already read as sentences, others keep their type name."""
+    text = str(error.args[0]) if error.args else ""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    if isinstance(error, (ForkError, TraceFormatError, LookupError)) and line:
+        return line
+    return f"{type(error).__name__}: {line}" if line else type(error).__name__
+
+
+def timeline_title(header: dict) -> Text | str:
+    """"Timeline", or for a fork where it was changed (the status line and the diff name the parent)."""
+    if not header.get("parent"):
+        return "Timeline"
+    # A Text: a str title is read as markup, and fork_at comes from the file.
+    return literal(f"Timeline · fork at event {header.get('fork_at')}")
+
+
+def _landing(session, at: int, change: str) -> int:
+    """The event of the fork that carries the new text: the call's llm_end, tool_end or tool_error."""
+    ends = ("llm_end",) if change == "reply" else ("tool_end", "tool_error")
+    for position in range(min(at, len(session) - 1), len(session)):
+        if session.event(position).kind in ends:
+            return position
+    return min(at, len(session) - 1)
+
+
+class ForkActions:
+    """Mixed into DebuggerScreen, which provides `session`, `busy`, `app`, `refresh_panes` and `_run_queued`."""
+
+    def action_fork(self) -> None:
+        session = self.session
+        if session.store.live:
+            self._say("forking needs a recorded trace: finish the live run, then `loopscope debug` its file")
+            return
+        if self.busy:
+            self._say(f"wait: {self.busy}")
+            return
+        event, at = session.event(), session.position
+        if change_for(event.kind) is None:
+            self._say(FORKABLE)
+            return
+        try:
+            change, recorded = recorded_answer(session.store.trace, at)
+        except (ForkError, TraceFormatError) as error:
+            self._say(f"cannot fork here: {first_line_of(error)}")
+            return
+        self.app.push_screen(ForkScreen(at, event.kind, change, recorded),
+                             lambda text: self._start_fork(at, change, text))
+
+    def _say(self, message: str) -> None:
+        self.session.message = message
+        self.refresh_panes()
+
+    def _start_fork(self, at: int, change: str, text: str | None) -> None:
+        if text is None:
+            self._say("fork cancelled")
+            return
+        self.busy = f"forking at event {at}: re-running the trace with the new {change}…"
+        self.refresh_panes()
+        parent = self.session.store.path.resolve()
+        self._run_fork(parent, at, change, text, fork_destination(parent, at))
+
+    @work(thread=True, exclusive=True, group="fork")
+    def _run_fork(self, parent: Path, at: int, change: str, text: str, output: Path) -> None:
+        """Re-executes the run (it may take a while on a long trace), away from the UI thread."""
+        try:
+            result = fork_trace(parent, at, output=output, **{change: text})
+        except Exception as error:  # ForkError, a scenario it cannot build, a file it cannot write...
+            self.app.call_from_thread(self._fork_failed, error)
+            return
+        self.app.call_from_thread(self._open_fork, result, at, change)
+
+    def _fork_failed(self, error: BaseException) -> None:
+        self.busy = ""
+        self._say(f"fork failed: {first_line_of(error)}")
+        self._run_queued()
+
+    async def _open_fork(self, result: ForkResult, at: int, change: str) -> None:
+        kind = self.session.event(at).kind
+        breakpoints = [bp.spec for bp in self.session.breakpoints]  # carried over: the same questions
+        try:
+            session = build_session(result.path, breakpoints=breakpoints)
+        except (TraceFormatError, OSError) as error:
+            self._fork_failed(error)
+            return
+        session.goto(_landing(session, at, change))
+        # The path first: on a narrow terminal the end of the status line is cut off.
+        message = f"forked into {shown_path(result.path)} · new {change} at event {at} ({kind}) · D: diff with parent"
+        if result.error is not None:
+            message += f" · the fork stopped early: {first_line_of(result.error)}"
+        await self.app.open_session(session, message, tab="detail")

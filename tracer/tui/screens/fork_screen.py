@@ -1,0 +1,59 @@
+"""The fork edit box: the recorded reply or observation of one call, to be rewritten and run on."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static, TextArea
+
+from ...trace.literal_text import scrub
+
+WHAT = {"reply": "the model's reply", "observation": "the tool's observation"}
+
+
+class ForkScreen(ModalScreen[str | None]):
+    """Dismisses with the new text, or None on escape. An unchanged text is refused (it would not fork)."""
+
+    BINDINGS = [Binding("ctrl+s", "submit", "fork with this text"),
+                Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, at: int, kind: str, change: str, recorded: str) -> None:
+        super().__init__()
+        self.at, self.kind, self.change = at, kind, change
+        # Untrusted text goes into the box with its control characters made visible: the box
+        # must never pass an escape sequence to the terminal. What is submitted is what is shown.
+        self.recorded = scrub(recorded)
+        self.cleaned = self.recorded != recorded
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="fork"):
+            yield Static(Text(f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}", style="bold"),
+                         id="fork-question")
+            yield TextArea(self.recorded, soft_wrap=True, id="fork-text")
+            yield Static(self._hint(), id="fork-hint")
+
+    def _hint(self) -> Text:
+        hint = Text("ctrl+s: re-run the trace with this text, open the fork · esc: cancel", style="dim")
+        if self.cleaned:
+            hint.append("\ncontrol characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
+                        style="yellow")
+        return hint
+
+    def on_mount(self) -> None:
+        box = self.query_one(TextArea)
+        box.focus()
+        box.move_cursor(box.document.end)  # most edits change how a reply ends (the action, the answer)
+
+    def action_submit(self) -> None:
+        text = self.query_one(TextArea).text
+        if text == self.recorded:
+            self.query_one("#fork-hint", Static).update(
+                Text("the text is unchanged: edit it first (esc cancels)", style="bold red"))
+            return
+        self.dismiss(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,1 @@
+"""Text builders for the panes: a session in, Rich Text out (no widgets here)."""

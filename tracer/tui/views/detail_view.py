@@ -1,0 +1,52 @@
+"""The detail pane: every field of the current event, shown literally."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+
+from executor.events import EventBase
+
+from ...debug.session import UnreadableEvent
+from ...trace.literal_text import literal
+from .clipped_text import clipped
+from .event_summary import kind_style
+
+ENVELOPE = ("seq", "run_id", "t", "iteration", "frames", "source", "kind")
+NAME_WIDTH = 14
+
+
+def _value(value: Any) -> Text:
+    if isinstance(value, str):
+        if "\n" in value or len(value) > 60:
+            return Text.assemble((f"({len(value):,} chars)\n", "dim"), clipped(value))
+        return literal(repr(value))
+    if isinstance(value, (dict, list)):
+        return clipped(json.dumps(value, ensure_ascii=False, indent=2))
+    return literal(repr(value))
+
+
+def detail_text(event: EventBase | UnreadableEvent) -> Text:
+    if isinstance(event, UnreadableEvent):
+        return Text(f"event {event.seq} cannot be read:\n{event.problem}", style="bold red")
+    text = Text()
+    text.append(f"{'kind':<{NAME_WIDTH}}")
+    text.append(event.kind, style=kind_style(event.kind, event))
+    text.append(f"\n{'seq':<{NAME_WIDTH}}{event.seq}    iteration {event.iteration}    t {event.t:.6f}s\n")
+    text.append(f"{'run_id':<{NAME_WIDTH}}")
+    text.append_text(literal(event.run_id))
+    # Even the envelope comes from a file someone may have written by hand: shown literally too.
+    text.append(f"\n{'frames':<{NAME_WIDTH}}")
+    text.append_text(literal(" › ".join(event.frames) + "\n"))
+    text.append(f"{'source':<{NAME_WIDTH}}")
+    text.append_text(literal(f"{event.source.file}:{event.source.line} in {event.source.function}()\n"))
+    payload = event.model_dump(exclude=set(ENVELOPE))
+    if payload:
+        text.append("\n")
+    for name, value in payload.items():
+        text.append(f"{name:<{NAME_WIDTH}}", style="bold")
+        text.append_text(_value(value))
+        text.append("\n")
+    return text

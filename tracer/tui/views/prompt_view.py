@@ -1,0 +1,100 @@
+"""The prompt pane: the exact text of the current (or last) model call, its scratchpad, and what is new since the caller's previous call."""
+
+from __future__ import annotations
+
+import difflib
+
+import numpy as np
+from rich.text import Text
+
+from ...debug.session import DebugSession, UnreadableEvent
+from ...trace.literal_text import literal
+from .clipped_text import clipped, common_prefix_length
+
+SEGMENT_LIMIT = 8_000  # per part of the prompt; the end of each part is what matters most
+DIFF_LIMIT = 50_000  # prompts longer than this are not line-diffed (difflib is quadratic)
+
+TEMPLATE, SCRATCHPAD, NEW = "dim", "cyan", "bold green on grey15"
+
+
+def _same_caller_calls(session: DebugSession, at: int) -> np.ndarray:
+    """Positions of the llm_start events made from the same call stack as event `at`, up to it."""
+    index = session.store.index
+    frames = index.shape(at).frames
+    calls = index.positions("llm_start")
+    calls = calls[: np.searchsorted(calls, at, side="right")]
+    same = index.shape_mask(lambda s: s.frames == frames, 0, len(index))
+    return calls[same[calls]]
+
+
+def prompt_text(session: DebugSession) -> tuple[Text, Text]:
+    """(header, body): which call this is and the legend, then the prompt itself and its reply."""
+    index = session.store.index
+    if index is None:
+        return Text("Indexing the trace… the prompt appears when it is done.", style="italic"), Text()
+    at = index.last_before("llm_start", session.position)
+    if at is None:
+        first = index.positions("llm_start")
+        later = f"; the first one is event {int(first[0])}" if len(first) else ""
+        return Text(f"No model call has happened yet at this event{later}.", style="italic"), Text()
+    event = session.event(at)
+    if isinstance(event, UnreadableEvent):
+        return Text(event.problem, style="bold red"), Text()
+    calls = _same_caller_calls(session, at)
+    number = len(calls)
+    previous = session.event(int(calls[-2])) if number >= 2 else None
+    first = session.event(int(calls[0])) if number >= 2 else None
+    caller = event.frames[-2] if len(event.frames) >= 2 else "?"
+    header = Text()
+    header.append(f"{caller}() call #{number} · event {at} · {len(event.prompt):,} chars · stop {event.stop!r}",
+                  style="bold")
+    if at != session.position:
+        header.append(f" · the last call before event {session.position}", style="dim")
+    header.append("\n")
+    header.append("template", style=TEMPLATE)
+    header.append(" · ")
+    header.append("scratchpad", style=SCRATCHPAD)
+    if previous is not None:
+        header.append(" · ")
+        header.append(f"new since call #{number - 1} (event {previous.seq})", style=NEW)
+    body = _coloured_prompt(event.prompt, first, previous)
+    _reply(body, session, at)
+    return header, body
+
+
+def _coloured_prompt(prompt: str, first, previous) -> Text:
+    # The caller's first prompt has an empty scratchpad, so what it shares with this one is the
+    # template; what this one shares with the previous call is old scratchpad; the rest is new.
+    template_end = common_prefix_length(first.prompt, prompt) if first is not None else len(prompt)
+    new_from = common_prefix_length(previous.prompt, prompt) if previous is not None else len(prompt)
+    new_from = max(new_from, template_end)
+    parts = Text()
+    parts.append_text(clipped(prompt[:template_end], TEMPLATE, SEGMENT_LIMIT, keep_end=True))
+    parts.append_text(clipped(prompt[template_end:new_from], SCRATCHPAD, SEGMENT_LIMIT, keep_end=True))
+    parts.append_text(clipped(prompt[new_from:], NEW, SEGMENT_LIMIT, keep_end=True))
+    if previous is not None and new_from < len(previous.prompt):
+        parts.append_text(_diff(previous.prompt, prompt))
+    return parts
+
+
+def _diff(before: str, after: str) -> Text:
+    """Shown when the new prompt is not the old one plus more (e.g. trimmed intermediate steps)."""
+    text = Text("\n\nThis prompt does not simply extend the previous one; what changed:\n", style="bold yellow")
+    if max(len(before), len(after)) > DIFF_LIMIT:
+        text.append("(too long to diff line by line)\n", style="dim")
+        return text
+    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), "previous", "this", n=1,
+                                     lineterm=""):
+        style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
+        text.append_text(literal(line + "\n", style))
+    return text
+
+
+def _reply(text: Text, session: DebugSession, at: int) -> None:
+    index = session.store.index
+    if at + 1 >= len(index) or index.kind(at + 1) != "llm_end" or at + 1 > session.position:
+        text.append("\n\n(the reply has not come back yet at this event)", style="dim italic")
+        return
+    reply = session.event(at + 1)
+    text.append(f"\n\nReply (event {at + 1}), exactly as it came back:\n", style="bold")
+    text.append_text(clipped(reply.text, "yellow"))

@@ -1,0 +1,127 @@
+"""The variables pane: the loop's state at the current event, rebuilt from the trace, or the real locals live."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from ...debug.live_run import FrameSnapshot
+from ...debug.session import DebugSession, UnreadableEvent
+from ...trace.literal_text import literal
+from .clipped_text import clipped, first_line
+from .variable_table import VariableTable
+
+SHOWN_STEPS = 3
+REPR_LIMIT = 2_000
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    return repr(first_line(str(value), limit))
+
+
+def _row(table: VariableTable, name: str, value: Text | str, note: str = "") -> None:
+    cell = value.copy() if isinstance(value, Text) else literal(value)
+    if note:
+        cell.append(f"   {note}", style="dim italic")
+    table.add(name, cell)
+
+
+def _action_repr(event: Any) -> str:
+    if event.kind == "agent_action":
+        return (f"AgentAction(tool={_short(event.tool)}, tool_input={_short(event.tool_input)}, "
+                f"log={_short(event.log, 40)})")
+    if event.kind == "agent_finish":
+        return f"AgentFinish(return_values={first_line(repr(event.return_values), 80)}, log={_short(event.log, 40)})"
+    return f"OutputParserException({_short(event.error)})  → becomes AgentAction('_Exception', …)"
+
+
+def loop_state(session: DebugSession) -> VariableTable | Text:
+    """iteration, name_to_tool_map, intermediate_steps, output, observation and the finish check."""
+    store, position = session.store, session.position
+    index = store.index
+    event = session.event()
+    if isinstance(event, UnreadableEvent):
+        return Text(event.problem, style="bold red")
+    if index is None:
+        return Text("Indexing the trace… the loop state appears when it is done.", style="italic")
+    table = VariableTable(Text("The loop's variables at this event, rebuilt from the recording", style="dim"))
+    _row(table, "iteration", str(event.iteration))
+    _tools_row(table, session)
+    _steps_rows(table, session)
+    start = index.iteration_start(position)
+    planned = max((p for p in (index.last_before(k, position, start) for k in
+                                ("agent_action", "agent_finish", "parse_error")) if p is not None), default=None)
+    if planned is None:
+        _row(table, "output", Text("(not planned yet in this iteration)", style="dim"))
+    else:
+        _row(table, "output", _action_repr(session.event(planned)), f"(event {planned})")
+        _observation_row(table, session, planned, position)
+    checked = index.last_before("finish_check", position, start)
+    if checked is None:
+        _row(table, "is_finish", Text("(not checked yet in this iteration)", style="dim"))
+    else:
+        is_finish = session.event(checked).is_finish
+        _row(table, "is_finish", Text(str(is_finish), style="bold green" if is_finish else "bold yellow"),
+             f"(isinstance(output, AgentFinish), event {checked})")
+    return table
+
+
+def _tools_row(text: VariableTable, session: DebugSession) -> None:
+    start = session.store.index.last_before("chain_start", session.position)
+    if start is None:
+        _row(text, "name_to_tool_map", Text("(no chain_start yet)", style="dim"))
+        return
+    tools = session.event(start).tools
+    shown = ", ".join(f"{t.name!r}: Tool({t.name!r})" for t in tools)
+    _row(text, "name_to_tool_map", "{" + shown + "}")
+
+
+def _steps_rows(text: VariableTable, session: DebugSession) -> None:
+    index, position = session.store.index, session.position
+    steps = index.positions("step")
+    count = index.count_before("step", position)
+    _row(text, "intermediate_steps", f"[{count} AgentStep{'s' * (count != 1)}]")
+    if count > SHOWN_STEPS:
+        text.add("", Text(f"… {count - SHOWN_STEPS} earlier", style="dim"))
+    for number in range(max(0, count - SHOWN_STEPS), count):
+        step = session.event(int(steps[number]))
+        if isinstance(step, UnreadableEvent):
+            continue
+        text.add("", literal(f"[{number}] ({step.action.tool}, {_short(step.action.tool_input, 30)}) → "
+                             f"{_short(step.observation, 50)}"))
+
+
+def _observation_row(text: VariableTable, session: DebugSession, planned: int, position: int) -> None:
+    index = session.store.index
+    found = [p for p in (index.last_before(k, position, planned) for k in ("tool_end", "invalid_tool", "tool_error"))
+             if p is not None]
+    if not found:
+        return
+    event = session.event(max(found))
+    observation = getattr(event, "observation", None)
+    if observation is None:
+        _row(text, "observation", Text(f"(none: {event.kind})", style="dim"))
+    else:
+        _row(text, "observation", _short(observation, 70), f"(event {max(found)}; the next prompt ends with it)")
+
+
+def live_locals(frames: tuple[FrameSnapshot, ...], selected: int) -> VariableTable:
+    """The real locals of every suspended frame, innermost first; the selected one is marked."""
+    table = VariableTable(Text("Real locals of the suspended generator frames, captured when this event "
+                               "was yielded", style="dim"))
+    for depth in range(len(frames) - 1, -1, -1):
+        frame = frames[depth]
+        chosen = depth == len(frames) - 1 - selected
+        table.add(Text(f"{'▶ ' if chosen else '  '}{frame.function}()", style="bold reverse" if chosen else "bold"),
+                  Text(f"{frame.file}:{frame.line}", style="dim"))
+        for name, value in frame.locals:
+            table.add(Text(f"    {name}", style="bold"), clipped(value, limit=REPR_LIMIT))
+    return table
+
+
+def variables_text(session: DebugSession) -> VariableTable | Text:
+    frames = session.store.frames_at(session.position) if len(session.store) else None
+    if frames:
+        return live_locals(frames, session.frame_up)
+    return loop_state(session)
