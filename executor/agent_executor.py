@@ -218,6 +218,22 @@ class AgentExecutor:
                 "trim_intermediate_steps": _describe(self.trim_intermediate_steps),
                 "model": self.agent.model.model_name, "stop": list(self.agent.stop)}
 
+    def with_overrides(self, **changes: Any) -> "AgentExecutor":
+        """A new executor like this one with some constructor arguments changed (e.g. tools, clock).
+
+        LangChain: Runnable.with_config. Replays use it to swap in recorded answers without
+        reaching into a built executor. Every constructor argument is kept as the attribute of
+        the same name, which is what makes the copy exact.
+        """
+        import inspect  # here, not at the top: copying is rare and the loop's lines stay put
+
+        names = list(inspect.signature(AgentExecutor.__init__).parameters)[1:]
+        unknown = sorted(set(changes) - set(names))
+        if unknown:
+            raise TypeError(f"with_overrides: AgentExecutor has no argument {', '.join(unknown)}; "
+                            f"choose from {', '.join(names)}")
+        return type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
+
 
 def _describe(value: Any) -> Any:
     return value if isinstance(value, (bool, int, str, type(None))) else getattr(value, "__name__", repr(value))

@@ -13,13 +13,14 @@ from executor import (
     TransientError,
     create_react_agent,
 )
+from tracer.replay.builder import replayed_executor
 from tracer.replay.cassette import (
     ReplayDivergence,
     ReplayModel,
-    build_from_recording,
     cassette_tools,
     recorded_calls,
 )
+from tracer.trace.header import TraceHeader
 from tracer.trace.transitions import Trace
 from tutorials import get_scenario
 
@@ -30,9 +31,8 @@ def rose_recording():
     return Trace.load(ROSE.fixture).events
 
 
-def rerun_rose(recorded, **settings):
-    model, tools = build_from_recording(ROSE.build_tools, recorded)
-    executor = ROSE.executor(model, tools, clock=ManualClock(tick=0.001), **settings)
+def rerun_rose(recorded):
+    executor = replayed_executor(Trace(TraceHeader(), recorded), ROSE.executor, clock=ManualClock(tick=0.001))
     return run_collecting(executor, ROSE.question)
 
 

@@ -27,8 +27,8 @@ def test_a_reply_fork_replays_up_to_the_point_then_takes_the_new_reply(tmp_path)
     result = fork_trace(ROSE, at, reply=FINAL, output=tmp_path / "fork.jsonl")
     assert result.error is None and result.path == tmp_path / "fork.jsonl"
     fork, parent = Trace.load(result.path), rose()
-    assert fork.header["parent"] == str(ROSE) and fork.header["fork_at"] == at
-    assert fork.header["fork"] == {"reply": FINAL} and fork.header["scenario"] == "rose-pricing"
+    assert fork.header.parent == str(ROSE) and fork.header.fork_at == at
+    assert fork.header.fork == {"reply": FINAL} and fork.header.scenario == "rose-pricing"
     same = normalise_events(parent.events[:at])
     assert [{k: v for k, v in e.items() if k != "run_id"} for e in normalise_events(fork.events[:at])] == \
         [{k: v for k, v in e.items() if k != "run_id"} for e in same]
@@ -71,7 +71,7 @@ def test_a_live_model_answers_what_the_recording_cannot_and_recorded_replies_ans
     # 2 + 2 came from the live model; the later 25 * 1.05 question is the recorded one, so its
     # recorded reply fits; the plan replies after the fork are the recorded ones, in order.
     assert observations == ["Answer: 4", "Answer: 26.25"]
-    assert result.trace.header["live_after_fork"] == "live"
+    assert result.trace.header.live_after_fork == "live"
     assert result.trace.outcome() == rose().outcome()
 
 

@@ -40,7 +40,7 @@ def test_record_command_writes_a_trace_that_verifies(tmp_path, capsys):
     assert main(["record", "rose-pricing", "-o", str(out)]) == 0
     assert capsys.readouterr().out.startswith(f"recorded 23 events of rose-pricing to {out}")
     header, events, warning = load_trace(out)
-    assert header["scenario"] == "rose-pricing" and header["clock_tick"] == 0.001 and warning is None
+    assert header.scenario == "rose-pricing" and header.clock_tick == 0.001 and warning is None
     assert main(["verify", str(out)]) == 0
 
 
@@ -50,7 +50,7 @@ def test_once_keeps_an_existing_file_and_rewrite_replaces_it(tmp_path, capsys):
     assert main(["record", "rose-pricing", "-o", str(out), "--mode", "once"]) == 0
     assert "kept" in capsys.readouterr().out and out.read_text(encoding="utf-8") == "not a trace\n"
     assert main(["record", "rose-pricing", "-o", str(out), "--mode", "rewrite"]) == 0
-    assert load_trace(out)[0]["scenario"] == "rose-pricing"
+    assert load_trace(out)[0].scenario == "rose-pricing"
 
 
 def test_recording_a_scenario_meant_to_fail_says_so(tmp_path, capsys):

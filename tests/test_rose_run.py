@@ -94,7 +94,7 @@ def test_envelope_is_contiguous_and_timed_by_the_injected_clock(rose):
 def test_the_recorded_fixture_is_this_run(rose):
     from tracer.trace.reader import load_trace
     header, recorded, warning = load_trace(Path(PROJECT_ROOT, "fixtures", "rose_pricing.jsonl"))
-    assert warning is None and header["scenario"] == "rose-pricing"
+    assert warning is None and header.scenario == "rose-pricing"
     assert [e.kind for e in recorded] == EXPECTED
     live_texts = [e.text for e in rose[1] if e.kind == "llm_end"]
     assert [e.text for e in recorded if e.kind == "llm_end"] == live_texts

@@ -28,8 +28,8 @@ def test_round_trip_gives_back_equal_typed_events(tmp_path):
     header, loaded, warning = load_trace(path)
     assert loaded == events and warning is None
     assert type(loaded[3]).__name__ == "AgentActionEvent"
-    assert header["schema_version"] == SCHEMA_VERSION and header["scenario"] == "rose-pricing"
-    assert "executor/agent_executor.py" in header["executor_hashes"]
+    assert header.schema_version == SCHEMA_VERSION and header.scenario == "rose-pricing"
+    assert "executor/agent_executor.py" in header.executor_hashes
     assert not (tmp_path / "run.jsonl.partial").exists()
 
 

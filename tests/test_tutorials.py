@@ -83,7 +83,7 @@ def test_english_and_chinese_stop_at_the_same_events(tutorial, part):
 @pytest.mark.parametrize(("tutorial", "part"), PARTS, ids=PART_IDS)
 def test_fixture_was_recorded_from_its_scenario_and_ends_as_expected(tutorial, part):
     header, events, warning = load_trace(part.fixture)
-    assert header["scenario"] == part.name and warning is None
+    assert header.scenario == part.name and warning is None
     assert (events[-1].kind == "chain_error") == part.expect_error
 
 

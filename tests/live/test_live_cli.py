@@ -26,8 +26,8 @@ def test_run_with_model_narrates_a_live_run_and_its_trace_replays_offline(live_e
     assert "ran live against openai:fake-model" in out and ANSWER in out
     assert "plan() asks fake-model" in out
     header, events, _ = load_trace(trace)
-    assert header["model"] == "openai:fake-model" and header["live"] is True
-    assert header["retry_policy"]["max_retries"] == 6
+    assert header.model == "openai:fake-model" and header.live is True
+    assert header.retry_policy["max_retries"] == 6
     assert API_KEY not in trace.read_text(encoding="utf-8")
 
     served = len(live_env.received)
@@ -134,6 +134,6 @@ def test_debug_live_with_model_drives_the_real_endpoint_and_records_without_the_
     assert code == 0, err
     assert "plan() asks fake-model" in out and ANSWER in out and "retry llm 'fake-model'" in out
     header, events, _ = load_trace(trace)
-    assert header["model"] == "openai:fake-model" and header["retry_policy"]["max_retries"] == 1
+    assert header.model == "openai:fake-model" and header.retry_policy["max_retries"] == 1
     assert [e.kind for e in events].count("retry") == 1
     assert API_KEY not in trace.read_text(encoding="utf-8")

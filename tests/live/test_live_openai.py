@@ -10,9 +10,9 @@ from fake_openai_server import Drop, Malformed, Slow, Status
 from executor import ManualClock, RetriesExhausted, RetryPolicy
 from executor.config import load_model_config
 from executor.providers import ProviderAuthError, create_model
-from tracer.replay.cassette import build_from_recording
+from tracer.replay.builder import recorded_retry_policy, replayed_executor
 from tracer.replay.verify import compare_runs
-from tracer.trace.reader import load_trace
+from tracer.trace.transitions import Trace
 from tracer.trace.writer import TraceWriter
 from tutorials import get_scenario
 from tutorials.rose_pricing import REPLIES
@@ -115,13 +115,12 @@ def record_live(path, policy):
 
 def replay_offline(path):
     """Re-execute a trace with the cassette under the retry policy its header records."""
-    header, recorded, _ = load_trace(path)
-    model, tools = build_from_recording(ROSE.build_tools, recorded)
-    policy = RetryPolicy.from_description(header["retry_policy"])
-    executor = ROSE.executor(model, tools, clock=ManualClock(tick=0.001), retry_policy=policy)
+    trace = Trace.load(path)
+    assert RetryPolicy.from_description(trace.header.retry_policy) == recorded_retry_policy(trace.header)
+    executor = replayed_executor(trace, ROSE.executor, clock=ManualClock(tick=0.001))
     rerun = []
     executor.invoke(ROSE.inputs(), [rerun.append])
-    return recorded, rerun
+    return trace.events, rerun
 
 
 def test_a_live_trace_replays_offline_and_its_events_match(live_env, tmp_path):

@@ -69,7 +69,7 @@ def test_without_a_terminal_a_live_run_is_narrated_and_recorded(capsys, tmp_path
     code, out, _err = run_cli(capsys, "--live", "rose-pricing", "--record", str(out_path))
     assert code == 0 and "Finished chain" in out and f"trace written to {out_path}" in out.replace("\n", "")
     with TraceFile(out_path) as trace:
-        assert len(trace) == 23 and trace.header["live"] is True
+        assert len(trace) == 23 and trace.header.live is True
 
 
 def test_a_broken_line_in_a_small_trace_is_reported_before_the_window_opens(capsys, tmp_path):

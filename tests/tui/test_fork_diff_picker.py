@@ -15,8 +15,8 @@ from tracer.debug.live_run import LiveRun
 from tracer.replay.fork import fork_trace
 from tracer.report.diff import diff_traces
 from tracer.trace.reader import TraceFile
-from tracer.tui.screens import fork_actions
 from tracer.tui.panes.status_line import StatusLine
+from tracer.tui.screens import fork_actions
 from tracer.tui.screens.ask_screen import AskScreen
 from tracer.tui.screens.diff_screen import DiffScreen
 from tracer.tui.screens.fork_actions import fork_destination
@@ -70,8 +70,8 @@ async def test_a_reply_fork_opens_the_fork_at_the_changed_reply(rose, here):
         assert app.screen.query_one(TextArea).text == recorded
         await fork_with(pilot, app, FINAL)
         header = app.session.store.header
-        assert header["parent"] == str(rose.resolve()) and header["fork_at"] == 2
-        assert header["fork"] == {"reply": FINAL}
+        assert header.parent == str(rose.resolve()) and header.fork_at == 2
+        assert header.fork == {"reply": FINAL}
         # The new reply finishes at once: chain_start, plan, llm_end, agent_finish, finish_check, chain_end.
         assert len(app.session) == 6 and app.session.position == 2
         assert "event 2 of 6" in status(app)
@@ -95,7 +95,7 @@ async def test_an_observation_fork_from_tool_start_feeds_the_next_prompt(rose, h
         await press(pilot, "f")
         assert app.screen.query_one(TextArea).text == app.session.event(5).observation
         await fork_with(pilot, app, "Roses cost 40 yuan a bunch.")
-        assert app.session.store.header["fork_at"] == 4 and app.session.position == 5
+        assert app.session.store.header.fork_at == 4 and app.session.position == 5
         assert app.session.event().kind == "tool_end"
         assert "observation   'Roses cost 40 yuan a bunch.'" in pane_text(app, "detail-text")
         await press(pilot, "colon", "8", "enter", "2")  # the next plan call, in the prompt pane
@@ -178,7 +178,7 @@ async def test_a_second_fork_at_the_same_event_gets_its_own_file(rose, here):
         await fork_with(pilot, app, FINAL.replace("31.5", "32"))
         assert app.session.store.path == here / "rose_pricing.fork-2-2.jsonl"
         with TraceFile(first.path) as untouched:
-            assert untouched.header["fork"] == {"reply": FINAL}
+            assert untouched.header.fork == {"reply": FINAL}
     app.session.store.close()
     app.close_opened()
 

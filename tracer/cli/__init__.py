@@ -7,6 +7,7 @@ import importlib
 import sys
 
 from executor import __version__
+
 from .usage_error import UsageError
 
 # Each name is a module in tracer/commands with add_parser(subparsers) and run(args) -> int.

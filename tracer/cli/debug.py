@@ -14,9 +14,9 @@ from executor import SystemClock
 from tutorials import get_scenario
 
 from ..debug.breakpoints import BreakpointSpecError, parse_spec
-from ..replay.live_model import add_live_arguments, live_model
 from ..report.narrator import Narrator
 from ..trace.reader import TraceFile
+from .live_options import add_live_arguments, live_model
 from .usage_error import UsageError
 
 

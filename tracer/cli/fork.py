@@ -36,7 +36,7 @@ def _live(args: argparse.Namespace) -> tuple[object, object]:
         return None, None
     from executor import SystemClock
 
-    from ..replay.live_model import live_model
+    from .live_options import live_model
 
     live = live_model(args, [], SystemClock())
     return live.model, live.redactor()
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = fork_trace(args.trace, args.at, reply=args.reply, observation=args.observation,
                             output=args.output, live_model=model, redactor=redactor)
-    except (ForkError, KeyError) as error:
+    except (ForkError, LookupError) as error:
         raise UsageError(f"{args.trace}: {error.args[0]}") from None
     diff = diff_traces(args.trace, result.trace)
     print(f"forked {args.trace} at event {args.at}: wrote {result.path} ({len(result.trace)} events)")

@@ -7,11 +7,12 @@ from pathlib import Path
 
 from executor import ChatModel, ManualClock, ScriptedModel, SystemClock
 
-from ..replay.live_model import LiveModel, add_live_arguments, live_model, wants_live
+from ..replay.builder import DEFAULT_CLOCK_TICK
+from ..replay.live_model import LiveModel
 from ..replay.record_modes import RecordMode, should_record
-from ..replay.verify import DEFAULT_CLOCK_TICK
 from ..trace.redact import Redactor, default_redactor
 from ..trace.writer import TraceWriter
+from .live_options import add_live_arguments, live_model, wants_live
 from .scenarios import scenario_named
 from .usage_error import UsageError
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 from rich.console import Console
@@ -11,19 +10,15 @@ from rich.console import Console
 from executor import AgentExecutor, SystemClock
 from tutorials import Scenario
 
-from ..replay.cassette import ReplayDivergence, build_from_recording
-from ..replay.live_model import (
-    SkippingClock,
-    add_live_arguments,
-    live_model,
-    recorded_retry_policy,
-    wants_live,
-)
+from ..replay.builder import replayed_executor
+from ..replay.cassette import ReplayDivergence
+from ..replay.live_model import SkippingClock
 from ..report.ledger import Ledger
 from ..report.narrator import Narrator
-from ..trace.reader import load_trace
 from ..trace.redact import Redactor
+from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter
+from .live_options import add_live_arguments, live_model, wants_live
 from .scenarios import fixture_for, scenario_named
 from .usage_error import UsageError
 
@@ -53,12 +48,11 @@ def _live_setup(args: argparse.Namespace, scenario: Scenario) -> tuple[AgentExec
 def _replay_setup(args: argparse.Namespace, scenario: Scenario,
                   console: Console) -> tuple[AgentExecutor, dict, Redactor | None, str]:
     path = fixture_for(scenario, args.fixture)
-    header, recorded, warning = load_trace(path)
-    if warning:
-        console.print(f"warning: {warning}", style="yellow", markup=False)
-    model, tools = build_from_recording(scenario.build_tools, recorded)
+    trace = Trace.load(path)
+    if trace.warning:
+        console.print(f"warning: {trace.warning}", style="yellow", markup=False)
     # Recorded retries happen again under the recorded policy, but their waits are skipped.
-    executor = scenario.executor(model, tools, clock=SkippingClock(), retry_policy=recorded_retry_policy(header))
+    executor = replayed_executor(trace, scenario.executor, clock=SkippingClock())
     return executor, {"replayed_from": str(path)}, None, f"replayed {path.name} offline"
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -10,9 +9,9 @@ from typing import Any
 
 from executor.events import EventBase
 
+from ..trace.header import new_header
 from ..trace.index import TraceIndex
 from ..trace.reader import TraceFile
-from ..trace.writer import trace_header
 from .conditions import Resolve, resolve_in
 from .live_run import FrameSnapshot, LiveRun
 
@@ -93,7 +92,7 @@ class LiveStore:
     def __init__(self, run: LiveRun) -> None:
         self.run = run
         self.path = run.trace_path
-        self.header = trace_header(scenario=run.scenario.name, live=True)
+        self.header = new_header(scenario=run.scenario.name, live=True)
         self.index = TraceIndex()
         self.events: list[EventBase] = []
         self.snapshots: list[tuple[FrameSnapshot, ...]] = []

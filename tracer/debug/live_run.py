@@ -10,11 +10,11 @@ from typing import Any, Generator
 from executor import SystemClock
 from executor.events import EventBase
 from executor.run_context import PROJECT_ROOT
-from tutorials import get_scenario
 
-from ..replay.cassette import build_from_recording
-from ..replay.live_model import LiveModel, SkippingClock, recorded_retry_policy
-from ..trace.reader import load_trace
+from ..replay.agents import find_scenario
+from ..replay.builder import replayed_executor
+from ..replay.live_model import LiveModel, SkippingClock
+from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter
 
 
@@ -79,18 +79,16 @@ class LiveRun:
 
     def __init__(self, scenario_name: str, trace_path: str | Path, fixture: str | Path | None = None,
                  model: LiveModel | None = None) -> None:
-        scenario = get_scenario(scenario_name)
+        scenario = find_scenario(scenario_name)
         self.scenario = scenario
         if model is not None:  # a real model answers; backoff and pacing happen in real time
             executor = scenario.executor(model.model, clock=SystemClock(), **model.executor_options())
             self.writer = TraceWriter(trace_path, redactor=model.redactor(), scenario=scenario.name,
                                       **model.header())
         else:
-            header, recorded, _warning = load_trace(fixture or scenario.fixture)
-            model_from_recording, tools = build_from_recording(scenario.build_tools, recorded)
             # Recorded retries happen again under the recorded policy, without their waits.
-            executor = scenario.executor(model_from_recording, tools, clock=SkippingClock(),
-                                         retry_policy=recorded_retry_policy(header))
+            recorded = Trace.load(fixture or scenario.fixture)
+            executor = replayed_executor(recorded, scenario.executor, clock=SkippingClock())
             self.writer = TraceWriter(trace_path, scenario=scenario.name, live=True)
         self.generator = executor.iter_events(scenario.inputs())
         self.finished = False

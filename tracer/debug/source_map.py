@@ -10,6 +10,8 @@ from pathlib import Path
 
 from executor.run_context import PACKAGE_DIR, PROJECT_ROOT
 
+from ..trace.header import TraceHeader
+
 
 @dataclass(frozen=True)
 class SourceFile:
@@ -44,9 +46,9 @@ def read_source(relative: str) -> SourceFile:
     return SourceFile(relative, tuple(text.splitlines()), hashlib.sha256(data).hexdigest())
 
 
-def hash_warning(source: SourceFile, header: dict) -> str | None:
+def hash_warning(source: SourceFile, header: TraceHeader) -> str | None:
     """A warning when the file on disk is not the one that recorded the trace."""
-    recorded = (header.get("executor_hashes") or {}).get(source.path)
+    recorded = header.executor_hashes.get(source.path)
     if source.problem or recorded is None:
         return None
     if recorded != source.sha256:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
-from executor import ChatModel, ModelReply, Tool, ToolError
+from executor import ModelReply, Tool, ToolError
 from executor.events import EventBase
 
 from ..trace.literal_text import scrub
@@ -230,9 +230,3 @@ def cassette_tools(tools: Sequence[Tool], events: Sequence[EventBase]) -> list[T
     """Deterministic tools run for real; the others answer from the recording."""
     return [tool if tool.deterministic else recorded_tool(tool, events) for tool in tools]
 
-
-def build_from_recording(build_tools: Callable[[ChatModel], list[Tool]],
-                         events: Sequence[EventBase]) -> tuple[ReplayModel, list[Tool]]:
-    """The replay model and the tools for re-executing a recording."""
-    model = ReplayModel(events)
-    return model, cassette_tools(build_tools(model), events)

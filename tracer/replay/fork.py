@@ -12,6 +12,8 @@ from executor import AgentExecutor, ChatModel, ModelReply, Tool
 from executor.events import EventBase
 
 from ..trace.transitions import Trace
+from .agents import UnknownAgent
+from .builder import replayed_executor, user_build
 from .cassette import (
     CallCursor,
     RecordedCall,
@@ -19,7 +21,7 @@ from .cassette import (
     check_prompt,
     recorded_calls,
 )
-from .verify import Rerun, replay_clock, replay_settings, run_collecting
+from .verify import Rerun, recorded_inputs, run_collecting
 
 MODEL_KINDS = ("llm_start", "llm_end")
 TOOL_KINDS = ("tool_start", "tool_end", "tool_error")
@@ -206,19 +208,6 @@ def default_fork_path(parent: Path, at: int) -> Path:
     return Path.cwd() / f"{parent.stem}.fork-{at}.jsonl"
 
 
-def scenario_builder(header: dict[str, Any],
-                     events: Sequence[EventBase]) -> Callable[[ChatModel], AgentExecutor]:
-    """The header's scenario, built with the recording's clock and retry policy."""
-    from tutorials import get_scenario
-
-    if not header.get("scenario"):
-        raise ForkError("the trace's header names no scenario; pass build_executor to fork_trace")
-    scenario = get_scenario(header["scenario"])
-    settings = replay_settings(header, events)
-    del settings["run_id_factory"]  # the fork gets a run id of its own
-    return lambda model: scenario.executor(model, **settings)
-
-
 def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str | None = None,
                observation: str | None = None, output: "str | os.PathLike[str] | None" = None,
                live_model: ChatModel | None = None, redactor: Any = None,
@@ -230,28 +219,22 @@ def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str 
     trace = Trace.of(parent)
     call, _tool = _locate(trace.events, at, reply, observation)
     state = ForkState(call.start.seq)
-    model = ForkModel(trace.events, state, reply, live_model)
-    executor = (build_executor or scenario_builder(trace.header, trace.events))(model)
-    executor.tools = [fork_tool(t, trace.events, state, observation) for t in executor.tools]
-    if executor.clock is None:  # waits (retries, rate limits) pass instantly, as in any replay
-        executor.clock = replay_clock(trace.header)
     parent_run = trace.events[0].run_id if trace.events else "run"
-    executor.run_id_factory = lambda: f"{parent_run}.fork-{at}"
+    try:
+        executor = replayed_executor(
+            trace, user_build(build_executor) if build_executor else None,
+            model=ForkModel(trace.events, state, reply, live_model), run_id=f"{parent_run}.fork-{at}",
+            tools=lambda tools: [fork_tool(t, trace.events, state, observation) for t in tools])
+    except UnknownAgent as error:
+        raise ForkError(f"{error.args[0]} (from Python: pass build_executor to fork_trace)") from None
     parent_path = trace.path or Path("<memory>")
     path = Path(output) if output else default_fork_path(parent_path, at)
-    meta = {k: v for k, v in trace.header.items() if k in ("scenario", "clock_tick")}
+    header = trace.header
+    meta: dict[str, Any] = {"scenario": header.scenario, "agent": header.agent, "clock_tick": header.clock_tick}
     change = {"reply": reply} if reply is not None else {"observation": observation}
     if live_model is not None:
         meta["live_after_fork"] = getattr(live_model, "model_name", "live")
     with TraceWriter(path, redactor=redactor, **meta, parent=str(parent_path), parent_run_id=parent_run,
                      fork_at=at, fork=change) as writer:
-        rerun: Rerun = run_collecting(executor, _inputs_of(trace), [writer])
-    header = Trace.load(path).header
-    return ForkResult(path, Trace(header, rerun.events, path), rerun.error)
-
-
-def _inputs_of(trace: Trace) -> dict[str, Any]:
-    first = trace.events[0] if trace.events else None
-    if first is None or first.kind != "chain_start":
-        raise ForkError("the trace does not start with chain_start, so its inputs are unknown")
-    return dict(first.inputs)
+        rerun: Rerun = run_collecting(executor, recorded_inputs(trace), [writer])
+    return ForkResult(path, Trace(writer.header, rerun.events, path), rerun.error)

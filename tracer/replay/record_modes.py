@@ -94,26 +94,16 @@ class Cassette:
 
     def _replay(self, build_executor: Callable[[Any], Any], inputs: dict[str, Any]) -> Any:
         from ..trace.transitions import Trace
-        from .cassette import ReplayDivergence, ReplayModel, cassette_tools
-        from .verify import (
-            compare_runs,
-            recorded_in_real_time,
-            replay_clock,
-            run_collecting,
-        )
+        from .builder import replayed_executor, user_build
+        from .cassette import ReplayDivergence
+        from .verify import compare_runs, run_collecting
 
         recorded = Trace.load(self.path)
         if recorded.warning:
             raise CassetteMissing(f"{recorded.warning}; record it again with --loopscope-record=rewrite")
-        executor = build_executor(ReplayModel(recorded.events))
-        executor.tools = cassette_tools(executor.tools, recorded.events)
-        if executor.clock is None:  # a clock of the test's own is kept; otherwise waits pass instantly
-            executor.clock = replay_clock(recorded.header)
-        run_id = recorded.events[0].run_id if recorded.events else "replay"
-        executor.run_id_factory = lambda: run_id
-        rerun = run_collecting(executor, inputs)
+        rerun = run_collecting(replayed_executor(recorded, user_build(build_executor)), inputs)
         difference = compare_runs(recorded.events, rerun.events, self.redactor,
-                                  ignore_timing=recorded_in_real_time(recorded.header))
+                                  ignore_timing=recorded.header.recorded_in_real_time)
         if difference is not None:
             raise ReplayDivergence(f"the run no longer matches its cassette {self.path}; if the change "
                                    "is intended, record it again with --loopscope-record=rewrite\n"

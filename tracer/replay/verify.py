@@ -7,17 +7,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from executor import AgentExecutor, ManualClock
+from executor import AgentExecutor
 from executor.events import EventBase
 
+from ..trace.header import changed_executor_files
 from ..trace.normalise import Difference, first_difference, normalise_events
-from ..trace.reader import TraceFormatError, load_trace
+from ..trace.reader import TraceFormatError
 from ..trace.redact import Redactor, default_redactor
-from ..trace.writer import executor_source_hashes
-from .cassette import ReplayDivergence, build_from_recording
-
-# What `loopscope record` runs with; traces without a clock_tick in their header get it too.
-DEFAULT_CLOCK_TICK = 0.001
+from ..trace.transitions import Trace
+from .agents import UnknownAgent
+from .builder import replayed_executor
+from .cassette import ReplayDivergence
 
 
 @dataclass
@@ -43,38 +43,17 @@ def run_collecting(executor: AgentExecutor, inputs: dict[str, Any], listeners: I
     return rerun
 
 
-def replay_clock(header: dict[str, Any]) -> ManualClock:
-    """A manual clock ticking as the recording's did, so time limits trip at the same point."""
-    tick = header.get("clock_tick", DEFAULT_CLOCK_TICK)
-    return ManualClock(tick=tick if isinstance(tick, (int, float)) else DEFAULT_CLOCK_TICK)
+def reexecute(trace: Trace) -> Rerun:
+    """Run the agent the header names again, with the recording as its cassette."""
+    return run_collecting(replayed_executor(trace), recorded_inputs(trace))
 
 
-def recorded_in_real_time(header: dict[str, Any]) -> bool:
-    """A trace recorded against the system clock (a live run) rather than a manual one."""
-    return "clock_tick" not in header and bool(header.get("live"))
-
-
-def replay_settings(header: dict[str, Any], recorded: Sequence[EventBase]) -> dict[str, Any]:
-    """Executor settings that make a re-execution behave as the recording did: the same kind
-    of clock, the same run id, and the retry policy a live recording names in its header."""
-    from .live_model import recorded_retry_policy
-
-    run_id = recorded[0].run_id if recorded else "replay"
-    settings: dict[str, Any] = {"clock": replay_clock(header), "run_id_factory": lambda: run_id}
-    policy = recorded_retry_policy(header)
-    if policy is not None:
-        settings["retry_policy"] = policy
-    return settings
-
-
-def reexecute_scenario(header: dict[str, Any], recorded: Sequence[EventBase]) -> Rerun:
-    """Run the header's scenario again with the recording as its cassette."""
-    from tutorials import get_scenario
-
-    scenario = get_scenario(header["scenario"])
-    model, tools = build_from_recording(scenario.build_tools, recorded)
-    executor = scenario.executor(model, tools, **replay_settings(header, recorded))
-    return run_collecting(executor, scenario.inputs())
+def recorded_inputs(trace: Trace) -> dict[str, Any]:
+    """The inputs the recorded run was invoked with (its chain_start)."""
+    first = trace.events[0] if trace.events else None
+    if first is None or first.kind != "chain_start":
+        raise UnknownAgent("the trace does not start with chain_start, so its inputs are unknown")
+    return dict(first.inputs)
 
 
 # Events that say how long something waited, not what the loop decided. A run recorded in
@@ -109,38 +88,29 @@ class VerifyResult:
         return {"ok": 0, "diverged": 1}.get(self.status, 2)
 
 
-def changed_executor_files(header: dict[str, Any]) -> list[str]:
-    recorded = header.get("executor_hashes") or {}
-    current = executor_source_hashes()
-    return sorted(name for name in set(recorded) | set(current) if recorded.get(name) != current.get(name))
-
-
 def verify_trace(path: str | os.PathLike[str]) -> VerifyResult:
     """Re-execute one trace and compare; never raises for a bad file, it becomes the verdict."""
     path = Path(path)
     try:
-        header, recorded, warning = load_trace(path)
+        trace = Trace.load(path)
     except TraceFormatError as error:
         return VerifyResult(path, "unreadable", str(error))
-    scenario = header.get("scenario")
-    if not scenario:
-        return VerifyResult(path, "unreadable", f"{path}:1: the header names no scenario, so there is "
-                            "nothing to re-execute; verify such traces in pytest with loopscope_cassette")
+    header, recorded = trace.header, trace.events
     try:
-        rerun = reexecute_scenario(header, recorded)
-    except KeyError as error:
+        rerun = reexecute(trace)
+    except UnknownAgent as error:
         return VerifyResult(path, "unreadable", f"{path}:1: {error.args[0]}")
-    difference = compare_runs(recorded, rerun.events, ignore_timing=recorded_in_real_time(header))
+    difference = compare_runs(recorded, rerun.events, ignore_timing=header.recorded_in_real_time)
     result = VerifyResult(path, "ok", events=len(recorded), difference=difference)
-    if warning:
+    if trace.warning:
         prefix = "they match the re-run" if difference is None or difference.field == "(extra)" \
             else f"they differ from the re-run at {difference.headline()}"
-        result.status, result.message = "truncated", f"{warning}; {prefix}"
+        result.status, result.message = "truncated", f"{trace.warning}; {prefix}"
         return result
     if difference is not None:
         result.status, result.message = "diverged", difference.explain()
-        if "fork" in header and "observation" in (header.get("fork") or {}):
-            result.notes.append(f"this trace forks {header.get('parent')} at event {header.get('fork_at')} "
+        if header.fork and "observation" in header.fork:
+            result.notes.append(f"this trace forks {header.parent} at event {header.fork_at} "
                                 "with a substituted tool result; if that tool really runs on replay "
                                 "(like the Calculator) the re-run cannot follow the fork")
         if rerun.divergence is not None and rerun.divergence.seq != difference.seq:

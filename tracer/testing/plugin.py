@@ -61,7 +61,7 @@ def loopscope_scenario(loopscope_record_mode: RecordMode, loopscope_redactor: An
     from executor import ManualClock, ScriptedModel
     from tutorials import get_scenario
 
-    from ..replay.verify import DEFAULT_CLOCK_TICK
+    from ..replay.builder import DEFAULT_CLOCK_TICK
 
     def run(name: str) -> Any:
         scenario = get_scenario(name)

@@ -15,12 +15,11 @@ from pydantic import ValidationError
 from executor.events import (
     EVENT_ADAPTER,
     EVENT_KINDS,
-    SCHEMA_VERSION,
     EventBase,
     event_from_json,
 )
 
-from .writer import TRACE_MARKER
+from .header import TraceHeader, header_from
 
 
 class TraceFormatError(Exception):
@@ -71,20 +70,15 @@ class TraceFile:
     def _raw(self, index: int) -> bytes:
         return self._map[self._starts[index]:self._ends[index]]
 
-    def _read_header(self) -> dict[str, Any]:
+    def _read_header(self) -> TraceHeader:
         try:
-            header = json.loads(self._raw(0))
+            decoded = json.loads(self._raw(0))
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise TraceFormatError(self.path, 1, "not a loopscope trace: the first line is not JSON") from None
-        if not isinstance(header, dict) or header.get("format") != TRACE_MARKER:
-            raise TraceFormatError(self.path, 1, f"not a loopscope trace: the header has no "
-                                   f"\"format\": \"{TRACE_MARKER}\"")
-        version = header.get("schema_version")
-        if version != SCHEMA_VERSION:
-            raise TraceFormatError(self.path, 1, f"schema_version {version!r} is not supported "
-                                   f"(this loopscope reads {SCHEMA_VERSION}); re-record the trace "
-                                   "or use the loopscope version that wrote it")
-        return header
+        try:
+            return header_from(decoded)
+        except ValueError as error:
+            raise TraceFormatError(self.path, 1, str(error)) from None
 
     def _drop_truncated_tail(self, size: int) -> None:
         last = len(self._starts) - 1
@@ -224,7 +218,7 @@ def _peek_kind(raw: bytes) -> str | None:
     return value.get("kind") if isinstance(value, dict) else None
 
 
-def load_trace(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[EventBase], str | None]:
+def load_trace(path: str | os.PathLike[str]) -> tuple[TraceHeader, list[EventBase], str | None]:
     """Header, every event (validated), and the truncation warning if any."""
     with TraceFile(path) as trace:
         return trace.header, trace.events(), trace.warning

@@ -9,6 +9,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 from executor.events import EventBase
 
+from .header import TraceHeader
+
 ARROW = " → "
 
 
@@ -89,7 +91,7 @@ def outcome_of(events: Sequence[EventBase]) -> str:
 class Trace:
     """A trace file's header and events, with the views tests and tools want of them."""
 
-    header: dict[str, Any]
+    header: TraceHeader
     events: list[EventBase]
     path: Path | None = None
     warning: str | None = None  # set when the file's last line was cut off
@@ -110,11 +112,11 @@ class Trace:
             return value
         if isinstance(value, (str, os.PathLike)):
             return cls.load(value)
-        return cls({}, list(value))
+        return cls(TraceHeader(), list(value))
 
     @property
     def scenario(self) -> str | None:
-        return self.header.get("scenario")
+        return self.header.scenario
 
     def transitions(self) -> list[Transition]:
         return transitions(self.events)

@@ -2,34 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any
 
-from executor import __version__ as LOOPSCOPE_VERSION
-from executor.events import SCHEMA_VERSION, EventBase
-from executor.run_context import PACKAGE_DIR, PROJECT_ROOT
+from executor.events import EventBase
 
+from .header import new_header
 from .redact import Redactor, default_redactor
-
-TRACE_MARKER = "loopscope-trace"
-
-
-def executor_source_hashes() -> dict[str, str]:
-    """sha256 of every executor module, so a viewer can tell when the source it shows has changed."""
-    hashes = {}
-    for path in sorted(PACKAGE_DIR.glob("*.py")):
-        rel = path.relative_to(PROJECT_ROOT).as_posix()
-        hashes[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return hashes
-
-
-def trace_header(**meta: Any) -> dict[str, Any]:
-    return {"format": TRACE_MARKER, "schema_version": SCHEMA_VERSION,
-            "loopscope_version": LOOPSCOPE_VERSION, "executor_hashes": executor_source_hashes(),
-            "prompt_encoding": "base+append", **meta}
 
 
 class TraceWriter:
@@ -47,9 +28,10 @@ class TraceWriter:
         self.path = Path(path)
         self.partial = self.path.with_name(self.path.name + ".partial")
         self.redactor = redactor if redactor is not None else default_redactor()
+        self.header = new_header(**meta)  # before any file exists: a bad meta key leaves nothing behind
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(self.partial, "wb", buffering=0)
-        self._write(json.dumps(trace_header(**meta), ensure_ascii=False))
+        self._write(json.dumps(self.header.to_json_dict(), ensure_ascii=False))
         self.count = 0
         self._last_prompt: dict[tuple[str, ...], tuple[int, str]] = {}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...report.diff import diff_traces, render_diff
+from ...trace.header import TraceHeader
 from ...trace.reader import TraceFormatError
 from ...trace.transitions import Trace
 from .ask_screen import AskScreen
@@ -12,9 +13,9 @@ from .diff_screen import DiffScreen
 from .fork_actions import first_line_of, shown_path
 
 
-def parent_path(header: dict, trace_path: Path) -> Path | None:
+def parent_path(header: TraceHeader, trace_path: Path) -> Path | None:
     """The parent a fork's header names, found as written or next to the fork; None when it names none."""
-    named = header.get("parent")
+    named = header.parent
     if not isinstance(named, str) or not named:
         return None
     path = Path(named)

@@ -19,6 +19,7 @@ from ...replay.fork import (
     fork_trace,
     recorded_answer,
 )
+from ...trace.header import TraceHeader
 from ...trace.literal_text import literal
 from ...trace.reader import TraceFormatError
 from .fork_screen import ForkScreen
@@ -58,12 +59,12 @@ def first_line_of(error: BaseException) -> str:
     return f"{type(error).__name__}: {line}" if line else type(error).__name__
 
 
-def timeline_title(header: dict) -> Text | str:
+def timeline_title(header: TraceHeader) -> Text | str:
     """"Timeline", or for a fork where it was changed (the status line and the diff name the parent)."""
-    if not header.get("parent"):
+    if not header.is_fork:
         return "Timeline"
     # A Text: a str title is read as markup, and fork_at comes from the file.
-    return literal(f"Timeline · fork at event {header.get('fork_at')}")
+    return literal(f"Timeline · fork at event {header.fork_at}")
 
 
 def _landing(session, at: int, change: str) -> int:

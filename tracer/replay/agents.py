@@ -1,0 +1,64 @@
+"""Where replay finds the agent a trace names: scenarios registered by name, never imported from here.
+
+A trace's header says which agent ran (`scenario: rose-pricing`). Replay rebuilds it through
+this registry, which is filled by `register_scenarios` or, on first use, from the
+`loopscope.scenarios` entry points (loopscope's own tutorials register themselves that way in
+pyproject.toml). So replay works for any package's scenarios and imports none of them.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from typing import Any, Mapping, Protocol
+
+from executor import AgentExecutor, ChatModel
+
+ENTRY_POINT_GROUP = "loopscope.scenarios"
+
+
+class ReplayableScenario(Protocol):
+    """What replay needs of a scenario: its name and a way to build its executor around a model."""
+
+    name: str
+
+    def executor(self, model: ChatModel, tools: Any = None, **settings: Any) -> AgentExecutor: ...
+
+
+class UnknownAgent(LookupError):
+    """The trace names an agent that is not registered (or names none)."""
+
+
+_registered: dict[str, ReplayableScenario] = {}
+_entry_points_loaded = False
+
+
+def register_scenarios(scenarios: Mapping[str, ReplayableScenario]) -> None:
+    """Make these scenarios available to replay by name (later registrations win)."""
+    _registered.update(scenarios)
+
+
+def _load_entry_points() -> None:
+    global _entry_points_loaded
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            found = entry.load()
+        except Exception:  # a broken plugin must not hide the other scenarios
+            continue
+        if isinstance(found, Mapping):
+            for name, scenario in found.items():
+                _registered.setdefault(name, scenario)
+
+
+def registered_scenarios() -> dict[str, ReplayableScenario]:
+    _load_entry_points()
+    return dict(_registered)
+
+
+def find_scenario(name: str) -> ReplayableScenario:
+    scenarios = registered_scenarios()
+    if name not in scenarios:
+        raise UnknownAgent(f"unknown scenario {name!r}; available: {', '.join(sorted(scenarios)) or '(none)'}")
+    return scenarios[name]

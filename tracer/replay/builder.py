@@ -1,0 +1,82 @@
+"""The one place a replayed executor is put together from a trace: model, tools, clock, retry policy, run id."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from executor import AgentExecutor, ChatModel, ManualClock, RetryPolicy, Tool
+from executor.clock import Clock
+
+from ..trace.header import TraceHeader
+from ..trace.transitions import Trace
+from .agents import UnknownAgent, find_scenario
+from .cassette import ReplayModel, cassette_tools
+
+# What `loopscope record` runs with; traces without a clock_tick in their header get it too.
+DEFAULT_CLOCK_TICK = 0.001
+
+Build = Callable[..., AgentExecutor]  # build(model, **settings) -> AgentExecutor
+ToolWrapper = Callable[[Sequence[Tool]], list[Tool]]
+
+
+def replay_clock(header: TraceHeader) -> ManualClock:
+    """A manual clock ticking as the recording's did, so time limits trip at the same point."""
+    return ManualClock(tick=header.clock_tick if header.clock_tick is not None else DEFAULT_CLOCK_TICK)
+
+
+def recorded_retry_policy(header: TraceHeader) -> RetryPolicy | None:
+    """The retry policy a trace was recorded under, for re-executing it.
+
+    A replay must run under the same policy: it re-raises the recorded failed attempts, and
+    a tool's call stack includes the retry frame only when a policy is in force.
+    """
+    return RetryPolicy.from_description(header.retry_policy) if header.retry_policy else None
+
+
+def agent_builder(header: TraceHeader) -> Build:
+    """build(model, **settings) for the agent the header names (a registered scenario)."""
+    if header.scenario:
+        return find_scenario(header.scenario).executor
+    raise UnknownAgent("the trace's header names no scenario, so there is nothing to rebuild; "
+                       "replay such traces in pytest with loopscope_cassette, or pass the build function")
+
+
+def user_build(build: Callable[[ChatModel], AgentExecutor]) -> Build:
+    """A user's build(model) as a Build: the settings replay needs are applied to its executor,
+    except a clock or retry policy the user chose (a test's own clock is kept)."""
+
+    def built(model: ChatModel, **settings: Any) -> AgentExecutor:
+        executor = build(model)
+        kept = {k: v for k, v in settings.items()
+                if not (k in ("clock", "retry_policy") and getattr(executor, k) is not None)}
+        return executor.with_overrides(**kept)
+
+    return built
+
+
+def replayed_executor(trace: Trace, build: Build | None = None, *, model: ChatModel | None = None,
+                      tools: ToolWrapper | None = None, clock: Clock | None = None,
+                      run_id: str | None = None) -> AgentExecutor:
+    """The executor that re-executes `trace`.
+
+    model: answers model calls (default: the recording's replies, prompts checked).
+    tools: wraps the built tools (default: non-deterministic tools answer from the recording).
+    clock: default a manual clock ticking as the recording's did (waits pass instantly).
+    run_id: default the recording's, so the events compare equal.
+    build: build(model, **settings); default the scenario the header names.
+    """
+    header, events = trace.header, trace.events
+    model = model if model is not None else ReplayModel(events)
+    recorded_run = events[0].run_id if events else "replay"
+    settings: dict[str, Any] = {"clock": clock or replay_clock(header),
+                                "run_id_factory": _constant(run_id or recorded_run)}
+    policy = recorded_retry_policy(header)
+    if policy is not None:
+        settings["retry_policy"] = policy
+    executor = (build or agent_builder(header))(model, **settings)
+    wrap = tools or (lambda built: cassette_tools(built, events))
+    return executor.with_overrides(tools=wrap(executor.tools))
+
+
+def _constant(value: str) -> Callable[[], str]:
+    return lambda: value

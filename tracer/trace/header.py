@@ -1,0 +1,107 @@
+"""The first line of a trace file, typed: what wrote it, and what a replay needs to rebuild the run."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from executor import __version__ as LOOPSCOPE_VERSION
+from executor.events import SCHEMA_VERSION
+from executor.run_context import PACKAGE_DIR, PROJECT_ROOT
+
+TRACE_MARKER = "loopscope-trace"
+
+
+class TraceHeader(BaseModel):
+    """A trace's header line. Unknown keys (from a newer loopscope) are kept, not refused."""
+
+    model_config = ConfigDict(frozen=True, extra="allow", use_attribute_docstrings=True)
+
+    format: Literal["loopscope-trace"] = TRACE_MARKER
+    """Marks the file as a loopscope trace."""
+    schema_version: int = SCHEMA_VERSION
+    """The event vocabulary's version; a reader refuses versions it does not know."""
+    loopscope_version: str = LOOPSCOPE_VERSION
+    """The loopscope that wrote the file."""
+    executor_hashes: dict[str, str] = {}
+    """sha256 of each executor source file at recording time (the debugger warns when they changed)."""
+    prompt_encoding: str = "base+append"
+    """How a growing prompt is stored: an earlier llm_start's prompt plus the text appended to it."""
+    scenario: str | None = None
+    """The registered scenario that ran (e.g. "rose-pricing"), which replay rebuilds by name."""
+    agent: str | None = None
+    """MODULE:FUNCTION or path/to/file.py:FUNCTION of a user's build(model) that ran, for replay."""
+    clock_tick: float | None = None
+    """Seconds a manual clock advanced per reading; absent when the run used real time."""
+    live: bool = False
+    """True when a live model (or a live debugger session) produced the run."""
+    model: str | None = None
+    """The live model's PROVIDER:NAME."""
+    retry_policy: dict[str, Any] | None = None
+    """RetryPolicy.describe() of the run, so a replay retries the same way."""
+    rate_limit: dict[str, float] | None = None
+    """RateLimiter.describe() of the run."""
+    replayed_from: str | None = None
+    """The trace a replay re-executed."""
+    parent: str | None = None
+    """For a fork: the trace it was forked from."""
+    parent_run_id: str | None = None
+    """For a fork: the parent's run id."""
+    fork_at: int | None = None
+    """For a fork: the event whose reply or observation was changed."""
+    fork: dict[str, str] | None = None
+    """For a fork: {"reply": text} or {"observation": text}."""
+    live_after_fork: str | None = None
+    """For a fork: the model that answered what the recording could not."""
+
+    @property
+    def recorded_in_real_time(self) -> bool:
+        """A live run against the system clock, rather than a manual clock's."""
+        return self.clock_tick is None and self.live
+
+    @property
+    def is_fork(self) -> bool:
+        return self.parent is not None
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The header as written: fields left at None are left out."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+def header_from(value: Any) -> TraceHeader:
+    """A TraceHeader from a decoded first line; raises ValueError with a one-line reason."""
+    if isinstance(value, TraceHeader):
+        return value
+    if not isinstance(value, dict) or value.get("format") != TRACE_MARKER:
+        raise ValueError(f"not a loopscope trace: the header has no \"format\": \"{TRACE_MARKER}\"")
+    if value.get("schema_version") != SCHEMA_VERSION:
+        raise ValueError(f"schema_version {value.get('schema_version')!r} is not supported (this loopscope "
+                         f"reads {SCHEMA_VERSION}); re-record the trace or use the loopscope version that wrote it")
+    try:
+        return TraceHeader.model_validate(value)
+    except ValidationError as error:
+        first = error.errors()[0]
+        place = ".".join(str(p) for p in first["loc"]) or "header"
+        raise ValueError(f"bad header field {place}: {first['msg']}") from None
+
+
+def executor_source_hashes() -> dict[str, str]:
+    """sha256 of every executor module, so a viewer can tell when the source it shows has changed."""
+    hashes = {}
+    for path in sorted(PACKAGE_DIR.glob("*.py")):
+        rel = path.relative_to(PROJECT_ROOT).as_posix()
+        hashes[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return hashes
+
+
+def new_header(**meta: Any) -> TraceHeader:
+    """The header for a run being written now: this loopscope, today's executor source, and `meta`."""
+    return TraceHeader(executor_hashes=executor_source_hashes(), **meta)
+
+
+def changed_executor_files(header: TraceHeader) -> list[str]:
+    """Executor files whose source differs from what recorded the trace."""
+    recorded, current = header.executor_hashes, executor_source_hashes()
+    return sorted(name for name in set(recorded) | set(current) if recorded.get(name) != current.get(name))
