@@ -6,8 +6,9 @@ from loop_builders import action, finish, scripted_executor
 from rich.console import Console
 
 from executor import ManualClock, ScriptedModel, Tool
+from tracer.report.literal import literal
 from tracer.report.narrator import Narrator
-from tracer.trace.literal_text import literal, scrub
+from tracer.trace.literal_text import scrub
 from tutorials import get_scenario
 
 HOSTILE = "[bold red]pwned[/] \x1b[31mred\x1b[0m \x1b]0;evil title\x07 \x9b2J bell\x07"

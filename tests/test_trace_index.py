@@ -9,8 +9,7 @@ import pytest
 
 import tracer.trace.index as trace_index
 from executor import ManualClock, ScriptedModel
-from tracer.debug.conditions import event_tool
-from tracer.trace.index import TraceIndex, scan_windows
+from tracer.trace.index import TraceIndex, event_tool, scan_windows
 from tracer.trace.reader import TraceFile, TraceFormatError
 from tracer.trace.writer import TraceWriter
 from tutorials.rose_pricing import SCENARIO

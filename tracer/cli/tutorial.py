@@ -22,8 +22,8 @@ from tutorials.notes_file import LANGUAGES, NotesFileError
 from tutorials.registry import TUTORIALS, Tutorial
 
 from ..report.ledger import Ledger
+from ..report.literal import literal
 from ..report.narrator import Narrator
-from ..trace.literal_text import literal
 from ..trace.reader import load_trace
 from .usage_error import UsageError
 

@@ -3,7 +3,6 @@ non-deterministic tools, and any departure from the recording is reported where 
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -11,6 +10,7 @@ from executor import ModelReply, Tool, ToolError
 from executor.events import EventBase
 
 from ..trace.literal_text import scrub
+from ..trace.normalise import short_diff
 
 
 class ReplayDivergence(AssertionError):
@@ -34,17 +34,6 @@ class ReplayDivergence(AssertionError):
         elif self.field is not None:
             text += f"\n  recorded: {self.expected!r}\n  re-run:   {self.actual!r}"
         return scrub(text)
-
-
-def short_diff(expected: str, actual: str, context: int = 2, limit: int = 40) -> str:
-    """A unified diff of recorded vs re-run text, cut to `limit` lines."""
-    lines = list(difflib.unified_diff(expected.splitlines(), actual.splitlines(), "recorded", "re-run",
-                                      n=context, lineterm=""))
-    if not lines:  # same lines, so the difference is in line endings or a trailing newline
-        lines = [f"- recorded: {expected[-40:]!r}", f"+ re-run:   {actual[-40:]!r}"]
-    if len(lines) > limit:
-        lines = lines[:limit] + [f"... ({len(lines) - limit} more diff lines)"]
-    return "\n".join(lines)
 
 
 @dataclass

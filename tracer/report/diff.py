@@ -7,8 +7,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..replay.cassette import short_diff
 from ..trace.literal_text import scrub
+from ..trace.normalise import short_diff
 from ..trace.transitions import Trace, Transition
 
 # What a learner calls each detail when two runs disagree about it.

@@ -7,7 +7,7 @@ from rich.text import Text
 
 from executor.events import EventBase
 
-from ..trace.literal_text import literal
+from .literal import literal
 
 TOOL_COLOURS = ["cyan", "magenta", "yellow", "blue", "bright_green", "bright_magenta"]
 

@@ -12,7 +12,6 @@ import numpy as np
 
 from executor.events import EventBase
 
-from ..debug.conditions import event_tool
 from .reader import TraceFile
 
 
@@ -323,3 +322,14 @@ def scan_windows(start: int, end: int, direction: int) -> Iterator[tuple[int, in
             lo = max(hi - size, end)
             yield lo, hi
             hi, size = lo, min(size * 2, 1 << 20)
+
+
+def event_tool(event: dict[str, Any]) -> str | None:
+    """The tool an event is about (see resolve_in), or None."""
+    if "tool" in event and isinstance(event["tool"], str):
+        return event["tool"]
+    if event.get("kind") == "invalid_tool":
+        return event.get("requested")
+    if event.get("kind") == "step":
+        return (event.get("action") or {}).get("tool")
+    return None

@@ -1,10 +1,8 @@
-"""Untrusted text made safe to show: no Rich markup, no terminal escapes, no control characters."""
+"""Untrusted text made safe to show: every control character (terminal escapes included) made visible."""
 
 from __future__ import annotations
 
 import re
-
-from rich.text import Text
 
 # C0 controls except tab and newline, DEL, and C1 controls (which include CSI and OSC).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -18,8 +16,3 @@ def _visible(match: re.Match[str]) -> str:
 def scrub(text: object) -> str:
     """Model or tool text with every control character replaced by a visible stand-in."""
     return _CONTROL.sub(_visible, str(text))
-
-
-def literal(text: object, style: str = "") -> Text:
-    """A Rich Text that shows `text` exactly: markup like [bold] stays literal, escapes are neutralised."""
-    return Text(scrub(text), style=style)

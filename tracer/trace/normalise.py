@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
@@ -62,7 +63,6 @@ class Difference:
 
     def explain(self, width: int = 100) -> str:
         """Headline plus expected-vs-actual, as a readable diff when the values are long text."""
-        from ..replay.cassette import short_diff
 
         lines = [self.headline()]
         expected, actual = self.expected, self.actual
@@ -155,3 +155,14 @@ def first_difference(expected: Sequence[dict[str, Any]],
             return Difference(expected[index].get("seq", index), expected[index].get("kind", "?"),
                               field, want, got)
     return None
+
+
+def short_diff(expected: str, actual: str, context: int = 2, limit: int = 40) -> str:
+    """A unified diff of recorded vs re-run text, cut to `limit` lines."""
+    lines = list(difflib.unified_diff(expected.splitlines(), actual.splitlines(), "recorded", "re-run",
+                                      n=context, lineterm=""))
+    if not lines:  # same lines, so the difference is in line endings or a trailing newline
+        lines = [f"- recorded: {expected[-40:]!r}", f"+ re-run:   {actual[-40:]!r}"]
+    if len(lines) > limit:
+        lines = lines[:limit] + [f"... ({len(lines) - limit} more diff lines)"]
+    return "\n".join(lines)

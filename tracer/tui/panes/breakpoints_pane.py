@@ -8,7 +8,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from ...debug.breakpoints import BreakpointSet
-from ...trace.literal_text import literal
+from ...report.literal import literal
 
 
 class BreakpointsPane(Static, can_focus=True):

@@ -12,7 +12,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...debug.session import DebugSession, UnreadableEvent
-from ...trace.literal_text import literal
+from ...report.literal import literal
 from ..views.event_summary import KIND_WIDTH, kind_style, summary_text
 
 CURRENT = Style(bgcolor="grey30", bold=True)

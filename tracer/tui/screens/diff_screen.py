@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...trace.literal_text import literal
+from ...report.literal import literal
 
 # Row markers of render_diff: = same, ≠ differs, < only in A, > only in B.
 MARKER_STYLES = {"≠": "bold yellow", "<": "red", ">": "green"}

@@ -19,8 +19,8 @@ from ...replay.fork import (
     fork_trace,
     recorded_answer,
 )
+from ...report.literal import literal
 from ...trace.header import TraceHeader
-from ...trace.literal_text import literal
 from ...trace.reader import TraceFormatError
 from .fork_screen import ForkScreen
 

@@ -14,7 +14,7 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 from ...debug.session import DebugSession
 from ...debug.source_map import hash_warning, read_source
 from ...debug.stepping import Motion, MotionSearch
-from ...trace.literal_text import literal
+from ...report.literal import literal
 from ...trace.reader import TraceFormatError
 from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane

@@ -10,7 +10,7 @@ from rich.text import Text
 from executor.events import EventBase
 
 from ...debug.session import UnreadableEvent
-from ...trace.literal_text import literal
+from ...report.literal import literal
 from .clipped_text import clipped
 from .event_summary import kind_style
 

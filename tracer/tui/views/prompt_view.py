@@ -8,7 +8,7 @@ import numpy as np
 from rich.text import Text
 
 from ...debug.session import DebugSession, UnreadableEvent
-from ...trace.literal_text import literal
+from ...report.literal import literal
 from .clipped_text import clipped, common_prefix_length
 
 SEGMENT_LIMIT = 8_000  # per part of the prompt; the end of each part is what matters most

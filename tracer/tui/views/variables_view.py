@@ -8,7 +8,7 @@ from rich.text import Text
 
 from ...debug.live_run import FrameSnapshot
 from ...debug.session import DebugSession, UnreadableEvent
-from ...trace.literal_text import literal
+from ...report.literal import literal
 from .clipped_text import clipped, first_line
 from .variable_table import VariableTable
 
