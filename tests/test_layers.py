@@ -1,28 +1,48 @@
-"""Imports point one way: the executor knows nothing of tracer, rich or textual."""
+"""Imports point one way (the import-linter contract in pyproject.toml), and the contract really bites."""
 
-import ast
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FORBIDDEN_IN_EXECUTOR = {"tracer", "rich", "textual", "tutorials"}
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
-def imported_roots(path: Path) -> set[str]:
-    roots = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            roots |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            roots.add(node.module.split(".")[0])
-    return roots
+def lint_imports(cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(LINT_IMPORTS), "--no-cache"], capture_output=True, text=True, cwd=cwd)
 
 
-def test_no_executor_module_imports_tracer_rich_or_textual():
-    for path in sorted((ROOT / "executor").rglob("*.py")):
-        bad = imported_roots(path) & FORBIDDEN_IN_EXECUTOR
-        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+def test_the_layer_contract_holds_for_the_tree_as_it_is():
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "0 broken" in result.stdout
+
+
+def copy_of_the_project(tmp_path: Path) -> Path:
+    copy = tmp_path / "project"
+    copy.mkdir()
+    for name in ("executor", "tutorials", "tracer"):
+        shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    return copy
+
+
+def test_an_upward_import_breaks_the_contract(tmp_path):
+    copy = copy_of_the_project(tmp_path)
+    reader = copy / "tracer" / "trace" / "reader.py"
+    reader.write_text(reader.read_text() + "\nfrom tracer.tui import app  # upward: the format must not know the TUI\n")
+    result = lint_imports(copy)
+    assert result.returncode != 0
+    assert "BROKEN" in result.stdout and "tracer.trace.reader -> tracer.tui.app" in result.stdout
+
+
+def test_replay_importing_tutorials_breaks_the_contract(tmp_path):
+    copy = copy_of_the_project(tmp_path)
+    verify = copy / "tracer" / "replay" / "verify.py"
+    verify.write_text(verify.read_text() + "\nimport tutorials  # replay must find scenarios via the registry\n")
+    result = lint_imports(copy)
+    assert result.returncode != 0 and "tracer.replay.verify -> tutorials" in result.stdout
 
 
 def test_importing_and_running_the_executor_loads_none_of_them():
@@ -36,10 +56,3 @@ def test_importing_and_running_the_executor_loads_none_of_them():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
-
-
-def test_only_the_tui_imports_textual():
-    for path in sorted((ROOT / "tracer").rglob("*.py")):
-        if "tui" in path.relative_to(ROOT).parts:
-            continue
-        assert "textual" not in imported_roots(path), f"{path.relative_to(ROOT)} imports textual"
