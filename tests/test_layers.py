@@ -5,7 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers.paths import ROOT
+
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 

@@ -1,5 +1,49 @@
-"""Everything that consumes the executor's events: trace files, replay, narration, the debugger."""
+"""Everything that consumes the executor's events: trace files, replay, reports, the debugger.
+
+Import public names from here (`from tracer import TraceWriter, Narrator, verify_trace`); the
+module paths behind them may move. Each name is imported on first use, so `import tracer`
+costs nothing and a script that only writes traces never loads Rich or Textual.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 from executor import __version__
 
-__all__ = ["__version__"]
+_PUBLIC = {
+    # the trace format
+    "Trace": "tracer.trace.transitions", "Transition": "tracer.trace.transitions",
+    "TraceFile": "tracer.trace.reader", "TraceFormatError": "tracer.trace.reader", "load_trace": "tracer.trace.reader",
+    "TraceHeader": "tracer.trace.header", "TraceWriter": "tracer.trace.writer",
+    "TraceIndex": "tracer.trace.index", "Redactor": "tracer.trace.redact", "default_redactor": "tracer.trace.redact",
+    # replay
+    "verify_trace": "tracer.replay.verify", "VerifyResult": "tracer.replay.verify",
+    "fork_trace": "tracer.replay.fork", "ForkError": "tracer.replay.fork", "ForkResult": "tracer.replay.fork",
+    "Cassette": "tracer.replay.record_modes", "RecordMode": "tracer.replay.record_modes",
+    "CassetteMissing": "tracer.replay.record_modes",
+    "ReplayDivergence": "tracer.replay.cassette", "ReplayModel": "tracer.replay.cassette",
+    "replayed_executor": "tracer.replay.builder", "register_scenarios": "tracer.replay.agents",
+    # reports
+    "Narrator": "tracer.report.narrator", "Ledger": "tracer.report.ledger",
+    "diff_traces": "tracer.report.diff", "render_diff": "tracer.report.diff",
+    "mermaid_state_diagram": "tracer.report.mermaid",
+    # the debugger
+    "Breakpoint": "tracer.debug.breakpoints", "BreakpointSet": "tracer.debug.breakpoints",
+    "Condition": "tracer.debug.conditions", "open_debugger": "tracer.tui.launch",
+}
+
+__all__ = ["__version__", *sorted(_PUBLIC)]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'tracer' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_PUBLIC[name]), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

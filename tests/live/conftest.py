@@ -1,7 +1,8 @@
 """Live-model test fixtures: a fake OpenAI-compatible server on 127.0.0.1, and the environment aimed at it."""
 
 import pytest
-from fake_openai_server import FakeOpenAIServer
+
+from tests.helpers.fake_openai_server import FakeOpenAIServer
 
 # Deliberately not "sk-..." shaped: the provider must hide the key itself, not rely on pattern redaction.
 API_KEY = "test-key-7d41c0ffee-never-log-me"

@@ -2,9 +2,8 @@
 
 import json
 
-from conftest import API_KEY
-from fake_openai_server import Status
-
+from tests.helpers.fake_openai_server import Status
+from tests.live.conftest import API_KEY
 from tracer.cli import main
 from tracer.trace.reader import load_trace
 from tutorials.rose_pricing import REPLIES

@@ -4,12 +4,12 @@ import json
 import socket
 
 import pytest
-from conftest import API_KEY
-from fake_openai_server import Drop, Malformed, Slow, Status
 
 from executor import ManualClock, RetriesExhausted, RetryPolicy
 from executor.config import load_model_config
 from executor.providers import ProviderAuthError, create_model
+from tests.helpers.fake_openai_server import Drop, Malformed, Slow, Status
+from tests.live.conftest import API_KEY
 from tracer.replay.builder import recorded_retry_policy, replayed_executor
 from tracer.replay.verify import compare_runs
 from tracer.trace.transitions import Trace

@@ -5,7 +5,6 @@ import sys
 from importlib.metadata import EntryPoint
 
 import pytest
-from conftest import API_KEY
 
 import executor.providers as providers
 from executor.config import ModelConfigError, display_url, load_model_config
@@ -17,6 +16,7 @@ from executor.providers import (
     register_provider,
     unregister_provider,
 )
+from tests.live.conftest import API_KEY
 
 
 @pytest.fixture
@@ -106,10 +106,10 @@ def plugin_entry_points(*points):
 
 def test_a_third_party_entry_point_is_found_loaded_and_listed(monkeypatch):
     monkeypatch.setattr(providers, "entry_points", plugin_entry_points(
-        ("mycloud", "fake_provider_plugin:create"), ("openai", "fake_provider_plugin:broken")))
+        ("mycloud", "tests.helpers.fake_provider_plugin:create"), ("openai", "tests.helpers.fake_provider_plugin:broken")))
     model = create_model("mycloud:big")
     assert model.model_name == "echo-big"
-    assert "fake_provider_plugin:create" in available_providers()["mycloud"]
+    assert "tests.helpers.fake_provider_plugin:create" in available_providers()["mycloud"]
     assert type(create_model("openai:x", load_model_config(api_key="k", environ={}))).__name__ == "OpenAIChatModel"
 
 

@@ -7,15 +7,19 @@ import shutil
 from pathlib import Path
 
 import pytest
-from trace_factory import INVALID_TOOL_REPLIES, ROSE, record
+
+from tests.helpers.paths import ROSE
+from tests.helpers.trace_factory import INVALID_TOOL_REPLIES, record
 
 HERE = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if HERE in Path(item.path).parents and inspect.iscoroutinefunction(getattr(item, "function", None)):
-            item.add_marker(pytest.mark.asyncio)
+        if HERE in Path(item.path).parents:
+            item.add_marker(pytest.mark.slow)  # every test here starts a Textual app
+            if inspect.iscoroutinefunction(getattr(item, "function", None)):
+                item.add_marker(pytest.mark.asyncio)
 
 
 @pytest.fixture

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from pilot_helpers import debugger, highlighted, settle
 
+from tests.helpers.paths import ROSE
+from tests.helpers.pilot_helpers import debugger, highlighted, settle
 from tracer.debug.breakpoints import BreakpointSet
 from tracer.trace.reader import TraceFile
 
 SIZE = (120, 40)
-ROSE = Path(__file__).resolve().parents[2] / "fixtures" / "rose_pricing.jsonl"
 with TraceFile(ROSE) as _trace:  # source lines move with executor edits: read them from the fixture
     ACTION_LINE = next(e.source.line for e in _trace if e.kind == "agent_action")
 

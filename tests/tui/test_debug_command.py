@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from trace_factory import ROSE
 
+from tests.helpers.paths import ROSE
 from tracer.cli import main
 from tracer.trace.reader import TraceFile, TraceFormatError
 from tracer.tui.launch import open_debugger

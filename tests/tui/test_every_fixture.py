@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.helpers.paths import FIXTURES
 from tracer.debug.stepping import Motion
 from tracer.tui.launch import build_session
 from tracer.tui.views.detail_view import detail_text
@@ -13,10 +12,10 @@ from tracer.tui.views.event_summary import summary_text
 from tracer.tui.views.prompt_view import prompt_text
 from tracer.tui.views.variables_view import variables_text
 
-FIXTURES = sorted((Path(__file__).resolve().parents[2] / "fixtures").glob("*.jsonl"))
+FIXTURE_FILES = sorted(FIXTURES.glob("*.jsonl"))
 
 
-@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+@pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=lambda path: path.stem)
 def test_every_pane_renders_at_every_event(fixture, tmp_path):
     copy = tmp_path / fixture.name
     copy.write_bytes(fixture.read_bytes())

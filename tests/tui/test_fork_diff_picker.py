@@ -6,11 +6,11 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from pilot_helpers import active_tab, debugger, pane_text, settle
 from rich.console import Console
 from textual.widgets import OptionList, TextArea
-from trace_factory import record, with_search_result
 
+from tests.helpers.pilot_helpers import active_tab, debugger, pane_text, settle
+from tests.helpers.trace_factory import record, with_search_result
 from tracer.debug.live_run import LiveRun
 from tracer.replay.fork import fork_trace
 from tracer.report.diff import diff_traces

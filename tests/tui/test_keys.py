@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from pilot_helpers import active_tab, debugger, highlighted, pane_text, settle
 
+from tests.helpers.pilot_helpers import (
+    active_tab,
+    debugger,
+    highlighted,
+    pane_text,
+    settle,
+)
 from tracer.tui.panes.breakpoints_pane import BreakpointsPane
 from tracer.tui.panes.call_stack import CallStackPane
 from tracer.tui.panes.status_line import StatusLine

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import threading
 
-from pilot_helpers import active_tab, debugger, pane_text, settle
 from textual.widgets import TabbedContent
 
+from tests.helpers.pilot_helpers import active_tab, debugger, pane_text, settle
 from tracer.debug.live_run import LiveRun
 from tracer.trace.reader import TraceFile
 

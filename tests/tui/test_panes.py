@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
-from pilot_helpers import active_tab, debugger, pane_text, settle
 from rich.text import Text
 from textual.widgets import TabbedContent
-from trace_factory import record, with_search_result
 
+from tests.helpers.pilot_helpers import active_tab, debugger, pane_text, settle
+from tests.helpers.trace_factory import record, with_search_result
 from tracer.debug import event_store
 from tracer.tui.launch import build_session
 from tracer.tui.panes.call_stack import CallStackPane

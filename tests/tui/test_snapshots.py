@@ -9,10 +9,10 @@ Update with `uv run pytest tests/tui/test_snapshots.py --snapshot-update` and lo
 from __future__ import annotations
 
 import pytest
-from pilot_helpers import debugger, settle
-from svg_snapshot import DebuggerSVGExtension
-from trace_factory import INVALID_TOOL_REPLIES, record
 
+from tests.helpers.pilot_helpers import debugger, settle
+from tests.helpers.svg_snapshot import DebuggerSVGExtension
+from tests.helpers.trace_factory import INVALID_TOOL_REPLIES, record
 from tutorials.rose_pricing import REPLIES
 
 SIZE = (120, 40)

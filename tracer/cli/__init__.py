@@ -10,27 +10,48 @@ from executor import __version__
 
 from .usage_error import UsageError
 
-# Each name is a module in tracer/commands with add_parser(subparsers) and run(args) -> int.
-COMMANDS = ["run", "record", "tutorial", "verify", "models", "fork", "diff", "export", "debug"]
+# Each name is a module in tracer/cli with add_parser(subparsers) and run(args) -> int, and
+# its one-line help. Only the chosen subcommand's module is imported: `loopscope debug` never
+# loads what `verify` needs, and the other commands cost nothing at start-up.
+COMMANDS = {
+    "run": "re-run a scenario offline from its recording and narrate it",
+    "record": "record a scenario's run as a trace fixture",
+    "tutorial": "walk through a narrated tutorial run (or `tutorial list`)",
+    "verify": "re-execute trace fixtures and report the first divergent event",
+    "models": "show the configured model, endpoint and providers",
+    "fork": "re-run a trace with one model reply or tool result changed",
+    "diff": "compare two traces transition by transition",
+    "export": "export a trace's transitions (Mermaid state diagram)",
+    "debug": "step through a recorded trace, or a live run, in the debugger",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def chosen_command(argv: list[str]) -> str | None:
+    """The subcommand named on the command line (the first word that is one), if any."""
+    return next((word for word in argv if word in COMMANDS), None)
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; only the subcommand `argv` chooses gets its full arguments (and its module imported)."""
     parser = argparse.ArgumentParser(
         prog="loopscope",
-        description="Step through, trace and test ReAct agent loops.")
+        description="Step through, trace and test agent loops.")
     parser.add_argument("--version", action="version", version=f"loopscope {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    chosen = chosen_command(sys.argv[1:] if argv is None else argv)
+    for name, summary in COMMANDS.items():
+        if name != chosen:
+            sub.add_parser(name, help=summary)
+            continue
         module = importlib.import_module(f"tracer.cli.{name}")
-        command = module.add_parser(sub)
-        command.set_defaults(handler=module.run)
+        module.add_parser(sub).set_defaults(handler=module.run)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     from ..trace.reader import TraceFormatError
 
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()

@@ -18,10 +18,11 @@ from ..report.narrator import Narrator
 from ..trace.reader import TraceFile
 from .live_options import add_live_arguments, live_model
 from .usage_error import UsageError
+from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("debug", help="step through a recorded trace, or a live run, in the debugger",
+    p = sub.add_parser("debug", help=COMMANDS["debug"],
                        description="Open the step-through debugger on a trace (no model, no network), or "
                                    "with --live drive a scenario's executor one event at a time, the "
                                    "fixture's recorded replies answering the model. When stdout is not "

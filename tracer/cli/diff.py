@@ -6,10 +6,11 @@ import argparse
 import sys
 
 from ..report.diff import diff_traces, render_diff
+from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("diff", help="compare two traces transition by transition",
+    p = sub.add_parser("diff", help=COMMANDS["diff"],
                        description="Align two runs by their transitions (plan, AgentAction, tool, "
                                    "step, ...), show where they first part and what differs there: "
                                    "reply text, action, observation or outcome. Exit 0 when the "

@@ -11,10 +11,11 @@ from pathlib import Path
 from ..report.mermaid import mermaid_state_diagram
 from ..trace.transitions import Trace
 from .usage_error import UsageError
+from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("export", help="export a trace's transitions (Mermaid state diagram)",
+    p = sub.add_parser("export", help=COMMANDS["export"],
                        description="Write the run's transitions as a Mermaid stateDiagram-v2: "
                                    "one state per kind of transition, edges labelled with rounds.")
     p.add_argument("trace", metavar="TRACE")

@@ -7,10 +7,11 @@ import argparse
 from ..replay.fork import ForkError, fork_trace
 from ..report.diff import diff_traces
 from .usage_error import UsageError
+from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("fork", help="re-run a trace with one model reply or tool result changed",
+    p = sub.add_parser("fork", help=COMMANDS["fork"],
                        description="Replay TRACE up to event SEQ, substitute the given model reply "
                                    "(SEQ is an llm_start or llm_end) or tool observation (SEQ is a "
                                    "tool_start, tool_end or tool_error), then carry on with the "

@@ -20,10 +20,11 @@ from executor.providers import ProviderError, available_providers
 
 from ..trace.literal_text import scrub
 from .usage_error import UsageError
+from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("models", help="show the configured model, endpoint and providers",
+    p = sub.add_parser("models", help=COMMANDS["models"],
                        description=f"Settings come from flags, then the environment ({ENV_MODEL}, "
                                    f"{ENV_BASE_URL}, {ENV_API_KEY}), then a .env file in the current "
                                    "directory. The API key itself is never printed.")

@@ -15,10 +15,11 @@ from ..trace.writer import TraceWriter
 from .live_options import add_live_arguments, live_model, wants_live
 from .scenarios import scenario_named
 from .usage_error import UsageError
+from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("record", help="record a scenario's run as a trace fixture",
+    p = sub.add_parser("record", help=COMMANDS["record"],
                        description="Run a scenario and write its trace. The file appears only when "
                                    "the run is over (written to FILE.partial, then renamed), and "
                                    "secrets (API keys from the environment, bearer tokens, sk-... "

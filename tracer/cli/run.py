@@ -21,10 +21,11 @@ from ..trace.writer import TraceWriter
 from .live_options import add_live_arguments, live_model, wants_live
 from .scenarios import fixture_for, scenario_named
 from .usage_error import UsageError
+from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("run", help="re-run a scenario offline from its recording and narrate it",
+    p = sub.add_parser("run", help=COMMANDS["run"],
                        description="Re-execute the real executor: recorded model replies and "
                                    "Search results answer, the Calculator really runs numexpr.")
     p.add_argument("scenario", help="scenario name, e.g. rose-pricing")

@@ -26,6 +26,7 @@ from ..report.literal import literal
 from ..report.narrator import Narrator
 from ..trace.reader import load_trace
 from .usage_error import UsageError
+from . import COMMANDS
 
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # POSIX order: the first one set wins
 LABELS = {
@@ -39,7 +40,7 @@ LABELS = {
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("tutorial", help="walk through a narrated tutorial run (or `tutorial list`)",
+    p = sub.add_parser("tutorial", help=COMMANDS["tutorial"],
                        description="Step through a recorded run with narration at each important "
                                    "event. Opens the debugger in a terminal; --print writes the walk as text.")
     p.add_argument("name", help="a tutorial name, or `list` to see them all")

@@ -6,12 +6,13 @@ import argparse
 from pathlib import Path
 
 from ..replay.verify import VerifyResult, verify_trace
+from . import COMMANDS
 
 LABELS = {"ok": "OK", "diverged": "DIVERGED", "truncated": "TRUNCATED", "unreadable": "UNREADABLE"}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("verify", help="re-execute trace fixtures and report the first divergent event",
+    p = sub.add_parser("verify", help=COMMANDS["verify"],
                        description="Re-run every trace with the current executor, its recorded model "
                                    "replies and tool results as the cassette, and compare the events "
                                    "(timestamps, durations, run ids, token usage and source line "

@@ -10,8 +10,6 @@ from executor import ChatModel, ManualClock, ScriptedModel, Tool
 from tracer.trace.writer import TraceWriter
 from tutorials.rose_pricing import REPLIES, SCENARIO
 
-ROSE = Path(__file__).resolve().parents[2] / "fixtures" / "rose_pricing.jsonl"
-
 # Round 2 misspells the tool, round 3 asks again correctly, then the usual ending.
 INVALID_TOOL_REPLIES = [REPLIES[0], " 我来算一下。\nAction: Calculater\nAction Input: 25 * 1.05",
                         REPLIES[1], REPLIES[2], REPLIES[3]]

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.helpers.paths import ROSE
 from tracer.debug.breakpoints import BreakpointSet
 from tracer.debug.conditions import resolve_in
 from tracer.debug.stepping import Motion, MotionSearch, move
 from tracer.trace.index import TraceIndex
 from tracer.trace.reader import TraceFile
 
-ROSE = Path(__file__).resolve().parent.parent / "fixtures" / "rose_pricing.jsonl"
 S, N, R, C = Motion.STEP, Motion.NEXT, Motion.OUT, Motion.CONTINUE
 
 

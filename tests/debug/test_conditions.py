@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+from tests.helpers.paths import ROSE
 from tracer.debug.conditions import (
     MISSING,
     Condition,
@@ -17,7 +16,6 @@ from tracer.debug.conditions import (
 from tracer.trace.index import TraceIndex
 from tracer.trace.reader import TraceFile
 
-ROSE = Path(__file__).resolve().parent.parent / "fixtures" / "rose_pricing.jsonl"
 with TraceFile(ROSE) as _trace:  # source lines move with executor edits: read them from the fixture
     FINISH_CHECK_LINE = next(e.source.line for e in _trace if e.kind == "finish_check")
 

@@ -1,15 +1,15 @@
 """Every recorded fixture: its transitions match the stored snapshot, and it still re-executes identically."""
 
-from pathlib import Path
 
 import pytest
 
+from tests.helpers.paths import FIXTURES
 from tracer.replay.verify import verify_trace
 from tracer.testing.snapshot_extension import TraceSnapshotExtension
 from tracer.trace.transitions import Trace
 
 # A glob, so new fixtures are picked up; `uv run pytest --snapshot-update` writes their snapshots.
-FIXTURES = sorted((Path(__file__).resolve().parent.parent / "fixtures").glob("*.jsonl"))
+FIXTURE_FILES = sorted(FIXTURES.glob("*.jsonl"))
 
 
 @pytest.fixture
@@ -18,15 +18,15 @@ def transitions_snapshot(snapshot):
 
 
 def test_there_are_fixtures_to_check():
-    assert any(path.name == "rose_pricing.jsonl" for path in FIXTURES)
+    assert any(path.name == "rose_pricing.jsonl" for path in FIXTURE_FILES)
 
 
-@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+@pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=lambda path: path.stem)
 def test_fixture_transitions_match_the_snapshot(fixture, transitions_snapshot):
     assert Trace.load(fixture) == transitions_snapshot
 
 
-@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+@pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=lambda path: path.stem)
 def test_fixture_reexecutes_identically(fixture):
     result = verify_trace(fixture)
     assert result.status == "ok", result.message

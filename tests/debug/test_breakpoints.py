@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from executor import ManualClock, ScriptedModel
+from tests.helpers.paths import ROSE
 from tracer.debug.breakpoints import BreakpointSet, BreakpointSpecError, parse_spec
 from tracer.debug.conditions import resolve_in
 from tracer.trace.index import TraceIndex
@@ -14,7 +13,6 @@ from tracer.trace.reader import TraceFile
 from tracer.trace.writer import TraceWriter
 from tutorials.rose_pricing import REPLIES, SCENARIO
 
-ROSE = Path(__file__).resolve().parent.parent / "fixtures" / "rose_pricing.jsonl"
 # Round 2 misspells the tool; round 3 asks again correctly.
 # Source lines move whenever the executor is edited, so take them from the fixture itself.
 with TraceFile(ROSE) as _trace:

@@ -121,7 +121,7 @@ def test_cli_reports_bad_trace_in_one_line_with_exit_code_2(tmp_path):
 
 
 def test_growing_prompts_are_stored_as_base_plus_append_and_read_back_whole(tmp_path):
-    from loop_builders import action, finish, scripted_executor
+    from tests.helpers.loop_builders import action, finish, scripted_executor
     replies = [action("Echo", f"item {i}") for i in range(60)] + [finish("done")]
     executor, model = scripted_executor(replies, max_iterations=70)
     path = tmp_path / "long.jsonl"

@@ -1,7 +1,5 @@
 """Transitions: the run as the loop's state changes, and the same as a Mermaid state diagram."""
 
-from loop_builders import action, finish, run_collecting
-
 from executor import (
     AgentExecutor,
     ManualClock,
@@ -12,6 +10,7 @@ from executor import (
     TransientError,
     create_react_agent,
 )
+from tests.helpers.loop_builders import action, finish, run_collecting
 from tracer.cli import main
 from tracer.report.mermaid import mermaid_state_diagram
 from tracer.trace.transitions import Trace, transitions

@@ -9,12 +9,11 @@ import pytest
 
 import tracer.trace.index as trace_index
 from executor import ManualClock, ScriptedModel
+from tests.helpers.paths import ROSE
 from tracer.trace.index import TraceIndex, event_tool, scan_windows
 from tracer.trace.reader import TraceFile, TraceFormatError
 from tracer.trace.writer import TraceWriter
 from tutorials.rose_pricing import SCENARIO
-
-ROSE = Path(__file__).resolve().parent.parent / "fixtures" / "rose_pricing.jsonl"
 
 
 def expected_rows(trace: TraceFile) -> list[tuple]:

@@ -1,7 +1,6 @@
 """Cassettes: recorded replies and tool results answer a re-run, and any departure names its event."""
 
 import pytest
-from loop_builders import action, finish, run_collecting
 
 from executor import (
     AgentExecutor,
@@ -13,6 +12,7 @@ from executor import (
     TransientError,
     create_react_agent,
 )
+from tests.helpers.loop_builders import action, finish, run_collecting
 from tracer.replay.builder import replayed_executor
 from tracer.replay.cassette import (
     ReplayDivergence,

@@ -6,9 +6,9 @@ import subprocess
 import sys
 
 import pytest
-from loop_builders import action, finish
 
 from executor import AgentExecutor, ManualClock, ScriptedModel, Tool, create_react_agent
+from tests.helpers.loop_builders import action, finish
 from tracer.trace.reader import load_trace
 from tracer.trace.redact import Redactor
 from tracer.trace.writer import TraceWriter

@@ -101,7 +101,7 @@ def test_the_recorded_fixture_is_this_run(rose):
 
 
 def test_ledger_tells_a_forced_stop_from_an_answer():
-    from loop_builders import action, scripted_executor
+    from tests.helpers.loop_builders import action, scripted_executor
     executor, _ = scripted_executor([action("Echo", str(i)) for i in range(3)], max_iterations=2)
     events = []
     executor.invoke({"input": "q"}, [events.append])

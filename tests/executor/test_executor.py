@@ -1,14 +1,6 @@
 """The AgentExecutor behaves like LangChain's classic one, observably."""
 
 import pytest
-from loop_builders import (
-    action,
-    echo_tool,
-    finish,
-    kinds,
-    run_collecting,
-    scripted_executor,
-)
 
 from executor import (
     STOPPED,
@@ -23,6 +15,14 @@ from executor import (
     create_react_agent,
 )
 from executor.parser import MISSING_ACTION
+from tests.helpers.loop_builders import (
+    action,
+    echo_tool,
+    finish,
+    kinds,
+    run_collecting,
+    scripted_executor,
+)
 
 PARSING_PREFIX = ("An output parsing error occurred. In order to pass this error back to the agent and have "
                   "it try again, pass `handle_parsing_errors=True` to the AgentExecutor. This is the error: ")

@@ -2,10 +2,10 @@
 
 import io
 
-from loop_builders import action, finish, scripted_executor
 from rich.console import Console
 
 from executor import ManualClock, ScriptedModel, Tool
+from tests.helpers.loop_builders import action, finish, scripted_executor
 from tracer.report.literal import literal
 from tracer.report.narrator import Narrator
 from tracer.trace.literal_text import scrub

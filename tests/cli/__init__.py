@@ -1,0 +1,1 @@
+"""Tests of `loopscope` subcommands run as a user would."""

@@ -1,0 +1,1 @@
+"""Tests of the debugger's Textual-free model: conditions, breakpoints, stepping."""

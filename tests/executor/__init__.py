@@ -1,0 +1,1 @@
+"""Tests of the engine: parser, calculator, the loop, retries, rate limiting."""

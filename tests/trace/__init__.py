@@ -1,0 +1,1 @@
+"""Tests of the trace format: reader, index, redaction, transitions."""

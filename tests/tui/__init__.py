@@ -1,0 +1,1 @@
+"""Pilot and SVG tests of the Textual debugger (marked slow)."""

@@ -1,0 +1,1 @@
+"""Tests of the tutorials: narration notes, fixtures, the printed walk."""
