@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from textual.widgets import TabbedContent
+from textual.widgets import Input, TabbedContent
 
 from tracer.tui.app import DebuggerApp
 from tracer.tui.launch import build_session
@@ -43,3 +43,11 @@ def highlighted(app: DebuggerApp) -> tuple[str, int]:
 
 def active_tab(app: DebuggerApp) -> str:
     return app.screen.query_one(TabbedContent).active
+
+
+async def answer(pilot, text: str) -> None:
+    """Fill the open question's input in one go and press enter (for tests not about typing)."""
+    await settle(pilot, lambda: bool(pilot.app.screen.query(Input)))
+    pilot.app.screen.query_one(Input).value = text
+    await pilot.press("enter")
+    await settle(pilot)

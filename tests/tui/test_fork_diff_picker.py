@@ -8,18 +8,18 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 from textual.widgets import OptionList, TextArea
+from tracer.tui.flows.forking import fork_destination
 
-from tests.helpers.pilot_helpers import active_tab, debugger, pane_text, settle
+from tests.helpers.pilot_helpers import active_tab, answer, debugger, pane_text, settle
 from tests.helpers.trace_factory import record, with_search_result
 from tracer.debug.live_run import LiveRun
 from tracer.replay.fork import fork_trace
 from tracer.report.diff import diff_traces
 from tracer.trace.reader import TraceFile
 from tracer.tui.panes.status_line import StatusLine
-from tracer.tui.screens import fork_actions
+from tracer.tui.flows import forking as fork_actions
 from tracer.tui.screens.ask_screen import AskScreen
 from tracer.tui.screens.diff_screen import DiffScreen
-from tracer.tui.screens.fork_actions import fork_destination
 from tracer.tui.screens.fork_screen import ForkScreen
 from tracer.tui.screens.main_screen import DebuggerScreen
 from tracer.tui.screens.tutorial_picker import TutorialPicker
@@ -199,7 +199,7 @@ async def test_without_a_parent_D_asks_for_a_trace_and_checks_it(rose, invalid_t
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "D")
         assert isinstance(app.screen, AskScreen)
-        await press(pilot, *"nope.jsonl", "enter")
+        await answer(pilot, "nope.jsonl")
         assert isinstance(app.screen, AskScreen)
         assert "nope.jsonl: no such file" in str(app.screen.query_one("#ask-hint").render())
         app.screen.query_one("#ask-input").value = str(invalid_tool)

@@ -6,13 +6,18 @@ import pytest
 
 from tests.helpers.pilot_helpers import (
     active_tab,
+    answer,
     debugger,
     highlighted,
     pane_text,
     settle,
 )
+from tracer.debug.session import build_session
+from tracer.tui.app import DebuggerApp
+from tracer.tui.keymap import parse_keymap
 from tracer.tui.panes.breakpoints_pane import BreakpointsPane
 from tracer.tui.panes.call_stack import CallStackPane
+from tracer.tui.panes.source_view import SourceView
 from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.panes.timeline import EventTimeline
 from tracer.tui.screens.ask_screen import AskScreen
@@ -73,7 +78,8 @@ async def test_timeline_marks_the_current_event_and_scrolls_with_it(rose):
 async def test_goto_event_number_checks_the_answer(rose):
     app = debugger(rose)
     async with app.run_test(size=SIZE) as pilot:
-        await press(pilot, "colon", *"99", "enter")
+        await press(pilot, "colon")
+        await answer(pilot, "99")
         assert isinstance(app.screen, AskScreen)
         assert "from 0 to 22" in str(app.screen.query_one("#ask-hint").render())
         await press(pilot, "backspace", "backspace", "1", "2", "enter")
@@ -91,23 +97,27 @@ async def test_escape_closes_a_question_without_moving(rose):
 async def test_search_finds_text_in_values_and_repeats_both_ways(rose):
     app = debugger(rose)
     async with app.run_test(size=SIZE) as pilot:
-        await press(pilot, "slash", *"26.25", "enter")
+        await press(pilot, "slash")
+        await answer(pilot, "26.25")
         assert at(app) == 14  # numexpr's result
         await press(pilot, "right_square_bracket")
         assert at(app) == 15  # the observation "Answer: 26.25"
         await press(pilot, "left_square_bracket")
         assert at(app) == 14
-        await press(pilot, "slash", *"nowhere to be found", "enter")
+        await press(pilot, "slash")
+        await answer(pilot, "nowhere to be found")
         assert at(app) == 14 and "no event contains 'nowhere to be found'" in status(app)
 
 
 async def test_search_is_smart_case(rose):
     app = debugger(rose)
     async with app.run_test(size=SIZE) as pilot:
-        await press(pilot, "slash", *"know the final answer.", "enter")
+        await press(pilot, "slash")
+        await answer(pilot, "know the final answer.")
         assert at(app) == 19  # lower case matches "I now know the final answer."
         app.session.goto(0)
-        await press(pilot, "slash", *"KNOW THE FINAL ANSWER.", "enter")
+        await press(pilot, "slash")
+        await answer(pilot, "KNOW THE FINAL ANSWER.")
         assert at(app) == 0 and "no event contains" in status(app)  # capitals: exact
 
 
@@ -145,7 +155,8 @@ async def test_b_in_the_focused_source_pane_uses_the_cursor_line(rose):
 async def test_B_adds_any_breakpoint_and_rejects_a_bad_one(rose):
     app = debugger(rose)
     async with app.run_test(size=SIZE) as pilot:
-        await press(pilot, "B", *"tool=Nope if iteration >=", "enter")
+        await press(pilot, "B")
+        await answer(pilot, "tool=Nope if iteration >=")
         assert isinstance(app.screen, AskScreen)
         assert "bad condition" in str(app.screen.query_one("#ask-hint").render())
         app.screen.query_one("#ask-input").value = 'if "25" in tool_input'
@@ -199,7 +210,7 @@ async def test_help_lists_every_key_and_closes(rose):
         assert isinstance(app.screen, HelpScreen)
         shown = str(app.screen.query_one("Static").render())
         for binding in [*DebuggerScreen.BINDINGS, *BreakpointsPane.BINDINGS[2:], *type(app).BINDINGS]:
-            line = f"  {key_label(binding):<12}{EXPLAINED.get(binding.action, binding.description)}"
+            line = f"  {key_label(binding.key):<12}{EXPLAINED.get(binding.id, binding.description)}"
             assert line in shown.splitlines(), line
         assert "run until the current frame has returned" in shown and "Nothing is ever evaluated as Python" in shown
         await press(pilot, "escape")
@@ -241,3 +252,35 @@ async def test_breakpoints_pane_keys_edit_the_selected_breakpoint(rose):
         await press(pilot, "down", "x")
         assert list(app.session.breakpoints) == [first]
         assert "temporary" in str(app.screen.query_one(BreakpointsPane).render())
+
+
+def test_every_binding_has_an_id_and_no_two_share_one():
+    from tracer.tui.screens import (
+        ask_screen,
+        diff_screen,
+        fork_screen,
+        help_screen,
+        tutorial_picker,
+    )
+
+    owners = [DebuggerScreen, BreakpointsPane, SourceView, EventTimeline, DebuggerApp, ask_screen.AskScreen,
+              diff_screen.DiffScreen, fork_screen.ForkScreen, help_screen.HelpScreen, tutorial_picker.TutorialPicker]
+    ids = [binding.id for owner in owners for binding in owner.BINDINGS]
+    assert all(ids) and len(ids) == len(set(ids))
+
+
+async def test_a_keymap_rebinds_a_key_by_its_id(rose):
+    app = DebuggerApp(build_session(rose), keymap=parse_keymap("step-forward=j;help=h"))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "j", "j")
+        assert app.session.position == 2
+        await press(pilot, "h")
+        assert isinstance(app.screen, HelpScreen)
+        assert "  j           step: to the next event" in str(app.screen.query_one("Static").render())
+
+
+def test_a_keymap_naming_no_binding_is_a_one_line_error():
+    with pytest.raises(ValueError, match="no key has the id 'stepp'; ids: "):
+        parse_keymap("stepp=j")
+    with pytest.raises(ValueError, match="ID=KEY"):
+        parse_keymap("step-forward")

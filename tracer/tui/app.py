@@ -13,17 +13,20 @@ from .screens.main_screen import DebuggerScreen
 class DebuggerApp(App[int]):
     CSS_PATH = "debugger.tcss"
     TITLE = "loopscope"
-    BINDINGS = [Binding("q", "quit", "quit")]
+    BINDINGS = [Binding("q", "quit", "quit", id="app-quit")]
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, session: DebugSession) -> None:
+    def __init__(self, session: DebugSession, keymap: dict[str, str] | None = None) -> None:
         super().__init__()
         self.session = session
+        self.keymap = dict(keymap or {})  # binding id -> keys; the help screen shows these keys
         self.opened: list[DebugSession] = []  # sessions opened from inside (forks, tutorials), closed at exit
         self.failure: str | None = None
         self.sub_title = scrub(session.title)
 
     def on_mount(self) -> None:
+        if self.keymap:
+            self.set_keymap(self.keymap)
         self.push_screen(DebuggerScreen(self.session))
 
     async def open_session(self, session: DebugSession, message: str, tab: str | None = None) -> None:

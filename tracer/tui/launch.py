@@ -9,6 +9,7 @@ from typing import Any, Sequence
 from ..debug.live_run import LiveRun
 from ..debug.session import build_session
 from .app import DebuggerApp
+from .keymap import keymap_from_environment
 
 __all__ = ["build_session", "open_debugger"]  # build_session lives in session.py; tests import it from here
 
@@ -21,8 +22,13 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
     shows the current one and space goes to the next. `breakpoints` are specs as for --break.
     With `live`, events come from that run as the user steps, and trace_path is ignored.
     """
+    try:
+        keymap = keymap_from_environment()
+    except ValueError as error:
+        print(f"loopscope: LOOPSCOPE_KEYMAP: {error}", file=sys.stderr)
+        return 2
     session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live)
-    app = DebuggerApp(session)
+    app = DebuggerApp(session, keymap=keymap)
     try:
         code = app.run()
     finally:

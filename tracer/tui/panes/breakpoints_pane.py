@@ -15,13 +15,13 @@ class BreakpointsPane(Static, can_focus=True):
     """Select a breakpoint with the arrows; the keys below act on the selected one."""
 
     BINDINGS = [
-        Binding("up", "select(-1)", "previous breakpoint", show=False),
-        Binding("down", "select(1)", "next breakpoint", show=False),
-        Binding("e,enter", "toggle_enabled", "enable/disable"),
-        Binding("x,delete", "delete", "delete"),
-        Binding("t", "toggle_temporary", "temporary"),
-        Binding("plus,equals_sign", "ignore(1)", "ignore +1"),
-        Binding("minus", "ignore(-1)", "ignore -1"),
+        Binding("up", "select(-1)", "previous breakpoint", show=False, id="breakpoints-select-minus-1"),
+        Binding("down", "select(1)", "next breakpoint", show=False, id="breakpoints-select-1"),
+        Binding("e,enter", "toggle_enabled", "enable/disable", id="breakpoints-toggle-enabled"),
+        Binding("x,delete", "delete", "delete", id="breakpoints-delete"),
+        Binding("t", "toggle_temporary", "temporary", id="breakpoints-toggle-temporary"),
+        Binding("plus,equals_sign", "ignore(1)", "ignore +1", id="breakpoints-ignore-1"),
+        Binding("minus", "ignore(-1)", "ignore -1", id="breakpoints-ignore-minus-1"),
     ]
 
     class Changed(Message):

@@ -9,6 +9,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -29,11 +30,20 @@ class SourceView(ScrollView, can_focus=True):
     """Line API: only visible lines are drawn. Focus it to move a cursor and toggle breakpoints with b."""
 
     BINDINGS = [
-        Binding("down", "cursor(1)", "cursor down", show=False),
-        Binding("up", "cursor(-1)", "cursor up", show=False),
-        Binding("pagedown", "cursor(10)", "cursor page down", show=False),
-        Binding("pageup", "cursor(-10)", "cursor page up", show=False),
+        Binding("down", "cursor(1)", "cursor down", show=False, id="source-cursor-1"),
+        Binding("up", "cursor(-1)", "cursor up", show=False, id="source-cursor-minus-1"),
+        Binding("pagedown", "cursor(10)", "cursor page down", show=False, id="source-cursor-10"),
+        Binding("pageup", "cursor(-10)", "cursor page up", show=False, id="source-cursor-minus-10"),
+        Binding("b", "toggle_here", "toggle a breakpoint on the cursor line", show=False,
+                id="toggle-breakpoint-at-cursor"),
     ]
+
+    class ToggleLine(Message):
+        """Toggle a line breakpoint on `file`:`line` (the cursor line, b pressed in this pane)."""
+
+        def __init__(self, file: str, line: int) -> None:
+            super().__init__()
+            self.file, self.line = file, line
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -56,6 +66,10 @@ class SourceView(ScrollView, can_focus=True):
             # Before the first layout the pane has no height yet: centre once it has.
             self.call_after_refresh(self._centre, line)
         self.refresh()
+
+    def action_toggle_here(self) -> None:
+        if self.source is not None and self.source.lines:
+            self.post_message(self.ToggleLine(self.source.path, self.cursor_line))
 
     def _centre(self, line: int) -> None:
         height = max(self.scrollable_content_region.height, 1)

@@ -25,10 +25,10 @@ class EventTimeline(ScrollView, can_focus=True):
     """Rows are computed in render_line from the session, so a million events cost nothing until seen."""
 
     BINDINGS = [
-        Binding("down", "nudge(1)", "next row", show=False),
-        Binding("up", "nudge(-1)", "previous row", show=False),
-        Binding("pagedown", "nudge(10)", "page down", show=False),
-        Binding("pageup", "nudge(-10)", "page up", show=False),
+        Binding("down", "nudge(1)", "next row", show=False, id="timeline-nudge-1"),
+        Binding("up", "nudge(-1)", "previous row", show=False, id="timeline-nudge-minus-1"),
+        Binding("pagedown", "nudge(10)", "page down", show=False, id="timeline-nudge-10"),
+        Binding("pageup", "nudge(-10)", "page up", show=False, id="timeline-nudge-minus-10"),
     ]
 
     class Picked(Message):

@@ -17,7 +17,7 @@ Check = Callable[[str], str | None]  # returns an error message, or None when th
 class AskScreen(ModalScreen[str | None]):
     """Dismisses with the answer, or None on escape. `check` keeps it open with a message."""
 
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    BINDINGS = [Binding("escape", "cancel", "cancel", id="ask-cancel")]
 
     def __init__(self, question: str, hint: str = "", check: Check | None = None, value: str = "") -> None:
         super().__init__()

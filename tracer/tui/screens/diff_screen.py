@@ -31,7 +31,7 @@ def diff_text(lines: Sequence[str]) -> Text:
 
 
 class DiffScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,D", "close", "close the diff")]
+    BINDINGS = [Binding("escape,q,D", "close", "close the diff", id="diff-screen-close")]
 
     def __init__(self, title: str, lines: Sequence[str]) -> None:
         super().__init__()

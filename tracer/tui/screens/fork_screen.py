@@ -17,8 +17,8 @@ WHAT = {"reply": "the model's reply", "observation": "the tool's observation"}
 class ForkScreen(ModalScreen[str | None]):
     """Dismisses with the new text, or None on escape. An unchanged text is refused (it would not fork)."""
 
-    BINDINGS = [Binding("ctrl+s", "submit", "fork with this text"),
-                Binding("escape", "cancel", "cancel")]
+    BINDINGS = [Binding("ctrl+s", "submit", "fork with this text", id="fork-screen-submit"),
+                Binding("escape", "cancel", "cancel", id="fork-screen-cancel")]
 
     def __init__(self, at: int, kind: str, change: str, recorded: str) -> None:
         super().__init__()

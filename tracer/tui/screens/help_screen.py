@@ -48,21 +48,22 @@ and action.tool for step. Search (/) is case-insensitive unless the text has cap
 """
 
 
-def key_label(binding: Binding) -> str:
-    return "/".join(KEY_NAMES.get(key.strip(), key.strip()) for key in binding.key.split(","))
+def key_label(keys: str) -> str:
+    """"question_mark,escape" -> "?/esc"."""
+    return "/".join(KEY_NAMES.get(key.strip(), key.strip()) for key in keys.split(","))
 
 
-# Longer words for the help screen than fit in the footer, keyed by the binding's action.
+# Longer words for the help screen than fit in the footer, keyed by the binding's id.
 EXPLAINED = {
-    "move('step', 1)": "step: to the next event, into whatever is called",
-    "move('next', 1)": "next: step over calls, to the next event in this frame or a caller",
-    "move('out', 1)": "step out: run until the current frame has returned",
-    "move('continue', 1)": "continue: run to the next breakpoint (live: pulls the executor on)",
-    "move('step', -1)": "step back one event",
-    "move('next', -1)": "next, backwards: the previous event in this frame or a caller",
-    "move('out', -1)": "step out backwards: back to just before this frame was entered",
-    "move('continue', -1)": "reverse continue: back to the previous breakpoint, or the start",
-    "toggle_breakpoint": "toggle a breakpoint on the current line (on the cursor line when the source pane has focus)",
+    "step-forward": "step: to the next event, into whatever is called",
+    "next-forward": "next: step over calls, to the next event in this frame or a caller",
+    "out-forward": "step out: run until the current frame has returned",
+    "continue-forward": "continue: run to the next breakpoint (live: pulls the executor on)",
+    "step-back": "step back one event",
+    "next-back": "next, backwards: the previous event in this frame or a caller",
+    "out-back": "step out backwards: back to just before this frame was entered",
+    "continue-back": "reverse continue: back to the previous breakpoint, or the start",
+    "toggle-breakpoint": "toggle a breakpoint on the current line (on the cursor line when the source pane has focus)",
     "search": "search the events' text (smart case)",
     "fork": "fork: edit this event's model reply or tool observation, re-run the trace, open the fork",
     "diff": "diff this run with its parent (a fork's) or with a trace you name, aligned by transition",
@@ -70,16 +71,17 @@ EXPLAINED = {
 }
 
 
-def key_table(title: str, bindings: Iterable[Binding]) -> Text:
+def key_table(title: str, bindings: Iterable[Binding], keymap: dict[str, str] | None = None) -> Text:
     text = Text(f"{title}\n", style="bold underline")
     for binding in bindings:
-        text.append(f"  {key_label(binding):<12}", style="bold cyan")
-        text.append(f"{EXPLAINED.get(binding.action, binding.description)}\n")
+        keys = (keymap or {}).get(binding.id or "", binding.key)
+        text.append(f"  {key_label(keys):<12}", style="bold cyan")
+        text.append(f"{EXPLAINED.get(binding.id or '', binding.description)}\n")
     return text
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark", "close", "close help")]
+    BINDINGS = [Binding("escape,q,question_mark", "close", "close help", id="close-help")]
 
     def __init__(self, sections: Sequence[tuple[str, Sequence[Binding]]]) -> None:
         super().__init__()
@@ -88,7 +90,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         text = Text("loopscope debugger — keys  (esc closes)\n\n", style="bold")
         for title, bindings in self.sections:
-            text.append_text(key_table(title, bindings))
+            text.append_text(key_table(title, bindings, getattr(self.app, "keymap", None)))
             text.append("\n")
         for block in (MOTIONS, BREAKPOINTS, CONDITIONS):
             text.append(block + "\n")

@@ -1,10 +1,7 @@
-"""The debugger's one screen: timeline, call stack, source and the tabbed panes, driven by pdb-style keys."""
+"""The debugger's one screen: lays out the panes, binds the flows' keys, and redraws on their messages."""
 
 from __future__ import annotations
 
-from collections import deque
-
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -13,9 +10,13 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from ...debug.session import DebugSession
 from ...debug.source_map import hash_warning, read_source
-from ...debug.stepping import Motion, MotionSearch
 from ...report.literal import literal
-from ...trace.reader import TraceFormatError
+from ..flows.asking import AskingFlow
+from ..flows.diffing import DiffFlow
+from ..flows.forking import ForkFlow, timeline_title
+from ..flows.stepping import SteppingFlow
+from ..flows.tutorials import TutorialFlow
+from ..messages import Busy, OpenSession, Redraw, Say, Waiting
 from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane
 from ..panes.prompt_pane import PromptPane
@@ -27,54 +28,27 @@ from ..views.detail_view import detail_text
 from ..views.narration_view import narration_text
 from ..views.prompt_view import prompt_text
 from ..views.variables_view import variables_text
-from .dialog_actions import DialogActions
-from .diff_actions import DiffActions
-from .fork_actions import ForkActions, timeline_title
-from .tutorial_actions import TutorialActions
+from .help_screen import HelpScreen
 
-QUEUE_LIMIT = 50
+FLOWS = {"stepping": SteppingFlow, "asking": AskingFlow, "forking": ForkFlow, "diffing": DiffFlow,
+         "tutorials": TutorialFlow}
+PANES = [("1", "variables", "variables pane"), ("2", "prompt", "prompt pane"), ("3", "detail", "detail pane"),
+         ("4", "breakpoints", "breakpoints pane"), ("5", "narration", "narration pane (tutorials)")]
 
 
-class DebuggerScreen(DialogActions, ForkActions, DiffActions, TutorialActions, Screen):
-    BINDINGS = [
-        Binding("s", "move('step', 1)", "step"),
-        Binding("n", "move('next', 1)", "next"),
-        Binding("r", "move('out', 1)", "step out"),
-        Binding("c", "move('continue', 1)", "continue"),
-        Binding("S", "move('step', -1)", "step back", show=False),
-        Binding("N", "move('next', -1)", "next, backwards", show=False),
-        Binding("R", "move('out', -1)", "step out, backwards (to the call)", show=False),
-        Binding("C", "move('continue', -1)", "reverse continue", show=False),
-        Binding("g", "edge(-1)", "first event", show=False),
-        Binding("G", "edge(1)", "last event", show=False),
-        Binding("colon", "goto_number", "go to event number", show=False),
-        Binding("slash", "search", "search"),
-        Binding("right_square_bracket", "search_again(1)", "next match", show=False),
-        Binding("left_square_bracket", "search_again(-1)", "previous match", show=False),
-        Binding("b", "toggle_breakpoint", "breakpoint"),
-        Binding("B", "add_breakpoint", "add breakpoint (kind, tool, condition …)", show=False),
-        Binding("u", "frame(1)", "up the stack (show the caller)", show=False),
-        Binding("d", "frame(-1)", "down the stack", show=False),
-        Binding("space", "tutorial_stop(1)", "next stop"),
-        Binding("backspace", "tutorial_stop(-1)", "previous stop", show=False),
-        Binding("1", "tab('variables')", "variables pane", show=False),
-        Binding("2", "tab('prompt')", "prompt pane", show=False),
-        Binding("3", "tab('detail')", "detail pane", show=False),
-        Binding("4", "tab('breakpoints')", "breakpoints pane", show=False),
-        Binding("5", "tab('narration')", "narration pane (tutorials)", show=False),
-        Binding("escape", "pause", "pause a running live continue", show=False),
-        Binding("f", "fork", "fork: change this reply or observation and re-run", show=False),
-        Binding("D", "diff", "diff with the parent run (or another trace)", show=False),
-        Binding("T", "tutorials", "tutorials", show=False),
-        Binding("question_mark", "help", "help"),
+class DebuggerScreen(Screen):
+    """Each flow declares its own keys (KEYS) and does the work behind them; the screen only binds
+    them, hands the call down to the flow, and redraws the panes when a flow says so."""
+
+    BINDINGS = [binding for flow in FLOWS.values() for binding in flow.KEYS] + [
+        Binding(key, f"tab('{name}')", text, show=False, id=f"show-{name}") for key, name, text in PANES] + [
+        Binding("question_mark", "help", "help", id="help"),
     ]
 
     def __init__(self, session: DebugSession) -> None:
         super().__init__()
         self.session = session
         self.busy = ""
-        self._queued: deque[tuple[str, int]] = deque(maxlen=QUEUE_LIMIT)  # keys pressed while busy
-        self._pause_requested = False
 
     def compose(self) -> ComposeResult:
         session = self.session
@@ -100,26 +74,97 @@ class DebuggerScreen(DialogActions, ForkActions, DiffActions, TutorialActions, S
                         yield BreakpointsPane(session.breakpoints, id="breakpoints-list")
         yield StatusLine(id="status")
         yield Footer()
+        for name, flow in FLOWS.items():
+            yield flow(session, id=f"flow-{name}")
 
     def on_mount(self) -> None:
-        self.query_one("#timeline").border_title = timeline_title(self.session.store.header)
+        store = self.session.store
+        self.query_one("#timeline").border_title = timeline_title(store.header)
         self.query_one("#stack").border_title = "Call stack"
         self.query_one("#timeline").focus()
-        if self.session.store.warning:  # stays visible after the status line moves on
+        if store.warning:  # stays visible after the status line moves on
             self.query_one("#timeline").border_subtitle = literal("⚠ truncated: the last line was cut off")
-        warnings = [w for w in (self.session.store.warning, self.session.breakpoints.warning) if w]
+        warnings = [w for w in (store.warning, self.session.breakpoints.warning) if w]
         if warnings:
             self.session.message = "warning: " + " · ".join(warnings)
-        if self.session.store.needs_background_index:
-            self.busy = "indexing the trace…"
-            self._build_index()  # waits for the scan the store started in a child process
+        if store.needs_background_index:
+            self.query_one(SteppingFlow).start_indexing()
         self.refresh_panes()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Tutorial keys exist only when there are stops; elsewhere they are hidden from the footer.
-        if action == "tutorial_stop" or (action == "tab" and parameters == ("narration",)):
+        if parameters[:2] == ("stepping", "tutorial_stop") or (action == "tab" and parameters == ("narration",)):
             return bool(self.session.stops)
         return True
+
+    # -- keys: handed down to the flow that owns them ---------------------------------------------
+    def action_flow(self, name: str, method: str, first: object = None, second: object = None) -> None:
+        # Named parameters, not *args: Textual passes an action only as many arguments as it can count.
+        args = [arg for arg in (first, second) if arg is not None]
+        getattr(self.query_one(f"#flow-{name}"), method)(*args)
+
+    def action_tab(self, name: str) -> None:
+        if name != "narration" or self.session.stops:
+            self.query_one(TabbedContent).active = name
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.help_sections()))
+
+    def help_sections(self):
+        moving = SteppingFlow.KEYS + AskingFlow.KEYS[:4]
+        return [("Moving", moving),
+                ("Looking around", [b for b in self.BINDINGS if b not in moving] + list(self.app.BINDINGS)),
+                ("In the timeline / source pane (focus with tab)", EventTimeline.BINDINGS[:2]
+                 + [Binding("click", "", "go to that event / frame"), SourceView.BINDINGS[-1]]),
+                ("In the breakpoints pane (4, then tab to focus it)", BreakpointsPane.BINDINGS[2:])]
+
+    # -- messages: from the flows and panes ---------------------------------------------------------
+    def on_say(self, message: Say) -> None:
+        self.query_one(StatusLine).show(self.session, self.busy)
+
+    def on_waiting(self, message: Waiting) -> None:
+        self.query_one(StatusLine).show(self.session, message.text)
+
+    def on_busy(self, message: Busy) -> None:
+        self.busy = message.reason
+        for flow in self.query(".flow"):
+            flow.blocked_by = self.busy
+        self.query_one(StatusLine).show(self.session, self.busy)
+        if not self.busy:  # keys typed while busy run now, in order
+            self.call_after_refresh(self.query_one(SteppingFlow).run_queued)
+
+    def on_redraw(self, message: Redraw) -> None:
+        if message.grew:
+            self.query_one(EventTimeline).grow()
+        if message.breakpoints:
+            self.query_one(EventTimeline).breakpoints_changed()
+            self.query_one(BreakpointsPane).show()
+        if message.tab is not None:
+            self.action_tab(message.tab)
+        self.refresh_panes()
+
+    def on_open_session(self, message: OpenSession) -> None:
+        # Handed to the app, not awaited here: switching screens waits for this screen to finish
+        # its messages, and this handler is one of them.
+        self.app.call_later(self.app.open_session, message.session, message.text, message.tab)
+
+    def on_breakpoints_pane_changed(self, _message: BreakpointsPane.Changed) -> None:
+        self.on_redraw(Redraw(breakpoints=True))
+
+    def on_source_view_toggle_line(self, message: SourceView.ToggleLine) -> None:
+        self.query_one(AskingFlow).toggle_breakpoint(message.file, message.line)
+
+    def on_event_timeline_picked(self, message: EventTimeline.Picked) -> None:
+        self.session.goto(message.position)
+        self.session.message = f"event {self.session.position}"
+        self.refresh_panes()
+
+    def on_call_stack_pane_frame_picked(self, message: CallStackPane.FramePicked) -> None:
+        self.session.frame_up = message.frame_up
+        self.refresh_panes()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self._show_tab(event.pane.id or "")
 
     # -- drawing ------------------------------------------------------------------------------------
     def refresh_panes(self) -> None:
@@ -161,158 +206,3 @@ class DebuggerScreen(DialogActions, ForkActions, DiffActions, TutorialActions, S
             self.query_one(BreakpointsPane).show()
         elif name == "narration":
             self.query_one("#narration-text", TextPane).show(narration_text(session))
-
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        self._show_tab(event.pane.id or "")
-
-    def breakpoints_changed(self) -> None:
-        self.query_one(EventTimeline).breakpoints_changed()
-        self.query_one(BreakpointsPane).show()
-        self.refresh_panes()
-
-    def on_breakpoints_pane_changed(self, _message: BreakpointsPane.Changed) -> None:
-        self.breakpoints_changed()
-
-    def on_event_timeline_picked(self, message: EventTimeline.Picked) -> None:
-        self.session.goto(message.position)
-        self.session.message = f"event {self.session.position}"
-        self.refresh_panes()
-
-    def on_call_stack_pane_frame_picked(self, message: CallStackPane.FramePicked) -> None:
-        self.session.frame_up = message.frame_up
-        self.refresh_panes()
-
-    def help_sections(self):
-        return [("Moving", [b for b in self.BINDINGS if b.action.startswith(("move", "edge", "goto"))]),
-                ("Looking around", [b for b in self.BINDINGS if not b.action.startswith(("move", "edge", "goto"))]
-                 + list(self.app.BINDINGS)),
-                ("In the timeline / source pane (focus with tab)", EventTimeline.BINDINGS[:2]
-                 + [Binding("click", "", "go to that event / frame")]),
-                ("In the breakpoints pane (4, then tab to focus it)", BreakpointsPane.BINDINGS[2:])]
-
-    # -- moving ------------------------------------------------------------------------------------
-    def action_move(self, motion: str, direction: int) -> None:
-        chosen = Motion(motion)
-        if self.busy or not self.session.index_ready:
-            # Indexing, or the live executor is being pulled: keep the key, like a terminal would.
-            self._queued.append((motion, direction))
-            self.query_one(StatusLine).show(self.session, f"{self.busy} · {len(self._queued)} move(s) waiting")
-            return
-        search = self.session.motion(chosen, direction)
-        stop = search.advance(complete=self.session.store.complete or direction < 0)
-        if stop is None:
-            self.busy = "running the executor live… (esc pauses)"
-            self._pause_requested = False
-            self.refresh_panes()
-            self._drive_live(search, chosen, direction)
-            return
-        self.session.land(stop, chosen, direction)
-        self.refresh_panes()
-
-    def action_edge(self, direction: int) -> None:
-        self.session.goto(0 if direction < 0 else len(self.session) - 1)
-        self.session.message = "first event" if direction < 0 else "last event" + (
-            "" if self.session.store.complete else " so far (c runs the live executor on)")
-        self.refresh_panes()
-
-    def action_frame(self, steps: int) -> None:
-        if not self.session.move_frame(steps):
-            self.session.message = "already at the outermost frame" if steps > 0 else "already at the event's frame"
-        else:
-            frame = self.session.selected_frame()
-            self.session.message = f"frame {frame.function}()"
-        self.refresh_panes()
-
-    def action_tab(self, name: str) -> None:
-        tabs = self.query_one(TabbedContent)
-        if name != "narration" or self.session.stops:
-            tabs.active = name
-
-    def action_tutorial_stop(self, direction: int) -> None:
-        if not self.session.stops:
-            self.session.message = "no tutorial stops in this session (loopscope tutorial NAME has them)"
-        elif (position := self.session.stop_position(direction)) is None:
-            self.session.message = "no further stop that way"
-        else:
-            self.session.goto(position)
-            self.session.message = f"tutorial stop at event {position}"
-            self.query_one(TabbedContent).active = "narration"
-        self.refresh_panes()
-
-    def action_toggle_breakpoint(self) -> None:
-        source = self.query_one(SourceView)
-        if source.has_focus and source.source is not None and source.source.lines:
-            file, line = source.source.path, source.cursor_line
-        else:
-            frame = self.session.selected_frame()
-            if frame is None or not frame.file or not frame.line:
-                self.session.message = "no source line here to put a breakpoint on"
-                self.refresh_panes()
-                return
-            file, line = frame.file, frame.line
-        added = self.session.breakpoints.toggle_line(file, line)
-        self.session.message = (f"breakpoint #{added.number} set on {file}:{line}" if added
-                                else f"breakpoint on {file}:{line} removed")
-        self.breakpoints_changed()
-
-    def action_pause(self) -> None:
-        if self.busy.startswith("running"):
-            self._pause_requested = True
-
-    # -- workers -------------------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="live")
-    def _drive_live(self, search: MotionSearch, motion: Motion, direction: int) -> None:
-        """Pull one event at a time in this thread; the UI thread appends it and decides whether to stop."""
-        run = self.session.store.run
-        while True:
-            if self._pause_requested:
-                self.app.call_from_thread(self._live_paused)
-                return
-            pulled = run.pull()
-            if self.app.call_from_thread(self._live_pulled, pulled, search, motion, direction):
-                return
-
-    def _live_pulled(self, pulled, search: MotionSearch, motion: Motion, direction: int) -> bool:
-        store = self.session.store
-        if pulled is not None:
-            store.append(*pulled)
-            self.query_one(EventTimeline).grow()
-        stop = search.advance(complete=store.complete)
-        if stop is None:
-            self.query_one(StatusLine).show(self.session, f"{self.busy} · {len(store)} events")
-            return False
-        self.busy = ""
-        self.session.land(stop, motion, direction)
-        if store.complete and stop.reason == "end":
-            self.session.message += f" · {store.run.outcome}"
-        self.refresh_panes()
-        self.call_after_refresh(self._run_queued)
-        return True
-
-    def _run_queued(self) -> None:
-        if self._queued and not self.busy and self.session.index_ready:
-            self.action_move(*self._queued.popleft())
-
-    def _live_paused(self) -> None:
-        self.busy = ""
-        self._queued.clear()  # esc means stop, including the moves typed ahead
-        self.session.goto(len(self.session) - 1)
-        self.session.message = f"paused at event {self.session.position}"
-        self.refresh_panes()
-
-    @work(thread=True, exclusive=True, group="index")
-    def _build_index(self) -> None:
-        store = self.session.store
-        try:
-            index = store.build_index()
-        except TraceFormatError as error:
-            self.app.call_from_thread(self.app.fail, str(error))
-            return
-        self.app.call_from_thread(self._index_ready, index)
-
-    def _index_ready(self, index) -> None:
-        self.session.store.index = index
-        self.busy = ""
-        self.query_one(EventTimeline).grow()
-        self.refresh_panes()
-        self._run_queued()

@@ -54,7 +54,7 @@ def tutorial_options(lang: str) -> list[Option]:
 class TutorialPicker(ModalScreen[tuple[str, int] | None]):
     """Dismisses with (tutorial name, 0-based part), or None on escape."""
 
-    BINDINGS = [Binding("escape,q", "cancel", "close the picker")]
+    BINDINGS = [Binding("escape,q", "cancel", "close the picker", id="picker-cancel")]
 
     def __init__(self, lang: str, current: tuple[str, int] | None = None) -> None:
         super().__init__()

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.binding import Binding
+
 from ...report.diff import diff_traces, render_diff
 from ...trace.header import TraceHeader
 from ...trace.reader import TraceFormatError
 from ...trace.transitions import Trace
-from .ask_screen import AskScreen
-from .diff_screen import DiffScreen
-from .fork_actions import first_line_of, shown_path
+from ..screens.ask_screen import AskScreen
+from ..screens.diff_screen import DiffScreen
+from .flow import Flow
+from .forking import first_line_of, shown_path
 
 
 def parent_path(header: TraceHeader, trace_path: Path) -> Path | None:
@@ -34,8 +37,9 @@ def load_other(answer: str) -> Trace | str:
         return first_line_of(error)
 
 
-class DiffActions:
-    """Mixed into DebuggerScreen, which provides `session`, `app` and `_say` (from ForkActions)."""
+class DiffFlow(Flow):
+    KEYS = [Binding("D", "flow('diffing', 'start')", "diff with the parent run (or another trace)",
+                    show=False, id="diff")]
 
     def _this_run(self) -> Trace:
         store = self.session.store
@@ -43,7 +47,7 @@ class DiffActions:
             return Trace(store.header, list(store.events), Path(store.path))
         return Trace.load(store.path)
 
-    def action_diff(self) -> None:
+    def start(self) -> None:
         store = self.session.store
         parent = parent_path(store.header, Path(store.path))
         if parent is not None and parent.exists():
@@ -73,10 +77,10 @@ class DiffActions:
             this = self._this_run()
             diff = diff_traces(other_trace, this)
         except (TraceFormatError, OSError) as error:
-            self._say(f"cannot diff: {first_line_of(error)}")
+            self.say(f"cannot diff: {first_line_of(error)}")
             return
         names = (shown_path(other_trace.path) if other_trace.path else "A", shown_path(Path(this.path)))
         title = f"A = {role} · B = the run open here"
         self.app.push_screen(DiffScreen(title, render_diff(diff, names)))
         where = "they take the same transitions" if diff.same else f"they part at transition {diff.parted_at}"
-        self._say(f"diff with {role}: {where}")
+        self.say(f"diff with {role}: {where}")

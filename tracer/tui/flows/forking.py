@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rich.text import Text
 from textual import work
+from textual.binding import Binding
 
 from ...debug.session import build_session
 from ...replay.fork import (
@@ -22,7 +23,9 @@ from ...replay.fork import (
 from ...report.literal import literal
 from ...trace.header import TraceHeader
 from ...trace.reader import TraceFormatError
-from .fork_screen import ForkScreen
+from ..messages import OpenSession
+from ..screens.fork_screen import ForkScreen
+from .flow import Flow
 
 # Short: the status line shows the current kind already, and has about 75 columns left at 120.
 FORKABLE = f"f forks {'/'.join(MODEL_KINDS)} (a reply) or {'/'.join(TOOL_KINDS)} (an observation)"
@@ -76,39 +79,35 @@ def _landing(session, at: int, change: str) -> int:
     return min(at, len(session) - 1)
 
 
-class ForkActions:
-    """Mixed into DebuggerScreen, which provides `session`, `busy`, `app`, `refresh_panes` and `_run_queued`."""
+class ForkFlow(Flow):
+    KEYS = [Binding("f", "flow('forking', 'start')", "fork: change this reply or observation and re-run",
+                    show=False, id="fork")]
 
-    def action_fork(self) -> None:
+    def start(self) -> None:
         session = self.session
         if session.store.live:
-            self._say("forking needs a recorded trace: finish the live run, then `loopscope debug` its file")
+            self.say("forking needs a recorded trace: finish the live run, then `loopscope debug` its file")
             return
-        if self.busy:
-            self._say(f"wait: {self.busy}")
+        if self.blocked_by:
+            self.say(f"wait: {self.blocked_by}")
             return
         event, at = session.event(), session.position
         if change_for(event.kind) is None:
-            self._say(FORKABLE)
+            self.say(FORKABLE)
             return
         try:
             change, recorded = recorded_answer(session.store.trace, at)
         except (ForkError, TraceFormatError) as error:
-            self._say(f"cannot fork here: {first_line_of(error)}")
+            self.say(f"cannot fork here: {first_line_of(error)}")
             return
         self.app.push_screen(ForkScreen(at, event.kind, change, recorded),
                              lambda text: self._start_fork(at, change, text))
 
-    def _say(self, message: str) -> None:
-        self.session.message = message
-        self.refresh_panes()
-
     def _start_fork(self, at: int, change: str, text: str | None) -> None:
         if text is None:
-            self._say("fork cancelled")
+            self.say("fork cancelled")
             return
-        self.busy = f"forking at event {at}: re-running the trace with the new {change}…"
-        self.refresh_panes()
+        self.busy(f"forking at event {at}: re-running the trace with the new {change}…")
         parent = self.session.store.path.resolve()
         self._run_fork(parent, at, change, text, fork_destination(parent, at))
 
@@ -123,11 +122,10 @@ class ForkActions:
         self.app.call_from_thread(self._open_fork, result, at, change)
 
     def _fork_failed(self, error: BaseException) -> None:
-        self.busy = ""
-        self._say(f"fork failed: {first_line_of(error)}")
-        self._run_queued()
+        self.say(f"fork failed: {first_line_of(error)}")
+        self.busy("")
 
-    async def _open_fork(self, result: ForkResult, at: int, change: str) -> None:
+    def _open_fork(self, result: ForkResult, at: int, change: str) -> None:
         kind = self.session.event(at).kind
         breakpoints = [bp.spec for bp in self.session.breakpoints]  # carried over: the same questions
         try:
@@ -140,4 +138,5 @@ class ForkActions:
         message = f"forked into {shown_path(result.path)} · new {change} at event {at} ({kind}) · D: diff with parent"
         if result.error is not None:
             message += f" · the fork stopped early: {first_line_of(result.error)}"
-        await self.app.open_session(session, message, tab="detail")
+        self.busy("")
+        self.post_message(OpenSession(session, message, tab="detail"))

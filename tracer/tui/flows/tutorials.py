@@ -5,14 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+from textual.binding import Binding
+
 from tutorials.narration import TAKEAWAYS_TITLE, NarrationMismatch, tutorial_stops
 from tutorials.notes_file import LANGUAGES, NotesFileError
 from tutorials.registry import TUTORIALS, Tutorial
 
 from ...debug.session import DebugSession, build_session
 from ...trace.reader import TraceFormatError, load_trace
-from .fork_actions import first_line_of
-from .tutorial_picker import TutorialPicker, part_number
+from ..messages import OpenSession
+from ..screens.tutorial_picker import TutorialPicker, part_number
+from .flow import Flow
+from .forking import first_line_of
 
 
 def narration_language(stops: Sequence[Any]) -> str:
@@ -65,25 +69,25 @@ def opened_message(name: str, number: int, session: DebugSession) -> str:
     return f"{where}: stop 1/{len(session.stops)} · space walks the stops{later}"
 
 
-class TutorialActions:
-    """Mixed into DebuggerScreen, which provides `session`, `busy`, `app` and `_say` (from ForkActions)."""
+class TutorialFlow(Flow):
+    KEYS = [Binding("T", "flow('tutorials', 'pick')", "tutorials", show=False, id="tutorials")]
 
-    def action_tutorials(self) -> None:
-        if self.busy:
-            self._say(f"wait: {self.busy}")
+    def pick(self) -> None:
+        if self.blocked_by:
+            self.say(f"wait: {self.blocked_by}")
             return
         lang = narration_language(self.session.stops)
         current = tutorial_of(Path(self.session.store.path))
         self.app.push_screen(TutorialPicker(lang, current), lambda chosen: self._open_tutorial(chosen, lang))
 
-    async def _open_tutorial(self, chosen: tuple[str, int] | None, lang: str) -> None:
+    def _open_tutorial(self, chosen: tuple[str, int] | None, lang: str) -> None:
         if chosen is None:
-            self._say("no tutorial opened")
+            self.say("no tutorial opened")
             return
         name, number = chosen
         try:
             session = tutorial_session(name, number, lang)
         except (LookupError, TraceFormatError, NarrationMismatch, NotesFileError, OSError) as error:
-            self._say(f"cannot open tutorial {name}: {first_line_of(error)}")
+            self.say(f"cannot open tutorial {name}: {first_line_of(error)}")
             return
-        await self.app.open_session(session, opened_message(name, number, session), tab="narration")
+        self.post_message(OpenSession(session, opened_message(name, number, session), tab="narration"))

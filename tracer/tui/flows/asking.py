@@ -1,0 +1,92 @@
+"""Keys that ask something first: go to an event, search, add a breakpoint; and b on the current line."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+from ...debug.breakpoints import SPEC_HELP, BreakpointSpecError, parse_spec
+from ..screens.ask_screen import AskScreen
+from .flow import Flow
+
+
+def _breakpoint_problem(spec: str) -> str | None:
+    try:
+        parse_spec(spec)
+    except BreakpointSpecError as error:
+        return str(error)
+    return None
+
+
+class AskingFlow(Flow):
+    KEYS = [
+        Binding("colon", "flow('asking', 'goto_number')", "go to event number", show=False, id="goto-event"),
+        Binding("slash", "flow('asking', 'search')", "search", id="search"),
+        Binding("right_square_bracket", "flow('asking', 'search_again', 1)", "next match", show=False,
+                id="next-match"),
+        Binding("left_square_bracket", "flow('asking', 'search_again', -1)", "previous match", show=False,
+                id="previous-match"),
+        Binding("b", "flow('asking', 'toggle_breakpoint')", "breakpoint", id="toggle-breakpoint"),
+        Binding("B", "flow('asking', 'add_breakpoint')", "add breakpoint (kind, tool, condition …)", show=False,
+                id="add-breakpoint"),
+    ]
+
+    def goto_number(self) -> None:
+        last = len(self.session) - 1
+
+        def problem(answer: str) -> str | None:
+            return None if answer.isdigit() and int(answer) <= last else f"type an event number from 0 to {last}"
+
+        def go(answer: str | None) -> None:
+            if answer is not None:
+                self.session.goto(int(answer))
+                self.say(f"went to event {self.session.position}")
+                self.redraw()
+
+        self.app.push_screen(AskScreen("Go to event number", f"0 … {last}", problem), go)
+
+    def search(self) -> None:
+        def found(answer: str | None) -> None:
+            if answer:
+                self.run_search(answer, 1)
+
+        self.app.push_screen(AskScreen("Search the events for", "smart case: capitals make it exact · "
+                                       "] and [ repeat it", value=self.session.search_text), found)
+
+    def search_again(self, direction: int) -> None:
+        if not self.session.search_text:
+            self.say("no search yet: press / first")
+        else:
+            self.run_search(self.session.search_text, direction)
+        self.redraw()
+
+    def run_search(self, text: str, direction: int) -> None:
+        position = self.session.search(text, direction)
+        if position is None:
+            self.say(f"no event contains {text!r}")
+        else:
+            self.session.goto(position)
+            self.say(f"{text!r} found in event {position} (] next, [ previous)")
+        self.redraw()
+
+    def add_breakpoint(self) -> None:
+        def add(answer: str | None) -> None:
+            if answer:
+                bp = self.session.breakpoints.add(answer)
+                self.say(f"breakpoint #{bp.number} {bp.spec}")
+                self.redraw(breakpoints=True)
+
+        self.app.push_screen(AskScreen("Add a breakpoint", SPEC_HELP, _breakpoint_problem), add)
+
+    def toggle_breakpoint(self, file: str | None = None, line: int | None = None) -> None:
+        """On `file`:`line`, or on the selected frame's line when none is given."""
+        if file is None or line is None:
+            frame = self.session.selected_frame()
+            if frame is None or not frame.file or not frame.line:
+                self.say("no source line here to put a breakpoint on")
+                self.redraw()
+                return
+            file, line = frame.file, frame.line
+        added = self.session.breakpoints.toggle_line(file, line)
+        self.say(f"breakpoint #{added.number} set on {file}:{line}" if added
+                 else f"breakpoint on {file}:{line} removed")
+        self.redraw(breakpoints=True)

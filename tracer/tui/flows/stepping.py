@@ -1,0 +1,153 @@
+"""Stepping: pdb's keys over events, forwards and backwards, pulling the live executor when needed."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from textual import work
+from textual.binding import Binding
+
+from ...debug.stepping import Motion, MotionSearch
+from ...trace.reader import TraceFormatError
+from ..messages import Waiting
+from .flow import Flow
+
+QUEUE_LIMIT = 50
+
+
+def _move(key: str, motion: str, direction: int, name: str, show: bool = True) -> Binding:
+    action = f"flow('stepping', 'move', '{motion}', {direction})"
+    return Binding(key, action, name, show=show, id=f"{motion}-{'forward' if direction > 0 else 'back'}")
+
+
+class SteppingFlow(Flow):
+    """Moves the session: step / next / out / continue both ways, first and last event, the
+    frame shown, tutorial stops. While the trace is being indexed or the live executor is
+    being pulled, keys are queued like a terminal would, and run in order afterwards."""
+
+    KEYS = [
+        _move("s", "step", 1, "step"), _move("n", "next", 1, "next"),
+        _move("r", "out", 1, "step out"), _move("c", "continue", 1, "continue"),
+        _move("S", "step", -1, "step back", False), _move("N", "next", -1, "next, backwards", False),
+        _move("R", "out", -1, "step out, backwards (to the call)", False),
+        _move("C", "continue", -1, "reverse continue", False),
+        Binding("g", "flow('stepping', 'edge', -1)", "first event", show=False, id="first-event"),
+        Binding("G", "flow('stepping', 'edge', 1)", "last event", show=False, id="last-event"),
+        Binding("u", "flow('stepping', 'frame', 1)", "up the stack (show the caller)", show=False, id="frame-up"),
+        Binding("d", "flow('stepping', 'frame', -1)", "down the stack", show=False, id="frame-down"),
+        Binding("space", "flow('stepping', 'tutorial_stop', 1)", "next stop", id="next-stop"),
+        Binding("backspace", "flow('stepping', 'tutorial_stop', -1)", "previous stop", show=False,
+                id="previous-stop"),
+        Binding("escape", "flow('stepping', 'pause')", "pause a running live continue", show=False, id="pause"),
+    ]
+
+    def __init__(self, session, **kwargs) -> None:
+        super().__init__(session, **kwargs)
+        self._queued: deque[tuple[str, int]] = deque(maxlen=QUEUE_LIMIT)
+        self._pause_requested = False
+
+    # -- keys ------------------------------------------------------------------------------------
+    def move(self, motion: str, direction: int) -> None:
+        if self.blocked_by or not self.session.index_ready:
+            self._queued.append((motion, direction))  # indexing or pulling: keep the key
+            self.post_message(Waiting(f"{self.blocked_by or 'indexing the trace…'} · "
+                                      f"{len(self._queued)} move(s) waiting"))
+            return
+        chosen = Motion(motion)
+        search = self.session.motion(chosen, direction)
+        stop = search.advance(complete=self.session.store.complete or direction < 0)
+        if stop is None:
+            self._pause_requested = False
+            self.busy("running the executor live… (esc pauses)")
+            self._drive_live(search, chosen, direction)
+            return
+        self.session.land(stop, chosen, direction)
+        self.redraw()
+
+    def edge(self, direction: int) -> None:
+        self.session.goto(0 if direction < 0 else len(self.session) - 1)
+        self.say("first event" if direction < 0 else "last event" + (
+            "" if self.session.store.complete else " so far (c runs the live executor on)"))
+        self.redraw()
+
+    def frame(self, steps: int) -> None:
+        if not self.session.move_frame(steps):
+            self.say("already at the outermost frame" if steps > 0 else "already at the event's frame")
+        else:
+            self.say(f"frame {self.session.selected_frame().function}()")
+        self.redraw()
+
+    def tutorial_stop(self, direction: int) -> None:
+        if not self.session.stops:
+            self.say("no tutorial stops in this session (loopscope tutorial NAME has them)")
+        elif (position := self.session.stop_position(direction)) is None:
+            self.say("no further stop that way")
+        else:
+            self.session.goto(position)
+            self.say(f"tutorial stop at event {position}")
+            self.redraw(tab="narration")
+            return
+        self.redraw()
+
+    def pause(self) -> None:
+        if self.blocked_by.startswith("running"):
+            self._pause_requested = True
+
+    def run_queued(self) -> None:
+        """Run the next key typed while busy (the screen calls this when nothing blocks any more)."""
+        if self._queued and not self.blocked_by and self.session.index_ready:
+            self.move(*self._queued.popleft())
+
+    # -- workers ---------------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="live")
+    def _drive_live(self, search: MotionSearch, motion: Motion, direction: int) -> None:
+        """Pull one event at a time in this thread; the UI thread appends it and decides whether to stop."""
+        run = self.session.store.run
+        while True:
+            if self._pause_requested:
+                self.app.call_from_thread(self._live_paused)
+                return
+            pulled = run.pull()
+            if self.app.call_from_thread(self._live_pulled, pulled, search, motion, direction):
+                return
+
+    def _live_pulled(self, pulled, search: MotionSearch, motion: Motion, direction: int) -> bool:
+        store = self.session.store
+        if pulled is not None:
+            store.append(*pulled)
+            self.redraw(grew=True)
+        stop = search.advance(complete=store.complete)
+        if stop is None:
+            self.busy(f"running the executor live… (esc pauses) · {len(store)} events")
+            return False
+        self.session.land(stop, motion, direction)
+        if store.complete and stop.reason == "end":
+            self.session.message += f" · {store.run.outcome}"
+        self.busy("")
+        self.redraw()
+        return True
+
+    def _live_paused(self) -> None:
+        self._queued.clear()  # esc means stop, including the moves typed ahead
+        self.session.goto(len(self.session) - 1)
+        self.say(f"paused at event {self.session.position}")
+        self.busy("")
+        self.redraw()
+
+    def start_indexing(self) -> None:
+        self.busy("indexing the trace…")
+        self._build_index()  # waits for the scan the store started in a child process
+
+    @work(thread=True, exclusive=True, group="index")
+    def _build_index(self) -> None:
+        try:
+            index = self.session.store.build_index()
+        except TraceFormatError as error:
+            self.app.call_from_thread(self.app.fail, str(error))
+            return
+        self.app.call_from_thread(self._index_ready, index)
+
+    def _index_ready(self, index) -> None:
+        self.session.store.index = index
+        self.busy("")
+        self.redraw(grew=True)

@@ -1,0 +1,49 @@
+"""Messages the debugger's flows and panes send up to the screen (Textual: attributes down, messages up)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+
+class Say(Message):
+    """Show `text` on the status line."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class Busy(Message):
+    """A flow started (reason) or finished ("") something that keys must wait for."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class Waiting(Message):
+    """Show `text` on the status line while busy (say what the typed keys wait for)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class Redraw(Message):
+    """The session changed (position, breakpoints, events): redraw the panes."""
+
+    def __init__(self, grew: bool = False, breakpoints: bool = False, tab: str | None = None) -> None:
+        super().__init__()
+        self.grew = grew                # the store gained events: the timeline must grow
+        self.breakpoints = breakpoints  # breakpoints were added, removed or toggled
+        self.tab = tab                  # show this right-hand pane
+
+
+class OpenSession(Message):
+    """Replace the session shown (a fork, a tutorial) with `session`."""
+
+    def __init__(self, session: Any, text: str, tab: str | None = None) -> None:
+        super().__init__()
+        self.session, self.text, self.tab = session, text, tab
