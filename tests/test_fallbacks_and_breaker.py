@@ -1,0 +1,145 @@
+"""Fallback models and the circuit breaker inside a real run: each step an event, in order (ManualClock)."""
+
+import pytest
+
+from executor import ManualClock, RetryPolicy, ScriptedModel
+from executor.circuit_breaker import (CircuitBreaker, CircuitOpenError, breaker_for, reset_breakers,
+                                      with_breaker)
+from executor.fallbacks import FallbackModel, with_fallbacks
+from loop_builders import action, echo_tool, finish, kinds, run_collecting
+from executor import AgentExecutor, create_react_agent
+
+
+class HTTPFailure(Exception):
+    def __init__(self, status_code):
+        super().__init__(f"HTTP {status_code}")
+        self.status_code = status_code
+
+
+class DeadModel:
+    """An endpoint that answers 429, then 500, forever; counts the calls that reached it."""
+
+    def __init__(self, model_name="primary", endpoint="http://dead/v1"):
+        self.model_name, self.endpoint, self.calls = model_name, endpoint, 0
+
+    def generate(self, prompt, stop):
+        self.calls += 1
+        raise HTTPFailure(429 if self.calls == 1 else 500)
+
+
+@pytest.fixture(autouse=True)
+def fresh_breakers():
+    reset_breakers()
+    yield
+    reset_breakers()
+
+
+def run(model, replies_model=None, clock=None, retries=2):
+    tools = [echo_tool()]
+    executor = AgentExecutor(create_react_agent(model, tools), tools, clock=clock or ManualClock(tick=0.001),
+                             retry_policy=RetryPolicy(max_retries=retries, jitter=False, initial_delay=1.0))
+    return run_collecting(executor)
+
+
+def test_primary_retries_first_then_the_fallback_event_then_the_fallbacks_reply():
+    dead, backup = DeadModel(), ScriptedModel([finish("42")], model_name="backup")
+    result, events, error = run(with_fallbacks(dead, [backup]))
+    assert error is None and result["output"] == "42"
+    assert kinds(events)[1:6] == ["llm_start", "retry", "retry", "fallback", "llm_end"]
+    start, first_retry, _, fallback, end = events[1:6]
+    assert start.model == "primary" and first_retry.error.startswith("HTTPFailure: HTTP 429")
+    assert fallback.failed_model == "primary" and fallback.next_model == "backup"
+    assert fallback.error_type == "RetriesExhausted" and "HTTP 500" in fallback.error and not fallback.refused
+    assert end.answered_by == "backup" and end.text == " I now know the final answer.\nFinal Answer: 42"
+    assert dead.calls == 3 and backup.prompts == [start.prompt]  # the prompt is unchanged
+    # Narrated from inside the model call: the generator chain runs through call_model into the chain.
+    assert fallback.frames[-2:] == ("call_model", "narrated_generate")
+    assert fallback.source.file == "executor/fallbacks.py"
+
+
+def test_a_model_that_answers_leaves_answered_by_unset():
+    ok = ScriptedModel([finish("1")], model_name="ok")
+    result, events, _ = run(with_fallbacks(ok, [DeadModel()]))
+    assert result["output"] == "1" and "fallback" not in kinds(events)
+    assert next(e for e in events if e.kind == "llm_end").answered_by is None
+
+
+def test_every_model_failing_raises_the_first_models_error_after_a_fallback_event_each():
+    result, events, error = run(FallbackModel(DeadModel("a"), [DeadModel("b", "http://b"), DeadModel("c")]))
+    assert result is None and "llm 'a' failed after 3 attempts" in str(error)
+    assert [(e.failed_model, e.next_model) for e in events if e.kind == "fallback"] == [("a", "b"), ("b", "c")]
+    assert kinds(events)[-1] == "chain_error"
+
+
+def test_with_fallbacks_flattens_and_keeps_order():
+    a, b, c = ScriptedModel([], model_name="a"), ScriptedModel([], model_name="b"), ScriptedModel([], model_name="c")
+    chained = with_fallbacks(with_fallbacks(a, [b]), [c])
+    assert [m.model_name for m in chained.models] == ["a", "b", "c"] and chained.model_name == "a"
+    with pytest.raises(ValueError, match="at least one fallback"):
+        FallbackModel(a, [])
+
+
+def test_breaker_state_machine_counts_only_failures_within_the_window():
+    breaker = CircuitBreaker("e", failure_threshold=2, window=10.0, cool_down=5.0)
+    assert breaker.record_failure(0.0, HTTPFailure(500)) is None
+    assert breaker.record_failure(11.0, HTTPFailure(500)) is None  # the first one left the window
+    assert breaker.record_failure(12.0, HTTPFailure(401)) is None  # a refused key says nothing of health
+    assert breaker.record_failure(13.0, HTTPFailure(503)) == ("closed", 2) and breaker.state == "open"
+    with pytest.raises(CircuitOpenError, match=r"is not called again for 2s"):
+        breaker.admit(16.0, "m")
+    assert breaker.admit(18.0, "m") == 5.0 and breaker.state == "half_open"
+    with pytest.raises(CircuitOpenError):  # one trial at a time
+        breaker.admit(18.5, "m")
+    assert breaker.record_failure(19.0, TimeoutError()) == ("half_open", 1) and breaker.state == "open"
+    assert breaker.admit(24.0, "m") == 5.0 and breaker.record_success() and breaker.state == "closed"
+
+
+def test_breaker_opens_stops_the_retries_and_the_fallback_answers():
+    dead, backup = DeadModel(), ScriptedModel([finish("42")], model_name="backup")
+    model = with_fallbacks(with_breaker(dead, failure_threshold=2, cool_down=30.0), [backup])
+    result, events, _ = run(model, retries=5)
+    assert result["output"] == "42" and dead.calls == 2  # the breaker cut the 6 allowed attempts to 2
+    assert kinds(events)[1:6] == ["llm_start", "retry", "breaker_open", "fallback", "llm_end"]
+    opened, fallback = events[3], events[4]
+    assert (opened.endpoint, opened.model, opened.failures, opened.from_state) == ("http://dead/v1", "primary", 2, "closed")
+    assert opened.error.startswith("HTTPFailure: HTTP 500") and opened.cool_down == 30.0
+    assert fallback.error_type == "CircuitOpenError" and not fallback.refused
+
+
+def test_the_breaker_is_shared_across_runs_refuses_then_half_opens_and_closes():
+    clock = ManualClock()
+    dead = DeadModel()
+    guarded = with_breaker(dead, failure_threshold=2, cool_down=30.0)
+    run(with_fallbacks(guarded, [ScriptedModel([finish("1")], model_name="backup")]), clock=clock)
+    assert breaker_for("http://dead/v1").state == "open" and dead.calls == 2
+    # A second run in the same process: refused without a call, the fallback answers at once.
+    result, events, _ = run(with_fallbacks(with_breaker(dead), [ScriptedModel([finish("2")], model_name="backup")]),
+                            clock=clock)
+    assert result["output"] == "2" and dead.calls == 2
+    assert kinds(events)[1:4] == ["llm_start", "fallback", "llm_end"] and events[2].refused
+    assert "refused" in events[2].error and events[2].error_type == "CircuitOpenError"
+    # After the cool-down a trial call goes through: half-open, it succeeds, closed.
+    clock.advance(31.0)
+    healed = ScriptedModel([finish("3")], model_name="primary")
+    healed.endpoint = "http://dead/v1"
+    result, events, _ = run(with_breaker(healed), clock=clock)
+    assert result["output"] == "3"
+    assert kinds(events)[1:5] == ["llm_start", "breaker_half_open", "breaker_closed", "llm_end"]
+    assert events[2].open_for >= 31.0 and breaker_for("http://dead/v1").state == "closed"
+
+
+def test_a_failed_trial_opens_the_breaker_again():
+    clock = ManualClock()
+    dead = DeadModel()
+    run(with_breaker(dead, failure_threshold=1, cool_down=10.0), clock=clock)
+    clock.advance(10.0)
+    result, events, error = run(with_breaker(dead), clock=clock)
+    assert isinstance(error, CircuitOpenError) and not error.refused
+    assert kinds(events)[1:4] == ["llm_start", "breaker_half_open", "breaker_open"]
+    assert events[3].from_state == "half_open" and events[3].failures == 1
+    assert kinds(events)[-1] == "chain_error" and dead.calls == 2
+
+
+def test_a_breaker_cannot_wrap_a_chain():
+    with pytest.raises(TypeError, match="put the breaker around each model"):
+        with_breaker(with_fallbacks(DeadModel(), [DeadModel("b")]))
