@@ -6,6 +6,7 @@ from typing import Any, Callable, Generator, Iterable, Sequence
 
 from .agent import ReActAgent
 from .clock import Clock
+from .degradation import DegradingAgent, RuleSet
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
 from .parser import OutputParserException
@@ -37,14 +38,16 @@ class AgentExecutor:
                  return_intermediate_steps: bool = False,
                  trim_intermediate_steps: int | Callable[[list], list] = -1,
                  clock: Clock | None = None, run_id_factory: Callable[[], str] | None = None,
-                 retry_policy: RetryPolicy | None = None, rate_limiter: RateLimiter | None = None) -> None:
+                 retry_policy: RetryPolicy | None = None, rate_limiter: RateLimiter | None = None,
+                 rules: RuleSet | None = None, degrade_after: int = 3) -> None:
         if early_stopping_method != "force":
             raise ValueError(f"early_stopping_method {early_stopping_method!r} is not supported; "
                              "use 'force' (the ReAct agent has no 'generate' step)")
         names = [tool.name for tool in tools]
         if len(set(names)) != len(names):
             raise ValueError(f"Tool names must be unique, got {names}")
-        self.agent = agent
+        # With rules, refusals become answers and the rules plan after `degrade_after` failures in a row.
+        self.agent = agent if rules is None else DegradingAgent(agent, rules, degrade_after)
         self.tools = list(tools)
         self.max_iterations = max_iterations
         self.max_execution_time = max_execution_time
