@@ -107,7 +107,7 @@ class LLMEndEvent(EventBase):
     answered_by: str | None = None
     """The model that answered when a fallback took over; None when the model llm_start named answered."""
     finish_reason: str | None = None
-    """Why the endpoint stopped ("stop", "length", "content_filter"), when it said."""
+    """Why the endpoint stopped, when it was not a plain "stop" (e.g. "length", "content_filter")."""
     refusal: str | None = None
     """The endpoint's refusal text (OpenAI's message.refusal), when it refused instead of answering."""
 

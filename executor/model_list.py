@@ -175,3 +175,21 @@ def entry_config(entry: ModelEntry, config: ModelConfig, environ: Mapping[str, s
     if entry.api_key_env and environ.get(entry.api_key_env):
         changes["api_key"] = SecretStr(environ[entry.api_key_env])
     return replace(config, **changes) if changes else config
+
+
+def create_model_chain(listed: ModelList, config: ModelConfig, breaker: Mapping[str, Any] | None = None,
+                       environ: Mapping[str, str] | None = None) -> Any:
+    """The default model, with the rest of the list as its fallbacks (in list order).
+
+    With `breaker` settings (e.g. {"failure_threshold": 3, "cool_down": 30}), each model sits behind
+    the process's circuit breaker for its endpoint. A list of one model gives that model alone.
+    """
+    from .circuit_breaker import with_breaker
+    from .fallbacks import FallbackModel
+    from .providers import create_model
+
+    models = []
+    for entry in (listed.default, *listed.fallbacks):
+        model = create_model(entry.spec, entry_config(entry, config, environ))
+        models.append(with_breaker(model, **breaker) if breaker is not None else model)
+    return models[0] if len(models) == 1 else FallbackModel(models[0], models[1:])
