@@ -7,6 +7,7 @@ from typing import Any, Callable, Generator, Iterable, Sequence
 from .agent import ReActAgent
 from .clock import Clock
 from .degradation import DegradingAgent, RuleSet
+from .fallbacks import describe_model
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
 from .parser import OutputParserException
@@ -80,7 +81,7 @@ class AgentExecutor:
         run = RunContext(self.clock, self.run_id_factory() if self.run_id_factory else None,
                          outermost=AgentExecutor.iter_events.__code__,
                          retry_policy=self.retry_policy, rate_limiter=self.rate_limiter)
-        yield run.emit(ChainStartEvent, inputs=inputs, tools=self._tool_infos(), settings=self._settings())
+        yield run.emit(ChainStartEvent, inputs=inputs, tools=self._tool_infos(), settings=self._settings(run.clock))
         try:
             outputs = yield from self._call(inputs, run)
         except Exception as error:
@@ -213,13 +214,17 @@ class AgentExecutor:
         return [ToolInfo(name=t.name, description=t.description, return_direct=t.return_direct)
                 for t in self.tools]
 
-    def _settings(self) -> dict[str, Any]:
-        return {"max_iterations": self.max_iterations, "max_execution_time": self.max_execution_time,
-                "early_stopping_method": self.early_stopping_method,
-                "handle_parsing_errors": _describe(self.handle_parsing_errors),
-                "return_intermediate_steps": self.return_intermediate_steps,
-                "trim_intermediate_steps": _describe(self.trim_intermediate_steps),
-                "model": self.agent.model.model_name, "stop": list(self.agent.stop)}
+    def _settings(self, clock: Clock) -> dict[str, Any]:
+        settings = {"max_iterations": self.max_iterations, "max_execution_time": self.max_execution_time,
+                    "early_stopping_method": self.early_stopping_method,
+                    "handle_parsing_errors": _describe(self.handle_parsing_errors),
+                    "return_intermediate_steps": self.return_intermediate_steps,
+                    "trim_intermediate_steps": _describe(self.trim_intermediate_steps),
+                    "model": self.agent.model.model_name, "stop": list(self.agent.stop)}
+        chain = describe_model(self.agent.model, clock)
+        if chain is not None:  # fallbacks and breakers (their states now): what a replay rebuilds
+            settings["model_chain"] = chain
+        return settings
 
     def with_overrides(self, **changes: Any) -> "AgentExecutor":
         """A new executor like this one with some constructor arguments changed (e.g. tools, clock).

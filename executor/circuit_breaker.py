@@ -112,6 +112,15 @@ class CircuitBreaker:
         return {"failure_threshold": self.failure_threshold, "window": self.window,
                 "cool_down": self.cool_down}
 
+    def snapshot(self, now: float) -> dict[str, Any]:
+        """The state at `now` (a reading of the run's clock), as a replay needs it to start from the same
+        place: a breaker shared across runs may already be open when a run begins."""
+        with self._lock:
+            recent = sum(1 for t in self._failures if now - t <= self.window)
+            open_for = None if self.opened_at is None else round(now - self.opened_at, 6)
+            return {"endpoint": self.endpoint, "state": self.state, "recent_failures": recent,
+                    "open_for": open_for, **self.settings()}
+
 
 _BREAKERS: dict[str, CircuitBreaker] = {}
 _REGISTRY_LOCK = threading.Lock()
@@ -157,6 +166,11 @@ class CircuitBreakerModel:
 
     def __repr__(self) -> str:
         return f"CircuitBreakerModel({self.model!r}, state={self.breaker.state!r})"
+
+    def describe(self, now: float) -> dict[str, Any]:
+        """The model and its breaker's state (chain_start records it under settings["model_chain"])."""
+        return {"model": self.model_name, "breaker": self.breaker.snapshot(
+            self.breaker.clock.monotonic() if self.breaker.clock else now)}
 
     def with_fallbacks(self, fallbacks: Sequence[ChatModel]) -> ChatModel:
         from .fallbacks import FallbackModel

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Generator, Sequence
+from typing import Any, Generator, Sequence
 
+from .clock import Clock
 from .events import EventBase, FallbackEvent
 from .models import ChatModel, ModelReply, generate_with_retries
 from .retry import describe_error
@@ -33,6 +34,10 @@ class FallbackModel:
 
     def __repr__(self) -> str:
         return f"FallbackModel({self.primary!r}, fallbacks={list(self.fallbacks)!r})"
+
+    def describe(self, now: float) -> dict[str, Any]:
+        """The chain in order, each with its breaker's state (chain_start records it for replays)."""
+        return {"model": self.model_name, "chain": [_describe_at(model, now) for model in self.models]}
 
     def with_fallbacks(self, fallbacks: Sequence[ChatModel]) -> "FallbackModel":
         return FallbackModel(self.primary, [*self.fallbacks, *fallbacks], self.exceptions_to_handle)
@@ -74,3 +79,15 @@ def with_fallbacks(model: ChatModel, fallbacks: Sequence[ChatModel],
     if isinstance(model, FallbackModel):
         return model.with_fallbacks(fallbacks)
     return FallbackModel(model, fallbacks, exceptions_to_handle)
+
+
+def describe_model(model: ChatModel, clock: Clock) -> dict[str, Any] | None:
+    """What a replay needs to rebuild a model with fallbacks or a breaker; None for a plain model
+    (whose runs then read the clock no more than before)."""
+    describe = getattr(model, "describe", None)
+    return describe(clock.monotonic()) if callable(describe) else None
+
+
+def _describe_at(model: ChatModel, now: float) -> dict[str, Any]:
+    describe = getattr(model, "describe", None)
+    return describe(now) if callable(describe) else {"model": model.model_name}

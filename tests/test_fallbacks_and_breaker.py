@@ -61,6 +61,9 @@ def test_a_model_that_answers_leaves_answered_by_unset():
     ok = ScriptedModel([finish("1")], model_name="ok")
     result, events, _ = run(with_fallbacks(ok, [DeadModel()]))
     assert result["output"] == "1" and "fallback" not in kinds(events)
+    assert events[0].settings["model_chain"] == {"model": "ok", "chain": [{"model": "ok"}, {"model": "primary"}]}
+    plain, plain_events, _ = run(ScriptedModel([finish("1")]))
+    assert "model_chain" not in plain_events[0].settings
     assert next(e for e in events if e.kind == "llm_end").answered_by is None
 
 
@@ -116,6 +119,12 @@ def test_the_breaker_is_shared_across_runs_refuses_then_half_opens_and_closes():
     result, events, _ = run(with_fallbacks(with_breaker(dead), [ScriptedModel([finish("2")], model_name="backup")]),
                             clock=clock)
     assert result["output"] == "2" and dead.calls == 2
+    # chain_start records the chain and the breaker's state at the start: a replay starts from there.
+    chain = events[0].settings["model_chain"]
+    assert [link["model"] for link in chain["chain"]] == ["primary", "backup"]
+    assert chain["chain"][0]["breaker"] == {"endpoint": "http://dead/v1", "state": "open", "recent_failures": 0,
+                                                 "open_for": 0.0, "failure_threshold": 2, "window": 60.0,
+                                                 "cool_down": 30.0}
     assert kinds(events)[1:4] == ["llm_start", "fallback", "llm_end"] and events[2].refused
     assert "refused" in events[2].error and events[2].error_type == "CircuitOpenError"
     # After the cool-down a trial call goes through: half-open, it succeeds, closed.
