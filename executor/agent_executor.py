@@ -6,7 +6,7 @@ from typing import Any, Callable, Generator, Iterable, Sequence
 
 from .agent import ReActAgent
 from .clock import Clock
-from .degradation import DegradingAgent, RuleSet
+from .degradation import RuleSet, with_rules
 from .fallbacks import describe_model
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
@@ -48,7 +48,8 @@ class AgentExecutor:
         if len(set(names)) != len(names):
             raise ValueError(f"Tool names must be unique, got {names}")
         # With rules, refusals become answers and the rules plan after `degrade_after` failures in a row.
-        self.agent = agent if rules is None else DegradingAgent(agent, rules, degrade_after)
+        self.agent = with_rules(agent, rules, degrade_after)
+        self.rules, self.degrade_after = rules, degrade_after
         self.tools = list(tools)
         self.max_iterations = max_iterations
         self.max_execution_time = max_execution_time

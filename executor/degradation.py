@@ -168,6 +168,13 @@ class DegradingAgent:
         return rule_output(action) if rule_output is not None else action
 
 
+def with_rules(agent: Any, rules: RuleSet | None, degrade_after: int = 3) -> Any:
+    """`agent` planning with `rules` as its last resort (itself when rules is None). An agent that is
+    already a DegradingAgent is unwrapped first, so copying an executor never wraps twice."""
+    base = agent.agent if isinstance(agent, DegradingAgent) else agent
+    return base if rules is None else DegradingAgent(base, rules, degrade_after)
+
+
 def _trailing_parse_failures(steps: Sequence[AgentStep]) -> int:
     count = 0
     for step in reversed(steps):

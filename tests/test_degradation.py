@@ -147,3 +147,15 @@ def test_rule_actions_are_marked_and_a_tool_calling_agent_can_wrap_them():
         output = stop.value
     assert [e.kind for e in events] == ["plan_error", "degrade"]
     assert isinstance(output, list) and isinstance(output[0], RuleAction) and output[0].tool_input == "Oslo"
+
+
+def test_copying_an_executor_keeps_its_rules_without_wrapping_twice():
+    tools = [weather_tool()]
+    executor = AgentExecutor(create_react_agent(Down(), tools), tools, rules=RULES, degrade_after=2)
+    copy = executor.with_overrides(clock=ManualClock())
+    assert copy.agent.agent is executor.agent.agent and copy.rules is RULES and copy.degrade_after == 2
+    assert not hasattr(copy.agent.agent, "rules")  # the ReAct agent itself, not a second wrapper
+    plain = executor.with_overrides(rules=None)
+    assert plain.agent is executor.agent.agent
+    result, events, _ = run_collecting(copy, "weather in Oslo")
+    assert result["output"] == "Oslo: sunny, 21°C"

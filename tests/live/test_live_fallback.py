@@ -10,8 +10,8 @@ from executor.circuit_breaker import breaker_for, reset_breakers
 from executor.config import load_model_config
 from executor.model_list import create_model_chain, load_model_list
 from fake_openai_server import FakeOpenAIServer, Refused, Status
-from tracer.trace_file import load_trace
-from tracer.trace_writer import TraceWriter
+from tracer.trace.reader import load_trace
+from tracer.trace.writer import TraceWriter
 from tutorials import get_scenario
 from tutorials.rose_pricing import REPLIES
 
