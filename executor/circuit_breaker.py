@@ -61,12 +61,14 @@ class CircuitBreaker:
         self.opened_at: float | None = None
         self._failures: deque[float] = deque()
         self._trial_running = False
+        self._restore: tuple[float | None, int] | None = None  # see restored()
         self._lock = threading.Lock()
 
     def admit(self, now: float, model: str) -> float | None:
         """Let a call through, or raise CircuitOpenError. Returns how long the breaker had been
         open when this call moved it to half-open (the trial call), else None."""
         with self._lock:
+            self._settle(now)
             if self.state == "closed":
                 return None
             assert self.opened_at is not None
@@ -92,6 +94,7 @@ class CircuitBreaker:
     def record_failure(self, now: float, error: BaseException) -> tuple[BreakerState, int] | None:
         """A call failed; (the state it opened from, failures counted) when that opened the breaker."""
         with self._lock:
+            self._settle(now)
             self._trial_running = False
             if not self.counts(error):
                 return None
@@ -116,10 +119,31 @@ class CircuitBreaker:
         """The state at `now` (a reading of the run's clock), as a replay needs it to start from the same
         place: a breaker shared across runs may already be open when a run begins."""
         with self._lock:
+            self._settle(now)
             recent = sum(1 for t in self._failures if now - t <= self.window)
             open_for = None if self.opened_at is None else round(now - self.opened_at, 6)
             return {"endpoint": self.endpoint, "state": self.state, "recent_failures": recent,
                     "open_for": open_for, **self.settings()}
+
+
+    @classmethod
+    def restored(cls, snapshot: dict[str, Any], clock: Clock | None = None) -> "CircuitBreaker":
+        """A new breaker in the state `snapshot()` recorded (for re-executing a recording)."""
+        breaker = cls(str(snapshot["endpoint"]), int(snapshot["failure_threshold"]), float(snapshot["window"]),
+                      float(snapshot["cool_down"]), clock=clock)
+        breaker.state = snapshot.get("state", "closed")
+        # Times are settled at the breaker's first clock reading (chain_start's snapshot, in a re-run),
+        # so they come out as recorded whatever the replay clock read before.
+        open_for = snapshot.get("open_for")
+        breaker._restore = (None if open_for is None else float(open_for), int(snapshot.get("recent_failures", 0)))
+        return breaker
+
+    def _settle(self, now: float) -> None:
+        if self._restore is not None:
+            open_for, recent = self._restore
+            self._restore = None
+            self.opened_at = None if open_for is None else now - open_for
+            self._failures.extend([now] * recent)
 
 
 _BREAKERS: dict[str, CircuitBreaker] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Generator, Sequence
+from typing import Any, Callable, Generator, Sequence
 
 from .clock import Clock
 from .events import EventBase, FallbackEvent
@@ -91,3 +91,21 @@ def describe_model(model: ChatModel, clock: Clock) -> dict[str, Any] | None:
 def _describe_at(model: ChatModel, now: float) -> dict[str, Any]:
     describe = getattr(model, "describe", None)
     return describe(now) if callable(describe) else {"model": model.model_name}
+
+
+def restore_model(description: dict[str, Any], model_for: Callable[[str], ChatModel]) -> ChatModel:
+    """Rebuild what `describe_model` recorded (chain_start's settings["model_chain"]) around the models
+    `model_for(name)` gives, e.g. ones answering from a recording: same order, breakers in the same
+    state (fresh objects, not the process's shared ones), so a re-run narrates the same events."""
+    from .circuit_breaker import CircuitBreaker, CircuitBreakerModel
+
+    def one(link: dict[str, Any]) -> ChatModel:
+        model = model_for(str(link["model"]))
+        if "breaker" in link:
+            model = CircuitBreakerModel(model, CircuitBreaker.restored(link["breaker"]))
+        return model
+
+    if "chain" not in description:
+        return one(description)
+    links = [one(link) for link in description["chain"]]
+    return FallbackModel(links[0], links[1:])
