@@ -1,7 +1,7 @@
 """What the events record is enough to re-execute a run with fallbacks and breakers offline, event for event.
 
-The per-model answers are rebuilt here from the events alone (retry, breaker_open, fallback, llm_end with
-answered_by), the chain and its breakers from chain_start's settings["model_chain"]; the re-run must
+The per-model answers are rebuilt here from the events alone (retry, breaker_open, fallback, plan_error,
+llm_end with answered_by, finish_reason and refusal), the chain and its breakers from chain_start's settings["model_chain"]; the re-run must
 narrate exactly what the recording did.
 """
 
@@ -9,7 +9,8 @@ from collections import defaultdict
 
 import pytest
 
-from executor import AgentExecutor, ManualClock, ModelReply, RetryPolicy, ScriptedModel, create_react_agent
+from executor import (AgentExecutor, ManualClock, ModelReply, RetryPolicy, Rule, RuleSet, ScriptedModel,
+                      create_react_agent)
 from executor.circuit_breaker import reset_breakers, with_breaker
 from executor.fallbacks import restore_model, with_fallbacks
 from loop_builders import action, echo_tool, finish
@@ -30,7 +31,7 @@ class RecordedAnswers:
         kind, value = self.outcomes.pop(0)
         if kind == "fail":
             raise failure_from_text(value, retryable=True)
-        return ModelReply(value)
+        return value
 
 
 def answers_by_model(events):
@@ -46,28 +47,40 @@ def answers_by_model(events):
         elif event.kind == "fallback" and event.error_type not in ("CircuitOpenError",):
             last = event.error.split(" attempts: ", 1)[1] if event.error_type == "RetriesExhausted" else event.error
             outcomes[event.failed_model].append(("fail", last))
+        elif event.kind == "plan_error":  # the call failed for good and the degrading agent went on
+            text = f"{event.error_type}: {event.message}"
+            outcomes[asked].append(("fail", text.split(" attempts: ", 1)[1] if " attempts: " in text else text))
         elif event.kind == "llm_end":
-            outcomes[event.answered_by or asked].append(("reply", event.text))
+            reply = ModelReply(event.text, finish_reason=event.finish_reason, refusal=event.refusal)
+            outcomes[event.answered_by or asked].append(("reply", reply))
     return outcomes
 
 
-def executor_for(model, clock):
+def executor_for(model, clock, **settings):
     tools = [echo_tool()]
     return AgentExecutor(create_react_agent(model, tools), tools, clock=clock, retry_policy=POLICY,
-                         run_id_factory=lambda: "run")
+                         run_id_factory=lambda: "run", **settings)
 
 
-def record(model, clock):
+def record(model, clock, question="q?", **settings):
     events = []
-    executor_for(model, clock).invoke({"input": "q?"}, [events.append])
+    try:
+        executor_for(model, clock, **settings).invoke({"input": question}, [events.append])
+    except Exception:
+        pass  # the events end with chain_error; the replay must end the same way
     return events
 
 
-def replay(recorded):
+def replay(recorded, question="q?", **settings):
     answers = answers_by_model(recorded)
-    model = restore_model(recorded[0].settings["model_chain"], lambda name: RecordedAnswers(name, answers[name]))
+    model_for = lambda name: RecordedAnswers(name, answers[name])  # noqa: E731
+    chain = recorded[0].settings.get("model_chain")
+    model = restore_model(chain, model_for) if chain else model_for(recorded[0].settings["model"])
     rerun = []
-    executor_for(model, ManualClock(tick=0.001)).invoke({"input": "q?"}, [rerun.append])
+    try:
+        executor_for(model, ManualClock(tick=0.001), **settings).invoke({"input": question}, [rerun.append])
+    except Exception:
+        pass
     return rerun
 
 
@@ -127,7 +140,24 @@ def test_without_the_recorded_breaker_state_the_replay_diverges():
                                                                          "state": "closed", "open_for": None}},
                                     settings["chain"][1]]}
     answers = answers_by_model(recorded)
-    model = restore_model(closed, lambda name: RecordedAnswers(name, answers[name] + [("reply", finish("x"))]))
+    model = restore_model(closed, lambda name: RecordedAnswers(name, answers[name] + [("reply", ModelReply(finish("x")))]))
     rerun = []
     executor_for(model, ManualClock(tick=0.001)).invoke({"input": "q?"}, [rerun.append])
     assert compare_runs(recorded, rerun) is not None
+
+
+@pytest.mark.parametrize("question", ["echo hello", "tell me a joke"], ids=["rule-matches", "no-rule"])
+def test_a_degraded_run_replays_exactly(question):
+    rules = RuleSet([Rule("echo", r"echo (\w+)", "Echo", "{1}")])
+    dead = DeadModel()
+    recorded = record(dead, ManualClock(tick=0.001), question, rules=rules, degrade_after=2)
+    kinds = [e.kind for e in recorded]
+    assert kinds.count("plan_error") == 2 and "degrade" in kinds
+    assert compare_runs(recorded, replay(recorded, question, rules=rules, degrade_after=2)) is None
+
+
+def test_a_refused_run_replays_exactly():
+    model = ScriptedModel([ModelReply("", refusal="I can't help with that.")])
+    recorded = record(model, ManualClock(tick=0.001), rules=RuleSet([]))
+    assert [e.kind for e in recorded][-4:-2] == ["refusal", "agent_finish"]
+    assert compare_runs(recorded, replay(recorded, rules=RuleSet([]))) is None
