@@ -56,7 +56,8 @@ class Rule:
         try:
             re.compile(self.pattern)
         except re.error as error:
-            raise ValueError(f"rule {self.name!r}: the pattern {self.pattern!r} is not a valid regex ({error})") from None
+            raise ValueError(f"rule {self.name!r}: the pattern {self.pattern!r} is not a valid regex "
+                             f"({error})") from None
 
     def apply(self, question: str) -> str | None:
         """The tool input this rule makes of the question, or None when it does not match."""
@@ -109,7 +110,9 @@ class DegradingAgent:
       (each a `plan_error` event; plan() asks again). At `degrade_after` the rules plan instead.
     - Once a rule's tool has run, its observation is the final answer.
     An agent whose plan() returns a list of actions (tool calling) defines `rule_output(action)`
-    to wrap the rule's action its way; by default the action is returned as is.
+    to wrap the rule's action its way (e.g. `[action]`); by default the action is returned as is.
+    Whatever it returns, the action in the step must stay a RuleAction (a subclass with a
+    tool_call_id is fine): that is how a later plan() knows the run has degraded.
     """
 
     def __init__(self, agent: Any, rules: RuleSet, degrade_after: int = 3, input_key: str = "input") -> None:

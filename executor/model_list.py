@@ -149,6 +149,9 @@ def load_model_list(model: str | None = None, environ: Mapping[str, str] | None 
         entries = list(DEFAULT_MODELS)
     wanted, default_origin = _pick(ENV_MODEL, model, "--model", environ, dotenv, dotenv_file)
     default = _choose_default(entries, wanted)
+    if default.provider not in available_providers():
+        warnings.append(f"{ENV_MODEL} ({default_origin}) names the unknown provider {default.provider!r}; "
+                        f"available: {', '.join(available_providers())}")
     if wanted is None:
         default_origin = f"first entry of the list ({list_origin.split(' (')[0]})"
     return ModelList(tuple(entries), default, {"models": list_origin, "default": default_origin},

@@ -1,8 +1,8 @@
 """What the events record is enough to re-execute a run with fallbacks and breakers offline, event for event.
 
 The per-model answers are rebuilt here from the events alone (retry, breaker_open, fallback, plan_error,
-llm_end with answered_by, finish_reason and refusal), the chain and its breakers from chain_start's settings["model_chain"]; the re-run must
-narrate exactly what the recording did.
+llm_end with answered_by, finish_reason and refusal), the chain and its breakers from chain_start's
+settings["model_chain"]; the re-run must narrate exactly what the recording did.
 """
 
 from collections import defaultdict
@@ -140,7 +140,8 @@ def test_without_the_recorded_breaker_state_the_replay_diverges():
                                                                          "state": "closed", "open_for": None}},
                                     settings["chain"][1]]}
     answers = answers_by_model(recorded)
-    model = restore_model(closed, lambda name: RecordedAnswers(name, answers[name] + [("reply", ModelReply(finish("x")))]))
+    extra = [("reply", ModelReply(finish("x")))]
+    model = restore_model(closed, lambda name: RecordedAnswers(name, answers[name] + extra))
     rerun = []
     executor_for(model, ManualClock(tick=0.001)).invoke({"input": "q?"}, [rerun.append])
     assert compare_runs(recorded, rerun) is not None

@@ -51,6 +51,10 @@ def test_precedence_flag_over_env_over_dotenv(tmp_path):
 def test_a_model_outside_the_list_can_still_be_the_default(tmp_path):
     listed = load(tmp_path, env={"LOOPSCOPE_MODEL": "scripted:demo"})
     assert listed.default.spec == "scripted:demo" and listed.fallbacks == DEFAULT_MODELS
+    assert listed.warnings == ()
+    unknown = load(tmp_path, env={"LOOPSCOPE_MODEL": "nope:x"})
+    assert unknown.warnings == ("LOOPSCOPE_MODEL (environment) names the unknown provider 'nope'; available: "
+                                + ", ".join(sorted(unknown.warnings[0].split("available: ")[1].split(", "))),)
 
 
 @pytest.mark.parametrize("value, expected", [
