@@ -53,8 +53,8 @@ def test_a_model_outside_the_list_can_still_be_the_default(tmp_path):
     assert listed.default.spec == "scripted:demo" and listed.fallbacks == DEFAULT_MODELS
     assert listed.warnings == ()
     unknown = load(tmp_path, env={"LOOPSCOPE_MODEL": "nope:x"})
-    assert unknown.warnings == ("LOOPSCOPE_MODEL (environment) names the unknown provider 'nope'; available: "
-                                + ", ".join(sorted(unknown.warnings[0].split("available: ")[1].split(", "))),)
+    assert len(unknown.warnings) == 1 and "openai" in unknown.warnings[0]
+    assert unknown.warnings[0].startswith("LOOPSCOPE_MODEL (environment) names the unknown provider 'nope'; ")
 
 
 @pytest.mark.parametrize("value, expected", [
