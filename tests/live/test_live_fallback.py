@@ -9,7 +9,7 @@ from executor import ManualClock, RetryPolicy
 from executor.circuit_breaker import breaker_for, reset_breakers
 from executor.config import load_model_config
 from executor.model_list import create_model_chain, load_model_list
-from fake_openai_server import FakeOpenAIServer, Refused, Status
+from tests.helpers.fake_openai_server import FakeOpenAIServer, Refused, Status
 from tracer.trace.reader import load_trace
 from tracer.trace.writer import TraceWriter
 from tutorials import get_scenario

@@ -13,8 +13,8 @@ from executor import (AgentExecutor, ManualClock, ModelReply, RetryPolicy, Rule,
                       create_react_agent)
 from executor.circuit_breaker import reset_breakers, with_breaker
 from executor.fallbacks import restore_model, with_fallbacks
-from loop_builders import action, echo_tool, finish
-from test_fallbacks_and_breaker import DeadModel
+from tests.helpers.loop_builders import action, echo_tool, finish
+from tests.helpers.failing_models import DeadModel
 from tracer.replay.cassette import failure_from_text
 from tracer.replay.verify import compare_runs
 

@@ -4,7 +4,7 @@ import pytest
 
 from executor import AgentExecutor, ManualClock, ModelReply, RetryPolicy, ScriptedModel, Tool, create_react_agent
 from executor.degradation import NoRuleMatched, Rule, RuleAction, RuleSet, looks_like_refusal
-from loop_builders import action, finish, kinds, run_collecting
+from tests.helpers.loop_builders import action, finish, kinds, run_collecting
 
 WEATHER = Rule("weather", r"weather in (?P<city>[\w ]+?)\W*$", "get_weather", "{city}")
 RULES = RuleSet([Rule("stock", r"price of (\w+)", "get_stock", "{1}"), WEATHER])

@@ -2,29 +2,12 @@
 
 import pytest
 
-from executor import ManualClock, RetryPolicy, ScriptedModel
+from executor import AgentExecutor, ManualClock, RetryPolicy, ScriptedModel, create_react_agent
 from executor.circuit_breaker import (CircuitBreaker, CircuitOpenError, breaker_for, reset_breakers,
                                       with_breaker)
 from executor.fallbacks import FallbackModel, with_fallbacks
-from loop_builders import action, echo_tool, finish, kinds, run_collecting
-from executor import AgentExecutor, create_react_agent
-
-
-class HTTPFailure(Exception):
-    def __init__(self, status_code):
-        super().__init__(f"HTTP {status_code}")
-        self.status_code = status_code
-
-
-class DeadModel:
-    """An endpoint that answers 429, then 500, forever; counts the calls that reached it."""
-
-    def __init__(self, model_name="primary", endpoint="http://dead/v1"):
-        self.model_name, self.endpoint, self.calls = model_name, endpoint, 0
-
-    def generate(self, prompt, stop):
-        self.calls += 1
-        raise HTTPFailure(429 if self.calls == 1 else 500)
+from tests.helpers.failing_models import DeadModel, HTTPFailure
+from tests.helpers.loop_builders import echo_tool, finish, kinds, run_collecting
 
 
 @pytest.fixture(autouse=True)
