@@ -7,9 +7,9 @@ from typing import Any, Callable, Generator, Iterable, Sequence
 from .agent import ReActAgent
 from .clock import Clock
 from .degradation import RuleSet, with_rules
-from .fallbacks import describe_model
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
+from .fallbacks import describe_model
 from .parser import OutputParserException
 from .rate_limit import RateLimiter
 from .retry import RetryPolicy

@@ -90,6 +90,7 @@ def call_model(run: RunContext, model: ChatModel, prompt: str,
     """
     yield run.emit(LLMStartEvent, model=model.model_name, prompt=prompt, stop=list(stop))
     started = run.clock.monotonic()
+    # generate_with_retries, written out: the stack a learner sees stays call_model -> with_retries.
     narrated = getattr(model, "narrated_generate", None)
     if narrated is not None:
         reply = yield from narrated(run, prompt, stop)
