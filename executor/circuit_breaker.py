@@ -12,7 +12,7 @@ import threading
 from collections import deque
 from typing import Any, Callable, Generator, Literal, Sequence
 
-from .clock import Clock
+from .clock import Clock, SystemClock
 from .events import BreakerClosedEvent, BreakerHalfOpenEvent, BreakerOpenEvent, EventBase
 from .models import ChatModel, ModelReply, _paced_generate
 from .retry import RETRYABLE_STATUS, TransientError, describe_error, status_code_of
@@ -202,7 +202,20 @@ class CircuitBreakerModel:
         return FallbackModel(self, fallbacks)
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
-        raise TypeError("a CircuitBreakerModel narrates its calls: call it through call_model(run, ...)")
+        """Outside a run (a wrapper calling .generate): the same breaker, nothing narrated, times from
+        the breaker's clock or the system's (so do not mix with runs on a ManualClock)."""
+        breaker = self.breaker
+        clock = breaker.clock or SystemClock()
+        breaker.admit(clock.monotonic(), self.model_name)
+        try:
+            reply = self.model.generate(prompt, stop)
+        except Exception as error:
+            if breaker.record_failure(clock.monotonic(), error) is None:
+                raise
+            raise CircuitOpenError(breaker.endpoint, self.model_name, breaker.cool_down, refused=False,
+                                   last_error=describe_error(error)) from error
+        breaker.record_success()
+        return reply
 
     def narrated_generate(self, run: RunContext, prompt: str,
                           stop: Sequence[str]) -> Generator[EventBase, None, ModelReply]:

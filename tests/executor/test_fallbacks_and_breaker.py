@@ -133,6 +133,23 @@ def test_a_failed_trial_opens_the_breaker_again():
     assert kinds(events)[-1] == "chain_error" and dead.calls == 2
 
 
+def test_outside_a_run_generate_uses_the_same_breaker_without_events():
+    clock = ManualClock()
+    dead = DeadModel()
+    guarded = with_breaker(dead, breaker=CircuitBreaker("x", failure_threshold=2, cool_down=10.0, clock=clock))
+    with pytest.raises(HTTPFailure):
+        guarded.generate("p", [])
+    with pytest.raises(CircuitOpenError, match="opened by this failure"):
+        guarded.generate("p", [])
+    with pytest.raises(CircuitOpenError, match=r"\(refused\)"):
+        guarded.generate("p", [])
+    assert dead.calls == 2
+    clock.advance(10.0)
+    dead.generate = lambda prompt, stop: ScriptedModel(["ok"]).generate(prompt, stop)
+    assert with_fallbacks(guarded, [DeadModel("b")]).generate("p", []).text == "ok"
+    assert guarded.breaker.state == "closed"
+
+
 def test_a_breaker_cannot_wrap_a_chain():
     with pytest.raises(TypeError, match="put the breaker around each model"):
         with_breaker(with_fallbacks(DeadModel(), [DeadModel("b")]))
