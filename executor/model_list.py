@@ -84,15 +84,17 @@ class ModelList:
         return None
 
 
-def parse_model_entries(text: str, where: str, providers: list[str]) -> tuple[list[ModelEntry], list[str]]:
-    """The valid entries of a JSON list, and one warning per problem (an entry with a problem is left out)."""
+def parse_model_entries(text: str, where: str,
+                        providers: list[str]) -> tuple[list[ModelEntry] | None, list[str]]:
+    """The valid entries of a JSON list, and one warning per problem (an entry with a problem is left
+    out). Entries are None when the value as a whole is unusable (not JSON, not a list)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        return [], [f"{ENV_MODELS} ({where}) is not valid JSON ({error.msg} at line {error.lineno} "
-                    f"column {error.colno})"]
+        return None, [f"{ENV_MODELS} ({where}) is not valid JSON ({error.msg} at line {error.lineno} "
+                      f"column {error.colno})"]
     if not isinstance(data, list):
-        return [], [f"{ENV_MODELS} ({where}) must be a JSON list of objects, got {type(data).__name__}"]
+        return None, [f"{ENV_MODELS} ({where}) must be a JSON list of objects, got {type(data).__name__}"]
     entries: list[ModelEntry] = []
     warnings: list[str] = []
     for number, item in enumerate(data, start=1):
@@ -140,9 +142,11 @@ def load_model_list(model: str | None = None, environ: Mapping[str, str] | None 
                                                                            list(available_providers()))
     if not entries:
         if text is not None:
-            reason = "has no usable entry" if not warnings else "could not be used"
-            warnings.append(f"{ENV_MODELS} ({list_origin}) {reason}; using the built-in list "
-                            f"({', '.join(entry.id for entry in DEFAULT_MODELS)})")
+            instead = f"using the built-in list ({', '.join(entry.id for entry in DEFAULT_MODELS)})"
+            if entries is None:  # one problem with the whole value: one line says it and what happens
+                warnings[-1] += f"; {instead}"
+            else:
+                warnings.append(f"{ENV_MODELS} ({list_origin}) has no usable entry; {instead}")
             list_origin = f"built-in default (the {ENV_MODELS} value was not usable)"
         else:
             list_origin = f"built-in default ({ENV_MODELS} not set)"
