@@ -153,3 +153,26 @@ def test_outside_a_run_generate_uses_the_same_breaker_without_events():
 def test_a_breaker_cannot_wrap_a_chain():
     with pytest.raises(TypeError, match="put the breaker around each model"):
         with_breaker(with_fallbacks(DeadModel(), [DeadModel("b")]))
+
+
+def test_runs_in_threads_share_one_breaker_and_it_opens_once():
+    import threading
+
+    dead = DeadModel()
+    outcomes, lock = [], threading.Lock()
+
+    def one_run():
+        model = with_fallbacks(with_breaker(dead, failure_threshold=3, cool_down=60.0),
+                               [ScriptedModel([finish("ok")], model_name="backup")])
+        result, events, error = run(model, retries=6)
+        with lock:
+            outcomes.append((result, kinds(events)))
+
+    threads = [threading.Thread(target=one_run) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert [result["output"] for result, _ in outcomes] == ["ok"] * 6
+    assert sum(run_kinds.count("breaker_open") for _, run_kinds in outcomes) == 1
+    assert 3 <= dead.calls <= 3 + 6  # at most one attempt per run was already in flight when it opened
