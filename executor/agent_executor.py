@@ -225,6 +225,8 @@ class AgentExecutor:
         chain = describe_model(self.agent.model, clock)
         if chain is not None:  # fallbacks and breakers (their states now): what a replay rebuilds
             settings["model_chain"] = chain
+        if self.rules is not None:
+            settings["degradation"] = {"degrade_after": self.degrade_after, "rules": self.rules.describe()}
         return settings
 
     def with_overrides(self, **changes: Any) -> "AgentExecutor":

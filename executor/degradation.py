@@ -88,6 +88,14 @@ class RuleSet:
             raise ValueError(f"rule names must be unique, got {names}")
         self.rules = list(rules)
 
+    def describe(self) -> list[dict[str, str]]:
+        """The rules as data (chain_start records them; from_description rebuilds them for a replay)."""
+        return [{"name": r.name, "pattern": r.pattern, "tool": r.tool, "tool_input": r.tool_input} for r in self.rules]
+
+    @classmethod
+    def from_description(cls, described: Sequence[dict[str, str]]) -> "RuleSet":
+        return cls([Rule(**rule) for rule in described])
+
     def match(self, question: str) -> tuple[Rule, str] | None:
         for rule in self.rules:
             tool_input = rule.apply(question)

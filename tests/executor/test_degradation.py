@@ -48,6 +48,15 @@ def test_three_parse_errors_in_a_row_switch_to_the_rules_which_call_the_tool():
     assert next(e for e in events if e.kind == "agent_action").log.startswith("Rule 'weather' matched")
 
 
+def test_chain_start_records_the_rules_and_they_rebuild_from_it():
+    result, events, _ = run(ScriptedModel([finish("x")]), degrade_after=4)
+    recorded = events[0].settings["degradation"]
+    assert recorded["degrade_after"] == 4 and [r["name"] for r in recorded["rules"]] == ["stock", "weather"]
+    assert RuleSet.from_description(recorded["rules"]).rules == RULES.rules
+    _, plain, _ = run(ScriptedModel([finish("x")]), rules=None)
+    assert "degradation" not in plain[0].settings
+
+
 def test_a_success_in_between_resets_the_count():
     model = ScriptedModel(["bad", action("get_weather", "Rome"), "bad", "bad", finish("done")])
     result, events, _ = run(model, handle_parsing_errors=True)
