@@ -6,8 +6,10 @@ from typing import Any, Callable, Generator, Iterable, Sequence
 
 from .agent import ReActAgent
 from .clock import Clock
+from .degradation import RuleSet, with_rules
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
+from .fallbacks import describe_model
 from .parser import OutputParserException
 from .rate_limit import RateLimiter
 from .retry import RetryPolicy
@@ -37,14 +39,17 @@ class AgentExecutor:
                  return_intermediate_steps: bool = False,
                  trim_intermediate_steps: int | Callable[[list], list] = -1,
                  clock: Clock | None = None, run_id_factory: Callable[[], str] | None = None,
-                 retry_policy: RetryPolicy | None = None, rate_limiter: RateLimiter | None = None) -> None:
+                 retry_policy: RetryPolicy | None = None, rate_limiter: RateLimiter | None = None,
+                 rules: RuleSet | None = None, degrade_after: int = 3) -> None:
         if early_stopping_method != "force":
             raise ValueError(f"early_stopping_method {early_stopping_method!r} is not supported; "
                              "use 'force' (the ReAct agent has no 'generate' step)")
         names = [tool.name for tool in tools]
         if len(set(names)) != len(names):
             raise ValueError(f"Tool names must be unique, got {names}")
-        self.agent = agent
+        # With rules, refusals become answers and the rules plan after `degrade_after` failures in a row.
+        self.agent = with_rules(agent, rules, degrade_after)
+        self.rules, self.degrade_after = rules, degrade_after
         self.tools = list(tools)
         self.max_iterations = max_iterations
         self.max_execution_time = max_execution_time
@@ -77,7 +82,7 @@ class AgentExecutor:
         run = RunContext(self.clock, self.run_id_factory() if self.run_id_factory else None,
                          outermost=AgentExecutor.iter_events.__code__,
                          retry_policy=self.retry_policy, rate_limiter=self.rate_limiter)
-        yield run.emit(ChainStartEvent, inputs=inputs, tools=self._tool_infos(), settings=self._settings())
+        yield run.emit(ChainStartEvent, inputs=inputs, tools=self._tool_infos(), settings=self._settings(run.clock))
         try:
             outputs = yield from self._call(inputs, run)
         except Exception as error:
@@ -210,13 +215,19 @@ class AgentExecutor:
         return [ToolInfo(name=t.name, description=t.description, return_direct=t.return_direct)
                 for t in self.tools]
 
-    def _settings(self) -> dict[str, Any]:
-        return {"max_iterations": self.max_iterations, "max_execution_time": self.max_execution_time,
-                "early_stopping_method": self.early_stopping_method,
-                "handle_parsing_errors": _describe(self.handle_parsing_errors),
-                "return_intermediate_steps": self.return_intermediate_steps,
-                "trim_intermediate_steps": _describe(self.trim_intermediate_steps),
-                "model": self.agent.model.model_name, "stop": list(self.agent.stop)}
+    def _settings(self, clock: Clock) -> dict[str, Any]:
+        settings = {"max_iterations": self.max_iterations, "max_execution_time": self.max_execution_time,
+                    "early_stopping_method": self.early_stopping_method,
+                    "handle_parsing_errors": _describe(self.handle_parsing_errors),
+                    "return_intermediate_steps": self.return_intermediate_steps,
+                    "trim_intermediate_steps": _describe(self.trim_intermediate_steps),
+                    "model": self.agent.model.model_name, "stop": list(self.agent.stop)}
+        chain = describe_model(self.agent.model, clock)
+        if chain is not None:  # fallbacks and breakers (their states now): what a replay rebuilds
+            settings["model_chain"] = chain
+        if self.rules is not None:
+            settings["degradation"] = {"degrade_after": self.degrade_after, "rules": self.rules.describe()}
+        return settings
 
     def with_overrides(self, **changes: Any) -> "AgentExecutor":
         """A new executor like this one with some constructor arguments changed (e.g. tools, clock).

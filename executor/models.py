@@ -14,6 +14,23 @@ from .run_context import RunContext
 class ModelReply:
     text: str
     usage: dict[str, int] | None = None
+    finish_reason: str | None = None  # as the endpoint said, e.g. "content_filter"
+    refusal: str | None = None  # the endpoint's refusal text (OpenAI: message.refusal)
+    answered_by: str | None = None  # set by a FallbackModel when a fallback answered
+
+    @property
+    def refused(self) -> bool:
+        return self.refusal is not None or self.finish_reason == "content_filter"
+
+
+class ModelRefused(Exception):
+    """The endpoint refused or filtered the reply: there is no action in it, only `text` to show."""
+
+    def __init__(self, model: str, reply: ModelReply) -> None:
+        self.reply = reply
+        self.text = reply.refusal or reply.text
+        self.detected_by = "refusal_field" if reply.refusal is not None else "content_filter"
+        super().__init__(f"{model!r} refused ({self.detected_by}): {self.text[:200]}")
 
 
 class ChatModel(Protocol):
@@ -41,7 +58,7 @@ def cut_at_stop(text: str, stop: Sequence[str]) -> str:
 class ScriptedModel:
     """Answers each call with the next of the given replies and records every prompt it saw."""
 
-    def __init__(self, replies: Sequence[str], apply_stop: bool = True,
+    def __init__(self, replies: Sequence[str | ModelReply | Exception], apply_stop: bool = True,
                  model_name: str = "scripted") -> None:
         self.replies = list(replies)
         self.apply_stop = apply_stop
@@ -55,6 +72,10 @@ class ScriptedModel:
             raise ScriptExhausted(f"ScriptedModel was asked for reply #{n} but has only "
                                   f"{len(self.replies)}; add a reply for this call")
         text = self.replies[n - 1]
+        if isinstance(text, ModelReply):  # a scripted refusal or content-filtered reply
+            return text
+        if isinstance(text, Exception):  # a scripted failure (an endpoint that is down)
+            raise text
         return ModelReply(cut_at_stop(text, stop) if self.apply_stop else text)
 
 
@@ -64,14 +85,35 @@ def call_model(run: RunContext, model: ChatModel, prompt: str,
 
     Between the two, each attempt waits for the run's rate limiter and a failed attempt is
     retried per the run's retry policy (each shows up as a rate_limit_wait / retry event).
+    A model with `narrated_generate` (FallbackModel, CircuitBreakerModel) runs its own attempts,
+    so its fallback and breaker events come from inside this call. A refused reply ends in ModelRefused.
     """
     yield run.emit(LLMStartEvent, model=model.model_name, prompt=prompt, stop=list(stop))
     started = run.clock.monotonic()
-    reply = yield from with_retries(run, run.retry_policy, "llm", model.model_name,
-                                    lambda: _paced_generate(run, model, prompt, stop))
+    # generate_with_retries, written out: the stack a learner sees stays call_model -> with_retries.
+    narrated = getattr(model, "narrated_generate", None)
+    if narrated is not None:
+        reply = yield from narrated(run, prompt, stop)
+    else:
+        reply = yield from with_retries(run, run.retry_policy, "llm", model.model_name,
+                                        lambda: _paced_generate(run, model, prompt, stop))
     yield run.emit(LLMEndEvent, text=reply.text, usage=reply.usage,
-                   duration=round(run.clock.monotonic() - started, 6))
+                   duration=round(run.clock.monotonic() - started, 6), answered_by=reply.answered_by,
+                   finish_reason=reply.finish_reason, refusal=reply.refusal)
+    if reply.refused:
+        raise ModelRefused(reply.answered_by or model.model_name, reply)
     return reply.text
+
+
+def generate_with_retries(run: RunContext, model: ChatModel, prompt: str,
+                          stop: Sequence[str]) -> Generator[object, None, ModelReply]:
+    """The reply, after the run's retry policy; a model with `narrated_generate` (fallbacks, a circuit breaker)
+    narrates its own attempts, so its events come from inside this call too."""
+    narrated = getattr(model, "narrated_generate", None)
+    if narrated is not None:
+        return (yield from narrated(run, prompt, stop))
+    return (yield from with_retries(run, run.retry_policy, "llm", model.model_name,
+                                    lambda: _paced_generate(run, model, prompt, stop)))
 
 
 def _paced_generate(run: RunContext, model: ChatModel, prompt: str,

@@ -66,7 +66,13 @@ class OpenAIChatModel:
         if usage is not None:
             counts = {name: value for name in ("prompt_tokens", "completion_tokens", "total_tokens")
                       if isinstance(value := getattr(usage, name, None), int)}
-        return ModelReply(choices[0].message.content or "", counts or None)
+        message = choices[0].message
+        refusal = getattr(message, "refusal", None)  # set when the model declined (structured refusal)
+        finish_reason = getattr(choices[0], "finish_reason", None)
+        if not isinstance(finish_reason, str) or finish_reason == "stop":
+            finish_reason = None  # kept only when it is news ("length", "content_filter")
+        return ModelReply(message.content or "", counts or None, finish_reason=finish_reason,
+                          refusal=refusal if isinstance(refusal, str) else None)
 
     def _clean(self, text: str) -> str:
         """One line, no credentials, not too long: error text from a server is untrusted."""

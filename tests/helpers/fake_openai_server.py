@@ -38,7 +38,21 @@ class Malformed:
     body: bytes = b'{"id": "chatcmpl-broken", "choices": [ {"message": '
 
 
-Step = str | Status | Slow | Drop | Malformed
+@dataclass(frozen=True)
+class Refused:
+    """Answer 200 with a structured refusal: message.refusal set, content null (as OpenAI does)."""
+
+    text: str = "I'm sorry, but I can't help with that."
+
+
+@dataclass(frozen=True)
+class Filtered:
+    """Answer 200 with finish_reason "content_filter" (the reply was stopped by a content filter)."""
+
+    text: str = ""
+
+
+Step = str | Status | Slow | Drop | Malformed | Refused | Filtered
 
 
 @dataclass
@@ -62,12 +76,13 @@ def cut_at_stop(text: str, stop: Sequence[str] | None) -> str:
     return text[:cut]
 
 
-def completion_body(model: str, text: str, prompt: str, n: int) -> dict[str, Any]:
+def completion_body(model: str, text: str, prompt: str, n: int, finish_reason: str = "stop",
+                    refusal: str | None = None) -> dict[str, Any]:
     prompt_tokens, completion_tokens = len(prompt) // 4 + 1, len(text) // 4 + 1
+    message = {"role": "assistant", "content": None if refusal is not None else text, "refusal": refusal}
     return {"id": f"chatcmpl-fake-{n}", "object": "chat.completion", "created": 1_700_000_000,
             "model": model,
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": text}}],
+            "choices": [{"index": 0, "finish_reason": finish_reason, "message": message}],
             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                       "total_tokens": prompt_tokens + completion_tokens}}
 
@@ -105,11 +120,16 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True  # returning without a response closes the socket
         elif isinstance(step, Malformed):
             self._send_raw(200, step.body)
+        elif isinstance(step, Refused):
+            self._reply(request, "", refusal=step.text)
+        elif isinstance(step, Filtered):
+            self._reply(request, step.text, finish_reason="content_filter")
 
-    def _reply(self, request: ReceivedRequest, text: str) -> None:
+    def _reply(self, request: ReceivedRequest, text: str, finish_reason: str = "stop",
+               refusal: str | None = None) -> None:
         text = cut_at_stop(text, request.body.get("stop"))
-        self._send_json(200, completion_body(request.body.get("model", "?"), text,
-                                             request.prompt, len(self.server.received)))
+        self._send_json(200, completion_body(request.body.get("model", "?"), text, request.prompt,
+                                             len(self.server.received), finish_reason, refusal))
 
     def _send_status(self, step: Status, request: ReceivedRequest) -> None:
         message = step.message
@@ -141,15 +161,19 @@ class FakeOpenAIServer(ThreadingHTTPServer):
 
     A step is reply text (cut at the request's stop sequences, as a real API does) or a
     fault. When the script runs out the server answers 400, so a test that makes more calls
-    than it scripted fails fast with a message saying so.
+    than it scripted fails fast with a message saying so. With `always` (e.g. 429 then 500),
+    the server is an endpoint that is down: it answers every request with the next of those
+    steps, round and round, and the script is not used.
     """
 
     daemon_threads = True
     block_on_close = False
 
-    def __init__(self, script: Sequence[Step] = (), model_names: Sequence[str] = ("fake-model",)) -> None:
+    def __init__(self, script: Sequence[Step] = (), model_names: Sequence[str] = ("fake-model",),
+                 always: Sequence[Step] = ()) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.script: list[Step] = list(script)
+        self.always: list[Step] = list(always)
         self.model_names = list(model_names)
         self.received: list[ReceivedRequest] = []
         self.stopping = threading.Event()
@@ -169,6 +193,8 @@ class FakeOpenAIServer(ThreadingHTTPServer):
     def next_step(self, request: ReceivedRequest) -> Step:
         with self._lock:
             self.received.append(request)
+            if self.always:
+                return self.always[(len(self.received) - 1) % len(self.always)]
             if self.script:
                 return self.script.pop(0)
         return Status(400, f"fake server script exhausted at request #{len(self.received)}")

@@ -1,0 +1,111 @@
+"""Fallback models: when a model fails for good, the next one answers the same prompt, narrated as a fallback event."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Generator, Sequence
+
+from .clock import Clock
+from .events import EventBase, FallbackEvent
+from .models import ChatModel, ModelReply, generate_with_retries
+from .retry import describe_error
+from .run_context import RunContext
+
+
+class FallbackModel:
+    """LangChain: RunnableWithFallbacks (what `model.with_fallbacks([other])` builds).
+
+    Each model gets the run's whole retry policy (and its own breaker, when it has one); only a
+    call that still fails moves on to the next model. The prompt and stop sequences are unchanged.
+    When every model fails, the first model's error is raised, as LangChain does.
+    """
+
+    def __init__(self, primary: ChatModel, fallbacks: Sequence[ChatModel],
+                 exceptions_to_handle: tuple[type[BaseException], ...] = (Exception,)) -> None:
+        if not fallbacks:
+            raise ValueError("with_fallbacks needs at least one fallback model")
+        self.primary, self.fallbacks = primary, tuple(fallbacks)
+        self.exceptions_to_handle = exceptions_to_handle
+        self.model_name = primary.model_name  # llm_start names the model asked first
+
+    @property
+    def models(self) -> tuple[ChatModel, ...]:
+        return (self.primary, *self.fallbacks)
+
+    def __repr__(self) -> str:
+        return f"FallbackModel({self.primary!r}, fallbacks={list(self.fallbacks)!r})"
+
+    def describe(self, now: float) -> dict[str, Any]:
+        """The chain in order, each with its breaker's state (chain_start records it for replays)."""
+        return {"model": self.model_name, "chain": [_describe_at(model, now) for model in self.models]}
+
+    def with_fallbacks(self, fallbacks: Sequence[ChatModel]) -> "FallbackModel":
+        return FallbackModel(self.primary, [*self.fallbacks, *fallbacks], self.exceptions_to_handle)
+
+    def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
+        """Outside a run (no events): the first model that answers."""
+        first_error: BaseException | None = None
+        for model in self.models:
+            try:
+                return model.generate(prompt, stop)
+            except self.exceptions_to_handle as error:
+                first_error = first_error or error
+        assert first_error is not None
+        raise first_error
+
+    def narrated_generate(self, run: RunContext, prompt: str,
+                          stop: Sequence[str]) -> Generator[EventBase, None, ModelReply]:
+        # LangChain: RunnableWithFallbacks.invoke — try each runnable in turn, raise the first error.
+        models = self.models
+        first_error: BaseException | None = None
+        for index, model in enumerate(models):
+            try:
+                reply = yield from generate_with_retries(run, model, prompt, stop)
+            except self.exceptions_to_handle as error:
+                first_error = first_error or error
+                if index + 1 == len(models):
+                    raise first_error from error
+                yield run.emit(FallbackEvent, failed_model=model.model_name, error_type=type(error).__name__,
+                               error=describe_error(error), refused=bool(getattr(error, "refused", False)),
+                               next_model=models[index + 1].model_name)
+                continue
+            return reply if index == 0 else replace(reply, answered_by=model.model_name)
+        raise AssertionError("unreachable: the loop returns or raises")
+
+
+def with_fallbacks(model: ChatModel, fallbacks: Sequence[ChatModel],
+                   exceptions_to_handle: tuple[type[BaseException], ...] = (Exception,)) -> FallbackModel:
+    """LangChain: `model.with_fallbacks(fallbacks)`, for any ChatModel."""
+    if isinstance(model, FallbackModel):
+        return model.with_fallbacks(fallbacks)
+    return FallbackModel(model, fallbacks, exceptions_to_handle)
+
+
+def describe_model(model: ChatModel, clock: Clock) -> dict[str, Any] | None:
+    """What a replay needs to rebuild a model with fallbacks or a breaker; None for a plain model
+    (whose runs then read the clock no more than before)."""
+    describe = getattr(model, "describe", None)
+    return describe(clock.monotonic()) if callable(describe) else None
+
+
+def _describe_at(model: ChatModel, now: float) -> dict[str, Any]:
+    describe = getattr(model, "describe", None)
+    return describe(now) if callable(describe) else {"model": model.model_name}
+
+
+def restore_model(description: dict[str, Any], model_for: Callable[[str], ChatModel]) -> ChatModel:
+    """Rebuild what `describe_model` recorded (chain_start's settings["model_chain"]) around the models
+    `model_for(name)` gives, e.g. ones answering from a recording: same order, breakers in the same
+    state (fresh objects, not the process's shared ones), so a re-run narrates the same events."""
+    from .circuit_breaker import CircuitBreaker, CircuitBreakerModel
+
+    def one(link: dict[str, Any]) -> ChatModel:
+        model = model_for(str(link["model"]))
+        if "breaker" in link:
+            model = CircuitBreakerModel(model, CircuitBreaker.restored(link["breaker"]))
+        return model
+
+    if "chain" not in description:
+        return one(description)
+    links = [one(link) for link in description["chain"]]
+    return FallbackModel(links[0], links[1:])

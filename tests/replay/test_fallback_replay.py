@@ -1,0 +1,164 @@
+"""What the events record is enough to re-execute a run with fallbacks and breakers offline, event for event.
+
+The per-model answers are rebuilt here from the events alone (retry, breaker_open, fallback, plan_error,
+llm_end with answered_by, finish_reason and refusal), the chain and its breakers from chain_start's
+settings["model_chain"]; the re-run must narrate exactly what the recording did.
+"""
+
+from collections import defaultdict
+
+import pytest
+
+from executor import (AgentExecutor, ManualClock, ModelReply, RetryPolicy, Rule, RuleSet, ScriptedModel,
+                      create_react_agent)
+from executor.circuit_breaker import reset_breakers, with_breaker
+from executor.fallbacks import restore_model, with_fallbacks
+from tests.helpers.loop_builders import action, echo_tool, finish
+from tests.helpers.failing_models import DeadModel
+from tracer.replay.cassette import failure_from_text
+from tracer.replay.verify import compare_runs
+
+POLICY = RetryPolicy(max_retries=3, jitter=False)
+
+
+class RecordedAnswers:
+    """One model's attempts in recorded order: each raises the recorded error or returns the reply."""
+
+    def __init__(self, name, outcomes):
+        self.model_name, self.outcomes = name, list(outcomes)
+
+    def generate(self, prompt, stop):
+        kind, value = self.outcomes.pop(0)
+        if kind == "fail":
+            raise failure_from_text(value, retryable=True)
+        return value
+
+
+def answers_by_model(events):
+    outcomes = defaultdict(list)
+    asked = None
+    for event in events:
+        if event.kind == "llm_start":
+            asked = event.model
+        elif event.kind == "retry" and event.target == "llm":
+            outcomes[event.name].append(("fail", event.error))
+        elif event.kind == "breaker_open":
+            outcomes[event.model].append(("fail", event.error))
+        elif event.kind == "fallback" and event.error_type not in ("CircuitOpenError",):
+            last = event.error.split(" attempts: ", 1)[1] if event.error_type == "RetriesExhausted" else event.error
+            outcomes[event.failed_model].append(("fail", last))
+        elif event.kind == "plan_error":  # the call failed for good and the degrading agent went on
+            text = f"{event.error_type}: {event.message}"
+            outcomes[asked].append(("fail", text.split(" attempts: ", 1)[1] if " attempts: " in text else text))
+        elif event.kind == "llm_end":
+            reply = ModelReply(event.text, finish_reason=event.finish_reason, refusal=event.refusal)
+            outcomes[event.answered_by or asked].append(("reply", reply))
+    return outcomes
+
+
+def executor_for(model, clock, **settings):
+    tools = [echo_tool()]
+    return AgentExecutor(create_react_agent(model, tools), tools, clock=clock, retry_policy=POLICY,
+                         run_id_factory=lambda: "run", **settings)
+
+
+def record(model, clock, question="q?", **settings):
+    events = []
+    try:
+        executor_for(model, clock, **settings).invoke({"input": question}, [events.append])
+    except Exception:
+        pass  # the events end with chain_error; the replay must end the same way
+    return events
+
+
+def replay(recorded, question="q?", **settings):
+    answers = answers_by_model(recorded)
+    model_for = lambda name: RecordedAnswers(name, answers[name])  # noqa: E731
+    chain = recorded[0].settings.get("model_chain")
+    model = restore_model(chain, model_for) if chain else model_for(recorded[0].settings["model"])
+    rerun = []
+    try:
+        executor_for(model, ManualClock(tick=0.001), **settings).invoke({"input": question}, [rerun.append])
+    except Exception:
+        pass
+    return rerun
+
+
+@pytest.fixture(autouse=True)
+def fresh_breakers():
+    reset_breakers()
+    yield
+    reset_breakers()
+
+
+def chain(dead, replies):
+    return with_fallbacks(with_breaker(dead, failure_threshold=2, cool_down=5.0),
+                          [with_breaker(ScriptedModel(replies, model_name="backup"))])
+
+
+def test_a_run_that_falls_back_and_opens_the_breaker_replays_exactly():
+    clock = ManualClock(tick=0.001)
+    recorded = record(chain(DeadModel(), [action("Echo", "x"), finish("done")]), clock)
+    kinds = [e.kind for e in recorded]
+    assert {"retry", "breaker_open", "fallback"} <= set(kinds) and kinds.count("fallback") == 2
+    rerun = replay(recorded)
+    assert compare_runs(recorded, rerun) is None
+    assert [e.kind for e in rerun] == kinds
+
+
+def test_a_run_that_starts_with_an_open_breaker_and_half_opens_replays_exactly():
+    clock = ManualClock(tick=0.001)
+    dead = DeadModel()
+    record(chain(dead, [finish("first")]), clock)
+    clock.advance(4.0)  # one second short of the cool-down: the first call is refused, a later one is a trial
+    recorded = record(chain(dead, [action("Echo", "slow"), finish("second")]), clock)
+    kinds = [e.kind for e in recorded]
+    assert recorded[0].settings["model_chain"]["chain"][0]["breaker"]["state"] == "open"
+    assert "breaker_half_open" not in kinds  # retries of the backup do not move this clock far enough
+    rerun = replay(recorded)
+    assert compare_runs(recorded, rerun) is None
+
+
+def test_a_half_open_trial_at_the_start_replays_exactly():
+    clock = ManualClock(tick=0.001)
+    dead = DeadModel()
+    record(chain(dead, [finish("first")]), clock)
+    clock.advance(6.0)
+    recorded = record(chain(dead, [finish("second")]), clock)
+    kinds = [e.kind for e in recorded]
+    assert kinds[1:5] == ["llm_start", "breaker_half_open", "breaker_open", "fallback"]
+    assert compare_runs(recorded, replay(recorded)) is None
+
+
+def test_without_the_recorded_breaker_state_the_replay_diverges():
+    clock = ManualClock(tick=0.001)
+    dead = DeadModel()
+    record(chain(dead, [finish("first")]), clock)
+    recorded = record(chain(dead, [finish("second")]), clock)
+    settings = recorded[0].settings["model_chain"]
+    closed = {**settings, "chain": [{**settings["chain"][0], "breaker": {**settings["chain"][0]["breaker"],
+                                                                         "state": "closed", "open_for": None}},
+                                    settings["chain"][1]]}
+    answers = answers_by_model(recorded)
+    extra = [("reply", ModelReply(finish("x")))]
+    model = restore_model(closed, lambda name: RecordedAnswers(name, answers[name] + extra))
+    rerun = []
+    executor_for(model, ManualClock(tick=0.001)).invoke({"input": "q?"}, [rerun.append])
+    assert compare_runs(recorded, rerun) is not None
+
+
+@pytest.mark.parametrize("question", ["echo hello", "tell me a joke"], ids=["rule-matches", "no-rule"])
+def test_a_degraded_run_replays_exactly(question):
+    rules = RuleSet([Rule("echo", r"echo (\w+)", "Echo", "{1}")])
+    dead = DeadModel()
+    recorded = record(dead, ManualClock(tick=0.001), question, rules=rules, degrade_after=2)
+    kinds = [e.kind for e in recorded]
+    assert kinds.count("plan_error") == 2 and "degrade" in kinds
+    assert compare_runs(recorded, replay(recorded, question, rules=rules, degrade_after=2)) is None
+
+
+def test_a_refused_run_replays_exactly():
+    model = ScriptedModel([ModelReply("", refusal="I can't help with that.")])
+    recorded = record(model, ManualClock(tick=0.001), rules=RuleSet([]))
+    assert [e.kind for e in recorded][-4:-2] == ["refusal", "agent_finish"]
+    assert compare_runs(recorded, replay(recorded, rules=RuleSet([]))) is None
