@@ -11,6 +11,8 @@ from .rate_limit import RateLimiter
 from .retry import RetriesExhausted, RetryPolicy, TransientError
 from .run_context import RunContext
 from .schema import AgentAction, AgentFinish, AgentStep
+from .tool_args import ToolInputError
+from .tool_decorator import tool
 from .tools import Tool, ToolError
 
 __version__ = "0.1.0"
@@ -19,6 +21,6 @@ __all__ = [
     "AgentAction", "AgentExecutor", "AgentFinish", "AgentStep", "ChatModel", "ManualClock",
     "ModelReply", "OutputParserException", "OutputParsingError", "PromptTemplate", "REACT_PROMPT",
     "RateLimiter", "ReActAgent", "RetriesExhausted", "RetryPolicy", "RunContext", "STOPPED",
-    "ScriptExhausted", "ScriptedModel", "SystemClock", "Tool", "ToolError", "TransientError",
-    "create_react_agent", "llm_math_tool",
+    "ScriptExhausted", "ScriptedModel", "SystemClock", "Tool", "ToolError", "ToolInputError",
+    "TransientError", "create_react_agent", "llm_math_tool", "tool",
 ]

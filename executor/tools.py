@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import inspect
+import json
 from functools import partial
 from typing import Any, Callable, Generator
+
+from pydantic import BaseModel
 
 from .events import ToolEndEvent, ToolErrorEvent, ToolStartEvent
 from .retry import RetriesExhausted, RetryPolicy
 from .retry_loop import with_retries
 from .run_context import RunContext
+from .tool_args import ToolInputError, parse_tool_input, single_string_schema
 
 ErrorHandler = bool | str | Callable[["ToolError"], str]
 
@@ -36,15 +40,22 @@ class Tool:
     `deterministic=False` marks tools whose answers a replay must take from the recording.
     `retry_policy` overrides the executor's policy for this tool; with on_failure="continue"
     the final error of a failed retry becomes the observation instead of ending the run.
+    With `args_schema` (a pydantic model) `func` is called with keyword arguments validated by
+    it: a one-str-field schema takes the Action Input as it is, any other a JSON object. Without
+    one, `func` gets the raw Action Input and `args_schema` is a one-field `tool_input` schema.
     """
 
     def __init__(self, name: str, description: str, func: Callable[..., Any],
                  return_direct: bool = False, handle_tool_error: ErrorHandler = False,
-                 deterministic: bool = True, retry_policy: RetryPolicy | None = None) -> None:
+                 deterministic: bool = True, retry_policy: RetryPolicy | None = None,
+                 args_schema: type[BaseModel] | None = None) -> None:
         if not name or not name.strip():
             raise ValueError("Tool name must be a non-empty string")
         if not callable(func):
             raise TypeError(f"Tool {name!r}: func must be callable, got {type(func).__name__}")
+        if args_schema is not None and not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
+            raise TypeError(f"Tool {name!r}: args_schema must be a pydantic model class, "
+                            f"got {type(args_schema).__name__}")
         self.name = name
         self.description = description
         self.func = func
@@ -53,16 +64,33 @@ class Tool:
         self.deterministic = deterministic
         self.retry_policy = retry_policy
         self.emits_events = inspect.isgeneratorfunction(func)
+        self.takes_keywords = args_schema is not None  # func(**arguments) rather than func(tool_input)
+        self.args_schema = args_schema or single_string_schema(name)
 
     def __repr__(self) -> str:
         return f"Tool(name={self.name!r})"
 
-    def run(self, tool_input: str, run: RunContext) -> Generator[object, None, Any]:
+    def json_schema(self) -> dict[str, Any]:
+        """The arguments as JSON Schema: what a tool-calling model is sent as `parameters`."""
+        return self.args_schema.model_json_schema()
+
+    def openai_tool(self) -> dict[str, Any]:
+        """LangChain: convert_to_openai_tool. The entry for an OpenAI request's `tools` list."""
+        return {"type": "function", "function": {"name": self.name, "description": self.description,
+                                                 "parameters": self.json_schema()}}
+
+    def run(self, tool_input: str | dict[str, Any], run: RunContext) -> Generator[object, None, Any]:
         # LangChain: BaseTool.run
-        yield run.emit(ToolStartEvent, tool=self.name, tool_input=tool_input)
+        shown = tool_input if isinstance(tool_input, str) else json.dumps(tool_input)
+        yield run.emit(ToolStartEvent, tool=self.name, tool_input=shown)
         policy = self.retry_policy or run.retry_policy
-        attempt = (partial(self.func, tool_input, run) if self.emits_events
-                   else partial(_plain_call, self.func, tool_input))
+        try:
+            attempt = self._bind(tool_input, run)
+        except ToolInputError as error:  # LangChain: handle_validation_error; the loop goes on
+            observation = f"Invalid input for tool {self.name!r}: {error}"
+            yield run.emit(ToolErrorEvent, **self._error_fields(error, True, observation))
+            yield run.emit(ToolEndEvent, tool=self.name, observation=observation)
+            return observation
         try:
             # Without a policy the tool runs directly, so the call stack shows no retry frame.
             attempts = with_retries(run, policy, "tool", self.name, attempt) if policy else attempt()
@@ -85,6 +113,17 @@ class Tool:
         yield run.emit(ToolEndEvent, tool=self.name, observation=str(observation))
         return observation
 
+    def _bind(self, tool_input: str | dict[str, Any], run: RunContext) -> Callable[[], Generator]:
+        """One attempt of the call, its arguments parsed from the input (ToolInputError if they do not fit)."""
+        if self.emits_events:
+            return partial(self.func, tool_input, run)
+        if isinstance(tool_input, str) and not self.takes_keywords:
+            return partial(_plain_call, self.func, (tool_input,), {})
+        arguments = parse_tool_input(self.args_schema, tool_input)
+        if self.takes_keywords:
+            return partial(_plain_call, self.func, (), arguments)
+        return partial(_plain_call, self.func, tuple(arguments.values()), {})
+
     def _observation_for(self, error: ToolError) -> str:
         handler = self.handle_tool_error
         if isinstance(handler, bool):
@@ -99,7 +138,8 @@ class Tool:
                 "handled": handled, "observation": observation}
 
 
-def _plain_call(func: Callable[[str], Any], tool_input: str) -> Generator[object, None, Any]:
+def _plain_call(func: Callable[..., Any], args: tuple[Any, ...],
+                kwargs: dict[str, Any]) -> Generator[object, None, Any]:
     """A plain function's call as a generator that yields nothing, so every tool can be `yield from`-ed."""
-    return func(tool_input)
+    return func(*args, **kwargs)
     yield  # unreachable: only here to make this a generator function
