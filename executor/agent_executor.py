@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Generator, Iterable, Sequence
 
 from .agent import ReActAgent
+from .async_driver import AsyncEventStream
 from .clock import Clock
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
@@ -29,6 +30,8 @@ class AgentExecutor:
 
     `invoke` returns the result dict; `iter_events` is the same run as a generator that
     hands out one event per `next()` and returns the result dict when it stops.
+    `ainvoke` / `aiter_events` drive that same generator from asyncio (async tools and models
+    are awaited under all four).
     """
 
     def __init__(self, agent: ReActAgent, tools: Sequence[Tool], max_iterations: int | None = 15,
@@ -70,13 +73,24 @@ class AgentExecutor:
             for listener in listeners:
                 listener(event)
 
-    def iter_events(self, inputs: dict[str, Any]) -> Events:
+    async def ainvoke(self, inputs: dict[str, Any], listeners: Iterable[Listener] = ()) -> dict[str, Any]:
+        """`invoke` under asyncio: async tools and models are awaited on the caller's loop."""
+        listeners = list(listeners)
+        stream = self.aiter_events(inputs)
+        async for event in stream:
+            for listener in listeners:
+                listener(event)
+        return stream.result
+
+    def aiter_events(self, inputs: dict[str, Any]) -> AsyncEventStream:
+        """`async for event in executor.aiter_events(inputs)`: the same generator as iter_events."""
+        return AsyncEventStream(self.iter_events(inputs, self._new_run(awaits_in_driver=True)))
+
+    def iter_events(self, inputs: dict[str, Any], run: RunContext | None = None) -> Events:
         # LangChain: Chain.invoke — the executor is a chain; its loop body is _call.
         if "input" not in inputs:
             raise ValueError(f"Missing some input keys: {{'input'}} (got {sorted(inputs)})")
-        run = RunContext(self.clock, self.run_id_factory() if self.run_id_factory else None,
-                         outermost=AgentExecutor.iter_events.__code__,
-                         retry_policy=self.retry_policy, rate_limiter=self.rate_limiter)
+        run = run or self._new_run()
         yield run.emit(ChainStartEvent, inputs=inputs, tools=self._tool_infos(), settings=self._settings())
         try:
             outputs = yield from self._call(inputs, run)
@@ -162,6 +176,11 @@ class AgentExecutor:
         return AgentStep(agent_action, observation)
 
     # -- helpers that do not emit -----------------------------------------------------------
+    def _new_run(self, awaits_in_driver: bool = False) -> RunContext:
+        return RunContext(self.clock, self.run_id_factory() if self.run_id_factory else None,
+                          outermost=AgentExecutor.iter_events.__code__, retry_policy=self.retry_policy,
+                          rate_limiter=self.rate_limiter, awaits_in_driver=awaits_in_driver)
+
     def _should_continue(self, iterations: int, time_elapsed: float) -> bool:
         if self.max_iterations is not None and iterations >= self.max_iterations:
             return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generator, Protocol, Sequence
 
+from .awaiting import call_either
 from .events import LLMEndEvent, LLMStartEvent, RateLimitWaitEvent
 from .retry_loop import with_retries
 from .run_context import RunContext
@@ -17,7 +18,11 @@ class ModelReply:
 
 
 class ChatModel(Protocol):
-    """Anything with a name that turns a prompt into text, honouring stop sequences."""
+    """Anything with a name that turns a prompt into text, honouring stop sequences.
+
+    `generate` may be a coroutine function; a model may also offer `agenerate`, which the
+    async driver (ainvoke, aiter_events) prefers.
+    """
 
     model_name: str
 
@@ -81,4 +86,6 @@ def _paced_generate(run: RunContext, model: ChatModel, prompt: str,
         waited = run.rate_limiter.acquire()
         if waited > 0:
             yield run.emit(RateLimitWaitEvent, waited=round(waited, 6))
-    return model.generate(prompt, stop)
+    agenerate = getattr(model, "agenerate", None)
+    return (yield from call_either(run, lambda: model.generate(prompt, stop),
+                                   agenerate and (lambda: agenerate(prompt, stop))))

@@ -9,6 +9,7 @@ from typing import Any, Callable, Generator
 
 from pydantic import BaseModel
 
+from .awaiting import call_either
 from .events import ToolEndEvent, ToolErrorEvent, ToolStartEvent
 from .retry import RetriesExhausted, RetryPolicy
 from .retry_loop import with_retries
@@ -34,7 +35,9 @@ def invalid_tool_observation(requested: str, available: list[str]) -> str:
 class Tool:
     """A tool the agent can call by name.
 
-    `func` takes the tool input string and returns the observation. A generator function
+    `func` takes the tool input string and returns the observation; it may be a coroutine
+    function (it is awaited), and `coroutine` may give an async form that ainvoke/aiter_events
+    prefer (LangChain: Tool(func=..., coroutine=...)). A generator function
     is also accepted: it is called as `func(tool_input, run)` and may yield events of its
     own (the calculator narrates its nested model call this way).
     `deterministic=False` marks tools whose answers a replay must take from the recording.
@@ -48,11 +51,14 @@ class Tool:
     def __init__(self, name: str, description: str, func: Callable[..., Any],
                  return_direct: bool = False, handle_tool_error: ErrorHandler = False,
                  deterministic: bool = True, retry_policy: RetryPolicy | None = None,
-                 args_schema: type[BaseModel] | None = None) -> None:
+                 args_schema: type[BaseModel] | None = None,
+                 coroutine: Callable[..., Any] | None = None) -> None:
         if not name or not name.strip():
             raise ValueError("Tool name must be a non-empty string")
         if not callable(func):
             raise TypeError(f"Tool {name!r}: func must be callable, got {type(func).__name__}")
+        if inspect.isasyncgenfunction(func):
+            raise TypeError(f"Tool {name!r}: func is an async generator; a tool returns (or awaits) one observation")
         if args_schema is not None and not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
             raise TypeError(f"Tool {name!r}: args_schema must be a pydantic model class, "
                             f"got {type(args_schema).__name__}")
@@ -63,6 +69,7 @@ class Tool:
         self.handle_tool_error = handle_tool_error
         self.deterministic = deterministic
         self.retry_policy = retry_policy
+        self.coroutine = coroutine
         self.emits_events = inspect.isgeneratorfunction(func)
         self.takes_keywords = args_schema is not None  # func(**arguments) rather than func(tool_input)
         self.args_schema = args_schema or single_string_schema(name)
@@ -118,11 +125,11 @@ class Tool:
         if self.emits_events:
             return partial(self.func, tool_input, run)
         if isinstance(tool_input, str) and not self.takes_keywords:
-            return partial(_plain_call, self.func, (tool_input,), {})
+            return partial(_plain_call, run, self.func, self.coroutine, (tool_input,), {})
         arguments = parse_tool_input(self.args_schema, tool_input)
         if self.takes_keywords:
-            return partial(_plain_call, self.func, (), arguments)
-        return partial(_plain_call, self.func, tuple(arguments.values()), {})
+            return partial(_plain_call, run, self.func, self.coroutine, (), arguments)
+        return partial(_plain_call, run, self.func, self.coroutine, tuple(arguments.values()), {})
 
     def _observation_for(self, error: ToolError) -> str:
         handler = self.handle_tool_error
@@ -138,8 +145,9 @@ class Tool:
                 "handled": handled, "observation": observation}
 
 
-def _plain_call(func: Callable[..., Any], args: tuple[Any, ...],
-                kwargs: dict[str, Any]) -> Generator[object, None, Any]:
-    """A plain function's call as a generator that yields nothing, so every tool can be `yield from`-ed."""
-    return func(*args, **kwargs)
-    yield  # unreachable: only here to make this a generator function
+def _plain_call(run: RunContext, func: Callable[..., Any], coroutine: Callable[..., Any] | None,
+                args: tuple[Any, ...], kwargs: dict[str, Any]) -> Generator[object, Any, Any]:
+    """A plain function's call as a generator (yielding only to have an awaitable awaited),
+    so every tool can be `yield from`-ed."""
+    return (yield from call_either(run, lambda: func(*args, **kwargs),
+                                   coroutine and (lambda: coroutine(*args, **kwargs))))
