@@ -7,6 +7,7 @@ from typing import Any, Callable, Generator, Iterable, Sequence
 from .agent import ReActAgent
 from .async_driver import AsyncEventStream
 from .clock import Clock
+from .listeners import check_listeners
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
 from .parser import OutputParserException
@@ -14,6 +15,7 @@ from .rate_limit import RateLimiter
 from .retry import RetryPolicy
 from .run_context import Listener, RunContext
 from .schema import AgentAction, AgentFinish, AgentStep
+from .tool_adapters import as_tools
 from .tools import Tool, invalid_tool_observation
 
 Events = Generator[EventBase, None, Any]
@@ -34,7 +36,7 @@ class AgentExecutor:
     are awaited under all four).
     """
 
-    def __init__(self, agent: ReActAgent, tools: Sequence[Tool], max_iterations: int | None = 15,
+    def __init__(self, agent: ReActAgent, tools: Sequence[Any], max_iterations: int | None = 15,
                  max_execution_time: float | None = None, early_stopping_method: str = "force",
                  handle_parsing_errors: ParsingErrorHandler = False,
                  return_intermediate_steps: bool = False,
@@ -44,11 +46,12 @@ class AgentExecutor:
         if early_stopping_method != "force":
             raise ValueError(f"early_stopping_method {early_stopping_method!r} is not supported; "
                              "use 'force' (the ReAct agent has no 'generate' step)")
+        tools = as_tools(tools)  # Tools, @tool functions and LangChain tools; anything else is refused
         names = [tool.name for tool in tools]
         if len(set(names)) != len(names):
             raise ValueError(f"Tool names must be unique, got {names}")
         self.agent = agent
-        self.tools = list(tools)
+        self.tools = tools
         self.max_iterations = max_iterations
         self.max_execution_time = max_execution_time
         self.early_stopping_method = early_stopping_method
@@ -63,7 +66,7 @@ class AgentExecutor:
     # -- public entry points --------------------------------------------------------------
     def invoke(self, inputs: dict[str, Any], listeners: Iterable[Listener] = ()) -> dict[str, Any]:
         """Run to the end, feeding every event to `listeners`, and return the result dict."""
-        listeners = list(listeners)
+        listeners = check_listeners(listeners)
         events = self.iter_events(inputs)
         while True:
             try:
@@ -75,7 +78,7 @@ class AgentExecutor:
 
     async def ainvoke(self, inputs: dict[str, Any], listeners: Iterable[Listener] = ()) -> dict[str, Any]:
         """`invoke` under asyncio: async tools and models are awaited on the caller's loop."""
-        listeners = list(listeners)
+        listeners = check_listeners(listeners)
         stream = self.aiter_events(inputs)
         async for event in stream:
             for listener in listeners:
