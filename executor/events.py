@@ -16,15 +16,17 @@ _FROZEN = ConfigDict(frozen=True, use_attribute_docstrings=True)
 
 
 class SourceRef(BaseModel):
-    """Where in the source an event was yielded."""
+    """Where in the source an event was yielded (or, as `callee`, where the called function is)."""
 
     model_config = _FROZEN
     file: str
     """Relative to the project root, e.g. "executor/agent_executor.py" (absolute outside it)."""
     line: int
-    """The line of the `yield` that handed the event out."""
+    """The line of the `yield` that handed the event out (a callee: the function's first line)."""
     function: str
     """The function that line belongs to, e.g. "_iter_next_step"."""
+    qualname: str | None = None
+    """The function's qualified name, e.g. "ScriptedModel.generate" (None in traces older than it)."""
 
 
 class ToolInfo(BaseModel):
@@ -92,6 +94,8 @@ class LLMStartEvent(EventBase):
     """The exact text sent."""
     stop: list[str]
     """Stop sequences: the reply ends where one begins."""
+    callee: SourceRef | None = None
+    """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
 class LLMEndEvent(EventBase):
@@ -104,6 +108,8 @@ class LLMEndEvent(EventBase):
     """Token counts the endpoint reported, when it did."""
     duration: float
     """Seconds from llm_start to the reply, retries and waits included."""
+    callee: SourceRef | None = None
+    """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
 class AgentActionEvent(EventBase):
@@ -162,6 +168,8 @@ class ToolStartEvent(EventBase):
     """The tool's name."""
     tool_input: str
     """The input it is given."""
+    callee: SourceRef | None = None
+    """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
 class ToolEndEvent(EventBase):
@@ -172,6 +180,8 @@ class ToolEndEvent(EventBase):
     """The tool's name."""
     observation: str
     """What it returned, as text: the next prompt's Observation."""
+    callee: SourceRef | None = None
+    """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
 class ToolErrorEvent(EventBase):
@@ -188,6 +198,8 @@ class ToolErrorEvent(EventBase):
     """True when the error became an observation, False when it ends the run."""
     observation: str | None = None
     """The observation made of it, when handled."""
+    callee: SourceRef | None = None
+    """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
 class RetryEvent(EventBase):

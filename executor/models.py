@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Generator, Protocol, Sequence
 
 from .awaiting import call_either
+from .callee import model_callee
 from .events import LLMEndEvent, LLMStartEvent, RateLimitWaitEvent
 from .retry_loop import with_retries
 from .run_context import RunContext
@@ -70,12 +71,13 @@ def call_model(run: RunContext, model: ChatModel, prompt: str,
     Between the two, each attempt waits for the run's rate limiter and a failed attempt is
     retried per the run's retry policy (each shows up as a rate_limit_wait / retry event).
     """
-    yield run.emit(LLMStartEvent, model=model.model_name, prompt=prompt, stop=list(stop))
+    callee = model_callee(model)
+    yield run.emit(LLMStartEvent, model=model.model_name, prompt=prompt, stop=list(stop), callee=callee)
     started = run.clock.monotonic()
     reply = yield from with_retries(run, run.retry_policy, "llm", model.model_name,
                                     lambda: _paced_generate(run, model, prompt, stop))
     yield run.emit(LLMEndEvent, text=reply.text, usage=reply.usage,
-                   duration=round(run.clock.monotonic() - started, 6))
+                   duration=round(run.clock.monotonic() - started, 6), callee=callee)
     return reply.text
 
 

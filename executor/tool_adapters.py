@@ -7,6 +7,7 @@ from typing import Any, Callable, Sequence
 
 from pydantic import BaseModel
 
+from .callee import callee_of
 from .tools import Tool
 
 EXPECTED = ("an executor.Tool, a function decorated with @tool, or a LangChain tool "
@@ -54,7 +55,7 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
         func, coroutine = _keywords_to_dict(invoke), ainvoke and _keywords_to_dict(ainvoke)
     tool = Tool(lc_tool.name, lc_tool.description, func, args_schema=schema, coroutine=coroutine,
                 return_direct=bool(getattr(lc_tool, "return_direct", False)), deterministic=False)
-    tool.wraps = lc_tool
+    tool.callee = callee_of(lc_tool)  # its function (or _run), not our lambda
     return tool
 
 

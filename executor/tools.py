@@ -10,6 +10,7 @@ from typing import Any, Callable, Generator
 from pydantic import BaseModel
 
 from .awaiting import call_either
+from .callee import callee_of
 from .events import ToolEndEvent, ToolErrorEvent, ToolStartEvent
 from .retry import RetriesExhausted, RetryPolicy
 from .retry_loop import with_retries
@@ -70,6 +71,7 @@ class Tool:
         self.deterministic = deterministic
         self.retry_policy = retry_policy
         self.coroutine = coroutine
+        self.callee = callee_of(func)  # events point the debugger at the user's function
         self.emits_events = inspect.isgeneratorfunction(func)
         self.takes_keywords = args_schema is not None  # func(**arguments) rather than func(tool_input)
         self.args_schema = args_schema or single_string_schema(name)
@@ -89,14 +91,14 @@ class Tool:
     def run(self, tool_input: str | dict[str, Any], run: RunContext) -> Generator[object, None, Any]:
         # LangChain: BaseTool.run
         shown = tool_input if isinstance(tool_input, str) else json.dumps(tool_input)
-        yield run.emit(ToolStartEvent, tool=self.name, tool_input=shown)
+        yield run.emit(ToolStartEvent, tool=self.name, tool_input=shown, callee=self.callee)
         policy = self.retry_policy or run.retry_policy
         try:
             attempt = self._bind(tool_input, run)
         except ToolInputError as error:  # LangChain: handle_validation_error; the loop goes on
             observation = f"Invalid input for tool {self.name!r}: {error}"
             yield run.emit(ToolErrorEvent, **self._error_fields(error, True, observation))
-            yield run.emit(ToolEndEvent, tool=self.name, observation=observation)
+            yield run.emit(ToolEndEvent, tool=self.name, observation=observation, callee=self.callee)
             return observation
         try:
             # Without a policy the tool runs directly, so the call stack shows no retry frame.
@@ -117,7 +119,7 @@ class Tool:
         except Exception as error:
             yield run.emit(ToolErrorEvent, **self._error_fields(error, handled=False))
             raise
-        yield run.emit(ToolEndEvent, tool=self.name, observation=str(observation))
+        yield run.emit(ToolEndEvent, tool=self.name, observation=str(observation), callee=self.callee)
         return observation
 
     def _bind(self, tool_input: str | dict[str, Any], run: RunContext) -> Callable[[], Generator]:
@@ -142,7 +144,7 @@ class Tool:
     def _error_fields(self, error: BaseException, handled: bool,
                       observation: str | None = None) -> dict[str, Any]:
         return {"tool": self.name, "error_type": type(error).__name__, "message": str(error),
-                "handled": handled, "observation": observation}
+                "handled": handled, "observation": observation, "callee": self.callee}
 
 
 def _plain_call(run: RunContext, func: Callable[..., Any], coroutine: Callable[..., Any] | None,
