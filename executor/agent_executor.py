@@ -21,6 +21,7 @@ from .tools import Tool, invalid_tool_observation
 Events = Generator[EventBase, None, Any]
 ParsingErrorHandler = bool | str | Callable[[OutputParserException], str]
 STOPPED = "Agent stopped due to iteration limit or time limit."
+DEFAULT_RETRY = "default"  # retry_policy's default: the CLI's RetryPolicy for a live model, none otherwise
 
 
 class OutputParsingError(ValueError):
@@ -42,7 +43,8 @@ class AgentExecutor:
                  return_intermediate_steps: bool = False,
                  trim_intermediate_steps: int | Callable[[list], list] = -1,
                  clock: Clock | None = None, run_id_factory: Callable[[], str] | None = None,
-                 retry_policy: RetryPolicy | None = None, rate_limiter: RateLimiter | None = None) -> None:
+                 retry_policy: RetryPolicy | None | str = DEFAULT_RETRY,
+                 rate_limiter: RateLimiter | None = None) -> None:
         if early_stopping_method != "force":
             raise ValueError(f"early_stopping_method {early_stopping_method!r} is not supported; "
                              "use 'force' (the ReAct agent has no 'generate' step)")
@@ -60,7 +62,7 @@ class AgentExecutor:
         self.trim_intermediate_steps = trim_intermediate_steps
         self.clock = clock
         self.run_id_factory = run_id_factory
-        self.retry_policy = retry_policy  # model calls, and tools without a policy of their own
+        self.retry_policy = _retry_policy_for(retry_policy, agent)  # model calls, and tools without their own
         self.rate_limiter = rate_limiter  # paces every model call, nested ones included
 
     # -- public entry points --------------------------------------------------------------
@@ -255,6 +257,16 @@ class AgentExecutor:
             raise TypeError(f"with_overrides: AgentExecutor has no argument {', '.join(unknown)}; "
                             f"choose from {', '.join(names)}")
         return type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
+
+
+def _retry_policy_for(given: RetryPolicy | None | str, agent: Any) -> RetryPolicy | None:
+    """None means never retry; the default retries a live model (`model.live`) as the CLI does."""
+    if given != DEFAULT_RETRY:
+        if given is not None and not isinstance(given, RetryPolicy):
+            raise TypeError(f"retry_policy must be a RetryPolicy or None, got {type(given).__name__}")
+        return given
+    live = getattr(getattr(agent, "model", None), "live", False) is True
+    return RetryPolicy(max_retries=6) if live else None  # the CLI's --max-retries default
 
 
 def _describe(value: Any) -> Any:

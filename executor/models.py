@@ -22,7 +22,8 @@ class ChatModel(Protocol):
     """Anything with a name that turns a prompt into text, honouring stop sequences.
 
     `generate` may be a coroutine function; a model may also offer `agenerate`, which the
-    async driver (ainvoke, aiter_events) prefers.
+    async driver (ainvoke, aiter_events) prefers. A model that calls a service sets
+    `live = True`; an AgentExecutor then retries it by default, as the command line does.
     """
 
     model_name: str
@@ -46,6 +47,8 @@ def cut_at_stop(text: str, stop: Sequence[str]) -> str:
 
 class ScriptedModel:
     """Answers each call with the next of the given replies and records every prompt it saw."""
+
+    live = False  # no service behind it: nothing to retry
 
     def __init__(self, replies: Sequence[str], apply_stop: bool = True,
                  model_name: str = "scripted") -> None:
