@@ -11,6 +11,7 @@ from .events import SourceRef
 from .run_context import _relative  # the same path rule as every event's `source`
 
 _by_code: dict[CodeType, SourceRef] = {}
+_UNDECLARED = object()
 
 
 def callee_of(target: Any) -> SourceRef | None:
@@ -29,7 +30,14 @@ def callee_of(target: Any) -> SourceRef | None:
 
 
 def model_callee(model: Any) -> SourceRef | None:
-    """The model class's generate (its agenerate when generate is not its own code)."""
+    """The model class's generate, unless the model says whose calls it stands in for.
+
+    A replayed model declares `callee` (the recording's), so that a re-run's llm events point
+    where the recorded ones did rather than at the replay machinery.
+    """
+    declared = getattr(model, "callee", _UNDECLARED)
+    if declared is None or isinstance(declared, SourceRef):
+        return declared
     return callee_of(getattr(model, "generate", None) or getattr(model, "agenerate", None))
 
 
