@@ -7,14 +7,14 @@ import inspect
 from types import CodeType
 from typing import Any
 
-from .events import SourceRef
+from .events import CalleeRef
 from .run_context import _relative  # the same path rule as every event's `source`
 
-_by_code: dict[CodeType, SourceRef] = {}
+_by_code: dict[CodeType, CalleeRef] = {}
 _UNDECLARED = object()
 
 
-def callee_of(target: Any) -> SourceRef | None:
+def callee_of(target: Any) -> CalleeRef | None:
     """The source of the function `target` runs: a function, a partial, a bound method, a callable
     object (its __call__), a model (its generate), or a LangChain tool (its func or _run)."""
     function = _function_behind(target)
@@ -23,20 +23,20 @@ def callee_of(target: Any) -> SourceRef | None:
         return None  # a builtin or C function: no Python source to show
     found = _by_code.get(code)
     if found is None:
-        found = SourceRef(file=_relative(code.co_filename), line=code.co_firstlineno,
+        found = CalleeRef(file=_relative(code.co_filename), line=code.co_firstlineno,
                           function=code.co_name, qualname=getattr(function, "__qualname__", code.co_name))
         _by_code[code] = found
     return found
 
 
-def model_callee(model: Any) -> SourceRef | None:
+def model_callee(model: Any) -> CalleeRef | None:
     """The model class's generate, unless the model says whose calls it stands in for.
 
     A replayed model declares `callee` (the recording's), so that a re-run's llm events point
     where the recorded ones did rather than at the replay machinery.
     """
     declared = getattr(model, "callee", _UNDECLARED)
-    if declared is None or isinstance(declared, SourceRef):
+    if declared is None or isinstance(declared, CalleeRef):
         return declared
     return callee_of(getattr(model, "generate", None) or getattr(model, "agenerate", None))
 
@@ -49,8 +49,9 @@ def _function_behind(target: Any) -> Any:
             target = target.__func__
         elif inspect.isfunction(target):
             return inspect.unwrap(target)
-        elif _is_langchain_like(target):
-            target = getattr(target, "func", None) or getattr(target, "coroutine", None) or type(target)._run
+        elif _is_langchain_like(target):  # its function, its _run, or (a duck-typed one) its invoke
+            target = (getattr(target, "func", None) or getattr(target, "coroutine", None)
+                      or getattr(type(target), "_run", None) or type(target).invoke)
         elif callable(target) and not isinstance(target, type):
             target = type(target).__call__
         else:
@@ -59,5 +60,5 @@ def _function_behind(target: Any) -> Any:
 
 
 def _is_langchain_like(target: Any) -> bool:
-    return callable(getattr(target, "invoke", None)) and hasattr(type(target), "_run")
+    return not isinstance(target, type) and callable(getattr(target, "invoke", None))
 

@@ -16,7 +16,7 @@ _FROZEN = ConfigDict(frozen=True, use_attribute_docstrings=True)
 
 
 class SourceRef(BaseModel):
-    """Where in the source an event was yielded (or, as `callee`, where the called function is)."""
+    """Where in the source an event was yielded."""
 
     model_config = _FROZEN
     file: str
@@ -25,8 +25,17 @@ class SourceRef(BaseModel):
     """The line of the `yield` that handed the event out (a callee: the function's first line)."""
     function: str
     """The function that line belongs to, e.g. "_iter_next_step"."""
-    qualname: str | None = None
-    """The function's qualified name, e.g. "ScriptedModel.generate" (None in traces older than it)."""
+
+
+class CalleeRef(SourceRef):
+    """Where a function called from the loop is defined: a tool's function, a model's generate.
+
+    A subclass rather than a field on SourceRef, so that every event's `source` keeps the exact
+    byte layout the trace index's fast scan reads.
+    """
+
+    qualname: str
+    """The function's qualified name, e.g. "ScriptedModel.generate"."""
 
 
 class ToolInfo(BaseModel):
@@ -94,7 +103,7 @@ class LLMStartEvent(EventBase):
     """The exact text sent."""
     stop: list[str]
     """Stop sequences: the reply ends where one begins."""
-    callee: SourceRef | None = None
+    callee: CalleeRef | None = None
     """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
@@ -108,7 +117,7 @@ class LLMEndEvent(EventBase):
     """Token counts the endpoint reported, when it did."""
     duration: float
     """Seconds from llm_start to the reply, retries and waits included."""
-    callee: SourceRef | None = None
+    callee: CalleeRef | None = None
     """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
@@ -168,7 +177,7 @@ class ToolStartEvent(EventBase):
     """The tool's name."""
     tool_input: str
     """The input it is given."""
-    callee: SourceRef | None = None
+    callee: CalleeRef | None = None
     """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
@@ -180,7 +189,7 @@ class ToolEndEvent(EventBase):
     """The tool's name."""
     observation: str
     """What it returned, as text: the next prompt's Observation."""
-    callee: SourceRef | None = None
+    callee: CalleeRef | None = None
     """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
@@ -198,7 +207,7 @@ class ToolErrorEvent(EventBase):
     """True when the error became an observation, False when it ends the run."""
     observation: str | None = None
     """The observation made of it, when handled."""
-    callee: SourceRef | None = None
+    callee: CalleeRef | None = None
     """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
