@@ -16,6 +16,7 @@ import threading
 from concurrent.futures import Future
 from typing import Any, Awaitable, Callable, Generator
 
+from .clock import SystemClock
 from .run_context import RunContext
 
 
@@ -46,6 +47,15 @@ def call_either(run: RunContext, sync_call: Callable[[], Any],
     if async_call is not None and getattr(run, "awaits_in_driver", False):
         return (yield from awaited(run, async_call()))
     return (yield from awaited(run, sync_call()))
+
+
+def pause(run: RunContext, seconds: float) -> Generator[Any, Any, None]:
+    """Wait on the run's clock. Under the async driver real time passes in asyncio.sleep, so a
+    retry's backoff does not block the event loop (a manual or skipping clock stays instant)."""
+    if getattr(run, "awaits_in_driver", False) and type(run.clock) is SystemClock and seconds > 0:
+        yield AwaitRequest(asyncio.sleep(seconds))
+    else:
+        run.clock.sleep(seconds)
 
 
 _loop: asyncio.AbstractEventLoop | None = None

@@ -90,16 +90,13 @@ class Tool:
 
     def run(self, tool_input: str | dict[str, Any], run: RunContext) -> Generator[object, None, Any]:
         # LangChain: BaseTool.run
-        shown = tool_input if isinstance(tool_input, str) else json.dumps(tool_input)
+        shown = tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False)
         yield run.emit(ToolStartEvent, tool=self.name, tool_input=shown, callee=self.callee)
         policy = self.retry_policy or run.retry_policy
         try:
             attempt = self._bind(tool_input, run)
         except ToolInputError as error:  # LangChain: handle_validation_error; the loop goes on
-            observation = f"Invalid input for tool {self.name!r}: {error}"
-            yield run.emit(ToolErrorEvent, **self._error_fields(error, True, observation))
-            yield run.emit(ToolEndEvent, tool=self.name, observation=observation, callee=self.callee)
-            return observation
+            return (yield from self._refuse_input(error, run))
         try:
             # Without a policy the tool runs directly, so the call stack shows no retry frame.
             attempts = with_retries(run, policy, "tool", self.name, attempt) if policy else attempt()
@@ -120,6 +117,13 @@ class Tool:
             yield run.emit(ToolErrorEvent, **self._error_fields(error, handled=False))
             raise
         yield run.emit(ToolEndEvent, tool=self.name, observation=str(observation), callee=self.callee)
+        return observation
+
+    def _refuse_input(self, error: ToolInputError, run: RunContext) -> Generator[object, None, str]:
+        """The arguments did not fit: tell the model what to write instead (always handled)."""
+        observation = f"Invalid input for tool {self.name!r}: {error}"
+        yield run.emit(ToolErrorEvent, **self._error_fields(error, True, observation))
+        yield run.emit(ToolEndEvent, tool=self.name, observation=observation, callee=self.callee)
         return observation
 
     def _bind(self, tool_input: str | dict[str, Any], run: RunContext) -> Callable[[], Generator]:

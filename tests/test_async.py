@@ -150,3 +150,32 @@ def test_async_generator_functions_are_refused():
 
     with pytest.raises(TypeError, match="async generator"):
         Tool("S", "d", stream)
+
+
+async def test_a_retry_backoff_under_ainvoke_lets_other_tasks_run():
+    from executor import RetryPolicy, TransientError
+
+    failures = [TransientError("busy")]
+
+    def flaky(q):
+        if failures:
+            raise failures.pop()
+        return "ok"
+
+    ticks = []
+
+    async def ticker():
+        while True:
+            ticks.append(1)
+            await asyncio.sleep(0.005)
+
+    tools = [Tool("F", "Flaky.", flaky, retry_policy=RetryPolicy(initial_delay=0.1, jitter=False))]
+    executor = AgentExecutor(agent=create_react_agent(ScriptedModel([action("F", "x"), finish("done")]), tools),
+                             tools=tools)  # the real clock: the backoff really waits
+    task = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    before = len(ticks)
+    result = await executor.ainvoke({"input": "q"})
+    task.cancel()
+    assert result["output"] == "done"
+    assert len(ticks) - before >= 5  # the loop kept serving the ticker during the 0.1 s backoff
