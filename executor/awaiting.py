@@ -41,12 +41,23 @@ def awaited(run: RunContext, value: Any) -> Generator[Any, Any, Any]:
     return run_to_completion(value)
 
 
-def call_either(run: RunContext, sync_call: Callable[[], Any],
-                async_call: Callable[[], Awaitable[Any]] | None) -> Generator[Any, Any, Any]:
-    """Under the async driver prefer the async form (LangChain: ainvoke, agenerate), else the sync one."""
-    if async_call is not None and getattr(run, "awaits_in_driver", False):
-        return (yield from awaited(run, async_call()))
-    return (yield from awaited(run, sync_call()))
+def call_either(run: RunContext, func: Callable[..., Any], coroutine: Callable[..., Any] | None,
+                *args: Any, **kwargs: Any) -> Generator[Any, Any, Any]:
+    """Call a tool's or a model's function the way the driver needs.
+
+    Sync driver: `func`, its awaitable (if any) run to completion. Async driver: `coroutine`
+    if there is one (LangChain: ainvoke, agenerate), else `func` awaited if it is async, else
+    `func` in a worker thread, so a blocking call does not freeze the caller's event loop
+    (LangChain runs sync tools in an executor under ainvoke too).
+    """
+    if not getattr(run, "awaits_in_driver", False):
+        return (yield from awaited(run, func(*args, **kwargs)))
+    if coroutine is not None:
+        return (yield from awaited(run, coroutine(*args, **kwargs)))
+    if inspect.iscoroutinefunction(func):
+        return (yield from awaited(run, func(*args, **kwargs)))
+    result = yield AwaitRequest(asyncio.to_thread(func, *args, **kwargs))
+    return (yield from awaited(run, result))  # a sync function may still hand back an awaitable
 
 
 def pause(run: RunContext, seconds: float) -> Generator[Any, Any, None]:

@@ -91,6 +91,4 @@ def _paced_generate(run: RunContext, model: ChatModel, prompt: str,
         waited = run.rate_limiter.acquire()
         if waited > 0:
             yield run.emit(RateLimitWaitEvent, waited=round(waited, 6))
-    agenerate = getattr(model, "agenerate", None)
-    return (yield from call_either(run, lambda: model.generate(prompt, stop),
-                                   agenerate and (lambda: agenerate(prompt, stop))))
+    return (yield from call_either(run, model.generate, getattr(model, "agenerate", None), prompt, stop))

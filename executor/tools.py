@@ -155,5 +155,4 @@ def _plain_call(run: RunContext, func: Callable[..., Any], coroutine: Callable[.
                 args: tuple[Any, ...], kwargs: dict[str, Any]) -> Generator[object, Any, Any]:
     """A plain function's call as a generator (yielding only to have an awaitable awaited),
     so every tool can be `yield from`-ed."""
-    return (yield from call_either(run, lambda: func(*args, **kwargs),
-                                   coroutine and (lambda: coroutine(*args, **kwargs))))
+    return (yield from call_either(run, func, coroutine, *args, **kwargs))

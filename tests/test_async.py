@@ -179,3 +179,26 @@ async def test_a_retry_backoff_under_ainvoke_lets_other_tasks_run():
     task.cancel()
     assert result["output"] == "done"
     assert len(ticks) - before >= 5  # the loop kept serving the ticker during the 0.1 s backoff
+
+
+async def test_a_blocking_sync_tool_under_ainvoke_runs_off_the_event_loop():
+    import time
+
+    def slow(q):
+        time.sleep(0.1)  # a blocking client, e.g. requests
+        return "ok"
+
+    ticks = []
+
+    async def ticker():
+        while True:
+            ticks.append(1)
+            await asyncio.sleep(0.005)
+
+    executor = build(ScriptedModel([action("S", "x"), finish("done")]), [Tool("S", "Slow.", slow)])
+    task = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    before = len(ticks)
+    assert (await executor.ainvoke({"input": "q"}))["output"] == "done"
+    task.cancel()
+    assert len(ticks) - before >= 5  # the loop kept serving the ticker while the tool blocked
