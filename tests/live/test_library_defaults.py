@@ -4,10 +4,10 @@ import socket
 
 import pytest
 
-from conftest import API_KEY
+from tests.live.conftest import API_KEY
 from executor import AgentExecutor, ManualClock, RetryPolicy, ScriptedModel, Tool, create_react_agent
 from executor.providers import ProviderUnreachable, create_model
-from fake_openai_server import Drop, Status
+from tests.helpers.fake_openai_server import Drop, Status
 
 REPLIES = [" I should look.\nAction: Search\nAction Input: roses",
            " I now know the final answer.\nFinal Answer: 25 yuan"]

@@ -3,7 +3,7 @@
 import importlib.util
 import textwrap
 
-from conftest import API_KEY
+from tests.live.conftest import API_KEY
 
 AGENT_MODULE = '''
 """my_agent: the kind of module a user writes."""

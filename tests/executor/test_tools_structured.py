@@ -6,7 +6,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from executor import Tool, tool
-from loop_builders import action, finish, run_collecting, scripted_executor
+from tests.helpers.loop_builders import action, finish, run_collecting, scripted_executor
 
 
 @tool

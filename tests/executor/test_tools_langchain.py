@@ -7,7 +7,7 @@ from langchain_core.tools import BaseTool, ToolException
 from langchain_core.tools import tool as lc_tool
 
 from executor import AgentExecutor, ScriptedModel, Tool, create_react_agent
-from loop_builders import action, echo_tool, finish, run_collecting, scripted_executor
+from tests.helpers.loop_builders import action, echo_tool, finish, run_collecting, scripted_executor
 
 
 @lc_tool

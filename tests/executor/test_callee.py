@@ -9,7 +9,7 @@ from langchain_core.tools import tool as lc_tool
 from executor import ScriptedModel, Tool, llm_math_tool, tool
 from executor.callee import callee_of
 from executor.events import LLMStartEvent, event_from_json
-from loop_builders import action, finish, run_collecting, scripted_executor
+from tests.helpers.loop_builders import action, finish, run_collecting, scripted_executor
 
 HERE = __file__
 
