@@ -7,9 +7,9 @@ from typing import Any, Callable, Generator, Iterable, Sequence
 from .agent import ReActAgent
 from .async_driver import AsyncEventStream
 from .clock import Clock
-from .listeners import check_listeners
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
+from .listeners import check_listeners
 from .parser import OutputParserException
 from .rate_limit import RateLimiter
 from .retry import RetryPolicy
@@ -79,7 +79,8 @@ class AgentExecutor:
                 listener(event)
 
     async def ainvoke(self, inputs: dict[str, Any], listeners: Iterable[Listener] = ()) -> dict[str, Any]:
-        """`invoke` under asyncio: async tools and models are awaited on the caller's loop."""
+        """`invoke` under asyncio: async tools and models are awaited on the caller's loop,
+        sync ones run in a worker thread so they do not block it (LangChain: ainvoke)."""
         listeners = check_listeners(listeners)
         stream = self.aiter_events(inputs)
         async for event in stream:
