@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 from typing import Any, Callable, get_type_hints
@@ -15,6 +16,7 @@ class ToolInputError(ValueError):
     """The Action Input does not fit the tool's arguments; the message says what to write instead."""
 
 
+@functools.lru_cache(maxsize=1024)  # building a model costs ~0.4 ms; replays rebuild the same tools often
 def single_string_schema(name: str, field: str = SINGLE_INPUT_FIELD) -> type[BaseModel]:
     """The schema of a tool that takes the raw Action Input as one string."""
     return create_model(_schema_name(name), **{field: (str, ...)})
