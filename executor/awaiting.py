@@ -16,7 +16,7 @@ import threading
 from concurrent.futures import Future
 from typing import Any, Awaitable, Callable, Generator
 
-from .clock import SystemClock
+from .clock import Clock, SystemClock
 from .run_context import RunContext
 
 
@@ -60,13 +60,15 @@ def call_either(run: RunContext, func: Callable[..., Any], coroutine: Callable[.
     return (yield from awaited(run, result))  # a sync function may still hand back an awaitable
 
 
-def pause(run: RunContext, seconds: float) -> Generator[Any, Any, None]:
-    """Wait on the run's clock. Under the async driver real time passes in asyncio.sleep, so a
-    retry's backoff does not block the event loop (a manual or skipping clock stays instant)."""
-    if getattr(run, "awaits_in_driver", False) and type(run.clock) is SystemClock and seconds > 0:
+def pause(run: RunContext, seconds: float, clock: Clock | None = None) -> Generator[Any, Any, None]:
+    """Wait on `clock` (the run's by default). Under the async driver real time passes in
+    asyncio.sleep, so a backoff or a rate limit does not block the event loop (a manual or
+    skipping clock stays instant)."""
+    clock = clock or run.clock
+    if getattr(run, "awaits_in_driver", False) and type(clock) is SystemClock and seconds > 0:
         yield AwaitRequest(asyncio.sleep(seconds))
     else:
-        run.clock.sleep(seconds)
+        clock.sleep(seconds)
 
 
 _loop: asyncio.AbstractEventLoop | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generator, Protocol, Sequence
 
-from .awaiting import call_either
+from .awaiting import call_either, pause
 from .callee import model_callee
 from .events import LLMEndEvent, LLMStartEvent, RateLimitWaitEvent
 from .retry_loop import with_retries
@@ -88,7 +88,8 @@ def _paced_generate(run: RunContext, model: ChatModel, prompt: str,
                     stop: Sequence[str]) -> Generator[object, None, ModelReply]:
     """One attempt: wait for the rate limiter (if the run has one), then ask the model."""
     if run.rate_limiter is not None:
-        waited = run.rate_limiter.acquire()
+        waited = run.rate_limiter.reserve()  # RateLimiter.acquire, with the wait done by pause()
         if waited > 0:
+            yield from pause(run, waited, run.rate_limiter.clock)  # under ainvoke: asyncio.sleep
             yield run.emit(RateLimitWaitEvent, waited=round(waited, 6))
     return (yield from call_either(run, model.generate, getattr(model, "agenerate", None), prompt, stop))

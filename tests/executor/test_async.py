@@ -202,3 +202,26 @@ async def test_a_blocking_sync_tool_under_ainvoke_runs_off_the_event_loop():
     assert (await executor.ainvoke({"input": "q"}))["output"] == "done"
     task.cancel()
     assert len(ticks) - before >= 5  # the loop kept serving the ticker while the tool blocked
+
+
+async def test_a_rate_limit_wait_under_ainvoke_lets_other_tasks_run():
+    from executor import RateLimiter
+
+    ticks = []
+
+    async def ticker():
+        while True:
+            ticks.append(1)
+            await asyncio.sleep(0.005)
+
+    model = ScriptedModel([action("price", "roses"), finish("25 yuan")])
+    executor = AgentExecutor(agent=create_react_agent(model, [price]), tools=[price],
+                             rate_limiter=RateLimiter(max_qps=10, burst=1))  # real clock: 0.1 s per call
+    task = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    before = len(ticks)
+    events = []
+    await executor.ainvoke({"input": "q"}, [events.append])
+    task.cancel()
+    assert [e.kind for e in events].count("rate_limit_wait") == 1
+    assert len(ticks) - before >= 5  # the second call's 0.1 s wait did not block the loop
