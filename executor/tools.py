@@ -88,6 +88,16 @@ class Tool:
         return {"type": "function", "function": {"name": self.name, "description": self.description,
                                                  "parameters": self.json_schema()}}
 
+    def invoke(self, tool_input: str | dict[str, Any]) -> Any:
+        """LangChain: BaseTool.invoke. Call the tool on its own, outside a run (e.g. in a unit test):
+        the input parsed as in a run, an awaitable awaited, no events; a bad input raises ToolInputError."""
+        steps = self._bind(tool_input, RunContext())()
+        while True:
+            try:
+                next(steps)  # an event-yielding tool's own events, which nobody is listening to
+            except StopIteration as stop:
+                return stop.value
+
     def run(self, tool_input: str | dict[str, Any], run: RunContext) -> Generator[object, None, Any]:
         # LangChain: BaseTool.run
         shown = tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False)

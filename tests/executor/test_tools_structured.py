@@ -123,3 +123,13 @@ def test_decorator_refuses_what_it_cannot_describe():
             return sum(args)
     with pytest.raises(TypeError, match="args_schema must be a pydantic model class"):
         Tool("T", "d", lambda x: x, args_schema=dict)
+
+
+def test_invoke_calls_a_tool_on_its_own_like_langchains():
+    from executor import ToolInputError
+
+    assert add.invoke({"a": 2, "b": 3}) == 5
+    assert add.invoke('{"a": 2}') == 3
+    assert lookup.invoke("roses") == "found:roses"
+    with pytest.raises(ToolInputError, match="a: field required"):
+        add.invoke({"b": 1})
