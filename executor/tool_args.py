@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from typing import Any, Callable, get_type_hints
+from typing import Any, Callable, Optional, get_type_hints
 
 from pydantic import BaseModel, ValidationError, create_model
 
@@ -44,7 +44,7 @@ def schema_from_function(name: str, func: Callable[..., Any]) -> type[BaseModel]
 def takes_raw_string(schema: type[BaseModel]) -> bool:
     """A schema with one str field takes the Action Input as it is; any other takes a JSON object."""
     fields = schema.model_fields
-    return len(fields) == 1 and next(iter(fields.values())).annotation is str
+    return len(fields) == 1 and next(iter(fields.values())).annotation in (str, Optional[str])
 
 
 def parse_tool_input(schema: type[BaseModel], tool_input: str | dict[str, Any]) -> dict[str, Any]:

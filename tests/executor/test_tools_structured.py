@@ -133,3 +133,12 @@ def test_invoke_calls_a_tool_on_its_own_like_langchains():
     assert lookup.invoke("roses") == "found:roses"
     with pytest.raises(ToolInputError, match="a: field required"):
         add.invoke({"b": 1})
+
+
+def test_an_optional_str_argument_still_takes_the_raw_input():
+    @tool
+    def search(query: str | None = None) -> str:
+        """Search."""
+        return f"searched:{query}"
+
+    assert search.invoke("red roses") == "searched:red roses"
