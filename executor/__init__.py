@@ -16,16 +16,18 @@ from .rate_limit import RateLimiter
 from .retry import RetriesExhausted, RetryPolicy, TransientError
 from .run_context import RunContext
 from .schema import AgentAction, AgentFinish, AgentStep
+from .tool_args import ToolInputError
+from .tool_decorator import tool
 from .tools import Tool, ToolError
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AgentAction", "AgentExecutor", "AgentFinish", "AgentStep", "ChatModel", "CircuitBreaker",
-    "CircuitBreakerModel", "CircuitOpenError", "DegradingAgent", "FallbackModel", "ManualClock",
-    "ModelEntry", "ModelList", "ModelRefused", "ModelReply", "NoRuleMatched", "OutputParserException",
-    "OutputParsingError", "PromptTemplate", "REACT_PROMPT", "RateLimiter", "ReActAgent", "RetriesExhausted",
-    "RetryPolicy", "Rule", "RuleSet", "RunContext", "STOPPED", "ScriptExhausted", "ScriptedModel", "SystemClock",
-    "Tool", "ToolError", "TransientError", "breaker_for", "create_model_chain", "create_react_agent",
-    "llm_math_tool", "load_model_list", "reset_breakers", "with_breaker", "with_fallbacks",
+    "CircuitBreakerModel", "CircuitOpenError", "DegradingAgent", "FallbackModel", "ManualClock", "ModelEntry",
+    "ModelList", "ModelRefused", "ModelReply", "NoRuleMatched", "OutputParserException", "OutputParsingError",
+    "PromptTemplate", "REACT_PROMPT", "RateLimiter", "ReActAgent", "RetriesExhausted", "RetryPolicy", "Rule",
+    "RuleSet", "RunContext", "STOPPED", "ScriptExhausted", "ScriptedModel", "SystemClock", "Tool", "ToolError",
+    "ToolInputError", "TransientError", "breaker_for", "create_model_chain", "create_react_agent",
+    "llm_math_tool", "load_model_list", "reset_breakers", "tool", "with_breaker", "with_fallbacks",
 ]

@@ -9,6 +9,7 @@ from .parser import parse_react_output
 from .prompt import REACT_PROMPT, PromptTemplate, Scratchpad, render_tools
 from .run_context import RunContext
 from .schema import AgentAction, AgentFinish
+from .tool_adapters import as_tools
 from .tools import Tool
 
 STOP = ["\nObservation"]
@@ -26,6 +27,7 @@ class ReActAgent:
         self.prompt = prompt
         self.output_parser = output_parser
         self.stop = list(stop)
+        tools = as_tools(tools)
         self._tool_text = render_tools(tools)
         self._tool_names = ", ".join(tool.name for tool in tools)
         self._scratchpad = Scratchpad()

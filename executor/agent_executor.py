@@ -5,21 +5,25 @@ from __future__ import annotations
 from typing import Any, Callable, Generator, Iterable, Sequence
 
 from .agent import ReActAgent
+from .async_driver import AsyncEventStream
 from .clock import Clock
 from .degradation import RuleSet, with_rules
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
 from .fallbacks import describe_model
+from .listeners import check_listeners
 from .parser import OutputParserException
 from .rate_limit import RateLimiter
 from .retry import RetryPolicy
 from .run_context import Listener, RunContext
 from .schema import AgentAction, AgentFinish, AgentStep
+from .tool_adapters import as_tools
 from .tools import Tool, invalid_tool_observation
 
 Events = Generator[EventBase, None, Any]
 ParsingErrorHandler = bool | str | Callable[[OutputParserException], str]
 STOPPED = "Agent stopped due to iteration limit or time limit."
+DEFAULT_RETRY = "default"  # retry_policy's default: the CLI's RetryPolicy for a live model, none otherwise
 
 
 class OutputParsingError(ValueError):
@@ -31,26 +35,29 @@ class AgentExecutor:
 
     `invoke` returns the result dict; `iter_events` is the same run as a generator that
     hands out one event per `next()` and returns the result dict when it stops.
+    `ainvoke` / `aiter_events` drive that same generator from asyncio (async tools and models
+    are awaited under all four).
     """
 
-    def __init__(self, agent: ReActAgent, tools: Sequence[Tool], max_iterations: int | None = 15,
+    def __init__(self, agent: ReActAgent, tools: Sequence[Any], max_iterations: int | None = 15,
                  max_execution_time: float | None = None, early_stopping_method: str = "force",
                  handle_parsing_errors: ParsingErrorHandler = False,
                  return_intermediate_steps: bool = False,
                  trim_intermediate_steps: int | Callable[[list], list] = -1,
                  clock: Clock | None = None, run_id_factory: Callable[[], str] | None = None,
-                 retry_policy: RetryPolicy | None = None, rate_limiter: RateLimiter | None = None,
+                 retry_policy: RetryPolicy | None | str = DEFAULT_RETRY, rate_limiter: RateLimiter | None = None,
                  rules: RuleSet | None = None, degrade_after: int = 3) -> None:
         if early_stopping_method != "force":
             raise ValueError(f"early_stopping_method {early_stopping_method!r} is not supported; "
                              "use 'force' (the ReAct agent has no 'generate' step)")
+        tools = as_tools(tools)  # Tools, @tool functions and LangChain tools; anything else is refused
         names = [tool.name for tool in tools]
         if len(set(names)) != len(names):
             raise ValueError(f"Tool names must be unique, got {names}")
         # With rules, refusals become answers and the rules plan after `degrade_after` failures in a row.
         self.agent = with_rules(agent, rules, degrade_after)
         self.rules, self.degrade_after = rules, degrade_after
-        self.tools = list(tools)
+        self.tools = tools
         self.max_iterations = max_iterations
         self.max_execution_time = max_execution_time
         self.early_stopping_method = early_stopping_method
@@ -59,13 +66,13 @@ class AgentExecutor:
         self.trim_intermediate_steps = trim_intermediate_steps
         self.clock = clock
         self.run_id_factory = run_id_factory
-        self.retry_policy = retry_policy  # model calls, and tools without a policy of their own
+        self.retry_policy = _retry_policy_for(retry_policy, agent)  # model calls, and tools without their own
         self.rate_limiter = rate_limiter  # paces every model call, nested ones included
 
     # -- public entry points --------------------------------------------------------------
     def invoke(self, inputs: dict[str, Any], listeners: Iterable[Listener] = ()) -> dict[str, Any]:
         """Run to the end, feeding every event to `listeners`, and return the result dict."""
-        listeners = list(listeners)
+        listeners = check_listeners(listeners)
         events = self.iter_events(inputs)
         while True:
             try:
@@ -75,13 +82,25 @@ class AgentExecutor:
             for listener in listeners:
                 listener(event)
 
-    def iter_events(self, inputs: dict[str, Any]) -> Events:
+    async def ainvoke(self, inputs: dict[str, Any], listeners: Iterable[Listener] = ()) -> dict[str, Any]:
+        """`invoke` under asyncio: async tools and models are awaited on the caller's loop,
+        sync ones run in a worker thread so they do not block it (LangChain: ainvoke)."""
+        listeners = check_listeners(listeners)
+        stream = self.aiter_events(inputs)
+        async for event in stream:
+            for listener in listeners:
+                listener(event)
+        return stream.result
+
+    def aiter_events(self, inputs: dict[str, Any]) -> AsyncEventStream:
+        """`async for event in executor.aiter_events(inputs)`: the same generator as iter_events."""
+        return AsyncEventStream(self.iter_events(inputs, self._new_run(awaits_in_driver=True)))
+
+    def iter_events(self, inputs: dict[str, Any], run: RunContext | None = None) -> Events:
         # LangChain: Chain.invoke — the executor is a chain; its loop body is _call.
         if "input" not in inputs:
             raise ValueError(f"Missing some input keys: {{'input'}} (got {sorted(inputs)})")
-        run = RunContext(self.clock, self.run_id_factory() if self.run_id_factory else None,
-                         outermost=AgentExecutor.iter_events.__code__,
-                         retry_policy=self.retry_policy, rate_limiter=self.rate_limiter)
+        run = run or self._new_run()
         yield run.emit(ChainStartEvent, inputs=inputs, tools=self._tool_infos(), settings=self._settings(run.clock))
         try:
             outputs = yield from self._call(inputs, run)
@@ -167,6 +186,11 @@ class AgentExecutor:
         return AgentStep(agent_action, observation)
 
     # -- helpers that do not emit -----------------------------------------------------------
+    def _new_run(self, awaits_in_driver: bool = False) -> RunContext:
+        return RunContext(self.clock, self.run_id_factory() if self.run_id_factory else None,
+                          outermost=AgentExecutor.iter_events.__code__, retry_policy=self.retry_policy,
+                          rate_limiter=self.rate_limiter, awaits_in_driver=awaits_in_driver)
+
     def _should_continue(self, iterations: int, time_elapsed: float) -> bool:
         if self.max_iterations is not None and iterations >= self.max_iterations:
             return False
@@ -244,6 +268,16 @@ class AgentExecutor:
             raise TypeError(f"with_overrides: AgentExecutor has no argument {', '.join(unknown)}; "
                             f"choose from {', '.join(names)}")
         return type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
+
+
+def _retry_policy_for(given: RetryPolicy | None | str, agent: Any) -> RetryPolicy | None:
+    """None means never retry; the default retries a live model (`model.live`) as the CLI does."""
+    if given != DEFAULT_RETRY:
+        if given is not None and not isinstance(given, RetryPolicy):
+            raise TypeError(f"retry_policy must be a RetryPolicy or None, got {type(given).__name__}")
+        return given
+    live = getattr(getattr(agent, "model", None), "live", False) is True
+    return RetryPolicy(max_retries=6) if live else None  # the CLI's --max-retries default
 
 
 def _describe(value: Any) -> Any:

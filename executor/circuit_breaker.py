@@ -14,7 +14,10 @@ from typing import Any, Callable, Generator, Literal, Sequence
 
 from .clock import Clock, SystemClock
 from .events import BreakerClosedEvent, BreakerHalfOpenEvent, BreakerOpenEvent, EventBase
+from .callee import model_callee
+from .events import CalleeRef
 from .models import ChatModel, ModelReply, _paced_generate
+from .providers.errors import ProviderUnreachable
 from .retry import RETRYABLE_STATUS, TransientError, describe_error, status_code_of
 from .retry_loop import with_retries
 from .run_context import RunContext
@@ -24,8 +27,9 @@ BreakerState = Literal["closed", "open", "half_open"]
 
 def is_endpoint_failure(error: BaseException) -> bool:
     """Does this error say the endpoint is unwell? (429, 5xx, timeouts, dropped connections: yes;
-    a refused key or a bad request: no, those are ours to fix and say nothing about its health.)"""
-    return (isinstance(error, (TransientError, ConnectionError, TimeoutError))
+    a refused key or a bad request: no, those are ours to fix and say nothing about its health.
+    A refused connection is not retried, but it does say the endpoint is down.)"""
+    return (isinstance(error, (TransientError, ConnectionError, TimeoutError, ProviderUnreachable))
             or status_code_of(error) in RETRYABLE_STATUS)
 
 
@@ -187,6 +191,14 @@ class CircuitBreakerModel:
         self.model, self.breaker = model, breaker
         self.model_name = model.model_name
         self.endpoint = endpoint_of(model)
+
+    @property
+    def live(self) -> bool:  # retried by default exactly when the model behind it would be
+        return getattr(self.model, "live", False) is True
+
+    @property
+    def callee(self) -> CalleeRef | None:  # llm events point at the guarded model's code, not at this wrapper
+        return model_callee(self.model)
 
     def __repr__(self) -> str:
         return f"CircuitBreakerModel({self.model!r}, state={self.breaker.state!r})"

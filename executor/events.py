@@ -22,9 +22,20 @@ class SourceRef(BaseModel):
     file: str
     """Relative to the project root, e.g. "executor/agent_executor.py" (absolute outside it)."""
     line: int
-    """The line of the `yield` that handed the event out."""
+    """The line of the `yield` that handed the event out (a callee: the function's first line)."""
     function: str
     """The function that line belongs to, e.g. "_iter_next_step"."""
+
+
+class CalleeRef(SourceRef):
+    """Where a function called from the loop is defined: a tool's function, a model's generate.
+
+    A subclass rather than a field on SourceRef, so that every event's `source` keeps the exact
+    byte layout the trace index's fast scan reads.
+    """
+
+    qualname: str
+    """The function's qualified name, e.g. "ScriptedModel.generate"."""
 
 
 class ToolInfo(BaseModel):
@@ -92,6 +103,8 @@ class LLMStartEvent(EventBase):
     """The exact text sent."""
     stop: list[str]
     """Stop sequences: the reply ends where one begins."""
+    callee: CalleeRef | None = None
+    """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
 class LLMEndEvent(EventBase):
@@ -110,6 +123,8 @@ class LLMEndEvent(EventBase):
     """Why the endpoint stopped, when it was not a plain "stop" (e.g. "length", "content_filter")."""
     refusal: str | None = None
     """The endpoint's refusal text (OpenAI's message.refusal), when it refused instead of answering."""
+    callee: CalleeRef | None = None
+    """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
 class AgentActionEvent(EventBase):
@@ -168,6 +183,8 @@ class ToolStartEvent(EventBase):
     """The tool's name."""
     tool_input: str
     """The input it is given."""
+    callee: CalleeRef | None = None
+    """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
 class ToolEndEvent(EventBase):
@@ -178,6 +195,8 @@ class ToolEndEvent(EventBase):
     """The tool's name."""
     observation: str
     """What it returned, as text: the next prompt's Observation."""
+    callee: CalleeRef | None = None
+    """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
 class ToolErrorEvent(EventBase):
@@ -194,6 +213,8 @@ class ToolErrorEvent(EventBase):
     """True when the error became an observation, False when it ends the run."""
     observation: str | None = None
     """The observation made of it, when handled."""
+    callee: CalleeRef | None = None
+    """Where the called function is (the tool's function, the model class's generate); None if unknown."""
 
 
 class RetryEvent(EventBase):

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Generator, Sequence
 
+from .callee import model_callee
 from .clock import Clock
-from .events import EventBase, FallbackEvent
+from .events import CalleeRef, EventBase, FallbackEvent
 from .models import ChatModel, ModelReply, generate_with_retries
 from .retry import describe_error
 from .run_context import RunContext
@@ -31,6 +32,14 @@ class FallbackModel:
     @property
     def models(self) -> tuple[ChatModel, ...]:
         return (self.primary, *self.fallbacks)
+
+    @property
+    def live(self) -> bool:  # retried by default when any model in the chain calls a service
+        return any(getattr(model, "live", False) is True for model in self.models)
+
+    @property
+    def callee(self) -> CalleeRef | None:  # llm_start names the primary, so its code is the callee
+        return model_callee(self.primary)
 
     def __repr__(self) -> str:
         return f"FallbackModel({self.primary!r}, fallbacks={list(self.fallbacks)!r})"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generator, Protocol, Sequence
 
+from .awaiting import call_either, pause
+from .callee import model_callee
 from .events import LLMEndEvent, LLMStartEvent, RateLimitWaitEvent
 from .retry_loop import with_retries
 from .run_context import RunContext
@@ -34,7 +36,12 @@ class ModelRefused(Exception):
 
 
 class ChatModel(Protocol):
-    """Anything with a name that turns a prompt into text, honouring stop sequences."""
+    """Anything with a name that turns a prompt into text, honouring stop sequences.
+
+    `generate` may be a coroutine function; a model may also offer `agenerate`, which the
+    async driver (ainvoke, aiter_events) prefers. A model that calls a service sets
+    `live = True`; an AgentExecutor then retries it by default, as the command line does.
+    """
 
     model_name: str
 
@@ -57,6 +64,8 @@ def cut_at_stop(text: str, stop: Sequence[str]) -> str:
 
 class ScriptedModel:
     """Answers each call with the next of the given replies and records every prompt it saw."""
+
+    live = False  # no service behind it: nothing to retry
 
     def __init__(self, replies: Sequence[str | ModelReply | Exception], apply_stop: bool = True,
                  model_name: str = "scripted") -> None:
@@ -88,7 +97,8 @@ def call_model(run: RunContext, model: ChatModel, prompt: str,
     A model with `narrated_generate` (FallbackModel, CircuitBreakerModel) runs its own attempts,
     so its fallback and breaker events come from inside this call. A refused reply ends in ModelRefused.
     """
-    yield run.emit(LLMStartEvent, model=model.model_name, prompt=prompt, stop=list(stop))
+    callee = model_callee(model)
+    yield run.emit(LLMStartEvent, model=model.model_name, prompt=prompt, stop=list(stop), callee=callee)
     started = run.clock.monotonic()
     # generate_with_retries, written out: the stack a learner sees stays call_model -> with_retries.
     narrated = getattr(model, "narrated_generate", None)
@@ -99,7 +109,7 @@ def call_model(run: RunContext, model: ChatModel, prompt: str,
                                         lambda: _paced_generate(run, model, prompt, stop))
     yield run.emit(LLMEndEvent, text=reply.text, usage=reply.usage,
                    duration=round(run.clock.monotonic() - started, 6), answered_by=reply.answered_by,
-                   finish_reason=reply.finish_reason, refusal=reply.refusal)
+                   finish_reason=reply.finish_reason, refusal=reply.refusal, callee=callee)
     if reply.refused:
         raise ModelRefused(reply.answered_by or model.model_name, reply)
     return reply.text
@@ -120,7 +130,8 @@ def _paced_generate(run: RunContext, model: ChatModel, prompt: str,
                     stop: Sequence[str]) -> Generator[object, None, ModelReply]:
     """One attempt: wait for the rate limiter (if the run has one), then ask the model."""
     if run.rate_limiter is not None:
-        waited = run.rate_limiter.acquire()
+        waited = run.rate_limiter.reserve()  # RateLimiter.acquire, with the wait done by pause()
         if waited > 0:
+            yield from pause(run, waited, run.rate_limiter.clock)  # under ainvoke: asyncio.sleep
             yield run.emit(RateLimitWaitEvent, waited=round(waited, 6))
-    return model.generate(prompt, stop)
+    return (yield from call_either(run, model.generate, getattr(model, "agenerate", None), prompt, stop))

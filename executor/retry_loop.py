@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Generator, Literal
 
+from .awaiting import pause
 from .events import EventBase, RetryEvent
 from .retry import RetriesExhausted, RetryPolicy, describe_error
 from .run_context import RunContext
@@ -30,5 +31,5 @@ def with_retries(run: RunContext, policy: RetryPolicy | None, target: Literal["l
             delay = round(policy.delay_for(number, error), 6)
             yield run.emit(RetryEvent, target=target, name=name, attempt=number,
                            error=describe_error(error), delay=delay)
-            run.clock.sleep(delay)
+            yield from pause(run, delay)  # under ainvoke, other tasks run meanwhile
             number += 1

@@ -35,8 +35,10 @@ class RunContext:
 
     def __init__(self, clock: Clock | None = None, run_id: str | None = None,
                  outermost: CodeType | None = None, retry_policy: RetryPolicy | None = None,
-                 rate_limiter: RateLimiter | None = None) -> None:
+                 rate_limiter: RateLimiter | None = None, awaits_in_driver: bool = False) -> None:
         self.clock = clock or SystemClock()
+        # True under aiter_events/ainvoke: an awaitable is yielded up to the driver, not run here.
+        self.awaits_in_driver = awaits_in_driver
         self.retry_policy = retry_policy  # for model calls, and for tools that have none of their own
         self.rate_limiter = rate_limiter
         self.run_id = run_id or uuid.uuid4().hex[:12]

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import inspect
+import json
 from functools import partial
 from typing import Any, Callable, Generator
 
+from pydantic import BaseModel
+
+from .awaiting import call_either
+from .callee import callee_of
 from .events import ToolEndEvent, ToolErrorEvent, ToolStartEvent
 from .retry import RetriesExhausted, RetryPolicy
 from .retry_loop import with_retries
 from .run_context import RunContext
+from .tool_args import ToolInputError, parse_tool_input, single_string_schema
 
 ErrorHandler = bool | str | Callable[["ToolError"], str]
 
@@ -30,21 +36,33 @@ def invalid_tool_observation(requested: str, available: list[str]) -> str:
 class Tool:
     """A tool the agent can call by name.
 
-    `func` takes the tool input string and returns the observation. A generator function
+    `func` takes the tool input string and returns the observation; it may be a coroutine
+    function (it is awaited), and `coroutine` may give an async form that ainvoke/aiter_events
+    prefer (LangChain: Tool(func=..., coroutine=...)). A generator function
     is also accepted: it is called as `func(tool_input, run)` and may yield events of its
     own (the calculator narrates its nested model call this way).
     `deterministic=False` marks tools whose answers a replay must take from the recording.
     `retry_policy` overrides the executor's policy for this tool; with on_failure="continue"
     the final error of a failed retry becomes the observation instead of ending the run.
+    With `args_schema` (a pydantic model) `func` is called with keyword arguments validated by
+    it: a one-str-field schema takes the Action Input as it is, any other a JSON object. Without
+    one, `func` gets the raw Action Input and `args_schema` is a one-field `tool_input` schema.
     """
 
     def __init__(self, name: str, description: str, func: Callable[..., Any],
                  return_direct: bool = False, handle_tool_error: ErrorHandler = False,
-                 deterministic: bool = True, retry_policy: RetryPolicy | None = None) -> None:
+                 deterministic: bool = True, retry_policy: RetryPolicy | None = None,
+                 args_schema: type[BaseModel] | None = None,
+                 coroutine: Callable[..., Any] | None = None) -> None:
         if not name or not name.strip():
             raise ValueError("Tool name must be a non-empty string")
         if not callable(func):
             raise TypeError(f"Tool {name!r}: func must be callable, got {type(func).__name__}")
+        if inspect.isasyncgenfunction(func):
+            raise TypeError(f"Tool {name!r}: func is an async generator; a tool returns (or awaits) one observation")
+        if args_schema is not None and not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
+            raise TypeError(f"Tool {name!r}: args_schema must be a pydantic model class, "
+                            f"got {type(args_schema).__name__}")
         self.name = name
         self.description = description
         self.func = func
@@ -52,17 +70,43 @@ class Tool:
         self.handle_tool_error = handle_tool_error
         self.deterministic = deterministic
         self.retry_policy = retry_policy
+        self.coroutine = coroutine
+        self.callee = callee_of(func)  # events point the debugger at the user's function
         self.emits_events = inspect.isgeneratorfunction(func)
+        self.takes_keywords = args_schema is not None  # func(**arguments) rather than func(tool_input)
+        self.args_schema = args_schema or single_string_schema(name)
 
     def __repr__(self) -> str:
         return f"Tool(name={self.name!r})"
 
-    def run(self, tool_input: str, run: RunContext) -> Generator[object, None, Any]:
+    def json_schema(self) -> dict[str, Any]:
+        """The arguments as JSON Schema: what a tool-calling model is sent as `parameters`."""
+        return self.args_schema.model_json_schema()
+
+    def openai_tool(self) -> dict[str, Any]:
+        """LangChain: convert_to_openai_tool. The entry for an OpenAI request's `tools` list."""
+        return {"type": "function", "function": {"name": self.name, "description": self.description,
+                                                 "parameters": self.json_schema()}}
+
+    def invoke(self, tool_input: str | dict[str, Any]) -> Any:
+        """LangChain: BaseTool.invoke. Call the tool on its own, outside a run (e.g. in a unit test):
+        the input parsed as in a run, an awaitable awaited, no events; a bad input raises ToolInputError."""
+        steps = self._bind(tool_input, RunContext())()
+        while True:
+            try:
+                next(steps)  # an event-yielding tool's own events, which nobody is listening to
+            except StopIteration as stop:
+                return stop.value
+
+    def run(self, tool_input: str | dict[str, Any], run: RunContext) -> Generator[object, None, Any]:
         # LangChain: BaseTool.run
-        yield run.emit(ToolStartEvent, tool=self.name, tool_input=tool_input)
+        shown = tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False)
+        yield run.emit(ToolStartEvent, tool=self.name, tool_input=shown, callee=self.callee)
         policy = self.retry_policy or run.retry_policy
-        attempt = (partial(self.func, tool_input, run) if self.emits_events
-                   else partial(_plain_call, self.func, tool_input))
+        try:
+            attempt = self._bind(tool_input, run)
+        except ToolInputError as error:  # LangChain: handle_validation_error; the loop goes on
+            return (yield from self._refuse_input(error, run))
         try:
             # Without a policy the tool runs directly, so the call stack shows no retry frame.
             attempts = with_retries(run, policy, "tool", self.name, attempt) if policy else attempt()
@@ -82,8 +126,26 @@ class Tool:
         except Exception as error:
             yield run.emit(ToolErrorEvent, **self._error_fields(error, handled=False))
             raise
-        yield run.emit(ToolEndEvent, tool=self.name, observation=str(observation))
+        yield run.emit(ToolEndEvent, tool=self.name, observation=str(observation), callee=self.callee)
         return observation
+
+    def _refuse_input(self, error: ToolInputError, run: RunContext) -> Generator[object, None, str]:
+        """The arguments did not fit: tell the model what to write instead (always handled)."""
+        observation = f"Invalid input for tool {self.name!r}: {error}"
+        yield run.emit(ToolErrorEvent, **self._error_fields(error, True, observation))
+        yield run.emit(ToolEndEvent, tool=self.name, observation=observation, callee=self.callee)
+        return observation
+
+    def _bind(self, tool_input: str | dict[str, Any], run: RunContext) -> Callable[[], Generator]:
+        """One attempt of the call, its arguments parsed from the input (ToolInputError if they do not fit)."""
+        if self.emits_events:
+            return partial(self.func, tool_input, run)
+        if isinstance(tool_input, str) and not self.takes_keywords:
+            return partial(_plain_call, run, self.func, self.coroutine, (tool_input,), {})
+        arguments = parse_tool_input(self.args_schema, tool_input)
+        if self.takes_keywords:
+            return partial(_plain_call, run, self.func, self.coroutine, (), arguments)
+        return partial(_plain_call, run, self.func, self.coroutine, tuple(arguments.values()), {})
 
     def _observation_for(self, error: ToolError) -> str:
         handler = self.handle_tool_error
@@ -96,10 +158,11 @@ class Tool:
     def _error_fields(self, error: BaseException, handled: bool,
                       observation: str | None = None) -> dict[str, Any]:
         return {"tool": self.name, "error_type": type(error).__name__, "message": str(error),
-                "handled": handled, "observation": observation}
+                "handled": handled, "observation": observation, "callee": self.callee}
 
 
-def _plain_call(func: Callable[[str], Any], tool_input: str) -> Generator[object, None, Any]:
-    """A plain function's call as a generator that yields nothing, so every tool can be `yield from`-ed."""
-    return func(tool_input)
-    yield  # unreachable: only here to make this a generator function
+def _plain_call(run: RunContext, func: Callable[..., Any], coroutine: Callable[..., Any] | None,
+                args: tuple[Any, ...], kwargs: dict[str, Any]) -> Generator[object, Any, Any]:
+    """A plain function's call as a generator (yielding only to have an awaitable awaited),
+    so every tool can be `yield from`-ed."""
+    return (yield from call_either(run, func, coroutine, *args, **kwargs))

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from typing import Callable, Sequence
 
-from ..config import DEFAULT_TIMEOUT, ModelConfig, ModelConfigError
+from ..config import ModelConfig, ModelConfigError, load_model_config
 from ..models import ChatModel, ScriptedModel
 from .errors import (MalformedReply, ProviderAuthError, ProviderConnectionError, ProviderError,
-                     ProviderHTTPError, ProviderNotFound, ProviderTimeout)
+                     ProviderHTTPError, ProviderNotFound, ProviderTimeout, ProviderUnreachable)
 
 ENTRY_POINT_GROUP = "loopscope.providers"
 DEFAULT_PROVIDER = "openai"
@@ -117,16 +117,20 @@ def parse_model_spec(spec: str) -> tuple[str, str]:
 
 
 def create_model(spec: str, config: ModelConfig | None = None, replies: Sequence[str] = ()) -> ChatModel:
-    """The ChatModel that `spec` names, built by its provider."""
+    """The ChatModel that `spec` names, built by its provider.
+
+    Without `config`, the settings come from where the command line reads them: the
+    environment, then ./.env (load_model_config).
+    """
     provider, name = parse_model_spec(spec)
     factory = find_provider(provider)
-    config = config or ModelConfig(timeout=DEFAULT_TIMEOUT)
+    config = config or load_model_config()
     return factory(ModelRequest(provider=provider, name=name, config=config, replies=tuple(replies)))
 
 
 __all__ = [
     "DEFAULT_PROVIDER", "ENTRY_POINT_GROUP", "MalformedReply", "ModelRequest", "ProviderAuthError",
     "ProviderConnectionError", "ProviderError", "ProviderFactory", "ProviderHTTPError",
-    "ProviderNotFound", "ProviderTimeout", "available_providers", "create_model", "find_provider",
+    "ProviderNotFound", "ProviderTimeout", "ProviderUnreachable", "available_providers", "create_model", "find_provider",
     "parse_model_spec", "register_provider", "unregister_provider",
 ]

@@ -31,6 +31,15 @@ class ProviderConnectionError(ProviderError, ConnectionError):
     """The endpoint could not be reached, or dropped the connection before answering."""
 
 
+class ProviderUnreachable(ProviderError):
+    """No connection could be made at all (refused, unknown host): the URL or the server is wrong.
+
+    Deliberately not a ConnectionError, so the default RetryPolicy fails fast instead of
+    backing off for a minute against a port nobody listens on; a connection dropped mid-reply
+    is a ProviderConnectionError and is retried.
+    """
+
+
 class ProviderTimeout(ProviderError, TimeoutError):
     """The endpoint did not answer within the client's timeout."""
 

@@ -12,7 +12,7 @@ from ..config import ENV_API_KEY, ENV_BASE_URL, ModelConfig, display_url
 from ..models import ModelReply
 from ..retry import parse_retry_after
 from .errors import (MalformedReply, ProviderAuthError, ProviderConnectionError, ProviderError,
-                     ProviderHTTPError, ProviderTimeout)
+                     ProviderHTTPError, ProviderTimeout, ProviderUnreachable)
 
 MAX_MESSAGE_CHARS = 300
 # Shapes of credentials a server may echo back in an error ("Incorrect API key provided: sk-...").
@@ -25,6 +25,8 @@ class OpenAIChatModel:
     The SDK's own retries are switched off (max_retries=0): loopscope's RetryPolicy does the
     retrying, so that every retry is an event the learner can see and a test can count.
     """
+
+    live = True  # it calls a service: an AgentExecutor gives it the CLI's default RetryPolicy
 
     def __init__(self, model_name: str, config: ModelConfig, client: openai.OpenAI | None = None) -> None:
         self.model_name = model_name
@@ -88,6 +90,10 @@ class OpenAIChatModel:
             return MalformedReply(f"the reply from {where} is not valid JSON ({self._clean(str(error))})")
         if isinstance(error, openai.APITimeoutError):
             return ProviderTimeout(f"no reply from {where} within {self._timeout:g}s")
+        if isinstance(error, openai.APIConnectionError) and _never_connected(error):
+            cause = self._clean(str(error.__cause__))
+            return ProviderUnreachable(f"could not connect to {where} ({cause}); check {ENV_BASE_URL} "
+                                       "and that the server is running")
         if isinstance(error, openai.APIConnectionError):
             cause = self._clean(str(error.__cause__ or error))
             return ProviderConnectionError(f"could not reach {where} ({cause}); check {ENV_BASE_URL} "
@@ -107,6 +113,17 @@ class OpenAIChatModel:
             return ProviderHTTPError(f"{said}; check the model name {self.model_name!r} and that "
                                      f"{ENV_BASE_URL} ends in /v1", status)
         return ProviderHTTPError(said, status, _retry_after(error))
+
+
+def _never_connected(error: BaseException) -> bool:
+    # The HTTP library's ConnectError (refused, unknown host), matched by name: the SDK may ship
+    # its own copy of httpx, so the class cannot be imported from one fixed place.
+    cause = error.__cause__
+    while cause is not None:
+        if type(cause).__name__ == "ConnectError":
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _server_message(error: openai.APIStatusError) -> str:

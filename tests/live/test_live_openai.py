@@ -7,7 +7,7 @@ import pytest
 
 from executor import ManualClock, RetriesExhausted, RetryPolicy
 from executor.config import load_model_config
-from executor.providers import ProviderAuthError, create_model
+from executor.providers import ProviderAuthError, ProviderUnreachable, create_model
 from tests.helpers.fake_openai_server import Drop, Malformed, Slow, Status
 from tests.live.conftest import API_KEY
 from tracer.replay.builder import recorded_retry_policy, replayed_executor
@@ -97,14 +97,15 @@ def test_a_refused_key_fails_fast_with_a_clear_message_and_without_the_key(live_
     assert API_KEY not in json.dumps([e.model_dump(mode="json") for e in events], ensure_ascii=False)
 
 
-def test_an_unreachable_endpoint_says_what_to_check(live_env, monkeypatch):
+def test_an_unreachable_endpoint_fails_at_once_and_says_what_to_check(live_env, monkeypatch):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
-    events, error, clock = run_rose(live_model(), RetryPolicy(max_retries=1, jitter=False))
-    assert isinstance(error, RetriesExhausted) and len(clock.slept) == 1
-    assert f"could not reach http://127.0.0.1:{port}/v1" in str(error) and "check OPENAI_BASE_URL" in str(error)
+    events, error, clock = run_rose(live_model(), RetryPolicy(max_retries=6, jitter=False))
+    assert isinstance(error, ProviderUnreachable) and clock.slept == []  # no backoff against a closed port
+    assert not [e for e in events if e.kind == "retry"]
+    assert f"could not connect to http://127.0.0.1:{port}/v1" in str(error) and "check OPENAI_BASE_URL" in str(error)
 
 
 def record_live(path, policy):

@@ -24,8 +24,9 @@ POLICY = RetryPolicy(max_retries=3, jitter=False)
 class RecordedAnswers:
     """One model's attempts in recorded order: each raises the recorded error or returns the reply."""
 
-    def __init__(self, name, outcomes):
+    def __init__(self, name, outcomes, callee=None):
         self.model_name, self.outcomes = name, list(outcomes)
+        self.callee = callee  # llm events point where the recording's did (as the cassette's models do)
 
     def generate(self, prompt, stop):
         kind, value = self.outcomes.pop(0)
@@ -73,7 +74,8 @@ def record(model, clock, question="q?", **settings):
 
 def replay(recorded, question="q?", **settings):
     answers = answers_by_model(recorded)
-    model_for = lambda name: RecordedAnswers(name, answers[name])  # noqa: E731
+    callee = next(event.callee for event in recorded if event.kind == "llm_start")
+    model_for = lambda name: RecordedAnswers(name, answers[name], callee)  # noqa: E731
     chain = recorded[0].settings.get("model_chain")
     model = restore_model(chain, model_for) if chain else model_for(recorded[0].settings["model"])
     rerun = []

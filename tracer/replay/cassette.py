@@ -137,6 +137,7 @@ class ReplayModel:
     def __init__(self, events: Sequence[EventBase], strict_prompts: bool = True) -> None:
         self.calls = recorded_calls(events)
         self.model_name = self.calls[0].start.model if self.calls else "replay"
+        self.callee = self.calls[0].start.callee if self.calls else None  # llm events point where recorded
         self.strict_prompts = strict_prompts
         self.prompts: list[str] = []
         self._attempts = CallCursor(self.calls)
@@ -210,9 +211,11 @@ def recorded_tool(tool: Tool, events: Sequence[EventBase]) -> Tool:
         call.attempt(attempt)
         return call.end.observation
 
-    return Tool(name=tool.name, description=tool.description, func=replay,
-                return_direct=tool.return_direct, handle_tool_error=tool.handle_tool_error,
-                deterministic=False, retry_policy=tool.retry_policy)
+    replayed = Tool(name=tool.name, description=tool.description, func=replay,
+                    return_direct=tool.return_direct, handle_tool_error=tool.handle_tool_error,
+                    deterministic=False, retry_policy=tool.retry_policy)
+    replayed.callee = tool.callee  # tool events point at the user's function, not at replay()
+    return replayed
 
 
 def cassette_tools(tools: Sequence[Tool], events: Sequence[EventBase]) -> list[Tool]:

@@ -98,6 +98,7 @@ class ForkModel:
                  live_model: ChatModel | None = None) -> None:
         calls = recorded_calls(events)
         self.model_name = calls[0].start.model if calls else "fork"
+        self.callee = calls[0].start.callee if calls else None  # llm events point where recorded
         self.state, self.reply, self.live_model = state, reply, live_model
         self._before = CallCursor([c for c in calls if c.start.seq < state.fork_seq])
         later = [c for c in calls if c.start.seq > state.fork_seq and c.end is not None]
@@ -187,6 +188,7 @@ def fork_tool(tool: Tool, events: Sequence[EventBase], state: ForkState, observa
                 handle_tool_error=tool.handle_tool_error, deterministic=tool.deterministic,
                 retry_policy=tool.retry_policy)
     copy.emits_events = tool.emits_events
+    copy.callee = tool.callee  # tool events point at the user's function, not at forked()
     return copy
 
 

@@ -1,0 +1,119 @@
+"""Awaiting at the loop's leaves: a coroutine from a tool or a model is awaited, never used as its value.
+
+The loop is one set of generators for both drivers. Where a tool or a model hands back an
+awaitable, `awaited` either runs it to completion right there (sync driver: invoke, iter_events)
+or yields an AwaitRequest up the `yield from` chain for the async driver (ainvoke, aiter_events)
+to await and send back. So the generators stay the real call stack under both, and there is no
+async twin of any loop method to drift from the sync one (LangChain has `_call` and `_acall`,
+`_take_next_step` and `_atake_next_step`, ... written twice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import threading
+from concurrent.futures import Future
+from typing import Any, Awaitable, Callable, Generator
+
+from .clock import Clock, SystemClock
+from .run_context import RunContext
+
+
+class AwaitRequest:
+    """Yielded by `awaited` under the async driver: "await this and send me the result"."""
+
+    __slots__ = ("awaitable",)
+
+    def __init__(self, awaitable: Awaitable[Any]) -> None:
+        self.awaitable = awaitable
+
+    def __repr__(self) -> str:
+        return f"AwaitRequest({self.awaitable!r})"
+
+
+def awaited(run: RunContext, value: Any) -> Generator[Any, Any, Any]:
+    """`value` itself, or, when it is awaitable, what awaiting it gives."""
+    if not inspect.isawaitable(value):
+        return value
+    if getattr(run, "awaits_in_driver", False):
+        return (yield AwaitRequest(value))
+    return run_to_completion(value)
+
+
+def call_either(run: RunContext, func: Callable[..., Any], coroutine: Callable[..., Any] | None,
+                *args: Any, **kwargs: Any) -> Generator[Any, Any, Any]:
+    """Call a tool's or a model's function the way the driver needs.
+
+    Sync driver: `func`, its awaitable (if any) run to completion. Async driver: `coroutine`
+    if there is one (LangChain: ainvoke, agenerate), else `func` awaited if it is async, else
+    `func` in a worker thread, so a blocking call does not freeze the caller's event loop
+    (LangChain runs sync tools in an executor under ainvoke too).
+    """
+    if not getattr(run, "awaits_in_driver", False):
+        return (yield from awaited(run, func(*args, **kwargs)))
+    if coroutine is not None:
+        return (yield from awaited(run, coroutine(*args, **kwargs)))
+    if inspect.iscoroutinefunction(func):
+        return (yield from awaited(run, func(*args, **kwargs)))
+    result = yield AwaitRequest(asyncio.to_thread(func, *args, **kwargs))
+    return (yield from awaited(run, result))  # a sync function may still hand back an awaitable
+
+
+def pause(run: RunContext, seconds: float, clock: Clock | None = None) -> Generator[Any, Any, None]:
+    """Wait on `clock` (the run's by default). Under the async driver real time passes in
+    asyncio.sleep, so a backoff or a rate limit does not block the event loop (a manual or
+    skipping clock stays instant)."""
+    clock = clock or run.clock
+    if getattr(run, "awaits_in_driver", False) and type(clock) is SystemClock and seconds > 0:
+        yield AwaitRequest(asyncio.sleep(seconds))
+    else:
+        clock.sleep(seconds)
+
+
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_lock = threading.Lock()
+
+
+def _background_loop() -> asyncio.AbstractEventLoop:
+    # One long-lived loop rather than asyncio.run per call: an async client (AsyncOpenAI, httpx)
+    # keeps connections bound to the loop it first ran on, and a closed loop breaks them.
+    global _loop
+    with _loop_lock:
+        if _loop is None:
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="loopscope-awaiting", daemon=True).start()
+            _loop = loop
+        return _loop
+
+
+def run_to_completion(awaitable: Awaitable[Any]) -> Any:
+    """Await `awaitable` from synchronous code, whether or not this thread already runs an event loop."""
+    async def wait() -> Any:
+        return await awaitable
+
+    loop = _background_loop()
+    if _running_loop() is loop:  # a sync run nested inside a coroutine on our own loop: no deadlock
+        done: Future[Any] = Future()
+        threading.Thread(target=lambda: _settle(done, wait)).start()
+        return done.result()
+    future = asyncio.run_coroutine_threadsafe(wait(), loop)
+    try:
+        return future.result()
+    except BaseException:
+        future.cancel()
+        raise
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _settle(done: Future[Any], wait: Callable[[], Awaitable[Any]]) -> None:
+    try:
+        done.set_result(asyncio.run(wait()))  # type: ignore[arg-type]
+    except BaseException as error:
+        done.set_exception(error)
