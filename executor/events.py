@@ -51,6 +51,18 @@ class ActionRecord(BaseModel):
     """The model's whole reply, kept for the next prompt's scratchpad."""
 
 
+class ToolCallRecord(BaseModel):
+    """One tool call of a model reply, as llm_end records it (enough to replay the reply)."""
+
+    model_config = _FROZEN
+    id: str
+    """The id the model gave the call; its `role: tool` result carries the same id."""
+    name: str
+    """The tool the model asked for."""
+    arguments: str
+    """The arguments exactly as the model wrote them (JSON text, untrusted)."""
+
+
 class EventBase(BaseModel):
     """The envelope every event carries."""
 
@@ -92,6 +104,10 @@ class LLMStartEvent(EventBase):
     """The exact text sent."""
     stop: list[str]
     """Stop sequences: the reply ends where one begins."""
+    messages: list[dict[str, Any]] | None = None
+    """The chat messages sent, in the OpenAI shape (tool-calling agent; None for a one-prompt call)."""
+    tools: list[dict[str, Any]] | None = None
+    """The tools offered to the model as JSON-Schema function specs (tool-calling agent)."""
 
 
 class LLMEndEvent(EventBase):
@@ -104,6 +120,8 @@ class LLMEndEvent(EventBase):
     """Token counts the endpoint reported, when it did."""
     duration: float
     """Seconds from llm_start to the reply, retries and waits included."""
+    tool_calls: list[ToolCallRecord] | None = None
+    """The tool calls the reply asked for, in order (tool-calling agent); None when it asked for none."""
 
 
 class AgentActionEvent(EventBase):
@@ -116,6 +134,8 @@ class AgentActionEvent(EventBase):
     """What to hand it."""
     log: str
     """The model's whole reply."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class AgentFinishEvent(EventBase):
@@ -152,6 +172,8 @@ class InvalidToolEvent(EventBase):
     """The names it could have used."""
     observation: str
     """The observation that tells the model so."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class ToolStartEvent(EventBase):
@@ -162,6 +184,8 @@ class ToolStartEvent(EventBase):
     """The tool's name."""
     tool_input: str
     """The input it is given."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class ToolEndEvent(EventBase):
@@ -172,6 +196,8 @@ class ToolEndEvent(EventBase):
     """The tool's name."""
     observation: str
     """What it returned, as text: the next prompt's Observation."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class ToolErrorEvent(EventBase):
@@ -188,6 +214,8 @@ class ToolErrorEvent(EventBase):
     """True when the error became an observation, False when it ends the run."""
     observation: str | None = None
     """The observation made of it, when handled."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class RetryEvent(EventBase):
@@ -204,6 +232,8 @@ class RetryEvent(EventBase):
     """The failure, as "Type: message"."""
     delay: float
     """Seconds waited before the next attempt."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class RateLimitWaitEvent(EventBase):
@@ -224,6 +254,8 @@ class StepEvent(EventBase):
     """What came back."""
     n_steps: int
     """How many steps the run has taken, this one included."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class FinishCheckEvent(EventBase):
@@ -258,6 +290,44 @@ class CalculatorEvalEvent(EventBase):
     """The expression the model wrote."""
     result: str
     """What numexpr computed."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
+
+
+class ContextTrimmedEvent(EventBase):
+    """The message history was over its budget and older messages were dropped before a model call."""
+
+    kind: Literal["context_trimmed"] = "context_trimmed"
+    reason: Literal["context_window", "max_tokens"]
+    """Which budget was exceeded: the message count or the token count."""
+    dropped: list[dict[str, Any]]
+    """The messages left out, oldest first (the system and first user message are always kept)."""
+    messages_before: int
+    """How many messages the history had."""
+    messages_after: int
+    """How many the model is sent."""
+    tokens_before: int
+    """The history's size by the run's token counter."""
+    tokens_after: int
+    """The size of what the model is sent."""
+
+
+class SummarizedEvent(EventBase):
+    """Older messages were replaced by a summary the model wrote (the summary call precedes this event)."""
+
+    kind: Literal["summarized"] = "summarized"
+    replaced: list[dict[str, Any]]
+    """The messages the summary stands for, oldest first."""
+    summary: dict[str, Any]
+    """The message that replaces them in the history."""
+    messages_before: int
+    """How many messages the history had."""
+    messages_after: int
+    """How many the model is sent."""
+    tokens_before: int
+    """The history's size by the run's token counter."""
+    tokens_after: int
+    """The size of what the model is sent."""
 
 
 class ChainEndEvent(EventBase):
@@ -284,7 +354,7 @@ Event = Annotated[
         ChainStartEvent, LLMStartEvent, LLMEndEvent, AgentActionEvent, AgentFinishEvent,
         ParseErrorEvent, InvalidToolEvent, ToolStartEvent, ToolEndEvent, ToolErrorEvent, RetryEvent,
         RateLimitWaitEvent, StepEvent, FinishCheckEvent, LimitReachedEvent, CalculatorEvalEvent,
-        ChainEndEvent, ChainErrorEvent,
+        ContextTrimmedEvent, SummarizedEvent, ChainEndEvent, ChainErrorEvent,
     ],
     Field(discriminator="kind"),
 ]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Generator, Protocol, Sequence
 
 from .events import LLMEndEvent, LLMStartEvent, RateLimitWaitEvent
+from .messages import Message, ToolCall, render_messages
 from .retry_loop import with_retries
 from .run_context import RunContext
 
@@ -14,6 +15,7 @@ from .run_context import RunContext
 class ModelReply:
     text: str
     usage: dict[str, int] | None = None
+    tool_calls: tuple[ToolCall, ...] = ()  # a tool-calling reply's calls, in the order the model gave them
 
 
 class ChatModel(Protocol):
@@ -39,23 +41,41 @@ def cut_at_stop(text: str, stop: Sequence[str]) -> str:
 
 
 class ScriptedModel:
-    """Answers each call with the next of the given replies and records every prompt it saw."""
+    """Answers each call with the next of the given replies and records every prompt it saw.
 
-    def __init__(self, replies: Sequence[str], apply_stop: bool = True,
+    A reply is text, or a ModelReply with tool calls for the tool-calling path
+    (`generate_messages`), whose requests (messages and tools) are kept in `requests`.
+    """
+
+    def __init__(self, replies: Sequence[str | ModelReply], apply_stop: bool = True,
                  model_name: str = "scripted") -> None:
         self.replies = list(replies)
         self.apply_stop = apply_stop
         self.model_name = model_name
         self.prompts: list[str] = []
+        self.requests: list[dict] = []
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
         self.prompts.append(prompt)
+        reply = self._next_reply()
+        text = reply.text if isinstance(reply, ModelReply) else reply
+        return ModelReply(cut_at_stop(text, stop) if self.apply_stop else text)
+
+    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict],
+                          tool_choice: str = "auto", parallel_tool_calls: bool = True) -> ModelReply:
+        """The tool-calling path: the next scripted reply, text or tool calls."""
+        self.prompts.append(render_messages(messages))
+        self.requests.append({"messages": [dict(m) for m in messages], "tools": list(tools),
+                              "tool_choice": tool_choice, "parallel_tool_calls": parallel_tool_calls})
+        reply = self._next_reply()
+        return reply if isinstance(reply, ModelReply) else ModelReply(reply)
+
+    def _next_reply(self) -> str | ModelReply:
         n = len(self.prompts)
         if n > len(self.replies):
             raise ScriptExhausted(f"ScriptedModel was asked for reply #{n} but has only "
                                   f"{len(self.replies)}; add a reply for this call")
-        text = self.replies[n - 1]
-        return ModelReply(cut_at_stop(text, stop) if self.apply_stop else text)
+        return self.replies[n - 1]
 
 
 def call_model(run: RunContext, model: ChatModel, prompt: str,

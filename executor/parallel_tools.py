@@ -1,0 +1,77 @@
+"""A reply's tool calls run concurrently: one worker thread per call, results in call order."""
+
+from __future__ import annotations
+
+import queue
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Generator, Sequence
+
+from .events import EventBase, InvalidToolEvent, ToolErrorEvent
+from .run_context import CallScope, RunContext
+from .schema import AgentStep, ToolAgentAction
+from .tool_schema import ToolArgumentsError, parse_tool_arguments
+from .tools import Tool, invalid_tool_observation
+
+_DONE = object()  # a worker's last word on the outbox: its call has returned or raised
+
+
+def perform_tool_calls(name_to_tool_map: dict[str, Tool], actions: Sequence[ToolAgentAction], run: RunContext,
+                       max_concurrency: int | None = None) -> Generator[EventBase, None, list[AgentStep]]:
+    """Run every call at once and hand out their events as they happen; return the steps in call order.
+
+    LangChain: AgentExecutor._aiter_next_step, which awaits asyncio.gather over
+    _aperform_agent_action. Here each call runs on a worker thread (the tools are synchronous);
+    the workers' events reach this generator through a queue in `seq` order, so a consumer
+    pulling one event at a time sees the calls interleave as they really did. A call that
+    raises does not stop the others: the first error, in call order, is raised once all are done.
+    """
+    prefix = run.stack_here()
+    outbox: queue.Queue[Any] = queue.Queue()
+    workers = ThreadPoolExecutor(max_workers=max_concurrency or len(actions), thread_name_prefix="tool-call")
+    calls: list[Future[AgentStep]] = []
+    for action in actions:
+        scope = CallScope(action.tool_call_id, prefix, _run_call.__code__, outbox.put)
+        call = workers.submit(_run_call, name_to_tool_map, action, run, scope)
+        call.add_done_callback(lambda _: outbox.put(_DONE))
+        calls.append(call)
+    workers.shutdown(wait=False)
+    running = len(calls)
+    while running:
+        item = outbox.get()
+        if item is _DONE:
+            running -= 1
+        else:
+            yield item
+    return [call.result() for call in calls]  # raises the first failed call's error, in call order
+
+
+def _run_call(name_to_tool_map: dict[str, Tool], action: ToolAgentAction, run: RunContext,
+              scope: CallScope) -> AgentStep:
+    """A worker: drive one call's generator to its end (its events go to the outbox as they are emitted)."""
+    with run.call_scope(scope):
+        steps = perform_tool_call(name_to_tool_map, action, run)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                return stop.value
+
+
+def perform_tool_call(name_to_tool_map: dict[str, Tool], action: ToolAgentAction,
+                      run: RunContext) -> Generator[EventBase, None, AgentStep]:
+    # LangChain: _perform_agent_action, plus the argument parsing LangChain does in its output parser.
+    tool = name_to_tool_map.get(action.tool)
+    if tool is None:
+        available = list(name_to_tool_map)
+        observation = invalid_tool_observation(action.tool, available)
+        yield run.emit(InvalidToolEvent, requested=action.tool, available=available, observation=observation)
+        return AgentStep(action, observation)
+    try:
+        tool_input = parse_tool_arguments(tool, action.tool_input)
+    except ToolArgumentsError as error:
+        observation = f"Error: {error}"
+        yield run.emit(ToolErrorEvent, tool=tool.name, error_type=type(error).__name__, message=str(error),
+                       handled=True, observation=observation)
+        return AgentStep(action, observation)
+    observation = yield from tool.run(tool_input, run)
+    return AgentStep(action, observation)
