@@ -56,3 +56,15 @@ def test_errors_are_error_and_handled_errors_are_observed():
     _, events, error = run_collecting(executor)
     assert error is not None and states(events)[-2:] == [("tool_error", "error"), ("chain_error", "error")]
 
+
+
+def test_every_event_of_every_recorded_fixture_has_a_state():
+    from pathlib import Path
+
+    from tracer.trace.reader import load_trace
+
+    for path in sorted(Path(__file__).resolve().parent.parent.glob("fixtures/*.jsonl")):
+        _, events, _ = load_trace(path)
+        seen = [state_of(event) for event in events]
+        assert set(seen) <= set(STATES) and seen[0] == "planning", path.name
+        assert seen[-1] == ("error" if events[-1].kind == "chain_error" else "finished"), path.name
