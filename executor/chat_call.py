@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Generator, Protocol, Sequence
 
 from .events import LLMEndEvent, LLMStartEvent, RateLimitWaitEvent
-from .messages import Message, render_messages
+from .messages import Message, ToolCall, render_messages
 from .models import ModelReply
 from .retry_loop import with_retries
 from .run_context import RunContext
@@ -37,6 +37,12 @@ def call_chat_model(run: RunContext, model: ToolCallingModel, messages: Sequence
                    duration=round(run.clock.monotonic() - started, 6),
                    tool_calls=[call.as_record() for call in reply.tool_calls] or None)
     return reply
+
+
+def reply_from_llm_end(event: LLMEndEvent) -> ModelReply:
+    """The reply a recorded llm_end stands for: what a replay answers the same call with."""
+    calls = tuple(ToolCall(call.id, call.name, call.arguments) for call in event.tool_calls or ())
+    return ModelReply(event.text, event.usage, calls)
 
 
 def _paced_call(run: RunContext, model: ToolCallingModel, messages: Sequence[Message], tools: Sequence[dict],

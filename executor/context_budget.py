@@ -40,7 +40,7 @@ class ContextBudget:
     max_tokens: int | None = None
     strategy: Literal["trim", "summarize"] = "trim"
     token_counter: TokenCounter = approx_token_count
-    _summaries: dict[str, tuple[int, Message]] = field(default_factory=dict, repr=False)
+    _summaries: dict[tuple[str, int], tuple[list[Message], Message]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.context_window is None and self.max_tokens is None:
@@ -61,9 +61,12 @@ class ContextBudget:
     def fit(self, messages: list[Message], run: RunContext, model) -> Generator[object, None, list[Message]]:
         """The messages to send: as they are when they fit, else trimmed or with older turns summarized."""
         head, rest = _split_head(messages)
-        summarized = self._summaries.get(run.run_id)
-        if summarized is not None:  # the history only grows: the turns summarized before stay summarized
-            rest = [summarized[1]] + rest[summarized[0]:]
+        summarized = self._summaries.get((run.run_id, id(run)))
+        if summarized is not None and rest[:len(summarized[0])] == summarized[0]:
+            # The history only grows, so the turns summarized before stay summarized.
+            rest = [summarized[1]] + rest[len(summarized[0]):]
+        else:
+            summarized = None
         if self.fits(head + rest):
             return head + rest
         if self.strategy == "summarize":
@@ -76,7 +79,7 @@ class ContextBudget:
         return kept
 
     def _summarize(self, head: list[Message], rest: list[Message], run: RunContext, model,
-                   previous: tuple[int, Message] | None) -> Generator[object, None, list[Message]]:
+                   previous: tuple[list[Message], Message] | None) -> Generator[object, None, list[Message]]:
         # The summary call: a nested, narrated model call (frames ... plan, fit, _summarize, call_chat_model).
         from .chat_call import call_chat_model  # chat_call imports models; keep this module light to import
 
@@ -86,13 +89,22 @@ class ContextBudget:
         request = [system_message(SUMMARY_INSTRUCTIONS), user_message(render_messages(replaced))]
         reply = yield from call_chat_model(run, model, request, tools=[])
         summary = user_message(SUMMARY_PREFIX + reply.text.strip())
-        covered = keep - 1 if previous is not None else keep  # the old summary stands for no new message
-        self._summaries[run.run_id] = ((previous[0] if previous else 0) + covered, summary)
+        # What the summary stands for, in the original history (the old summary's messages, then the new ones).
+        covered = previous[0] + replaced[1:] if previous is not None else replaced
+        self._remember(run, (covered, summary))
         kept = head + [summary] + rest[keep:]
         yield run.emit(SummarizedEvent, replaced=replaced, summary=summary, messages_before=len(head + rest),
                        messages_after=len(kept), tokens_before=self.count_tokens(head + rest),
                        tokens_after=self.count_tokens(kept))
         return kept
+
+    def _remember(self, run: RunContext, summarized: tuple[list[Message], Message]) -> None:
+        # Keyed by the run (its id and the object), and checked against the history before reuse,
+        # so a later run of the same agent never inherits another run's summary.
+        self._summaries.pop((run.run_id, id(run)), None)
+        while len(self._summaries) >= 16:
+            self._summaries.pop(next(iter(self._summaries)))
+        self._summaries[(run.run_id, id(run))] = summarized
 
     def _kept_tail(self, head: list[Message], rest: list[Message], reserve: int) -> int:
         """Where the kept tail of `rest` starts: the earliest turn boundary from which it fits

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Generator, Protocol, Sequence
 
@@ -54,20 +55,23 @@ class ScriptedModel:
         self.model_name = model_name
         self.prompts: list[str] = []
         self.requests: list[dict] = []
+        self._lock = threading.Lock()  # concurrent tool calls may each ask it (the calculator's nested call)
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
-        self.prompts.append(prompt)
-        reply = self._next_reply()
+        with self._lock:
+            self.prompts.append(prompt)
+            reply = self._next_reply()
         text = reply.text if isinstance(reply, ModelReply) else reply
         return ModelReply(cut_at_stop(text, stop) if self.apply_stop else text)
 
     def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict],
                           tool_choice: str = "auto", parallel_tool_calls: bool = True) -> ModelReply:
         """The tool-calling path: the next scripted reply, text or tool calls."""
-        self.prompts.append(render_messages(messages))
-        self.requests.append({"messages": [dict(m) for m in messages], "tools": list(tools),
-                              "tool_choice": tool_choice, "parallel_tool_calls": parallel_tool_calls})
-        reply = self._next_reply()
+        with self._lock:
+            self.prompts.append(render_messages(messages))
+            self.requests.append({"messages": [dict(m) for m in messages], "tools": list(tools),
+                                  "tool_choice": tool_choice, "parallel_tool_calls": parallel_tool_calls})
+            reply = self._next_reply()
         return reply if isinstance(reply, ModelReply) else ModelReply(reply)
 
     def _next_reply(self) -> str | ModelReply:

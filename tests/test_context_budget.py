@@ -125,3 +125,15 @@ def test_the_default_counter_needs_no_vocabulary_and_counts_cjk_per_character():
 def test_bad_budgets_are_refused_with_a_clear_message(kwargs, message):
     with pytest.raises(ValueError, match=message):
         ContextBudget(**kwargs)
+
+
+def test_a_second_run_of_the_same_agent_does_not_inherit_the_first_runs_summary():
+    budget = ContextBudget(context_window=5, strategy="summarize")
+    one_run = [calls(("c1", "lookup", {"input": "page 1"})), calls(("c2", "lookup", {"input": "page 2"})),
+               "S", "done"]
+    executor, model = tool_calling_executor(one_run * 2, [lookup_tool()], agent_settings={"context_budget": budget},
+                                            run_id_factory=lambda: "same-id")
+    for _ in range(2):
+        _, events, error = run_collecting(executor)
+        assert error is None and [e.kind for e in events].count("summarized") == 1
+    assert len(model.requests) == 8
