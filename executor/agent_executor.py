@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Generator, Iterable, Sequence
 
+from pydantic import BaseModel
+
 from .agent import ReActAgent
 from .clock import Clock
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
@@ -15,6 +17,7 @@ from .retry import RetryPolicy
 from .run_context import Listener, RunContext
 from .schema import AgentAction, AgentFinish, AgentStep, ToolAgentAction
 from .structured_output import structured_finish
+from .tool_calling import ToolCallingAgent
 from .tools import Tool, invalid_tool_observation
 
 Events = Generator[EventBase, None, Any]
@@ -33,14 +36,14 @@ class AgentExecutor:
     hands out one event per `next()` and returns the result dict when it stops.
     """
 
-    def __init__(self, agent: ReActAgent, tools: Sequence[Tool], max_iterations: int | None = 15,
+    def __init__(self, agent: ReActAgent | ToolCallingAgent, tools: Sequence[Tool], max_iterations: int | None = 15,
                  max_execution_time: float | None = None, early_stopping_method: str = "force",
                  handle_parsing_errors: ParsingErrorHandler = False,
                  return_intermediate_steps: bool = False,
                  trim_intermediate_steps: int | Callable[[list], list] = -1,
                  clock: Clock | None = None, run_id_factory: Callable[[], str] | None = None,
                  retry_policy: RetryPolicy | None = None, rate_limiter: RateLimiter | None = None,
-                 response_format: type | None = None, max_concurrency: int | None = None) -> None:
+                 response_format: type[BaseModel] | None = None, max_concurrency: int | None = None) -> None:
         if early_stopping_method != "force":
             raise ValueError(f"early_stopping_method {early_stopping_method!r} is not supported; "
                              "use 'force' (the ReAct agent has no 'generate' step)")

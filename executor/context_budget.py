@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Generator, Literal, Sequence
 
+from .chat_call import ToolCallingModel, call_chat_model
 from .events import ContextTrimmedEvent, SummarizedEvent
 from .messages import Message, message_text, render_messages, system_message, user_message
 from .run_context import RunContext
@@ -26,7 +27,7 @@ def approx_token_count(text: str) -> int:
                for piece in _PIECES.findall(text))
 
 
-@dataclass
+@dataclass(eq=False)  # hashable by identity: it keys its state in run.run_state
 class ContextBudget:
     """What the model may be sent: at most `context_window` messages and/or `max_tokens` tokens.
 
@@ -40,13 +41,13 @@ class ContextBudget:
     max_tokens: int | None = None
     strategy: Literal["trim", "summarize"] = "trim"
     token_counter: TokenCounter = approx_token_count
-    _summaries: dict[tuple[str, int], tuple[list[Message], Message]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.context_window is None and self.max_tokens is None:
             raise ValueError("ContextBudget needs context_window (messages) and/or max_tokens")
         if self.context_window is not None and self.context_window < 3:
-            raise ValueError(f"context_window must be at least 3 (system, question, one more), got {self.context_window}")
+            raise ValueError("context_window must be at least 3 (system, question, one more), "
+                             f"got {self.context_window}")
         if self.strategy not in ("trim", "summarize"):
             raise ValueError(f"strategy must be 'trim' or 'summarize', got {self.strategy!r}")
 
@@ -58,15 +59,14 @@ class ContextBudget:
             return False
         return self.max_tokens is None or self.count_tokens(messages) + reserve <= self.max_tokens
 
-    def fit(self, messages: list[Message], run: RunContext, model) -> Generator[object, None, list[Message]]:
+    def fit(self, messages: list[Message], run: RunContext,
+            model: ToolCallingModel) -> Generator[object, None, list[Message]]:
         """The messages to send: as they are when they fit, else trimmed or with older turns summarized."""
         head, rest = _split_head(messages)
-        summarized = self._summaries.get((run.run_id, id(run)))
-        if summarized is not None and rest[:len(summarized[0])] == summarized[0]:
-            # The history only grows, so the turns summarized before stay summarized.
-            rest = [summarized[1]] + rest[len(summarized[0]):]
-        else:
-            summarized = None
+        # Kept on the run, so a later run of the same agent never inherits this run's summary.
+        summarized = run.run_state.get(self)
+        if summarized is not None:  # the history only grows: the turns summarized before stay summarized
+            rest = [summarized[1]] + rest[summarized[0]:]
         if self.fits(head + rest):
             return head + rest
         if self.strategy == "summarize":
@@ -78,33 +78,23 @@ class ContextBudget:
                        tokens_before=self.count_tokens(head + rest), tokens_after=self.count_tokens(kept))
         return kept
 
-    def _summarize(self, head: list[Message], rest: list[Message], run: RunContext, model,
-                   previous: tuple[list[Message], Message] | None) -> Generator[object, None, list[Message]]:
+    def _summarize(self, head: list[Message], rest: list[Message], run: RunContext, model: ToolCallingModel,
+                   previous: tuple[int, Message] | None) -> Generator[object, None, list[Message]]:
         # The summary call: a nested, narrated model call (frames ... plan, fit, _summarize, call_chat_model).
-        from .chat_call import call_chat_model  # chat_call imports models; keep this module light to import
-
         reserve = max(1, (self.max_tokens or 0) // 4)  # room left for the summary itself
         keep = max(self._kept_tail(head, rest, reserve), 1)
         replaced = rest[:keep]
         request = [system_message(SUMMARY_INSTRUCTIONS), user_message(render_messages(replaced))]
         reply = yield from call_chat_model(run, model, request, tools=[])
         summary = user_message(SUMMARY_PREFIX + reply.text.strip())
-        # What the summary stands for, in the original history (the old summary's messages, then the new ones).
-        covered = previous[0] + replaced[1:] if previous is not None else replaced
-        self._remember(run, (covered, summary))
+        # How many messages of the full history the summary stands for (the old summary's, then the new ones).
+        covered = previous[0] + len(replaced) - 1 if previous is not None else len(replaced)
+        run.run_state[self] = (covered, summary)
         kept = head + [summary] + rest[keep:]
         yield run.emit(SummarizedEvent, replaced=replaced, summary=summary, messages_before=len(head + rest),
                        messages_after=len(kept), tokens_before=self.count_tokens(head + rest),
                        tokens_after=self.count_tokens(kept))
         return kept
-
-    def _remember(self, run: RunContext, summarized: tuple[list[Message], Message]) -> None:
-        # Keyed by the run (its id and the object), and checked against the history before reuse,
-        # so a later run of the same agent never inherits another run's summary.
-        self._summaries.pop((run.run_id, id(run)), None)
-        while len(self._summaries) >= 16:
-            self._summaries.pop(next(iter(self._summaries)))
-        self._summaries[(run.run_id, id(run))] = summarized
 
     def _kept_tail(self, head: list[Message], rest: list[Message], reserve: int) -> int:
         """Where the kept tail of `rest` starts: the earliest turn boundary from which it fits

@@ -62,6 +62,7 @@ class RunContext:
         self._outermost = outermost  # the stack walk stops at this code object
         self._sources: dict[tuple[CodeType, int], SourceRef] = {}
         self._lock = threading.Lock()  # concurrent tool calls emit from worker threads
+        self.run_state: dict[Any, Any] = {}  # what an agent keeps for one run only (a context summary)
         self._thread = threading.local()  # a worker thread's CallScope
 
     def elapsed(self) -> float:

@@ -1,4 +1,4 @@
-"""The loop as a state machine: which of planning / acting / observing / summarizing / finished / error an event is in."""
+"""The loop as a state machine: each event is planning, acting, observing, summarizing, finished or error."""
 
 from __future__ import annotations
 

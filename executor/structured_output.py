@@ -102,7 +102,7 @@ def _answer_error(text: str, response_format: type[BaseModel],
     schema = json.dumps(response_format.model_json_schema(), ensure_ascii=False)
     observation = (f"Your final answer could not be used: {problem}. Reply again with only a JSON object "
                    f"matching this JSON Schema: {schema}")
-    return OutputParserException(f"Could not parse a {response_format.__name__} from the final answer: {problem}"
+    return OutputParserException(f"Could not read the final answer as {response_format.__name__}: {problem}"
                                  [:MAX_ERROR_CHARS], observation=observation, llm_output=text, send_to_llm=True)
 
 

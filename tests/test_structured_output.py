@@ -34,7 +34,7 @@ def test_no_json_at_all_says_so_and_shows_the_schema():
     with pytest.raises(OutputParserException) as caught:
         extract_structured("The rose costs 26.25 yuan.", Price)
     error = caught.value
-    assert str(error) == "Could not parse a Price from the final answer: it contains no JSON value"
+    assert str(error) == "Could not read the final answer as Price: it contains no JSON value"
     assert error.send_to_llm and error.llm_output == "The rose costs 26.25 yuan."
     assert '"required": ["item", "price"]' in error.observation
 
