@@ -1,4 +1,4 @@
-"""loopscope's engine: a from-scratch ReAct AgentExecutor that narrates every step as typed events."""
+"""loopscope's engine: a from-scratch AgentExecutor (ReAct and tool-calling agents) that narrates every step as typed events."""
 
 from .agent import ReActAgent, create_react_agent
 from .agent_executor import STOPPED, AgentExecutor, OutputParsingError

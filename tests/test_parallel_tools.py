@@ -145,3 +145,29 @@ def test_any_number_of_calls_each_get_their_own_tool_message(n_calls):
     run_collecting(executor)
     assert [(m["tool_call_id"], m["content"]) for m in model.requests[1]["messages"] if m["role"] == "tool"] == [
         (f"id{i}", f"r{i}") for i in range(n_calls)]
+
+
+def test_concurrent_calculator_calls_each_make_a_paced_nested_model_call_in_their_own_lane():
+    from executor import ModelReply, RateLimiter, llm_math_tool
+
+    class ExpressionModel:
+        """Answers the calculator's prompt with the question as its expression (any thread, any order)."""
+
+        model_name = "expressions"
+
+        def generate(self, prompt, stop):
+            question = prompt.rsplit("Question: ", 1)[1].split("\n", 1)[0]
+            return ModelReply(f"```text\n{question}\n```")
+
+    executor, _ = tool_calling_executor(
+        [calls(("m1", "Calculator", {"input": "25 * 1.05"}), ("m2", "Calculator", {"input": "30 * 1.05"})), "ok"],
+        [llm_math_tool(ExpressionModel())])
+    executor.rate_limiter = RateLimiter(max_qps=1, burst=1, clock=executor.clock)
+    _, events, error = run_collecting(executor)
+    assert error is None
+    assert sorted((e.tool_call_id, e.result) for e in events if e.kind == "calculator_eval") == [
+        ("m1", "26.25"), ("m2", "31.5")]
+    nested = [e for e in events if e.kind == "llm_start" and "perform_tool_call" in e.frames]
+    assert len(nested) == 2 and all(e.frames[-3:] == ("run", "calculate", "call_model") for e in nested)
+    waits = [e for e in events if e.kind == "rate_limit_wait" and "perform_tool_call" in e.frames]
+    assert len(waits) == 2  # at 1 call/s, each call's nested model call waited for the limiter
