@@ -16,14 +16,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "live"))
 
 from pydantic import SecretStr  # noqa: E402
 
 from executor import AgentExecutor, Tool, create_tool_calling_agent  # noqa: E402
 from executor.config import ModelConfig  # noqa: E402
 from executor.providers.openai_chat import OpenAIChatModel  # noqa: E402
-from fake_openai_server import FakeOpenAIServer, ToolCalls  # noqa: E402
+from tests.helpers.fake_openai_server import FakeOpenAIServer, ToolCalls  # noqa: E402
 
 
 def one_run(server: FakeOpenAIServer, calls: int, sleep: float, max_concurrency: int | None) -> tuple[float, float]:

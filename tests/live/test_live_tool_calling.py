@@ -8,7 +8,7 @@ import pytest
 from executor import AgentExecutor, ManualClock, Tool, create_tool_calling_agent
 from executor.config import load_model_config
 from executor.providers import MalformedReply, create_model
-from fake_openai_server import ToolCalls
+from tests.helpers.fake_openai_server import ToolCalls
 
 WEATHER_CALLS = ToolCalls((("call_paris", "weather", '{"input": "Paris"}'),
                            ("call_rome", "weather", '{"input": "Rome"}')), text="Checking both.")

@@ -5,8 +5,8 @@ from pydantic import BaseModel
 
 from executor import OutputParsingError, extract_structured
 from executor.parser import OutputParserException
-from loop_builders import finish, run_collecting, scripted_executor
-from tool_calling_builders import calls, text_tool, tool_calling_executor
+from tests.helpers.loop_builders import finish, run_collecting, scripted_executor
+from tests.helpers.tool_calling_builders import calls, text_tool, tool_calling_executor
 
 
 class Price(BaseModel):

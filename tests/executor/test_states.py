@@ -1,8 +1,8 @@
 """state_of: every event of a run belongs to one loop state, derived from its kind and frames alone."""
 
 from executor import STATES, ContextBudget, RetryPolicy, ToolError, TransientError, state_of
-from loop_builders import action, finish, run_collecting, scripted_executor
-from tool_calling_builders import calls, text_tool, tool_calling_executor
+from tests.helpers.loop_builders import action, finish, run_collecting, scripted_executor
+from tests.helpers.tool_calling_builders import calls, text_tool, tool_calling_executor
 
 
 def states(events):

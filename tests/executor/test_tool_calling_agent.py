@@ -4,8 +4,8 @@ import pytest
 
 from executor import AgentFinish, ToolAgentAction, create_tool_calling_agent
 from executor.events import LLMStartEvent
-from loop_builders import kinds, run_collecting
-from tool_calling_builders import calls, text_tool, tool_calling_executor
+from tests.helpers.loop_builders import kinds, run_collecting
+from tests.helpers.tool_calling_builders import calls, text_tool, tool_calling_executor
 
 
 def upper_tool():

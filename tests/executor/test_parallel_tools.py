@@ -6,8 +6,8 @@ import time
 import pytest
 
 from executor import RetryPolicy, ToolError, TransientError
-from loop_builders import run_collecting
-from tool_calling_builders import calls, text_tool, tool_calling_executor
+from tests.helpers.loop_builders import action, finish, run_collecting, scripted_executor
+from tests.helpers.tool_calling_builders import calls, text_tool, tool_calling_executor
 
 TWO_CALLS = calls(("c1", "first", {"input": "a"}), ("c2", "second", {"input": "b"}))
 
@@ -128,8 +128,6 @@ def test_max_concurrency_one_runs_the_calls_one_after_the_other_in_call_order():
 
 
 def test_the_react_agent_still_runs_one_action_on_the_executors_thread():
-    from loop_builders import action, finish, scripted_executor
-
     seen = []
     tool = text_tool("Echo", lambda text: seen.append(threading.current_thread()) or text)
     executor, _ = scripted_executor([action("Echo", "hi"), finish("done")], tools=[tool])

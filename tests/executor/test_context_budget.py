@@ -3,8 +3,8 @@
 import pytest
 
 from executor import ContextBudget, approx_token_count
-from loop_builders import run_collecting
-from tool_calling_builders import calls, text_tool, tool_calling_executor
+from tests.helpers.loop_builders import run_collecting
+from tests.helpers.tool_calling_builders import calls, text_tool, tool_calling_executor
 
 LONG = "lorem ipsum dolor sit amet " * 40  # a long tool result, ~200 estimated tokens
 
