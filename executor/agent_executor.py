@@ -160,10 +160,10 @@ class AgentExecutor:
                            tool_call_id=_call_id(action))
         if all(isinstance(action, ToolAgentAction) for action in actions):  # a reply's tool calls, all at once
             return (yield from perform_tool_calls(name_to_tool_map, actions, run, self.max_concurrency))
-        steps = []
+        new_steps = []
         for action in actions:
-            steps.append((yield from self._perform_agent_action(name_to_tool_map, action, run)))
-        return steps
+            new_steps.append((yield from self._perform_agent_action(name_to_tool_map, action, run)))
+        return new_steps
 
     def _perform_agent_action(self, name_to_tool_map: dict[str, Tool], agent_action: AgentAction,
                               run: RunContext) -> Events:
