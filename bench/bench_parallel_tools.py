@@ -31,7 +31,7 @@ def one_run(server: FakeOpenAIServer, calls: int, sleep: float, max_concurrency:
         return f"{city}: 21C"
 
     tools = [Tool("weather", "Today's weather in a city", slow_lookup)]
-    server.push(ToolCalls(tuple((f"call_{i}", "weather", f'{{"input": "city {i}"}}') for i in range(calls))),
+    server.push(ToolCalls(tuple((f"call_{i}", "weather", f'{{"tool_input": "city {i}"}}') for i in range(calls))),
                 "All done.")
     config = ModelConfig(model="openai:fake-model", base_url=server.base_url, api_key=SecretStr("bench-key"),
                          timeout=10.0)

@@ -13,7 +13,7 @@ from .tools import Tool
 
 # OpenAI's rule for function names; a name outside it is refused by the API with an HTTP 400.
 _FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-SINGLE_INPUT_FIELD = "input"
+SINGLE_INPUT_FIELD = "tool_input"  # LangChain: a Tool without args_schema takes {"tool_input": string}
 
 
 class ToolArgumentsError(ValueError):
@@ -27,20 +27,22 @@ def check_function_name(tool: Tool) -> None:
 
 
 def tool_args_schema(tool: Tool) -> type[BaseModel]:
-    """The tool's own `args_schema`, or a one-field {"input": str} model for a single-string tool."""
+    """The tool's own `args_schema`, or a one-field {"tool_input": str} model for a single-string tool."""
     schema = getattr(tool, "args_schema", None)
     return schema if schema is not None else _single_input_schema(tool.name)
 
 
 @lru_cache(maxsize=256)
 def _single_input_schema(name: str) -> type[BaseModel]:
-    # LangChain: a tool with a single string argument gets the schema {"tool_input": str}.
     field = (str, Field(description="The tool's input text."))
     return create_model(f"{name}_arguments", **{SINGLE_INPUT_FIELD: field})
 
 
 def tool_spec(tool: Tool) -> dict[str, Any]:
     """LangChain: convert_to_openai_tool — the `tools` entry for this tool."""
+    own = getattr(tool, "openai_tool", None)
+    if callable(own):
+        return own()
     return {"type": "function",
             "function": {"name": tool.name, "description": tool.description,
                          "parameters": tool_args_schema(tool).model_json_schema()}}
@@ -49,7 +51,8 @@ def tool_spec(tool: Tool) -> dict[str, Any]:
 def parse_tool_arguments(tool: Tool, arguments: str) -> Any:
     """The model's JSON arguments validated against the tool's schema, as the tool's input.
 
-    A single-string tool gets its string; a tool with its own schema gets the validated fields.
+    A tool whose schema is one string field gets that string (as a ReAct Action Input would
+    be); any other gets the validated fields as a dict.
     Raises ToolArgumentsError with a message meant for the model (it becomes the call's observation).
     """
     try:
@@ -64,6 +67,7 @@ def parse_tool_arguments(tool: Tool, arguments: str) -> Any:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}"
                              for e in error.errors(include_url=False))
         raise ToolArgumentsError(f"the arguments for {tool.name} do not fit its schema ({problems})") from error
-    if getattr(tool, "args_schema", None) is None:
-        return getattr(validated, SINGLE_INPUT_FIELD)
+    fields = type(validated).model_fields
+    if len(fields) == 1 and isinstance(value := getattr(validated, next(iter(fields))), str):
+        return value
     return validated.model_dump()

@@ -14,7 +14,7 @@ def lookup_tool():
 
 
 def three_lookups_then(answer, *extra):
-    return [calls((f"c{i}", "lookup", {"input": f"page {i}"})) for i in range(1, 4)] + list(extra) + [answer]
+    return [calls((f"c{i}", "lookup", {"tool_input": f"page {i}"})) for i in range(1, 4)] + list(extra) + [answer]
 
 
 def roles(messages):
@@ -38,7 +38,7 @@ def test_a_message_window_keeps_the_system_the_question_and_the_newest_whole_tur
 
 
 def test_an_assistant_turn_is_never_split_from_its_tool_results():
-    reply = calls(("a", "lookup", {"input": "x"}), ("b", "lookup", {"input": "y"}))
+    reply = calls(("a", "lookup", {"tool_input": "x"}), ("b", "lookup", {"tool_input": "y"}))
     budget = ContextBudget(context_window=4)  # the two-call turn is 3 messages: head(2) + 3 > 4
     executor, model = tool_calling_executor([reply, reply, "done"], [lookup_tool()],
                                             agent_settings={"context_budget": budget})
@@ -79,7 +79,7 @@ def test_the_token_counter_is_pluggable():
 
 def test_summarize_asks_the_model_in_a_nested_call_and_the_summary_replaces_the_old_turns():
     budget = ContextBudget(context_window=5, strategy="summarize")
-    replies = [calls(("c1", "lookup", {"input": "page 1"})), calls(("c2", "lookup", {"input": "page 2"})),
+    replies = [calls(("c1", "lookup", {"tool_input": "page 1"})), calls(("c2", "lookup", {"tool_input": "page 2"})),
                "SUMMARY: page 1 says lorem.", "done"]
     executor, model = tool_calling_executor(replies, [lookup_tool()], agent_settings={"context_budget": budget})
     result, events, error = run_collecting(executor)
@@ -100,8 +100,8 @@ def test_summarize_asks_the_model_in_a_nested_call_and_the_summary_replaces_the_
 
 def test_a_summary_is_reused_until_the_history_outgrows_the_budget_again():
     budget = ContextBudget(context_window=6, strategy="summarize")
-    replies = [calls(("c1", "lookup", {"input": "1"})), calls(("c2", "lookup", {"input": "2"})),
-               calls(("c3", "lookup", {"input": "3"})), "S1", calls(("c4", "lookup", {"input": "4"})),
+    replies = [calls(("c1", "lookup", {"tool_input": "1"})), calls(("c2", "lookup", {"tool_input": "2"})),
+               calls(("c3", "lookup", {"tool_input": "3"})), "S1", calls(("c4", "lookup", {"tool_input": "4"})),
                "S2", "done"]
     executor, model = tool_calling_executor(replies, [lookup_tool()], agent_settings={"context_budget": budget})
     _, events, error = run_collecting(executor)
@@ -129,7 +129,7 @@ def test_bad_budgets_are_refused_with_a_clear_message(kwargs, message):
 
 def test_a_second_run_of_the_same_agent_does_not_inherit_the_first_runs_summary():
     budget = ContextBudget(context_window=5, strategy="summarize")
-    one_run = [calls(("c1", "lookup", {"input": "page 1"})), calls(("c2", "lookup", {"input": "page 2"})),
+    one_run = [calls(("c1", "lookup", {"tool_input": "page 1"})), calls(("c2", "lookup", {"tool_input": "page 2"})),
                "S", "done"]
     executor, model = tool_calling_executor(one_run * 2, [lookup_tool()], agent_settings={"context_budget": budget},
                                             run_id_factory=lambda: "same-id")

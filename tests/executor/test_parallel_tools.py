@@ -9,7 +9,7 @@ from executor import RetryPolicy, ToolError, TransientError
 from tests.helpers.loop_builders import action, finish, run_collecting, scripted_executor
 from tests.helpers.tool_calling_builders import calls, text_tool, tool_calling_executor
 
-TWO_CALLS = calls(("c1", "first", {"input": "a"}), ("c2", "second", {"input": "b"}))
+TWO_CALLS = calls(("c1", "first", {"tool_input": "a"}), ("c2", "second", {"tool_input": "b"}))
 
 
 def test_two_calls_are_in_flight_at_the_same_time():
@@ -138,7 +138,7 @@ def test_the_react_agent_still_runs_one_action_on_the_executors_thread():
 
 @pytest.mark.parametrize("n_calls", [1, 5])
 def test_any_number_of_calls_each_get_their_own_tool_message(n_calls):
-    reply = calls(*[(f"id{i}", "first", {"input": str(i)}) for i in range(n_calls)])
+    reply = calls(*[(f"id{i}", "first", {"tool_input": str(i)}) for i in range(n_calls)])
     executor, model = tool_calling_executor([reply, "ok"], [text_tool("first", lambda t: f"r{t}")])
     run_collecting(executor)
     assert [(m["tool_call_id"], m["content"]) for m in model.requests[1]["messages"] if m["role"] == "tool"] == [
@@ -158,7 +158,7 @@ def test_concurrent_calculator_calls_each_make_a_paced_nested_model_call_in_thei
             return ModelReply(f"```text\n{question}\n```")
 
     executor, _ = tool_calling_executor(
-        [calls(("m1", "Calculator", {"input": "25 * 1.05"}), ("m2", "Calculator", {"input": "30 * 1.05"})), "ok"],
+        [calls(("m1", "Calculator", {"tool_input": "25 * 1.05"}), ("m2", "Calculator", {"tool_input": "30 * 1.05"})), "ok"],
         [llm_math_tool(ExpressionModel())])
     executor.rate_limiter = RateLimiter(max_qps=1, burst=1, clock=executor.clock)
     _, events, error = run_collecting(executor)

@@ -30,7 +30,7 @@ def test_nested_calls_and_retries_inside_a_tool_are_acting_and_summaries_are_sum
 
     tool = text_tool("lookup", lookup, retry_policy=RetryPolicy(jitter=False))
     budget = ContextBudget(context_window=5, strategy="summarize")
-    replies = [calls(("c1", "lookup", {"input": "a"})), calls(("c2", "lookup", {"input": "b"})), "sum", "done"]
+    replies = [calls(("c1", "lookup", {"tool_input": "a"})), calls(("c2", "lookup", {"tool_input": "b"})), "sum", "done"]
     executor, _ = tool_calling_executor(replies, [tool], agent_settings={"context_budget": budget})
     _, events, _ = run_collecting(executor)
     by_kind = {}

@@ -46,7 +46,7 @@ def test_invalid_json_names_the_fields_that_are_wrong():
 
 def test_a_bad_answer_is_a_parse_error_the_model_is_told_about_then_the_corrected_one_wins():
     executor, model = tool_calling_executor(
-        [calls(("c1", "calc", {"input": "25*1.05"})), '{"item": "rose", "price": "26.25 yuan"}',
+        [calls(("c1", "calc", {"tool_input": "25*1.05"})), '{"item": "rose", "price": "26.25 yuan"}',
          'Sorry:\n```json\n{"item": "rose", "price": 26.25}\n```'],
         [text_tool("calc", lambda e: "26.25")], response_format=Price, handle_parsing_errors=True)
     result, events, error = run_collecting(executor, "price a rose")

@@ -10,8 +10,8 @@ from executor.config import load_model_config
 from executor.providers import MalformedReply, create_model
 from tests.helpers.fake_openai_server import ToolCalls
 
-WEATHER_CALLS = ToolCalls((("call_paris", "weather", '{"input": "Paris"}'),
-                           ("call_rome", "weather", '{"input": "Rome"}')), text="Checking both.")
+WEATHER_CALLS = ToolCalls((("call_paris", "weather", '{"tool_input": "Paris"}'),
+                           ("call_rome", "weather", '{"tool_input": "Rome"}')), text="Checking both.")
 
 
 def live_model():
@@ -39,9 +39,9 @@ def test_the_tools_request_the_calls_and_the_tool_messages_with_their_ids(live_e
     first, second = (request.body for request in live_env.received)
     assert first["tools"] == [{"type": "function", "function": {
         "name": "weather", "description": "Today's weather in a city",
-        "parameters": {"properties": {"input": {"description": "The tool's input text.", "title": "Input",
+        "parameters": {"properties": {"tool_input": {"description": "The tool's input text.", "title": "Tool Input",
                                                 "type": "string"}},
-                       "required": ["input"], "title": "weather_arguments", "type": "object"}}}]
+                       "required": ["tool_input"], "title": "weather_arguments", "type": "object"}}}]
     assert first["tool_choice"] == "auto" and first["parallel_tool_calls"] is True and "stop" not in first
     assert [m["role"] for m in first["messages"]] == ["system", "user"]
     assert [m["role"] for m in second["messages"]] == ["system", "user", "assistant", "tool", "tool"]
