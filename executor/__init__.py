@@ -3,7 +3,7 @@
 from .agent import ReActAgent, create_react_agent
 from .agent_executor import STOPPED, AgentExecutor, OutputParsingError
 from .calculator import llm_math_tool
-from .chat_call import ToolCallingModel
+from .chat_call import ToolCallingModel, reply_from_llm_end
 from .context_budget import ContextBudget, approx_token_count
 from .clock import ManualClock, SystemClock
 from .messages import ToolCall
@@ -27,5 +27,6 @@ __all__ = [
     "RateLimiter", "ReActAgent", "RetriesExhausted", "RetryPolicy", "RunContext", "STATES", "STOPPED",
     "ScriptExhausted", "ScriptedModel", "SystemClock", "Tool", "ToolAgentAction", "ToolCall",
     "ToolCallingAgent", "ToolCallingModel", "ToolError", "TransientError", "approx_token_count",
-    "create_react_agent", "create_tool_calling_agent", "extract_structured", "llm_math_tool", "state_of",
+    "create_react_agent", "create_tool_calling_agent", "extract_structured", "llm_math_tool",
+    "reply_from_llm_end", "state_of",
 ]
