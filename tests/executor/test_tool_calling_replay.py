@@ -4,8 +4,7 @@ import json
 
 from pydantic import BaseModel
 
-from executor import ContextBudget, ScriptedModel
-from executor import reply_from_llm_end
+from executor import ContextBudget, ScriptedModel, reply_from_llm_end
 from executor.events import event_from_json
 from tests.helpers.loop_builders import run_collecting
 from tests.helpers.tool_calling_builders import calls, text_tool, tool_calling_executor
