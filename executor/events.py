@@ -108,6 +108,8 @@ class LLMStartEvent(EventBase):
     """The chat messages sent, in the OpenAI shape (tool-calling agent; None for a one-prompt call)."""
     tools: list[dict[str, Any]] | None = None
     """The tools offered to the model as JSON-Schema function specs (tool-calling agent)."""
+    tool_call_id: str | None = None
+    """The tool call this nested call runs inside (e.g. the calculator's model call), if any."""
 
 
 class LLMEndEvent(EventBase):
@@ -122,6 +124,8 @@ class LLMEndEvent(EventBase):
     """Seconds from llm_start to the reply, retries and waits included."""
     tool_calls: list[ToolCallRecord] | None = None
     """The tool calls the reply asked for, in order (tool-calling agent); None when it asked for none."""
+    tool_call_id: str | None = None
+    """The tool call this nested call runs inside (e.g. the calculator's model call), if any."""
 
 
 class AgentActionEvent(EventBase):
@@ -242,6 +246,8 @@ class RateLimitWaitEvent(EventBase):
     kind: Literal["rate_limit_wait"] = "rate_limit_wait"
     waited: float
     """Seconds waited for a token."""
+    tool_call_id: str | None = None
+    """The tool call this nested call runs inside (e.g. the calculator's model call), if any."""
 
 
 class StepEvent(EventBase):

@@ -167,5 +167,7 @@ def test_concurrent_calculator_calls_each_make_a_paced_nested_model_call_in_thei
         ("m1", "26.25"), ("m2", "31.5")]
     nested = [e for e in events if e.kind == "llm_start" and "perform_tool_call" in e.frames]
     assert len(nested) == 2 and all(e.frames[-3:] == ("run", "calculate", "call_model") for e in nested)
+    assert sorted(e.tool_call_id for e in nested) == ["m1", "m2"]  # same frames: the id tells the lanes apart
+    assert all(e.tool_call_id is None for e in events if e.kind == "llm_start" and e not in nested)
     waits = [e for e in events if e.kind == "rate_limit_wait" and "perform_tool_call" in e.frames]
-    assert len(waits) == 2  # at 1 call/s, each call's nested model call waited for the limiter
+    assert sorted(e.tool_call_id for e in waits) == ["m1", "m2"]  # at 1 call/s each call's model call waited
