@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import queue
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Generator, Sequence
+from typing import Any, Awaitable, Generator, Sequence
 
 from .events import EventBase, InvalidToolEvent, ToolErrorEvent
 from .run_context import CallScope, RunContext
@@ -47,14 +48,32 @@ def perform_tool_calls(name_to_tool_map: dict[str, Tool], actions: Sequence[Tool
 
 def _run_call(name_to_tool_map: dict[str, Tool], action: ToolAgentAction, run: RunContext,
               scope: CallScope) -> AgentStep:
-    """A worker: drive one call's generator to its end (its events go to the outbox as they are emitted)."""
+    """A worker: drive one call's generator to its end (its events go to the outbox as they are emitted).
+
+    An item with an `.awaitable` is an async tool asking its driver to await something: the
+    worker does that itself, on an event loop of its own thread, and sends the result back in,
+    so async tools of one reply run concurrently too.
+    """
     with run.call_scope(scope):
         steps = perform_tool_call(name_to_tool_map, action, run)
+        reply: Any = None
+        error: BaseException | None = None
         while True:
             try:
-                next(steps)
+                item = steps.send(reply) if error is None else steps.throw(error)
             except StopIteration as stop:
                 return stop.value
+            reply, error = None, None
+            awaitable = getattr(item, "awaitable", None)
+            if awaitable is not None:
+                try:
+                    reply = asyncio.run(_awaiting(awaitable))
+                except Exception as failure:
+                    error = failure
+
+
+async def _awaiting(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
 
 
 def perform_tool_call(name_to_tool_map: dict[str, Tool], action: ToolAgentAction,

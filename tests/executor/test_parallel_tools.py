@@ -171,3 +171,29 @@ def test_concurrent_calculator_calls_each_make_a_paced_nested_model_call_in_thei
     assert all(e.tool_call_id is None for e in events if e.kind == "llm_start" and e not in nested)
     waits = [e for e in events if e.kind == "rate_limit_wait" and "perform_tool_call" in e.frames]
     assert sorted(e.tool_call_id for e in waits) == ["m1", "m2"]  # at 1 call/s each call's model call waited
+
+
+def test_a_calls_await_request_is_awaited_on_its_worker_so_async_work_overlaps_too():
+    import asyncio
+
+    class AwaitRequest:  # the shape an async driver's protocol yields up the chain
+        def __init__(self, awaitable):
+            self.awaitable = awaitable
+
+    both_started = threading.Barrier(2, timeout=5)
+
+    async def fetch(text):
+        await asyncio.to_thread(both_started.wait)  # both coroutines must be running at once
+        if text == "b":
+            raise ToolError("b is unavailable")
+        return f"fetched {text}"
+
+    def awaiting_tool(text, run):
+        return (yield AwaitRequest(fetch(text)))
+
+    tools = [text_tool("first", awaiting_tool), text_tool("second", awaiting_tool, handle_tool_error=True)]
+    executor, model = tool_calling_executor([TWO_CALLS, "ok"], tools)
+    _, events, error = run_collecting(executor)
+    assert error is None
+    assert [m["content"] for m in model.requests[1]["messages"] if m["role"] == "tool"] == [
+        "fetched a", "b is unavailable"]  # the coroutine's error was thrown back into its tool
