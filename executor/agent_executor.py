@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Generator, Iterable, Sequence
 
+from pydantic import BaseModel
+
 from .agent import ReActAgent
 from .async_driver import AsyncEventStream
 from .clock import Clock
@@ -12,12 +14,15 @@ from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndE
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
 from .fallbacks import describe_model
 from .listeners import check_listeners
+from .parallel_tools import perform_tool_calls
 from .parser import OutputParserException
 from .rate_limit import RateLimiter
 from .retry import RetryPolicy
 from .run_context import Listener, RunContext
-from .schema import AgentAction, AgentFinish, AgentStep
+from .schema import AgentAction, AgentFinish, AgentStep, ToolAgentAction
+from .structured_output import structured_finish
 from .tool_adapters import as_tools
+from .tool_calling import ToolCallingAgent
 from .tools import Tool, invalid_tool_observation
 
 Events = Generator[EventBase, None, Any]
@@ -39,14 +44,15 @@ class AgentExecutor:
     are awaited under all four).
     """
 
-    def __init__(self, agent: ReActAgent, tools: Sequence[Any], max_iterations: int | None = 15,
+    def __init__(self, agent: ReActAgent | ToolCallingAgent, tools: Sequence[Any], max_iterations: int | None = 15,
                  max_execution_time: float | None = None, early_stopping_method: str = "force",
                  handle_parsing_errors: ParsingErrorHandler = False,
                  return_intermediate_steps: bool = False,
                  trim_intermediate_steps: int | Callable[[list], list] = -1,
                  clock: Clock | None = None, run_id_factory: Callable[[], str] | None = None,
                  retry_policy: RetryPolicy | None | str = DEFAULT_RETRY, rate_limiter: RateLimiter | None = None,
-                 rules: RuleSet | None = None, degrade_after: int = 3) -> None:
+                 rules: RuleSet | None = None, degrade_after: int = 3,
+                 response_format: type[BaseModel] | None = None, max_concurrency: int | None = None) -> None:
         if early_stopping_method != "force":
             raise ValueError(f"early_stopping_method {early_stopping_method!r} is not supported; "
                              "use 'force' (the ReAct agent has no 'generate' step)")
@@ -68,6 +74,8 @@ class AgentExecutor:
         self.run_id_factory = run_id_factory
         self.retry_policy = _retry_policy_for(retry_policy, agent)  # model calls, and tools without their own
         self.rate_limiter = rate_limiter  # paces every model call, nested ones included
+        self.response_format = response_format  # a pydantic model the final answer must validate into
+        self.max_concurrency = max_concurrency  # worker threads for one reply's tool calls (None: one each)
 
     # -- public entry points --------------------------------------------------------------
     def invoke(self, inputs: dict[str, Any], listeners: Iterable[Listener] = ()) -> dict[str, Any]:
@@ -146,7 +154,7 @@ class AgentExecutor:
             return output
         for done, step in enumerate(output, start=1):
             yield run.emit(StepEvent, action=_action_record(step.action), observation=str(step.observation),
-                           n_steps=len(intermediate_steps) + done)
+                           n_steps=len(intermediate_steps) + done, tool_call_id=_call_id(step.action))
         return output
 
     def _iter_next_step(self, name_to_tool_map: dict[str, Tool], inputs: dict[str, Any],
@@ -155,6 +163,8 @@ class AgentExecutor:
         steps = self._prepare_intermediate_steps(intermediate_steps)
         try:
             output = yield from self.agent.plan(steps, run, **inputs)
+            if self.response_format is not None and isinstance(output, AgentFinish):
+                output = structured_finish(output, self.response_format)
         except OutputParserException as error:
             observation, log = self._parsing_error_observation(error)
             yield run.emit(ParseErrorEvent, error=str(error), llm_output=error.llm_output,
@@ -168,9 +178,16 @@ class AgentExecutor:
         if isinstance(output, AgentFinish):
             yield run.emit(AgentFinishEvent, return_values=output.return_values, log=output.log)
             return output
-        yield run.emit(AgentActionEvent, tool=output.tool, tool_input=output.tool_input, log=output.log)
-        step = yield from self._perform_agent_action(name_to_tool_map, output, run)
-        return [step]
+        actions = [output] if isinstance(output, AgentAction) else output  # LangChain: the multi-action path
+        for action in actions:
+            yield run.emit(AgentActionEvent, tool=action.tool, tool_input=action.tool_input, log=action.log,
+                           tool_call_id=_call_id(action))
+        if all(isinstance(action, ToolAgentAction) for action in actions):  # a reply's tool calls, all at once
+            return (yield from perform_tool_calls(name_to_tool_map, actions, run, self.max_concurrency))
+        new_steps = []
+        for action in actions:
+            new_steps.append((yield from self._perform_agent_action(name_to_tool_map, action, run)))
+        return new_steps
 
     def _perform_agent_action(self, name_to_tool_map: dict[str, Tool], agent_action: AgentAction,
                               run: RunContext) -> Events:
@@ -245,7 +262,9 @@ class AgentExecutor:
                     "handle_parsing_errors": _describe(self.handle_parsing_errors),
                     "return_intermediate_steps": self.return_intermediate_steps,
                     "trim_intermediate_steps": _describe(self.trim_intermediate_steps),
-                    "model": self.agent.model.model_name, "stop": list(self.agent.stop)}
+                    "model": self.agent.model.model_name, "stop": list(self.agent.stop),
+                    **({"response_format": self.response_format.__name__} if self.response_format else {}),
+                    **({"max_concurrency": self.max_concurrency} if self.max_concurrency else {})}
         chain = describe_model(self.agent.model, clock)
         if chain is not None:  # fallbacks and breakers (their states now): what a replay rebuilds
             settings["model_chain"] = chain
@@ -286,6 +305,10 @@ def _describe(value: Any) -> Any:
 
 def _type_name(output: Any) -> str:
     return type(output).__name__ if isinstance(output, AgentFinish) else "list[AgentStep]"
+
+
+def _call_id(action: AgentAction) -> str | None:
+    return action.tool_call_id if isinstance(action, ToolAgentAction) else None
 
 
 def _action_record(action: AgentAction) -> ActionRecord:

@@ -16,6 +16,7 @@ from .clock import Clock, SystemClock
 from .events import BreakerClosedEvent, BreakerHalfOpenEvent, BreakerOpenEvent, EventBase
 from .callee import model_callee
 from .events import CalleeRef
+from .messages import ChatRequest, Message
 from .models import ChatModel, ModelReply, _paced_generate
 from .providers.errors import ProviderUnreachable
 from .retry import RETRYABLE_STATUS, TransientError, describe_error, status_code_of
@@ -216,11 +217,19 @@ class CircuitBreakerModel:
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
         """Outside a run (a wrapper calling .generate): the same breaker, nothing narrated, times from
         the breaker's clock or the system's (so do not mix with runs on a ManualClock)."""
+        return self._guarded(lambda: self.model.generate(prompt, stop))
+
+    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict], tool_choice: str = "auto",
+                          parallel_tool_calls: bool = True) -> ModelReply:
+        """The tool-calling request outside a run, through the same breaker."""
+        return self._guarded(lambda: self.model.generate_messages(messages, tools, tool_choice, parallel_tool_calls))
+
+    def _guarded(self, ask: Callable[[], ModelReply]) -> ModelReply:
         breaker = self.breaker
         clock = breaker.clock or SystemClock()
         breaker.admit(clock.monotonic(), self.model_name)
         try:
-            reply = self.model.generate(prompt, stop)
+            reply = ask()
         except Exception as error:
             if breaker.record_failure(clock.monotonic(), error) is None:
                 raise
@@ -229,13 +238,13 @@ class CircuitBreakerModel:
         breaker.record_success()
         return reply
 
-    def narrated_generate(self, run: RunContext, prompt: str,
+    def narrated_generate(self, run: RunContext, prompt: str | ChatRequest,
                           stop: Sequence[str]) -> Generator[EventBase, None, ModelReply]:
         # LangChain has no breaker; this sits where Runnable.with_retry would, one level inside it.
         return (yield from with_retries(run, run.retry_policy, "llm", self.model_name,
                                         lambda: self._attempt(run, prompt, stop)))
 
-    def _attempt(self, run: RunContext, prompt: str, stop: Sequence[str]) -> Generator[EventBase, None, ModelReply]:
+    def _attempt(self, run: RunContext, prompt: str | ChatRequest, stop: Sequence[str]) -> Generator[EventBase, None, ModelReply]:
         breaker, clock = self.breaker, self.breaker.clock or run.clock
         open_for = breaker.admit(clock.monotonic(), self.model_name)
         if open_for is not None:

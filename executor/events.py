@@ -4,80 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
-# Bump when a field is renamed or removed; trace files carry it in their header.
-SCHEMA_VERSION = 1
-
-# Every class here is named <Kind>Event; its `kind` field is the string a trace file stores.
-# Field docstrings become the fields' descriptions (use_attribute_docstrings), so
-# `LLMStartEvent.model_fields["prompt"].description` says what the field holds.
-_FROZEN = ConfigDict(frozen=True, use_attribute_docstrings=True)
-
-
-class SourceRef(BaseModel):
-    """Where in the source an event was yielded."""
-
-    model_config = _FROZEN
-    file: str
-    """Relative to the project root, e.g. "executor/agent_executor.py" (absolute outside it)."""
-    line: int
-    """The line of the `yield` that handed the event out (a callee: the function's first line)."""
-    function: str
-    """The function that line belongs to, e.g. "_iter_next_step"."""
-
-
-class CalleeRef(SourceRef):
-    """Where a function called from the loop is defined: a tool's function, a model's generate.
-
-    A subclass rather than a field on SourceRef, so that every event's `source` keeps the exact
-    byte layout the trace index's fast scan reads.
-    """
-
-    qualname: str
-    """The function's qualified name, e.g. "ScriptedModel.generate"."""
-
-
-class ToolInfo(BaseModel):
-    """A tool as chain_start lists it."""
-
-    model_config = _FROZEN
-    name: str
-    """The name the model must write after `Action:`."""
-    description: str
-    """The text the prompt shows the model for this tool."""
-    return_direct: bool = False
-    """True when the tool's observation is returned as the final answer."""
-
-
-class ActionRecord(BaseModel):
-    """An AgentAction as it appears inside an event (tool, tool_input, log)."""
-
-    model_config = _FROZEN
-    tool: str
-    """The tool the model asked for."""
-    tool_input: str
-    """What it asked to hand the tool."""
-    log: str
-    """The model's whole reply, kept for the next prompt's scratchpad."""
-
-
-class EventBase(BaseModel):
-    """The envelope every event carries."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
-    seq: int
-    """0-based position in the run; contiguous."""
-    run_id: str
-    """Which run the event belongs to."""
-    t: float
-    """Seconds since the run started, on the run's (injectable) clock."""
-    iteration: int
-    """The loop round (1-based); 0 before the first round."""
-    frames: tuple[str, ...]
-    """The executor's call stack at the yield, outermost first."""
-    source: SourceRef
-    """The yield that handed the event out."""
+# The envelope and records live in event_base, the kinds of a failing model call in recovery_events;
+# both are re-exported here, so `from executor.events import ...` names every event class.
+from .event_base import (SCHEMA_VERSION, ActionRecord, CalleeRef, EventBase, SourceRef,  # noqa: F401 (re-exported)
+                         ToolCallRecord, ToolInfo)
+from .recovery_events import (BreakerClosedEvent, BreakerHalfOpenEvent, BreakerOpenEvent, DegradeEvent, FallbackEvent,
+                              PlanErrorEvent, RefusalEvent)
 
 
 # Kind names follow LangChain's callbacks where one exists (tool_start = on_tool_start).
@@ -105,6 +39,12 @@ class LLMStartEvent(EventBase):
     """Stop sequences: the reply ends where one begins."""
     callee: CalleeRef | None = None
     """Where the called function is (the tool's function, the model class's generate); None if unknown."""
+    messages: list[dict[str, Any]] | None = None
+    """The chat messages sent, in the OpenAI shape (tool-calling agent; None for a one-prompt call)."""
+    tools: list[dict[str, Any]] | None = None
+    """The tools offered to the model as JSON-Schema function specs (tool-calling agent)."""
+    tool_call_id: str | None = None
+    """The tool call this nested call runs inside (e.g. the calculator's model call), if any."""
 
 
 class LLMEndEvent(EventBase):
@@ -125,6 +65,10 @@ class LLMEndEvent(EventBase):
     """The endpoint's refusal text (OpenAI's message.refusal), when it refused instead of answering."""
     callee: CalleeRef | None = None
     """Where the called function is (the tool's function, the model class's generate); None if unknown."""
+    tool_calls: list[ToolCallRecord] | None = None
+    """The tool calls the reply asked for, in order (tool-calling agent); None when it asked for none."""
+    tool_call_id: str | None = None
+    """The tool call this nested call runs inside (e.g. the calculator's model call), if any."""
 
 
 class AgentActionEvent(EventBase):
@@ -137,6 +81,8 @@ class AgentActionEvent(EventBase):
     """What to hand it."""
     log: str
     """The model's whole reply."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class AgentFinishEvent(EventBase):
@@ -173,6 +119,8 @@ class InvalidToolEvent(EventBase):
     """The names it could have used."""
     observation: str
     """The observation that tells the model so."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class ToolStartEvent(EventBase):
@@ -185,6 +133,8 @@ class ToolStartEvent(EventBase):
     """The input it is given."""
     callee: CalleeRef | None = None
     """Where the called function is (the tool's function, the model class's generate); None if unknown."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class ToolEndEvent(EventBase):
@@ -197,6 +147,8 @@ class ToolEndEvent(EventBase):
     """What it returned, as text: the next prompt's Observation."""
     callee: CalleeRef | None = None
     """Where the called function is (the tool's function, the model class's generate); None if unknown."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class ToolErrorEvent(EventBase):
@@ -215,6 +167,8 @@ class ToolErrorEvent(EventBase):
     """The observation made of it, when handled."""
     callee: CalleeRef | None = None
     """Where the called function is (the tool's function, the model class's generate); None if unknown."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class RetryEvent(EventBase):
@@ -231,6 +185,8 @@ class RetryEvent(EventBase):
     """The failure, as "Type: message"."""
     delay: float
     """Seconds waited before the next attempt."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class RateLimitWaitEvent(EventBase):
@@ -239,6 +195,8 @@ class RateLimitWaitEvent(EventBase):
     kind: Literal["rate_limit_wait"] = "rate_limit_wait"
     waited: float
     """Seconds waited for a token."""
+    tool_call_id: str | None = None
+    """The tool call this nested call runs inside (e.g. the calculator's model call), if any."""
 
 
 class StepEvent(EventBase):
@@ -251,6 +209,8 @@ class StepEvent(EventBase):
     """What came back."""
     n_steps: int
     """How many steps the run has taken, this one included."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 
 
 class FinishCheckEvent(EventBase):
@@ -285,6 +245,44 @@ class CalculatorEvalEvent(EventBase):
     """The expression the model wrote."""
     result: str
     """What numexpr computed."""
+    tool_call_id: str | None = None
+    """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
+
+
+class ContextTrimmedEvent(EventBase):
+    """The message history was over its budget and older messages were dropped before a model call."""
+
+    kind: Literal["context_trimmed"] = "context_trimmed"
+    reason: Literal["context_window", "max_tokens"]
+    """Which budget was exceeded: the message count or the token count."""
+    dropped: list[dict[str, Any]]
+    """The messages left out, oldest first (the system and first user message are always kept)."""
+    messages_before: int
+    """How many messages the history had."""
+    messages_after: int
+    """How many the model is sent."""
+    tokens_before: int
+    """The history's size by the run's token counter."""
+    tokens_after: int
+    """The size of what the model is sent."""
+
+
+class SummarizedEvent(EventBase):
+    """Older messages were replaced by a summary the model wrote (the summary call precedes this event)."""
+
+    kind: Literal["summarized"] = "summarized"
+    replaced: list[dict[str, Any]]
+    """The messages the summary stands for, oldest first."""
+    summary: dict[str, Any]
+    """The message that replaces them in the history."""
+    messages_before: int
+    """How many messages the history had."""
+    messages_after: int
+    """How many the model is sent."""
+    tokens_before: int
+    """The history's size by the run's token counter."""
+    tokens_after: int
+    """The size of what the model is sent."""
 
 
 class ChainEndEvent(EventBase):
@@ -305,117 +303,14 @@ class ChainErrorEvent(EventBase):
     """The exception's message."""
 
 
-class FallbackEvent(EventBase):
-    """A model failed for good (or its breaker refused the call); the next model answers the same prompt
-    (LangChain: Runnable.with_fallbacks)."""
-
-    kind: Literal["fallback"] = "fallback"
-    failed_model: str
-    """The model that failed."""
-    error_type: str
-    """The class name of its final error, e.g. "RetriesExhausted" or "CircuitOpenError"."""
-    error: str
-    """Its final error, as "Type: message"."""
-    refused: bool = False
-    """True when an open circuit breaker refused the call, so it was never sent."""
-    next_model: str
-    """The model that takes over."""
-
-
-class BreakerOpenEvent(EventBase):
-    """A circuit breaker opened: calls to its endpoint are refused until the cool-down has passed."""
-
-    kind: Literal["breaker_open"] = "breaker_open"
-    endpoint: str
-    """What the breaker guards (the key breakers are shared by)."""
-    model: str
-    """The model whose failure opened it."""
-    failures: int
-    """Failures counted within the window (1 when a half-open trial failed)."""
-    window: float
-    """Seconds within which the failures were counted."""
-    cool_down: float
-    """Seconds until a trial call is let through (half-open)."""
-    error: str
-    """The failure that opened it, as "Type: message"."""
-    from_state: Literal["closed", "half_open"]
-    """"closed": too many failures; "half_open": the trial call failed."""
-
-
-class BreakerHalfOpenEvent(EventBase):
-    """The cool-down passed: the breaker lets one trial call through."""
-
-    kind: Literal["breaker_half_open"] = "breaker_half_open"
-    endpoint: str
-    """What the breaker guards."""
-    model: str
-    """The model making the trial call."""
-    open_for: float
-    """Seconds the breaker was open, on the run's clock."""
-
-
-class BreakerClosedEvent(EventBase):
-    """A trial call succeeded: the breaker closed and calls flow again."""
-
-    kind: Literal["breaker_closed"] = "breaker_closed"
-    endpoint: str
-    """What the breaker guards."""
-    model: str
-    """The model whose trial call succeeded."""
-
-
-class PlanErrorEvent(EventBase):
-    """plan() got no usable action because the model call failed for good; a degrading agent counts it."""
-
-    kind: Literal["plan_error"] = "plan_error"
-    error_type: str
-    """The class name of the error."""
-    message: str
-    """The error's message."""
-    failures: int
-    """Consecutive failures to get a usable action, this one included."""
-    degrade_after: int
-    """How many such failures switch the agent to its rules."""
-
-
-class DegradeEvent(EventBase):
-    """The agent stopped asking the model and asked its local rules instead."""
-
-    kind: Literal["degrade"] = "degrade"
-    failures: int
-    """Consecutive failures to get a usable action that led here."""
-    last_error: str
-    """The last of them, as "Type: message"."""
-    question: str
-    """The text the rules were matched against."""
-    rule: str | None
-    """The name of the rule that matched; None when none did (the run then ends with an error)."""
-    pattern: str | None
-    """That rule's pattern."""
-    tool: str | None
-    """The tool call the rule produced: the tool's name."""
-    tool_input: str | None
-    """The tool call the rule produced: its input, taken from the question."""
-
-
-class RefusalEvent(EventBase):
-    """The model refused (or a content filter stopped it); its reply becomes the final answer."""
-
-    kind: Literal["refusal"] = "refusal"
-    text: str
-    """The refusal, answered as plain text."""
-    detected_by: Literal["refusal_field", "content_filter", "refusal_text"]
-    """The endpoint's refusal field, finish_reason "content_filter", or typical refusal wording."""
-
-
 # The union, written once; everything else is derived from it.
 Event = Annotated[
     Union[
         ChainStartEvent, LLMStartEvent, LLMEndEvent, AgentActionEvent, AgentFinishEvent,
         ParseErrorEvent, InvalidToolEvent, ToolStartEvent, ToolEndEvent, ToolErrorEvent, RetryEvent,
         RateLimitWaitEvent, StepEvent, FinishCheckEvent, LimitReachedEvent, CalculatorEvalEvent,
-        ChainEndEvent, ChainErrorEvent, FallbackEvent, BreakerOpenEvent, BreakerHalfOpenEvent,
-        BreakerClosedEvent, PlanErrorEvent, DegradeEvent, RefusalEvent,
+        ContextTrimmedEvent, SummarizedEvent, ChainEndEvent, ChainErrorEvent, FallbackEvent, BreakerOpenEvent,
+        BreakerHalfOpenEvent, BreakerClosedEvent, PlanErrorEvent, DegradeEvent, RefusalEvent,
     ],
     Field(discriminator="kind"),
 ]

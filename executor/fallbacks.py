@@ -8,6 +8,7 @@ from typing import Any, Callable, Generator, Sequence
 from .callee import model_callee
 from .clock import Clock
 from .events import CalleeRef, EventBase, FallbackEvent
+from .messages import ChatRequest, Message
 from .models import ChatModel, ModelReply, generate_with_retries
 from .retry import describe_error
 from .run_context import RunContext
@@ -53,16 +54,25 @@ class FallbackModel:
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
         """Outside a run (no events): the first model that answers."""
+        return self._first_answer(lambda model: model.generate(prompt, stop))
+
+    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict], tool_choice: str = "auto",
+                          parallel_tool_calls: bool = True) -> ModelReply:
+        """The tool-calling request outside a run (in a run, narrated_generate gets it as a ChatRequest)."""
+        return self._first_answer(lambda model: model.generate_messages(messages, tools, tool_choice,
+                                                                         parallel_tool_calls))
+
+    def _first_answer(self, ask: Callable[[ChatModel], ModelReply]) -> ModelReply:
         first_error: BaseException | None = None
         for model in self.models:
             try:
-                return model.generate(prompt, stop)
+                return ask(model)
             except self.exceptions_to_handle as error:
                 first_error = first_error or error
         assert first_error is not None
         raise first_error
 
-    def narrated_generate(self, run: RunContext, prompt: str,
+    def narrated_generate(self, run: RunContext, prompt: str | ChatRequest,
                           stop: Sequence[str]) -> Generator[EventBase, None, ModelReply]:
         # LangChain: RunnableWithFallbacks.invoke — try each runnable in turn, raise the first error.
         models = self.models

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, replace
 from typing import Generator, Protocol, Sequence
 
 from .awaiting import call_either, pause
 from .callee import model_callee
 from .events import LLMEndEvent, LLMStartEvent, RateLimitWaitEvent
+from .messages import ChatRequest, Message, ToolCall, render_messages
 from .retry_loop import with_retries
 from .run_context import RunContext
 
@@ -19,6 +21,7 @@ class ModelReply:
     finish_reason: str | None = None  # as the endpoint said, e.g. "content_filter"
     refusal: str | None = None  # the endpoint's refusal text (OpenAI: message.refusal)
     answered_by: str | None = None  # set by a FallbackModel when a fallback answered
+    tool_calls: tuple[ToolCall, ...] = ()  # a tool-calling reply's calls, in the order the model gave them
 
     @property
     def refused(self) -> bool:
@@ -63,7 +66,11 @@ def cut_at_stop(text: str, stop: Sequence[str]) -> str:
 
 
 class ScriptedModel:
-    """Answers each call with the next of the given replies and records every prompt it saw."""
+    """Answers each call with the next of the given replies and records every prompt it saw.
+
+    A reply is text, a ModelReply (a refusal, or tool calls for the tool-calling path,
+    `generate_messages`, whose requests are kept in `requests`), or an Exception to raise (an endpoint that is down).
+    """
 
     live = False  # no service behind it: nothing to retry
 
@@ -73,19 +80,36 @@ class ScriptedModel:
         self.apply_stop = apply_stop
         self.model_name = model_name
         self.prompts: list[str] = []
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()  # concurrent tool calls may each ask it (the calculator's nested call)
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
-        self.prompts.append(prompt)
+        with self._lock:
+            self.prompts.append(prompt)
+            reply = self._next_reply()
+        if isinstance(reply, ModelReply):  # e.g. a scripted refusal or content-filtered reply, as given
+            return replace(reply, tool_calls=()) if reply.tool_calls else reply
+        return ModelReply(cut_at_stop(reply, stop) if self.apply_stop else reply)
+
+    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict],
+                          tool_choice: str = "auto", parallel_tool_calls: bool = True) -> ModelReply:
+        """The tool-calling path: the next scripted reply, text or tool calls."""
+        with self._lock:
+            self.prompts.append(render_messages(messages))
+            self.requests.append({"messages": [dict(m) for m in messages], "tools": list(tools),
+                                  "tool_choice": tool_choice, "parallel_tool_calls": parallel_tool_calls})
+            reply = self._next_reply()
+        return reply if isinstance(reply, ModelReply) else ModelReply(reply)
+
+    def _next_reply(self) -> str | ModelReply:  # called under the lock
         n = len(self.prompts)
         if n > len(self.replies):
             raise ScriptExhausted(f"ScriptedModel was asked for reply #{n} but has only "
                                   f"{len(self.replies)}; add a reply for this call")
-        text = self.replies[n - 1]
-        if isinstance(text, ModelReply):  # a scripted refusal or content-filtered reply
-            return text
-        if isinstance(text, Exception):  # a scripted failure (an endpoint that is down)
-            raise text
-        return ModelReply(cut_at_stop(text, stop) if self.apply_stop else text)
+        reply = self.replies[n - 1]
+        if isinstance(reply, Exception):  # a scripted failure (an endpoint that is down)
+            raise reply
+        return reply
 
 
 def call_model(run: RunContext, model: ChatModel, prompt: str,
@@ -115,10 +139,11 @@ def call_model(run: RunContext, model: ChatModel, prompt: str,
     return reply.text
 
 
-def generate_with_retries(run: RunContext, model: ChatModel, prompt: str,
+def generate_with_retries(run: RunContext, model: ChatModel, prompt: str | ChatRequest,
                           stop: Sequence[str]) -> Generator[object, None, ModelReply]:
     """The reply, after the run's retry policy; a model with `narrated_generate` (fallbacks, a circuit breaker)
-    narrates its own attempts, so its events come from inside this call too."""
+    narrates its own attempts, so its events come from inside this call too. `prompt` may be a
+    ChatRequest (the tool-calling agent's messages and tools): every wrapper passes it on unread."""
     narrated = getattr(model, "narrated_generate", None)
     if narrated is not None:
         return (yield from narrated(run, prompt, stop))
@@ -126,7 +151,7 @@ def generate_with_retries(run: RunContext, model: ChatModel, prompt: str,
                                     lambda: _paced_generate(run, model, prompt, stop)))
 
 
-def _paced_generate(run: RunContext, model: ChatModel, prompt: str,
+def _paced_generate(run: RunContext, model: ChatModel, prompt: str | ChatRequest,
                     stop: Sequence[str]) -> Generator[object, None, ModelReply]:
     """One attempt: wait for the rate limiter (if the run has one), then ask the model."""
     if run.rate_limiter is not None:
@@ -134,4 +159,8 @@ def _paced_generate(run: RunContext, model: ChatModel, prompt: str,
         if waited > 0:
             yield from pause(run, waited, run.rate_limiter.clock)  # under ainvoke: asyncio.sleep
             yield run.emit(RateLimitWaitEvent, waited=round(waited, 6))
+    if isinstance(prompt, ChatRequest):  # LangChain: bind_tools(...).invoke(messages)
+        return (yield from call_either(run, model.generate_messages, getattr(model, "agenerate_messages", None),
+                                       prompt.messages, prompt.tools, tool_choice=prompt.tool_choice,
+                                       parallel_tool_calls=prompt.parallel_tool_calls))
     return (yield from call_either(run, model.generate, getattr(model, "agenerate", None), prompt, stop))

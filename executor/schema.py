@@ -32,3 +32,17 @@ class AgentStep(NamedTuple):
 
     action: AgentAction
     observation: Any
+
+
+@dataclass(frozen=True, slots=True)
+class ToolAgentAction(AgentAction):
+    """One tool call of a tool-calling model's reply (LangChain: ToolAgentAction).
+
+    `tool_input` is the arguments JSON exactly as the model wrote it (LangChain parses it into a
+    dict here; loopscope parses and validates it when the call runs, so bad JSON becomes that
+    call's error observation). `message_log` holds the assistant message that asked for the call
+    (shared by every call of that reply); `tool_call_id` pairs the call with its `role: tool` result.
+    """
+
+    message_log: tuple[dict[str, Any], ...] = ()
+    tool_call_id: str = ""

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 import openai
 
 from ..config import ENV_API_KEY, ENV_BASE_URL, ModelConfig, display_url
+from ..messages import Message, ToolCall
 from ..models import ModelReply
 from ..retry import parse_retry_after
 from .errors import (MalformedReply, ProviderAuthError, ProviderConnectionError, ProviderError,
@@ -51,6 +52,18 @@ class OpenAIChatModel:
             raise self._translate(error) from error
         return self._reply_from(completion)
 
+    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict],
+                          tool_choice: str = "auto", parallel_tool_calls: bool = True) -> ModelReply:
+        """The tool-calling path: the message history as it is, the tools as JSON-Schema functions."""
+        request: dict[str, Any] = {"model": self.model_name, "messages": [dict(m) for m in messages]}
+        if tools:  # the API refuses tool_choice and parallel_tool_calls without tools
+            request.update(tools=list(tools), tool_choice=tool_choice, parallel_tool_calls=parallel_tool_calls)
+        try:
+            completion = self._client.chat.completions.create(**request)
+        except (openai.APIError, json.JSONDecodeError) as error:
+            raise self._translate(error) from error
+        return self._reply_from(completion)
+
     def list_models(self) -> list[str]:
         """The model ids the endpoint says it serves (GET /models): a quick check of URL and key."""
         try:
@@ -71,10 +84,20 @@ class OpenAIChatModel:
         message = choices[0].message
         refusal = getattr(message, "refusal", None)  # set when the model declined (structured refusal)
         finish_reason = getattr(choices[0], "finish_reason", None)
-        if not isinstance(finish_reason, str) or finish_reason == "stop":
+        if not isinstance(finish_reason, str) or finish_reason in ("stop", "tool_calls"):
             finish_reason = None  # kept only when it is news ("length", "content_filter")
         return ModelReply(message.content or "", counts or None, finish_reason=finish_reason,
-                          refusal=refusal if isinstance(refusal, str) else None)
+                          refusal=refusal if isinstance(refusal, str) else None,
+                          tool_calls=self._tool_calls_of(message))
+
+    def _tool_calls_of(self, message: Any) -> tuple[ToolCall, ...]:
+        calls = []
+        for call in getattr(message, "tool_calls", None) or ():
+            function = getattr(call, "function", None)
+            if not getattr(call, "id", None) or function is None or not getattr(function, "name", None):
+                raise MalformedReply(f"a tool call from {self.endpoint} has no id or function name")
+            calls.append(ToolCall(call.id, function.name, function.arguments or "{}"))
+        return tuple(calls)
 
     def _clean(self, text: str) -> str:
         """One line, no credentials, not too long: error text from a server is untrusted."""

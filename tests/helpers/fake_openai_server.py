@@ -52,7 +52,15 @@ class Filtered:
     text: str = ""
 
 
-Step = str | Status | Slow | Drop | Malformed | Refused | Filtered
+@dataclass(frozen=True)
+class ToolCalls:
+    """Reply with tool calls: each (id, tool name, arguments JSON text), in order, plus optional text."""
+
+    calls: tuple[tuple[str, str, str], ...]
+    text: str = ""
+
+
+Step = str | Status | Slow | Drop | Malformed | Refused | Filtered | ToolCalls
 
 
 @dataclass
@@ -63,7 +71,11 @@ class ReceivedRequest:
 
     @property
     def prompt(self) -> str:
-        return self.body["messages"][-1]["content"]
+        return self.body["messages"][-1].get("content") or ""
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        return self.body.get("messages", [])
 
 
 def cut_at_stop(text: str, stop: Sequence[str] | None) -> str:
@@ -76,10 +88,16 @@ def cut_at_stop(text: str, stop: Sequence[str] | None) -> str:
     return text[:cut]
 
 
-def completion_body(model: str, text: str, prompt: str, n: int, finish_reason: str = "stop",
-                    refusal: str | None = None) -> dict[str, Any]:
+def completion_body(model: str, text: str, prompt: str, n: int, finish_reason: str | None = None,
+                    refusal: str | None = None, tool_calls: Sequence[tuple[str, str, str]] = ()) -> dict[str, Any]:
     prompt_tokens, completion_tokens = len(prompt) // 4 + 1, len(text) // 4 + 1
-    message = {"role": "assistant", "content": None if refusal is not None else text, "refusal": refusal}
+    message: dict[str, Any] = {"role": "assistant", "content": None if refusal is not None else (text or None),
+                               "refusal": refusal}
+    if tool_calls:
+        message["tool_calls"] = [{"id": call_id, "type": "function",
+                                  "function": {"name": name, "arguments": arguments}}
+                                 for call_id, name, arguments in tool_calls]
+    finish_reason = finish_reason or ("tool_calls" if tool_calls else "stop")
     return {"id": f"chatcmpl-fake-{n}", "object": "chat.completion", "created": 1_700_000_000,
             "model": model,
             "choices": [{"index": 0, "finish_reason": finish_reason, "message": message}],
@@ -111,6 +129,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
         elif isinstance(step, str):
             self._reply(request, step)
+        elif isinstance(step, ToolCalls):
+            self._send_json(200, completion_body(request.body.get("model", "?"), step.text, request.prompt,
+                                                 len(self.server.received), tool_calls=step.calls))
         elif isinstance(step, Status):
             self._send_status(step, request)
         elif isinstance(step, Slow):

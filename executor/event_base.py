@@ -1,0 +1,90 @@
+"""The envelope every event carries and the small records inside events (source, callee, tools, calls)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+# Bump when a field is renamed or removed; trace files carry it in their header.
+SCHEMA_VERSION = 1
+
+# Every event class (events.py, recovery_events.py) is named <Kind>Event; its `kind` field is the string a trace file stores.
+# Field docstrings become the fields' descriptions (use_attribute_docstrings), so
+# `LLMStartEvent.model_fields["prompt"].description` says what the field holds.
+_FROZEN = ConfigDict(frozen=True, use_attribute_docstrings=True)
+
+
+class SourceRef(BaseModel):
+    """Where in the source an event was yielded."""
+
+    model_config = _FROZEN
+    file: str
+    """Relative to the project root, e.g. "executor/agent_executor.py" (absolute outside it)."""
+    line: int
+    """The line of the `yield` that handed the event out (a callee: the function's first line)."""
+    function: str
+    """The function that line belongs to, e.g. "_iter_next_step"."""
+
+
+class CalleeRef(SourceRef):
+    """Where a function called from the loop is defined: a tool's function, a model's generate.
+
+    A subclass rather than a field on SourceRef, so that every event's `source` keeps the exact
+    byte layout the trace index's fast scan reads.
+    """
+
+    qualname: str
+    """The function's qualified name, e.g. "ScriptedModel.generate"."""
+
+
+class ToolInfo(BaseModel):
+    """A tool as chain_start lists it."""
+
+    model_config = _FROZEN
+    name: str
+    """The name the model must write after `Action:`."""
+    description: str
+    """The text the prompt shows the model for this tool."""
+    return_direct: bool = False
+    """True when the tool's observation is returned as the final answer."""
+
+
+class ActionRecord(BaseModel):
+    """An AgentAction as it appears inside an event (tool, tool_input, log)."""
+
+    model_config = _FROZEN
+    tool: str
+    """The tool the model asked for."""
+    tool_input: str
+    """What it asked to hand the tool."""
+    log: str
+    """The model's whole reply, kept for the next prompt's scratchpad."""
+
+
+class ToolCallRecord(BaseModel):
+    """One tool call of a model reply, as llm_end records it (enough to replay the reply)."""
+
+    model_config = _FROZEN
+    id: str
+    """The id the model gave the call; its `role: tool` result carries the same id."""
+    name: str
+    """The tool the model asked for."""
+    arguments: str
+    """The arguments exactly as the model wrote them (JSON text, untrusted)."""
+
+
+class EventBase(BaseModel):
+    """The envelope every event carries."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    seq: int
+    """0-based position in the run; contiguous."""
+    run_id: str
+    """Which run the event belongs to."""
+    t: float
+    """Seconds since the run started, on the run's (injectable) clock."""
+    iteration: int
+    """The loop round (1-based); 0 before the first round."""
+    frames: tuple[str, ...]
+    """The executor's call stack at the yield, outermost first."""
+    source: SourceRef
+    """The yield that handed the event out."""

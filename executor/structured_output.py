@@ -1,0 +1,120 @@
+"""Structured output: pull a JSON answer out of a reply defensively and validate it into a pydantic model."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterator, Sequence
+
+from pydantic import BaseModel, ValidationError
+
+from .parser import OutputParserException
+from .schema import AgentFinish
+
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\n(.*?)```", re.DOTALL)
+_PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
+# Where the answer may sit inside the JSON a model wrote: the whole of it, or one of the wrappers
+# models like to add. Like the JSON agent of the reference article, the first path that yields a
+# valid value wins, and a string found there is parsed once more (JSON inside a JSON string).
+DEFAULT_PATHS = ("$", "$.output", "$.answer", "$.final_answer", "$.result", "$.data", "$.response",
+                 "$.choices[0].message.content")
+MAX_ERROR_CHARS = 600
+
+
+def json_candidates(text: str) -> Iterator[Any]:
+    """Every JSON value the text may mean, most likely first: fenced ```json blocks, the whole
+    text, then each object or array embedded in prose (found by decoding from each { or [)."""
+    for match in _FENCE.finditer(text):
+        if match.group(1).lower() in ("", "json", "json5", "javascript"):
+            yield from _decoded(match.group(2).strip())
+    yield from _decoded(text.strip())
+    decoder = json.JSONDecoder()
+    for at, char in enumerate(text):
+        if char in "{[":
+            try:
+                yield decoder.raw_decode(text, at)[0]
+            except json.JSONDecodeError:
+                continue
+
+
+def _decoded(text: str) -> Iterator[Any]:
+    try:
+        yield json.loads(text)
+    except json.JSONDecodeError:
+        return
+
+
+def value_at(document: Any, path: str) -> Any:
+    """A minimal JSONPath: `$`, `.key` and `[index]` steps. Raises LookupError when a step is missing."""
+    if not path.startswith("$"):
+        raise ValueError(f"a path starts with '$', got {path!r}")
+    value, rest = document, path[1:]
+    for match in _PATH_PART.finditer(rest):
+        key, index = match.groups()
+        if key is not None:
+            if not isinstance(value, dict) or key not in value:
+                raise LookupError(path)
+            value = value[key]
+        else:
+            if not isinstance(value, list) or int(index) >= len(value):
+                raise LookupError(path)
+            value = value[int(index)]
+    return value
+
+
+def extract_structured(text: str, response_format: type[BaseModel],
+                       paths: Sequence[str] = DEFAULT_PATHS) -> BaseModel:
+    """The first candidate JSON value, at the first path that has one, that validates.
+
+    Raises OutputParserException whose observation tells the model what was wrong and what to send.
+    """
+    first_error: ValidationError | None = None
+    found_json = False
+    for candidate in json_candidates(text):
+        found_json = True
+        for path in paths:
+            try:
+                value = value_at(candidate, path)
+            except LookupError:
+                continue
+            for inner in _with_inner_json(value):
+                try:
+                    return response_format.model_validate(inner)
+                except ValidationError as error:
+                    first_error = first_error or error
+    raise _answer_error(text, response_format, first_error if found_json else None)
+
+
+def _with_inner_json(value: Any) -> Iterator[Any]:
+    yield value
+    if isinstance(value, str):
+        yield from _decoded(value.strip())
+
+
+def _answer_error(text: str, response_format: type[BaseModel],
+                  error: ValidationError | None) -> OutputParserException:
+    if error is None:
+        problem = "it contains no JSON value"
+    else:
+        problem = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}"
+                            for e in error.errors(include_url=False))
+        problem = f"it does not match {response_format.__name__} ({problem})"
+    schema = json.dumps(response_format.model_json_schema(), ensure_ascii=False)
+    observation = (f"Your final answer could not be used: {problem}. Reply again with only a JSON object "
+                   f"matching this JSON Schema: {schema}")
+    return OutputParserException(f"Could not read the final answer as {response_format.__name__}: {problem}"
+                                 [:MAX_ERROR_CHARS], observation=observation, llm_output=text, send_to_llm=True)
+
+
+def parse_structured_answer(text: str, response_format: type[BaseModel]) -> AgentFinish:
+    """The final answer as an AgentFinish whose "output" is the validated model."""
+    return AgentFinish({"output": extract_structured(text, response_format)}, text)
+
+
+def structured_finish(finish: AgentFinish, response_format: type[BaseModel]) -> AgentFinish:
+    """An AgentFinish whose output is text, re-read as `response_format` (already-structured ones pass)."""
+    output = finish.return_values.get("output")
+    if isinstance(output, response_format):
+        return finish
+    return AgentFinish({**finish.return_values, "output": extract_structured(str(output), response_format)},
+                       finish.log)
