@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 # Bump when a field is renamed or removed; trace files carry it in their header.
 SCHEMA_VERSION = 1
@@ -88,3 +90,9 @@ class EventBase(BaseModel):
     """The executor's call stack at the yield, outermost first."""
     source: SourceRef
     """The yield that handed the event out."""
+    # Both below are written only when set, so the executor's own traces are unchanged by them.
+    stack: tuple[SourceRef, ...] | None = Field(None, exclude_if=lambda value: value is None)
+    """Every frame's exact line, outermost first, when the producer knew them (a traced LangChain run);
+    None for the executor's own events, whose callers' lines the debugger finds in the source."""
+    origin: dict[str, Any] | None = Field(None, exclude_if=lambda value: value is None)
+    """Where a foreign runtime's event came from, e.g. LangChain's callback, run_id and parent_run_id."""

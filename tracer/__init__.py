@@ -29,6 +29,8 @@ _PUBLIC = {
     "Narrator": "tracer.report.narrator", "Ledger": "tracer.report.ledger",
     "diff_traces": "tracer.report.diff", "render_diff": "tracer.report.diff",
     "mermaid_state_diagram": "tracer.report.mermaid",
+    # bridges (need `loopscope[langchain]` / `loopscope[otel]`)
+    "LoopscopeCallbackHandler": "tracer.bridges.langchain_handler",
     # the debugger
     "Breakpoint": "tracer.debug.breakpoints", "BreakpointSet": "tracer.debug.breakpoints",
     "Condition": "tracer.debug.conditions", "open_debugger": "tracer.tui.launch",

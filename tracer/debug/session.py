@@ -107,6 +107,8 @@ class DebugSession:
         event = self.event()
         if isinstance(event, UnreadableEvent):
             return []
+        if event.stack:  # a traced LangChain run recorded every frame's line
+            return [FrameLocation(f.function, f.file, f.line, True) for f in event.stack]
         return frame_locations(tuple(event.frames), event.source.file, event.source.line)
 
     def selected_frame(self) -> FrameLocation | None:

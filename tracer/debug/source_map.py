@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.util
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from executor.run_context import PACKAGE_DIR, PROJECT_ROOT
 
@@ -33,10 +34,36 @@ class FrameLocation:
     exact: bool
 
 
+def installed_package_file(relative: str) -> Path | None:
+    """`langchain_classic/agents/agent.py` inside the installed package of that name, if it is one.
+
+    A traced LangChain run names its files this way (relative to site-packages). Only a .py file
+    inside the directory of an importable top-level package qualifies: a trace names files, and
+    must not be able to open any file at all. The package is located, not imported.
+    """
+    parts = PurePosixPath(relative).parts
+    if len(parts) < 2 or not relative.endswith(".py") or ".." in parts or parts[0].startswith("/"):
+        return None
+    try:
+        spec = importlib.util.find_spec(parts[0])
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    package_dir = Path(next(iter(spec.submodule_search_locations))).resolve()
+    if package_dir == PROJECT_ROOT / parts[0]:
+        return None  # a project package is read through the project root
+    path = (package_dir.parent / relative).resolve()
+    return path if path.is_relative_to(package_dir) else None
+
+
 @lru_cache(maxsize=64)
 def read_source(relative: str) -> SourceFile:
     path = (PROJECT_ROOT / relative).resolve()
-    if not path.is_relative_to(PROJECT_ROOT):  # a trace names files; it must not open any file at all
+    installed = None if path.exists() else installed_package_file(relative)
+    if installed is not None:  # an installed package's file: shown read-only, as it is on disk
+        path = installed
+    elif not path.is_relative_to(PROJECT_ROOT):  # a trace names files; it must not open any file at all
         return SourceFile(relative, (), "", f"source not shown: {relative} is outside {PROJECT_ROOT}")
     try:
         data = path.read_bytes()

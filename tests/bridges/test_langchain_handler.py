@@ -1,0 +1,137 @@
+"""LoopscopeCallbackHandler on real LangChain runs: classic ReAct, tool-calling, and LangGraph's agent."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+from tests.helpers.langchain_rose import (rose_executor, rose_inputs, scripted_chat_model, structured_tools,
+                                          tool_calling_replies)
+from tracer import LoopscopeCallbackHandler, Trace, diff_traces
+from tracer.cli import main
+from tracer.debug.source_map import read_source
+from tutorials import get_scenario
+
+ROSE = get_scenario("rose-pricing").fixture
+LANGCHAIN_ROSE = get_scenario("rose-pricing-langchain").fixture
+
+
+@pytest.fixture
+def react_trace(tmp_path) -> Trace:
+    path = tmp_path / "lc_rose.jsonl"
+    handler = LoopscopeCallbackHandler(path, raise_error=True)
+    result = rose_executor().invoke(rose_inputs(), {"callbacks": [handler]})
+    assert "26.25" in result["output"]
+    return Trace.load(path)  # no close(): the outermost chain's end completed the file
+
+
+def test_langchain_rose_run_takes_the_same_transitions_as_loopscopes(react_trace, capsys):
+    assert react_trace.labels() == Trace.load(ROSE).labels()
+    assert diff_traces(ROSE, react_trace).same
+    assert main(["diff", str(ROSE), str(react_trace.path)]) == 0
+    assert "same transitions" in capsys.readouterr().out
+
+
+def test_a_different_reply_is_a_transition_difference(tmp_path):
+    from tutorials.rose_pricing import REPLIES
+
+    path = tmp_path / "other.jsonl"
+    replies = [REPLIES[0], REPLIES[1].replace("25 * 1.05", "30 * 1.05"), REPLIES[2], REPLIES[3]]
+    with LoopscopeCallbackHandler(path, raise_error=True) as handler:
+        rose_executor(replies).invoke(rose_inputs(), {"callbacks": [handler]})
+    assert not diff_traces(ROSE, path).same
+
+
+def test_events_carry_langchains_own_frames_lines_and_run_ids(react_trace):
+    events = react_trace.events
+    plan_call = next(e for e in events if e.kind == "llm_start")
+    by_function = {frame.function: frame for frame in plan_call.stack}
+    iter_next_step = by_function["_iter_next_step"]
+    assert iter_next_step.file == "langchain_classic/agents/agent.py"
+    source = read_source(iter_next_step.file)
+    assert source.problem is None and "self._action_agent.plan(" in source.lines[iter_next_step.line - 1]
+    assert [f.function for f in plan_call.stack][-4:] == ["_call", "_take_next_step", "_iter_next_step", "plan"]
+    action = next(e for e in events if e.kind == "agent_action")
+    assert action.frames[-1] == "_perform_agent_action" and action.source.file.endswith("agents/agent.py")
+    check = next(e for e in events if e.kind == "finish_check")
+    assert "isinstance(next_step_output, AgentFinish)" in read_source(check.source.file).lines[check.source.line - 1]
+    root = events[0].origin["run_id"]
+    assert all(e.run_id == root for e in events)
+    tool_start = next(e for e in events if e.kind == "tool_start")
+    assert tool_start.origin["callback"] == "on_tool_start" and tool_start.origin["parent_run_id"] == root
+    assert tool_start.origin["run_id"] != root
+    assert plan_call.origin["parent_run_id"] not in (None, root)  # the agent's runnable, a child run
+
+
+def test_the_debugger_session_shows_the_recorded_langchain_frames():
+    from tracer.debug.session import DebugSession  # noqa: F401  (the session is what the TUI reads)
+    from tracer.tui.launch import build_session
+
+    session = build_session(LANGCHAIN_ROSE)
+    session.goto(next(i for i, e in enumerate(Trace.load(LANGCHAIN_ROSE).events) if e.kind == "llm_start"))
+    frames = session.frames()
+    assert frames[-1].function == "plan" and all(f.exact for f in frames)
+    session.move_frame(1)
+    chosen = session.selected_frame()
+    assert chosen.function == "_iter_next_step" and chosen.file == "langchain_classic/agents/agent.py"
+
+
+def test_tool_calling_agent_and_langgraph_agent_are_traced(tmp_path):
+    from langchain_classic.agents import AgentExecutor, create_tool_calling_agent
+    from langchain_core.prompts import ChatPromptTemplate
+    from langgraph.prebuilt import create_react_agent
+
+    prompt = ChatPromptTemplate.from_messages([("human", "{input}"), ("placeholder", "{agent_scratchpad}")])
+    agent = create_tool_calling_agent(scripted_chat_model(tool_calling_replies()), structured_tools(), prompt)
+    with LoopscopeCallbackHandler(tmp_path / "tc.jsonl", raise_error=True) as handler:
+        AgentExecutor(agent=agent, tools=structured_tools()).invoke(rose_inputs(), {"callbacks": [handler]})
+    calling = Trace.load(tmp_path / "tc.jsonl")
+    assert calling.labels() == Trace.load(ROSE).labels()
+    assert next(e for e in calling.events if e.kind == "agent_action").tool_input == '{"query": "玫瑰花进货价格"}'
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # langgraph 1.x points at langchain.agents.create_agent
+        graph = create_react_agent(scripted_chat_model(tool_calling_replies()), structured_tools())
+    with LoopscopeCallbackHandler(tmp_path / "lg.jsonl", raise_error=True) as handler:
+        graph.invoke({"messages": [("user", rose_inputs()["input"])]}, {"callbacks": [handler]})
+    graph_trace = Trace.load(tmp_path / "lg.jsonl")
+    assert graph_trace.labels() == [
+        "chain_start", "AgentAction(Search)", "tool(Search)", "step", "finish_check(False)",
+        "AgentAction(Calculator)", "tool(Calculator)", "step", "finish_check(False)", "AgentFinish",
+        "finish_check(True)", "chain_end"]
+    assert [t.name for t in graph_trace.events[0].tools] == ["Search", "Calculator"]
+    model_call = next(e for e in graph_trace.events if e.kind == "llm_start")
+    assert model_call.frames[-1] == "call_model" and model_call.source.file.startswith("langgraph/prebuilt/")
+    assert graph_trace.events[-1].outputs["messages"][-1]["content"].endswith("26.25元。")
+
+
+def test_the_recorded_tutorial_fixture_is_what_the_handler_writes_today(react_trace):
+    recorded = Trace.load(LANGCHAIN_ROSE)
+    assert recorded.header.scenario == "rose-pricing-langchain" and recorded.header.source == "langchain"
+    assert [t.label for t in recorded.transitions()] == react_trace.labels()
+    assert [e.source.line for e in recorded.events] == [e.source.line for e in react_trace.events], \
+        "langchain-classic changed: re-record with `uv run python -m tests.helpers.langchain_rose " \
+        "fixtures/langchain/rose_pricing.jsonl`"
+
+
+def test_without_langchain_the_import_names_the_extra():
+    code = ("import sys; sys.modules['langchain_core.callbacks'] = None\n"
+            "try:\n    from tracer import LoopscopeCallbackHandler\n"
+            "except ImportError as e:\n    print(e)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "pip install 'loopscope[langchain]'" in out
+
+
+@pytest.mark.parametrize("name", ["os/../../etc/passwd.py", "../pyproject.toml", "langchain_classic/../x.py",
+                                  "/etc/passwd", "langchain_classic/agents/agent.txt"])
+def test_source_map_reads_only_python_files_inside_installed_packages(name):
+    source = read_source(name)
+    assert source.lines == () and source.problem
+
+
+def test_verify_says_a_langchain_trace_is_not_loopscopes_to_re_execute(capsys):
+    assert main(["verify", str(LANGCHAIN_ROSE)]) == 2
+    assert "recorded from a LangChain run" in capsys.readouterr().out

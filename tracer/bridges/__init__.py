@@ -1,0 +1,1 @@
+"""Bridges to other runtimes: a LangChain run traced as loopscope events (needs `loopscope[langchain]`)."""
