@@ -30,7 +30,7 @@ _PUBLIC = {
     "diff_traces": "tracer.report.diff", "render_diff": "tracer.report.diff",
     "mermaid_state_diagram": "tracer.report.mermaid",
     # bridges (need `loopscope[langchain]` / `loopscope[otel]`)
-    "LoopscopeCallbackHandler": "tracer.bridges.langchain_handler",
+    "LoopscopeCallbackHandler": "tracer.bridges.langchain_handler", "OTelListener": "tracer.report.otlp",
     # the debugger
     "Breakpoint": "tracer.debug.breakpoints", "BreakpointSet": "tracer.debug.breakpoints",
     "Condition": "tracer.debug.conditions", "open_debugger": "tracer.tui.launch",

@@ -21,7 +21,7 @@ COMMANDS = {
     "models": "show the configured model, endpoint and providers",
     "fork": "re-run a trace with one model reply or tool result changed",
     "diff": "compare two traces transition by transition",
-    "export": "export a trace's transitions (Mermaid state diagram)",
+    "export": "export a trace (Mermaid state diagram, or OTLP spans to a collector or a JSON file)",
     "debug": "step through a recorded trace, or a live run, in the debugger",
 }
 

@@ -1,31 +1,38 @@
-"""`loopscope export --mermaid TRACE`: a run's transitions as a Mermaid state diagram."""
+"""`loopscope export`: a run's transitions as a Mermaid diagram, or its spans as OTLP (to a collector or a file)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-from ..report.mermaid import mermaid_state_diagram
 from ..trace.transitions import Trace
 from .usage_error import UsageError
 from . import COMMANDS
 
+FORMATS = ("mermaid", "otlp-json")
+
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("export", help=COMMANDS["export"],
-                       description="Write the run's transitions as a Mermaid stateDiagram-v2: "
-                                   "one state per kind of transition, edges labelled with rounds.")
-    p.add_argument("trace", metavar="TRACE")
-    p.add_argument("--mermaid", action="store_true", help="Mermaid state diagram (the only format so far)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of printing (e.g. run.mmd)")
+                       description="Write a run's transitions as a Mermaid stateDiagram-v2, or its events as "
+                                   "OpenTelemetry spans (OpenInference conventions): --otlp URL sends them to a "
+                                   "collector over OTLP/HTTP, --format otlp-json -o FILE writes OTLP JSON. "
+                                   "Secrets are redacted before anything is written or sent.")
+    p.add_argument("traces", metavar="TRACE", nargs="+")
+    p.add_argument("--mermaid", action="store_true", help="Mermaid state diagram (same as --format mermaid)")
+    p.add_argument("--format", choices=FORMATS, help="mermaid (one trace) or otlp-json (any number)")
+    p.add_argument("--otlp", metavar="URL", help="send the spans to this OTLP/HTTP collector "
+                                                 "(e.g. http://127.0.0.1:4318 or …/v1/traces)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of printing (e.g. run.mmd, run.json)")
     return p
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Temp file in the same directory, then rename: a reader never sees half a diagram."""
+    """Temp file in the same directory, then rename: a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     with os.fdopen(handle, "w", encoding="utf-8") as out:
@@ -33,16 +40,67 @@ def write_atomically(path: Path, text: str) -> None:
     os.replace(temp, path)
 
 
+def _load(paths: list[str]) -> list[Trace]:
+    traces = [Trace.load(path) for path in paths]
+    for trace in traces:
+        if trace.warning:
+            print(f"warning: {trace.warning}", file=sys.stderr)
+    return traces
+
+
 def run(args: argparse.Namespace) -> int:
-    if not args.mermaid:
-        raise UsageError("choose a format: --mermaid")
-    trace = Trace.load(args.trace)
-    if trace.warning:
-        print(f"warning: {trace.warning}", file=sys.stderr)
-    diagram = mermaid_state_diagram(trace.transitions(), title=trace.scenario or Path(args.trace).stem)
+    chosen = "mermaid" if args.mermaid else args.format
+    if args.otlp:
+        return _send(args)
+    if chosen is None:
+        raise UsageError("choose what to export: --mermaid, --format otlp-json, or --otlp URL")
+    if chosen == "otlp-json":
+        return _otlp_json(args)
+    if len(args.traces) != 1:
+        raise UsageError(f"--mermaid takes one trace, got {len(args.traces)}")
+    return _mermaid(args)
+
+
+def _mermaid(args: argparse.Namespace) -> int:
+    from ..report.mermaid import mermaid_state_diagram
+
+    trace = _load(args.traces)[0]
+    diagram = mermaid_state_diagram(trace.transitions(), title=trace.scenario or Path(args.traces[0]).stem)
     if args.output:
         write_atomically(Path(args.output), diagram)
-        print(f"wrote {len(trace.transitions())} transitions of {args.trace} to {args.output}")
+        print(f"wrote {len(trace.transitions())} transitions of {args.traces[0]} to {args.output}")
     else:
         print(diagram, end="")
+    return 0
+
+
+def _spans(args: argparse.Namespace) -> list:
+    from ..report.otlp import spans_of
+
+    return [span for trace in _load(args.traces) for span in spans_of(trace)]
+
+
+def _otlp_json(args: argparse.Namespace) -> int:
+    from ..report.otlp_wire import otlp_json
+
+    spans = _spans(args)
+    text = json.dumps(otlp_json(spans), ensure_ascii=False, indent=1) + "\n"
+    if args.output:
+        write_atomically(Path(args.output), text)
+        print(f"wrote {len(spans)} spans of {len(args.traces)} trace(s) to {args.output} (OTLP JSON)")
+    else:
+        print(text, end="")
+    return 0
+
+
+def _send(args: argparse.Namespace) -> int:
+    from ..report.otlp_wire import OTLPExportError, post_spans
+
+    spans = _spans(args)
+    try:
+        status = post_spans(args.otlp, spans)
+    except OTLPExportError as error:
+        print(f"error: {error}; the trace files are unchanged, try again when it is up", file=sys.stderr)
+        return 1
+    print(f"sent {len(spans)} spans of {len(args.traces)} trace(s) to {args.otlp} (HTTP {status})")
     return 0
