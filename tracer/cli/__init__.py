@@ -23,6 +23,7 @@ COMMANDS = {
     "diff": "compare two traces transition by transition",
     "export": "export a trace (Mermaid state diagram, or OTLP spans to a collector or a JSON file)",
     "debug": "step through a recorded trace, or a live run, in the debugger",
+    "serve": "serve the debugger to a web browser (textual-serve), on 127.0.0.1 unless --host says otherwise",
 }
 
 

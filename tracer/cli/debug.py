@@ -17,6 +17,7 @@ from ..debug.breakpoints import BreakpointSpecError, parse_spec
 from ..report.narrator import Narrator
 from ..trace.reader import TraceFile
 from .live_options import add_live_arguments, live_model
+from .terminal import can_show_debugger
 from .usage_error import UsageError
 from . import COMMANDS
 
@@ -88,7 +89,7 @@ def _narrate_live(run, console: Console) -> None:
 def run(args: argparse.Namespace) -> int:
     _check_arguments(args)
     console = Console(highlight=False)
-    to_terminal = sys.stdout.isatty() and not args.as_text
+    to_terminal = can_show_debugger() and not args.as_text
     if args.live:
         live = _live_run(args)
         if not to_terminal:

@@ -220,7 +220,9 @@ def list_tutorials(console: Console, lang: str) -> None:
 
 # -- the debugger -------------------------------------------------------------------------
 def stdout_is_terminal() -> bool:
-    return sys.stdout.isatty()
+    from .terminal import can_show_debugger
+
+    return can_show_debugger()
 
 
 def debugger_opener() -> Callable[..., int] | None:

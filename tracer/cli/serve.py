@@ -1,0 +1,73 @@
+"""`loopscope serve [TRACE | --tutorial NAME] [--port P]`: the same debugger, in a web browser (textual-serve)."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import shlex
+import sys
+from pathlib import Path
+
+from ..trace.reader import TraceFile
+from .usage_error import UsageError
+from . import COMMANDS
+
+LOOPBACK = "127.0.0.1"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser("serve", help=COMMANDS["serve"],
+                       description="Serve the debugger on a trace (or a tutorial) to a web browser. Each browser "
+                                   "tab gets its own debugger process. Binds to 127.0.0.1, so only this machine "
+                                   "can connect, unless --host names another address.")
+    p.add_argument("trace", nargs="?", metavar="TRACE.jsonl", help="the trace file to open")
+    p.add_argument("--tutorial", metavar="NAME", help="open this tutorial instead (e.g. rose-pricing, langchain)")
+    p.add_argument("--lang", choices=("en", "zh"), help="the tutorial's language")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument("--host", default=LOOPBACK,
+                   help="address to bind (default 127.0.0.1; 0.0.0.0 lets any machine that can reach this one in)")
+    return p
+
+
+def debugger_command(args: argparse.Namespace) -> list[str]:
+    """What each browser session runs: this Python, loopscope's own CLI, the debugger on the chosen run."""
+    if bool(args.trace) == bool(args.tutorial):
+        raise UsageError("give a trace file or --tutorial NAME (one of them), "
+                         "e.g. `loopscope serve fixtures/rose_pricing.jsonl`")
+    if args.trace:
+        with TraceFile(args.trace):  # a bad file is reported here, once, not in every browser tab
+            pass
+        return [sys.executable, "-m", "tracer.cli", "debug", str(Path(args.trace).resolve())]
+    from tutorials.registry import find_part
+
+    try:
+        find_part(args.tutorial)
+    except KeyError as error:
+        raise UsageError(str(error.args[0])) from None
+    return [sys.executable, "-m", "tracer.cli", "tutorial", args.tutorial, *(["--lang", args.lang] if args.lang else [])]
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def run(args: argparse.Namespace) -> int:
+    command = debugger_command(args)
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port {args.port}: choose a port between 1 and 65535")
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        raise UsageError("serve needs textual-serve: pip install 'loopscope[serve]'") from None
+    url = f"http://{args.host}:{args.port}/"
+    if _is_loopback(args.host):
+        print(f"loopscope: serving the debugger at {url} — bound to {args.host} only, so other machines "
+              "cannot connect (--host to change that)", flush=True)
+    else:
+        print(f"loopscope: serving the debugger at {url} — bound to {args.host}: anyone who can reach this "
+              "machine on that port can open it", flush=True)
+    Server(shlex.join(command), host=args.host, port=args.port, title="loopscope").serve()
+    return 0
