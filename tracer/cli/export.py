@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if args.otlp:
         return _send(args)
     if chosen is None:
-        raise UsageError("choose what to export: --mermaid, --format otlp-json, or --otlp URL")
+        raise UsageError("choose a format: --mermaid, --format otlp-json, or --otlp URL (a collector)")
     if chosen == "otlp-json":
         return _otlp_json(args)
     if len(args.traces) != 1:
