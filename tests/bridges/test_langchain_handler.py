@@ -135,3 +135,22 @@ def test_source_map_reads_only_python_files_inside_installed_packages(name):
 def test_verify_says_a_langchain_trace_is_not_loopscopes_to_re_execute(capsys):
     assert main(["verify", str(LANGCHAIN_ROSE)]) == 2
     assert "recorded from a LangChain run" in capsys.readouterr().out
+
+
+def test_a_handled_parse_error_in_langchain_matches_loopscopes_parse_error_run(tmp_path):
+    from langchain_classic.agents import AgentExecutor, create_react_agent
+    from langchain_core.tools import Tool
+
+    from executor import ScriptedModel
+    from tests.helpers.langchain_rose import REACT_PROMPT, ScriptedLLM
+
+    scenario = get_scenario("parse-error-on")
+    tools = [Tool(name=t.name, func=t.func, description=t.description)
+             for t in scenario.build_tools(ScriptedModel([]))]
+    executor = AgentExecutor(agent=create_react_agent(ScriptedLLM(responses=list(scenario.replies)), tools,
+                                                      REACT_PROMPT), tools=tools, handle_parsing_errors=True)
+    with LoopscopeCallbackHandler(tmp_path / "pe.jsonl", raise_error=True) as handler:
+        executor.invoke(scenario.inputs(), {"callbacks": [handler]})
+    ours, theirs = Trace.load(scenario.fixture), Trace.load(tmp_path / "pe.jsonl")
+    assert "parse_error(handled)" in theirs.labels()
+    assert diff_traces(ours, theirs).same  # error text, observation and the rest of the run agree

@@ -23,3 +23,15 @@ async def test_source_pane_shows_langchains_iter_next_step_line():
         assert "self._action_agent.plan(" in read_source(file).lines[line - 1]
         title = str(app.screen.query_one("#source-pane").border_title)
         assert f"agent.py:{line} in _iter_next_step()" in title and "inferred" not in title
+
+
+def test_timeline_names_plan_as_the_caller_of_a_langchain_model_call():
+    from tracer import Trace
+    from tracer.tui.views.event_summary import summary
+
+    events = Trace.load(LANGCHAIN_ROSE).events
+    model_calls = [summary(e) for e in events if e.kind == "llm_start"]
+    # the calculator's call comes from its LLMChain's Chain.invoke, under LLMMathChain._call
+    assert [s.split("()")[0] for s in model_calls] == ["plan", "plan", "invoke", "plan"]
+    calculator_call = [e for e in events if e.kind == "llm_start"][2]
+    assert any(f.function == "_call" and "llm_math" in f.file for f in calculator_call.stack)

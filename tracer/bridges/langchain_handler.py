@@ -17,7 +17,7 @@ from executor.events import (ActionRecord, AgentActionEvent, AgentFinishEvent, C
 
 from ..trace.redact import Redactor
 from ..trace.writer import TraceWriter
-from .langchain_stack import at_line, find_self, line_containing, loop_stack
+from .langchain_stack import at_line, find_self, line_containing, local_in, loop_stack
 from .langchain_values import (as_text, executor_settings, graph_tools, model_name, plain, reply_of,
                                tool_infos)
 
@@ -184,7 +184,11 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         record = ActionRecord(tool=action.tool, tool_input=as_text(action.tool_input), log=action.log)
         self._actions.append(record)
         if action.tool == PARSE_ERROR_TOOL:
-            self._emit(ParseErrorEvent, "on_agent_action", run_id, parent_run_id, error="could not parse",
+            caught = local_in("_iter_next_step", "e", sys._getframe(1))  # the OutputParserException
+            error = str(caught) if isinstance(caught, Exception) else "the reply could not be parsed"
+            # langchain_core appends a help link to the parser's message; the error is the part before it
+            error = error.split("\nFor troubleshooting, visit:")[0]
+            self._emit(ParseErrorEvent, "on_agent_action", run_id, parent_run_id, error=error,
                        llm_output=action.log, observation=as_text(action.tool_input), handled=True)
             return
         self._emit(AgentActionEvent, "on_agent_action", run_id, parent_run_id, **record.model_dump())

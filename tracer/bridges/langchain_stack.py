@@ -99,3 +99,14 @@ def at_line(stack: tuple[SourceRef, ...], function: str, line: int | None) -> tu
             moved = stack[depth].model_copy(update={"line": line}) if line else stack[depth]
             return (*stack[:depth], moved)
     return stack
+
+
+def local_in(function: str, name: str, start: FrameType | None = None) -> object | None:
+    """A local variable of the innermost `function` frame on the stack (e.g. `_iter_next_step`'s
+    caught exception `e`, which LangChain does not hand to on_agent_action)."""
+    frame = start if start is not None else sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == function and _loop_file(frame.f_code.co_filename):
+            return frame.f_locals.get(name)
+        frame = frame.f_back
+    return None

@@ -29,6 +29,8 @@ def kind_style(event_kind: str, event: EventBase | None = None) -> str:
 
 def _caller(event: EventBase) -> str:
     frames = event.frames
+    if event.stack:  # a traced LangChain run: its frames stop at the caller (plan), not at the model call
+        return frames[-1]
     return frames[-2] if len(frames) >= 2 else "?"
 
 
