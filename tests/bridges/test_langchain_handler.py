@@ -154,3 +154,33 @@ def test_a_handled_parse_error_in_langchain_matches_loopscopes_parse_error_run(t
     ours, theirs = Trace.load(scenario.fixture), Trace.load(tmp_path / "pe.jsonl")
     assert "parse_error(handled)" in theirs.labels()
     assert diff_traces(ours, theirs).same  # error text, observation and the rest of the run agree
+
+
+def test_a_model_call_retried_by_with_retry_is_one_call_with_a_retry_event(tmp_path):
+    from langchain_classic.agents import AgentExecutor, create_react_agent
+    from langchain_classic.agents.agent import RunnableAgent
+
+    from tests.helpers.langchain_rose import REACT_PROMPT, ScriptedLLM, rose_tools
+    from tutorials.rose_pricing import REPLIES
+
+    class TimesOutOnce(ScriptedLLM):
+        def _call(self, prompt, stop=None, run_manager=None, **kwargs):
+            if not getattr(self, "_failed_once", False):
+                object.__setattr__(self, "_failed_once", True)
+                raise TimeoutError("the endpoint timed out")
+            return super()._call(prompt, stop, run_manager, **kwargs)
+
+    llm = TimesOutOnce(responses=list(REPLIES))
+    tools = rose_tools(llm)
+    retried = create_react_agent(llm.with_retry(stop_after_attempt=3, wait_exponential_jitter=False), tools,
+                                 REACT_PROMPT)
+    # stream_runnable=False: LangChain's RunnableRetry retries invoke(), not a stream
+    executor = AgentExecutor(agent=RunnableAgent(runnable=retried, stream_runnable=False), tools=tools)
+    with LoopscopeCallbackHandler(tmp_path / "retry.jsonl", raise_error=True) as handler:
+        executor.invoke(rose_inputs(), {"callbacks": [handler]})
+    trace = Trace.load(tmp_path / "retry.jsonl")
+    assert trace.labels()[:4] == ["chain_start", "plan", "retry(llm:scripted #1)", "AgentAction(Search)"]
+    retry = next(e for e in trace.events if e.kind == "retry")
+    assert retry.error == "TimeoutError: the endpoint timed out" and retry.frames[-1] == "plan"
+    assert [e.kind for e in trace.events[1:4]] == ["llm_start", "retry", "llm_end"]
+    assert trace.events[3].duration >= retry.delay

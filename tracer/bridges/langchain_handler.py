@@ -58,6 +58,8 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self._executor: Any = None
         self._names: dict[UUID, str] = {}  # tool / model runs by id
         self._started: dict[UUID, float] = {}
+        self._failed: dict[UUID, tuple[int, str, float, float]] = {}  # parent run -> its failed model call
+        self._attempts: dict[UUID, int] = {}
         self._tool_inputs: dict[UUID, Any] = {}
         self._actions: list[ActionRecord] = []  # decided, waiting for their tool to return
         self._pending_steps: list[tuple[ActionRecord, str]] = []
@@ -138,13 +140,33 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     def _model_start(self, serialized: Any, prompt: str, run_id: UUID, parent: UUID | None,
                      params: dict[str, Any] | None, callback: str) -> None:
         stack = loop_stack(sys._getframe(2))
+        name = model_name(serialized, params)
+        failed = self._failed.pop(parent, None) if parent is not None else None
+        if failed is not None:  # the same caller asks again: the failed attempt is being retried
+            self._retried(failed, name, run_id, parent, stack)
+            return
         if _plans(stack):  # a new round: the previous one's steps and isinstance check come first
             self._flush_steps(run_id)
             self.iteration += 1
-        name = model_name(serialized, params)
         self._names[run_id], self._started[run_id] = name, self._clock()
         stop = list((params or {}).get("stop") or [])
         self._emit(LLMStartEvent, callback, run_id, parent, stack, model=name, prompt=prompt, stop=stop)
+
+    def _retried(self, failed: tuple[int, str, float, float], name: str, run_id: UUID, parent: UUID,
+                 stack: tuple[SourceRef, ...]) -> None:
+        """LangChain's with_retry() fires no on_retry: a model call that errored and is asked again by
+        the same parent run is a retry (loopscope's shape: one llm_start, retry events, one llm_end)."""
+        attempt, error, failed_at, started = failed
+        self._names[run_id], self._started[run_id], self._attempts[run_id] = name, started, attempt + 1
+        self._emit(RetryEvent, "on_llm_start", run_id, parent, stack, target="llm", name=name, attempt=attempt,
+                   error=error, delay=self._clock() - failed_at)
+
+    def on_llm_error(self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None,
+                     **kwargs: Any) -> None:
+        """Remembered, not written: a retry or the run's chain_error says what the failure led to."""
+        if parent_run_id is not None:
+            self._failed[parent_run_id] = (self._attempts.pop(run_id, 1), f"{type(error).__name__}: {error}",
+                                           self._clock(), self._started.pop(run_id, self._clock()))
 
     def on_llm_end(self, response: Any, *, run_id: UUID, parent_run_id: UUID | None = None,
                    **kwargs: Any) -> None:
