@@ -184,3 +184,15 @@ def test_a_model_call_retried_by_with_retry_is_one_call_with_a_retry_event(tmp_p
     assert retry.error == "TimeoutError: the endpoint timed out" and retry.frames[-1] == "plan"
     assert [e.kind for e in trace.events[1:4]] == ["llm_start", "retry", "llm_end"]
     assert trace.events[3].duration >= retry.delay
+
+
+async def test_ainvoke_keeps_the_rounds_though_asyncio_hides_the_plan_frames(tmp_path):
+    # Under ainvoke LangChain fires model callbacks inside asyncio.gather tasks, whose stacks do not
+    # reach _aiter_next_step; the handler tells plan calls by their parent run instead. What is lost is
+    # the "plan" frame (so the plan transitions), not the loop's decisions.
+    with LoopscopeCallbackHandler(tmp_path / "async.jsonl", raise_error=True) as handler:
+        result = await rose_executor().ainvoke(rose_inputs(), {"callbacks": [handler]})
+    assert "26.25" in result["output"]
+    theirs = [label for label in Trace.load(tmp_path / "async.jsonl").labels() if label != "plan"]
+    assert theirs == [label for label in Trace.load(ROSE).labels() if label != "plan"]
+    assert [e.iteration for e in Trace.load(tmp_path / "async.jsonl").events if e.kind == "llm_start"] == [1, 2, 2, 3]

@@ -43,6 +43,10 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     with loopscope's executor. The file is complete when the outermost chain ends, or on close().
     """
 
+    # Called in the run's own thread (also under ainvoke, where LangChain would otherwise hand a sync
+    # handler to a worker thread), so the stack walk sees the loop's frames.
+    run_inline = True
+
     def __init__(self, path: str | os.PathLike[str], redactor: Redactor | None = None,
                  clock: Callable[[], float] = time.monotonic, raise_error: bool = False, **meta: Any) -> None:
         versions = {name: _version(name) for name in ("langchain-classic", "langchain-core", "langgraph")}
@@ -55,6 +59,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self._seq = self.iteration = self.n_steps = 0
         self._root: UUID | None = None
         self._root_inputs: set[str] = set()
+        self._parents: dict[UUID, UUID | None] = {}  # nested chain run -> its parent run
         self._executor: Any = None
         self._names: dict[UUID, str] = {}  # tool / model runs by id
         self._started: dict[UUID, float] = {}
@@ -94,7 +99,8 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     def on_chain_start(self, serialized: dict[str, Any] | None, inputs: dict[str, Any], *, run_id: UUID,
                        parent_run_id: UUID | None = None, **kwargs: Any) -> None:
         if parent_run_id is not None or self._root is not None:
-            return  # nested chains (the agent's runnable, LLMMathChain) are not loop states
+            self._parents[run_id] = parent_run_id  # nested chains (the agent's runnable, LLMMathChain)
+            return  # are not loop states; who called whom still tells a plan from a tool's model call
         self._root, self._root_inputs = run_id, set(inputs) if isinstance(inputs, dict) else set()
         self._executor = find_self(AgentExecutor, sys._getframe(1))
         if self._executor is not None:
@@ -145,12 +151,18 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         if failed is not None:  # the same caller asks again: the failed attempt is being retried
             self._retried(failed, name, run_id, parent, stack)
             return
-        if _plans(stack):  # a new round: the previous one's steps and isinstance check come first
+        if _plans(stack) or (not stack and self._asked_by_agent(parent)):  # a new round: the previous
+            # round's steps and isinstance check come first
             self._flush_steps(run_id)
             self.iteration += 1
         self._names[run_id], self._started[run_id] = name, self._clock()
         stop = list((params or {}).get("stop") or [])
         self._emit(LLMStartEvent, callback, run_id, parent, stack, model=name, prompt=prompt, stop=stop)
+
+    def _asked_by_agent(self, parent: UUID | None) -> bool:
+        """The model call comes from the agent's runnable, a direct child of the executor run (under
+        ainvoke, where asyncio.gather hides the frames; a tool's model call sits under the tool run)."""
+        return self._executor is not None and parent in self._parents and self._parents[parent] == self._root
 
     def _retried(self, failed: tuple[int, str, float, float], name: str, run_id: UUID, parent: UUID,
                  stack: tuple[SourceRef, ...]) -> None:
@@ -256,6 +268,8 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         stack = loop_stack(sys._getframe(2))
         if self._executor is None:
             return stack
+        if any(f.function == "_acall" for f in stack):  # ainvoke: the same checks in the async twins
+            function = {"_call": "_acall", "_take_next_step": "_atake_next_step"}[function]
         method = getattr(type(self._executor), function)
         return at_line(stack, function, line_containing(method, needle))
 
@@ -299,7 +313,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
 
 def _plans(stack: tuple[SourceRef, ...]) -> bool:
     """A model call made to decide the next move: from an agent's plan(), or LangGraph's agent node."""
-    return any(f.function == "plan" for f in stack) or \
+    return any(f.function in ("plan", "aplan") for f in stack) or \
         any(f.file.startswith("langgraph/prebuilt/") and "model" in f.function for f in stack)
 
 
