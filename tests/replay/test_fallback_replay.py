@@ -1,11 +1,10 @@
 """What the events record is enough to re-execute a run with fallbacks and breakers offline, event for event.
 
-The per-model answers are rebuilt here from the events alone (retry, breaker_open, fallback, plan_error,
-llm_end with answered_by, finish_reason and refusal), the chain and its breakers from chain_start's
-settings["model_chain"]; the re-run must narrate exactly what the recording did.
+The cassette (tracer.replay.cassette.replay_model) rebuilds each model's attempts from the events alone
+(retry, breaker_open, fallback, plan_error, llm_end with answered_by, finish_reason and refusal), the chain
+and its breakers from chain_start's settings["model_chain"], the rules from settings["degradation"]; the
+re-run must narrate exactly what the recording did.
 """
-
-from collections import defaultdict
 
 import pytest
 
@@ -15,46 +14,11 @@ from executor.circuit_breaker import reset_breakers, with_breaker
 from executor.fallbacks import restore_model, with_fallbacks
 from tests.helpers.loop_builders import action, echo_tool, finish
 from tests.helpers.failing_models import DeadModel
-from tracer.replay.cassette import failure_from_text
+from tracer.replay.builder import recorded_degradation
+from tracer.replay.cassette import ReplayModel, replay_model
 from tracer.replay.verify import compare_runs
 
 POLICY = RetryPolicy(max_retries=3, jitter=False)
-
-
-class RecordedAnswers:
-    """One model's attempts in recorded order: each raises the recorded error or returns the reply."""
-
-    def __init__(self, name, outcomes, callee=None):
-        self.model_name, self.outcomes = name, list(outcomes)
-        self.callee = callee  # llm events point where the recording's did (as the cassette's models do)
-
-    def generate(self, prompt, stop):
-        kind, value = self.outcomes.pop(0)
-        if kind == "fail":
-            raise failure_from_text(value, retryable=True)
-        return value
-
-
-def answers_by_model(events):
-    outcomes = defaultdict(list)
-    asked = None
-    for event in events:
-        if event.kind == "llm_start":
-            asked = event.model
-        elif event.kind == "retry" and event.target == "llm":
-            outcomes[event.name].append(("fail", event.error))
-        elif event.kind == "breaker_open":
-            outcomes[event.model].append(("fail", event.error))
-        elif event.kind == "fallback" and event.error_type not in ("CircuitOpenError",):
-            last = event.error.split(" attempts: ", 1)[1] if event.error_type == "RetriesExhausted" else event.error
-            outcomes[event.failed_model].append(("fail", last))
-        elif event.kind == "plan_error":  # the call failed for good and the degrading agent went on
-            text = f"{event.error_type}: {event.message}"
-            outcomes[asked].append(("fail", text.split(" attempts: ", 1)[1] if " attempts: " in text else text))
-        elif event.kind == "llm_end":
-            reply = ModelReply(event.text, finish_reason=event.finish_reason, refusal=event.refusal)
-            outcomes[event.answered_by or asked].append(("reply", reply))
-    return outcomes
 
 
 def executor_for(model, clock, **settings):
@@ -72,15 +36,12 @@ def record(model, clock, question="q?", **settings):
     return events
 
 
-def replay(recorded, question="q?", **settings):
-    answers = answers_by_model(recorded)
-    callee = next(event.callee for event in recorded if event.kind == "llm_start")
-    model_for = lambda name: RecordedAnswers(name, answers[name], callee)  # noqa: E731
-    chain = recorded[0].settings.get("model_chain")
-    model = restore_model(chain, model_for) if chain else model_for(recorded[0].settings["model"])
+def replay(recorded, question="q?"):
+    """The cassette's model chain and the recorded rules: nothing of the recording run is reused."""
     rerun = []
     try:
-        executor_for(model, ManualClock(tick=0.001), **settings).invoke({"input": question}, [rerun.append])
+        executor_for(replay_model(recorded), ManualClock(tick=0.001),
+                     **recorded_degradation(recorded)).invoke({"input": question}, [rerun.append])
     except Exception:
         pass
     return rerun
@@ -141,12 +102,14 @@ def test_without_the_recorded_breaker_state_the_replay_diverges():
     closed = {**settings, "chain": [{**settings["chain"][0], "breaker": {**settings["chain"][0]["breaker"],
                                                                          "state": "closed", "open_for": None}},
                                     settings["chain"][1]]}
-    answers = answers_by_model(recorded)
-    extra = [("reply", ModelReply(finish("x")))]
-    model = restore_model(closed, lambda name: RecordedAnswers(name, answers[name] + extra))
+    model = restore_model(closed, lambda name: ReplayModel(recorded, model_name=name))
     rerun = []
     executor_for(model, ManualClock(tick=0.001)).invoke({"input": "q?"}, [rerun.append])
     assert compare_runs(recorded, rerun) is not None
+    # A closed breaker lets the call through to a model the recording never called; the fallback
+    # catches the divergence as it would any error, and the trace names it.
+    fallback = next(e for e in rerun if e.kind == "fallback")
+    assert fallback.error_type == "ReplayDivergence" and "model call #1 of 'primary'" in fallback.error
 
 
 @pytest.mark.parametrize("question", ["echo hello", "tell me a joke"], ids=["rule-matches", "no-rule"])
@@ -156,11 +119,11 @@ def test_a_degraded_run_replays_exactly(question):
     recorded = record(dead, ManualClock(tick=0.001), question, rules=rules, degrade_after=2)
     kinds = [e.kind for e in recorded]
     assert kinds.count("plan_error") == 2 and "degrade" in kinds
-    assert compare_runs(recorded, replay(recorded, question, rules=rules, degrade_after=2)) is None
+    assert compare_runs(recorded, replay(recorded, question)) is None
 
 
 def test_a_refused_run_replays_exactly():
     model = ScriptedModel([ModelReply("", refusal="I can't help with that.")])
     recorded = record(model, ManualClock(tick=0.001), rules=RuleSet([]))
     assert [e.kind for e in recorded][-4:-2] == ["refusal", "agent_finish"]
-    assert compare_runs(recorded, replay(recorded, rules=RuleSet([]))) is None
+    assert compare_runs(recorded, replay(recorded)) is None

@@ -1,16 +1,16 @@
-"""The one place a replayed executor is put together from a trace: model, tools, clock, retry policy, run id."""
+"""The one place a replayed executor is put together from a trace: model chain, tools, clock, retry, rules, run id."""
 
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from executor import AgentExecutor, ChatModel, ManualClock, RetryPolicy, Tool
+from executor import AgentExecutor, ChatModel, ManualClock, RetryPolicy, RuleSet, Tool
 from executor.clock import Clock
 
 from ..trace.header import TraceHeader
 from ..trace.transitions import Trace
 from .agents import UnknownAgent, find_scenario
-from .cassette import ReplayModel, cassette_tools
+from .cassette import cassette_tools, replay_model
 
 # What `loopscope record` runs with; traces without a clock_tick in their header get it too.
 DEFAULT_CLOCK_TICK = 0.001
@@ -31,6 +31,15 @@ def recorded_retry_policy(header: TraceHeader) -> RetryPolicy | None:
     a tool's call stack includes the retry frame only when a policy is in force.
     """
     return RetryPolicy.from_description(header.retry_policy) if header.retry_policy else None
+
+
+def recorded_degradation(events: Sequence[Any]) -> dict[str, Any]:
+    """The rules and degrade_after a run was recorded with (chain_start's settings["degradation"]), as
+    executor settings; {} when it had none."""
+    described = events[0].settings.get("degradation") if events and events[0].kind == "chain_start" else None
+    if not described:
+        return {}
+    return {"rules": RuleSet.from_description(described["rules"]), "degrade_after": described["degrade_after"]}
 
 
 def agent_builder(header: TraceHeader) -> Build:
@@ -59,17 +68,19 @@ def replayed_executor(trace: Trace, build: Build | None = None, *, model: ChatMo
                       run_id: str | None = None) -> AgentExecutor:
     """The executor that re-executes `trace`.
 
-    model: answers model calls (default: the recording's replies, prompts checked).
+    model: answers model calls (default: the recording's replies, prompts checked; a recorded
+           chain of fallbacks and breakers is rebuilt around them in its recorded state).
     tools: wraps the built tools (default: non-deterministic tools answer from the recording).
     clock: default a manual clock ticking as the recording's did (waits pass instantly).
     run_id: default the recording's, so the events compare equal.
     build: build(model, **settings); default the scenario the header names.
     """
     header, events = trace.header, trace.events
-    model = model if model is not None else ReplayModel(events)
+    model = model if model is not None else replay_model(events)
     recorded_run = events[0].run_id if events else "replay"
     settings: dict[str, Any] = {"clock": clock or replay_clock(header),
                                 "run_id_factory": _constant(run_id or recorded_run)}
+    settings.update(recorded_degradation(events))
     policy = recorded_retry_policy(header)
     if policy is not None:
         settings["retry_policy"] = policy

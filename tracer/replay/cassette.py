@@ -3,14 +3,19 @@ non-deterministic tools, and any departure from the recording is reported where 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from executor import ModelReply, Tool, ToolError
+from executor import ChatModel, ModelReply, Tool
 from executor.events import EventBase
+from executor.fallbacks import restore_model
 
 from ..trace.literal_text import scrub
 from ..trace.normalise import short_diff
+from .model_calls import calls_by_model, model_calls_in_order
+from .recorded_call import RecordedCall, failure_from_text, recorded_exception
+
+__all__ = ["CallCursor", "RecordedCall", "ReplayDivergence", "ReplayModel", "cassette_tools", "check_prompt",
+           "failure_from_text", "recorded_calls", "recorded_exception", "recorded_tool", "replay_model"]
 
 
 class ReplayDivergence(AssertionError):
@@ -36,65 +41,33 @@ class ReplayDivergence(AssertionError):
         return scrub(text)
 
 
-@dataclass
-class RecordedCall:
-    """One model or tool call of the recording, with every attempt it took.
-
-    `failures` are the errors of attempts that were retried (one `retry` event each);
-    `end` is llm_end / tool_end / tool_error, or None when the run died inside the call.
-    """
-
-    start: EventBase
-    end: EventBase | None = None
-    failures: list[str] = field(default_factory=list)
-    final_error: tuple[str, str] | None = None  # (type name, message) of a call that failed for good
-
-    @property
-    def stop(self) -> tuple[str, ...]:
-        return tuple(getattr(self.start, "stop", ()))
-
-    def attempt(self, number: int) -> Any:
-        """The outcome of attempt `number` (0-based): raises the recorded error, or returns None."""
-        if number < len(self.failures):
-            raise failure_from_text(self.failures[number], retryable=True)
-        if self.final_error is not None:
-            error_type, message = self.final_error
-            if error_type == "RetriesExhausted" and self.failures:
-                raise failure_from_text(self.failures[-1], retryable=True)  # the retry loop gives up again
-            raise recorded_exception(error_type, message)
-        return None
-
-
 def _close(call: RecordedCall, event: EventBase) -> None:
-    if event.kind in ("llm_end", "tool_end"):
+    if event.kind == "tool_end":
         call.end = event
         return
     # A failure. A handled tool_error keeps its event as `end`: replay raises the error again
     # and the tool's own handling turns it into the same observation.
-    call.end = event if event.kind == "tool_error" else None
+    call.end = event
     call.final_error = (event.error_type, event.message)
 
 
 def recorded_calls(events: Sequence[EventBase], tool: str | None = None) -> list[RecordedCall]:
-    """The model calls (tool=None) or the calls of the named tool, in recorded order."""
+    """The model calls (tool=None: every model's, in recorded order) or the calls of the named tool."""
+    if tool is None:
+        return model_calls_in_order(events)
     calls: list[RecordedCall] = []
     open_call: RecordedCall | None = None
-    target = "llm" if tool is None else "tool"
     for event in events:
         kind = event.kind
-        if kind == ("llm_start" if tool is None else "tool_start") and (tool is None or event.tool == tool):
+        if kind == "tool_start" and event.tool == tool:
             open_call = RecordedCall(event)
             calls.append(open_call)
         elif open_call is None:
             continue
-        elif kind == "retry" and event.target == target and (tool is None or event.name == tool):
+        elif kind == "retry" and event.target == "tool" and event.name == tool:
             open_call.failures.append(event.error)
-        elif (kind == "llm_end" and tool is None) or (kind in ("tool_end", "tool_error")
-                                                      and getattr(event, "tool", None) == tool):
+        elif kind in ("tool_end", "tool_error") and getattr(event, "tool", None) == tool:
             _close(open_call, event)
-            open_call = None
-        elif kind in ("tool_error", "chain_error") and tool is None:
-            _close(open_call, event)  # the model call itself failed and took the tool or run with it
             open_call = None
     return calls
 
@@ -132,62 +105,47 @@ class ReplayModel:
 
     The prompt must equal the recorded llm_start prompt; otherwise the loop has changed and
     the run diverges at that event. Recorded failed attempts fail again, so retries replay.
+    With `model_name`, only that model's calls of a run with fallbacks (see replay_model).
     """
 
-    def __init__(self, events: Sequence[EventBase], strict_prompts: bool = True) -> None:
-        self.calls = recorded_calls(events)
-        self.model_name = self.calls[0].start.model if self.calls else "replay"
-        self.callee = self.calls[0].start.callee if self.calls else None  # llm events point where recorded
+    def __init__(self, events: Sequence[EventBase], strict_prompts: bool = True,
+                 model_name: str | None = None) -> None:
+        self.calls = recorded_calls(events) if model_name is None else calls_by_model(events).get(model_name, [])
+        starts = [event for event in events if event.kind == "llm_start"]
+        self.model_name = model_name or (starts[0].model if starts else "replay")
+        self.callee = starts[0].callee if starts else None  # llm events point where recorded
         self.strict_prompts = strict_prompts
         self.prompts: list[str] = []
         self._attempts = CallCursor(self.calls)
         self._last_seq = events[-1].seq if events else 0
+        self._whose = f" of {model_name!r}" if model_name else ""
+
+    def __repr__(self) -> str:
+        return f"ReplayModel({self.model_name!r}, {len(self.calls)} calls)"
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
         index, call, attempt = self._attempts.next()
         if attempt == 0:
             self.prompts.append(prompt)
         if call is None:
-            raise ReplayDivergence(f"the re-run makes model call #{index + 1}, but the recording "
-                                   f"has only {len(self.calls)} model calls", seq=self._last_seq,
+            raise ReplayDivergence(f"the re-run makes model call #{index + 1}{self._whose}, but the recording "
+                                   f"has only {len(self.calls)} model calls{self._whose}", seq=self._last_seq,
                                    kind="end of recording")
         if self.strict_prompts and attempt == 0:
             check_prompt(call, index + 1, prompt)
         call.attempt(attempt)
-        return ModelReply(call.end.text, call.end.usage)
+        end = call.end
+        return ModelReply(end.text, end.usage, finish_reason=end.finish_reason, refusal=end.refusal)
 
 
-# Exception types a recorded failure may name that replay can raise as themselves.
-def _known_exception(name: str) -> type[Exception] | None:
-    import builtins
-
-    from executor import TransientError
-
-    known = {"ToolError": ToolError, "TransientError": TransientError}
-    found = known.get(name, getattr(builtins, name, None))
-    return found if isinstance(found, type) and issubclass(found, Exception) else None
-
-
-def recorded_exception(error_type: str, message: str, retryable: bool = False) -> Exception:
-    """An exception that looks like the recorded one: same type name, same message.
-
-    A type replay cannot import (a provider's RateLimitError) becomes a stand-in class of
-    that name; when the recording retried it, the stand-in is a TransientError so the
-    retry policy decides the same way again.
-    """
-    known = _known_exception(error_type)
-    if known is not None:
-        return known(message)
-    from executor import TransientError
-
-    base = TransientError if retryable else Exception
-    return type(error_type, (base,), {"__module__": "recorded"})(message)
-
-
-def failure_from_text(text: str, retryable: bool = False) -> Exception:
-    """Rebuild an error from a retry event's "Type: message" text."""
-    error_type, _, message = text.partition(": ")
-    return recorded_exception(error_type or "Exception", message, retryable)
+def replay_model(events: Sequence[EventBase], strict_prompts: bool = True) -> ChatModel:
+    """The model that re-executes a recording: a ReplayModel, or, when the run had fallbacks or
+    breakers (chain_start's settings["model_chain"]), the same chain rebuilt around one ReplayModel
+    per model, with new breakers in the recorded states (never the process's shared ones)."""
+    chain = events[0].settings.get("model_chain") if events and events[0].kind == "chain_start" else None
+    if not chain:
+        return ReplayModel(events, strict_prompts)
+    return restore_model(chain, lambda name: ReplayModel(events, strict_prompts, model_name=name))
 
 
 def recorded_tool(tool: Tool, events: Sequence[EventBase]) -> Tool:

@@ -6,15 +6,16 @@ from executor.config import ModelConfigError
 from executor.providers import ModelRequest
 
 from ..trace.reader import load_trace
-from .cassette import ReplayModel
+from executor import ChatModel
+
+from .cassette import ReplayModel, replay_model
 
 
-def create(request: ModelRequest) -> ReplayModel:
+def create(request: ModelRequest) -> ChatModel:
     """`--model replay:PATH`: the n-th model call gets the recording's n-th reply (prompts must match)."""
     if not request.name:
         raise ModelConfigError("name the trace to replay, e.g. --model replay:fixtures/rose_pricing.jsonl")
     _header, events, _warning = load_trace(request.name)
-    model = ReplayModel(events)
-    if not model.calls:
+    if not ReplayModel(events).calls:
         raise ModelConfigError(f"{request.name} has no recorded model calls to replay")
-    return model
+    return replay_model(events)  # a run with fallbacks and breakers gets its chain back

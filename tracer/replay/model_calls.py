@@ -1,0 +1,139 @@
+"""Each model's recorded calls, read from a run whose calls may have gone through fallbacks and breakers.
+
+One llm_start may be answered by several models: the primary retries and fails, its breaker opens,
+a fallback answers. The events say which model made each attempt (retry.name, breaker_open.model,
+fallback.failed_model, llm_end.answered_by); this module sorts the attempts by model so that each
+replayed model fails and answers exactly as it did, and the run's breakers and fallbacks (rebuilt
+around them) narrate the same events again.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from executor.events import EventBase
+
+from .recorded_call import RecordedCall
+
+SPAN_ENDS = ("plan_error", "chain_error", "tool_error")  # the model call failed for good
+
+
+def _split_error(text: str) -> tuple[str, str]:
+    error_type, _, message = text.partition(": ")
+    return error_type or "Exception", message
+
+
+def _final_failure(text: str) -> tuple[str, str]:
+    """The last attempt's error from a fallback's or plan_error's text ("... after N attempts: Type: msg")."""
+    return _split_error(text.split(" attempts: ", 1)[1] if " attempts: " in text else text)
+
+
+@dataclass
+class _Span:
+    """The attempts made for one llm_start, by model, and which model was asked last."""
+
+    start: EventBase
+    last_asked: str
+    calls: dict[str, RecordedCall] = field(default_factory=dict)
+
+
+class ModelCallReader:
+    """Walks the events once; `calls` ends up holding each model's calls in recorded order."""
+
+    def __init__(self, events: Sequence[EventBase]) -> None:
+        self.calls: dict[str, list[RecordedCall]] = defaultdict(list)
+        self.breaker_open: dict[str, bool] = _initial_breaker_states(events)
+        self.span: _Span | None = None
+        for event in events:
+            self.read(event)
+        self.end_span(None)  # the run died inside a call (a crash leaves no chain_error)
+
+    def call_of(self, model: str) -> RecordedCall:
+        assert self.span is not None
+        call = self.span.calls.get(model)
+        if call is None:
+            call = self.span.calls[model] = RecordedCall(self.span.start)
+            self.calls[model].append(call)
+        return call
+
+    def read(self, event: EventBase) -> None:
+        kind = event.kind
+        if kind == "llm_start":
+            self.end_span(None)
+            self.span = _Span(event, event.model)
+            return
+        if kind.startswith("breaker_"):
+            self.breaker_open[event.model] = kind == "breaker_open"
+        if self.span is None:
+            return
+        if kind == "retry" and event.target == "llm":
+            self.call_of(event.name).failures.append(event.error)
+        elif kind == "breaker_half_open":
+            self.call_of(event.model)  # the trial call is an attempt
+        elif kind == "breaker_open":
+            self.call_of(event.model).fail_for_good(*_split_error(event.error), retryable=True)
+        elif kind == "fallback":
+            self.read_fallback(event)
+        elif kind == "llm_end":
+            self.call_of(event.answered_by or self.span.start.model).end = event
+            self.span = None
+        elif kind in SPAN_ENDS:
+            self.end_span(event)
+
+    def read_fallback(self, event: EventBase) -> None:
+        assert self.span is not None
+        self.span.last_asked = event.next_model
+        if event.error_type == "CircuitOpenError":
+            return  # refused unsent, or the breaker_open before it already ended the call
+        call = self.call_of(event.failed_model)
+        if not call.finished:
+            call.fail_for_good(*_final_failure(event.error), retryable=event.error_type == "RetriesExhausted")
+
+    def end_span(self, ending: EventBase | None) -> None:
+        """The call failed for good: the model asked last made a final attempt no event names,
+        unless its breaker refused it (then it made none)."""
+        span, self.span = self.span, None
+        if span is None:
+            return
+        model = span.last_asked
+        call = span.calls.get(model)
+        if call is None and self.breaker_open.get(model, False):
+            return
+        call = call or self.call_of_span(span, model)
+        if call.finished or call.end is not None:
+            return
+        if call.failures:  # retries ran out: the last attempt failed as the one before it did
+            call.fail_for_good(*_split_error(call.failures[-1]), retryable=True)
+        elif ending is not None:
+            text = f"{ending.error_type}: {getattr(ending, 'message', '')}"
+            call.fail_for_good(*_final_failure(text), retryable=" attempts: " in text)
+
+    def call_of_span(self, span: _Span, model: str) -> RecordedCall:
+        self.span = span
+        try:
+            return self.call_of(model)
+        finally:
+            self.span = None
+
+
+def _initial_breaker_states(events: Sequence[EventBase]) -> dict[str, bool]:
+    """Which models' breakers were open when the run began (chain_start's settings["model_chain"])."""
+    if not events or events[0].kind != "chain_start":
+        return {}
+    chain: Any = events[0].settings.get("model_chain") or {}
+    links = chain.get("chain", [chain]) if isinstance(chain, dict) else []
+    return {str(link.get("model")): (link.get("breaker") or {}).get("state") == "open"
+            for link in links if isinstance(link, dict)}
+
+
+def calls_by_model(events: Sequence[EventBase]) -> dict[str, list[RecordedCall]]:
+    """Each model's calls in recorded order (a model asked for a call it never got has none)."""
+    return dict(ModelCallReader(events).calls)
+
+
+def model_calls_in_order(events: Sequence[EventBase]) -> list[RecordedCall]:
+    """Every model call, whichever model made it, in recorded order (one model: its calls)."""
+    return sorted((call for calls in calls_by_model(events).values() for call in calls),
+                  key=lambda call: call.start.seq)
