@@ -1,6 +1,6 @@
 """Runnable scenarios (question, tools, replies) built on the executor, each with a recorded fixture."""
 
-from . import invalid_tool, iteration_limit, langchain_rose, parse_error, rate_limit, tool_error
+from . import fallback, invalid_tool, iteration_limit, langchain_rose, parse_error, rate_limit, tool_error
 from .rose_pricing import SCENARIO as ROSE_PRICING
 from .scenario import FIXTURES_DIR, Scenario
 
@@ -14,6 +14,8 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
     tool_error.SCENARIO_RETRIED,
     iteration_limit.SCENARIO,
     rate_limit.SCENARIO,
+    fallback.SCENARIO_FALLBACK,
+    fallback.SCENARIO_DEGRADED,
     langchain_rose.SCENARIO,
 )}
 

@@ -50,6 +50,7 @@ TUTORIALS: dict[str, Tutorial] = {t.name: t for t in (
     _tutorial("tool-error", "tool-error-unhandled", "tool-error-handled", "tool-error-retried"),
     _tutorial("iteration-limit", "iteration-limit"),
     _tutorial("rate-limit", "rate-limit"),
+    _tutorial("fallback", "fallback-model", "fallback-rules"),
     _tutorial("langchain", "rose-pricing-langchain"),
 )}
 

@@ -52,6 +52,16 @@ _SIMPLE: dict[str, Callable[[EventBase], tuple[str, dict[str, Any]]]] = {
     "limit_reached": lambda e: (f"limit_reached({e.reason})", {"iterations": e.iterations}),
     "chain_end": lambda e: ("chain_end", {"outputs": e.outputs}),
     "chain_error": lambda e: (f"chain_error({e.error_type})", {"message": e.message}),
+    # When a model fails for good: who took over, what the breakers did, and the rules' answer.
+    "fallback": lambda e: (f"fallback({e.failed_model}->{e.next_model}: {e.error_type}"
+                           f"{', refused' if e.refused else ''})", {"error": e.error}),
+    "breaker_open": lambda e: (f"breaker_open({e.model})", {"failures": e.failures, "from": e.from_state}),
+    "breaker_half_open": lambda e: (f"breaker_half_open({e.model})", {"open_for": e.open_for}),
+    "breaker_closed": lambda e: (f"breaker_closed({e.model})", {}),
+    "plan_error": lambda e: (f"plan_error({e.error_type} {e.failures}/{e.degrade_after})", {"message": e.message}),
+    "degrade": lambda e: (f"degrade({e.rule}->{e.tool})" if e.rule else "degrade(no rule)",
+                          {"pattern": e.pattern, "tool_input": e.tool_input}),
+    "refusal": lambda e: (f"refusal({e.detected_by})", {"text": e.text}),
 }
 # Not transitions: llm_end and tool_start are halves of one (the plan / tool(...) entry carries
 # them), a nested model call and calculator_eval happen inside tool(Calculator), and
@@ -69,6 +79,8 @@ def transitions(events: Iterable[EventBase]) -> list[Transition]:
             out.append(open_plan)
         elif kind == "llm_end" and open_plan is not None and _is_plan_call(event):
             open_plan.detail["reply"] = event.text
+            if event.answered_by:  # a fallback answered this plan
+                open_plan.detail["answered_by"] = event.answered_by
             open_plan = None
         elif kind in _SIMPLE:
             label, detail = _SIMPLE[kind](event)
