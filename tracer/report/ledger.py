@@ -8,6 +8,9 @@ from typing import Iterable
 from executor.events import EventBase
 
 
+_RECOVERY = ("llm_end", "fallback", "breaker_open", "plan_error", "degrade")
+
+
 @dataclass
 class Ledger:
     plan_calls: int = 0
@@ -18,6 +21,12 @@ class Ledger:
     parse_errors: int = 0
     tool_errors: int = 0
     retries: int = 0
+    fallbacks: int = 0
+    refused_by_breaker: int = 0  # calls an open breaker refused unsent
+    breakers_opened: int = 0
+    plan_errors: int = 0
+    degraded_by: str = ""  # the rule that answered, or "no rule"
+    answered_by: dict[str, int] = field(default_factory=dict)  # model -> calls it answered
     outcome: str = "unfinished"
     stopped_by: str = ""
 
@@ -38,6 +47,8 @@ class Ledger:
             self.tool_errors += 1
         elif kind == "retry":
             self.retries += 1
+        elif kind in _RECOVERY:
+            self._add_recovery(event)
         elif kind == "limit_reached":
             self.stopped_by = event.reason
         elif kind == "chain_end":
@@ -45,6 +56,22 @@ class Ledger:
             self.outcome = f"stopped by {self.stopped_by}" if self.stopped_by else "finished"
         elif kind == "chain_error":
             self.outcome = f"error ({event.error_type})"
+
+    def _add_recovery(self, event: EventBase) -> None:
+        kind = event.kind
+        if kind == "llm_end":
+            name = event.answered_by
+            if name:
+                self.answered_by[name] = self.answered_by.get(name, 0) + 1
+        elif kind == "fallback":
+            self.fallbacks += 1
+            self.refused_by_breaker += event.refused
+        elif kind == "breaker_open":
+            self.breakers_opened += 1
+        elif kind == "plan_error":
+            self.plan_errors += 1
+        elif kind == "degrade":
+            self.degraded_by = f"rule {event.rule!r}" if event.rule else "no rule"
 
     @classmethod
     def of(cls, events: Iterable[EventBase]) -> "Ledger":
@@ -63,6 +90,11 @@ class Ledger:
         ]
         extras = [(self.invalid_tools, "invalid-tool observations"), (self.parse_errors, "parse errors"),
                   (self.tool_errors, "tool errors"), (self.retries, "retries")]
+        extras += [(self.fallbacks, "fallbacks"), (self.refused_by_breaker, "refused by an open breaker"),
+                   (self.breakers_opened, "breakers opened"), (self.plan_errors, "plans without an action")]
         rows += [f"{label:<29}{n}" for n, label in extras if n]
+        rows += [f"answered by {name:<17}{n}   (a fallback model)" for name, n in self.answered_by.items()]
+        if self.degraded_by:
+            rows.append(f"degraded to rules            {self.degraded_by}")
         rows.append(f"outcome                      {self.outcome}")
         return rows

@@ -81,6 +81,43 @@ class Narrator:
     def _on_rate_limit_wait(self, e: EventBase) -> None:
         self.say((f"  rate limiter held the call for {e.waited:.3f}s", "yellow"))
 
+    # A model that fails for good: breakers, fallbacks, degradation to rules, refusals.
+    def _on_breaker_open(self, e: EventBase) -> None:
+        cause = "its half-open trial failed" if e.from_state == "half_open" else f"{e.failures} failures in {e.window:g}s"
+        self.say(("  breaker OPEN for ", "bold red"), literal(e.model, "bold red"),
+                 (f" ({cause}; no calls for {e.cool_down:g}s): ", "red"), literal(e.error, "red"))
+
+    def _on_breaker_half_open(self, e: EventBase) -> None:
+        self.say(("  breaker half-open for ", "yellow"), literal(e.model, "yellow"),
+                 (f" after {e.open_for:g}s: one trial call goes through", "yellow"))
+
+    def _on_breaker_closed(self, e: EventBase) -> None:
+        self.say(("  breaker closed for ", "green"), literal(e.model, "green"), (": the trial call worked", "green"))
+
+    def _on_fallback(self, e: EventBase) -> None:
+        why = "refused unsent by its open breaker" if e.refused else f"failed for good ({e.error_type})"
+        self.say(("  fallback: ", "bold yellow"), literal(e.failed_model, "bold"), (f" {why}; ", "yellow"),
+                 ("asking ", "yellow"), literal(e.next_model, "bold"), (" the same prompt", "yellow"))
+
+    def _on_llm_end(self, e: EventBase) -> None:
+        if e.answered_by:
+            self.say(("  (answered by ", "dim"), literal(e.answered_by, "bold"), (")", "dim"))
+
+    def _on_plan_error(self, e: EventBase) -> None:
+        self.say((f"  plan got no action ({e.failures}/{e.degrade_after} before the rules take over): ", "red"),
+                 literal(f"{e.error_type}: {e.message}", "red"))
+
+    def _on_degrade(self, e: EventBase) -> None:
+        head = f"Degraded to rules after {e.failures} failures in a row: "
+        if e.rule is None:
+            self.say((head, "bold red"), ("no rule matches the question", "red"))
+            return
+        self.say((head, "bold magenta"), ("rule ", "magenta"), literal(e.rule, "bold"), (" → ", "magenta"),
+                 literal(f"{e.tool}({e.tool_input!r})", "bold"))
+
+    def _on_refusal(self, e: EventBase) -> None:
+        self.say((f"Refusal ({e.detected_by}), answered as plain text: ", "bold yellow"), literal(e.text, "yellow"))
+
     def _on_finish_check(self, e: EventBase) -> None:
         style = "bold green" if e.is_finish else "bold yellow"
         self.say(("isinstance(output, AgentFinish) → ", "dim"), (str(e.is_finish), style),
