@@ -5,7 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from ...debug.breaker_states import breaker_states_at
 from ...debug.session import DebugSession
+
+BREAKER_STYLES = {"open": "bold white on red", "half_open": "bold black on yellow", "closed": "green"}
 
 
 class StatusLine(Static):
@@ -16,5 +19,21 @@ class StatusLine(Static):
         live = "" if session.store.complete else " so far (live)"
         text.append(f" event {session.position} of {total}{live} ", style="bold reverse")
         text.append(f" iteration {event.iteration} · {event.kind} │ ", style="bold")
+        text.append_text(breaker_text(session))
         text.append(busy or session.message, style="yellow" if busy else "")
         self.update(text)
+
+
+def breaker_text(session: DebugSession) -> Text:
+    """Each breaker's state as of the current event, e.g. "breakers: primary open, backup closed │";
+    nothing for a run without breakers."""
+    states = breaker_states_at(session.store, session.position)
+    text = Text()
+    if not states:
+        return text
+    text.append("breakers:", style="bold")
+    for model, state in states.items():
+        text.append(" ")
+        text.append(f"{model} {state.replace('_', '-')}", style=BREAKER_STYLES.get(state, ""))
+    text.append(" │ ", style="bold")
+    return text

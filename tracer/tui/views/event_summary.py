@@ -19,11 +19,20 @@ KIND_STYLES = {
     "limit_reached": "bold red", "retry": "dark_orange", "rate_limit_wait": "dark_orange",
 }
 KIND_WIDTH = max(len(kind) for kind in KIND_STYLES)
+# When a model fails for good. Rare, so the long breaker_half_open pushes its own summary along
+# instead of widening every row of every timeline.
+KIND_STYLES.update({
+    "fallback": "bold dark_orange", "breaker_open": "bold red", "breaker_half_open": "yellow",
+    "breaker_closed": "green", "plan_error": "bold red", "degrade": "bold magenta", "refusal": "bold yellow",
+})
+REFUSED_STYLE = "bold white on red"  # a call an open breaker refused unsent: it stands out on the timeline
 
 
 def kind_style(event_kind: str, event: EventBase | None = None) -> str:
     if event_kind == "finish_check" and event is not None and not event.is_finish:
         return "yellow"
+    if event_kind == "fallback" and event is not None and event.refused:
+        return REFUSED_STYLE
     return KIND_STYLES.get(event_kind, "white")
 
 
@@ -38,11 +47,32 @@ def _output(values: dict) -> str:
     return first_line(str(values.get("output", values)))
 
 
+def recovery_summary(e: EventBase) -> str:
+    """Fallbacks, breakers, degradation and refusals in a few words."""
+    kind = e.kind
+    if kind == "fallback":
+        why = "REFUSED by open breaker, never sent" if e.refused else f"failed for good ({e.error_type})"
+        return f"{e.failed_model} {why} → {e.next_model}"
+    if kind == "breaker_open":
+        cause = "half-open trial failed" if e.from_state == "half_open" else f"{e.failures} failures in {e.window:g}s"
+        return f"{e.model}: {cause}, refusing calls for {e.cool_down:g}s"
+    if kind == "breaker_half_open":
+        return f"{e.model}: open for {e.open_for:g}s, one trial call goes through"
+    if kind == "breaker_closed":
+        return f"{e.model}: trial call worked, calls flow again"
+    if kind == "plan_error":
+        return f"{e.failures}/{e.degrade_after} {e.error_type}: {first_line(e.message)}"
+    if kind == "degrade":
+        found = f"rule {e.rule!r} → {e.tool}({first_line(e.tool_input or '')!r})" if e.rule else "no rule matches"
+        return f"after {e.failures} failures: {found}"
+    return f"{e.detected_by}: {first_line(e.text)}"  # refusal
+
+
 # What each kind says, in a few words; model and tool text is cut to its first line.
 SUMMARIES = {
     "chain_start": lambda e: "question: " + first_line(str(e.inputs.get("input", ""))),
     "llm_start": lambda e: f"{_caller(e)}() → {e.model} · {len(e.prompt):,} chars",
-    "llm_end": lambda e: "reply: " + first_line(e.text),
+    "llm_end": lambda e: (f"reply from {e.answered_by}: " if e.answered_by else "reply: ") + first_line(e.text),
     "agent_action": lambda e: f"{e.tool}({first_line(e.tool_input)})",
     "agent_finish": lambda e: "final answer: " + _output(e.return_values),
     "parse_error": lambda e: ("handled: " if e.handled else "not handled: ") + first_line(e.error),
@@ -58,7 +88,10 @@ SUMMARIES = {
     "calculator_eval": lambda e: f"{first_line(e.expression)} = {first_line(e.result)}",
     "chain_end": lambda e: "output: " + _output(e.outputs),
     "chain_error": lambda e: f"{e.error_type}: {first_line(e.message)}",
+    **{kind: recovery_summary for kind in
+       ("fallback", "breaker_open", "breaker_half_open", "breaker_closed", "plan_error", "degrade", "refusal")},
 }
+
 
 
 def summary(event: EventBase) -> str:
