@@ -127,3 +127,39 @@ def test_a_refused_run_replays_exactly():
     recorded = record(model, ManualClock(tick=0.001), rules=RuleSet([]))
     assert [e.kind for e in recorded][-4:-2] == ["refusal", "agent_finish"]
     assert compare_runs(recorded, replay(recorded)) is None
+
+
+def rerun_on(model, clock, question="q?", **settings):
+    rerun = []
+    try:
+        executor_for(model, clock, **settings).invoke({"input": question}, [rerun.append])
+    except Exception:
+        pass
+    return rerun
+
+
+def half_open_recordings():
+    """Runs whose breakers refused, half-opened, re-opened and closed, recorded on one clock."""
+    clock, dead = ManualClock(tick=0.001), DeadModel()
+    first = record(chain(dead, [finish("first")]), clock)
+    clock.advance(6.0)
+    trial_fails = record(chain(dead, [finish("second")]), clock)
+    clock.advance(6.0)
+    dead.generate = lambda prompt, stop: ModelReply(finish("healed"))  # the endpoint is back
+    trial_works = record(chain(dead, [finish("unused")]), clock)
+    return {"opens": first, "trial-fails": trial_fails, "trial-works": trial_works}
+
+
+@pytest.mark.parametrize("name", ["opens", "trial-fails", "trial-works"])
+def test_a_live_run_replays_with_breakers_that_decide_as_recorded_whatever_the_clock(name):
+    recorded = half_open_recordings()[name]
+    kinds = [e.kind for e in recorded]
+    assert {"opens": "breaker_open", "trial-fails": "breaker_half_open",
+            "trial-works": "breaker_closed"}[name] in kinds
+    slow_clock = ManualClock(tick=7.0)  # readings nothing like the recording's, as a live run's would be
+    assert compare_runs(recorded, rerun_on(replay_model(recorded, real_time=True), slow_clock)) is None
+
+
+def test_a_live_run_replayed_by_the_clock_would_diverge():
+    recorded = half_open_recordings()["trial-fails"]
+    assert compare_runs(recorded, rerun_on(replay_model(recorded), ManualClock(tick=7.0))) is not None

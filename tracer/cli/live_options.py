@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from executor.clock import Clock
 from executor.config import ENV_MODEL, ModelConfigError
 
 from ..replay.live_model import LiveModel, build_live_model
+from ..trace.literal_text import scrub
 from .usage_error import UsageError
 
 
@@ -23,6 +25,12 @@ def add_live_arguments(parser: argparse.ArgumentParser, live_flag: bool = True) 
     group.add_argument("--base-url", metavar="URL",
                        help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 "
                             "(default: OPENAI_BASE_URL, else api.openai.com)")
+    group.add_argument("--fallbacks", action="store_true",
+                       help="chain the models of AVAILABLE_MODELS: --model picks the default by id or name "
+                            "(else LOOPSCOPE_MODEL, else the first entry), the rest take over in order, "
+                            "each behind a circuit breaker; see `loopscope models`")
+    group.add_argument("--breaker-cool-down", type=float, default=30.0, metavar="SECONDS",
+                       help="with --fallbacks: how long an open breaker refuses calls before a trial (default 30)")
     group.add_argument("--max-retries", type=int, default=6, metavar="N",
                        help="retries per model call after the first attempt (default 6: up to 7 calls)")
     group.add_argument("--max-qps", type=float, metavar="QPS", help="pace model calls to at most QPS per second")
@@ -31,14 +39,18 @@ def add_live_arguments(parser: argparse.ArgumentParser, live_flag: bool = True) 
 
 
 def wants_live(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "model", None) or getattr(args, "live", False))
+    return bool(getattr(args, "model", None) or getattr(args, "live", False) or getattr(args, "fallbacks", False))
 
 
 def live_model(args: argparse.Namespace, replies: tuple[str, ...] | list[str], clock: Clock) -> LiveModel:
     """Build the model the flags (or the environment, or .env) name; config problems become UsageErrors."""
     try:
-        return build_live_model(getattr(args, "model", None), getattr(args, "base_url", None),
+        live = build_live_model(getattr(args, "model", None), getattr(args, "base_url", None),
                                 getattr(args, "timeout", None), getattr(args, "max_retries", 6),
-                                getattr(args, "max_qps", None), replies, clock)
+                                getattr(args, "max_qps", None), replies, clock, getattr(args, "fallbacks", False),
+                                getattr(args, "breaker_cool_down", 30.0))
     except (ModelConfigError, ValueError) as error:
         raise UsageError(str(error)) from None
+    for warning in live.warnings:  # bad list entries: said once, one line each; the run goes on
+        print(f"loopscope: warning: {scrub(warning)}", file=sys.stderr)
+    return live

@@ -1,4 +1,4 @@
-"""`loopscope models`: which model, endpoint and key are configured (and where from), and the providers."""
+"""`loopscope models`: the model list (AVAILABLE_MODELS), the default model and why, endpoints and key, each with its source."""
 
 from __future__ import annotations
 
@@ -16,38 +16,71 @@ from executor.config import (
     display_url,
     load_model_config,
 )
+from executor.model_list import ENV_MODELS, ModelEntry, ModelList, load_model_list
 from executor.providers import ProviderError, available_providers
 
 from ..trace.literal_text import scrub
-from .usage_error import UsageError
 from . import COMMANDS
+from .usage_error import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("models", help=COMMANDS["models"],
-                       description=f"Settings come from flags, then the environment ({ENV_MODEL}, "
-                                   f"{ENV_BASE_URL}, {ENV_API_KEY}), then a .env file in the current "
-                                   "directory. The API key itself is never printed.")
-    p.add_argument("--model", metavar="PROVIDER:NAME", help="preview this model instead of the configured one")
+                       description=f"Settings come from flags, then the environment ({ENV_MODELS}, {ENV_MODEL}, "
+                                   f"{ENV_BASE_URL}, {ENV_API_KEY}), then a .env file in the current directory; "
+                                   f"without a usable {ENV_MODELS} a built-in list is used. "
+                                   "The API key itself is never printed.")
+    p.add_argument("--model", metavar="ID|PROVIDER:NAME", help="preview this default model instead of the configured one")
     p.add_argument("--base-url", metavar="URL", help="preview this endpoint instead of the configured one")
     p.add_argument("--remote", action="store_true",
                    help="also ask the endpoint which models it serves (needs the key; one request)")
     return p
 
 
-def _settings(args: argparse.Namespace) -> tuple[list[tuple[str, str, str]], ModelConfig]:
-    """(label, value, where it came from) for model, endpoint and key, and the config itself."""
+def _endpoint(entry: ModelEntry, config: ModelConfig) -> tuple[str, str]:
+    """(endpoint, where it came from) for one model of the list."""
+    if entry.base_url:
+        return display_url(entry.base_url), f"{ENV_MODELS} entry"
+    if config.base_url:
+        return display_url(config.base_url), f"{ENV_BASE_URL}, {config.origins['base_url']}"
+    return DEFAULT_BASE_URL, "built-in"
+
+
+def list_rows(listed: ModelList, config: ModelConfig) -> list[str]:
+    """The list as a table: a mark on the default, then id, name, provider, endpoint (and its source)."""
+    entries = list(listed.models) + ([] if listed.default in listed.models else [listed.default])
+    width_id = max(len("id"), *(len(scrub(e.id)) for e in entries))
+    width_name = max(len("name"), *(len(scrub(e.name)) for e in entries))
+    width_provider = max(len("provider"), *(len(scrub(e.provider)) for e in entries))
+    rows = [f"     {'id':<{width_id}}  {'name':<{width_name}}  {'provider':<{width_provider}}  endpoint"]
+    for entry in entries:
+        mark = "  *  " if entry == listed.default else "     "
+        endpoint, source = _endpoint(entry, config)
+        extra = "   (not in the list)" if entry not in listed.models else ""
+        rows.append(f"{mark}{scrub(entry.id):<{width_id}}  {scrub(entry.name):<{width_name}}  "
+                    f"{scrub(entry.provider):<{width_provider}}  {scrub(endpoint)}   ({source}){extra}")
+    return rows
+
+
+def setting_rows(listed: ModelList, config: ModelConfig) -> list[tuple[str, str, str]]:
+    """(label, value, where it came from) for the default model, its fallbacks, endpoint and key."""
+    fallbacks = " → ".join(entry.id for entry in listed.fallbacks) or "none (the list has one model)"
+    endpoint = display_url(config.base_url) if config.base_url else DEFAULT_BASE_URL
+    key = "set" if config.api_key else f"not set (needed by the openai provider: set {ENV_API_KEY})"
+    why = listed.origins["default"]
+    why = why if why.startswith("first entry") else f"{ENV_MODEL}, {why}"
+    return [("default", listed.default.spec, why),
+            ("fallbacks", fallbacks, "the rest of the list, in order: `run --fallbacks` chains them"),
+            ("endpoint", endpoint, config.origins["base_url"] if config.base_url else "built-in"),
+            ("api key", key, config.origins["api_key"] if config.api_key else "")]
+
+
+def _load(args: argparse.Namespace) -> tuple[ModelList, ModelConfig]:
     try:
         config = load_model_config(model=args.model, base_url=args.base_url)
     except ModelConfigError as error:
         raise UsageError(str(error)) from None
-    origins = config.origins
-    model = config.model or f"(none: pass --model or set {ENV_MODEL})"
-    endpoint = display_url(config.base_url) if config.base_url else DEFAULT_BASE_URL
-    key = "set" if config.api_key else f"not set (needed by the openai provider: set {ENV_API_KEY})"
-    return [("model", model, origins["model"]),
-            ("endpoint", endpoint, origins["base_url"] if config.base_url else "default"),
-            ("api key", key, origins["api_key"] if config.api_key else "")], config
+    return load_model_list(model=args.model), config
 
 
 def _remote_models(config: ModelConfig) -> list[str]:
@@ -61,15 +94,24 @@ def _remote_models(config: ModelConfig) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False, soft_wrap=True)  # paths and URLs stay whole
-    rows, config = _settings(args)
-    for label, value, origin in rows:
-        console.print(f"{label:<10} {scrub(value)}" + (f"   ({origin})" if origin else ""), markup=False)
-    console.print("\nproviders (use as PROVIDER:NAME)", style="bold")
+    listed, config = _load(args)
+    say = lambda text, style="": console.print(text, style=style, markup=False)  # noqa: E731
+    say(f"models ({ENV_MODELS}: {scrub(listed.origins['models'])})", "bold")
+    for row in list_rows(listed, config):
+        say(row)
+    say("")
+    for label, value, origin in setting_rows(listed, config):
+        say(f"{label:<10} {scrub(value)}" + (f"   ({scrub(origin)})" if origin else ""))
+    if listed.warnings:
+        say("\nwarnings", "bold yellow")
+        for warning in listed.warnings:
+            say(f"  ! {scrub(warning)}", "yellow")
+    say("\nproviders (use as PROVIDER:NAME)", "bold")
     for name, note in available_providers().items():
-        console.print(f"  {name:<10} {note}", markup=False)
+        say(f"  {name:<10} {note}")
     if args.remote:
         served = _remote_models(config)
-        console.print(f"\n{display_url(config.endpoint)} serves {len(served)} models", style="bold", markup=False)
+        say(f"\n{display_url(config.endpoint)} serves {len(served)} models", "bold")
         for name in served:
-            console.print(f"  {scrub(name)}", markup=False)  # ids come from the server: untrusted
+            say(f"  {scrub(name)}")  # ids come from the server: untrusted
     return 0

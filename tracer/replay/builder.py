@@ -76,7 +76,7 @@ def replayed_executor(trace: Trace, build: Build | None = None, *, model: ChatMo
     build: build(model, **settings); default the scenario the header names.
     """
     header, events = trace.header, trace.events
-    model = model if model is not None else replay_model(events)
+    model = model if model is not None else replay_model(events, real_time=header.recorded_in_real_time)
     recorded_run = events[0].run_id if events else "replay"
     settings: dict[str, Any] = {"clock": clock or replay_clock(header),
                                 "run_id_factory": _constant(run_id or recorded_run)}

@@ -12,6 +12,7 @@ from executor.fallbacks import restore_model
 from ..trace.literal_text import scrub
 from ..trace.normalise import short_diff
 from .model_calls import calls_by_model, model_calls_in_order
+from .recorded_breaker import use_recorded_breakers
 from .recorded_call import RecordedCall, failure_from_text, recorded_exception
 
 __all__ = ["CallCursor", "RecordedCall", "ReplayDivergence", "ReplayModel", "cassette_tools", "check_prompt",
@@ -138,14 +139,19 @@ class ReplayModel:
         return ModelReply(end.text, end.usage, finish_reason=end.finish_reason, refusal=end.refusal)
 
 
-def replay_model(events: Sequence[EventBase], strict_prompts: bool = True) -> ChatModel:
+def replay_model(events: Sequence[EventBase], strict_prompts: bool = True, real_time: bool = False) -> ChatModel:
     """The model that re-executes a recording: a ReplayModel, or, when the run had fallbacks or
     breakers (chain_start's settings["model_chain"]), the same chain rebuilt around one ReplayModel
-    per model, with new breakers in the recorded states (never the process's shared ones)."""
+    per model, with new breakers in the recorded states (never the process's shared ones).
+
+    real_time: the run was recorded on the system clock (a live run), so the breakers decide as
+    recorded instead of by the replay's clock (see recorded_breaker.py).
+    """
     chain = events[0].settings.get("model_chain") if events and events[0].kind == "chain_start" else None
     if not chain:
         return ReplayModel(events, strict_prompts)
-    return restore_model(chain, lambda name: ReplayModel(events, strict_prompts, model_name=name))
+    model = restore_model(chain, lambda name: ReplayModel(events, strict_prompts, model_name=name))
+    return use_recorded_breakers(model, events) if real_time else model
 
 
 def recorded_tool(tool: Tool, events: Sequence[EventBase]) -> Tool:

@@ -10,6 +10,7 @@ from typing import Any
 from executor import ChatModel, RateLimiter, RetryPolicy
 from executor.clock import Clock
 from executor.config import ENV_MODEL, ModelConfigError, load_model_config
+from executor.model_list import ENV_MODELS, create_model_chain, load_model_list
 from executor.providers import create_model
 
 from ..trace.redact import Redactor, default_redactor
@@ -24,6 +25,7 @@ class LiveModel:
     retry_policy: RetryPolicy
     rate_limiter: RateLimiter | None
     secrets: dict[str, str] = field(default_factory=dict, repr=False)
+    warnings: tuple[str, ...] = ()  # one line each, about the model list (the run goes on regardless)
 
     def executor_options(self) -> dict[str, Any]:
         return {"retry_policy": self.retry_policy, "rate_limiter": self.rate_limiter}
@@ -42,20 +44,35 @@ class LiveModel:
 
 def build_live_model(model: str | None, base_url: str | None = None, timeout: float | None = None,
                      max_retries: int = 6, max_qps: float | None = None,
-                     replies: tuple[str, ...] | list[str] = (), clock: Clock | None = None) -> LiveModel:
+                     replies: tuple[str, ...] | list[str] = (), clock: Clock | None = None,
+                     fallbacks: bool = False, breaker_cool_down: float = 30.0) -> LiveModel:
     """The model `model` names (else the environment's or .env's), with its retry policy and limiter.
 
+    fallbacks: the default model of AVAILABLE_MODELS (`model` may name an entry by id or name), the rest
+    of the list taking over in order, each behind the circuit breaker of its endpoint.
     Raises ModelConfigError or ValueError with a one-line message when it cannot be set up.
     """
     config = load_model_config(model=model, base_url=base_url, timeout=timeout)
-    if not config.model:
-        raise ModelConfigError(f"no model configured: pass --model PROVIDER:NAME "
-                               f"(e.g. openai:gpt-4o-mini) or set {ENV_MODEL}")
-    built = create_model(config.model, config, replies=replies)
+    if fallbacks:
+        listed = load_model_list(model=model)
+        if not breaker_cool_down >= 0:
+            raise ModelConfigError(f"--breaker-cool-down must be 0 or more seconds, got {breaker_cool_down}")
+        breaker = {**LIVE_BREAKER, "cool_down": breaker_cool_down}
+        built, spec = create_model_chain(listed, config, breaker=breaker), listed.default.spec
+        warnings = listed.warnings
+    elif not config.model:
+        raise ModelConfigError(f"no model configured: pass --model PROVIDER:NAME (e.g. openai:gpt-4o-mini), "
+                               f"set {ENV_MODEL}, or pass --fallbacks to use the {ENV_MODELS} list")
+    else:
+        built, spec, warnings = create_model(config.model, config, replies=replies), config.model, ()
     policy = RetryPolicy(max_retries=max_retries)
     limiter = RateLimiter(max_qps, burst=1, clock=clock) if max_qps is not None else None
     secrets = {"OPENAI_API_KEY": config.api_key.get_secret_value()} if config.api_key else {}
-    return LiveModel(config.model, built, policy, limiter, secrets)
+    return LiveModel(spec, built, policy, limiter, secrets, tuple(warnings))
+
+
+# Breakers for a live run with fallbacks: 3 failures within a minute open one, for 30 s.
+LIVE_BREAKER = {"failure_threshold": 3, "window": 60.0, "cool_down": 30.0}
 
 
 class SkippingClock:

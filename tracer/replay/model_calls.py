@@ -9,6 +9,7 @@ around them) narrate the same events again.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -18,6 +19,19 @@ from executor.events import EventBase
 from .recorded_call import RecordedCall
 
 SPAN_ENDS = ("plan_error", "chain_error", "tool_error")  # the model call failed for good
+_RETRY_IN = re.compile(r"is not called again for ([0-9.e+-]+)s")
+
+
+@dataclass
+class BreakerDecision:
+    """What a model's breaker decided for one attempt, as recorded: let it through ("pass"), let it through
+    as the half-open trial ("trial", open_for), or refuse it unsent ("refuse", retry_in); and whether the
+    attempt's failure opened the breaker (from_state, failures counted) or its success closed it."""
+
+    kind: str
+    value: float | None = None
+    opened: tuple[str, int] | None = None
+    closed: bool = False
 
 
 def _split_error(text: str) -> tuple[str, str]:
@@ -44,6 +58,9 @@ class ModelCallReader:
 
     def __init__(self, events: Sequence[EventBase]) -> None:
         self.calls: dict[str, list[RecordedCall]] = defaultdict(list)
+        self.decisions: dict[str, list[BreakerDecision]] = defaultdict(list)
+        self._trial: dict[str, BreakerDecision | None] = {}
+        self._counted: set[str] = set()
         self.breaker_open: dict[str, bool] = _initial_breaker_states(events)
         self.span: _Span | None = None
         for event in events:
@@ -70,26 +87,41 @@ class ModelCallReader:
             return
         if kind == "retry" and event.target == "llm":
             self.call_of(event.name).failures.append(event.error)
+            self.attempted(event.name)
         elif kind == "breaker_half_open":
             self.call_of(event.model)  # the trial call is an attempt
+            self._trial[event.model] = BreakerDecision("trial", event.open_for)
+            self.decisions[event.model].append(self._trial[event.model])
         elif kind == "breaker_open":
             self.call_of(event.model).fail_for_good(*_split_error(event.error), retryable=True)
+            self.attempted(event.model).opened = (event.from_state, event.failures)
+        elif kind == "breaker_closed":
+            self.attempted(event.model).closed = True
+            self._counted.add(event.model)  # the llm_end that follows is this same attempt
         elif kind == "fallback":
             self.read_fallback(event)
         elif kind == "llm_end":
-            self.call_of(event.answered_by or self.span.start.model).end = event
+            model = event.answered_by or self.span.start.model
+            self.call_of(model).end = event
             self.span = None
+            if model in self._counted:
+                self._counted.discard(model)
+            else:
+                self.attempted(model)
         elif kind in SPAN_ENDS:
             self.end_span(event)
 
     def read_fallback(self, event: EventBase) -> None:
         assert self.span is not None
         self.span.last_asked = event.next_model
+        if event.refused:
+            self.refused(event.failed_model, event.error)
         if event.error_type == "CircuitOpenError":
             return  # refused unsent, or the breaker_open before it already ended the call
         call = self.call_of(event.failed_model)
         if not call.finished:
             call.fail_for_good(*_final_failure(event.error), retryable=event.error_type == "RetriesExhausted")
+            self.attempted(event.failed_model)
 
     def end_span(self, ending: EventBase | None) -> None:
         """The call failed for good: the model asked last made a final attempt no event names,
@@ -99,7 +131,9 @@ class ModelCallReader:
             return
         model = span.last_asked
         call = span.calls.get(model)
+        text = f"{ending.error_type}: {getattr(ending, 'message', '')}" if ending is not None else ""
         if call is None and self.breaker_open.get(model, False):
+            self.refused(model, text)
             return
         call = call or self.call_of_span(span, model)
         if call.finished or call.end is not None:
@@ -107,8 +141,22 @@ class ModelCallReader:
         if call.failures:  # retries ran out: the last attempt failed as the one before it did
             call.fail_for_good(*_split_error(call.failures[-1]), retryable=True)
         elif ending is not None:
-            text = f"{ending.error_type}: {getattr(ending, 'message', '')}"
             call.fail_for_good(*_final_failure(text), retryable=" attempts: " in text)
+        self.attempted(model)
+
+    def attempted(self, model: str) -> BreakerDecision:
+        """An attempt of `model` went through its breaker: the pending trial, or a plain pass."""
+        trial = self._trial.pop(model, None)
+        if trial is not None:
+            return trial
+        decision = BreakerDecision("pass")
+        self.decisions[model].append(decision)
+        return decision
+
+    def refused(self, model: str, error: str) -> None:
+        found = _RETRY_IN.search(error)
+        self.decisions[model].append(BreakerDecision("refuse", float(found.group(1)) if found else 0.0))
+
 
     def call_of_span(self, span: _Span, model: str) -> RecordedCall:
         self.span = span
@@ -126,6 +174,11 @@ def _initial_breaker_states(events: Sequence[EventBase]) -> dict[str, bool]:
     links = chain.get("chain", [chain]) if isinstance(chain, dict) else []
     return {str(link.get("model")): (link.get("breaker") or {}).get("state") == "open"
             for link in links if isinstance(link, dict)}
+
+
+def breaker_decisions(events: Sequence[EventBase]) -> dict[str, list[BreakerDecision]]:
+    """Each model's breaker decisions in recorded order, attempt by attempt."""
+    return dict(ModelCallReader(events).decisions)
 
 
 def calls_by_model(events: Sequence[EventBase]) -> dict[str, list[RecordedCall]]:

@@ -15,7 +15,7 @@ def create(request: ModelRequest) -> ChatModel:
     """`--model replay:PATH`: the n-th model call gets the recording's n-th reply (prompts must match)."""
     if not request.name:
         raise ModelConfigError("name the trace to replay, e.g. --model replay:fixtures/rose_pricing.jsonl")
-    _header, events, _warning = load_trace(request.name)
+    header, events, _warning = load_trace(request.name)
     if not ReplayModel(events).calls:
         raise ModelConfigError(f"{request.name} has no recorded model calls to replay")
-    return replay_model(events)  # a run with fallbacks and breakers gets its chain back
+    return replay_model(events, real_time=header.recorded_in_real_time)  # a run with fallbacks and breakers gets its chain back
