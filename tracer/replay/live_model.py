@@ -10,7 +10,9 @@ from typing import Any
 from executor import ChatModel, RateLimiter, RetryPolicy
 from executor.clock import Clock
 from executor.config import ENV_MODEL, ModelConfigError, load_model_config
-from executor.model_list import ENV_MODELS, create_model_chain, load_model_list
+from executor.circuit_breaker import with_breaker
+from executor.fallbacks import with_fallbacks
+from executor.model_list import ENV_MODELS, ModelList, entry_config, load_model_list
 from executor.providers import create_model
 
 from ..trace.redact import Redactor, default_redactor
@@ -58,7 +60,7 @@ def build_live_model(model: str | None, base_url: str | None = None, timeout: fl
         if not breaker_cool_down >= 0:
             raise ModelConfigError(f"--breaker-cool-down must be 0 or more seconds, got {breaker_cool_down}")
         breaker = {**LIVE_BREAKER, "cool_down": breaker_cool_down}
-        built, spec = create_model_chain(listed, config, breaker=breaker), listed.default.spec
+        built, spec = _model_chain(listed, config, replies, breaker), listed.default.spec
         warnings = listed.warnings
     elif not config.model:
         raise ModelConfigError(f"no model configured: pass --model PROVIDER:NAME (e.g. openai:gpt-4o-mini), "
@@ -69,6 +71,14 @@ def build_live_model(model: str | None, base_url: str | None = None, timeout: fl
     limiter = RateLimiter(max_qps, burst=1, clock=clock) if max_qps is not None else None
     secrets = {"OPENAI_API_KEY": config.api_key.get_secret_value()} if config.api_key else {}
     return LiveModel(spec, built, policy, limiter, secrets, tuple(warnings))
+
+
+def _model_chain(listed: ModelList, config: Any, replies: tuple[str, ...] | list[str],
+                 breaker: dict[str, Any]) -> ChatModel:
+    """executor.create_model_chain, with the scenario's replies for a scripted entry."""
+    models = [with_breaker(create_model(entry.spec, entry_config(entry, config), replies=replies), **breaker)
+              for entry in (listed.default, *listed.fallbacks)]
+    return models[0] if len(models) == 1 else with_fallbacks(models[0], models[1:])
 
 
 # Breakers for a live run with fallbacks: 3 failures within a minute open one, for 30 s.
