@@ -7,7 +7,7 @@ import pytest
 from tracer.cli import main
 
 TWO = json.dumps([{"id": "small", "name": "Small"},
-                  {"id": "big", "name": "Big", "base_url": "http://127.0.0.1:9/v1"}])
+                  {"id": "big", "name": "Big", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "BIG_KEY"}])
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def test_a_list_from_dotenv_shows_each_endpoint_and_where_it_came_from(clean_env
     small = next(r for r in rows if " small " in r)
     big = next(r for r in rows if " big " in r)
     assert small.startswith("  *  ") and "http://127.0.0.1:8/v1   (OPENAI_BASE_URL, .env (" in small
-    assert "http://127.0.0.1:9/v1   (AVAILABLE_MODELS entry)" in big
+    assert big.endswith("http://127.0.0.1:9/v1   (AVAILABLE_MODELS entry)   key: BIG_KEY (not set)")
     assert "fallbacks  big" in out
     monkeypatch.setenv("LOOPSCOPE_MODEL", "Big")  # the environment beats .env; a name picks an entry
     code, out, _ = models(capsys)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from rich.console import Console
 
@@ -57,6 +58,8 @@ def list_rows(listed: ModelList, config: ModelConfig) -> list[str]:
         mark = "  *  " if entry == listed.default else "     "
         endpoint, source = _endpoint(entry, config)
         extra = "   (not in the list)" if entry not in listed.models else ""
+        if entry.api_key_env:  # the variable's name only, never its value
+            extra += f"   key: {scrub(entry.api_key_env)} ({'set' if os.environ.get(entry.api_key_env) else 'not set'})"
         rows.append(f"{mark}{scrub(entry.id):<{width_id}}  {scrub(entry.name):<{width_name}}  "
                     f"{scrub(entry.provider):<{width_provider}}  {scrub(endpoint)}   ({source}){extra}")
     return rows
