@@ -16,7 +16,7 @@ from tutorials import get_scenario
 from ..debug.breakpoints import BreakpointSpecError, parse_spec
 from ..report.narrator import Narrator
 from ..trace.reader import TraceFile
-from .live_options import add_live_arguments, live_model, wants_live
+from .live_options import add_live_arguments, live_model
 from .terminal import can_show_debugger
 from .usage_error import UsageError
 from . import COMMANDS
@@ -73,7 +73,9 @@ def _live_run(args: argparse.Namespace):
     record = args.record or Path(tempfile.mkdtemp(prefix="loopscope-")) / f"{args.live}.live.jsonl"
     try:
         scenario = get_scenario(args.live)
-        model = live_model(args, scenario.replies, SystemClock()) if wants_live(args) else None
+        # Here --live means a live debugging session, not a live model: only --model/--fallbacks ask for one.
+        wants_model = args.model or getattr(args, "fallbacks", False)
+        model = live_model(args, scenario.replies, SystemClock()) if wants_model else None
         return LiveRun(args.live, record, model=model)
     except KeyError as error:
         raise UsageError(str(error.args[0])) from None
