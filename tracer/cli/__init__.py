@@ -51,6 +51,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from ..trace.reader import TraceFormatError
+    from ..trace.redact import RedactionPatternError
+    from ..trace.writer import TraceWriteError
 
     parser = build_parser(argv)
     args = parser.parse_args(argv)
@@ -59,11 +61,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.handler(args) or 0
-    except (UsageError, TraceFormatError) as error:
+    except (UsageError, TraceFormatError, RedactionPatternError) as error:
         print(f"loopscope: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("loopscope: interrupted", file=sys.stderr)
+    except TraceWriteError as error:
+        print(f"loopscope: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt as interrupt:  # a command may say what it kept (KeyboardInterrupt(words))
+        print("loopscope: interrupted" + (f"; {interrupt}" if str(interrupt) else ""), file=sys.stderr)
         return 130
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from executor import ChatModel, ManualClock, ScriptedModel, SystemClock
@@ -11,7 +12,7 @@ from ..replay.builder import DEFAULT_CLOCK_TICK
 from ..replay.live_model import LiveModel
 from ..replay.record_modes import RecordMode, should_record
 from ..trace.redact import Redactor, default_redactor
-from ..trace.writer import TraceWriter
+from ..trace.writer import TraceWriteError, TraceWriter
 from .live_options import add_live_arguments, live_model, wants_live
 from .scenarios import scenario_named
 from .usage_error import UsageError
@@ -21,9 +22,11 @@ from . import COMMANDS
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("record", help=COMMANDS["record"],
                        description="Run a scenario and write its trace. The file appears only when "
-                                   "the run is over (written to FILE.partial, then renamed), and "
-                                   "secrets (API keys from the environment, bearer tokens, sk-... "
-                                   "keys, LOOPSCOPE_REDACT patterns) are replaced before writing.")
+                                   "the run is over (written to a temporary FILE.*.partial, then "
+                                   "renamed); an interrupted run leaves FILE as it was and keeps "
+                                   "its partial trace as FILE.interrupted. Secrets (API keys from "
+                                   "the environment, bearer tokens, sk-... keys, LOOPSCOPE_REDACT "
+                                   "patterns) are replaced before writing.")
     p.add_argument("scenario")
     p.add_argument("-o", "--output", help="where to write (default: the scenario's fixture path)")
     p.add_argument("--mode", choices=["once", "rewrite"], default="rewrite",
@@ -44,11 +47,15 @@ def record_run(scenario, output: str | Path, model: ChatModel | None = None,
     executor = scenario.executor(model, clock=clock, run_id_factory=lambda: scenario.name,
                                  **(live.executor_options() if live else {}))
     error = None
-    with TraceWriter(output, redactor=redactor, scenario=scenario.name, **meta) as writer:
-        try:
-            executor.invoke(scenario.inputs(), [writer])
-        except Exception as failure:  # failure scenarios end in chain_error; the trace records it
-            error = failure
+    writer = TraceWriter(output, redactor=redactor, scenario=scenario.name, **meta)
+    try:
+        with writer:
+            try:
+                executor.invoke(scenario.inputs(), [writer])
+            except Exception as failure:  # failure scenarios end in chain_error; the trace records it
+                error = failure
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(writer.interrupted_words()) from None
     return writer.count, error
 
 
@@ -67,7 +74,11 @@ def run(args: argparse.Namespace) -> int:
         redactor = live.redactor(args.redact) if live else default_redactor(args.redact)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    count, error = record_run(scenario, output, redactor=redactor, live=live)
+    try:
+        count, error = record_run(scenario, output, redactor=redactor, live=live)
+    except TraceWriteError as failure:
+        print(f"loopscope: {failure}", file=sys.stderr)
+        return 1
     print(f"recorded {count} events of {scenario.name}" + (f" live from {live.spec}" if live else "")
           + f" to {output}")
     if error is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from rich.console import Console
@@ -14,10 +15,11 @@ from ..replay.builder import replayed_executor
 from ..replay.cassette import ReplayDivergence
 from ..replay.live_model import SkippingClock
 from ..report.ledger import Ledger
+from ..report.literal import literal
 from ..report.narrator import Narrator
 from ..trace.redact import Redactor
 from ..trace.transitions import Trace
-from ..trace.writer import TraceWriter
+from ..trace.writer import TraceWriteError, TraceWriter
 from .live_options import add_live_arguments, live_model, wants_live
 from .scenarios import fixture_for, scenario_named
 from .usage_error import UsageError
@@ -64,24 +66,42 @@ def run(args: argparse.Namespace) -> int:
     setup = _live_setup(args, scenario) if wants_live(args) else _replay_setup(args, scenario, console)
     executor, meta, redactor, done = setup
     ledger = Ledger()
-    listeners = [Narrator(console, show_prompts=args.prompts), ledger.add]
     writer = TraceWriter(args.trace, redactor=redactor, scenario=scenario.name, **meta) if args.trace else None
-    if writer:
-        listeners.append(writer)
+    narrator = Narrator(console, show_prompts=args.prompts, redactor=writer.redactor if writer else redactor)
+    listeners = [narrator, ledger.add] + ([writer] if writer else [])
     try:
         executor.invoke(scenario.inputs(), listeners)
     except ReplayDivergence as error:
         console.print(f"\nThe run left the recording: {error}", style="bold red", markup=False)
+        _finish_trace(writer, console)
         return 1
+    except KeyboardInterrupt:
+        if writer:
+            writer.abandon()
+            raise KeyboardInterrupt(writer.interrupted_words()) from None
+        raise
     except Exception as error:  # the run itself failed; the narration already showed where
         console.print(f"\nThe run ended with {type(error).__name__}: {error}", style="red", markup=False)
-    finally:
-        if writer:
-            writer.close()
+    trace_failure = _finish_trace(writer, console)
     console.print("\nLedger", style="bold")
     for line in ledger.lines():
-        console.print("  " + line, markup=False, highlight=False)
+        console.print(literal("  " + line), highlight=False)
     took = time.perf_counter() - started
     console.print(f"\n{done} in {took:.2f}s"
-                  + (f"; trace written to {args.trace}" if writer else ""), style="dim", markup=False)
+                  + (f"; trace written to {args.trace}" if writer and not trace_failure else ""),
+                  style="dim", markup=False)
+    if trace_failure:
+        print(f"loopscope: {trace_failure}", file=sys.stderr)
+        return 1
     return 0 if ledger.outcome in ("finished", f"stopped by {ledger.stopped_by}") else 1
+
+
+def _finish_trace(writer: TraceWriter | None, console: Console) -> str | None:
+    """Close the trace; a failed write is reported, never turned into the run's outcome."""
+    if writer is None:
+        return None
+    try:
+        writer.close()
+    except TraceWriteError as failure:
+        return str(failure)
+    return None

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..replay.verify import VerifyResult, verify_trace
+from ..trace.literal_text import scrub
 from . import COMMANDS
 
 LABELS = {"ok": "OK", "diverged": "DIVERGED", "truncated": "TRUNCATED", "unreadable": "UNREADABLE"}
@@ -46,7 +47,7 @@ def report(result: VerifyResult) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     results = [verify_trace(path) for path in expand(args.traces)]
     for result in results:
-        print("\n".join(report(result)))
+        print(scrub("\n".join(report(result))))  # divergences quote model text: no escapes
     counts = {status: sum(r.status == status for r in results) for status in LABELS}
     summary = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
     print(f"{len(results)} trace{'s' if len(results) != 1 else ''}: {summary or 'none given'}")

@@ -96,6 +96,8 @@ def verify_trace(path: str | os.PathLike[str]) -> VerifyResult:
     except TraceFormatError as error:
         return VerifyResult(path, "unreadable", str(error))
     header, recorded = trace.header, trace.events
+    if trace.warning and not recorded:
+        return VerifyResult(path, "truncated", trace.warning)
     if getattr(header, "source", None) == "langchain":  # written by LoopscopeCallbackHandler
         return VerifyResult(path, "unreadable", f"{path}:1: recorded from a LangChain run; verify re-executes "
                             "loopscope's executor only (compare the two with `loopscope diff A B`)")

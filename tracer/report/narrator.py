@@ -7,6 +7,7 @@ from rich.text import Text
 
 from executor.events import EventBase
 
+from ..trace.redact import Redactor, default_redactor
 from .literal import literal
 
 TOOL_COLOURS = ["cyan", "magenta", "yellow", "blue", "bright_green", "bright_magenta"]
@@ -15,10 +16,17 @@ TOOL_COLOURS = ["cyan", "magenta", "yellow", "blue", "bright_green", "bright_mag
 class Narrator:
     """A listener: feed it events and it prints the run. All model and tool text goes through `literal`."""
 
-    def __init__(self, console: Console | None = None, show_prompts: bool = False) -> None:
+    def __init__(self, console: Console | None = None, show_prompts: bool = False,
+                 redactor: Redactor | None = None) -> None:
         self.console = console or Console(highlight=False)
         self.show_prompts = show_prompts
+        # What the trace file redacts, the screen redacts too: narration is often piped to a log.
+        self.redactor = redactor if redactor is not None else default_redactor()
         self._colours: dict[str, str] = {}
+
+    def text(self, value: object, style: str = "") -> Text:
+        """A field of an event (untrusted): redacted, escapes made visible, never read as markup."""
+        return literal(self.redactor.redact_text(str(value)), style)
 
     def colour(self, tool: str) -> str:
         if tool not in self._colours:
@@ -37,46 +45,47 @@ class Narrator:
         for tool in e.tools:
             self.colour(tool.name)
         self.say("\n", ("> Entering new AgentExecutor chain...", "bold"))
-        self.say(("Question: ", "dim"), literal(e.inputs.get("input", "")))
+        self.say(("Question: ", "dim"), self.text(e.inputs.get("input", "")))
 
     def _on_llm_start(self, e: EventBase) -> None:
         nested = "plan" not in e.frames
         if not nested:
             self.say(("\n── round ", "dim"), (str(e.iteration), "bold dim"),
-                     (f" · plan() asks {e.model} ──", "dim"))
+                     (" · plan() asks ", "dim"), self.text(e.model, "dim"), (" ──", "dim"))
         if self.show_prompts:
-            self.say(("prompt sent:\n", "dim"), literal(e.prompt, "dim"))
+            self.say(("prompt sent:\n", "dim"), self.text(e.prompt, "dim"))
 
     def _on_agent_action(self, e: EventBase) -> None:
-        self.say(literal(e.log.lstrip(), self.colour(e.tool)))
+        self.say(self.text(e.log.lstrip(), self.colour(e.tool)))
 
     def _on_agent_finish(self, e: EventBase) -> None:
         if e.log:
-            self.say(literal(e.log.lstrip(), "green"))
+            self.say(self.text(e.log.lstrip(), "green"))
 
     def _on_calculator_eval(self, e: EventBase) -> None:
-        self.say(("  ↳ the calculator's model wrote ", "dim"), literal(e.expression, "bold"),
-                 (" and numexpr computed ", "dim"), literal(e.result, "bold"))
+        self.say(("  ↳ the calculator's model wrote ", "dim"), self.text(e.expression, "bold"),
+                 (" and numexpr computed ", "dim"), self.text(e.result, "bold"))
 
     def _on_tool_end(self, e: EventBase) -> None:
-        self.say(("Observation: ", "bold"), literal(e.observation, self.colour(e.tool)))
+        self.say(("Observation: ", "bold"), self.text(e.observation, self.colour(e.tool)))
 
     def _on_invalid_tool(self, e: EventBase) -> None:
-        self.say(("Observation (invalid tool): ", "bold red"), literal(e.observation, "red"))
+        self.say(("Observation (invalid tool): ", "bold red"), self.text(e.observation, "red"))
 
     def _on_parse_error(self, e: EventBase) -> None:
-        self.say(("Parse error: ", "bold red"), literal(e.error, "red"))
+        self.say(("Parse error: ", "bold red"), self.text(e.error, "red"))
         if e.handled:
-            self.say(("Observation (sent back): ", "bold"), literal(e.observation, "red"))
+            self.say(("Observation (sent back): ", "bold"), self.text(e.observation, "red"))
 
     def _on_tool_error(self, e: EventBase) -> None:
         status = "handled, becomes the observation" if e.handled else "not handled, the run stops"
-        self.say((f"Tool error in {e.tool} ({status}): ", "bold red"),
-                 literal(f"{e.error_type}: {e.message}", "red"))
+        self.say(("Tool error in ", "bold red"), self.text(e.tool, "bold red"),
+                 (f" ({status}): ", "bold red"), self.text(f"{e.error_type}: {e.message}", "red"))
 
     def _on_retry(self, e: EventBase) -> None:
-        self.say((f"  retry {e.target} {e.name!r} after attempt {e.attempt}, waiting {e.delay:.2f}s: ", "yellow"),
-                 literal(e.error, "yellow"))
+        self.say(("  retry ", "yellow"), self.text(f"{e.target} {e.name!r}", "yellow"),
+                 (f" after attempt {e.attempt}, waiting {float(e.delay):.2f}s: ", "yellow"),
+                 self.text(e.error, "yellow"))
 
     def _on_rate_limit_wait(self, e: EventBase) -> None:
         self.say((f"  rate limiter held the call for {e.waited:.3f}s", "yellow"))
@@ -121,15 +130,16 @@ class Narrator:
     def _on_finish_check(self, e: EventBase) -> None:
         style = "bold green" if e.is_finish else "bold yellow"
         self.say(("isinstance(output, AgentFinish) → ", "dim"), (str(e.is_finish), style),
-                 (f"   ({e.output_type})", "dim"))
+                 ("   (", "dim"), self.text(e.output_type, "dim"), (")", "dim"))
 
     def _on_limit_reached(self, e: EventBase) -> None:
-        self.say((f"Stopped: {e.reason} reached after {e.iterations} iterations "
-                  f"({e.elapsed:.2f}s), early_stopping_method={e.early_stopping_method}", "bold red"))
+        self.say(("Stopped: ", "bold red"), self.text(e.reason, "bold red"),
+                 (f" reached after {e.iterations} iterations ({e.elapsed:.2f}s), "
+                  "early_stopping_method=", "bold red"), self.text(e.early_stopping_method, "bold red"))
 
     def _on_chain_end(self, e: EventBase) -> None:
         self.say(("> Finished chain.", "bold"))
-        self.say(("Output: ", "bold"), literal(e.outputs.get("output", ""), "bold green"))
+        self.say(("Output: ", "bold"), self.text(e.outputs.get("output", ""), "bold green"))
 
     def _on_chain_error(self, e: EventBase) -> None:
-        self.say(("> Chain failed: ", "bold red"), literal(f"{e.error_type}: {e.message}", "red"))
+        self.say(("> Chain failed: ", "bold red"), self.text(f"{e.error_type}: {e.message}", "red"))

@@ -1,16 +1,20 @@
-"""Untrusted text made safe to show: every control character (terminal escapes included) made visible."""
+"""Untrusted text made safe to show: control characters, terminal escapes and bidi overrides made visible."""
 
 from __future__ import annotations
 
 import re
 
-# C0 controls except tab and newline, DEL, and C1 controls (which include CSI and OSC).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 controls except tab and newline, DEL, C1 controls (which include CSI and OSC), and the
+# invisible characters that reorder or hide what follows: bidi embeddings, overrides and
+# isolates (U+202A-E, U+2066-9, the "Trojan Source" set), marks, and line/paragraph separators.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def _visible(match: re.Match[str]) -> str:
     char = match.group()
-    return "␛" if char == "\x1b" else f"\\x{ord(char):02x}"
+    if char == "\x1b":
+        return "␛"
+    return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
 
 
 def scrub(text: object) -> str:

@@ -22,6 +22,10 @@ from executor.events import (
 from .header import TraceHeader, header_from
 
 
+# The events a run that came to an end (well or badly) always finishes with.
+RUN_ENDS = frozenset({"chain_end", "chain_error"})
+
+
 class TraceFormatError(Exception):
     """A trace file that cannot be read; the message is one line naming the file and line."""
 
@@ -63,6 +67,7 @@ class TraceFile:
         self._ends = ends.astype(np.int64)
         self.header = self._read_header()
         self._drop_truncated_tail(size)
+        self.warning = self.warning or self._unfinished_run()
         self._prompts: dict[int, str] = {}  # event index -> whole prompt, for base+append llm_starts
         self._decode = lru_cache(maxsize=4096)(self._decode_uncached)
 
@@ -90,6 +95,20 @@ class TraceFile:
             self._starts, self._ends = self._starts[:-1], self._ends[:-1]
             self.warning = (f"{self.path}:{last + 1}: the last line is cut off (the run was "
                             f"interrupted); showing the {last - 1} complete events before it")
+
+    def _unfinished_run(self) -> str | None:
+        """A warning when the file ends cleanly between events, before the run's last one (kill -9)."""
+        if len(self) == 0:
+            return (f"{self.path}: the file has a header and no events (the run was interrupted "
+                    "before its first event)")
+        try:
+            kind = json.loads(self.raw_line(len(self) - 1)).get("kind")
+        except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+            return None  # a bad last line is reported when it is decoded
+        if kind in RUN_ENDS:
+            return None
+        return (f"{self.path}: the run was interrupted: it stops after event {len(self) - 1} "
+                f"({kind!s:.40}) with no chain_end or chain_error; showing the {len(self)} events it has")
 
     # -- events ---------------------------------------------------------------------------
     def __len__(self) -> int:

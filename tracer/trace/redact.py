@@ -38,6 +38,10 @@ _SECRET_KEY_IN_JSON = re.compile(r'"(?:%s)"\s*:' % "|".join(re.escape(k) for k i
                                  re.IGNORECASE)
 
 
+class RedactionPatternError(ValueError):
+    """A redaction pattern (--redact or LOOPSCOPE_REDACT) that is not a valid regular expression."""
+
+
 def env_secrets(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """Name -> value of every environment variable that looks like it holds a secret."""
     environ = os.environ if environ is None else environ
@@ -100,8 +104,8 @@ class Redactor:
 def _compile(pattern: str, name: str) -> re.Pattern[str]:
     try:
         return re.compile(pattern)
-    except re.error as error:
-        raise ValueError(f"redaction pattern {name} {pattern!r} is not a valid regular expression: "
+    except (re.error, RecursionError, OverflowError) as error:
+        raise RedactionPatternError(f"redaction pattern {name} {pattern!r} is not a valid regular expression: "
                          f"{error}") from None
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -13,39 +16,79 @@ from .header import new_header
 from .redact import Redactor, default_redactor
 
 
-class TraceWriter:
-    """A listener that appends each event to `<path>.partial` and renames it to `path` on close.
+class TraceWriteError(Exception):
+    """The trace could not be written; one line naming the file, what failed and what was kept."""
 
-    Every line is flushed as it is written, so if the process dies the .partial file still
-    holds every event up to that moment, readable by the loader, and an older file at `path`
-    is left whole: the rename is the only moment `path` changes. Each line passes through
-    `redactor` first (default: API keys from the environment, bearer tokens, key-shaped
-    strings, LOOPSCOPE_REDACT patterns), so a secret never reaches the disk.
+
+class TraceWriter:
+    """A listener that appends each event to its own temporary file and renames it to `path` on close.
+
+    Each writer gets a fresh `<name>.<random>.partial` (created with O_EXCL), so two runs
+    writing the same path never share a file, and `close()` notices when another run
+    replaced `path` while this one was recording. Every event reaches the page cache as it
+    happens (fsync only at close), so a killed process leaves a readable prefix. A failed
+    write never reaches the run: the writer stops, and `close()` raises TraceWriteError with
+    the old file left as it was. An interrupted run is `abandon()`ed: the old file stays, and
+    the partial one is kept as `<name>.interrupted`. Lines pass through `redactor` first
+    (API keys from the environment, bearer tokens, key-shaped strings, LOOPSCOPE_REDACT).
     """
 
     def __init__(self, path: str | os.PathLike[str], redactor: Redactor | None = None,
                  **meta: Any) -> None:
         self.path = Path(path)
-        self.partial = self.path.with_name(self.path.name + ".partial")
         self.redactor = redactor if redactor is not None else default_redactor()
         self.header = new_header(**meta)  # before any file exists: a bad meta key leaves nothing behind
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(self.partial, "wb", buffering=0)
-        self._write(json.dumps(self.header.to_json_dict(), ensure_ascii=False))
         self.count = 0
+        self.failure: str | None = None  # why writing stopped, if it did
+        self.kept: Path | None = None  # where an abandoned run's partial file went
         self._last_prompt: dict[tuple[str, ...], tuple[int, str]] = {}
+        self._target_before = _identity(self.path)
+        self.partial, self._file = self._open_partial()
+        self._write(json.dumps(self.header.to_json_dict(), ensure_ascii=False))
+        if self.failure:
+            self._give_up_file()
+            self.partial.unlink(missing_ok=True)
+            raise TraceWriteError(f"cannot write {self.partial}: {self.failure}")
+
+    def _open_partial(self):
+        try:
+            if self.path.is_dir():
+                raise TraceWriteError(f"{self.path} is a directory; give a file name such as "
+                                      f"{self.path / 'run.jsonl'}")
+            if self._target_before is not None and not stat.S_ISREG(self._target_before[2]):
+                raise TraceWriteError(f"{self.path} exists and is not a regular file; "
+                                      "choose another name")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            partial = self.path.with_name(f"{self.path.name}.{secrets.token_hex(4)}.partial")
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+            fd = os.open(partial, flags, 0o644)
+        except OSError as error:
+            raise TraceWriteError(f"cannot write a trace at {self.path}: "
+                                  f"{error.strerror or error}") from None
+        return partial, os.fdopen(fd, "wb", buffering=0)
 
     def _write(self, line: str) -> None:
         if self.redactor.might_contain_secret(line):
             # Redact the decoded value, not the text, so the line stays valid JSON.
             line = json.dumps(self.redactor.redact(json.loads(line)), ensure_ascii=False,
                               separators=(",", ":"))
-        # Unbuffered: each event reaches the file in one write() call, the flush that keeps a
-        # crashed run's trace readable costs no more than the write itself.
-        self._file.write((line + "\n").encode("utf-8"))
+        # One write() per event: it reaches the page cache at once, so a killed process
+        # leaves every event up to that moment; the fsync waits for close().
+        try:
+            self._file.write((line + "\n").encode("utf-8", "replace"))
+        except OSError as error:
+            self.failure = error.strerror or str(error)
 
     def __call__(self, event: EventBase) -> None:
-        self._write(self._encode(event))
+        if self.failure or self._file.closed:
+            return
+        try:
+            self._write(self._encode(event))
+        except Exception as error:  # the trace is a bystander: it must never change the run
+            self.failure = f"{type(error).__name__}: {error}"
+        if self.failure:
+            self._give_up_file()
+            return
         self.count += 1
 
     def _encode(self, event: EventBase) -> str:
@@ -63,21 +106,100 @@ class TraceWriter:
         appended = json.dumps(event.prompt[len(base):], ensure_ascii=False)
         return f'{head},"prompt_base":{base_seq},"prompt_append":{appended}}}'
 
-    def close(self) -> Path:
-        if not self._file.closed:
-            os.fsync(self._file.fileno())  # the data is on disk before the name points at it
+    def _give_up_file(self) -> None:
+        try:
             self._file.close()
-            os.replace(self.partial, self.path)
+        except OSError:
+            pass
+
+    def close(self) -> Path:
+        """Finish the trace: on disk, then renamed to `path`. Raises TraceWriteError if it cannot be."""
+        if self.kept is not None:
+            return self.kept
+        if not self._file.closed:
+            try:
+                os.fsync(self._file.fileno())  # the data is on disk before the name points at it
+                self._file.close()
+            except OSError as error:
+                self.failure = self.failure or error.strerror or str(error)
+                self._give_up_file()
+        if self.failure:
+            kept = self._keep_partial(".failed")
+            raise TraceWriteError(f"could not write {self.path} ({self.failure}); "
+                                  f"{self._old_file_words()}{kept}")
+        if not self.partial.exists():
+            return self.path  # already renamed by an earlier close()
+        self._rename_into_place()
         return self.path
+
+    def _rename_into_place(self) -> None:
+        now = _identity(self.path)
+        if now != self._target_before:
+            kept = self._keep_partial(".lost")
+            raise TraceWriteError(f"another run wrote {self.path} while this one was recording; "
+                                  f"theirs was kept{kept}")
+        if self._target_before is None:
+            try:  # link() refuses an existing name, so a run that got there first is never overwritten
+                os.link(self.partial, self.path)
+                self.partial.unlink()
+                return
+            except FileExistsError:
+                kept = self._keep_partial(".lost")
+                raise TraceWriteError(f"another run wrote {self.path} while this one was recording; "
+                                      f"theirs was kept{kept}") from None
+            except OSError as error:
+                if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+                    raise
+        os.replace(self.partial, self.path)
+
+    def abandon(self) -> Path | None:
+        """Give up on an interrupted run: `path` is left as it was, the partial file kept as `<name>.interrupted`."""
+        self._give_up_file()
+        if self.kept is None and self.partial.exists():
+            self.kept = self.path.with_name(self.path.name + ".interrupted")
+            os.replace(self.partial, self.kept)
+        return self.kept
+
+    def interrupted_words(self) -> str:
+        """What an interruption did to the files, for the one-line message."""
+        kept = f"; the partial run is in {self.kept}" if self.kept else ""
+        return f"{self.path} was left as it was{kept}" if self._target_before else f"no trace was written{kept}"
 
     def discard(self) -> None:
         """Give up on this run: remove the partial file and leave any file at `path` untouched."""
-        if not self._file.closed:
-            self._file.close()
+        self._give_up_file()
         self.partial.unlink(missing_ok=True)
+
+    def _keep_partial(self, suffix: str) -> str:
+        try:
+            if self.partial.exists() and self.partial.stat().st_size > 0:
+                self.kept = self.path.with_name(self.path.name + suffix)
+                os.replace(self.partial, self.kept)
+                return f"; this run's partial trace is in {self.kept}"
+            self.partial.unlink(missing_ok=True)
+        except OSError:
+            pass
+        return ""
+
+    def _old_file_words(self) -> str:
+        return f"{self.path} was left as it was" if self._target_before else "no trace was written"
 
     def __enter__(self) -> "TraceWriter":
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is None:
+            self.close()
+        else:  # interrupted (Ctrl-C) or failed: the old trace must survive the half-finished one
+            self.abandon()
+
+
+def _identity(path: Path) -> tuple[int, int, int, int, int] | None:
+    """What `path` is now (device, inode, mode, size, mtime); None when nothing is there."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns

@@ -7,6 +7,8 @@ import difflib
 import numpy as np
 from rich.text import Text
 
+from ...trace.literal_text import scrub
+
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
 from .clipped_text import clipped, common_prefix_length
@@ -46,8 +48,8 @@ def prompt_text(session: DebugSession) -> tuple[Text, Text]:
     first = session.event(int(calls[0])) if number >= 2 else None
     caller = event.frames[-2] if len(event.frames) >= 2 else "?"
     header = Text()
-    header.append(f"{caller}() call #{number} · event {at} · {len(event.prompt):,} chars · stop {event.stop!r}",
-                  style="bold")
+    header.append(scrub(f"{caller}() call #{number} · event {at} · {len(event.prompt):,} chars · "
+                        f"stop {event.stop!r}"), style="bold")
     if at != session.position:
         header.append(f" · the last call before event {session.position}", style="dim")
     header.append("\n")
