@@ -164,3 +164,29 @@ def test_normalising_keeps_what_the_loop_decided():
     assert data["text"] == event.text and data["frames"] == list(event.frames)
     assert data["t"] == data["duration"] == data["run_id"] == "<volatile>"
     assert data["source"]["function"] == "call_model" and data["source"]["line"] == "<volatile>"
+
+
+@pytest.mark.parametrize("keep", [1, 10, 22])
+def test_a_trace_cut_between_events_is_truncated_not_diverged(tmp_path, capsys, keep):
+    lines = ROSE.read_bytes().splitlines(keepends=True)
+    path = tmp_path / "killed.jsonl"
+    path.write_bytes(b"".join(lines[:keep + 1]))  # the header and `keep` whole events: kill -9 between two
+    code, out, _ = verify(capsys, path)
+    assert code == 2
+    assert out.startswith(f"TRUNCATED  {path}: the run was interrupted") and "DIVERGED" not in out
+
+
+def test_a_header_only_trace_is_truncated(tmp_path, capsys):
+    path = tmp_path / "header.jsonl"
+    path.write_bytes(ROSE.read_bytes().splitlines(keepends=True)[0])
+    code, out, _ = verify(capsys, path)
+    assert code == 2 and out.startswith(f"TRUNCATED  {path}: the file has a header and no events")
+
+
+def test_debug_print_says_a_killed_run_was_interrupted(tmp_path, capsys):
+    lines = ROSE.read_bytes().splitlines(keepends=True)
+    path = tmp_path / "killed.jsonl"
+    path.write_bytes(b"".join(lines[:8]))
+    assert main(["debug", str(path), "--print"]) == 0
+    out = "".join(capsys.readouterr().out.split())  # the console wraps long lines
+    assert out.startswith(f"warning:{path}:therunwasinterrupted:itstopsafterevent6")

@@ -49,3 +49,33 @@ def test_hostile_tool_and_model_text_cannot_style_or_control_the_terminal():
 def test_scrub_keeps_newlines_and_tabs_and_shows_other_controls():
     assert scrub("a\tb\nc\x00d\x1be\x7f") == "a\tb\nc\\x00d␛e\\x7f"
     assert literal("[b]x[/b]").plain == "[b]x[/b]"
+
+
+def test_every_narrated_field_of_a_hostile_trace_is_literal(tmp_path):
+    """Fields the narrator used to print with f-strings (model, tool, output_type, ...) from a trace file."""
+    from tests.helpers.paths import FIXTURES
+    from tracer.trace.reader import load_trace
+
+    _, events, _ = load_trace(FIXTURES / "tool_error_handled.jsonl")
+    evil = "\x1b]0;owned\x07\x1b[2J\u202eevil"
+    hostile = []
+    for event in events:
+        update = {name: evil for name in ("model", "tool", "output_type", "target", "name", "reason",
+                                          "early_stopping_method", "error_type") if hasattr(event, name)}
+        hostile.append(event.model_copy(update=update))
+    buffer = io.StringIO()
+    narrator = Narrator(Console(file=buffer, color_system=None, width=200))
+    for event in hostile:
+        narrator(event)
+    out = buffer.getvalue()
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert "␛]0;owned\\x07␛[2J\\u202eevil" in out
+
+
+def test_narration_redacts_what_the_trace_redacts(monkeypatch):
+    monkeypatch.setenv("ROSE_SHOP_API_KEY", "hunter2-very-secret")
+    steps = [action("Search", "price"), finish("done")]
+    tools = [Tool(name="Search", description="d", func=lambda q: "key hunter2-very-secret and sk-abcdefghijklmnop0123")]
+    out = narrate(scripted_executor(steps, tools=tools)[0])
+    assert "hunter2-very-secret" not in out and "sk-abcdefghijklmnop0123" not in out
+    assert "[REDACTED:ROSE_SHOP_API_KEY]" in out and "[REDACTED:openai-style-key]" in out

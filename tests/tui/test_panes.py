@@ -188,3 +188,14 @@ def test_the_source_pane_only_reads_files_of_the_project():
     assert read_source("executor/agent_executor.py").lines
     outside = read_source("../../../../etc/passwd")
     assert outside.lines == () and "is outside" in outside.problem
+
+
+async def test_a_trace_killed_between_events_opens_as_interrupted(rose, tmp_path):
+    cut = tmp_path / "killed.jsonl"
+    cut.write_bytes(b"".join(rose.read_bytes().splitlines(keepends=True)[:11]))
+    app = debugger(cut)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert len(app.session) == 10
+        assert "the run was interrupted" in str(app.screen.query_one(StatusLine).render())
+        assert "truncated" in str(app.screen.query_one(EventTimeline).border_subtitle)

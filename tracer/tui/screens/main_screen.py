@@ -83,7 +83,7 @@ class DebuggerScreen(Screen):
         self.query_one("#stack").border_title = "Call stack"
         self.query_one("#timeline").focus()
         if store.warning:  # stays visible after the status line moves on
-            self.query_one("#timeline").border_subtitle = literal("⚠ interrupted: the run did not finish")
+            self.query_one("#timeline").border_subtitle = literal("⚠ truncated: the run did not finish")
         warnings = [w for w in (store.warning, self.session.breakpoints.warning) if w]
         if warnings:
             self.session.message = "warning: " + " · ".join(warnings)

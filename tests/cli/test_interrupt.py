@@ -1,0 +1,53 @@
+"""Ctrl-C (a real SIGINT to a real process) during `record` and `run --trace` keeps the good trace."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers.paths import ROOT, ROSE
+from tracer.trace.reader import load_trace
+
+# Runs the CLI, but the writer pauses after five events (as a slow model would) and says so.
+PAUSING_CLI = """
+import sys, time
+from tracer.trace import writer
+from tracer.cli import main
+real_call = writer.TraceWriter.__call__
+def slow_call(self, event):
+    real_call(self, event)
+    if self.count == 5:
+        print("paused", flush=True)
+        time.sleep(60)
+writer.TraceWriter.__call__ = slow_call
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def interrupt(args: list[str]) -> tuple[int, str]:
+    process = subprocess.Popen([sys.executable, "-c", PAUSING_CLI, *args], cwd=ROOT, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for line in process.stdout:
+        if line.strip() == "paused":
+            break
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=30)
+    return process.returncode, err
+
+
+@pytest.mark.parametrize("command", [["record", "rose-pricing", "-o"], ["run", "rose-pricing", "--trace"]])
+def test_ctrl_c_leaves_the_old_trace_and_keeps_the_partial_one_under_its_own_name(tmp_path, command):
+    target = tmp_path / "rose.jsonl"
+    target.write_bytes(ROSE.read_bytes())
+    code, err = interrupt([*command, str(target)])
+    assert code == 130
+    assert target.read_bytes() == ROSE.read_bytes()
+    kept = tmp_path / "rose.jsonl.interrupted"
+    assert err.strip().splitlines() == [f"loopscope: interrupted; {target} was left as it was; "
+                                        f"the partial run is in {kept}"]
+    header, events, warning = load_trace(kept)
+    assert len(events) == 5 and "interrupted" in warning
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rose.jsonl", "rose.jsonl.interrupted"]

@@ -1,0 +1,142 @@
+"""The trace writer under attack: disk full, two writers, read-only places, odd targets."""
+
+from __future__ import annotations
+
+import errno
+import os
+
+import pytest
+
+from executor import ScriptedModel
+from tests.helpers.paths import ROSE as ROSE_FIXTURE
+from tests.helpers.small_fs import fill, small_tmpfs
+from tracer.cli import main
+from tracer.trace.reader import load_trace
+from tracer.trace.writer import TraceWriteError, TraceWriter
+from tutorials import get_scenario
+
+ROSE = get_scenario("rose-pricing")
+
+
+def rose_events():
+    return ROSE.executor(ScriptedModel(ROSE.replies)).iter_events(ROSE.inputs())
+
+
+class FullDisk:
+    """A file whose write() fails with ENOSPC once `room` bytes are used, like a full disk."""
+
+    def __init__(self, real, room: int) -> None:
+        self.real, self.room = real, room
+
+    def write(self, data: bytes) -> int:
+        if len(data) > self.room:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        self.room -= len(data)
+        return self.real.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_a_full_disk_never_reaches_the_run_and_keeps_the_old_trace(tmp_path):
+    path = tmp_path / "rose.jsonl"
+    path.write_bytes(ROSE_FIXTURE.read_bytes())
+    writer = TraceWriter(path, scenario="rose-pricing")
+    writer._file = FullDisk(writer._file, room=3000)
+    result = ROSE.executor(ScriptedModel(ROSE.replies)).invoke(ROSE.inputs(), [writer])
+    assert result["output"]  # the run finished as if nothing had happened
+    with pytest.raises(TraceWriteError) as failure:
+        writer.close()
+    message = str(failure.value)
+    assert "\n" not in message and "No space left on device" in message
+    assert f"{path} was left as it was" in message
+    assert path.read_bytes() == ROSE_FIXTURE.read_bytes()
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
+
+
+def test_record_onto_a_really_full_filesystem_fails_and_keeps_the_fixture(tmp_path, capsys):
+    with small_tmpfs(tmp_path / "small", size="256k") as small:
+        if small is None:
+            pytest.skip("cannot mount a tmpfs here; the injected-ENOSPC test above covers the writer")
+        target = small / "rose.jsonl"
+        assert main(["record", "rose-pricing", "-o", str(target)]) == 0
+        good = target.read_bytes()
+        fill(small, leave=8192)  # room for the header and a few events, not the whole run
+        capsys.readouterr()
+        assert main(["record", "rose-pricing", "-o", str(target)]) == 1
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "No space left on device" in err
+        assert target.read_bytes() == good
+        assert not [p for p in small.iterdir() if p.name.endswith(".partial")]
+
+
+def test_two_writers_each_have_their_own_file_and_the_second_rename_sees_the_first(tmp_path):
+    path = tmp_path / "same.jsonl"
+    first, second = TraceWriter(path, scenario="a"), TraceWriter(path, scenario="b")
+    assert first.partial != second.partial
+    for one, other in zip(rose_events(), rose_events()):
+        first(one)
+        second(other)
+    assert first.close() == path
+    with pytest.raises(TraceWriteError, match="another run wrote .* while this one was recording"):
+        second.close()
+    header, events, warning = load_trace(path)
+    assert header.scenario == "a" and warning is None and events[-1].kind == "chain_end"
+    assert len(load_trace(tmp_path / "same.jsonl.lost")[1]) == len(events)
+
+
+def test_two_writers_over_an_existing_trace_do_not_both_win(tmp_path):
+    path = tmp_path / "rose.jsonl"
+    path.write_bytes(ROSE_FIXTURE.read_bytes())
+    first, second = TraceWriter(path, scenario="a"), TraceWriter(path, scenario="b")
+    for event in rose_events():
+        first(event)
+        second(event)
+    first.close()
+    with pytest.raises(TraceWriteError, match="another run wrote"):
+        second.close()
+    assert load_trace(path)[0].scenario == "a"
+
+
+def test_an_exception_inside_the_writer_never_reaches_the_run(tmp_path):
+    writer = TraceWriter(tmp_path / "t.jsonl")
+    writer._encode = lambda event: 1 / 0
+    result = ROSE.executor(ScriptedModel(ROSE.replies)).invoke(ROSE.inputs(), [writer])
+    assert result["output"]
+    with pytest.raises(TraceWriteError, match="ZeroDivisionError"):
+        writer.close()
+
+
+def test_output_into_a_read_only_directory_is_one_line_and_leaves_nothing(tmp_path, capsys):
+    with small_tmpfs(tmp_path / "ro", read_only=True) as read_only:
+        if read_only is None:  # not allowed to mount: a directory without write permission
+            read_only = tmp_path / "ro"
+            read_only.chmod(0o555)
+            if os.access(read_only, os.W_OK):
+                pytest.skip("running as root without mount: permissions do not stop us")
+        assert main(["record", "rose-pricing", "-o", str(read_only / "x.jsonl")]) == 1
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "cannot write a trace at" in err
+        assert list(read_only.iterdir()) == []
+
+
+def test_output_naming_a_directory_or_a_fifo_is_refused(tmp_path, capsys):
+    assert main(["record", "rose-pricing", "-o", str(tmp_path)]) == 1
+    assert "is a directory" in capsys.readouterr().err
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    assert main(["record", "rose-pricing", "-o", str(fifo)]) == 1
+    assert "not a regular file" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.jsonl"]
+
+
+def test_run_trace_onto_a_full_disk_keeps_the_run_and_says_the_trace_failed(tmp_path, capsys, monkeypatch):
+    real_fdopen = os.fdopen
+    monkeypatch.setattr("tracer.trace.writer.os.fdopen",
+                        lambda fd, *a, **k: FullDisk(real_fdopen(fd, *a, **k), room=2000))
+    out = tmp_path / "run.jsonl"
+    assert main(["run", "rose-pricing", "--trace", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert "outcome                      finished" in captured.out
+    assert "trace written" not in captured.out and "ended with" not in captured.out
+    assert "No space left on device" in captured.err and not out.exists()
