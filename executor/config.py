@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 from pydantic import SecretStr
@@ -22,12 +23,27 @@ class ModelConfigError(ValueError):
     """A live model cannot be set up as configured; the message is one line naming what to set."""
 
 
-def display_url(url: str) -> str:
-    """The URL without any user:password@ part, safe to print."""
+# Query parameters that carry a credential (Azure's ?api-key=, signed URLs' ?sig=, ?token=, ...).
+_SECRET_QUERY_NAME = re.compile(r"key|token|secret|sig|pass|auth|credential|code", re.IGNORECASE)
+
+
+def url_credentials(url: str) -> dict[str, str]:
+    """Name -> value of every credential in a URL: its password and secret-named query parameters."""
     parts = urlsplit(url)
-    if "@" not in parts.netloc:
-        return url
-    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+    found = {f"base-url-{name}": value for name, value in parse_qsl(parts.query)
+             if value and _SECRET_QUERY_NAME.search(name)}
+    if parts.password:
+        found["base-url-password"] = parts.password
+    return found
+
+
+def display_url(url: str) -> str:
+    """The URL without any user:password@ part or credential query values, safe to print."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    query = urlencode([(name, "***" if value and _SECRET_QUERY_NAME.search(name) else value)
+                       for name, value in parse_qsl(parts.query, keep_blank_values=True)], safe="*")
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 @dataclass(frozen=True)

@@ -132,3 +132,16 @@ def test_importing_the_executor_pulls_in_neither_tracer_nor_the_openai_sdk():
             "print(sorted(m for m in ('tracer', 'openai', 'rich', 'textual') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_credential_in_the_base_url_query_is_redacted_like_the_key(live_env, capsys, monkeypatch):
+    from tracer.cli import main
+    from tracer.replay.live_model import build_live_model
+
+    url = live_env.base_url + "?api-key=azure-secret-4242&api-version=2024-06-01"
+    assert display_url(url).endswith("?api-key=***&api-version=2024-06-01")
+    live = build_live_model("openai:fake-model", base_url=url)
+    leaked = f"Connection error while calling {url}"
+    assert "azure-secret-4242" not in live.redactor().redact_text(leaked)
+    assert main(["models", "--model", "openai:fake-model", "--base-url", url]) == 0
+    assert "azure-secret-4242" not in capsys.readouterr().out

@@ -51,7 +51,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from ..trace.reader import TraceFormatError
-    from ..trace.redact import RedactionPatternError
+    from ..trace.redact import RedactionPatternError, configured_patterns
     from ..trace.writer import TraceWriteError
 
     parser = build_parser(argv)
@@ -60,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        configured_patterns()  # every command may write or print redacted text: a bad pattern stops all
         return args.handler(args) or 0
     except (UsageError, TraceFormatError, RedactionPatternError) as error:
         print(f"loopscope: {error}", file=sys.stderr)

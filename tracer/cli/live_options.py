@@ -10,6 +10,7 @@ from executor.config import ENV_MODEL, ModelConfigError
 
 from ..replay.live_model import LiveModel, build_live_model
 from ..trace.literal_text import scrub
+from .bounded_number import bounded_float, bounded_int
 from .usage_error import UsageError
 
 
@@ -29,12 +30,13 @@ def add_live_arguments(parser: argparse.ArgumentParser, live_flag: bool = True) 
                        help="chain the models of AVAILABLE_MODELS: --model picks the default by id or name "
                             "(else LOOPSCOPE_MODEL, else the first entry), the rest take over in order, "
                             "each behind a circuit breaker; see `loopscope models`")
-    group.add_argument("--breaker-cool-down", type=float, default=30.0, metavar="SECONDS",
+    group.add_argument("--breaker-cool-down", type=bounded_float(0, 86_400, "--breaker-cool-down"), default=30.0, metavar="SECONDS",
                        help="with --fallbacks: how long an open breaker refuses calls before a trial (default 30)")
-    group.add_argument("--max-retries", type=int, default=6, metavar="N",
+    group.add_argument("--max-retries", type=bounded_int(0, 100, "--max-retries"), default=6, metavar="N",
                        help="retries per model call after the first attempt (default 6: up to 7 calls)")
-    group.add_argument("--max-qps", type=float, metavar="QPS", help="pace model calls to at most QPS per second")
-    group.add_argument("--timeout", type=float, metavar="SECONDS",
+    group.add_argument("--max-qps", type=bounded_float(0.001, 10_000, "--max-qps"), metavar="QPS",
+                       help="pace model calls to at most QPS per second")
+    group.add_argument("--timeout", type=bounded_float(0.01, 3600, "--timeout"), metavar="SECONDS",
                        help="how long to wait for each model reply (default 60)")
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from executor import ChatModel, RateLimiter, RetryPolicy
 from executor.clock import Clock
-from executor.config import ENV_MODEL, ModelConfigError, load_model_config
+from executor.config import ENV_MODEL, ModelConfigError, load_model_config, url_credentials
 from executor.circuit_breaker import with_breaker
 from executor.fallbacks import with_fallbacks
 from executor.model_list import ENV_MODELS, ModelList, entry_config, load_model_list
@@ -70,6 +70,7 @@ def build_live_model(model: str | None, base_url: str | None = None, timeout: fl
     policy = RetryPolicy(max_retries=max_retries)
     limiter = RateLimiter(max_qps, burst=1, clock=clock) if max_qps is not None else None
     secrets = {"OPENAI_API_KEY": config.api_key.get_secret_value()} if config.api_key else {}
+    secrets.update(url_credentials(config.endpoint))  # ?api-key=... is as secret as the key
     return LiveModel(spec, built, policy, limiter, secrets, tuple(warnings))
 
 

@@ -105,12 +105,20 @@ def _compile(pattern: str, name: str) -> re.Pattern[str]:
     try:
         return re.compile(pattern)
     except (re.error, RecursionError, OverflowError) as error:
-        raise RedactionPatternError(f"redaction pattern {name} {pattern!r} is not a valid regular expression: "
-                         f"{error}") from None
+        raise RedactionPatternError(f"redaction pattern {name} {pattern!r} is not a valid regular expression "
+                                    f"({error}); fix LOOPSCOPE_REDACT or --redact") from None
 
 
 def _is_secret_key(key: Any, item: Any) -> bool:
     return isinstance(key, str) and key.lower() in SECRET_KEYS and isinstance(item, str) and bool(item)
+
+
+def configured_patterns() -> list[str]:
+    """LOOPSCOPE_REDACT's patterns, each checked: a bad one raises RedactionPatternError naming it."""
+    patterns = [line for line in os.environ.get("LOOPSCOPE_REDACT", "").splitlines() if line.strip()]
+    for number, pattern in enumerate(patterns, start=1):
+        _compile(pattern, f"{number} in LOOPSCOPE_REDACT")
+    return patterns
 
 
 def default_redactor(extra_patterns: Iterable[str] = ()) -> Redactor:
@@ -119,5 +127,4 @@ def default_redactor(extra_patterns: Iterable[str] = ()) -> Redactor:
     LOOPSCOPE_REDACT holds extra regular expressions, one per line, for secrets only the
     user knows the shape of (an internal token format, a customer id).
     """
-    configured = [line for line in os.environ.get("LOOPSCOPE_REDACT", "").splitlines() if line.strip()]
-    return Redactor(patterns=[*configured, *extra_patterns])
+    return Redactor(patterns=[*configured_patterns(), *extra_patterns])
