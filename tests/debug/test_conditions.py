@@ -13,6 +13,7 @@ from tracer.debug.conditions import (
     resolve_in,
     tokenize,
 )
+from tracer.debug.breakpoints import BreakpointSpecError, parse_spec
 from tracer.trace.index import TraceIndex
 from tracer.trace.reader import TraceFile
 
@@ -139,3 +140,24 @@ def test_vector_plan_is_exact_for_index_fields_and_narrow_for_payload_fields(ros
     assert not exact
     kinds = {index.kind(i) for i in np.flatnonzero(mask)}
     assert kinds == {"agent_action", "tool_start"}  # only kinds that have tool_input
+
+
+@pytest.mark.parametrize("spec", [
+    "if " + "(" * 250 + "kind" + ")" * 250,
+    "if " + "not " * 5000 + "kind",
+    "if iteration == " + "9" * 4300,
+    "if iteration == " + "9" * 4301,
+    "iteration=" + "9" * 4301,
+    "iteration=²", "iteration=٣", "if iteration == ²", "if iteration == ٣", "ignore=² kind=tool_end",
+    "line=executor/agent_executor.py:²",
+])
+def test_hostile_conditions_are_one_short_line_never_a_traceback(spec):
+    with pytest.raises(BreakpointSpecError) as refused:
+        parse_spec(spec)
+    message = str(refused.value)
+    assert "\n" not in message and len(message) < 300
+
+
+def test_reasonable_nesting_still_parses_and_evaluates():
+    condition = Condition("not not (((iteration >= 2))) and not (kind == \"llm_start\")")
+    assert condition.matches(lambda name: {"iteration": 3, "kind": "tool_end"}.get(name, MISSING))

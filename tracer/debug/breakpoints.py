@@ -146,19 +146,29 @@ def _parse_target(what: str) -> tuple[str, Any]:
     return key, _parse_value(key, value)
 
 
+def _short(text: str, limit: int = 60) -> str:
+    """Hostile specs can be huge: an error message quotes only their start."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _is_count(text: str) -> bool:
+    """ASCII digits only (str.isdigit() accepts '²', which int() refuses), and a sane length."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def _parse_value(key: str, value: str) -> Any:
     if key == "kind" and value not in EVENT_KINDS:
         raise BreakpointSpecError(f"unknown event kind {value!r}; kinds are: {', '.join(EVENT_KINDS)}")
     if key == "iteration":
-        if not value.isdigit():
-            raise BreakpointSpecError(f"iteration={value} must be a whole number, e.g. iteration=2")
+        if not _is_count(value):
+            raise BreakpointSpecError(f"iteration={_short(value)} must be a whole number, e.g. iteration=2")
         return int(value)
     if key == "method" and not _IDENT.match(value):
         raise BreakpointSpecError(f"method={value} is not a function name, e.g. method=plan")
     if key == "line":
         file, _, line = value.rpartition(":")
-        if not line.isdigit() or int(line) < 1:
-            raise BreakpointSpecError(f"line={value} needs a line number, e.g. "
+        if not _is_count(line) or int(line) < 1:
+            raise BreakpointSpecError(f"line={_short(value)} needs a line number, e.g. "
                                       f"line={DEFAULT_LINE_FILE}:95")
         return (file or DEFAULT_LINE_FILE, int(line))
     return value
@@ -172,7 +182,7 @@ def parse_spec(text: str) -> dict[str, Any]:
         word = words.pop(0)
         if word.startswith("ignore="):
             count = word.partition("=")[2]
-            if not count.isdigit():
+            if not _is_count(count):
                 raise BreakpointSpecError(f"{word}: the ignore count must be a whole number, e.g. ignore=2")
             ignore = int(count)
         else:
@@ -189,7 +199,7 @@ def parse_spec(text: str) -> dict[str, Any]:
                     "temporary": temporary, "ignore": ignore}
         target, value = _parse_target(what)
     except ConditionError as error:
-        raise BreakpointSpecError(f"bad condition {condition_text.strip()!r}: {error}") from None
+        raise BreakpointSpecError(f"bad condition {_short(condition_text.strip())!r}: {error}") from None
     return {"target": target, "value": value, "condition": condition, "temporary": temporary,
             "ignore": ignore}
 

@@ -24,7 +24,7 @@ MISSING = _Missing()
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
   | (?P<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
-  | (?P<number>-?\d+(?:\.\d+)?)
+  | (?P<number>-?[0-9]+(?:\.[0-9]+)?)
   | (?P<op>==|!=|<=|>=|<|>)
   | (?P<punct>[()\[\],])
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)
@@ -34,6 +34,12 @@ _HINTS = {"=": "; compare with ==", "&": "; write and", "|": "; write or", "!": 
           ".": "; only field names may contain dots (e.g. action.tool); nothing can be called"}
 _KEYWORDS = {"and", "or", "not", "in"}
 _CONSTANTS = {"true": True, "True": True, "false": False, "False": False, "None": None, "null": None}
+
+
+# Limits that keep a hostile condition a one-line error: int64 fits 18 digits, and the parser
+# and evaluator recurse once per nested '(' or 'not' (Python's stack holds about a thousand).
+MAX_NUMBER_DIGITS = 18
+MAX_NESTING = 50
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,9 @@ def tokenize(text: str) -> list[Token]:
         if kind == "string":
             tokens.append(Token("string", word, _unquote(word), at))
         elif kind == "number":
+            if len(word) > MAX_NUMBER_DIGITS:
+                raise ConditionError(f"the number at column {at + 1} has {len(word)} characters; "
+                                     f"numbers here have at most {MAX_NUMBER_DIGITS}")
             tokens.append(Token("number", word, float(word) if "." in word else int(word), at))
         elif kind == "name" and word in _KEYWORDS:
             tokens.append(Token("keyword", word, None, at))
@@ -114,6 +123,13 @@ class _Parser:
         self.text = text
         self.tokens = tokenize(text)
         self.at = 0
+        self.depth = 0
+
+    def nest(self, token: Token) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise ConditionError(f"{token.text!r} at column {token.at + 1} nests more than {MAX_NESTING} "
+                                 "deep; write the condition flatter")
 
     def peek(self) -> Token:
         return self.tokens[self.at]
@@ -155,9 +171,15 @@ class _Parser:
         return items[0] if len(items) == 1 else BoolOp("and", tuple(items))
 
     def parse_not(self) -> Any:
-        if self.accept("not"):
-            return Not(self.parse_not())
-        return self.parse_comparison()
+        nots = 0
+        while self.peek().text == "not" and self.peek().type == "keyword":
+            self.nest(self.take())  # 'not not not x' is a loop, not a recursion
+            nots += 1
+        node = self.parse_comparison()
+        self.depth -= nots
+        for _ in range(nots):
+            node = Not(node)
+        return node
 
     def parse_comparison(self) -> Any:
         left = self.parse_operand()
@@ -183,9 +205,11 @@ class _Parser:
         if token.type == "name":
             return Field(token.text)
         if token.text == "(":
+            self.nest(token)
             node = self.parse_or()
             if not self.accept(")"):
                 raise self.fail("')'")
+            self.depth -= 1
             return node
         if token.text == "[":
             return Literal(self.parse_list())
