@@ -14,10 +14,13 @@ import numpy as np
 from executor.events import EVENT_KINDS
 
 from ..trace.index import TraceIndex, scan_windows
+from ..trace.sidecar import SidecarRefused, loads_json, read_sidecar, write_sidecar
 from .conditions import Condition, ConditionError, Resolve
 
 SIDECAR_SUFFIX = ".breakpoints.json"
 SIDECAR_FORMAT = "loopscope-breakpoints"
+MAX_SIDECAR_BYTES = 1 << 20  # hundreds of breakpoints fit in a few kilobytes
+MAX_BREAKPOINTS = 1000
 DEFAULT_LINE_FILE = "executor/agent_executor.py"
 TARGETS = ("kind", "tool", "iteration", "method", "line", "condition")
 SPEC_HELP = ("write KIND (e.g. tool_error), tool=NAME, iteration=N, method=NAME, line=[FILE:]N "
@@ -329,25 +332,35 @@ class BreakpointSet:
             return
         entries = [{"spec": bp.spec, "enabled": bp.enabled, "temporary": bp.temporary,
                     "ignore": bp.ignore} for bp in self.items]
+        text = json.dumps({"format": SIDECAR_FORMAT, "version": 1, "breakpoints": entries}, indent=1) + "\n"
         try:
-            self.path.write_text(json.dumps({"format": SIDECAR_FORMAT, "version": 1,
-                                             "breakpoints": entries}, indent=1) + "\n", encoding="utf-8")
+            write_sidecar(self.path, text.encode("utf-8"))
+        except SidecarRefused as refused:
+            self.warning = f"could not save breakpoints: {refused}"
         except OSError as error:
             self.warning = f"could not save breakpoints to {self.path}: {error.strerror}"
 
     def load(self) -> None:
-        if self.path is None or not self.path.exists():
+        if self.path is None:
             return
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            if data.get("format") != SIDECAR_FORMAT:
+            raw = read_sidecar(self.path, MAX_SIDECAR_BYTES)
+            if raw is None:
+                return
+            data = loads_json(raw)
+            if not isinstance(data, dict) or data.get("format") != SIDECAR_FORMAT:
                 raise ValueError("not a breakpoints file")
+            if not isinstance(data["breakpoints"], list) or len(data["breakpoints"]) > MAX_BREAKPOINTS:
+                raise ValueError(f"'breakpoints' must be a list of at most {MAX_BREAKPOINTS}")
             for entry in data["breakpoints"]:
                 bp = self.add(entry["spec"], save=False)
                 bp.enabled = bool(entry.get("enabled", True))
                 bp.temporary = bool(entry.get("temporary", False)) or bp.temporary
                 bp.ignore = int(entry.get("ignore", 0))
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        except SidecarRefused as refused:
             self.items, self._next = [], 1
-            self.warning = (f"ignored {self.path}: {error}; it will be rewritten when you change "
+            self.warning = f"ignored breakpoints: {refused}"
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, OverflowError) as error:
+            self.items, self._next = [], 1
+            self.warning = (f"ignored {self.path}: {_short(str(error), 120)}; it will be rewritten when you change "
                             "a breakpoint")

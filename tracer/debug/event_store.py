@@ -34,9 +34,10 @@ class ReplayStore:
         self._pool: ProcessPoolExecutor | None = None
         if len(trace) <= INDEX_NOW_LIMIT:
             self.index = TraceIndex.build(trace)
-        elif (cached := TraceIndex.cached(self.path, len(trace))) is not None:
-            self.index = cached
         else:
+            self.index, problem = TraceIndex.load_cache(self.path, len(trace))
+            self.warning = " · ".join(filter(None, [self.warning, problem])) or None
+        if self.index is None:
             # Started now, before the UI takes over stdio (the spawn needs real file handles),
             # so the scan runs on another core while the window opens.
             spawn = multiprocessing.get_context("spawn")  # forking a threaded process is unsafe

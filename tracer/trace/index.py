@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
+import zipfile
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -13,6 +15,7 @@ import numpy as np
 from executor.events import EventBase
 
 from .reader import TraceFile
+from .sidecar import SidecarRefused, loads_json, read_sidecar, write_sidecar
 
 
 @dataclass(frozen=True)
@@ -122,8 +125,37 @@ def cache_path(trace_path: str | os.PathLike[str]) -> str:
 
 
 def _stamp(path: str | os.PathLike[str]) -> np.ndarray:
+    # The inode and device too: a cache copied (cp -p) from another trace of the same size and time is not its own.
     info = os.stat(path)
-    return np.array([info.st_size, info.st_mtime_ns], dtype=np.int64)
+    return np.array([info.st_size, info.st_mtime_ns, info.st_ino, info.st_dev], dtype=np.int64)
+
+
+# A cache holds two int32 per event plus the shapes; anything far bigger was not written by us.
+MAX_CACHE_BYTES_PER_EVENT = 16
+_SHAPE_FIELDS = {"kind": str, "file": str, "line": int, "function": str}
+
+
+def _shapes_from_json(text: str) -> list[EventShape]:
+    shapes = []
+    for item in loads_json(text.encode("utf-8")):
+        if not isinstance(item, dict) or set(item) != {*_SHAPE_FIELDS, "frames", "tool"}:
+            raise ValueError("a shape has the wrong fields")
+        if not all(isinstance(item[name], kind) for name, kind in _SHAPE_FIELDS.items()) or \
+                not (item["tool"] is None or isinstance(item["tool"], str)) or \
+                not (isinstance(item["frames"], list) and all(isinstance(f, str) for f in item["frames"])):
+            raise ValueError("a shape has a field of the wrong type")
+        shapes.append(EventShape(**{**item, "frames": tuple(item["frames"])}))
+    return shapes
+
+
+def _check_arrays(codes: np.ndarray, iterations: np.ndarray, total: int, shapes: int) -> None:
+    for name, array in (("codes", codes), ("iterations", iterations)):
+        if array.ndim != 1 or array.dtype.kind not in "iu" or len(array) != total:
+            raise ValueError(f"{name} is not {total} whole numbers")
+    if total and (codes.min() < 0 or codes.max() >= shapes):
+        raise ValueError("a shape code points at no shape")
+    if total and (iterations.min() < 0 or np.any(np.diff(iterations) < 0)):
+        raise ValueError("iterations go backwards")
 
 
 class TraceIndex:
@@ -184,27 +216,41 @@ class TraceIndex:
     # -- a cache next to big traces, so reopening one is instant ------------------------------
     @classmethod
     def cached(cls, path: str | os.PathLike[str], total: int) -> "TraceIndex | None":
-        """The index saved by save_cache, if it is there and the trace has not changed since."""
+        """The index saved by save_cache, if it is there, whole, and the trace has not changed since."""
+        return cls.load_cache(path, total)[0]
+
+    @classmethod
+    def load_cache(cls, path: str | os.PathLike[str], total: int) -> "tuple[TraceIndex | None, str | None]":
+        """(index or None, why the cache next to the trace was not used, or None when there was none).
+
+        The cache is untrusted: a planted link, a FIFO, a giant, a bad zip, arrays of the
+        wrong shape or another trace's index all mean "rebuild", with the reason as a warning.
+        """
         try:
-            with np.load(cache_path(path)) as saved:
-                if not np.array_equal(saved["stamp"], _stamp(path)) or len(saved["codes"]) != total:
-                    return None
-                shapes = [EventShape(**{**s, "frames": tuple(s["frames"])})
-                          for s in json.loads(str(saved["shapes"]))]
-                index = cls()
-                index._load(saved["codes"], saved["iterations"], shapes)
-                return index
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+            raw = read_sidecar(cache_path(path), MAX_CACHE_BYTES_PER_EVENT * total + (1 << 20))
+            if raw is None:
+                return None, None
+            with np.load(io.BytesIO(raw), allow_pickle=False) as saved:
+                if not np.array_equal(saved["stamp"], _stamp(path)):
+                    return None, None  # an out-of-date cache is normal: the trace was rewritten
+                codes, iterations = saved["codes"], saved["iterations"]
+                shapes = _shapes_from_json(str(saved["shapes"]))
+            _check_arrays(codes, iterations, total, len(shapes))
+        except (SidecarRefused, ValueError, KeyError, TypeError, OSError, zipfile.BadZipFile, EOFError) as error:
+            return None, f"ignored the index cache {cache_path(path)} ({error}); rebuilding it"
+        index = cls()
+        index._load(codes.astype(np.int32), iterations.astype(np.int32), shapes)
+        return index, None
 
     def save_cache(self, path: str | os.PathLike[str], stamp: np.ndarray) -> None:
-        """Best effort: a read-only directory just means no cache."""
+        """Best effort: a read-only directory or a planted file just means no cache."""
         shapes = json.dumps([vars(s) for s in self.shapes], ensure_ascii=False)
+        out = io.BytesIO()
+        np.savez(out, stamp=stamp, codes=self._codes[:self._count],
+                 iterations=self._iterations[:self._count], shapes=np.array(shapes))
         try:
-            with open(cache_path(path), "wb") as out:
-                np.savez(out, stamp=stamp, codes=self._codes[:self._count],
-                         iterations=self._iterations[:self._count], shapes=np.array(shapes))
-        except OSError:
+            write_sidecar(cache_path(path), out.getvalue())
+        except (OSError, SidecarRefused):
             pass
 
     @classmethod

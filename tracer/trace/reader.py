@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import stat
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
@@ -54,7 +55,7 @@ class TraceFile:
             raise TraceFormatError(path, None, "no such file; check the path (traces end in .jsonl)")
         if self.path.is_dir():
             raise TraceFormatError(path, None, "is a directory, not a trace file")
-        self._fh = open(self.path, "rb")
+        self._fh = _open_regular(self.path)
         size = os.fstat(self._fh.fileno()).st_size
         if size == 0:
             raise TraceFormatError(path, None, "the file is empty; record a run with --trace FILE")
@@ -206,6 +207,19 @@ class TraceFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _open_regular(path: Path):
+    """Open for reading, refusing a FIFO or device (O_NONBLOCK: opening a FIFO must not hang)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise TraceFormatError(path, None, f"cannot open: {error.strerror or error}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise TraceFormatError(path, None, "is not a regular file (a pipe or a device?); "
+                                           "save the trace to a file first")
+    return os.fdopen(fd, "rb")
 
 
 SCAN_CHUNK = 16 * 1024 * 1024
