@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import json
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
@@ -157,12 +158,49 @@ def first_difference(expected: Sequence[dict[str, Any]],
     return None
 
 
+# difflib is quadratic: beyond these the diff shows the first differing lines instead.
+DIFF_MAX_LINES = 2_000
+DIFF_MAX_CHARS = 200_000
+DIFF_LINE_WIDTH = 200  # a single line can be megabytes long: show its start
+
+
 def short_diff(expected: str, actual: str, context: int = 2, limit: int = 40) -> str:
-    """A unified diff of recorded vs re-run text, cut to `limit` lines."""
-    lines = list(difflib.unified_diff(expected.splitlines(), actual.splitlines(), "recorded", "re-run",
-                                      n=context, lineterm=""))
+    """A unified diff of recorded vs re-run text, cut to `limit` lines, in linear time for huge text."""
+    a, b = expected.splitlines(), actual.splitlines()
+    start = _common_prefix(a, b)
+    end = _common_prefix(a[:start - 1:-1] if start else a[::-1], b[:start - 1:-1] if start else b[::-1])
+    lo = max(0, start - context)
+    a_mid, b_mid = a[lo:len(a) - end + context], b[lo:len(b) - end + context]
+    if len(a_mid) + len(b_mid) > DIFF_MAX_LINES or sum(map(len, a_mid)) + sum(map(len, b_mid)) > DIFF_MAX_CHARS:
+        lines = ["--- recorded", "+++ re-run", f"@@ the texts part at line {start + 1} (too long to diff) @@"]
+        lines += [f"-{a[start]}"] if start < len(a) else []
+        lines += [f"+{b[start]}"] if start < len(b) else []
+    else:
+        lines = [_shift_hunk(line, lo) for line in
+                 difflib.unified_diff(a_mid, b_mid, "recorded", "re-run", n=context, lineterm="")]
     if not lines:  # same lines, so the difference is in line endings or a trailing newline
         lines = [f"- recorded: {expected[-40:]!r}", f"+ re-run:   {actual[-40:]!r}"]
     if len(lines) > limit:
         lines = lines[:limit] + [f"... ({len(lines) - limit} more diff lines)"]
-    return "\n".join(lines)
+    return "\n".join(_clip(line) for line in lines)
+
+
+def _common_prefix(a: list[str], b: list[str]) -> int:
+    count = 0
+    for left, right in zip(a, b):
+        if left != right:
+            break
+        count += 1
+    return count
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def _shift_hunk(line: str, offset: int) -> str:
+    """Hunk headers count from the window's start; make them count from the text's."""
+    return _HUNK.sub(lambda m: f"@@ -{int(m[1]) + offset}{m[2] or ''} +{int(m[3]) + offset}{m[4] or ''} @@", line)
+
+
+def _clip(line: str) -> str:
+    return line if len(line) <= DIFF_LINE_WIDTH else line[:DIFF_LINE_WIDTH] + f"… ({len(line):,} characters)"
