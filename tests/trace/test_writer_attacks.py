@@ -16,6 +16,7 @@ from tracer.trace.writer import TraceWriteError, TraceWriter
 from tutorials import get_scenario
 
 ROSE = get_scenario("rose-pricing")
+HALF_A_RUN = ROSE_FIXTURE.stat().st_size // 2  # room for the header and some events, not all
 
 
 def rose_events():
@@ -42,7 +43,7 @@ def test_a_full_disk_never_reaches_the_run_and_keeps_the_old_trace(tmp_path):
     path = tmp_path / "rose.jsonl"
     path.write_bytes(ROSE_FIXTURE.read_bytes())
     writer = TraceWriter(path, scenario="rose-pricing")
-    writer._file = FullDisk(writer._file, room=3000)
+    writer._file = FullDisk(writer._file, room=HALF_A_RUN)
     result = ROSE.executor(ScriptedModel(ROSE.replies)).invoke(ROSE.inputs(), [writer])
     assert result["output"]  # the run finished as if nothing had happened
     with pytest.raises(TraceWriteError) as failure:
@@ -133,7 +134,7 @@ def test_output_naming_a_directory_or_a_fifo_is_refused(tmp_path, capsys):
 def test_run_trace_onto_a_full_disk_keeps_the_run_and_says_the_trace_failed(tmp_path, capsys, monkeypatch):
     real_fdopen = os.fdopen
     monkeypatch.setattr("tracer.trace.writer.os.fdopen",
-                        lambda fd, *a, **k: FullDisk(real_fdopen(fd, *a, **k), room=2000))
+                        lambda fd, *a, **k: FullDisk(real_fdopen(fd, *a, **k), room=HALF_A_RUN))
     out = tmp_path / "run.jsonl"
     assert main(["run", "rose-pricing", "--trace", str(out)]) == 1
     captured = capsys.readouterr()

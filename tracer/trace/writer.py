@@ -16,17 +16,10 @@ from .header import new_header
 from .redact import Redactor, default_redactor
 
 
-# Where text from outside the program (the model, tools, exceptions) enters a run, by event kind:
-# these fields are screened for secrets. Kinds not listed (agent_action, tool_start, step,
-# finish_check, ...) only rearrange text already screened here, so while nothing screened has
-# looked like a secret they are written unscreened. Once something has, every line is screened.
-ENTRY_FIELDS: dict[str, tuple[str, ...]] = {
-    "llm_end": ("text",), "tool_end": ("observation",),
-}
-# Kinds written whole through the screen: rare, or carrying error text and settings.
-SCREEN_WHOLE = frozenset({"chain_start", "chain_end", "chain_error", "parse_error", "invalid_tool",
-                          "tool_error", "retry", "calculator_eval", "limit_reached"})
-# Derived kinds: everything in them came from screened text or from the program itself.
+# Kinds that only rearrange text an earlier line already carried (the model's reply, a tool's
+# result) or text of the program itself. While no screened line has looked like it holds a
+# secret, these are written unscreened; once one has, every line is screened. Every other kind,
+# including kinds this list does not know yet, is screened: that is where outside text enters.
 DERIVED = frozenset({"agent_action", "agent_finish", "tool_start", "step", "finish_check",
                      "rate_limit_wait"})
 
@@ -57,7 +50,7 @@ class TraceWriter:
         self.failure: str | None = None  # why writing stopped, if it did
         self.kept: Path | None = None  # where an abandoned run's partial file went
         self._last_prompt: dict[tuple[str, ...], tuple[int, str]] = {}
-        self._tainted = False  # has any text entering the run looked like a secret?
+        self._tainted = False  # has any screened line looked like it holds a secret?
         self._target_before = _identity(self.path)
         self.partial, self._file = self._open_partial()
         self._write(json.dumps(self.header.to_json_dict(), ensure_ascii=False).encode("utf-8", "replace"))
@@ -84,9 +77,10 @@ class TraceWriter:
         return partial, os.fdopen(fd, "wb", buffering=0)
 
     def _write(self, line: bytes, screen: bool = True) -> None:
-        if screen:
+        if screen or self._tainted:
             text = line.decode("utf-8", "replace")
             if self.redactor.might_contain_secret(text):
+                self._tainted = True
                 # Redact the decoded value, not the text, so the line stays valid JSON.
                 line = json.dumps(self.redactor.redact(json.loads(text)), ensure_ascii=False,
                                   separators=(",", ":")).encode("utf-8", "replace")
@@ -111,25 +105,13 @@ class TraceWriter:
         self.count += 1
 
     def _encode(self, event: EventBase) -> tuple[bytes, bool]:
-        """The event's JSON line, and whether the line must still pass the secret screen."""
-        kind = event.kind
-        if kind == "llm_start":
-            return self._encode_prompt(event)
+        """The event's JSON line, and whether it must pass the secret screen (see DERIVED)."""
+        if event.kind == "llm_start":
+            return self._encode_prompt(event), True
         # The serializer itself: model_dump_json() is the same call plus a Python wrapper and a decode.
-        line = event.__pydantic_serializer__.to_json(event, fallback=repr)
-        if self._tainted or kind in SCREEN_WHOLE or kind not in DERIVED and kind not in ENTRY_FIELDS:
-            return line, True
-        if kind in ENTRY_FIELDS and self._entering(getattr(event, name) for name in ENTRY_FIELDS[kind]):
-            return line, True
-        return line, False
+        return event.__pydantic_serializer__.to_json(event, fallback=repr), event.kind not in DERIVED
 
-    def _entering(self, texts) -> bool:
-        """Screen text as it enters the run; True (and from now on every line) if it may hold a secret."""
-        if any(self.redactor.might_contain_secret(str(text)) for text in texts):
-            self._tainted = True
-        return self._tainted
-
-    def _encode_prompt(self, event: EventBase) -> tuple[bytes, bool]:
+    def _encode_prompt(self, event: EventBase) -> bytes:
         # A plan prompt is the previous one plus a step, so only the new text is written:
         # "prompt_base" names the earlier llm_start from the same caller, "prompt_append"
         # what follows it. Without this a long run's trace grows with the square of its length.
@@ -137,14 +119,12 @@ class TraceWriter:
         prompt = event.prompt
         self._last_prompt[event.frames] = (event.seq, prompt)
         if previous is None or len(prompt) <= len(previous[1]) or not prompt.startswith(previous[1]):
-            return event.__pydantic_serializer__.to_json(event, fallback=repr), True  # whole: screened whole
+            return event.__pydantic_serializer__.to_json(event, fallback=repr)
         base_seq, base = previous
         head = event.__pydantic_serializer__.to_json(event, exclude={"prompt"}, fallback=repr)[:-1]
         added = prompt[len(base):]
         appended = json.dumps(added, ensure_ascii=False).encode("utf-8", "replace")
-        line = b"%s,\"prompt_base\":%d,\"prompt_append\":%s}" % (head, base_seq, appended)
-        # The appended step is screened (pieces of a secret could meet there); the base already was.
-        return line, self._entering((added, event.model))
+        return b"%s,\"prompt_base\":%d,\"prompt_append\":%s}" % (head, base_seq, appended)
 
     def _give_up_file(self) -> None:
         try:
