@@ -50,4 +50,9 @@ async def answer(pilot, text: str) -> None:
     await settle(pilot, lambda: bool(pilot.app.screen.query(Input)))
     pilot.app.screen.query_one(Input).value = text
     await pilot.press("enter")
-    await settle(pilot)
+    await settle(pilot, lambda: not searching(pilot.app))
+
+
+def searching(app) -> bool:
+    """A search runs in a worker thread; tests wait for it like a user waits for the status line."""
+    return any(worker.group == "search" and not worker.is_finished for worker in app.workers)

@@ -10,6 +10,7 @@ from tests.helpers.pilot_helpers import (
     debugger,
     highlighted,
     pane_text,
+    searching,
     settle,
 )
 from tracer.debug.session import build_session
@@ -30,7 +31,7 @@ SIZE = (120, 40)
 async def press(pilot, *keys):
     for key in keys:
         await pilot.press(key)
-        await settle(pilot)
+        await settle(pilot, lambda: not searching(pilot.app))
 
 
 def at(app) -> int:
@@ -107,6 +108,25 @@ async def test_search_finds_text_in_values_and_repeats_both_ways(rose):
         await press(pilot, "slash")
         await answer(pilot, "nowhere to be found")
         assert at(app) == 14 and "no event contains 'nowhere to be found'" in status(app)
+
+
+async def test_search_runs_off_the_ui_thread(rose):
+    import threading
+
+    app = debugger(rose)
+    threads = []
+    real_search = app.session.search
+
+    def watched_search(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return real_search(*args, **kwargs)
+
+    app.session.search = watched_search
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "slash")
+        await answer(pilot, "26.25")
+        assert at(app) == 14
+        assert threads and threads[0] is not threading.main_thread()
 
 
 async def test_search_is_smart_case(rose):

@@ -74,6 +74,10 @@ class ReplayStore:
     def raw_line(self, position: int) -> bytes:
         return self.trace.raw_line(position)
 
+    def release(self, first: int, count: int) -> None:
+        """Events first..first+count-1 were only scanned: their pages need not stay in memory."""
+        self.trace.release_lines(first, count)
+
     def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
         return None  # a recording has no locals; the variables pane reconstructs the loop state
 

@@ -6,7 +6,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from executor.events import EventBase
 
@@ -17,6 +17,7 @@ from .live_run import LiveRun
 from .source_map import FrameLocation, frame_locations
 from .stepping import Motion, MotionSearch, Stop
 
+SEARCH_BATCH = 20_000  # lines between checks for a newer search and releases of read pages
 MOTION_WORDS = {Motion.STEP: "step", Motion.NEXT: "next", Motion.OUT: "step out", Motion.CONTINUE: "continue"}
 
 
@@ -116,16 +117,26 @@ class DebugSession:
         return frames[-1 - self.frame_up] if frames else None
 
     # -- search -----------------------------------------------------------------------------------------
-    def search(self, text: str, direction: int = 1) -> int | None:
-        """The next event (wrapping round) whose text contains `text`; smart case: lower case matches any case."""
+    def search(self, text: str, direction: int = 1, cancelled: Callable[[], bool] = lambda: False) -> int | None:
+        """The next event (wrapping round) whose text contains `text`; smart case: lower case matches any case.
+
+        Every SEARCH_BATCH lines it asks `cancelled()` (a newer search replaced this one) and lets the
+        store drop the pages it read, so searching a big trace does not keep it all in memory.
+        """
         self.search_text = text
         needle = json.dumps(text, ensure_ascii=False)[1:-1].encode()
         fold = text == text.lower()
         if fold:
             needle = needle.lower()
         total = len(self.store)
+        release = getattr(self.store, "release", None)
         for step in range(1, total + 1):
             position = (self.position + direction * step) % total
+            if step % SEARCH_BATCH == 0:
+                if cancelled():
+                    return None
+                if release is not None:
+                    release(min(position, position - direction * SEARCH_BATCH) % total, SEARCH_BATCH)
             raw = self.store.raw_line(position)
             if needle in (raw.lower() if fold else raw) and _in_values(json.loads(raw), text, fold):
                 return position

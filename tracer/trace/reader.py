@@ -119,6 +119,19 @@ class TraceFile:
         """The undecoded JSON of event `index`, for cheap scans."""
         return self._raw(index + 1)
 
+    def release_lines(self, first: int, count: int) -> None:
+        """Let the kernel drop the pages of events first..first+count-1 (they are read back if needed).
+
+        A scan over every line (a search) would otherwise leave the whole file resident.
+        """
+        last = min(first + count, len(self)) - 1
+        if first < 0 or last < first or not hasattr(mmap, "MADV_DONTNEED"):
+            return
+        start = int(self._starts[first + 1]) // mmap.PAGESIZE * mmap.PAGESIZE
+        stop = int(self._ends[last + 1])
+        if stop > start:
+            self._map.madvise(mmap.MADV_DONTNEED, start, stop - start)
+
     def fields(self, index: int) -> dict[str, Any]:
         """Event `index` as a plain dict, whole prompt included, without model validation (fast)."""
         raw = self.raw_line(index)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from textual import work
 from textual.binding import Binding
+from textual.worker import get_current_worker
 
 from ...debug.breakpoints import SPEC_HELP, BreakpointSpecError, parse_spec
 from ..screens.ask_screen import AskScreen
@@ -60,7 +62,20 @@ class AskingFlow(Flow):
         self.redraw()
 
     def run_search(self, text: str, direction: int) -> None:
-        position = self.session.search(text, direction)
+        # Off the UI thread: on a million-event trace a search reads every line for seconds,
+        # and the window must keep painting (and a new search replaces this one).
+        self.busy(f"searching for {text!r}…")
+        self._search(text, direction)
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search(self, text: str, direction: int) -> None:
+        worker = get_current_worker()
+        position = self.session.search(text, direction, cancelled=lambda: worker.is_cancelled)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._searched, text, position)
+
+    def _searched(self, text: str, position: int | None) -> None:
+        self.busy("")
         if position is None:
             self.say(f"no event contains {text!r}")
         else:
