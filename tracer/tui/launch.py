@@ -8,6 +8,7 @@ from typing import Any, Sequence
 
 from ..debug.live_run import LiveRun
 from ..debug.session import build_session
+from ..trace.writer import TraceWriteError
 from .app import DebuggerApp
 from .keymap import keymap_from_environment
 
@@ -29,13 +30,20 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
         return 2
     session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live)
     app = DebuggerApp(session, keymap=keymap)
+    trace_failure = None
     try:
         code = app.run()
     finally:
-        closed = session.store.close()
+        try:
+            closed = session.store.close()
+        except TraceWriteError as error:  # the live run's trace could not be written; the session was fine
+            closed, trace_failure = None, str(error)
         app.close_opened()
     if app.failure:
         print(f"loopscope: {app.failure}", file=sys.stderr)
+    if trace_failure:
+        print(f"loopscope: {trace_failure}", file=sys.stderr)
+        return 1
     if live is not None:
         print(f"live run recorded to {closed}")
     return app.return_code if app.return_code is not None else (code or 0)
