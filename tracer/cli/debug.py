@@ -54,7 +54,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
         try:
             parse_spec(spec)
         except BreakpointSpecError as error:
-            raise UsageError(f"--break {spec!r}: {error}") from None
+            shown = spec if len(spec) <= 60 else spec[:60] + "…"  # a hostile spec can be huge
+            raise UsageError(f"--break {shown!r}: {error}") from None
 
 
 def narrate_trace(path: str | Path, console: Console) -> None:
