@@ -26,7 +26,7 @@ def test_a_bad_loopscope_redact_pattern_is_one_line_in_every_command(argv, tmp_p
 
 @pytest.mark.parametrize("flag, value", [("--timeout", "inf"), ("--timeout", "nan"), ("--timeout", "-1"),
                                          ("--max-qps", "1e-300"), ("--max-qps", "inf"),
-                                         ("--max-retries", "1000000")])
+                                         ("--max-retries", "1000000"), ("--breaker-cool-down", "inf")])
 def test_endless_timeouts_and_rates_are_refused_at_parse_time(flag, value, capsys):
     with pytest.raises(SystemExit) as leaving:
         main(["run", "rose-pricing", "--model", "scripted", flag, value])

@@ -30,7 +30,8 @@ def add_live_arguments(parser: argparse.ArgumentParser, live_flag: bool = True) 
                        help="chain the models of AVAILABLE_MODELS: --model picks the default by id or name "
                             "(else LOOPSCOPE_MODEL, else the first entry), the rest take over in order, "
                             "each behind a circuit breaker; see `loopscope models`")
-    group.add_argument("--breaker-cool-down", type=bounded_float(0, 86_400, "--breaker-cool-down"), default=30.0, metavar="SECONDS",
+    group.add_argument("--breaker-cool-down", type=bounded_float(0, 86_400, "--breaker-cool-down"), default=30.0,
+                       metavar="SECONDS",
                        help="with --fallbacks: how long an open breaker refuses calls before a trial (default 30)")
     group.add_argument("--max-retries", type=bounded_int(0, 100, "--max-retries"), default=6, metavar="N",
                        help="retries per model call after the first attempt (default 6: up to 7 calls)")
