@@ -13,10 +13,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 
 from executor.parser import OutputParserException, parse_react_output  # noqa: E402
-from parser_regex_reference import parse_with_regex  # noqa: E402
+from tests.helpers.parser_regex_reference import parse_with_regex  # noqa: E402
 
 TARGET_MS = 50.0
 

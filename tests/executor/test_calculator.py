@@ -133,7 +133,7 @@ def test_a_model_that_asks_for_a_hanging_power_gets_a_refusal_and_the_run_goes_o
     import sys
     from pathlib import Path
     done = subprocess.run([sys.executable, "-c", ATTACK, json.dumps(HANGING_POWERS)], capture_output=True,
-                          text=True, timeout=60, cwd=Path(__file__).resolve().parent.parent)
+                          text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 0, done.stderr
     for expression, (output, observation) in zip(HANGING_POWERS, json.loads(done.stdout)):
         assert output == "too big"

@@ -3,9 +3,9 @@
 import json
 
 from executor import RetryPolicy
-from fake_openai_server import Status
-from test_live_openai import ANSWER, live_model, record_live, replay_offline, run_rose
-from tracer.trace_file import load_trace
+from tests.helpers.fake_openai_server import Status
+from tests.live.test_live_openai import ANSWER, live_model, record_live, replay_offline, run_rose
+from tracer.trace.reader import load_trace
 from tutorials.rose_pricing import REPLIES
 
 LONE = "\ud800"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from executor import AgentAction, AgentFinish, OutputParserException
 from executor.parser import MISSING_ACTION, MISSING_ACTION_INPUT, parse_react_output
-from parser_regex_reference import ACTION_LANGCHAIN, ACTION_LOOPSCOPE, parse_with_regex
+from tests.helpers.parser_regex_reference import ACTION_LANGCHAIN, ACTION_LOOPSCOPE, parse_with_regex
 
 # Small enough that the backtracking regexes always finish quickly.
 REGEX_SAFE_CHARS = 240
@@ -127,6 +127,6 @@ def test_pathological_100kb_replies_parse_correctly_without_hanging():
     # In a child process so that a backtracking regression fails at the timeout instead of hanging
     # the suite (the linear parser needs milliseconds; bench/bench_parser.py measures it).
     done = subprocess.run([sys.executable, "-c", CHILD], input=json.dumps(texts), capture_output=True,
-                          text=True, timeout=60, cwd=Path(__file__).resolve().parent.parent)
+                          text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [expected for _, expected in PATHOLOGICAL]

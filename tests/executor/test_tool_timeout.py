@@ -7,7 +7,7 @@ import pytest
 
 from executor import RetryPolicy, Tool, ToolError, ToolTimeout
 from executor.events import CalculatorEvalEvent
-from loop_builders import action, finish, kinds, run_collecting, scripted_executor
+from tests.helpers.loop_builders import action, finish, kinds, run_collecting, scripted_executor
 
 
 @pytest.fixture
