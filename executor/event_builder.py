@@ -16,7 +16,8 @@ from .events import EVENT_CLASSES, EventBase, SourceRef
 # subclass, a custom model's odd reply) or a missing or unknown field goes through full
 # validation instead, so the event is always the one validation would have made, or its error.
 # tests/test_event_builder.py holds the two equal, kind by kind.
-ENVELOPE = tuple(EventBase.model_fields)  # seq, run_id, t, iteration, frames, source
+# What RunContext stamps on every event; EventBase's optional fields (stack, origin) are payload.
+ENVELOPE = ("seq", "run_id", "t", "iteration", "frames", "source")
 _REQUIRED = object()
 
 
