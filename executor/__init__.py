@@ -24,7 +24,7 @@ from .structured_output import extract_structured
 from .tool_args import ToolInputError
 from .tool_calling import ToolCallingAgent, create_tool_calling_agent
 from .tool_decorator import tool
-from .tools import Tool, ToolError
+from .tools import Tool, ToolError, ToolTimeout
 
 __version__ = "0.1.0"
 
@@ -35,7 +35,7 @@ __all__ = [
     "OutputParserException", "OutputParsingError", "PromptTemplate", "REACT_PROMPT", "RateLimiter",
     "ReActAgent", "RetriesExhausted", "RetryPolicy", "Rule", "RuleSet", "RunContext", "STATES", "STOPPED",
     "ScriptExhausted", "ScriptedModel", "SystemClock", "Tool", "ToolAgentAction", "ToolCall",
-    "ToolCallingAgent", "ToolCallingModel", "ToolError", "ToolInputError", "TransientError",
+    "ToolCallingAgent", "ToolCallingModel", "ToolError", "ToolInputError", "ToolTimeout", "TransientError",
     "approx_token_count", "breaker_for", "create_model_chain", "create_react_agent",
     "create_tool_calling_agent", "extract_structured", "llm_math_tool", "load_model_list", "reply_from_llm_end",
     "reset_breakers", "state_of", "tool", "with_breaker", "with_fallbacks",

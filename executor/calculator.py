@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import ast
 import math
+import operator
 import re
 from typing import Generator
 
 import numexpr
+import numpy
 
 from .events import CalculatorEvalEvent
 from .models import ChatModel, call_model
@@ -61,6 +63,8 @@ FUNCTIONS = frozenset({
     "floor", "ceil",
 })
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod, ast.UAdd, ast.USub)
+_FLOAT_OPERATIONS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+                     ast.Div: operator.truediv, ast.Pow: operator.pow, ast.Mod: operator.mod}
 _TEXT_BLOCK = re.compile(r"^```text(.*?)```", re.DOTALL)
 
 
@@ -99,6 +103,41 @@ def _check_node(node: ast.AST, expression: str) -> None:
     raise _refuse(expression, f"{type(node).__name__} is not arithmetic")
 
 
+def _float_value(node: ast.AST, expression: str) -> numpy.float64:
+    """The node's value in float64 arithmetic, refusing any power whose result no float can hold.
+
+    Why: numexpr folds constant sub-expressions with Python's unbounded integers before it
+    evaluates anything, so `9**9**9` would compute a number of 370 million digits (for hours).
+    Every step but a power grows a number by at most its operands' digits, and the expression
+    is short, so bounding each power to the float range bounds the whole computation. inf
+    and nan here mean "beyond float range" (or undefined), never a real answer.
+    """
+    if isinstance(node, ast.Expression):
+        return _float_value(node.body, expression)
+    if isinstance(node, ast.Constant):
+        return numpy.float64(node.value)
+    if isinstance(node, ast.Name):
+        return numpy.float64(CONSTANTS[node.id])
+    if isinstance(node, ast.UnaryOp):
+        value = _float_value(node.operand, expression)
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.Call):
+        args = [_float_value(arg, expression) for arg in node.args]
+        try:
+            return numpy.float64(getattr(numpy, node.func.id)(*args))
+        except TypeError:  # a wrong number of arguments: numexpr will say so itself
+            return numpy.float64("nan")
+    assert isinstance(node, ast.BinOp)  # _check_node let nothing else through
+    left, right = _float_value(node.left, expression), _float_value(node.right, expression)
+    value = _FLOAT_OPERATIONS[type(node.op)](left, right)
+    if isinstance(node.op, ast.Pow) and not numpy.isfinite(value):
+        if numpy.isinf(value) or not (numpy.isfinite(left) and numpy.isfinite(right)):
+            raise ToolError(f"Calculator refused {expression!r}: the power {ast.unparse(node)} is beyond "
+                            "the largest number a float can hold (about 1.8e308). Ask for a smaller "
+                            "number, or for its logarithm.")
+    return value
+
+
 def check_expression(expression: str) -> str:
     """Refuse anything that is not plain arithmetic, before numexpr ever sees it.
 
@@ -116,6 +155,8 @@ def check_expression(expression: str) -> str:
     except SyntaxError:
         raise _refuse(expression, "it is not a well-formed expression") from None
     _check_node(tree, expression)
+    with numpy.errstate(all="ignore"):  # overflow becomes inf, which _float_value then judges
+        _float_value(tree, expression)
     return expression
 
 

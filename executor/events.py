@@ -69,6 +69,9 @@ class LLMEndEvent(EventBase):
     """The tool calls the reply asked for, in order (tool-calling agent); None when it asked for none."""
     tool_call_id: str | None = None
     """The tool call this nested call runs inside (e.g. the calculator's model call), if any."""
+    replaced_surrogates: int = Field(0, exclude_if=lambda count: count == 0)
+    """Lone surrogates (half UTF-16 pairs, invalid text) the provider replaced with U+FFFD in
+    `text`; written to a trace only when not 0, so clean traces and older ones read the same."""
 
 
 class AgentActionEvent(EventBase):

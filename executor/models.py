@@ -22,6 +22,7 @@ class ModelReply:
     refusal: str | None = None  # the endpoint's refusal text (OpenAI: message.refusal)
     answered_by: str | None = None  # set by a FallbackModel when a fallback answered
     tool_calls: tuple[ToolCall, ...] = ()  # a tool-calling reply's calls, in the order the model gave them
+    replaced_surrogates: int = 0  # lone surrogates the provider replaced with U+FFFD in `text`
 
     @property
     def refused(self) -> bool:
@@ -133,7 +134,8 @@ def call_model(run: RunContext, model: ChatModel, prompt: str,
                                         lambda: _paced_generate(run, model, prompt, stop))
     yield run.emit(LLMEndEvent, text=reply.text, usage=reply.usage,
                    duration=round(run.clock.monotonic() - started, 6), answered_by=reply.answered_by,
-                   finish_reason=reply.finish_reason, refusal=reply.refusal, callee=callee)
+                   finish_reason=reply.finish_reason, refusal=reply.refusal, callee=callee,
+                   replaced_surrogates=reply.replaced_surrogates)
     if reply.refused:
         raise ModelRefused(reply.answered_by or model.model_name, reply)
     return reply.text

@@ -11,10 +11,15 @@ MISSING_ACTION = "Invalid Format: Missing 'Action:' after 'Thought:'"
 MISSING_ACTION_INPUT = "Invalid Format: Missing 'Action Input:' after 'Action:'"
 BOTH_FINISH_AND_ACTION = "Parsing LLM output produced both a final answer and a parse-able action:"
 
-# LangChain: ReActSingleInputOutputParser
-_ACTION = re.compile(r"Action\s*\d*\s*:[\s]*(.*?)Action\s*\d*\s*Input\s*\d*\s*:[\s]*(.*)", re.DOTALL)
-_ACTION_ONLY = re.compile(r"Action\s*\d*\s*:[\s]*(.*?)", re.DOTALL)
-_ACTION_INPUT_ONLY = re.compile(r"[\s]*Action\s*\d*\s*Input\s*\d*\s*:[\s]*(.*)", re.DOTALL)
+# LangChain: ReActSingleInputOutputParser searches one regex,
+#   Action\s*\d*\s*:[\s]*(.*?)[\s]*Action\s*\d*\s*Input\s*\d*\s*:[\s]*(.*)
+# which backtracks for minutes on some long replies (a run of spaces, many "Action:").
+# The same match in two linear steps: the first "Action ... :" head, then the first
+# "Action ... Input ... :" tail after it. Possessive quantifiers (*+) never give back what
+# they took; nothing is lost by that, because a digit or ':' ends a whitespace run anyway.
+# tests/test_parser_fuzz.py checks the two agree on many thousands of replies.
+_HEAD = re.compile(r"Action\s*+\d*+\s*+:\s*+")
+_TAIL = re.compile(r"Action\s*+\d*+\s*+Input\s*+\d*+\s*+:\s*+")
 
 
 class OutputParserException(ValueError):
@@ -33,21 +38,25 @@ class OutputParserException(ValueError):
 
 
 def parse_react_output(text: str) -> AgentAction | AgentFinish:
+    # LangChain: ReActSingleInputOutputParser.parse
     includes_answer = FINAL_ANSWER in text
-    match = _ACTION.search(text)
-    if match:
+    head = _HEAD.search(text)
+    # A later head starts after this one's end, so if no tail follows the first head, none follows any.
+    tail = _TAIL.search(text, head.end()) if head else None
+    if tail:
         if includes_answer:
             # Not sent to the model: both halves are valid, so no hint would help it.
-            raise OutputParserException(f"{BOTH_FINISH_AND_ACTION} {text}", llm_output=text)
-        tool = match.group(1).strip()
-        tool_input = match.group(2).strip(" ").strip('"')
+            # LangChain's message ends in ':' and its f-string adds another: "action:: <text>".
+            raise OutputParserException(f"{BOTH_FINISH_AND_ACTION}: {text}", llm_output=text)
+        tool = text[head.end():tail.start()].strip()
+        tool_input = text[tail.end():].strip(" ").strip('"')
         return AgentAction(tool, tool_input, text)
     if includes_answer:
-        return AgentFinish({"output": text.split(FINAL_ANSWER)[-1].strip()}, text)
-    if not _ACTION_ONLY.search(text):
+        return AgentFinish({"output": text.rpartition(FINAL_ANSWER)[2].strip()}, text)
+    if head is None:
         raise OutputParserException(f"Could not parse LLM output: `{text}`", MISSING_ACTION,
                                     llm_output=text, send_to_llm=True)
-    if not _ACTION_INPUT_ONLY.search(text):
+    if not _TAIL.search(text):
         raise OutputParserException(f"Could not parse LLM output: `{text}`", MISSING_ACTION_INPUT,
                                     llm_output=text, send_to_llm=True)
     raise OutputParserException(f"Could not parse LLM output: `{text}`", llm_output=text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import uuid
@@ -12,6 +13,7 @@ from types import CodeType
 from typing import Any, Callable, Iterator
 
 from .clock import Clock, SystemClock
+from .event_builder import build_event
 from .events import EventBase, SourceRef
 from .rate_limit import RateLimiter
 from .retry import RetryPolicy
@@ -21,12 +23,32 @@ PROJECT_ROOT = PACKAGE_DIR.parent
 _PACKAGE_PREFIX = str(PACKAGE_DIR)
 
 
+@functools.lru_cache(maxsize=256)  # resolving a path costs ~50 µs; a run emits from a handful of files
 def _relative(filename: str) -> str:
     path = Path(filename).resolve()
     try:
         return path.relative_to(PROJECT_ROOT).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+# Emitting instruction -> SourceRef, shared by every run. Keyed by the instruction's offset
+# (f_lasti), because f_lineno scans the function's line table on every read, and by id(code),
+# because hashing a code object hashes its bytecode and constants; the code is kept in the
+# value, so while it is here no other code object can have its id.
+_SOURCES: dict[tuple[int, int], tuple[CodeType, SourceRef]] = {}
+_MAX_SOURCES = 4096  # only code made at run time (exec) adds new entries without end
+_MAX_STACKS = 64  # a loop round makes a handful of new frames
+
+
+def _source_at(frame: Any) -> SourceRef:
+    """The SourceRef of the instruction `frame` is at, made the first time that instruction emits."""
+    code = frame.f_code
+    if len(_SOURCES) >= _MAX_SOURCES:
+        _SOURCES.clear()
+    source = SourceRef(file=_relative(code.co_filename), line=frame.f_lineno, function=code.co_name)
+    _SOURCES[(id(code), frame.f_lasti)] = (code, source)
+    return source
 
 
 @dataclass(frozen=True)
@@ -58,39 +80,47 @@ class RunContext:
         self.retry_policy = retry_policy  # for model calls, and for tools that have none of their own
         self.rate_limiter = rate_limiter
         self.run_id = run_id or uuid.uuid4().hex[:12]
-        self.iteration = 0
+        if type(self.run_id) is not str:
+            raise TypeError(f"run_id must be a str, got {type(self.run_id).__name__}; "
+                            "check what run_id_factory returns")
         self._seq = 0
         self._start = self.clock.monotonic()
         self._outermost = outermost  # the stack walk stops at this code object
-        self._sources: dict[tuple[CodeType, int], SourceRef] = {}
+        self._stacks: dict[Any, tuple[str, ...]] = {}  # frame -> the call stack at it (loop thread only)
+        self.iteration = 0
         self._lock = threading.Lock()  # concurrent tool calls emit from worker threads
         self.run_state: dict[Any, Any] = {}  # what an agent keeps for one run only (a context summary)
         self._thread = threading.local()  # a worker thread's CallScope
+
+    @property
+    def iteration(self) -> int:
+        """The loop round (1-based) that events are stamped with; 0 before the first."""
+        return self._iteration
+
+    @iteration.setter
+    def iteration(self, value: int) -> None:
+        self._iteration = value
+        # The frames remembered for the last round are finished with; holding them would keep
+        # their locals (the last prompt) alive, and the scratchpad could no longer grow in place.
+        self._stacks.clear()
 
     def elapsed(self) -> float:
         return self.clock.monotonic() - self._start
 
     def emit(self, cls: type[EventBase], **payload: Any) -> EventBase:
         frame = sys._getframe(1)
-        code = frame.f_code
-        key = (code, frame.f_lineno)
-        source = self._sources.get(key)
-        if source is None:
-            source = SourceRef(file=_relative(code.co_filename), line=frame.f_lineno,
-                               function=code.co_name)
-            self._sources[key] = source
+        known = _SOURCES.get((id(frame.f_code), frame.f_lasti))
+        source = known[1] if known is not None else _source_at(frame)
         scope: CallScope | None = getattr(self._thread, "scope", None)
         if scope is None:
-            frames = self._stack(frame)
+            frames = self._stacks.get(frame) or self._remembered_stack(frame)
         else:
             frames = scope.prefix + self._stack(frame, scope.stop)[1:]
             if "tool_call_id" in cls.model_fields:
                 payload.setdefault("tool_call_id", scope.tool_call_id)
         with self._lock:  # one seq per event, and seq order is emission order, across threads
-            payload.update(seq=self._seq, run_id=self.run_id, t=self.clock.monotonic() - self._start,
-                           iteration=self.iteration, frames=frames, source=source)
-            # Same validation as cls(**payload), minus the Python-level __init__ (a third faster).
-            event = cls.__pydantic_validator__.validate_python(payload)
+            event = build_event(cls, payload, self._seq, self.run_id, float(self.clock.monotonic() - self._start),
+                                self._iteration, frames, source)
             self._seq += 1
             if scope is not None:
                 scope.sink(event)
@@ -121,6 +151,38 @@ class RunContext:
             names.append(frame.f_code.co_name)
         names.reverse()
         return tuple(names)
+
+
+    def _remembered_stack(self, frame: Any) -> tuple[str, ...]:
+        """The executor call stack at `frame`, outermost first, remembered per frame object.
+
+        A suspended `yield from` chain is linked through f_back while it runs, so walking
+        outwards from the emitting frame gives the real call stack. A generator is always
+        resumed by the generator that delegates to it, so the stack at a frame stays the same
+        while it lives: one walk per new frame, not per event. The remembered frames are held
+        (a frame hashes by identity, so no other frame can take its place) until the next round.
+        """
+        stacks, outermost = self._stacks, self._outermost
+        pending = []
+        names: tuple[str, ...] = ()
+        while frame is not None:
+            known = stacks.get(frame)
+            if known is not None:
+                names = known
+                break
+            code = frame.f_code
+            if outermost is None and pending and not code.co_filename.startswith(_PACKAGE_PREFIX):
+                break  # without an outermost method, the stack ends where the executor's code does
+            pending.append(frame)
+            if code is outermost:
+                break
+            frame = frame.f_back
+        if len(stacks) > _MAX_STACKS:  # a round that never ends (a tool run outside the executor)
+            stacks.clear()
+        for frame in reversed(pending):
+            names += (frame.f_code.co_name,)
+            stacks[frame] = names
+        return names
 
 
 Listener = Callable[[EventBase], None]

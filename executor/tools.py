@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import inspect
 import json
+import threading
+import time
 from functools import partial
 from typing import Any, Callable, Generator
 
@@ -28,6 +30,14 @@ class ToolError(Exception):
     """
 
 
+class ToolTimeout(ToolError, TimeoutError):
+    """A tool did not answer within its `timeout`; the loop stopped waiting for it.
+
+    A ToolError, so handle_tool_error decides whether the agent is told or the run ends;
+    a TimeoutError, so a RetryPolicy retries it by default.
+    """
+
+
 def invalid_tool_observation(requested: str, available: list[str]) -> str:
     """LangChain: InvalidTool, the observation for a tool name the agent does not have."""
     return f"{requested} is not a valid tool, try one of [{', '.join(available)}]."
@@ -47,17 +57,24 @@ class Tool:
     With `args_schema` (a pydantic model) `func` is called with keyword arguments validated by
     it: a one-str-field schema takes the Action Input as it is, any other a JSON object. Without
     one, `func` gets the raw Action Input and `args_schema` is a one-field `tool_input` schema.
+    `timeout` (seconds) bounds each attempt: a plain function runs in a worker thread and the
+    loop stops waiting after `timeout`, raising ToolTimeout (Python cannot stop the thread, so a
+    hung function is left running in the background and its answer ignored). A generator tool
+    runs on the loop's own thread, so that its events keep the real call stack; its deadline is
+    checked each time it hands out an event and when it returns.
     """
 
     def __init__(self, name: str, description: str, func: Callable[..., Any],
                  return_direct: bool = False, handle_tool_error: ErrorHandler = False,
                  deterministic: bool = True, retry_policy: RetryPolicy | None = None,
                  args_schema: type[BaseModel] | None = None,
-                 coroutine: Callable[..., Any] | None = None) -> None:
+                 coroutine: Callable[..., Any] | None = None, timeout: float | None = None) -> None:
         if not name or not name.strip():
             raise ValueError("Tool name must be a non-empty string")
         if not callable(func):
             raise TypeError(f"Tool {name!r}: func must be callable, got {type(func).__name__}")
+        if timeout is not None and not 0 < timeout < float("inf"):
+            raise ValueError(f"Tool {name!r}: timeout must be a positive number of seconds, got {timeout!r}")
         if inspect.isasyncgenfunction(func):
             raise TypeError(f"Tool {name!r}: func is an async generator; a tool returns (or awaits) one observation")
         if args_schema is not None and not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
@@ -71,6 +88,7 @@ class Tool:
         self.deterministic = deterministic
         self.retry_policy = retry_policy
         self.coroutine = coroutine
+        self.timeout = timeout
         self.callee = callee_of(func)  # events point the debugger at the user's function
         self.emits_events = inspect.isgeneratorfunction(func)
         self.takes_keywords = args_schema is not None  # func(**arguments) rather than func(tool_input)
@@ -139,13 +157,15 @@ class Tool:
     def _bind(self, tool_input: str | dict[str, Any], run: RunContext) -> Callable[[], Generator]:
         """One attempt of the call, its arguments parsed from the input (ToolInputError if they do not fit)."""
         if self.emits_events:
-            return partial(self.func, tool_input, run)
+            steps = partial(self.func, tool_input, run)
+            return steps if self.timeout is None else partial(_within_deadline, self, steps)
+        func = self.func if self.timeout is None else partial(call_with_timeout, self.func, self.timeout, self.name)
         if isinstance(tool_input, str) and not self.takes_keywords:
-            return partial(_plain_call, run, self.func, self.coroutine, (tool_input,), {})
+            return partial(_plain_call, run, func, self.coroutine, (tool_input,), {})
         arguments = parse_tool_input(self.args_schema, tool_input)
         if self.takes_keywords:
-            return partial(_plain_call, run, self.func, self.coroutine, (), arguments)
-        return partial(_plain_call, run, self.func, self.coroutine, tuple(arguments.values()), {})
+            return partial(_plain_call, run, func, self.coroutine, (), arguments)
+        return partial(_plain_call, run, func, self.coroutine, tuple(arguments.values()), {})
 
     def _observation_for(self, error: ToolError) -> str:
         handler = self.handle_tool_error
@@ -166,3 +186,46 @@ def _plain_call(run: RunContext, func: Callable[..., Any], coroutine: Callable[.
     """A plain function's call as a generator (yielding only to have an awaitable awaited),
     so every tool can be `yield from`-ed."""
     return (yield from call_either(run, func, coroutine, *args, **kwargs))
+
+
+def _within_deadline(tool: Tool, steps: Callable[[], Generator]) -> Generator[object, None, Any]:
+    """One attempt of an event-yielding tool that gives up after `tool.timeout` seconds (see Tool)."""
+    deadline = time.monotonic() + tool.timeout
+    running = steps()
+    while True:
+        try:
+            event = next(running)
+        except StopIteration as stop:
+            _check_deadline(deadline, tool)
+            return stop.value
+        _check_deadline(deadline, tool)
+        yield event
+
+
+def _check_deadline(deadline: float, tool: Tool) -> None:
+    if time.monotonic() > deadline:
+        raise ToolTimeout(f"Tool {tool.name!r} did not finish within {tool.timeout:g} seconds.")
+
+
+def call_with_timeout(func: Callable[..., Any], timeout: float, name: str, *args: Any, **kwargs: Any) -> Any:
+    """`func(*args, **kwargs)` in a daemon worker thread; ToolTimeout if it has not returned in time.
+
+    A daemon thread, so a function that never returns cannot keep the process from exiting.
+    """
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["value"] = func(*args, **kwargs)
+        except BaseException as error:  # handed to the loop's thread, which decides
+            outcome["error"] = error
+
+    worker = threading.Thread(target=work, name=f"tool {name}", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise ToolTimeout(f"Tool {name!r} did not answer within {timeout:g} seconds; "
+                          "the loop stopped waiting for it.")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]

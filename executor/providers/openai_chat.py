@@ -18,6 +18,19 @@ from .errors import (MalformedReply, ProviderAuthError, ProviderConnectionError,
 MAX_MESSAGE_CHARS = 300
 # Shapes of credentials a server may echo back in an error ("Incorrect API key provided: sk-...").
 _CREDENTIAL = re.compile(r"(?i)(bearer\s+)\S+|\bsk-[A-Za-z0-9_\-*]{6,}")
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> tuple[str, int]:
+    """`text` with each lone surrogate replaced by U+FFFD, and how many were replaced.
+
+    Why: JSON may carry an escape such as "\\ud800" that decodes to half a UTF-16 pair, a
+    str no UTF-8 encoder accepts, so the trace writer or the terminal would be the first to
+    crash on it, far from the cause. Every text from the network passes here first.
+    """
+    if text.isascii():
+        return text, 0
+    return _LONE_SURROGATE.subn("\ufffd", text)
 
 
 class OpenAIChatModel:
@@ -67,7 +80,7 @@ class OpenAIChatModel:
     def list_models(self) -> list[str]:
         """The model ids the endpoint says it serves (GET /models): a quick check of URL and key."""
         try:
-            return sorted(model.id for model in self._client.models.list())
+            return sorted(valid_text(model.id)[0] for model in self._client.models.list())
         except (openai.APIError, json.JSONDecodeError) as error:
             raise self._translate(error) from error
 
@@ -82,13 +95,14 @@ class OpenAIChatModel:
             counts = {name: value for name in ("prompt_tokens", "completion_tokens", "total_tokens")
                       if isinstance(value := getattr(usage, name, None), int)}
         message = choices[0].message
+        text, replaced = valid_text(message.content or "")
         refusal = getattr(message, "refusal", None)  # set when the model declined (structured refusal)
         finish_reason = getattr(choices[0], "finish_reason", None)
         if not isinstance(finish_reason, str) or finish_reason in ("stop", "tool_calls"):
             finish_reason = None  # kept only when it is news ("length", "content_filter")
-        return ModelReply(message.content or "", counts or None, finish_reason=finish_reason,
-                          refusal=refusal if isinstance(refusal, str) else None,
-                          tool_calls=self._tool_calls_of(message))
+        return ModelReply(text, counts or None, finish_reason=finish_reason,
+                          refusal=valid_text(refusal)[0] if isinstance(refusal, str) else None,
+                          tool_calls=self._tool_calls_of(message), replaced_surrogates=replaced)
 
     def _tool_calls_of(self, message: Any) -> tuple[ToolCall, ...]:
         calls = []
@@ -96,11 +110,13 @@ class OpenAIChatModel:
             function = getattr(call, "function", None)
             if not getattr(call, "id", None) or function is None or not getattr(function, "name", None):
                 raise MalformedReply(f"a tool call from {self.endpoint} has no id or function name")
-            calls.append(ToolCall(call.id, function.name, function.arguments or "{}"))
+            calls.append(ToolCall(valid_text(call.id)[0], valid_text(function.name)[0],
+                                  valid_text(function.arguments or "{}")[0]))
         return tuple(calls)
 
     def _clean(self, text: str) -> str:
-        """One line, no credentials, not too long: error text from a server is untrusted."""
+        """One line, no credentials, not too long, valid: error text from a server is untrusted."""
+        text = valid_text(text)[0]
         for secret in self._secrets:
             text = text.replace(secret, "***")
         text = _CREDENTIAL.sub(lambda m: (m.group(1) or "") + "***", text)

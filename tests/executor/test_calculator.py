@@ -81,3 +81,60 @@ def test_check_expression_uses_only_a_syntax_tree(monkeypatch):
     import builtins
     monkeypatch.setattr(builtins, "eval", lambda *a: pytest.fail("eval was called"))
     assert check_expression(" 25 * 1.05 ") == "25 * 1.05"
+
+
+# Powers whose exact value numexpr would fold with Python's unbounded integers, for hours.
+HANGING_POWERS = ["9**9**9", "10**10**10", "(9**9)**(9**9)", "3**3**3**3"]
+# Out of float range by another route: a float power, a function, inf - inf (nan) standing for 10**599.
+BEYOND_FLOAT = ["1.5**2000", "-2**5000", "exp(1000)**2",
+                "(10**300*10**300-(10**300*10**300-10**300*10**299))**(10**10)"]
+
+
+@pytest.mark.parametrize("expression", HANGING_POWERS + BEYOND_FLOAT)
+def test_powers_beyond_float_range_are_refused_before_numexpr_sees_them(expression, monkeypatch):
+    seen = []
+    monkeypatch.setattr(calculator.numexpr, "evaluate", lambda *a, **k: seen.append(a))
+    with pytest.raises(ToolError) as caught:
+        evaluate_expression(expression)
+    assert seen == []
+    assert str(caught.value).startswith(f"Calculator refused {expression!r}: the power ")
+    assert "beyond the largest number a float can hold" in str(caught.value)
+
+
+@pytest.mark.parametrize("expression,value", [
+    ("2**62", str(2**62)), ("0**(10**18)", "0"), ("(-1)**(10**18)", "1"), ("1.5**1000", "1.2338405969061735e+176"),
+    ("2**-1", "0.5"), ("9**9", "387420489"), ("10.0**308", "1e+308"),
+])
+def test_large_powers_within_float_range_still_evaluate(expression, value):
+    assert evaluate_expression(expression) == value
+
+
+ATTACK = """
+import json, sys
+from executor import AgentExecutor, ManualClock, ScriptedModel, create_react_agent, llm_math_tool
+observations = []
+for expression in json.loads(sys.argv[1]):
+    math_model = ScriptedModel([f"```text\\n{expression}\\n```\\n"])
+    agent_model = ScriptedModel([f" Compute it.\\nAction: Calculator\\nAction Input: {expression}",
+                                 " The calculator refused.\\nFinal Answer: too big"])
+    tools = [llm_math_tool(math_model)]
+    executor = AgentExecutor(agent=create_react_agent(agent_model, tools), tools=tools, clock=ManualClock(),
+                             return_intermediate_steps=True)
+    result = executor.invoke({"input": expression})
+    observations.append([result["output"], result["intermediate_steps"][0][1]])
+print(json.dumps(observations))
+"""
+
+
+def test_a_model_that_asks_for_a_hanging_power_gets_a_refusal_and_the_run_goes_on():
+    # The real numexpr, in a child process: a regression fails at the timeout instead of hanging the suite.
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    done = subprocess.run([sys.executable, "-c", ATTACK, json.dumps(HANGING_POWERS)], capture_output=True,
+                          text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    for expression, (output, observation) in zip(HANGING_POWERS, json.loads(done.stdout)):
+        assert output == "too big"
+        assert observation.startswith(f"Calculator refused {expression!r}: the power ")

@@ -162,7 +162,13 @@ class _Handler(BaseHTTPRequestHandler):
                                               "code": str(step.code)}}, headers)
 
     def _send_json(self, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-        self._send_raw(code, json.dumps(payload, ensure_ascii=False).encode("utf-8"), headers)
+        try:
+            data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            # Text UTF-8 cannot hold (a lone surrogate such as "\ud800") goes as a \uXXXX escape,
+            # which is how it reaches a client from a real server: valid JSON, invalid text.
+            data = json.dumps(payload, ensure_ascii=True).encode("ascii")
+        self._send_raw(code, data, headers)
 
     def _send_raw(self, code: int, data: bytes, headers: dict[str, str] | None = None) -> None:
         try:

@@ -1,0 +1,145 @@
+"""Events built from values the executor made: type-checked, not re-validated (trace files still are)."""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any
+
+from .events import EVENT_CLASSES, EventBase, SourceRef
+
+# Why: pydantic validation costs ~1.5 µs an event, seven events a loop round, while nearly every
+# value here was just made by the executor with the right type. So an event is assembled the
+# way pydantic's model_construct does it (same field order, defaults and fields_set), after a
+# type(value) check of each payload value. A value of any other type (an int for a float, a str
+# subclass, a custom model's odd reply) or a missing or unknown field goes through full
+# validation instead, so the event is always the one validation would have made, or its error.
+# tests/test_event_builder.py holds the two equal, kind by kind.
+# What RunContext stamps on every event; EventBase's optional fields (stack, origin) are payload.
+ENVELOPE = ("seq", "run_id", "t", "iteration", "frames", "source")
+_REQUIRED = object()
+
+
+class _Anything:
+    """The accepted types of a field typed Any."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+_ANYTHING = _Anything()
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How to build one kind from one set of payload names, worked out once and reused."""
+
+    template: dict[str, Any]  # every field in declaration order: its default, or _REQUIRED
+    checks: tuple[tuple[str, Any], ...]  # (payload name, the types its value may have)
+    deep: tuple[tuple[str, Any, Any], ...]  # (name, element types, literal values): look inside
+    copied: tuple[str, ...]  # dict and list fields: validation gives the event its own copy
+    fields_set: set[str]  # shared by the events built from this plan; pydantic copies it to change it
+
+
+def _accepted(annotation: Any) -> tuple[Any, Any, frozenset[Any] | None]:
+    """(types a value may have, types its elements may have, the literal values allowed)."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if annotation is Any:
+        return _ANYTHING, None, None
+    if origin is typing.Literal:
+        return frozenset(type(arg) for arg in args), None, frozenset(args)
+    if origin in (types.UnionType, typing.Union):
+        options = [_accepted(arg) for arg in args]
+        if any(outer is _ANYTHING for outer, _, _ in options):
+            return _ANYTHING, None, None
+        elements = [element for _, element, _ in options if element is not None]
+        return frozenset().union(*(outer for outer, _, _ in options)), (elements or [None])[0], None
+    if origin in (list, tuple, dict):
+        element = _accepted(args[-1] if origin is dict else args[0])[0]
+        return frozenset({origin}), element, None  # a dict's keys are checked to be str separately
+    return frozenset({annotation}), None, None
+
+
+def _plan(cls: type[EventBase], names: tuple[str, ...]) -> _Plan | None:
+    """The plan for building `cls` from these payload names; None when validation must decide."""
+    fields = cls.model_fields
+    payload_fields = {name: field for name, field in fields.items() if name not in ENVELOPE}
+    required = {name for name, field in payload_fields.items() if field.is_required()}
+    if not set(names) <= payload_fields.keys() or not required <= set(names):
+        return None
+    accepted = {name: _accepted(payload_fields[name].annotation) for name in names}
+    return _Plan(
+        template={name: (_REQUIRED if field.is_required() else field.default) for name, field in fields.items()},
+        checks=tuple((name, outer) for name, (outer, _, _) in accepted.items() if outer is not _ANYTHING),
+        deep=tuple((name, element, literals) for name, (outer, element, literals) in accepted.items()
+                   if element is not None or literals is not None or (outer is not _ANYTHING and dict in outer)),
+        copied=tuple(name for name, (outer, _, _) in accepted.items() if outer is not _ANYTHING and {list, dict} & outer),
+        fields_set={*ENVELOPE, *names})
+
+
+_PLANS: dict[type[EventBase], dict[tuple[str, ...], _Plan | None]] = {cls: {} for cls in EVENT_CLASSES}
+
+
+def _inside_is_valid(plan: _Plan, payload: dict[str, Any]) -> bool:
+    """Elements of containers, str keys of dicts, and literal values: the checks a type() cannot make."""
+    for name, elements, literals in plan.deep:  # plain loops: a generator costs more than a short list
+        value = payload[name]
+        if value is None:
+            continue
+        if literals is not None and value not in literals:
+            return False
+        if type(value) is dict:
+            for key in value:
+                if type(key) is not str:
+                    return False
+            value = value.values()
+        if elements is not None:
+            for item in value:
+                if type(item) not in elements:
+                    return False
+    return True
+
+
+def build_event(cls: type[EventBase], payload: dict[str, Any], seq: int, run_id: str, t: float,
+                iteration: int, frames: tuple[str, ...], source: SourceRef) -> EventBase:
+    """`cls(seq=seq, ..., **payload)`: equal to the validated event, and serialised the same.
+
+    The envelope (seq to source) is RunContext's own and trusted as is; the payload is checked.
+    """
+    plans = _PLANS.get(cls)
+    if plans is None:  # not one of the executor's kinds
+        return _validated(cls, payload, seq, run_id, t, iteration, frames, source)
+    names = tuple(payload)
+    plan = plans[names] if names in plans else plans.setdefault(names, _plan(cls, names))
+    if plan is None:
+        return _validated(cls, payload, seq, run_id, t, iteration, frames, source)
+    for name, accepted in plan.checks:
+        if type(payload[name]) not in accepted:
+            return _validated(cls, payload, seq, run_id, t, iteration, frames, source)
+    if plan.deep and not _inside_is_valid(plan, payload):
+        return _validated(cls, payload, seq, run_id, t, iteration, frames, source)
+    values = plan.template.copy()  # assignment keeps the template's key order: the fields' order
+    values["seq"], values["run_id"], values["t"] = seq, run_id, t
+    values["iteration"], values["frames"], values["source"] = iteration, frames, source
+    values.update(payload)
+    for name in plan.copied:
+        if values[name] is not None:
+            values[name] = type(values[name])(values[name])
+    # What pydantic's BaseModel.model_construct does, minus its per-field loop.
+    event = cls.__new__(cls)
+    _set_attribute(event, "__dict__", values)
+    _set_attribute(event, "__pydantic_fields_set__", plan.fields_set)
+    _set_attribute(event, "__pydantic_extra__", None)
+    _set_attribute(event, "__pydantic_private__", None)
+    return event
+
+
+_set_attribute = object.__setattr__  # frozen models refuse the ordinary way
+
+
+def _validated(cls: type[EventBase], payload: dict[str, Any], seq: int, run_id: str, t: float,
+               iteration: int, frames: tuple[str, ...], source: SourceRef) -> EventBase:
+    return cls.__pydantic_validator__.validate_python(
+        {**payload, "seq": seq, "run_id": run_id, "t": t, "iteration": iteration, "frames": frames,
+         "source": source})
