@@ -5,6 +5,7 @@ import json
 from executor import RetryPolicy
 from tests.helpers.fake_openai_server import Status
 from tests.live.test_live_openai import ANSWER, live_model, record_live, replay_offline, run_rose
+from tracer.replay.verify import compare_runs
 from tracer.trace.reader import load_trace
 from tutorials.rose_pricing import REPLIES
 
@@ -28,11 +29,11 @@ def test_a_reply_with_a_lone_surrogate_is_repaired_noted_traced_and_replayed(liv
     assert '"replaced_surrogates":1' in lines[1 + events.index(ends[0])]
     header, recorded, _ = load_trace(path)
     assert recorded[events.index(ends[0])].replaced_surrogates == 1
-    # The cassette (tracer/) does not yet hand the recorded count back, so compare_runs would flag
-    # replaced_surrogates on that one llm_end; the replayed texts and the run itself match.
+    # The cassette hands the recorded count back, so the replay equals the recording, note included.
     recorded, rerun = replay_offline(path)
-    assert [e.kind for e in rerun] == [e.kind for e in recorded]
     assert [e.text for e in rerun if e.kind == "llm_end"] == [e.text for e in ends]
+    assert [e.replaced_surrogates for e in rerun if e.kind == "llm_end"] == [1, 0, 0, 0]
+    assert compare_runs(recorded, rerun) is None
 
 
 def test_clean_replies_carry_no_repair_field_in_the_trace(live_env, tmp_path):

@@ -136,7 +136,8 @@ class ReplayModel:
             check_prompt(call, index + 1, prompt)
         call.attempt(attempt)
         end = call.end
-        return ModelReply(end.text, end.usage, finish_reason=end.finish_reason, refusal=end.refusal)
+        return ModelReply(end.text, end.usage, finish_reason=end.finish_reason, refusal=end.refusal,
+                          replaced_surrogates=end.replaced_surrogates)
 
 
 def replay_model(events: Sequence[EventBase], strict_prompts: bool = True, real_time: bool = False) -> ChatModel:

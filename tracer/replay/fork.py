@@ -122,7 +122,7 @@ class ForkModel:
                 if attempt == 0:
                     check_prompt(call, index + 1, prompt)
                 call.attempt(attempt)
-                return ModelReply(call.end.text, call.end.usage)
+                return ModelReply(call.end.text, call.end.usage, replaced_surrogates=call.end.replaced_surrogates)
             if self.reply is None:
                 raise ReplayDivergence("the run left the recording before reaching the fork point",
                                        seq=self.state.fork_seq, kind="fork point")
@@ -130,7 +130,7 @@ class ForkModel:
             return ModelReply(self.reply)
         fit = self._recorded_fit(prompt, stop)
         if fit is not None:
-            return ModelReply(fit.end.text, fit.end.usage)
+            return ModelReply(fit.end.text, fit.end.usage, replaced_surrogates=fit.end.replaced_surrogates)
         if self.live_model is not None:
             return self.live_model.generate(prompt, stop)
         raise RecordingExhausted("the fork needs a model reply the recording does not have (no "
