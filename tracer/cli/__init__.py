@@ -50,6 +50,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..report.cost import PriceTableError
     from ..trace.reader import TraceFormatError
     from ..trace.redact import RedactionPatternError, configured_patterns
     from ..trace.writer import TraceWriteError
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         configured_patterns()  # every command may write or print redacted text: a bad pattern stops all
         return args.handler(args) or 0
-    except (UsageError, TraceFormatError, RedactionPatternError) as error:
+    except (UsageError, TraceFormatError, RedactionPatternError, PriceTableError) as error:
         print(f"loopscope: {error}", file=sys.stderr)
         return 2
     except TraceWriteError as error:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -14,6 +15,7 @@ from executor import SystemClock
 from tutorials import get_scenario
 
 from ..debug.breakpoints import BreakpointSpecError, parse_spec
+from ..report.cost import ENV_PRICES, PriceTable
 from ..report.narrator import Narrator
 from ..trace.reader import TraceFile
 from .live_options import add_live_arguments, live_model
@@ -38,6 +40,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="with --live: where to write the live run's trace (default: a temporary file)")
     p.add_argument("--print", dest="as_text", action="store_true",
                    help="print the narrated run instead of opening the debugger")
+    p.add_argument("--prices", metavar="FILE.toml",
+                   help="model prices for the token/cost figures (see `loopscope run --help`)")
     add_live_arguments(p, live_flag=False)
     return p
 
@@ -91,6 +95,9 @@ def _narrate_live(run, console: Console) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _check_arguments(args)
+    if args.prices:  # checked now; the debugger's panes read the table through the environment
+        PriceTable.load(args.prices)
+        os.environ[ENV_PRICES] = str(args.prices)
     console = Console(highlight=False)
     to_terminal = can_show_debugger() and not args.as_text
     if args.live:

@@ -14,6 +14,7 @@ from tutorials import Scenario
 from ..replay.builder import replayed_executor
 from ..replay.cassette import ReplayDivergence
 from ..replay.live_model import SkippingClock
+from ..report.cost import PriceTable
 from ..report.ledger import Ledger
 from ..report.literal import literal
 from ..report.narrator import Narrator
@@ -34,6 +35,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--fixture", help="recording to replay (default: the scenario's fixture)")
     p.add_argument("--trace", metavar="OUT.jsonl", help="also write the new run's trace here")
     p.add_argument("--prompts", action="store_true", help="print every prompt sent to the model")
+    p.add_argument("--prices", metavar="FILE.toml",
+                   help="model prices (dollars per million tokens) over the shipped table; "
+                        "also read from $LOOPSCOPE_PRICES")
     add_live_arguments(p)
     return p
 
@@ -65,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     setup = _live_setup(args, scenario) if wants_live(args) else _replay_setup(args, scenario, console)
     executor, meta, redactor, done = setup
-    ledger = Ledger()
+    ledger = Ledger(prices=PriceTable.load(args.prices))
     writer = TraceWriter(args.trace, redactor=redactor, scenario=scenario.name, **meta) if args.trace else None
     narrator = Narrator(console, show_prompts=args.prompts, redactor=writer.redactor if writer else redactor)
     listeners = [narrator, ledger.add] + ([writer] if writer else [])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -12,6 +13,7 @@ from executor.events import EventBase
 
 from ..trace.reader import TraceFile, TraceFormatError
 from .breakpoints import BreakpointSet
+from .cost_book import CostBook
 from .event_store import EventStore, LiveStore, ReplayStore
 from .live_run import LiveRun
 from .source_map import FrameLocation, frame_locations
@@ -56,6 +58,11 @@ class DebugSession:
             return self.store.event(position)
         except TraceFormatError as error:
             return UnreadableEvent(position, str(error))
+
+    @cached_property
+    def costs(self) -> CostBook:
+        """Tokens and dollars of the model calls (the price table is read on first use)."""
+        return CostBook(self.store)
 
     @property
     def index_ready(self) -> bool:

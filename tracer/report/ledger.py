@@ -1,4 +1,5 @@
-"""The closing tally of a run: how often plan and _perform_agent_action ran, and what isinstance said."""
+"""The closing tally of a run: how often plan and _perform_agent_action ran, what isinstance said, and what the
+model calls cost in tokens and dollars (per iteration and in all)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from executor.events import EventBase
+
+from .cost import CallCost, CostTotal, PriceTable, call_costs, price_note, totals_by_iteration
 
 
 _RECOVERY = ("llm_end", "fallback", "breaker_open", "plan_error", "degrade")
@@ -29,9 +32,14 @@ class Ledger:
     answered_by: dict[str, int] = field(default_factory=dict)  # model -> calls it answered
     outcome: str = "unfinished"
     stopped_by: str = ""
+    prices: PriceTable | None = None  # the shipped table (and $LOOPSCOPE_PRICES) when not given
+    calls: list[CallCost] = field(default_factory=list)
+    _open_call: list[EventBase] = field(default_factory=list, repr=False)
 
     def add(self, event: EventBase) -> None:
         kind = event.kind
+        if kind in ("llm_start", "llm_end"):
+            self._count_tokens(event)
         if kind == "llm_start":
             self.model_calls += 1
             self.plan_calls += "plan" in event.frames
@@ -73,9 +81,18 @@ class Ledger:
         elif kind == "degrade":
             self.degraded_by = f"rule {event.rule!r}" if event.rule else "no rule"
 
+    def _count_tokens(self, event: EventBase) -> None:
+        if event.kind == "llm_start":
+            self._open_call[:] = [event]
+            return
+        if self.prices is None:
+            self.prices = PriceTable.load()
+        self.calls += call_costs(self._open_call + [event], self.prices)
+        self._open_call.clear()
+
     @classmethod
-    def of(cls, events: Iterable[EventBase]) -> "Ledger":
-        ledger = cls()
+    def of(cls, events: Iterable[EventBase], prices: PriceTable | None = None) -> "Ledger":
+        ledger = cls(prices=prices)
         for event in events:
             ledger.add(event)
         return ledger
@@ -96,5 +113,19 @@ class Ledger:
         rows += [f"answered by {name:<17}{n}   (a fallback model)" for name, n in self.answered_by.items()]
         if self.degraded_by:
             rows.append(f"degraded to rules            {self.degraded_by}")
+        rows += self.cost_lines()
         rows.append(f"outcome                      {self.outcome}")
+        return rows
+
+    def cost_lines(self) -> list[str]:
+        """Tokens and dollars per iteration and for the run, saying what was estimated."""
+        if not self.calls:
+            return []
+        total = CostTotal.of(self.calls)
+        rows = [f"tokens, iteration {n:<10} {t.short()}" for n, t in totals_by_iteration(self.calls).items()]
+        rows.append(f"tokens in all                {total.short()}")
+        if any(call.estimated for call in self.calls):
+            rows.append("  est.: the model reported no usage; loopscope counted the tokens")
+        notes = {price_note(call.price, call.model) for call in self.calls} - {""}
+        rows += [f"  {note.strip(' ()')}" for note in sorted(notes)]
         return rows

@@ -21,6 +21,11 @@ class StatusLine(Static):
         text.append(f" iteration {event.iteration} · {event.kind} │ ", style="bold")
         text.append_text(breaker_text(session))
         text.append(busy or session.message, style="yellow" if busy else "")
+        totals = session.costs.totals(getattr(event, "iteration", 0))
+        if totals is not None:  # after the message: why we stopped matters more than the bill
+            iteration, run = totals
+            mark = " (est.)" if run.estimated else ""
+            text.append(f" │ iteration {iteration.compact()} · run {run.compact()}{mark}", style="magenta")
         self.update(text)
 
 

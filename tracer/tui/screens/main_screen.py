@@ -8,7 +8,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
-from ...debug.session import DebugSession
+from ...debug.session import DebugSession, UnreadableEvent
 from ...debug.source_map import hash_warning, read_source
 from ...report.literal import literal
 from ..flows.asking import AskingFlow
@@ -201,7 +201,9 @@ class DebuggerScreen(Screen):
         elif name == "prompt":
             self.query_one(PromptPane).show(*prompt_text(session))
         elif name == "detail":
-            self.query_one("#detail-text", TextPane).show(detail_text(session.event()))
+            event = session.event()
+            cost = None if isinstance(event, UnreadableEvent) else session.costs.call_at(session.position)
+            self.query_one("#detail-text", TextPane).show(detail_text(event, cost))
         elif name == "breakpoints":
             self.query_one(BreakpointsPane).show()
         elif name == "narration":

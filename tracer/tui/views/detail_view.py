@@ -10,6 +10,7 @@ from rich.text import Text
 from executor.events import EventBase
 
 from ...debug.session import UnreadableEvent
+from ...report.cost import CallCost
 from ...report.literal import literal
 from .clipped_text import clipped
 from .event_summary import kind_style
@@ -28,7 +29,7 @@ def _value(value: Any) -> Text:
     return literal(repr(value))
 
 
-def detail_text(event: EventBase | UnreadableEvent) -> Text:
+def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None) -> Text:
     if isinstance(event, UnreadableEvent):
         return Text(f"event {event.seq} cannot be read:\n{event.problem}", style="bold red")
     text = Text()
@@ -42,6 +43,9 @@ def detail_text(event: EventBase | UnreadableEvent) -> Text:
     text.append_text(literal(" › ".join(event.frames) + "\n"))
     text.append(f"{'source':<{NAME_WIDTH}}")
     text.append_text(literal(f"{event.source.file}:{event.source.line} in {event.source.function}()\n"))
+    if cost is not None:  # the whole model call's bill, shown at both its llm_start and its llm_end
+        text.append(f"{'tokens':<{NAME_WIDTH}}", style="bold")
+        text.append(cost.describe() + "\n", style="magenta")
     payload = event.model_dump(exclude=set(ENVELOPE))
     if payload:
         text.append("\n")
