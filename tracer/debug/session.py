@@ -14,6 +14,7 @@ from executor.events import EventBase
 from ..trace.reader import TraceFile, TraceFormatError
 from .breakpoints import BreakpointSet
 from .cost_book import CostBook
+from .event_filter import EventFilter, FilteredView
 from .event_store import EventStore, LiveStore, ReplayStore
 from .live_run import LiveRun
 from .source_map import FrameLocation, frame_locations
@@ -47,6 +48,7 @@ class DebugSession:
         self.frame_up = 0  # 0 = the event's own frame; u/d move it towards the caller and back
         self.message = "s step · n next · r step out · c continue (capitals go backwards) · ? help"
         self.search_text = ""
+        self.view = FilteredView()  # the timeline filter; stepping ignores it unless step_within
 
     # -- events -------------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -67,6 +69,21 @@ class DebugSession:
     @property
     def index_ready(self) -> bool:
         return self.store.index is not None
+
+    # -- the timeline filter ------------------------------------------------------------------------
+    def shown(self):
+        """Sorted positions the timeline shows, or None when unfiltered (or not indexed yet)."""
+        index = self.store.index
+        return None if index is None else self.view.shown(index, self.store.resolve_at)
+
+    def set_filter(self, text: str) -> None:
+        """Filter the timeline (FilterSpecError when `text` cannot be read); empty text clears it."""
+        self.view.set(EventFilter.parse(text) if text.strip() else None)
+
+    def is_shown(self, position: int) -> bool:
+        shown = self.shown()
+        return shown is None or FilteredView.row_of(shown, position) < len(shown) and \
+            int(shown[FilteredView.row_of(shown, position)]) == position
 
     # -- moving ---------------------------------------------------------------------------------------
     def motion(self, motion: Motion, direction: int) -> MotionSearch:

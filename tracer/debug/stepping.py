@@ -99,3 +99,34 @@ def move(index: TraceIndex, breakpoints: BreakpointSet, resolve_at: ResolveAt, o
     stop = MotionSearch(index, breakpoints, resolve_at, origin, motion, direction).advance(complete=True)
     assert stop is not None  # a complete trace always has an edge to stop at
     return stop
+
+
+MAX_HOPS = 10_000  # a motion that keeps landing on hidden events gives up (and stays put) after this many
+
+
+def _is_in(shown: np.ndarray, position: int) -> bool:
+    at = int(np.searchsorted(shown, position))
+    return at < len(shown) and int(shown[at]) == position
+
+
+def move_within(shown: np.ndarray, index: TraceIndex, breakpoints: BreakpointSet, resolve_at: ResolveAt,
+                origin: int, motion: Motion, direction: int) -> Stop:
+    """Like move(), landing only on `shown` events ("step within filter"): a step goes to the next
+    shown event; other motions go on past hidden stops until they stop on a shown one."""
+    edge_reason = "end" if direction > 0 else "start"
+    if motion is Motion.STEP:
+        after = np.searchsorted(shown, origin, side="right" if direction > 0 else "left")
+        at = int(after) if direction > 0 else int(after) - 1
+        if 0 <= at < len(shown):
+            return Stop(int(shown[at]), "step")
+        return Stop(origin, edge_reason, moved=False)
+    # One search, resumed past each hidden stop: "next" keeps the depth of the event it started from.
+    search = MotionSearch(index, breakpoints, resolve_at, origin, motion, direction)
+    for _ in range(MAX_HOPS):
+        stop = search.advance(complete=True)
+        if stop.position != origin and _is_in(shown, stop.position):
+            return stop
+        if stop.reason == edge_reason:
+            break
+        search.cursor = stop.position
+    return Stop(origin, edge_reason, moved=False)

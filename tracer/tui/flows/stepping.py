@@ -7,7 +7,7 @@ from collections import deque
 from textual import work
 from textual.binding import Binding
 
-from ...debug.stepping import Motion, MotionSearch
+from ...debug.stepping import Motion, MotionSearch, move_within
 from ...trace.reader import TraceFormatError
 from ..messages import Waiting
 from .flow import Flow
@@ -54,6 +54,9 @@ class SteppingFlow(Flow):
                                       f"{len(self._queued)} move(s) waiting"))
             return
         chosen = Motion(motion)
+        if self.session.view.step_within and self.session.shown() is not None:
+            self._move_within_filter(chosen, direction)
+            return
         search = self.session.motion(chosen, direction)
         stop = search.advance(complete=self.session.store.complete or direction < 0)
         if stop is None:
@@ -62,6 +65,16 @@ class SteppingFlow(Flow):
             self._drive_live(search, chosen, direction)
             return
         self.session.land(stop, chosen, direction)
+        self.redraw()
+
+    def _move_within_filter(self, motion: Motion, direction: int) -> None:
+        # A live run is not pulled here: the filter steps over the events recorded so far.
+        session = self.session
+        stop = move_within(session.shown(), session.store.index, session.breakpoints, session.store.resolve_at,
+                           session.position, motion, direction)
+        session.land(stop, motion, direction)
+        if not stop.moved:
+            session.message = f"{session.message} · no shown event further that way (F changes the filter)"
         self.redraw()
 
     def edge(self, direction: int) -> None:

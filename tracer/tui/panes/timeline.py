@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ...debug.event_filter import FilteredView, describe
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
 from ..views.event_summary import KIND_WIDTH, kind_style, summary_text
@@ -46,11 +47,34 @@ class EventTimeline(ScrollView, can_focus=True):
     def on_mount(self) -> None:
         self.grow()
 
+    # -- rows: every event, or only those the filter shows ---------------------------------------
+    def _rows(self) -> int:
+        shown = self.session.shown()
+        return len(self.session) if shown is None else len(shown)
+
+    def _position_at(self, row: int) -> int | None:
+        shown = self.session.shown()
+        if shown is None:
+            return row if 0 <= row < len(self.session) else None
+        return int(shown[row]) if 0 <= row < len(shown) else None
+
+    def _row_of(self, position: int) -> int:
+        shown = self.session.shown()
+        return position if shown is None else FilteredView.row_of(shown, position)
+
     def grow(self) -> None:
-        """Call when the number of events changed (a live run) or the index arrived."""
-        self.virtual_size = Size(self.size.width, len(self.session))
+        """Call when the number of events changed (a live run), the index arrived or the filter changed."""
+        self.virtual_size = Size(self.size.width, self._rows())
         self._marks_cache = None
+        self.border_subtitle = literal(self._filter_note())
         self.refresh()
+
+    def _filter_note(self) -> str:
+        session = self.session
+        shown = session.shown()
+        note = describe(shown, len(session), session.view.filter, session.view.step_within,
+                        not session.is_shown(session.position))
+        return note or (session.store.warning and "⚠ truncated: the last line was cut off") or ""
 
     def breakpoints_changed(self) -> None:
         self._marks_cache = None
@@ -59,20 +83,30 @@ class EventTimeline(ScrollView, can_focus=True):
     def follow(self) -> None:
         """Scroll so the current event is visible, centred when it jumped out of view."""
         height = max(self.scrollable_content_region.height, 1)
-        position = self.session.position
-        if not self.scroll_y <= position < self.scroll_y + height:
-            self.scroll_to(y=max(0, position - height // 2), animate=False, immediate=True)
+        row = self._row_of(self.session.position)
+        if not self.scroll_y <= row < self.scroll_y + height:
+            self.scroll_to(y=max(0, row - height // 2), animate=False, immediate=True)
+        if self.session.view.filter is not None:
+            self.border_subtitle = literal(self._filter_note())
         self.refresh()
 
     def action_nudge(self, rows: int) -> None:
-        self.post_message(self.Picked(self.session.position + rows))
+        if self.session.shown() is None:
+            self.post_message(self.Picked(self.session.position + rows))
+            return
+        row = self._row_of(self.session.position)
+        # On a hidden event, "down" goes to the shown one below it (its row), "up" to the one above.
+        target = row + rows - (1 if rows > 0 and not self.session.is_shown(self.session.position) else 0)
+        position = self._position_at(max(0, min(target, self._rows() - 1)))
+        if position is not None:
+            self.post_message(self.Picked(position))
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        position = int(self.scroll_y) + offset.y
-        if 0 <= position < len(self.session):
+        position = self._position_at(int(self.scroll_y) + offset.y)
+        if position is not None:
             self.post_message(self.Picked(position))
 
     # -- drawing --------------------------------------------------------------------------------------
@@ -80,6 +114,11 @@ class EventTimeline(ScrollView, can_focus=True):
         index = self.session.store.index
         if index is None or not len(self.session.breakpoints):
             return [False] * height
+        if self.session.shown() is not None:  # rows are not contiguous events: mark each one
+            marks = self.session.breakpoints.marks
+            positions = [self._position_at(top + y) for y in range(height)]
+            return [p is not None and bool(marks(index, self.session.store.resolve_at, p, p + 1)[0])
+                    for p in positions]
         key = (top, height, len(index))
         if self._marks_cache is None or self._marks_cache[0] != key:
             bottom = min(top + height, len(index))
@@ -89,9 +128,9 @@ class EventTimeline(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         top = int(self.scroll_y)
-        position = top + y
+        position = self._position_at(top + y)
         width = self.scrollable_content_region.width
-        if position >= len(self.session):
+        if position is None:
             return Strip.blank(width, self.rich_style)
         marked = self._marks(top, max(self.scrollable_content_region.height, y + 1))[y]
         row = self._row(position, marked)
@@ -113,7 +152,7 @@ class EventTimeline(ScrollView, can_focus=True):
         row.append("▶" if position == session.position else " ", style="bold")
         row.append("●" if marked else " ", style="bold red")
         row.append(f"{position:>{digits}}", style="dim")
-        row.append_text(self._iteration_cell(position, event))
+        row.append_text(self._iteration_cell(position, event, self._row_of(position)))
         if indent:
             # Indent by call depth below _call, so nested calls (the calculator's model) stand out.
             row.append(" " * min(max(len(event.frames) - 2, 0), MAX_INDENT))
@@ -125,11 +164,11 @@ class EventTimeline(ScrollView, can_focus=True):
         row.append_text(summary_text(event))
         return row
 
-    def _iteration_cell(self, position: int, event) -> Text:
+    def _iteration_cell(self, position: int, event, row: int) -> Text:
         """┌ on the first event of an iteration, │ inside it, └ on its last: the rounds of the loop."""
         iteration = event.iteration
-        before = self._iteration_of(position - 1)
-        after = self._iteration_of(position + 1)
+        before = self._iteration_of(self._position_at(row - 1))
+        after = self._iteration_of(self._position_at(row + 1))
         if iteration == 0:
             return Text("    ", style="dim")
         if before != iteration:
@@ -138,8 +177,8 @@ class EventTimeline(ScrollView, can_focus=True):
             return Text(" └  ", style="dim")
         return Text(" │  ", style="dim")
 
-    def _iteration_of(self, position: int) -> int | None:
-        if not 0 <= position < len(self.session):
+    def _iteration_of(self, position: int | None) -> int | None:
+        if position is None or not 0 <= position < len(self.session):
             return None
         index = self.session.store.index
         if index is not None and position < len(index):

@@ -13,6 +13,7 @@ from ...debug.source_map import hash_warning, read_source
 from ...report.literal import literal
 from ..flows.asking import AskingFlow
 from ..flows.diffing import DiffFlow
+from ..flows.filtering import FilterFlow
 from ..flows.forking import ForkFlow, timeline_title
 from ..flows.stepping import SteppingFlow
 from ..flows.tutorials import TutorialFlow
@@ -31,7 +32,7 @@ from ..views.variables_view import variables_text
 from .help_screen import HelpScreen
 
 FLOWS = {"stepping": SteppingFlow, "asking": AskingFlow, "forking": ForkFlow, "diffing": DiffFlow,
-         "tutorials": TutorialFlow}
+         "tutorials": TutorialFlow, "filtering": FilterFlow}
 PANES = [("1", "variables", "variables pane"), ("2", "prompt", "prompt pane"), ("3", "detail", "detail pane"),
          ("4", "breakpoints", "breakpoints pane"), ("5", "narration", "narration pane (tutorials)")]
 
@@ -111,7 +112,7 @@ class DebuggerScreen(Screen):
         self.app.push_screen(HelpScreen(self.help_sections()))
 
     def help_sections(self):
-        moving = SteppingFlow.KEYS + AskingFlow.KEYS[:4]
+        moving = SteppingFlow.KEYS + AskingFlow.KEYS[:4] + FilterFlow.KEYS
         return [("Moving", moving),
                 ("Looking around", [b for b in self.BINDINGS if b not in moving] + list(self.app.BINDINGS)),
                 ("In the timeline / source pane (focus with tab)", EventTimeline.BINDINGS[:2]

@@ -1,0 +1,87 @@
+"""The timeline filter (F, W) and the token figures, driven through Pilot on the rose run."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from tests.helpers.pilot_helpers import answer, debugger, pane_text, settle
+from tracer.tui.panes.status_line import StatusLine
+from tracer.tui.panes.timeline import EventTimeline
+
+SIZE = (140, 40)
+
+
+async def press(pilot, *keys):
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+def timeline_rows(app) -> list[str]:
+    timeline = app.screen.query_one(EventTimeline)
+    return [timeline.render_line(y).text for y in range(timeline.virtual_size.height)]
+
+
+async def test_a_filter_shows_only_matching_rows_and_counts_the_hidden(rose):
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        total = len(app.session)
+        await press(pilot, "F")
+        await answer(pilot, "tool=Calculator")
+        timeline = app.screen.query_one(EventTimeline)
+        shown = [int(p) for p in app.session.shown()]
+        assert timeline.virtual_size.height == len(shown) < total
+        rows = timeline_rows(app)
+        assert all("Calculator" in row or "25 * 1.05" in row for row in rows), rows
+        assert f"{total - len(shown)} hidden" in str(timeline.border_subtitle)
+        assert "hidden" in app.session.message
+        # Stepping still visits every event, hidden ones included, and the border says so.
+        app.session.goto(shown[1])   # tool_start Calculator; next comes the calculator's own model call
+        await press(pilot, "s")
+        assert app.session.position == shown[1] + 1 not in shown
+        assert "current event hidden" in str(timeline.border_subtitle)
+
+
+async def test_step_within_filter_keeps_the_stepping_keys_on_shown_events(rose):
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "F")
+        await answer(pilot, "llm_start")
+        await press(pilot, "W")
+        starts = [int(p) for p in app.session.shown()]
+        await press(pilot, "s")
+        assert app.session.position == starts[0]
+        await press(pilot, "s", "s")
+        assert app.session.position == starts[2]
+        await press(pilot, "S")
+        assert app.session.position == starts[1]
+        await press(pilot, "G")
+        assert "stepping within filter" in str(app.screen.query_one(EventTimeline).border_subtitle)
+
+
+async def test_a_bad_filter_keeps_the_question_open_and_empty_clears(rose):
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "F")
+        await answer(pilot, "tool_begin")
+        assert "unknown event kind 'tool_begin'" in str(app.screen.query_one("#ask-hint").render())
+        app.screen.query_one(Input).value = "if iteration == 3"
+        await press(pilot, "enter")
+        assert {app.session.event(int(p)).iteration for p in app.session.shown()} == {3}
+        await press(pilot, "F")
+        await answer(pilot, "")
+        assert app.session.shown() is None
+        assert app.screen.query_one(EventTimeline).virtual_size.height == len(app.session)
+
+
+async def test_tokens_and_cost_show_in_the_detail_pane_and_the_status_line(rose):
+    app = debugger(rose)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await press(pilot, "s", "3")   # the first llm_start, the Detail tab
+        detail = pane_text(app, "detail-text")
+        assert "prompt +" in detail and "estimated (no usage recorded)" in detail
+        assert "priced as gpt-4o-mini" in detail
+        status = str(app.screen.query_one(StatusLine).render())
+        assert "iteration" in status and "run " in status and "(est.)" in status
+        await press(pilot, "s")      # its llm_end shows the same call
+        assert pane_text(app, "detail-text").count("prompt +") == 1

@@ -1,0 +1,59 @@
+"""The timeline filter: F chooses what the timeline shows, W makes the stepping keys keep to it."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+from ...debug.event_filter import FILTER_HELP, EventFilter, FilterSpecError
+from ..screens.ask_screen import AskScreen
+from .flow import Flow
+
+
+def _filter_problem(text: str) -> str | None:
+    if not text:
+        return None  # empty clears the filter
+    try:
+        EventFilter.parse(text)
+    except FilterSpecError as error:
+        return str(error)
+    return None
+
+
+class FilterFlow(Flow):
+    KEYS = [
+        Binding("F", "flow('filtering', 'ask')", "filter",
+                id="filter"),
+        Binding("W", "flow('filtering', 'toggle_step_within')", "step within the filter (on/off)",
+                show=False, id="step-within-filter"),
+    ]
+
+    def ask(self) -> None:
+        if not self.session.index_ready:
+            self.say("the trace is still being indexed: filter once it is ready")
+            return
+        current = self.session.view.filter
+        self.app.push_screen(AskScreen("Show only (empty: show everything)", FILTER_HELP, _filter_problem,
+                                       value=current.text if current else ""), self.apply)
+
+    def apply(self, text: str | None) -> None:
+        if text is None:
+            return
+        self.session.set_filter(text)
+        shown = self.session.shown()
+        if shown is None:
+            self.say("filter cleared: every event is shown")
+        else:
+            hidden = len(self.session) - len(shown)
+            within = "" if self.session.view.step_within else " (s n r c still visit every event; W: only these)"
+            self.say(f"showing {len(shown):,} of {len(self.session):,} events, {hidden:,} hidden{within}")
+        self.redraw(grew=True)
+
+    def toggle_step_within(self) -> None:
+        view = self.session.view
+        view.step_within = not view.step_within
+        if view.step_within:
+            extra = "" if view.filter else " (no filter yet: F sets one)"
+            self.say(f"stepping within the filter: s n r c land only on shown events{extra}")
+        else:
+            self.say("stepping visits every event again (hidden ones too)")
+        self.redraw(grew=True)
