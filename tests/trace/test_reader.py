@@ -82,7 +82,9 @@ def good_header():
     (None, "no such file"),
     ("", "the file is empty"),
     ("hello world\n", ":1: not a loopscope trace: the first line is not JSON"),
-    ('{"a": 1}\n', ':1: not a loopscope trace: the header has no "format"'),
+    # JSON that is no loopscope trace goes to the importers, which say what they found.
+    ('{"a": 1}\n', ': not a loopscope trace or a known export: found a JSON object with keys a; expected'),
+    ('{"a": 1}\n{"seq": 0, "kind": "chain_start"}\n', ':1: not a loopscope trace: the header has no "format"'),
     (json.dumps({"format": "loopscope-trace", "schema_version": 99}) + "\n", ":1: schema_version 99 is not supported"),
 ])
 def test_bad_files_get_a_one_line_error_naming_the_file(tmp_path, content, problem):

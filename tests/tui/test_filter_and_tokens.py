@@ -85,3 +85,21 @@ async def test_tokens_and_cost_show_in_the_detail_pane_and_the_status_line(rose)
         assert "iteration" in status and "run " in status and "(est.)" in status
         await press(pilot, "s")      # its llm_end shows the same call
         assert pane_text(app, "detail-text").count("prompt +") == 1
+
+
+async def test_an_otlp_file_from_another_tool_opens_and_steps(tmp_path):
+    from tests.helpers.foreign_traces import write_otlp
+
+    app = debugger(write_otlp(tmp_path / "spans.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.session.message.startswith("imported spans.json: OTLP JSON: 7 spans, 2 LLM, 4 tool")
+        assert "shown at the top level" in app.session.message
+        await press(pilot, "s", "3")
+        assert app.session.event().kind == "llm_start"
+        assert "52 prompt + 19 completion tokens, from the endpoint's usage" in pane_text(app, "detail-text")
+        await press(pilot, "n")
+        assert app.session.position == 2
+        await press(pilot, "F")
+        await answer(pilot, "tool_start")
+        assert app.screen.query_one(EventTimeline).virtual_size.height == 4   # three siblings and the orphan

@@ -24,7 +24,10 @@ COMMANDS = {
     "export": "export a trace (Mermaid state diagram, or OTLP spans to a collector or a JSON file)",
     "debug": "step through a recorded trace, or a live run, in the debugger",
     "serve": "serve the debugger to a web browser (textual-serve), on 127.0.0.1 unless --host says otherwise",
+    "import": "convert another tool's trace (OTLP JSON, LangSmith, Langfuse) to a loopscope trace",
 }
+# Subcommands whose module name differs from the command (`import` is a Python keyword).
+MODULES = {"import": "import_trace"}
 
 
 def chosen_command(argv: list[str]) -> str | None:
@@ -44,7 +47,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         if name != chosen:
             sub.add_parser(name, help=summary)
             continue
-        module = importlib.import_module(f"tracer.cli.{name}")
+        module = importlib.import_module(f"tracer.cli.{MODULES.get(name, name)}")
         module.add_parser(sub).set_defaults(handler=module.run)
     return parser
 

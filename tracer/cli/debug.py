@@ -67,6 +67,10 @@ def narrate_trace(path: str | Path, console: Console) -> None:
     with TraceFile(path) as trace:
         if trace.warning:
             console.print(Text(f"warning: {trace.warning}", style="yellow"))
+        if trace.import_note:
+            console.print(Text(trace.import_note, style="dim"))
+        if trace.import_warning:
+            console.print(Text(f"warning: {trace.import_warning}", style="yellow"))
         narrator = Narrator(console)
         for event in trace:
             narrator(event)

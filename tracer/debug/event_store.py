@@ -30,6 +30,7 @@ class ReplayStore:
         self.path = trace.path
         self.header = trace.header
         self.warning = trace.warning
+        self.import_note = " · ".join(n for n in (trace.import_note, trace.import_warning) if n) or None
         self.index: TraceIndex | None = None
         self._pool: ProcessPoolExecutor | None = None
         if len(trace) <= INDEX_NOW_LIMIT:

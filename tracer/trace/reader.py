@@ -56,6 +56,11 @@ class TraceFile:
         if self.path.is_dir():
             raise TraceFormatError(path, None, "is a directory, not a trace file")
         self._fh = _open_regular(self.path)
+        self.import_note: str | None = None     # what an import recognised (for a status line)
+        self.import_warning: str | None = None  # what it had to guess (orphan spans ...)
+        if self._convert_if_foreign():
+            self._fh.close()
+            self._fh = _open_regular(self.path)  # the converted trace
         size = os.fstat(self._fh.fileno()).st_size
         if size == 0:
             raise TraceFormatError(path, None, "the file is empty; record a run with --trace FILE")
@@ -71,6 +76,20 @@ class TraceFile:
         self.warning = self.warning or self._unfinished_run()
         self._prompts: dict[int, str] = {}  # event index -> whole prompt, for base+append llm_starts
         self._decode = lru_cache(maxsize=4096)(self._decode_uncached)
+
+    def _convert_if_foreign(self) -> bool:
+        """Another tool's export (OTLP JSON, LangSmith, Langfuse) is converted, and the conversion read."""
+        from .importers import looks_foreign, opened_as_loopscope  # imported late: importers use this module
+
+        foreign = looks_foreign(self._fh)
+        self._fh.seek(0)
+        if not foreign:
+            return False
+        source = self.path
+        self.path, conversion = opened_as_loopscope(source)
+        self.import_note = f"imported {source.name}: {conversion.recognised}"
+        self.import_warning = " · ".join(conversion.warnings) or None
+        return True
 
     # -- header and tail ------------------------------------------------------------------
     def _raw(self, index: int) -> bytes:
@@ -265,6 +284,6 @@ def _peek_kind(raw: bytes) -> str | None:
 
 
 def load_trace(path: str | os.PathLike[str]) -> tuple[TraceHeader, list[EventBase], str | None]:
-    """Header, every event (validated), and the truncation warning if any."""
+    """Header, every event (validated), and the truncation (or import) warning if any."""
     with TraceFile(path) as trace:
-        return trace.header, trace.events(), trace.warning
+        return trace.header, trace.events(), trace.warning or trace.import_warning

@@ -88,6 +88,8 @@ class DebuggerScreen(Screen):
         warnings = [w for w in (store.warning, self.session.breakpoints.warning) if w]
         if warnings:
             self.session.message = "warning: " + " · ".join(warnings)
+        elif getattr(store, "import_note", None):  # another tool's trace: say what was recognised
+            self.session.message = store.import_note
         if store.needs_background_index:
             self.query_one(SteppingFlow).start_indexing()
         self.refresh_panes()
