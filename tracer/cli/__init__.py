@@ -24,6 +24,7 @@ COMMANDS = {
     "export": "export a trace (Mermaid state diagram, or OTLP spans to a collector or a JSON file)",
     "debug": "step through a recorded trace, or a live run, in the debugger",
     "serve": "serve the debugger to a web browser (textual-serve), on 127.0.0.1 unless --host says otherwise",
+    "call": "ask one recorded model call again (its prompt perhaps edited) and diff the replies",
     "import": "convert another tool's trace (OTLP JSON, LangSmith, Langfuse) to a loopscope trace",
 }
 # Subcommands whose module name differs from the command (`import` is a Python keyword).

@@ -52,8 +52,6 @@ def _check_arguments(args: argparse.Namespace) -> None:
                          "e.g. `loopscope debug fixtures/rose_pricing.jsonl`")
     if args.record and not args.live:
         raise UsageError("--record only applies to --live runs")
-    if args.model and not args.live:
-        raise UsageError("--model needs --live SCENARIO: a recorded trace is replayed as it was")
     for spec in args.breaks:
         try:
             parse_spec(spec)
@@ -117,4 +115,5 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from ..tui.launch import open_debugger
 
-    return open_debugger(args.trace, breakpoints=args.breaks)
+    # With a trace, --model answers prompts edited in the playground (`e`); the trace itself is replayed.
+    return open_debugger(args.trace, breakpoints=args.breaks, call_model=(args.model, args.base_url))

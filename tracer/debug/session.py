@@ -49,6 +49,7 @@ class DebugSession:
         self.message = "s step · n next · r step out · c continue (capitals go backwards) · ? help"
         self.search_text = ""
         self.view = FilteredView()  # the timeline filter; stepping ignores it unless step_within
+        self.call_model: tuple[str | None, str | None] = (None, None)  # playground: (--model, --base-url)
 
     # -- events -------------------------------------------------------------------------------------
     def __len__(self) -> int:

@@ -16,12 +16,14 @@ __all__ = ["build_session", "open_debugger"]  # build_session lives in session.p
 
 
 def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
-                  breakpoints: Sequence[str] = (), title: str | None = None, live: LiveRun | None = None) -> int:
+                  breakpoints: Sequence[str] = (), title: str | None = None, live: LiveRun | None = None,
+                  call_model: tuple[str | None, str | None] = (None, None)) -> int:
     """Run the debugger until the user quits; returns the exit code.
 
     `stops` are tutorial narration stops (objects with .seq, .title, .text): a Narration pane
     shows the current one and space goes to the next. `breakpoints` are specs as for --break.
     With `live`, events come from that run as the user steps, and trace_path is ignored.
+    `call_model` (PROVIDER:NAME, base URL) answers prompts edited in the playground.
     """
     try:
         keymap = keymap_from_environment()
@@ -29,6 +31,7 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
         print(f"loopscope: LOOPSCOPE_KEYMAP: {error}", file=sys.stderr)
         return 2
     session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live)
+    session.call_model = call_model  # who answers an edited prompt in the playground (`e`)
     app = DebuggerApp(session, keymap=keymap)
     trace_failure = None
     try:

@@ -47,3 +47,11 @@ class OpenSession(Message):
     def __init__(self, session: Any, text: str, tab: str | None = None) -> None:
         super().__init__()
         self.session, self.text, self.tab = session, text, tab
+
+
+class ForkWith(Message):
+    """Fork the run at event `at` with `text` as the model's reply there (from the playground)."""
+
+    def __init__(self, at: int, text: str) -> None:
+        super().__init__()
+        self.at, self.text = at, text

@@ -101,9 +101,10 @@ class ForkFlow(Flow):
             self.say(f"cannot fork here: {first_line_of(error)}")
             return
         self.app.push_screen(ForkScreen(at, event.kind, change, recorded),
-                             lambda text: self._start_fork(at, change, text))
+                             lambda text: self.fork_with(at, change, text))
 
-    def _start_fork(self, at: int, change: str, text: str | None) -> None:
+    def fork_with(self, at: int, change: str, text: str | None) -> None:
+        """Re-run the trace with `text` as the reply or observation at event `at` (None: cancelled)."""
         if text is None:
             self.say("fork cancelled")
             return

@@ -66,6 +66,10 @@ EXPLAINED = {
     "toggle-breakpoint": "toggle a breakpoint on the current line (on the cursor line when the source pane has focus)",
     "search": "search the events' text (smart case)",
     "fork": "fork: edit this event's model reply or tool observation, re-run the trace, open the fork",
+    "filter": "filter the timeline: kinds, tool=NAME, iteration=N, `if CONDITION`; the hidden are counted",
+    "step-within-filter": "step within the filter: s n r c (and backwards) land only on the events shown",
+    "edit-prompt": "at a model call: edit its exact prompt, send it again (ctrl+s), see the new reply "
+                   "beside the recorded one; f forks the run with it",
     "diff": "diff this run with its parent (a fork's) or with a trace you name, aligned by transition",
     "tutorials": "tutorials: pick one (or one of its parts) and open it with its narration",
 }

@@ -14,10 +14,11 @@ from ...report.literal import literal
 from ..flows.asking import AskingFlow
 from ..flows.diffing import DiffFlow
 from ..flows.filtering import FilterFlow
+from ..flows.playground import PlaygroundFlow
 from ..flows.forking import ForkFlow, timeline_title
 from ..flows.stepping import SteppingFlow
 from ..flows.tutorials import TutorialFlow
-from ..messages import Busy, OpenSession, Redraw, Say, Waiting
+from ..messages import Busy, ForkWith, OpenSession, Redraw, Say, Waiting
 from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane
 from ..panes.prompt_pane import PromptPane
@@ -32,7 +33,8 @@ from ..views.variables_view import variables_text
 from .help_screen import HelpScreen
 
 FLOWS = {"stepping": SteppingFlow, "asking": AskingFlow, "forking": ForkFlow, "diffing": DiffFlow,
-         "tutorials": TutorialFlow, "filtering": FilterFlow}
+         "tutorials": TutorialFlow, "filtering": FilterFlow,
+         "playground": PlaygroundFlow}
 PANES = [("1", "variables", "variables pane"), ("2", "prompt", "prompt pane"), ("3", "detail", "detail pane"),
          ("4", "breakpoints", "breakpoints pane"), ("5", "narration", "narration pane (tutorials)")]
 
@@ -150,6 +152,9 @@ class DebuggerScreen(Screen):
         # Handed to the app, not awaited here: switching screens waits for this screen to finish
         # its messages, and this handler is one of them.
         self.app.call_later(self.app.open_session, message.session, message.text, message.tab)
+
+    def on_fork_with(self, message: ForkWith) -> None:
+        self.query_one(ForkFlow).fork_with(message.at, "reply", message.text)
 
     def on_breakpoints_pane_changed(self, _message: BreakpointsPane.Changed) -> None:
         self.on_redraw(Redraw(breakpoints=True))

@@ -1,0 +1,90 @@
+"""`loopscope call TRACE --at SEQ [--prompt-file F] [--model P:NAME]`: ask one recorded model call again."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from ..replay.playground import PlaygroundError, configured_model, recorded_call, rerun_call
+from ..report.cost import CallCost, PriceTable, call_costs
+from ..report.literal import literal
+from ..trace.reader import load_trace
+from .usage_error import UsageError
+from . import COMMANDS
+
+
+def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser("call", help=COMMANDS["call"],
+                       description="Send the prompt of the model call at SEQ (its llm_start) again, or an edited "
+                                   "one from --prompt-file, and show the new reply beside the recorded one. The "
+                                   "loop is not re-run. An unchanged prompt without --model replays the recorded "
+                                   "reply; a changed one goes to --model, else the configured live model "
+                                   "(LOOPSCOPE_MODEL). `loopscope fork TRACE --at SEQ --reply ...` carries a new "
+                                   "reply on through the run.")
+    p.add_argument("trace", metavar="TRACE")
+    p.add_argument("--at", type=int, required=True, metavar="SEQ", help="the call's llm_start (or llm_end)")
+    p.add_argument("--prompt-file", metavar="FILE", help="the prompt to send instead of the recorded one ('-': stdin)")
+    p.add_argument("--model", metavar="PROVIDER:NAME", help="the model to ask (e.g. openai:gpt-4o-mini)")
+    p.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint for --model")
+    return p
+
+
+def _prompt(args: argparse.Namespace) -> str | None:
+    if not args.prompt_file:
+        return None
+    if args.prompt_file == "-":
+        return sys.stdin.read()
+    try:
+        return Path(args.prompt_file).read_text("utf-8")
+    except OSError as error:
+        raise UsageError(f"--prompt-file {args.prompt_file}: {error.strerror}") from None
+
+
+def _section(console: Console, title: str, body: str) -> None:
+    console.print(Text(f"── {title} ──", style="bold"))
+    console.print(literal(body or "(empty)"))
+
+
+def run(args: argparse.Namespace) -> int:
+    _header, events, _warning = load_trace(args.trace)
+    console = Console(highlight=False, soft_wrap=True)
+    try:
+        call = recorded_call(events, args.at)
+        prompt = _prompt(args)
+        changed = prompt is not None and prompt != call.prompt
+        model = configured_model(args.model, args.base_url) if (args.model or changed) else None
+        rerun = rerun_call(call, prompt, model)
+    except PlaygroundError as error:
+        raise UsageError(f"{args.trace}: {error}") from None
+    what = "edited prompt" if rerun.prompt_changed else "the recorded prompt"
+    console.print(Text(f"event {call.at} · {call.caller}() asked {call.model} · {what} "
+                       f"({len(rerun.prompt):,} chars) → answered by {rerun.answered_by}", style="bold"))
+    _section(console, "recorded reply", call.reply)
+    _section(console, f"new reply ({rerun.answered_by}, {rerun.seconds:.2f}s)", rerun.reply)
+    diff = rerun.reply_diff()
+    console.print(Text("── the replies are the same ──" if not diff else "── diff ──", style="bold"))
+    for line in diff[2:]:
+        style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
+        console.print(literal(line), style=style)
+    cost = _cost(call, rerun)
+    if cost is not None:
+        console.print(Text(f"tokens: {cost.describe()}", style="dim"))
+    if diff:
+        console.print(Text(f"carry it on: loopscope fork {args.trace} --at {call.at} --reply '…'", style="dim"))
+    return 0
+
+
+def _cost(call, rerun) -> CallCost | None:
+    from executor.events import LLMEndEvent, LLMStartEvent, SourceRef
+
+    source = SourceRef(file="", line=0, function=call.caller)
+    envelope = dict(run_id="call", t=0.0, iteration=0, frames=(call.caller,), source=source)
+    start = LLMStartEvent(seq=0, model=rerun.answered_by if not rerun.replayed else call.model,
+                          prompt=rerun.prompt, stop=list(call.stop), **envelope)
+    end = LLMEndEvent(seq=1, text=rerun.reply, usage=rerun.usage, duration=rerun.seconds, **envelope)
+    costs = call_costs([start, end], PriceTable.load())
+    return costs[0] if costs else None

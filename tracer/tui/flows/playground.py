@@ -1,0 +1,37 @@
+"""The playground key: at a model call, `e` edits its exact prompt and asks again (see PlaygroundScreen)."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+from ...replay.playground import PlaygroundError, recorded_call
+from ..messages import ForkWith
+from ..screens.playground_screen import PlaygroundScreen
+from .flow import Flow
+
+
+class PlaygroundFlow(Flow):
+    KEYS = [Binding("e", "flow('playground', 'open')", "edit this model call's prompt and ask again",
+                    show=False, id="edit-prompt")]
+
+    def open(self) -> None:
+        session = self.session
+        if session.store.live:
+            self.say("the playground needs a recorded trace: finish the live run, then `loopscope debug` its file")
+            return
+        position = session.position
+        try:
+            # Only the events up to the reply are decoded, not the whole trace.
+            events = [session.store.event(p) for p in range(min(position + 400, len(session)))]
+            call = recorded_call(events, position)
+        except PlaygroundError as error:
+            self.say(f"e works at a model call: {error}")
+            return
+        spec, base_url = session.call_model
+        self.app.push_screen(PlaygroundScreen(call, spec, base_url), lambda reply: self._after_playground(call.at, reply))
+
+    def _after_playground(self, at: int, reply: str | None) -> None:
+        if reply is None:
+            self.say("playground closed")
+            return
+        self.post_message(ForkWith(at, reply))

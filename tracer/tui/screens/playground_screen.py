@@ -1,0 +1,111 @@
+"""The playground: one model call's exact prompt in an editor, sent again, the new reply beside the recorded one."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static, TextArea
+
+from ...replay.playground import CallRerun, PlaygroundError, RecordedCall, configured_model, rerun_call
+from ...report.literal import literal
+from ...trace.literal_text import scrub
+from ..panes.text_pane import TextPane
+
+HINT = "ctrl+s: send · esc: close"
+
+
+def reply_text(reply: str, diff: list[str] | None = None) -> Text:
+    """A reply, literally; with `diff`, the changed lines after it in red and green."""
+    text = literal(reply or "(empty)")
+    if diff:
+        text.append("\n\n── diff against the recorded reply ──\n", style="bold")
+        for line in diff[2:]:
+            style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
+            text.append_text(literal(line + "\n", style=style))
+    return text
+
+
+class PlaygroundScreen(ModalScreen[str | None]):
+    """Dismisses with a new reply to fork the run with (`f`), or None (esc)."""
+
+    BINDINGS = [Binding("ctrl+s", "send", "send the prompt", id="playground-send"),
+                Binding("f", "fork", "fork the run with the new reply", id="playground-fork"),
+                Binding("escape", "close", "close", id="playground-close")]
+
+    def __init__(self, call: RecordedCall, model_spec: str | None = None, base_url: str | None = None) -> None:
+        super().__init__()
+        self.call, self.model_spec, self.base_url = call, model_spec, base_url
+        self.prompt = scrub(call.prompt)  # control characters shown (and sent) as visible stand-ins
+        self.rerun: CallRerun | None = None
+
+    def compose(self) -> ComposeResult:
+        call = self.call
+        with Vertical(id="playground"):
+            yield Static(literal(f"Event {call.at}: {call.caller}() asked {call.model} · edit the exact prompt, "
+                                 "ctrl+s sends it"), id="playground-question")
+            yield TextArea(self.prompt, soft_wrap=True, id="playground-prompt")
+            with Horizontal(id="playground-replies"):
+                yield TextPane(id="playground-recorded")
+                yield TextPane(id="playground-new")
+            yield Static(Text(HINT, style="dim"), id="playground-hint")
+
+    def on_mount(self) -> None:
+        recorded = self.query_one("#playground-recorded", TextPane)
+        recorded.border_title = "recorded reply"
+        recorded.show(reply_text(self.call.reply))
+        new = self.query_one("#playground-new", TextPane)
+        new.border_title = "new reply"
+        new.show(Text("ctrl+s asks again", style="dim"))
+        box = self.query_one(TextArea)
+        box.focus()
+        box.move_cursor(box.document.end)  # a ReAct prompt ends where the model goes on ("Thought:")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "fork":  # `f` types into the editor; it forks once a reply is shown
+            return self.rerun is not None and not isinstance(self.focused, TextArea)
+        return True
+
+    def say(self, text: str, style: str = "dim") -> None:
+        self.query_one("#playground-hint", Static).update(literal(text, style=style))
+
+    def action_send(self) -> None:
+        prompt = self.query_one(TextArea).text
+        unchanged = prompt == self.prompt
+        spec = self.model_spec
+        if unchanged and spec is None:
+            self._show(rerun_call(self.call))
+            return
+        self.say(f"asking {spec or 'the configured model'}…", "yellow")
+        self._ask(prompt if not unchanged else self.call.prompt, spec)
+
+    @work(thread=True, exclusive=True, group="playground")
+    def _ask(self, prompt: str, spec: str | None) -> None:
+        """The model call goes over the network: away from the UI thread."""
+        try:
+            rerun = rerun_call(self.call, prompt, configured_model(spec, self.base_url))
+        except PlaygroundError as error:
+            self.app.call_from_thread(self.say, str(error), "bold red")
+            return
+        self.app.call_from_thread(self._show, rerun)
+
+    def _show(self, rerun: CallRerun) -> None:
+        self.rerun = rerun
+        diff = rerun.reply_diff()
+        pane = self.query_one("#playground-new", TextPane)
+        pane.border_title = scrub(f"new reply · {rerun.answered_by} · {rerun.seconds:.2f}s")
+        pane.show(reply_text(rerun.reply, diff))
+        pane.focus()  # out of the editor, so `f` forks (tab goes back to the prompt)
+        same = "the same reply" if not diff else f"{len(diff) - 2} diff line(s)"
+        self.say(f"{same} · f: fork the run with this reply · tab: edit again · {HINT}")
+        self.refresh_bindings()
+
+    def action_fork(self) -> None:
+        if self.rerun is not None:
+            self.dismiss(self.rerun.reply)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
