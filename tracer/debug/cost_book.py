@@ -8,7 +8,7 @@ from ..report.cost import CallCost, CostTotal, PriceTable, call_costs
 
 # Totals decode every model call once; past this many the status line shows the current call only,
 # so a million-event trace still opens at once (the ledger, `loopscope run`, always counts them all).
-TOTALS_LIMIT = 20_000
+TOTALS_LIMIT = 2_000
 PAIR_REACH = 400  # how far to look for the other half of a call when there is no index yet
 
 

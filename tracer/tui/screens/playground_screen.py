@@ -104,7 +104,9 @@ class PlaygroundScreen(ModalScreen[str | None]):
         self.refresh_bindings()
 
     def action_fork(self) -> None:
-        if self.rerun is not None:
+        if self.rerun is not None and self.rerun.reply == self.call.reply:
+            self.say("the same reply as recorded: a fork would change nothing (edit the prompt, ctrl+s)", "bold red")
+        elif self.rerun is not None:
             self.dismiss(self.rerun.reply)
 
     def action_close(self) -> None:
