@@ -11,7 +11,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from tests.helpers.foreign_traces import (FINAL_REPLY, PLAN_REPLY, otlp_json_document, write_langfuse,
                                           write_langsmith, write_otlp)
-from tests.helpers.paths import ROSE
+from tests.helpers.paths import FIXTURES, ROSE
 from tracer.report.ledger import Ledger
 from tracer.trace import otel_mapping as om
 from tracer.trace.importers import ImportProblem, convert
@@ -117,3 +117,16 @@ def test_the_trace_reader_converts_on_the_fly_so_every_command_can_open_them(tmp
         assert len(trace) == 14 and trace.header.model_extra["import_format"] == "otlp-json"
         assert trace.import_note.startswith("imported spans.json: OTLP JSON")
         assert "parent that is not in the file" in trace.import_warning
+
+
+@pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*.jsonl")), ids=lambda path: path.stem)
+def test_export_otlp_json_then_import_gives_back_the_same_transitions(fixture, tmp_path, capsys):
+    """The round trip through issue 16's exporter, as a user runs it: export --format otlp-json, then import."""
+    from tracer.cli import main
+
+    spans, back = tmp_path / "spans.json", tmp_path / "back.jsonl"
+    assert main(["export", "--format", "otlp-json", str(fixture), "-o", str(spans)]) == 0
+    assert main(["import", str(spans), "-o", str(back)]) == 0
+    capsys.readouterr()
+    assert Trace.load(back).transitions() == Trace.load(fixture).transitions()
+    assert load_trace(back)[1] == load_trace(fixture)[1]
