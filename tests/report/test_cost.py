@@ -87,3 +87,10 @@ def test_the_rose_ledger_shows_tokens_and_cost_per_iteration_and_says_it_is_an_e
     total = sum(c.dollars for c in ledger.calls)
     assert f"${total:.6f} (est.)" in lines and "priced as gpt-4o-mini" in lines
     assert "reported no usage" in lines
+
+
+def test_a_fallback_that_answered_is_the_model_billed():
+    start, end = _call("gpt-4o", "p", "r", usage={"prompt_tokens": 1000, "completion_tokens": 0})
+    end = end.model_copy(update={"answered_by": "gpt-4o-mini"})
+    (call,) = call_costs([start, end], PriceTable.load())
+    assert call.model == "gpt-4o-mini" and call.dollars == pytest.approx(1000 * 0.15 / 1e6)
