@@ -30,7 +30,20 @@ async def screen_at(path, kind: str, nth: int = 1, last: bool = False) -> str:
         app.session.goto(found[-1] if last else found[nth - 1])
         app.screen.refresh_panes()
         await settle(pilot)
-        return app.export_screenshot()
+        return await steady_screenshot(app, pilot)
+
+
+async def steady_screenshot(app, pilot, tries: int = 100) -> str:
+    """The screen once two screenshots in a row agree: on a loaded machine a pane may still be
+    catching up (centring the source, a worker's totals) when the first pause returns."""
+    shot = app.export_screenshot()
+    for _ in range(tries):
+        await pilot.pause(0.05)
+        again = app.export_screenshot()
+        if again == shot:
+            return shot
+        shot = again
+    return shot
 
 
 async def test_first_agent_action(tmp_path, svg):
