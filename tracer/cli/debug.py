@@ -12,13 +12,15 @@ from rich.console import Console
 from rich.text import Text
 
 from executor import SystemClock
-from tutorials import get_scenario
 
 from ..debug.breakpoints import BreakpointSpecError, parse_spec
 from ..report.cost import ENV_PRICES, PriceTable
 from ..report.narrator import Narrator
+from ..replay.verify import recorded_inputs
 from ..trace.reader import TraceFile
+from ..trace.transitions import Trace
 from .live_options import add_live_arguments, live_model
+from .scenarios import AGENT_HELP, add_input_arguments, scenario_named
 from .terminal import can_show_debugger
 from .usage_error import UsageError
 from . import COMMANDS
@@ -31,7 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                    "fixture's recorded replies answering the model. When stdout is not "
                                    "a terminal the narrated run is printed instead.")
     p.add_argument("trace", nargs="?", metavar="TRACE.jsonl", help="the trace file to open")
-    p.add_argument("--live", metavar="SCENARIO", help="run this scenario live (e.g. rose-pricing)")
+    p.add_argument("--live", metavar="SCENARIO", help="run this live: " + AGENT_HELP)
     p.add_argument("--break", dest="breaks", action="append", default=[], metavar="SPEC",
                    help='set a breakpoint, e.g. tool_error, tool=Calculator, iteration=2, method=plan, '
                         'line=executor/agent_executor.py:95, "if iteration >= 2"; repeatable; '
@@ -42,6 +44,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="print the narrated run instead of opening the debugger")
     p.add_argument("--prices", metavar="FILE.toml",
                    help="model prices for the token/cost figures (see `loopscope run --help`)")
+    add_input_arguments(p)
     add_live_arguments(p, live_flag=False)
     return p
 
@@ -77,15 +80,20 @@ def narrate_trace(path: str | Path, console: Console) -> None:
 def _live_run(args: argparse.Namespace):
     from ..debug.live_run import LiveRun
 
-    record = args.record or Path(tempfile.mkdtemp(prefix="loopscope-")) / f"{args.live}.live.jsonl"
+    safe_name = "".join(c if c.isalnum() or c in "-_" else "_" for c in args.live)
+    record = args.record or Path(tempfile.mkdtemp(prefix="loopscope-")) / f"{safe_name}.live.jsonl"
+    # Here --live means a live debugging session, not a live model: only --model/--fallbacks ask for one.
+    wants_model = bool(args.model or getattr(args, "fallbacks", False))
+    # Without a real model the recording answers, and it knows what was asked.
+    args.needs_inputs = wants_model and not (args.model or "").startswith("replay:")
+    scenario = scenario_named(args.live, args)
+    model = live_model(args, scenario.replies, SystemClock()) if wants_model else None
+    if model is not None and getattr(scenario, "given_inputs", False) is None:
+        scenario.given_inputs = recorded_inputs(Trace.load(args.model.removeprefix("replay:")))
     try:
-        scenario = get_scenario(args.live)
-        # Here --live means a live debugging session, not a live model: only --model/--fallbacks ask for one.
-        wants_model = args.model or getattr(args, "fallbacks", False)
-        model = live_model(args, scenario.replies, SystemClock()) if wants_model else None
-        return LiveRun(args.live, record, model=model)
-    except KeyError as error:
-        raise UsageError(str(error.args[0])) from None
+        return LiveRun(scenario, record, model=model)
+    except (LookupError, OSError) as error:
+        raise UsageError(str(error.args[0]) if error.args else str(error)) from None
 
 
 def _narrate_live(run, console: Console) -> None:

@@ -14,7 +14,8 @@ from ..replay.record_modes import RecordMode, should_record
 from ..trace.redact import Redactor, default_redactor
 from ..trace.writer import TraceWriteError, TraceWriter
 from .live_options import add_live_arguments, live_model, wants_live
-from .scenarios import scenario_named
+from ..replay.user_agent import header_meta, is_agent_spec
+from .scenarios import AGENT_HELP, add_input_arguments, scenario_named
 from .usage_error import UsageError
 from . import COMMANDS
 
@@ -27,12 +28,13 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                    "its partial trace as FILE.interrupted. Secrets (API keys from "
                                    "the environment, bearer tokens, sk-... keys, LOOPSCOPE_REDACT "
                                    "patterns) are replaced before writing.")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help=AGENT_HELP)
     p.add_argument("-o", "--output", help="where to write (default: the scenario's fixture path)")
     p.add_argument("--mode", choices=["once", "rewrite"], default="rewrite",
                    help="once: keep an existing file; rewrite (default): record it again")
     p.add_argument("--redact", action="append", default=[], metavar="REGEX",
                    help="also replace text matching REGEX (repeatable)")
+    add_input_arguments(p)
     add_live_arguments(p)
     return p
 
@@ -47,7 +49,7 @@ def record_run(scenario, output: str | Path, model: ChatModel | None = None,
     executor = scenario.executor(model, clock=clock, run_id_factory=lambda: scenario.name,
                                  **(live.executor_options() if live else {}))
     error = None
-    writer = TraceWriter(output, redactor=redactor, scenario=scenario.name, **meta)
+    writer = TraceWriter(output, redactor=redactor, **header_meta(scenario), **meta)
     try:
         with writer:
             try:
@@ -64,7 +66,10 @@ def record_scenario(scenario, output) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    scenario = scenario_named(args.scenario)
+    scenario = scenario_named(args.scenario, args)
+    if is_agent_spec(args.scenario) and not wants_live(args):
+        raise UsageError(f"{args.scenario} has no scripted replies: record it against a model, e.g. "
+                         "--model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live")
     output = Path(args.output) if args.output else scenario.fixture
     if not should_record(RecordMode.parse(args.mode), output):
         print(f"kept {output} (it exists; --mode rewrite records it again)")

@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Any
 
 from rich.console import Console
 
 from executor import AgentExecutor, SystemClock
-from tutorials import Scenario
 
 from ..replay.builder import replayed_executor
 from ..replay.cassette import ReplayDivergence
+from ..replay.verify import recorded_inputs
 from ..replay.live_model import SkippingClock
 from ..report.cost import PriceTable
 from ..report.ledger import Ledger
@@ -22,7 +23,8 @@ from ..trace.redact import Redactor
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriteError, TraceWriter
 from .live_options import add_live_arguments, live_model, wants_live
-from .scenarios import fixture_for, scenario_named
+from ..replay.user_agent import header_meta
+from .scenarios import AGENT_HELP, add_input_arguments, fixture_for, scenario_named
 from .usage_error import UsageError
 from . import COMMANDS
 
@@ -31,18 +33,19 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("run", help=COMMANDS["run"],
                        description="Re-execute the real executor: recorded model replies and "
                                    "Search results answer, the Calculator really runs numexpr.")
-    p.add_argument("scenario", help="scenario name, e.g. rose-pricing")
+    p.add_argument("scenario", help=AGENT_HELP)
     p.add_argument("--fixture", help="recording to replay (default: the scenario's fixture)")
     p.add_argument("--trace", metavar="OUT.jsonl", help="also write the new run's trace here")
     p.add_argument("--prompts", action="store_true", help="print every prompt sent to the model")
     p.add_argument("--prices", metavar="FILE.toml",
                    help="model prices (dollars per million tokens) over the shipped table; "
                         "also read from $LOOPSCOPE_PRICES")
+    add_input_arguments(p)
     add_live_arguments(p)
     return p
 
 
-def _live_setup(args: argparse.Namespace, scenario: Scenario) -> tuple[AgentExecutor, dict, Redactor | None, str]:
+def _live_setup(args: argparse.Namespace, scenario: Any) -> tuple[AgentExecutor, dict, Redactor | None, str]:
     if args.fixture:
         raise UsageError("--fixture replays a recording; leave it out when running live with --model/--live")
     clock = SystemClock()  # real waits: backoff and rate limiting happen in real time
@@ -52,7 +55,7 @@ def _live_setup(args: argparse.Namespace, scenario: Scenario) -> tuple[AgentExec
     return executor, live.header(), live.redactor(), f"ran live against {live.spec}"
 
 
-def _replay_setup(args: argparse.Namespace, scenario: Scenario,
+def _replay_setup(args: argparse.Namespace, scenario: Any,
                   console: Console) -> tuple[AgentExecutor, dict, Redactor | None, str]:
     path = fixture_for(scenario, args.fixture)
     trace = Trace.load(path)
@@ -60,17 +63,20 @@ def _replay_setup(args: argparse.Namespace, scenario: Scenario,
         console.print(f"warning: {trace.warning}", style="yellow", markup=False)
     # Recorded retries happen again under the recorded policy, but their waits are skipped.
     executor = replayed_executor(trace, scenario.executor, clock=SkippingClock())
+    if getattr(scenario, "given_inputs", False) is None:  # a user's agent asked nothing: ask what the recording asked
+        scenario.given_inputs = recorded_inputs(trace)
     return executor, {"replayed_from": str(path)}, None, f"replayed {path.name} offline"
 
 
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    scenario = scenario_named(args.scenario)
+    args.needs_inputs = wants_live(args)  # a replay can ask what the recording asked
+    scenario = scenario_named(args.scenario, args)
     console = Console(highlight=False)
     setup = _live_setup(args, scenario) if wants_live(args) else _replay_setup(args, scenario, console)
     executor, meta, redactor, done = setup
     ledger = Ledger(prices=PriceTable.load(args.prices))
-    writer = TraceWriter(args.trace, redactor=redactor, scenario=scenario.name, **meta) if args.trace else None
+    writer = TraceWriter(args.trace, redactor=redactor, **header_meta(scenario), **meta) if args.trace else None
     narrator = Narrator(console, show_prompts=args.prompts, redactor=writer.redactor if writer else redactor)
     listeners = [narrator, ledger.add] + ([writer] if writer else [])
     try:

@@ -1,21 +1,56 @@
-"""Looking up scenarios and their fixtures for the command line, with one-line errors."""
+"""Looking up scenarios (or a user's MODULE:FUNCTION agent) and their recordings for the command line, with one-line errors."""
 
 from __future__ import annotations
 
+import argparse
+import json
 from pathlib import Path
+from typing import Any
 
-from tutorials import SCENARIOS, Scenario
-
+from ..replay.agents import UnknownAgent
+from ..replay.user_agent import is_agent_spec, resolve_agent
 from .usage_error import UsageError
 
-
-def scenario_named(name: str) -> Scenario:
-    if name not in SCENARIOS:
-        raise UsageError(f"unknown scenario {name!r}; available: {', '.join(sorted(SCENARIOS))}")
-    return SCENARIOS[name]
+AGENT_HELP = ("a scenario name (e.g. rose-pricing), or your own agent as MODULE:FUNCTION or "
+              "path/to/file.py:FUNCTION, where FUNCTION(model) returns an AgentExecutor")
 
 
-def fixture_for(scenario: Scenario, override: str | None) -> Path:
+def add_input_arguments(parser: argparse.ArgumentParser) -> None:
+    """--input / --inputs: what a user's agent is asked (scenarios bring their own question)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--input", metavar="TEXT", help="the question for your agent: invoke({'input': TEXT})")
+    group.add_argument("--inputs", metavar="JSON", help="your agent's inputs as a JSON object")
+
+
+def given_inputs(args: argparse.Namespace) -> dict[str, Any] | None:
+    if getattr(args, "inputs", None):
+        try:
+            value = json.loads(args.inputs)
+        except json.JSONDecodeError as error:
+            raise UsageError(f"--inputs is not JSON ({error.msg} at character {error.pos}); "
+                             """give an object such as '{"input": "What do roses cost?"}'""") from None
+        if not isinstance(value, dict):
+            raise UsageError(f"--inputs must be a JSON object, not {type(value).__name__}")
+        return value
+    return {"input": args.input} if getattr(args, "input", None) is not None else None
+
+
+def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
+    """The scenario, or the user's agent (imported now), that `name` names."""
+    inputs = given_inputs(args) if args is not None else None
+    try:
+        agent = resolve_agent(name, inputs)
+    except UnknownAgent as error:
+        hint = "" if is_agent_spec(name) else "; or name your own agent as MODULE:FUNCTION"
+        raise UsageError(str(error.args[0]) + hint) from None
+    if inputs is not None and not is_agent_spec(name):
+        raise UsageError(f"--input/--inputs are for your own agent; scenario {name!r} asks its own question")
+    if is_agent_spec(name) and inputs is None and args is not None and getattr(args, "needs_inputs", True):
+        raise UsageError(f"what should {name} be asked? give --input TEXT (or --inputs JSON)")
+    return agent
+
+
+def fixture_for(scenario: Any, override: str | None) -> Path:
     path = Path(override) if override else scenario.fixture
     if not path.exists():
         raise UsageError(f"no recording at {path}; record one with "

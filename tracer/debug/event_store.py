@@ -9,6 +9,7 @@ from typing import Any
 
 from executor.events import EventBase
 
+from ..replay.user_agent import header_meta
 from ..trace.header import new_header
 from ..trace.index import TraceIndex
 from ..trace.reader import TraceFile
@@ -98,7 +99,7 @@ class LiveStore:
     def __init__(self, run: LiveRun) -> None:
         self.run = run
         self.path = run.trace_path
-        self.header = new_header(scenario=run.scenario.name, live=True)
+        self.header = new_header(**header_meta(run.scenario), live=True)
         self.index = TraceIndex()
         self.events: list[EventBase] = []
         self.snapshots: list[tuple[FrameSnapshot, ...]] = []

@@ -11,9 +11,10 @@ from executor import SystemClock
 from executor.events import EventBase
 from executor.run_context import PROJECT_ROOT
 
-from ..replay.agents import find_scenario
 from ..replay.builder import replayed_executor
 from ..replay.live_model import LiveModel, SkippingClock
+from ..replay.user_agent import header_meta, resolve_agent
+from ..replay.verify import recorded_inputs
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter
 
@@ -77,19 +78,22 @@ class LiveRun:
     ended (`outcome` then says how).
     """
 
-    def __init__(self, scenario_name: str, trace_path: str | Path, fixture: str | Path | None = None,
+    def __init__(self, scenario: Any, trace_path: str | Path, fixture: str | Path | None = None,
                  model: LiveModel | None = None) -> None:
-        scenario = find_scenario(scenario_name)
+        # A scenario's name, a user's MODULE:FUNCTION, or the scenario / user agent itself.
+        scenario = resolve_agent(scenario) if isinstance(scenario, str) else scenario
         self.scenario = scenario
         if model is not None:  # a real model answers; backoff and pacing happen in real time
             executor = scenario.executor(model.model, clock=SystemClock(), **model.executor_options())
-            self.writer = TraceWriter(trace_path, redactor=model.redactor(), scenario=scenario.name,
+            self.writer = TraceWriter(trace_path, redactor=model.redactor(), **header_meta(scenario),
                                       **model.header())
         else:
             # Recorded retries happen again under the recorded policy, without their waits.
             recorded = Trace.load(fixture or scenario.fixture)
             executor = replayed_executor(recorded, scenario.executor, clock=SkippingClock())
-            self.writer = TraceWriter(trace_path, scenario=scenario.name, live=True)
+            if getattr(scenario, "given_inputs", False) is None:  # a user agent asks what was recorded
+                scenario.given_inputs = recorded_inputs(recorded)
+            self.writer = TraceWriter(trace_path, **header_meta(scenario), live=True)
         self.generator = executor.iter_events(scenario.inputs())
         self.finished = False
         self.outcome = ""

@@ -43,10 +43,15 @@ def recorded_degradation(events: Sequence[Any]) -> dict[str, Any]:
 
 
 def agent_builder(header: TraceHeader) -> Build:
-    """build(model, **settings) for the agent the header names (a registered scenario)."""
+    """build(model, **settings) for the agent the header names: a registered scenario, or the
+    user's MODULE:FUNCTION it records (imported again, from the working directory)."""
     if header.scenario:
         return find_scenario(header.scenario).executor
-    raise UnknownAgent("the trace's header names no scenario, so there is nothing to rebuild; "
+    if header.agent:
+        from .user_agent import load_user_agent  # it builds on user_build below
+
+        return load_user_agent(header.agent).executor
+    raise UnknownAgent("the trace's header names no scenario or agent, so there is nothing to rebuild; "
                        "replay such traces in pytest with loopscope_cassette, or pass the build function")
 
 

@@ -232,7 +232,7 @@ def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str 
     parent_path = trace.path or Path("<memory>")
     path = Path(output) if output else default_fork_path(parent_path, at)
     header = trace.header
-    meta: dict[str, Any] = {"scenario": header.scenario, "agent": header.agent, "clock_tick": header.clock_tick}
+    meta: dict[str, Any] = {"scenario": header.scenario, "agent": header.agent, "agent_hash": header.agent_hash, "clock_tick": header.clock_tick}
     change = {"reply": reply} if reply is not None else {"observation": observation}
     if live_model is not None:
         meta["live_after_fork"] = getattr(live_model, "model_name", "live")

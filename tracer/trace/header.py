@@ -33,6 +33,8 @@ class TraceHeader(BaseModel):
     """The registered scenario that ran (e.g. "rose-pricing"), which replay rebuilds by name."""
     agent: str | None = None
     """MODULE:FUNCTION or path/to/file.py:FUNCTION of a user's build(model) that ran, for replay."""
+    agent_hash: str | None = None
+    """sha256 of the file that defined the user's build(model) when the run was recorded."""
     clock_tick: float | None = None
     """Seconds a manual clock advanced per reading; absent when the run used real time."""
     live: bool = False

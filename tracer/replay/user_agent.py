@@ -1,0 +1,121 @@
+"""A user's own agent named on the command line (`my_agent:build`, `path/to/file.py:build`), imported and run like a scenario."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+from executor import AgentExecutor, ChatModel, Tool
+
+from .agents import UnknownAgent, find_scenario, registered_scenarios
+from .builder import user_build
+
+
+def is_agent_spec(name: str) -> bool:
+    """MODULE:FUNCTION or FILE.py:FUNCTION (scenario names never hold a colon)."""
+    module, sep, function = name.rpartition(":")
+    return bool(sep and module and function.isidentifier())
+
+
+def _import_file(path: Path) -> ModuleType:
+    if not path.is_file():
+        raise ImportError(f"no such file {path}")
+    # Its folder goes on sys.path so the file can import its neighbours, as `python file.py` allows.
+    folder = str(path.parent.resolve())
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path} is not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _import_module(name: str) -> ModuleType:
+    # The working directory is where a user's module lives; `python -m` would look there too.
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
+    return importlib.import_module(name)
+
+
+def import_build(spec: str) -> tuple[Callable[[ChatModel], AgentExecutor], Path | None]:
+    """(the build function `spec` names, the file it came from); UnknownAgent with a one-line reason."""
+    module_name, _, function = spec.rpartition(":")
+    try:
+        module = _import_file(Path(module_name)) if module_name.endswith(".py") else _import_module(module_name)
+    except Exception as error:  # any failure in the user's module is reported, not raised through
+        reason = str(error).splitlines()[0] if str(error) else ""
+        raise UnknownAgent(f"cannot import agent {spec!r}: module {module_name!r} failed with "
+                           f"{type(error).__name__}{': ' + reason if reason else ''}") from None
+    build = getattr(module, function, None)
+    if not callable(build):
+        raise UnknownAgent(f"cannot use agent {spec!r}: module {module_name!r} has no function {function!r}; "
+                           "it should define build(model) returning an AgentExecutor")
+    source = getattr(module, "__file__", None)
+    return build, Path(source) if source else None
+
+
+def file_hash(path: Path | None) -> str | None:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path and path.is_file() else None
+
+
+@dataclass
+class UserAgent:
+    """A user's build(model) behind the scenario interface the commands use (executor, inputs, fixture)."""
+
+    spec: str
+    build: Callable[[ChatModel], AgentExecutor]
+    source: Path | None = None
+    given_inputs: dict[str, Any] | None = None
+    replies: tuple[str, ...] = ()
+    expect_error: bool = False
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.spec
+
+    @property
+    def fixture(self) -> Path:
+        """The default recording: in the working directory, named after the module and function."""
+        module, _, function = self.spec.rpartition(":")
+        stem = Path(module).stem if module.endswith(".py") else module.replace(".", "_")
+        return Path.cwd() / f"{stem}_{function}.jsonl"
+
+    def inputs(self) -> dict[str, Any]:
+        if self.given_inputs is None:
+            raise UnknownAgent(f"what should {self.spec} be asked? give --input TEXT (or --inputs JSON)")
+        return dict(self.given_inputs)
+
+    def executor(self, model: ChatModel, tools: list[Tool] | None = None, **settings: Any) -> AgentExecutor:
+        executor = user_build(self.build)(model, **settings)
+        return executor.with_overrides(tools=tools) if tools is not None else executor
+
+    def header_meta(self) -> dict[str, Any]:
+        return {"agent": self.spec, "agent_hash": file_hash(self.source)}
+
+
+def load_user_agent(spec: str, inputs: dict[str, Any] | None = None) -> UserAgent:
+    build, source = import_build(spec)
+    return UserAgent(spec, build, source, inputs)
+
+
+def resolve_agent(name: str, inputs: dict[str, Any] | None = None) -> Any:
+    """A registered scenario by name, or a user's agent by MODULE:FUNCTION / FILE.py:FUNCTION."""
+    if name in registered_scenarios() or not is_agent_spec(name):
+        return find_scenario(name)
+    return load_user_agent(name, inputs)
+
+
+def header_meta(agent: Any) -> dict[str, Any]:
+    """What a trace header records about the agent that ran, so replay can rebuild it."""
+    meta = getattr(agent, "header_meta", None)
+    return meta() if meta else {"scenario": agent.name}
