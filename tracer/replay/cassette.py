@@ -3,11 +3,13 @@ non-deterministic tools, and any departure from the recording is reported where 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import json
+from typing import Any, Callable, Sequence
 
 from executor import ChatModel, ModelReply, Tool
 from executor.events import EventBase
 from executor.fallbacks import restore_model
+from executor.tool_args import ToolInputError, parse_tool_input
 
 from ..trace.literal_text import scrub
 from ..trace.normalise import short_diff
@@ -15,8 +17,9 @@ from .model_calls import calls_by_model, model_calls_in_order
 from .recorded_breaker import use_recorded_breakers
 from .recorded_call import RecordedCall, failure_from_text, recorded_exception
 
-__all__ = ["CallCursor", "RecordedCall", "ReplayDivergence", "ReplayModel", "cassette_tools", "check_prompt",
-           "failure_from_text", "recorded_calls", "recorded_exception", "recorded_tool", "replay_model"]
+__all__ = ["CallCursor", "RecordedCall", "ReplayDivergence", "ReplayModel", "answered_calls", "cassette_tools",
+           "check_prompt", "failure_from_text", "recorded_calls", "recorded_exception", "recorded_tool",
+           "replay_model", "same_input", "tool_copy"]
 
 
 class ReplayDivergence(AssertionError):
@@ -155,32 +158,65 @@ def replay_model(events: Sequence[EventBase], strict_prompts: bool = True, real_
     return use_recorded_breakers(model, events) if real_time else model
 
 
+def answered_calls(events: Sequence[EventBase], tool: Tool) -> list[RecordedCall]:
+    """The recorded calls of `tool` that reached its function: a refused input (ToolInputError)
+    never did, and a replayed copy refuses that input again by itself."""
+    return [call for call in recorded_calls(events, tool=tool.name)
+            if getattr(call.end, "error_type", None) != "ToolInputError"]
+
+
+def same_input(tool: Tool, recorded: str, given: str | dict[str, Any]) -> bool:
+    """Whether a re-run's call has the recorded input: the text, or for a structured tool the
+    validated arguments (so `{"a":1}` and `{"a": 1}` are the same call)."""
+    if isinstance(given, str):
+        return given == recorded
+    try:
+        return parse_tool_input(tool.args_schema, recorded) == given
+    except ToolInputError:
+        return False
+
+
+def tool_copy(tool: Tool, answer: Callable[[Any], Any], deterministic: bool) -> Tool:
+    """A Tool like `tool` (schema, error handling, retry policy, callee) whose calls go to
+    `answer(tool_input or the arguments dict)`, which may return an awaitable."""
+    if tool.takes_keywords:
+        def call(**arguments: Any) -> Any:
+            return answer(arguments)
+    else:
+        def call(tool_input: str) -> Any:
+            return answer(tool_input)
+    copy = Tool(name=tool.name, description=tool.description, func=call, return_direct=tool.return_direct,
+                handle_tool_error=tool.handle_tool_error, deterministic=deterministic,
+                retry_policy=tool.retry_policy, args_schema=tool.args_schema if tool.takes_keywords else None)
+    copy.callee = tool.callee  # tool events point at the user's function, not at the copy
+    return copy
+
+
 def recorded_tool(tool: Tool, events: Sequence[EventBase]) -> Tool:
     """A copy of `tool` whose answers come, in order, from the recording's tool_end events.
 
     A recorded failure is raised again (same type name and message), and so are retried
     attempts, so the executor's retry and error handling run just as they did when recording.
+    The copy keeps the tool's argument schema, so a structured tool's input is validated (and a
+    bad one refused) just as it was.
     """
-    attempts = CallCursor(recorded_calls(events, tool=tool.name))
+    attempts = CallCursor(answered_calls(events, tool))
     last = events[-1].seq if events else 0
 
-    def replay(tool_input: str) -> Any:
+    def replay(given: str | dict[str, Any]) -> Any:
         index, call, attempt = attempts.next()
         if call is None:
             raise ReplayDivergence(f"the re-run calls tool {tool.name!r} {index + 1} times, but the "
                                    f"recording has only {index} such calls", seq=last, kind="end of recording")
-        if attempt == 0 and tool_input != call.start.tool_input:
+        if attempt == 0 and not same_input(tool, call.start.tool_input, given):
+            shown = given if isinstance(given, str) else json.dumps(given, ensure_ascii=False)
             raise ReplayDivergence(f"the input of {tool.name!r} call #{index + 1} differs from the recording",
                                    seq=call.start.seq, kind="tool_start", field="tool_input",
-                                   expected=call.start.tool_input, actual=tool_input)
+                                   expected=call.start.tool_input, actual=shown)
         call.attempt(attempt)
         return call.end.observation
 
-    replayed = Tool(name=tool.name, description=tool.description, func=replay,
-                    return_direct=tool.return_direct, handle_tool_error=tool.handle_tool_error,
-                    deterministic=False, retry_policy=tool.retry_policy)
-    replayed.callee = tool.callee  # tool events point at the user's function, not at replay()
-    return replayed
+    return tool_copy(tool, replay, deterministic=False)
 
 
 def cassette_tools(tools: Sequence[Tool], events: Sequence[EventBase]) -> list[Tool]:

@@ -18,8 +18,11 @@ from .cassette import (
     CallCursor,
     RecordedCall,
     ReplayDivergence,
+    answered_calls,
     check_prompt,
     recorded_calls,
+    same_input,
+    tool_copy,
 )
 from .verify import Rerun, recorded_inputs, run_collecting
 
@@ -144,7 +147,7 @@ class ForkedToolAnswers:
 
     def __init__(self, tool: Tool, events: Sequence[EventBase], state: ForkState,
                  observation: str | None) -> None:
-        calls = recorded_calls(events, tool=tool.name)
+        calls = answered_calls(events, tool)
         self.tool, self.state, self.observation = tool, state, observation
         recorded = not tool.deterministic
         self.before = CallCursor([c for c in calls if c.start.seq < state.fork_seq]) if recorded else None
@@ -152,12 +155,12 @@ class ForkedToolAnswers:
         self.after = deque(c for c in calls if recorded and c.start.seq > state.fork_seq
                            and c.end is not None and c.end.kind == "tool_end")
 
-    def answer(self, tool_input: str) -> tuple[bool, Any]:
+    def answer(self, tool_input: str | dict[str, Any]) -> tuple[bool, Any]:
         """(True, observation) when the cassette or the fork answers; (False, None) to run the tool."""
         if not self.state.forked and self.before is not None:
             index, call, attempt = self.before.next()
             if call is not None:
-                if attempt == 0 and tool_input != call.start.tool_input:
+                if attempt == 0 and not same_input(self.tool, call.start.tool_input, tool_input):
                     raise ReplayDivergence(f"the input of {self.tool.name!r} call #{index + 1} differs from "
                                            "the recording", seq=call.start.seq, kind="tool_start",
                                            field="tool_input", expected=call.start.tool_input,
@@ -175,19 +178,24 @@ class ForkedToolAnswers:
 def fork_tool(tool: Tool, events: Sequence[EventBase], state: ForkState, observation: str | None) -> Tool:
     """`tool` for a forked run; the real tool runs whenever the recording has no answer for it."""
     answers = ForkedToolAnswers(tool, events, state, observation)
+    if not tool.emits_events:
+        def answer(given: str | dict[str, Any]) -> Any:
+            answered, value = answers.answer(given)
+            # The real tool through its own invoke: arguments bound, an async tool awaited.
+            return value if answered else tool.invoke(given)
+
+        return tool_copy(tool, answer, deterministic=tool.deterministic)
 
     def forked(tool_input: str, run: Any = None) -> Any:
         answered, value = answers.answer(tool_input)
-        if tool.emits_events:
-            # Hand back the tool's own generator rather than delegating to it from a generator of
-            # ours: an extra frame would show up in every event's recorded call stack.
-            return _returning(value) if answered else tool.func(tool_input, run)
-        return value if answered else tool.func(tool_input)
+        # Hand back the tool's own generator rather than delegating to it from a generator of
+        # ours: an extra frame would show up in every event's recorded call stack.
+        return _returning(value) if answered else tool.func(tool_input, run)
 
     copy = Tool(name=tool.name, description=tool.description, func=forked, return_direct=tool.return_direct,
                 handle_tool_error=tool.handle_tool_error, deterministic=tool.deterministic,
                 retry_policy=tool.retry_policy)
-    copy.emits_events = tool.emits_events
+    copy.emits_events = True
     copy.callee = tool.callee  # tool events point at the user's function, not at forked()
     return copy
 
@@ -232,7 +240,8 @@ def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str 
     parent_path = trace.path or Path("<memory>")
     path = Path(output) if output else default_fork_path(parent_path, at)
     header = trace.header
-    meta: dict[str, Any] = {"scenario": header.scenario, "agent": header.agent, "agent_hash": header.agent_hash, "clock_tick": header.clock_tick}
+    meta: dict[str, Any] = {"scenario": header.scenario, "agent": header.agent, "agent_hash": header.agent_hash,
+                            "clock_tick": header.clock_tick}
     change = {"reply": reply} if reply is not None else {"observation": observation}
     if live_model is not None:
         meta["live_after_fork"] = getattr(live_model, "model_name", "live")
