@@ -10,7 +10,8 @@ from typing import Any
 from .events import CalleeRef
 from .run_context import _relative  # the same path rule as every event's `source`
 
-_by_code: dict[CodeType, CalleeRef] = {}
+# Keyed by file too: code objects compare equal across files when their bodies are the same.
+_by_code: dict[tuple[str, CodeType], CalleeRef] = {}
 _UNDECLARED = object()
 
 
@@ -21,11 +22,11 @@ def callee_of(target: Any) -> CalleeRef | None:
     code = getattr(function, "__code__", None)
     if not isinstance(code, CodeType):
         return None  # a builtin or C function: no Python source to show
-    found = _by_code.get(code)
+    found = _by_code.get((code.co_filename, code))
     if found is None:
         found = CalleeRef(file=_relative(code.co_filename), line=code.co_firstlineno,
                           function=code.co_name, qualname=getattr(function, "__qualname__", code.co_name))
-        _by_code[code] = found
+        _by_code[(code.co_filename, code)] = found
     return found
 
 

@@ -128,14 +128,16 @@ class DebugSession:
     def frames(self) -> list[FrameLocation]:
         """The current event's call stack, outermost first (exact lines in live mode)."""
         live = self.store.frames_at(self.position) if self.position < len(self.store) else None
-        if live:
-            return [FrameLocation(f.function, f.file, f.line, True) for f in live]
         event = self.event()
         if isinstance(event, UnreadableEvent):
             return []
-        if event.stack:  # a traced LangChain run recorded every frame's line
-            return [FrameLocation(f.function, f.file, f.line, True) for f in event.stack]
-        return frame_locations(tuple(event.frames), event.source.file, event.source.line)
+        if live:
+            frames = [FrameLocation(f.function, f.file, f.line, True) for f in live]
+        elif event.stack:  # a traced LangChain run recorded every frame's line
+            frames = [FrameLocation(f.function, f.file, f.line, True) for f in event.stack]
+        else:
+            frames = frame_locations(tuple(event.frames), event.source.file, event.source.line)
+        return frames + callee_frames(event)
 
     def selected_frame(self) -> FrameLocation | None:
         frames = self.frames()
@@ -183,6 +185,17 @@ class DebugSession:
             return later[0] if later else None
         earlier = [stop.seq for stop in self.stops if stop.seq < self.position]
         return earlier[-1] if earlier else None
+
+
+LOOPSCOPE_PACKAGES = ("executor/", "tracer/", "tutorials/")
+
+
+def callee_frames(event: Any) -> list[FrameLocation]:
+    """The user's function a tool or model event calls into, shown below the executor's frames."""
+    callee = getattr(event, "callee", None)
+    if callee is None or callee.file.startswith(LOOPSCOPE_PACKAGES):  # the lesson's own frames suffice
+        return []
+    return [FrameLocation(callee.qualname or callee.function, callee.file, callee.line, True, callee=True)]
 
 
 def _in_values(value: Any, text: str, fold: bool) -> bool:

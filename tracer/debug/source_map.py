@@ -32,6 +32,7 @@ class FrameLocation:
     file: str | None
     line: int | None
     exact: bool
+    callee: bool = False  # the user's function the event calls into (its first line), not a loop frame
 
 
 def installed_package_file(relative: str) -> Path | None:
@@ -71,6 +72,29 @@ def read_source(relative: str) -> SourceFile:
         return SourceFile(relative, (), "", f"source not found: {relative} (it is not under {PROJECT_ROOT})")
     text = data.decode("utf-8", errors="replace")
     return SourceFile(relative, tuple(text.splitlines()), hashlib.sha256(data).hexdigest())
+
+
+USER_SOURCE_LIMIT = 2_000_000  # bytes; a user's module, not a data file
+
+
+@lru_cache(maxsize=64)
+def read_user_source(named: str) -> SourceFile:
+    """A user's own file that an event's callee names, read (only) to show it: a .py file at the
+    path recorded, or, for a trace recorded elsewhere, the file of that name in the working directory."""
+    if not named.endswith(".py"):
+        return SourceFile(named, (), "", f"source not shown: {named} is not a Python file")
+    path = Path(named) if Path(named).is_absolute() else PROJECT_ROOT / named
+    if not path.is_file():
+        path = Path.cwd() / Path(named).name
+    try:
+        if path.stat().st_size > USER_SOURCE_LIMIT:
+            return SourceFile(named, (), "", f"source not shown: {named} is larger than 2 MB")
+        data = path.read_bytes()
+    except OSError:
+        return SourceFile(named, (), "", f"source not found: {named} (recorded on another machine? "
+                                         "open the debugger from the folder that holds it)")
+    text = data.decode("utf-8", errors="replace")
+    return SourceFile(named, tuple(text.splitlines()), hashlib.sha256(data).hexdigest())
 
 
 def hash_warning(source: SourceFile, header: TraceHeader) -> str | None:

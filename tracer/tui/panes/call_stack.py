@@ -31,6 +31,7 @@ class CallStackPane(Static):
         width = max((len(f.function) for f in frames), default=0)
         text = Text(no_wrap=True, overflow="ellipsis")
         shown_file = None
+        event_depth = max((d for d, f in enumerate(frames) if not f.callee), default=len(frames) - 1)
         for depth, frame in enumerate(frames):
             chosen = depth == selected
             text.append("▶ " if chosen else "  ", style="bold green")
@@ -40,7 +41,9 @@ class CallStackPane(Static):
             where = f"{name if name != shown_file else ''}:{frame.line}" if frame.line else "(line unknown)"
             shown_file = name or shown_file
             text.append(f"  {where}", style="" if frame.exact else "dim")
-            if depth == len(frames) - 1:
+            if frame.callee:
+                text.append("  ← your function, which it calls", style="dim italic")
+            elif depth == event_depth:
                 text.append("  ← this event", style="dim italic")
             text.append("\n")
         if not frames:

@@ -9,7 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from ...debug.session import DebugSession, UnreadableEvent
-from ...debug.source_map import hash_warning, read_source
+from ...debug.source_map import hash_warning, read_source, read_user_source
 from ...report.literal import literal
 from ..flows.asking import AskingFlow
 from ..flows.diffing import DiffFlow
@@ -193,9 +193,10 @@ class DebuggerScreen(Screen):
             view.show(None, None, {}, f"no source line is known for {name}()")
             pane.border_title, warning.display = "Source", False
             return
-        source = read_source(frame.file)
+        source = read_user_source(frame.file) if frame.callee else read_source(frame.file)
         view.show(source, frame.line, self.session.breakpoints.lines_in(frame.file), source.problem or "")
-        inferred = "" if frame.exact else " · caller line inferred from the source"
+        inferred = (" · your code: the function this event calls" if frame.callee
+                    else "" if frame.exact else " · caller line inferred from the source")
         # A Text, not a str: Textual reads a str title as markup, and these names come from the trace.
         pane.border_title = literal(f"Source · {frame.file}:{frame.line} in {frame.function}(){inferred}")
         problem = hash_warning(source, self.session.store.header)
