@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -16,7 +17,19 @@ from executor import (
 )
 from executor.clock import Clock
 
-FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures"
+def _fixtures_dir() -> tuple[Path, bool]:
+    """(where the recorded fixtures are, whether that is the repository's fixtures/ folder).
+
+    In a checkout they are fixtures/ at the top; an installed wheel carries a copy as package
+    data (tutorials/fixtures), which is read, never written.
+    """
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "fixtures").is_dir():
+        return checkout / "fixtures", True
+    return Path(str(resources.files("tutorials") / "fixtures")), False
+
+
+FIXTURES_DIR, FIXTURES_IN_REPO = _fixtures_dir()
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,12 @@ class Scenario:
     @property
     def fixture(self) -> Path:
         return FIXTURES_DIR / (self.fixture_name or self.name.replace("-", "_") + ".jsonl")
+
+    @property
+    def recording(self) -> Path:
+        """Where `loopscope record` writes by default: the fixture in a checkout, else the working
+        directory (an installed package's files are never written)."""
+        return self.fixture if FIXTURES_IN_REPO else Path.cwd() / self.fixture.name
 
     def inputs(self) -> dict[str, Any]:
         return {"input": self.question}

@@ -29,7 +29,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                    "the environment, bearer tokens, sk-... keys, LOOPSCOPE_REDACT "
                                    "patterns) are replaced before writing.")
     p.add_argument("scenario", help=AGENT_HELP)
-    p.add_argument("-o", "--output", help="where to write (default: the scenario's fixture path)")
+    p.add_argument("-o", "--output", help="where to write (default: the scenario's fixture in a checkout "
+                                          "of loopscope, else ./NAME.jsonl; MODULE_FUNCTION.jsonl for your agent)")
     p.add_argument("--mode", choices=["once", "rewrite"], default="rewrite",
                    help="once: keep an existing file; rewrite (default): record it again")
     p.add_argument("--redact", action="append", default=[], metavar="REGEX",
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if is_agent_spec(args.scenario) and not wants_live(args):
         raise UsageError(f"{args.scenario} has no scripted replies: record it against a model, e.g. "
                          "--model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live")
-    output = Path(args.output) if args.output else scenario.fixture
+    output = Path(args.output) if args.output else getattr(scenario, "recording", scenario.fixture)
     if not should_record(RecordMode.parse(args.mode), output):
         print(f"kept {output} (it exists; --mode rewrite records it again)")
         return 0

@@ -219,7 +219,10 @@ class BreakpointSet:
 
     @classmethod
     def for_trace(cls, trace_path: str | os.PathLike[str]) -> "BreakpointSet":
-        breakpoints = cls(Path(str(trace_path) + SIDECAR_SUFFIX))
+        path = Path(str(trace_path) + SIDECAR_SUFFIX)
+        if {"site-packages", "dist-packages"} & set(path.resolve().parts):
+            path = Path.cwd() / path.name  # an installed fixture: keep breakpoints with the user
+        breakpoints = cls(path)
         breakpoints.load()
         return breakpoints
 
