@@ -139,3 +139,28 @@ def test_secrets_stay_out_of_cassettes_and_the_replay_still_matches(pytester, mo
     assert "sk-fake-plugin" not in stored and "cust-778899" not in stored
     assert "[REDACTED:OPENAI_API_KEY]" in stored and "[REDACTED:pattern-1]" in stored
     run(pytester).assert_outcomes(passed=1)
+
+
+def test_a_failing_replay_under_snapshot_update_keeps_the_snapshot(pytester):
+    recorded(pytester)
+    before = (pytester.path / SNAPSHOT).read_text(encoding="utf-8")
+    changed = README_EXAMPLE.replace(
+        "create_react_agent(model, tools)",
+        "create_react_agent(model, tools, REACT_PROMPT.replace('as well as you can', 'briefly'))").replace(
+        "import AgentExecutor,", "import REACT_PROMPT, AgentExecutor,")
+    pytester.makepyfile(test_agent=changed)
+    result = run(pytester, "--snapshot-update")  # replay only: the cassette no longer fits
+    result.assert_outcomes(failed=1)
+    assert (pytester.path / SNAPSHOT).read_text(encoding="utf-8") == before
+    assert "deleted" not in result.stdout.str()
+
+
+def test_a_marker_sets_the_record_mode_of_one_test(pytester):
+    marked = README_EXAMPLE.replace("def test_rose_agent", '@pytest.mark.loopscope(record="once")\ndef test_rose_agent')
+    pytester.makepyfile(test_agent="import pytest\n" + marked)
+    run(pytester, "--snapshot-update").assert_outcomes(passed=1)
+    assert (pytester.path / CASSETTE).exists()
+    bad = marked.replace('record="once"', 'record="sometimes"')
+    pytester.makepyfile(test_agent="import pytest\n" + bad)
+    result = run(pytester)
+    assert "unknown record mode 'sometimes'" in result.stdout.str() + result.stderr.str()

@@ -12,6 +12,51 @@ from ..replay.record_modes import Cassette, RecordMode
 from ..trace.redact import default_redactor
 
 
+SNAPSHOT_FIXTURES = frozenset({"trace_snapshot", "trace_events_snapshot"})
+_failed_under_update: set[str] = set()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", 'loopscope(record="once"): the cassette record mode for this test '
+                                       "(none, once or rewrite); --loopscope-record still wins")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Any:
+    outcome = yield
+    report = outcome.get_result()
+    updating = bool(getattr(item.config.option, "update_snapshots", False))
+    if updating and report.failed and SNAPSHOT_FIXTURES & set(getattr(item, "fixturenames", ())):
+        _failed_under_update.add(report.nodeid)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """A test that failed (say, its replay diverged) before it could compare its trace must not
+    lose its snapshot under --snapshot-update: syrupy is told it did not run, as for a skipped test,
+    so the snapshot is kept rather than deleted as unused (and it is never rewritten: no assert ran)."""
+    if report.nodeid not in _failed_under_update or report.when == "teardown":
+        return
+    session = getattr(_configs[-1], "_syrupy", None) if _configs else None
+    try:
+        session.ran_item(report.nodeid, "skipped")
+    except AttributeError:  # another syrupy: keep the run going; the snapshot is its business then
+        pass
+
+
+_configs: list[pytest.Config] = []  # a stack: pytester runs sessions inside a session
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _configs.append(session.config)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _configs and _configs[-1] is session.config:
+        _configs.pop()
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("loopscope", "loopscope trace cassettes")
     group.addoption("--loopscope-record", dest="loopscope_record", default=None,
@@ -29,9 +74,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.fixture
 def loopscope_record_mode(request: pytest.FixtureRequest) -> RecordMode:
-    """The record mode for this session: the option wins over the ini setting."""
+    """The record mode for this test: --loopscope-record, else the test's
+    @pytest.mark.loopscope(record=...), else the ini setting."""
     config = request.config
-    return RecordMode.parse(config.getoption("loopscope_record") or config.getini("loopscope_record_mode"))
+    marker = request.node.get_closest_marker("loopscope")
+    marked = marker.kwargs.get("record") if marker else None
+    try:
+        return RecordMode.parse(config.getoption("loopscope_record") or marked
+                                or config.getini("loopscope_record_mode"))
+    except ValueError as error:
+        raise pytest.UsageError(f"{request.node.nodeid}: {error}") from None
 
 
 @pytest.fixture
