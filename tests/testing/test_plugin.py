@@ -5,7 +5,7 @@ import textwrap
 
 pytest_plugins = ["pytester"]
 
-# The README example, word for word: an agent developer's own loop under a cassette and a snapshot.
+# The README's example (tests/test_readme_snippets.py runs the README's own copy, marker included).
 README_EXAMPLE = '''
 from executor import AgentExecutor, ScriptedModel, Tool, create_react_agent
 
