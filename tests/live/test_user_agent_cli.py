@@ -74,3 +74,14 @@ def test_a_broken_user_module_is_named_with_its_reason(project, capsys):
     code, out, err = loopscope(capsys, "record", "broken:build", "--input", "x", "--model", "openai:fake-model")
     assert code == 2
     assert "module 'broken' failed with RuntimeError: no florist today" in err
+
+
+def test_verify_notes_when_the_agent_file_changed_since_recording(project, live_env, capsys):
+    live_env.push(*REPLIES)
+    assert loopscope(capsys, "record", "florist:build", "--input", QUESTION, "--model", "openai:fake-model",
+                     "-o", "run.jsonl")[0] == 0
+    source = project / "florist.py"
+    source.write_text(source.read_text() + "\n# a comment added later\n", encoding="utf-8")
+    sys.modules.pop("florist", None)
+    code, out, err = loopscope(capsys, "verify", "run.jsonl")
+    assert code == 0 and "note: florist.py changed since this trace was recorded; its events still match" in out

@@ -1,4 +1,4 @@
-"""Looking up scenarios (or a user's MODULE:FUNCTION agent) and their recordings for the command line, with one-line errors."""
+"""Looking up scenarios, or a user's MODULE:FUNCTION agent, and their recordings for the command line."""
 
 from __future__ import annotations
 

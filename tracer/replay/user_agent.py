@@ -1,4 +1,4 @@
-"""A user's own agent named on the command line (`my_agent:build`, `path/to/file.py:build`), imported and run like a scenario."""
+"""A user's own agent named on the command line (my_agent:build, path/to/file.py:build), run like a scenario."""
 
 from __future__ import annotations
 
@@ -119,3 +119,16 @@ def header_meta(agent: Any) -> dict[str, Any]:
     """What a trace header records about the agent that ran, so replay can rebuild it."""
     meta = getattr(agent, "header_meta", None)
     return meta() if meta else {"scenario": agent.name}
+
+
+def agent_source_note(agent_spec: str | None, recorded_hash: str | None) -> str | None:
+    """A note when the user's agent file is not the one that recorded the trace (its events may still match)."""
+    if not agent_spec or not recorded_hash:
+        return None
+    try:
+        _build, source = import_build(agent_spec)
+    except UnknownAgent:
+        return None  # verify reports that on its own
+    if file_hash(source) in (None, recorded_hash):
+        return None
+    return f"{source.name if source else agent_spec} changed since this trace was recorded"

@@ -17,6 +17,7 @@ from ..trace.redact import Redactor, default_redactor
 from ..trace.transitions import Trace
 from .agents import UnknownAgent
 from .builder import replayed_executor
+from .user_agent import agent_source_note
 from .cassette import ReplayDivergence
 
 
@@ -121,4 +122,7 @@ def verify_trace(path: str | os.PathLike[str]) -> VerifyResult:
         if rerun.divergence is not None and rerun.divergence.seq != difference.seq:
             result.notes.append("the cassette stopped the re-run: " + str(rerun.divergence).splitlines()[0])
     result.executor_changed = changed_executor_files(header)
+    note = agent_source_note(header.agent, header.agent_hash)
+    if note:
+        result.notes.append(note + ("; its events still match" if result.status == "ok" else ""))
     return result
