@@ -36,8 +36,15 @@ def pytest_in(folder, *argv):
                           cwd=folder, capture_output=True, text=True, timeout=120)
 
 
+@pytest.fixture
+def fresh_florist():
+    sys.modules.pop("florist", None)
+    yield
+    sys.modules.pop("florist", None)  # the CLI imported this test's florist.py; the next test has its own
+
+
 @pytest.mark.slow
-async def test_a_users_project_from_record_to_debugger(live_env, tmp_path, capsys):
+async def test_a_users_project_from_record_to_debugger(live_env, tmp_path, capsys, fresh_florist):
     source = write_project(tmp_path)  # live_env already runs us from tmp_path, outside the repo
     live_env.push(*REPLIES)
     code, out, err = loopscope(capsys, "record", "florist:build", "--input", QUESTION,

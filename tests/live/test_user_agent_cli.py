@@ -19,6 +19,7 @@ def loopscope(capsys, *argv):
 @pytest.fixture
 def project(live_env, tmp_path, monkeypatch):
     write_project(tmp_path)
+    sys.modules.pop("florist", None)  # another test's florist.py may be imported already
     yield tmp_path
     sys.modules.pop("florist", None)  # each test imports its own copy
 

@@ -23,6 +23,7 @@ def florist_trace(tmp_path, monkeypatch):
     write_project(tmp_path)
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("florist", None)  # another test's florist.py may be imported already
     import florist
 
     path = tmp_path / "run.jsonl"
