@@ -11,10 +11,10 @@ from executor import ChatModel, ManualClock, ScriptedModel, SystemClock
 from ..replay.builder import DEFAULT_CLOCK_TICK
 from ..replay.live_model import LiveModel
 from ..replay.record_modes import RecordMode, should_record
+from ..replay.user_agent import header_meta, is_agent_spec
 from ..trace.redact import Redactor, default_redactor
 from ..trace.writer import TraceWriteError, TraceWriter
 from .live_options import add_live_arguments, live_model, wants_live
-from ..replay.user_agent import header_meta, is_agent_spec
 from .scenarios import AGENT_HELP, add_input_arguments, scenario_named
 from .usage_error import UsageError
 from . import COMMANDS

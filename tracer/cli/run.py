@@ -15,6 +15,7 @@ from ..replay.builder import replayed_executor
 from ..replay.cassette import ReplayDivergence
 from ..replay.verify import recorded_inputs
 from ..replay.live_model import SkippingClock
+from ..replay.user_agent import header_meta
 from ..report.cost import PriceTable
 from ..report.ledger import Ledger
 from ..report.literal import literal
@@ -23,7 +24,6 @@ from ..trace.redact import Redactor
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriteError, TraceWriter
 from .live_options import add_live_arguments, live_model, wants_live
-from ..replay.user_agent import header_meta
 from .scenarios import AGENT_HELP, add_input_arguments, fixture_for, scenario_named
 from .usage_error import UsageError
 from . import COMMANDS
