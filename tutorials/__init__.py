@@ -1,6 +1,7 @@
 """Runnable scenarios (question, tools, replies) built on the executor, each with a recorded fixture."""
 
-from . import fallback, invalid_tool, iteration_limit, langchain_rose, parse_error, rate_limit, tool_error
+from . import (context_budget, fallback, invalid_tool, iteration_limit, langchain_rose, parallel_tools, parse_error,
+               rate_limit, structured_output, tool_error)
 from .rose_pricing import SCENARIO as ROSE_PRICING
 from .scenario import FIXTURES_DIR, Scenario
 
@@ -17,6 +18,10 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
     fallback.SCENARIO_FALLBACK,
     fallback.SCENARIO_DEGRADED,
     langchain_rose.SCENARIO,
+    parallel_tools.SCENARIO,
+    context_budget.SCENARIO_TRIM,
+    context_budget.SCENARIO_SUMMARIZE,
+    structured_output.SCENARIO,
 )}
 
 

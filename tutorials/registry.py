@@ -52,6 +52,10 @@ TUTORIALS: dict[str, Tutorial] = {t.name: t for t in (
     _tutorial("rate-limit", "rate-limit"),
     _tutorial("fallback", "fallback-model", "fallback-rules"),
     _tutorial("langchain", "rose-pricing-langchain"),
+    # The tool-calling agent: the same executor, the model's native tool calls instead of ReAct text.
+    _tutorial("parallel-tools", "parallel-tools"),
+    _tutorial("context-budget", "context-budget-trim", "context-budget-summarize"),
+    _tutorial("structured-output", "structured-output"),
 )}
 
 

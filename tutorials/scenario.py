@@ -50,6 +50,11 @@ class Scenario:
     # Puts a simulated endpoint (e.g. one that answers HTTP 429) in front of the scripted model.
     # Only the scripted model gets it: a replay's model raises the recorded failures by itself.
     scripted_endpoint: Callable[[ChatModel], ChatModel] | None = None
+    # A tool-calling scenario: builds the agent (create_tool_calling_agent with its system prompt,
+    # response format, budget) instead of the ReAct one.
+    build_agent: Callable[[ChatModel, list[Tool]], Any] | None = None
+    # Tools that take time on the run's clock (a manual one in recordings and replays, so "slow" is deterministic).
+    build_clocked_tools: Callable[[ChatModel, Clock], list[Tool]] | None = None
 
     @property
     def fixture(self) -> Path:
@@ -67,9 +72,12 @@ class Scenario:
     def executor(self, model: ChatModel, tools: list[Tool] | None = None, **overrides: Any) -> AgentExecutor:
         if self.scripted_endpoint is not None and isinstance(model, ScriptedModel):
             model = self.scripted_endpoint(model)
-        tools = tools if tools is not None else self.build_tools(model)
-        agent = create_react_agent(model, tools)
         settings = {**self.settings, **overrides}
+        if tools is None and self.build_clocked_tools is not None:
+            settings["clock"] = settings.get("clock") or SystemClock()
+            tools = self.build_clocked_tools(model, settings["clock"])
+        tools = tools if tools is not None else self.build_tools(model)
+        agent = self.build_agent(model, tools) if self.build_agent else create_react_agent(model, tools)
         if self.per_run_settings is not None:
             settings["clock"] = settings.get("clock") or SystemClock()
             fresh = self.per_run_settings(settings["clock"])

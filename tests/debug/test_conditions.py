@@ -161,3 +161,17 @@ def test_hostile_conditions_are_one_short_line_never_a_traceback(spec):
 def test_reasonable_nesting_still_parses_and_evaluates():
     condition = Condition("not not (((iteration >= 2))) and not (kind == \"llm_start\")")
     assert condition.matches(lambda name: {"iteration": 3, "kind": "tool_end"}.get(name, MISSING))
+
+
+def test_state_is_a_derived_field_usable_in_conditions():
+    from tracer.debug.conditions import Condition, ConditionError, resolve_in
+
+    summary_call = {"kind": "llm_start", "frames": ["iter_events", "_call", "plan", "fit", "_summarize",
+                                                    "call_chat_model"]}
+    plan_call = {"kind": "llm_start", "frames": ["iter_events", "_call", "plan", "call_chat_model"]}
+    condition = Condition('state == "summarizing"')
+    assert condition.matches(resolve_in(summary_call)) and not condition.matches(resolve_in(plan_call))
+    assert Condition('state == "finished"').matches(resolve_in({"kind": "finish_check", "frames": [],
+                                                                "is_finish": True}))
+    with pytest.raises(ConditionError, match="not a loop state"):
+        Condition('state == "summarising"')

@@ -87,3 +87,32 @@ def test_a_live_search_waits_for_more_events_then_resumes(rose):
     stop = search.advance(complete=False)
     assert (stop.position, stop.reason) == (6, "next")
     assert search.cursor == 5  # events already examined are not examined again
+
+
+@pytest.fixture(scope="module")
+def parallel():
+    from tests.helpers.paths import FIXTURES
+
+    trace = TraceFile(FIXTURES / "parallel_tools.jsonl")
+    yield trace, TraceIndex.build(trace)
+    trace.close()
+
+
+def kinds_and_ids(trace, position):
+    fields = trace.fields(position)
+    return fields["kind"], fields.get("tool_call_id")
+
+
+@pytest.mark.parametrize("origin", [3, 4, 5, 6, 7, 9])  # an action of the round, or an event inside a lane
+def test_step_over_on_the_acting_phase_runs_every_call(parallel, origin):
+    trace, _ = parallel
+    stop = go(parallel, origin, N)
+    assert kinds_and_ids(trace, stop.position) == ("step", "call_bj")
+    lanes = {trace.fields(i).get("tool_call_id") for i in range(origin, stop.position)
+             if trace.fields(i)["kind"] in ("tool_end", "tool_error")}
+    assert lanes == {"call_bj", "call_sh", "call_gz"} or origin > 6
+
+
+def test_step_into_still_walks_the_lanes_one_event_at_a_time(parallel):
+    trace, _ = parallel
+    assert kinds_and_ids(trace, go(parallel, 6, S).position) == ("tool_start", "call_sh")

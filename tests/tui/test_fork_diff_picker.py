@@ -125,7 +125,7 @@ async def test_f_on_an_event_that_cannot_be_forked_names_the_kinds_that_can(rose
         app.session.goto(3)  # agent_action
         await press(pilot, "f")
         assert isinstance(app.screen, DebuggerScreen)
-        assert "agent_action │ f forks llm_start/llm_end" in status(app)
+        assert "agent_action · planning │ f forks llm_start/llm_end" in status(app)
         assert "tool_start/tool_end/tool_error" in app.session.message
         assert list(here.glob("*.fork-*")) == []
 

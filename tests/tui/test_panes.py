@@ -199,3 +199,27 @@ async def test_a_trace_killed_between_events_opens_as_interrupted(rose, tmp_path
         assert len(app.session) == 10
         assert "the run was interrupted" in str(app.screen.query_one(StatusLine).render())
         assert "truncated" in str(app.screen.query_one(EventTimeline).border_subtitle)
+
+
+def test_the_prompt_pane_at_a_trim_shows_what_was_dropped_and_what_the_next_call_sends(tmp_path):
+    import shutil
+
+    from tests.helpers.paths import FIXTURES
+    from tracer.tui.views.budget_view import DROPPED, KEPT, SUMMARY
+
+    def copy(name):  # breakpoint sidecars land in tmp, not in fixtures/
+        return shutil.copy(FIXTURES / name, tmp_path / name)
+
+    session = build_session(copy("context_budget_trim.jsonl"))
+    session.goto(22)  # context_trimmed
+    header, body = prompt_text(session)
+    assert "history trimmed (max_tokens) · event 22 · 8 → 6 messages · 499 → 350 tokens" in header.plain
+    assert "Lao She Tea House" in styled(body, DROPPED) and "Huxinting" not in styled(body, DROPPED)
+    sent = styled(body, KEPT)
+    assert sent == session.event(23).prompt and "Lao She Tea House" not in sent and "Taotaoju" in sent
+    session = build_session(copy("context_budget_summarize.jsonl"))
+    session.goto(24)  # summarized
+    header, body = prompt_text(session)
+    assert "history summarized" in header.plain
+    assert styled(body, SUMMARY).startswith("[user]\nSummary of the earlier steps")
+    assert "Lao She Tea House" in styled(body, DROPPED) and "Huxinting Tea House" in styled(body, DROPPED)

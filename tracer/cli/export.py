@@ -27,6 +27,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--format", choices=FORMATS, help="mermaid (one trace) or otlp-json (any number)")
     p.add_argument("--otlp", metavar="URL", help="send the spans to this OTLP/HTTP collector "
                                                  "(e.g. http://127.0.0.1:4318 or …/v1/traces)")
+    p.add_argument("--states", action="store_true",
+                   help="with --mermaid: draw the loop's state machine (planning, acting, observing, summarizing, "
+                        "finished, error) with how often each edge was taken, instead of the transitions")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of printing (e.g. run.mmd, run.json)")
     return p
 
@@ -62,10 +65,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _mermaid(args: argparse.Namespace) -> int:
-    from ..report.mermaid import mermaid_state_diagram
+    from ..report.mermaid import loop_state_diagram, mermaid_state_diagram
 
     trace = _load(args.traces)[0]
-    diagram = mermaid_state_diagram(trace.transitions(), title=trace.scenario or Path(args.traces[0]).stem)
+    title = trace.scenario or Path(args.traces[0]).stem
+    diagram = (loop_state_diagram(trace.events, title) if args.states
+               else mermaid_state_diagram(trace.transitions(), title=title))
     if args.output:
         write_atomically(Path(args.output), diagram)
         print(f"wrote {len(trace.transitions())} transitions of {args.traces[0]} to {args.output}")

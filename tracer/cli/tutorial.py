@@ -23,7 +23,7 @@ from tutorials.registry import TUTORIALS, Tutorial
 
 from ..report.ledger import Ledger
 from ..report.literal import literal
-from ..report.narrator import Narrator
+from ..report.narrator import Narrator, reply_text
 from ..trace.reader import load_trace
 from .usage_error import UsageError
 from . import COMMANDS
@@ -176,7 +176,7 @@ def _evidence(events: Sequence[EventBase], stop: NarrationStop, lang: str) -> Te
     if stop.show == "prompt_diff" and event.kind == "llm_start":
         return Text.assemble((LABELS[lang]["prompt_gained"] + "\n", "bold"), _prompt_gain(events, stop))
     if event.kind == "llm_end":  # the narrator prints a reply only once it is parsed; show it raw here
-        return Text.assemble((LABELS[lang]["reply"] + "\n", "bold"), literal(event.text, "yellow"))
+        return Text.assemble((LABELS[lang]["reply"] + "\n", "bold"), literal(reply_text(event), "yellow"))
     return None
 
 

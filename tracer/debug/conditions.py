@@ -7,6 +7,9 @@ from typing import Any, Protocol, Sequence
 import numpy as np
 
 from executor.events import EVENT_CLASSES
+from executor.states import STATES
+
+from ..trace.states import state_of_fields
 
 from ..trace.index import event_tool
 from .condition_language import (
@@ -32,9 +35,9 @@ __all__ = ["MISSING", "Condition", "ConditionError", "Resolve", "ShapeIndex", "k
 
 # Fields every event has, and the ones the index derives from the envelope.
 ENVELOPE_FIELDS = {"seq", "run_id", "t", "iteration", "frames", "source", "kind"}
-DERIVED_FIELDS = {"function", "method", "line", "file", "depth", "tool"}
+DERIVED_FIELDS = {"function", "method", "line", "file", "depth", "tool", "state"}
 NUMERIC_FIELDS = {"seq", "iteration", "line", "depth"}
-TEXT_FIELDS = {"kind", "function", "method", "file", "run_id"}
+TEXT_FIELDS = {"kind", "function", "method", "file", "run_id", "state"}
 FIELDS_BY_KIND: dict[str, set[str]] = {
     cls.model_fields["kind"].default: set(cls.model_fields) for cls in EVENT_CLASSES}
 
@@ -170,6 +173,8 @@ def _check_types(node: Any) -> None:
                                      f"e.g. {field.name} >= 2")
             if field.name in TEXT_FIELDS and not isinstance(value, str):
                 raise ConditionError(f"{field.name} is text; quote the value, e.g. {field.name} == \"...\"")
+            if field.name == "state" and value not in STATES:
+                raise ConditionError(f"state {value!r} is not a loop state; use one of {', '.join(STATES)}")
     for child in (getattr(node, "left", None), getattr(node, "right", None), getattr(node, "item", None),
                   *getattr(node, "items", ())):
         if child is not None:
@@ -219,6 +224,8 @@ def resolve_in(event: dict[str, Any], position: int | None = None) -> Resolve:
             return tuple(event.get("frames", ()))
         if name == "tool":
             return event_tool(event) or MISSING
+        if name == "state":  # the loop's state machine (executor.states), derived, never stored
+            return state_of_fields(event)
         value: Any = event
         for part in name.split("."):
             if not isinstance(value, dict) or part not in value:

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..trace.index import TraceIndex, scan_windows
 from .breakpoints import Breakpoint, BreakpointSet, ResolveAt
+from .conditions import MISSING, Resolve
 
 
 class Motion(str, Enum):
@@ -55,6 +56,23 @@ def first_structural(index: TraceIndex, motion: Motion, origin_depth: int, start
     return None
 
 
+def acting_phase_depth(resolve: Resolve, depth: int) -> int:
+    """Step-over from a tool-calling round's action or from inside one of its concurrent calls
+    steps over the whole acting phase: every call runs, and the stop is the first step event.
+
+    The calls run side by side at the same depth, so plain step-over would hop lane to lane.
+    """
+    call_id = resolve("tool_call_id")
+    if call_id is MISSING or call_id is None:
+        return depth
+    frames = resolve("frames")
+    if resolve("kind") == "agent_action":
+        return depth - 1  # below _iter_next_step, which dispatches the calls
+    if isinstance(frames, tuple) and "perform_tool_calls" in frames:
+        return frames.index("perform_tool_calls") - 1
+    return depth
+
+
 class MotionSearch:
     """Finds where one motion stops; can resume as a live run adds events.
 
@@ -67,6 +85,8 @@ class MotionSearch:
         self.index, self.breakpoints, self.resolve_at = index, breakpoints, resolve_at
         self.origin, self.motion, self.direction = origin, motion, direction
         self.origin_depth = index.depth(origin) if 0 <= origin < len(index) else 0
+        if motion is Motion.NEXT and 0 <= origin < len(index):
+            self.origin_depth = acting_phase_depth(resolve_at(origin), self.origin_depth)
         self.cursor = origin  # the last event examined
 
     def advance(self, complete: bool = True) -> Stop | None:

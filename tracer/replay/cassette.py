@@ -4,11 +4,13 @@ non-deterministic tools, and any departure from the recording is reported where 
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any, Callable, Sequence
 
-from executor import ChatModel, ModelReply, Tool
+from executor import ChatModel, ModelReply, Tool, reply_from_llm_end
 from executor.events import EventBase
 from executor.fallbacks import restore_model
+from executor.messages import Message, render_messages
 from executor.tool_args import ToolInputError, parse_tool_input
 
 from ..trace.literal_text import scrub
@@ -17,9 +19,9 @@ from .model_calls import calls_by_model, model_calls_in_order
 from .recorded_breaker import use_recorded_breakers
 from .recorded_call import RecordedCall, failure_from_text, recorded_exception
 
-__all__ = ["CallCursor", "RecordedCall", "ReplayDivergence", "ReplayModel", "answered_calls", "cassette_tools",
-           "check_prompt", "failure_from_text", "recorded_calls", "recorded_exception", "recorded_tool",
-           "replay_model", "same_input", "tool_copy"]
+__all__ = ["CallCursor", "LaneCursor", "RecordedCall", "ReplayDivergence", "ReplayModel", "answered_calls",
+           "cassette_tools", "check_prompt", "failure_from_text", "recorded_calls", "recorded_exception",
+           "recorded_tool", "replay_model", "same_input", "tool_call_cursor", "tool_copy"]
 
 
 class ReplayDivergence(AssertionError):
@@ -56,28 +58,38 @@ def _close(call: RecordedCall, event: EventBase) -> None:
 
 
 def recorded_calls(events: Sequence[EventBase], tool: str | None = None) -> list[RecordedCall]:
-    """The model calls (tool=None: every model's, in recorded order) or the calls of the named tool."""
+    """The model calls (tool=None: every model's, in recorded order) or the calls of the named tool.
+
+    Concurrent tool calls interleave their events, so a tool call is followed in its own lane:
+    the events carrying its tool_call_id (None for the calls of a sequential run).
+    """
     if tool is None:
         return model_calls_in_order(events)
     calls: list[RecordedCall] = []
-    open_call: RecordedCall | None = None
+    open_calls: dict[str | None, RecordedCall] = {}
     for event in events:
-        kind = event.kind
+        kind, lane = event.kind, getattr(event, "tool_call_id", None)
         if kind == "tool_start" and event.tool == tool:
-            open_call = RecordedCall(event)
-            calls.append(open_call)
-        elif open_call is None:
+            open_calls[lane] = RecordedCall(event)
+            calls.append(open_calls[lane])
             continue
-        elif kind == "retry" and event.target == "tool" and event.name == tool:
+        open_call = open_calls.get(lane)
+        if open_call is None:
+            continue
+        if kind == "retry" and event.target == "tool" and event.name == tool:
             open_call.failures.append(event.error)
         elif kind in ("tool_end", "tool_error") and getattr(event, "tool", None) == tool:
             _close(open_call, event)
-            open_call = None
+            del open_calls[lane]
     return calls
 
 
 def check_prompt(call: RecordedCall, number: int, prompt: str) -> None:
     if prompt != call.start.prompt:
+        if getattr(call.start, "messages", None) is not None:
+            raise ReplayDivergence(f"the messages of model call #{number} differ from the recording",
+                                   seq=call.start.seq, kind="llm_start", field="messages",
+                                   expected=call.start.prompt, actual=prompt)
         raise ReplayDivergence(f"the prompt of model call #{number} differs from the recording",
                                seq=call.start.seq, kind="llm_start", field="prompt",
                                expected=call.start.prompt, actual=prompt)
@@ -120,7 +132,10 @@ class ReplayModel:
         self.callee = starts[0].callee if starts else None  # llm events point where recorded
         self.strict_prompts = strict_prompts
         self.prompts: list[str] = []
-        self._attempts = CallCursor(self.calls)
+        # Strict: a call is matched by its prompt, so nested calls of concurrent tools replay in any order.
+        self._attempts = LaneCursor(self.calls, lambda call, prompt: call.start.prompt == prompt,
+                                    lambda index, call, prompt: check_prompt(call, index + 1, prompt)) \
+            if strict_prompts else CallCursor(self.calls)
         self._last_seq = events[-1].seq if events else 0
         self._whose = f" of {model_name!r}" if model_name else ""
 
@@ -128,7 +143,10 @@ class ReplayModel:
         return f"ReplayModel({self.model_name!r}, {len(self.calls)} calls)"
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
-        index, call, attempt = self._attempts.next()
+        if isinstance(self._attempts, LaneCursor):
+            index, call, attempt = self._attempts.next(prompt)
+        else:
+            index, call, attempt = self._attempts.next()
         if attempt == 0:
             self.prompts.append(prompt)
         if call is None:
@@ -139,8 +157,19 @@ class ReplayModel:
             check_prompt(call, index + 1, prompt)
         call.attempt(attempt)
         end = call.end
+        if end.tool_calls:
+            return reply_from_llm_end(end)
         return ModelReply(end.text, end.usage, finish_reason=end.finish_reason, refusal=end.refusal,
                           replaced_surrogates=end.replaced_surrogates)
+
+    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict],
+                          tool_choice: str = "auto", parallel_tool_calls: bool = True) -> ModelReply:
+        """The tool-calling path: the recorded llm_end answers (its tool calls and ids included).
+
+        The messages are checked as prompts are, through their rendering (the llm_start `prompt`
+        field), so a changed history diverges at the call whose messages differ.
+        """
+        return self.generate(render_messages(messages), [])
 
 
 def replay_model(events: Sequence[EventBase], strict_prompts: bool = True, real_time: bool = False) -> ChatModel:
@@ -192,27 +221,68 @@ def tool_copy(tool: Tool, answer: Callable[[Any], Any], deterministic: bool) -> 
     return copy
 
 
+class LaneCursor:
+    """Which recorded call an incoming attempt belongs to, when calls may run concurrently.
+
+    Calls of one reply run at once, so their attempts (and the model calls nested in them)
+    arrive in any order: an attempt goes to the earliest unfinished recorded call that was
+    asked the same thing (a retried call asks again, a new one moves on). When none was, the
+    run has left the recording at the earliest unfinished call: `diverge` raises there.
+    Sequential runs get the recorded order, as with CallCursor.
+    """
+
+    def __init__(self, calls: list[RecordedCall], asked: Callable[[RecordedCall, Any], bool],
+                 diverge: Callable[[int, RecordedCall, Any], None]) -> None:
+        self.calls, self.asked, self.diverge = calls, asked, diverge
+        self.tries = [0] * len(calls)
+        self.done = [False] * len(calls)
+        self._lock = threading.Lock()  # concurrent calls ask from their worker threads
+
+    def next(self, question: Any) -> tuple[int, RecordedCall | None, int]:
+        """(call number 0-based, the call or None when the recording ran out, attempt number)."""
+        with self._lock:
+            open_calls = [i for i, done in enumerate(self.done) if not done]
+            if not open_calls:
+                return len(self.calls), None, 0
+            index = next((i for i in open_calls if self.asked(self.calls[i], question)), None)
+            if index is None:
+                self.diverge(open_calls[0], self.calls[open_calls[0]], question)
+                index = open_calls[0]  # diverge did not object: take the calls in order
+            call, attempt = self.calls[index], self.tries[index]
+            self.tries[index] += 1
+            if attempt >= len(call.failures):
+                self.done[index] = True
+            return index, call, attempt
+
+
+def tool_call_cursor(calls: list[RecordedCall], tool: Tool) -> LaneCursor:
+    """A tool's recorded calls, matched by input (validated arguments for a structured tool)."""
+
+    def diverge(index: int, call: RecordedCall, tool_input: Any) -> None:
+        raise ReplayDivergence(f"the input of {call.start.tool!r} call #{index + 1} differs from the recording",
+                               seq=call.start.seq, kind="tool_start", field="tool_input",
+                               expected=call.start.tool_input,
+                               actual=tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False))
+
+    return LaneCursor(calls, lambda call, given: same_input(tool, call.start.tool_input, given), diverge)
+
+
 def recorded_tool(tool: Tool, events: Sequence[EventBase]) -> Tool:
-    """A copy of `tool` whose answers come, in order, from the recording's tool_end events.
+    """A copy of `tool` whose answers come from the recording's tool_end events.
 
     A recorded failure is raised again (same type name and message), and so are retried
     attempts, so the executor's retry and error handling run just as they did when recording.
     The copy keeps the tool's argument schema, so a structured tool's input is validated (and a
     bad one refused) just as it was.
     """
-    attempts = CallCursor(answered_calls(events, tool))
+    attempts = tool_call_cursor(answered_calls(events, tool), tool)
     last = events[-1].seq if events else 0
 
     def replay(given: str | dict[str, Any]) -> Any:
-        index, call, attempt = attempts.next()
+        index, call, attempt = attempts.next(given)
         if call is None:
             raise ReplayDivergence(f"the re-run calls tool {tool.name!r} {index + 1} times, but the "
                                    f"recording has only {index} such calls", seq=last, kind="end of recording")
-        if attempt == 0 and not same_input(tool, call.start.tool_input, given):
-            shown = given if isinstance(given, str) else json.dumps(given, ensure_ascii=False)
-            raise ReplayDivergence(f"the input of {tool.name!r} call #{index + 1} differs from the recording",
-                                   seq=call.start.seq, kind="tool_start", field="tool_input",
-                                   expected=call.start.tool_input, actual=shown)
         call.attempt(attempt)
         return call.end.observation
 

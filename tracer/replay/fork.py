@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from executor import AgentExecutor, ChatModel, ModelReply, Tool
+from executor import AgentExecutor, ChatModel, ModelReply, Tool, reply_from_llm_end
 from executor.events import EventBase
+from executor.messages import Message, render_messages
 
 from ..trace.transitions import Trace
 from .agents import UnknownAgent
@@ -22,6 +23,7 @@ from .cassette import (
     check_prompt,
     recorded_calls,
     same_input,
+    tool_call_cursor,
     tool_copy,
 )
 from .verify import Rerun, recorded_inputs, run_collecting
@@ -61,8 +63,10 @@ def _locate(events: Sequence[EventBase], at: int, reply: str | None,
         options = ", ".join(str(e.seq) for e in events if e.kind == kinds[0])
         raise ForkError(f"event {at} is {event.kind}; {'--reply' if reply is not None else '--observation'} "
                         f"needs {wanted}; such calls start at events {options or 'none'}")
+    lane = getattr(event, "tool_call_id", None)  # concurrent calls overlap: the event's own call
     for call in recorded_calls(events, tool=tool):
-        if call.start.seq <= at and (call.end is None or at <= call.end.seq):
+        if call.start.seq <= at and (call.end is None or at <= call.end.seq) \
+                and getattr(call.start, "tool_call_id", None) == lane:
             return call, tool
     raise ForkError(f"event {at} belongs to no complete recorded call; pick another event")
 
@@ -85,6 +89,14 @@ def recorded_answer(events: Sequence[EventBase], at: int) -> tuple[str, str]:
     call, _tool = _locate(events, at, "" if change == "reply" else None, "" if change == "observation" else None)
     text = getattr(call.end, "text" if change == "reply" else "observation", None) if call.end else None
     return change, text if isinstance(text, str) else ""
+
+
+def _recorded_reply(call: RecordedCall) -> ModelReply:
+    """What the recorded call answered: its text, or its tool calls (ids and all) for a tool-calling run."""
+    end = call.end
+    if end.tool_calls:
+        return reply_from_llm_end(end)
+    return ModelReply(end.text, end.usage, replaced_surrogates=end.replaced_surrogates)
 
 
 class ForkModel:
@@ -125,7 +137,7 @@ class ForkModel:
                 if attempt == 0:
                     check_prompt(call, index + 1, prompt)
                 call.attempt(attempt)
-                return ModelReply(call.end.text, call.end.usage, replaced_surrogates=call.end.replaced_surrogates)
+                return _recorded_reply(call)
             if self.reply is None:
                 raise ReplayDivergence("the run left the recording before reaching the fork point",
                                        seq=self.state.fork_seq, kind="fork point")
@@ -133,12 +145,21 @@ class ForkModel:
             return ModelReply(self.reply)
         fit = self._recorded_fit(prompt, stop)
         if fit is not None:
-            return ModelReply(fit.end.text, fit.end.usage, replaced_surrogates=fit.end.replaced_surrogates)
+            return _recorded_reply(fit)
         if self.live_model is not None:
             return self.live_model.generate(prompt, stop)
         raise RecordingExhausted("the fork needs a model reply the recording does not have (no "
                                  "recorded call was asked this); pass --model to let a live model "
                                  "answer, or the forked run ends here")
+
+    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict],
+                          tool_choice: str = "auto", parallel_tool_calls: bool = True) -> ModelReply:
+        """A tool-calling run forks the same way; its recorded llm_start prompt is the rendered messages."""
+        if self.live_model is not None and self.state.forked and hasattr(self.live_model, "generate_messages"):
+            fit = self._recorded_fit(render_messages(messages), [])
+            return _recorded_reply(fit) if fit else self.live_model.generate_messages(
+                messages, tools, tool_choice, parallel_tool_calls)
+        return self.generate(render_messages(messages), [])
 
 
 class ForkedToolAnswers:
@@ -150,24 +171,23 @@ class ForkedToolAnswers:
         calls = answered_calls(events, tool)
         self.tool, self.state, self.observation = tool, state, observation
         recorded = not tool.deterministic
-        self.before = CallCursor([c for c in calls if c.start.seq < state.fork_seq]) if recorded else None
-        self.substitute_here = observation is not None and any(c.start.seq == state.fork_seq for c in calls)
+        earlier = [c for c in calls if c.start.seq < state.fork_seq]
+        self.before = tool_call_cursor(earlier, tool) if recorded else None
+        forked_call = next((c for c in calls if c.start.seq == state.fork_seq), None)
+        self.substitute_here = observation is not None and forked_call is not None
+        # Concurrent calls of one tool arrive in any order: the substitute goes to the call with the forked input.
+        self.fork_input = forked_call.start.tool_input if forked_call is not None else None
         self.after = deque(c for c in calls if recorded and c.start.seq > state.fork_seq
                            and c.end is not None and c.end.kind == "tool_end")
 
     def answer(self, tool_input: str | dict[str, Any]) -> tuple[bool, Any]:
         """(True, observation) when the cassette or the fork answers; (False, None) to run the tool."""
         if not self.state.forked and self.before is not None:
-            index, call, attempt = self.before.next()
+            _index, call, attempt = self.before.next(tool_input)  # a different input diverges here
             if call is not None:
-                if attempt == 0 and not same_input(self.tool, call.start.tool_input, tool_input):
-                    raise ReplayDivergence(f"the input of {self.tool.name!r} call #{index + 1} differs from "
-                                           "the recording", seq=call.start.seq, kind="tool_start",
-                                           field="tool_input", expected=call.start.tool_input,
-                                           actual=tool_input)
                 call.attempt(attempt)
                 return True, call.end.observation
-        if not self.state.forked and self.substitute_here:
+        if not self.state.forked and self.substitute_here and same_input(self.tool, self.fork_input, tool_input):
             self.state.forked = True
             return True, self.observation
         if self.state.forked and self.after:
@@ -186,16 +206,21 @@ def fork_tool(tool: Tool, events: Sequence[EventBase], state: ForkState, observa
 
         return tool_copy(tool, answer, deterministic=tool.deterministic)
 
+    def forked_keywords(**arguments: Any) -> Any:  # a structured tool gets its validated arguments
+        answered, value = answers.answer(arguments)
+        return value if answered else tool.func(**arguments)
+
     def forked(tool_input: str, run: Any = None) -> Any:
         answered, value = answers.answer(tool_input)
         # Hand back the tool's own generator rather than delegating to it from a generator of
         # ours: an extra frame would show up in every event's recorded call stack.
         return _returning(value) if answered else tool.func(tool_input, run)
 
-    copy = Tool(name=tool.name, description=tool.description, func=forked, return_direct=tool.return_direct,
+    copy = Tool(name=tool.name, description=tool.description,
+                func=forked_keywords if tool.takes_keywords else forked, return_direct=tool.return_direct,
                 handle_tool_error=tool.handle_tool_error, deterministic=tool.deterministic,
-                retry_policy=tool.retry_policy)
-    copy.emits_events = True
+                retry_policy=tool.retry_policy, args_schema=tool.args_schema if tool.takes_keywords else None)
+    copy.emits_events = tool.emits_events
     copy.callee = tool.callee  # tool events point at the user's function, not at forked()
     return copy
 

@@ -8,9 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from executor import ChatModel, RateLimiter, RetryPolicy
-from executor.clock import Clock
-from executor.config import ENV_MODEL, ModelConfigError, load_model_config, url_credentials
 from executor.circuit_breaker import with_breaker
+from executor.clock import Clock
+from executor.config import (
+    ENV_MODEL,
+    ModelConfigError,
+    load_model_config,
+    url_credentials,
+)
 from executor.fallbacks import with_fallbacks
 from executor.model_list import ENV_MODELS, ModelList, entry_config, load_model_list
 from executor.providers import create_model

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from executor import ChatModel
 from executor.config import ModelConfigError
 from executor.providers import ModelRequest
 
 from ..trace.reader import load_trace
-from executor import ChatModel
-
 from .cassette import ReplayModel, replay_model
 
 

@@ -11,14 +11,19 @@ from executor import AgentExecutor
 from executor.events import EventBase
 
 from ..trace.header import changed_executor_files
-from ..trace.normalise import Difference, first_difference, normalise_events
+from ..trace.normalise import (
+    Difference,
+    first_difference,
+    in_call_order,
+    normalise_events,
+)
 from ..trace.reader import TraceFormatError
 from ..trace.redact import Redactor, default_redactor
 from ..trace.transitions import Trace
 from .agents import UnknownAgent
 from .builder import replayed_executor
-from .user_agent import agent_source_note
 from .cassette import ReplayDivergence
+from .user_agent import agent_source_note
 
 
 @dataclass
@@ -69,7 +74,9 @@ def compare_runs(recorded: Sequence[EventBase], rerun: Sequence[EventBase],
     if ignore_timing:
         recorded = [e for e in recorded if e.kind not in TIMING_KINDS]
         rerun = [e for e in rerun if e.kind not in TIMING_KINDS]
-    return first_difference(normalise_events(recorded), normalise_events(rerun, redact))
+    # Concurrent tool calls interleave as the threads ran; compare each call's lane in call order.
+    return first_difference(in_call_order(normalise_events(recorded)),
+                            in_call_order(normalise_events(rerun, redact)))
 
 
 @dataclass

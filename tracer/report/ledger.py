@@ -9,6 +9,7 @@ from typing import Iterable
 from executor.events import EventBase
 
 from .cost import CallCost, CostTotal, PriceTable, call_costs, price_note, totals_by_iteration
+from .narrator import is_plan_call
 
 
 _RECOVERY = ("llm_end", "fallback", "breaker_open", "plan_error", "degrade")
@@ -30,6 +31,11 @@ class Ledger:
     plan_errors: int = 0
     degraded_by: str = ""  # the rule that answered, or "no rule"
     answered_by: dict[str, int] = field(default_factory=dict)  # model -> calls it answered
+    tool_calls: int = 0       # of a tool-calling agent (each agent_action with a tool_call_id)
+    multi_call_replies: int = 0
+    summaries: int = 0
+    trims: int = 0
+    _calls_this_reply: int = field(default=0, repr=False)
     outcome: str = "unfinished"
     stopped_by: str = ""
     prices: PriceTable | None = None  # the shipped table (and $LOOPSCOPE_PRICES) when not given
@@ -42,9 +48,18 @@ class Ledger:
             self._count_tokens(event)
         if kind == "llm_start":
             self.model_calls += 1
-            self.plan_calls += "plan" in event.frames
-        elif kind in ("agent_action",):
+            self.plan_calls += is_plan_call(event)
+            self._calls_this_reply = 0
+        elif kind == "agent_action":
             self.actions_performed += 1
+            if getattr(event, "tool_call_id", None):
+                self.tool_calls += 1
+                self._calls_this_reply += 1
+                self.multi_call_replies += self._calls_this_reply == 2
+        elif kind == "summarized":
+            self.summaries += 1
+        elif kind == "context_trimmed":
+            self.trims += 1
         elif kind == "finish_check":
             self.finish_checks.append(event.is_finish)
         elif kind == "invalid_tool":
@@ -103,9 +118,11 @@ class Ledger:
             f"plan called                  {self.plan_calls}   (one model call each)",
             f"_perform_agent_action called {self.actions_performed}   (one tool run or invalid-tool reply each)",
             f"isinstance(output, AgentFinish): {checks}",
-            f"model calls in all           {self.model_calls}   (the calculator asks the model too)",
+            f"model calls in all           {self.model_calls}   (nested calls ask it too)",
         ]
-        extras = [(self.invalid_tools, "invalid-tool observations"), (self.parse_errors, "parse errors"),
+        extras = [(self.tool_calls, "tool calls (by id)"), (self.multi_call_replies, "replies of several calls"),
+                  (self.summaries, "summary calls"), (self.trims, "context trims"),
+                  (self.invalid_tools, "invalid-tool observations"), (self.parse_errors, "parse errors"),
                   (self.tool_errors, "tool errors"), (self.retries, "retries")]
         extras += [(self.fallbacks, "fallbacks"), (self.refused_by_breaker, "refused by an open breaker"),
                    (self.breakers_opened, "breakers opened"), (self.plan_errors, "plans without an action")]

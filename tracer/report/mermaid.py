@@ -1,9 +1,12 @@
-"""A run's transitions as a Mermaid state diagram: each kind of transition a state, each move an edge."""
+"""Mermaid state diagrams of a run: its transitions, or the loop's state machine with counts on the edges."""
 
 from __future__ import annotations
 
 import re
 from typing import Iterable
+
+from executor.events import EventBase
+from executor.states import state_of
 
 from ..trace.transitions import Transition
 
@@ -49,3 +52,27 @@ def _rounds_text(rounds: list[int]) -> str:
             spans.append([r, r])
     text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
     return ("round " if len(rounds) == 1 else "rounds ") + text
+
+
+def loop_state_diagram(events: Iterable[EventBase], title: str | None = None) -> str:
+    """stateDiagram-v2 of the loop as a state machine (executor.states: planning, acting,
+    observing, summarizing, finished, error). Consecutive events in one state are one visit;
+    each edge is labelled with how many times the run moved that way."""
+    edges: dict[tuple[str, str], int] = {}
+    visits: dict[str, int] = {}
+    previous = "[*]"
+    for event in events:
+        state = state_of(event)
+        if state == previous:
+            continue
+        edges[(previous, state)] = edges.get((previous, state), 0) + 1
+        visits[state] = visits.get(state, 0) + 1
+        previous = state
+    lines = ["---", f"title: {_label_text(title)}", "---"] if title else []
+    lines.append("stateDiagram-v2")
+    lines += [f'    {state}: {state} ({count} visit{"s" if count != 1 else ""})' for state, count in visits.items()]
+    for (source, target), count in edges.items():
+        lines.append(f"    {source} --> {target}: {count}×")
+    if previous in ("finished", "error"):
+        lines.append(f"    {previous} --> [*]")
+    return "\n".join(lines) + "\n"

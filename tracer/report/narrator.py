@@ -13,6 +13,27 @@ from .literal import literal
 TOOL_COLOURS = ["cyan", "magenta", "yellow", "blue", "bright_green", "bright_magenta"]
 
 
+def reply_text(e: EventBase) -> str:
+    """An llm_end's reply as it came back: its text, then each tool call with its id."""
+    calls = [f"-> {call.name}({call.arguments}) id={call.id}" for call in e.tool_calls or ()]
+    return "\n".join(([e.text] if e.text else []) + calls)
+
+
+def is_summary_call(e: EventBase) -> bool:
+    """The context budget's summary call runs inside plan but is not a plan round."""
+    return "_summarize" in e.frames
+
+
+def is_plan_call(e: EventBase) -> bool:
+    return "plan" in e.frames and not is_summary_call(e) and not getattr(e, "tool_call_id", None)
+
+
+def _lane(e: EventBase) -> tuple[tuple[str, str], ...]:
+    """A concurrent call's events are tagged with its id: several calls of one reply interleave."""
+    call_id = getattr(e, "tool_call_id", None)
+    return ((f"[{call_id}] ", "dim"),) if call_id else ()
+
+
 class Narrator:
     """A listener: feed it events and it prints the run. All model and tool text goes through `literal`."""
 
@@ -48,15 +69,17 @@ class Narrator:
         self.say(("Question: ", "dim"), self.text(e.inputs.get("input", "")))
 
     def _on_llm_start(self, e: EventBase) -> None:
-        nested = "plan" not in e.frames
-        if not nested:
+        if is_summary_call(e):
+            self.say(("  ↳ the history is over budget: a summary call asks ", "dim"), self.text(e.model, "bold dim"))
+        elif is_plan_call(e):
+            sent = f" with {len(e.messages)} messages" if e.messages is not None else ""
             self.say(("\n── round ", "dim"), (str(e.iteration), "bold dim"),
-                     (" · plan() asks ", "dim"), self.text(e.model, "dim"), (" ──", "dim"))
+                     (" · plan() asks ", "dim"), self.text(e.model, "dim"), (f"{sent} ──", "dim"))
         if self.show_prompts:
             self.say(("prompt sent:\n", "dim"), self.text(e.prompt, "dim"))
 
     def _on_agent_action(self, e: EventBase) -> None:
-        self.say(self.text(e.log.lstrip(), self.colour(e.tool)))
+        self.say(*_lane(e), self.text(e.log.strip() if e.tool_call_id else e.log.lstrip(), self.colour(e.tool)))
 
     def _on_agent_finish(self, e: EventBase) -> None:
         if e.log:
@@ -67,7 +90,16 @@ class Narrator:
                  (" and numexpr computed ", "dim"), self.text(e.result, "bold"))
 
     def _on_tool_end(self, e: EventBase) -> None:
-        self.say(("Observation: ", "bold"), self.text(e.observation, self.colour(e.tool)))
+        self.say(*_lane(e), ("Observation: ", "bold"), self.text(e.observation, self.colour(e.tool)))
+
+    def _on_context_trimmed(self, e: EventBase) -> None:
+        self.say((f"Context trimmed ({e.reason}): {e.messages_before} → {e.messages_after} messages, "
+                  f"{e.tokens_before} → {e.tokens_after} tokens; dropped the {len(e.dropped)} oldest", "yellow"))
+
+    def _on_summarized(self, e: EventBase) -> None:
+        self.say((f"Summarized: {len(e.replaced)} messages replaced by one summary "
+                  f"({e.messages_before} → {e.messages_after} messages, {e.tokens_before} → {e.tokens_after} "
+                  "tokens): ", "yellow"), self.text(str(e.summary.get("content", "")), "yellow"))
 
     def _on_invalid_tool(self, e: EventBase) -> None:
         self.say(("Observation (invalid tool): ", "bold red"), self.text(e.observation, "red"))
@@ -79,7 +111,7 @@ class Narrator:
 
     def _on_tool_error(self, e: EventBase) -> None:
         status = "handled, becomes the observation" if e.handled else "not handled, the run stops"
-        self.say(("Tool error in ", "bold red"), self.text(e.tool, "bold red"),
+        self.say(*_lane(e), ("Tool error in ", "bold red"), self.text(e.tool, "bold red"),
                  (f" ({status}): ", "bold red"), self.text(f"{e.error_type}: {e.message}", "red"))
 
     def _on_retry(self, e: EventBase) -> None:

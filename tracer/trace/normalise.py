@@ -58,6 +58,41 @@ def normalise_events(events: Iterable[EventBase | dict[str, Any]],
     return [normalise_event(event, redact) for event in events]
 
 
+def in_call_order(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events with each stretch of concurrent tool calls laid out one lane after another.
+
+    A reply's tool calls run at once, so how their events interleave is up to the threads:
+    two runs that did the same thing may number them differently. Within each stretch of
+    events that carry a tool_call_id, each lane keeps its own order and lanes follow the
+    order the calls were planned in (the agent_action events); `seq` is renumbered to match.
+    """
+    out: list[dict[str, Any]] = []
+    planned: list[str] = []
+    stretch: list[dict[str, Any]] = []
+    for event in [*events, {}]:
+        lane = event.get("tool_call_id") if event.get("kind") != "agent_action" else None
+        if lane is not None:
+            stretch.append(event)
+            continue
+        out += _lanes_in_order(stretch, planned)
+        stretch = []
+        if event.get("kind") == "agent_action":
+            planned = planned if out and out[-1].get("kind") == "agent_action" else []
+            planned.append(event.get("tool_call_id"))
+        if event:
+            out.append(event)
+    return out
+
+
+def _lanes_in_order(stretch: list[dict[str, Any]], planned: list[str]) -> list[dict[str, Any]]:
+    rank = {call_id: i for i, call_id in enumerate(planned)}
+    lanes = sorted(stretch, key=lambda e: (rank.get(e["tool_call_id"], len(rank)), str(e["tool_call_id"])))
+    seqs = sorted(e["seq"] for e in stretch if "seq" in e)
+    if len(seqs) != len(stretch):
+        return lanes
+    return [{**event, "seq": seq} for event, seq in zip(lanes, seqs)]  # the same numbers, in lane order
+
+
 @dataclass(frozen=True)
 class Difference:
     """The first place two runs disagree: event number, its kind, the field, and both values."""

@@ -5,10 +5,20 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from executor.states import state_of
+
 from ...debug.breaker_states import breaker_states_at
 from ...debug.session import DebugSession
 
 BREAKER_STYLES = {"open": "bold white on red", "half_open": "bold black on yellow", "closed": "green"}
+
+
+def _state(event) -> str:
+    """The loop state (planning, acting, ...); an unreadable line has none."""
+    try:
+        return state_of(event)
+    except AttributeError:
+        return "?"
 
 
 class StatusLine(Static):
@@ -18,7 +28,7 @@ class StatusLine(Static):
         total = len(session)
         live = "" if session.store.complete else " so far (live)"
         text.append(f" event {session.position} of {total}{live} ", style="bold reverse")
-        text.append(f" iteration {event.iteration} · {event.kind} │ ", style="bold")
+        text.append(f" iteration {event.iteration} · {event.kind} · {_state(event)} │ ", style="bold")
         text.append_text(breaker_text(session))
         text.append(busy or session.message, style="yellow" if busy else "")
         totals = session.costs.totals(getattr(event, "iteration", 0))

@@ -15,6 +15,7 @@ from ...debug.event_filter import FilteredView, describe
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
 from ..views.event_summary import KIND_WIDTH, kind_style, summary_text
+from ..views.lanes import LaneMap
 
 CURRENT = Style(bgcolor="grey30", bold=True)
 MAX_INDENT = 5
@@ -43,6 +44,7 @@ class EventTimeline(ScrollView, can_focus=True):
         super().__init__(**kwargs)
         self.session = session
         self._marks_cache: tuple[tuple[int, int, int], list[bool]] | None = None
+        self._lanes = LaneMap(session.event, len(session))
 
     def on_mount(self) -> None:
         self.grow()
@@ -67,6 +69,7 @@ class EventTimeline(ScrollView, can_focus=True):
         self.virtual_size = Size(self.size.width, self._rows())
         self._marks_cache = None
         self.border_subtitle = literal(self._filter_note())
+        self._lanes = LaneMap(self.session.event, len(self.session))  # a live run's stretch may have grown
         self.refresh()
 
     def _filter_note(self) -> str:
@@ -153,6 +156,7 @@ class EventTimeline(ScrollView, can_focus=True):
         row.append("●" if marked else " ", style="bold red")
         row.append(f"{position:>{digits}}", style="dim")
         row.append_text(self._iteration_cell(position, event, self._row_of(position)))
+        row.append_text(self._lanes.cell(position, event))  # concurrent tool calls, one column per tool_call_id
         if indent:
             # Indent by call depth below _call, so nested calls (the calculator's model) stand out.
             row.append(" " * min(max(len(event.frames) - 2, 0), MAX_INDENT))

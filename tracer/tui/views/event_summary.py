@@ -72,7 +72,8 @@ def recovery_summary(e: EventBase) -> str:
 SUMMARIES = {
     "chain_start": lambda e: "question: " + first_line(str(e.inputs.get("input", ""))),
     "llm_start": lambda e: f"{_caller(e)}() → {e.model} · {len(e.prompt):,} chars",
-    "llm_end": lambda e: (f"reply from {e.answered_by}: " if e.answered_by else "reply: ") + first_line(e.text),
+    "llm_end": lambda e: _tool_calls(e) if e.tool_calls else
+    (f"reply from {e.answered_by}: " if e.answered_by else "reply: ") + first_line(e.text),
     "agent_action": lambda e: f"{e.tool}({first_line(e.tool_input)})",
     "agent_finish": lambda e: "final answer: " + _output(e.return_values),
     "parse_error": lambda e: ("handled: " if e.handled else "not handled: ") + first_line(e.error),
@@ -90,8 +91,18 @@ SUMMARIES = {
     "chain_error": lambda e: f"{e.error_type}: {first_line(e.message)}",
     **{kind: recovery_summary for kind in
        ("fallback", "breaker_open", "breaker_half_open", "breaker_closed", "plan_error", "degrade", "refusal")},
+    "context_trimmed": lambda e: (f"{e.reason}: {e.messages_before} → {e.messages_after} messages, "
+                                  f"{e.tokens_before} → {e.tokens_after} tokens, {len(e.dropped)} dropped"),
+    "summarized": lambda e: (f"{len(e.replaced)} messages → 1 summary: {e.messages_before} → "
+                             f"{e.messages_after} messages, {e.tokens_before} → {e.tokens_after} tokens"),
 }
 
+
+def _tool_calls(event: EventBase) -> str:
+    """A tool-calling reply: its calls, each with the id its result will carry."""
+    calls = event.tool_calls or []
+    listed = ", ".join(f"{call.name}({first_line(call.arguments)}) [{call.id}]" for call in calls)
+    return f"{len(calls)} tool call{'s' if len(calls) != 1 else ''}: {listed}"
 
 
 def summary(event: EventBase) -> str:

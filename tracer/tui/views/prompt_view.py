@@ -11,6 +11,8 @@ from ...trace.literal_text import scrub
 
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
+from ...report.narrator import reply_text
+from .budget_view import BUDGET_KINDS, budget_text
 from .clipped_text import clipped, common_prefix_length
 
 SEGMENT_LIMIT = 8_000  # per part of the prompt; the end of each part is what matters most
@@ -34,6 +36,11 @@ def prompt_text(session: DebugSession) -> tuple[Text, Text]:
     index = session.store.index
     if index is None:
         return Text("Indexing the trace… the prompt appears when it is done.", style="italic"), Text()
+    current = session.event(session.position)
+    if getattr(current, "kind", "") in BUDGET_KINDS:  # the history before and after the budget cut it
+        after = index.positions("llm_start")
+        after = after[after > session.position]
+        return budget_text(current, session.event(int(after[0])) if len(after) else None)
     at = index.last_before("llm_start", session.position)
     if at is None:
         first = index.positions("llm_start")
@@ -99,4 +106,4 @@ def _reply(text: Text, session: DebugSession, at: int) -> None:
         return
     reply = session.event(at + 1)
     text.append(f"\n\nReply (event {at + 1}), exactly as it came back:\n", style="bold")
-    text.append_text(clipped(reply.text, "yellow"))
+    text.append_text(clipped(reply_text(reply), "yellow"))

@@ -1,0 +1,39 @@
+"""The narrator and ledger tell a tool-calling run: calls tagged by id, the summary call not a plan round."""
+
+import io
+
+from rich.console import Console
+
+from tests.helpers.paths import FIXTURES
+from tracer.report.ledger import Ledger
+from tracer.report.narrator import Narrator, reply_text
+from tracer.trace.reader import load_trace
+
+
+def narrate(name):
+    events = load_trace(FIXTURES / name)[1]
+    out = io.StringIO()
+    narrator = Narrator(Console(file=out, width=200, color_system=None))
+    for event in events:
+        narrator(event)
+    return events, out.getvalue()
+
+
+def test_each_concurrent_call_is_tagged_with_its_id():
+    events, text = narrate("parallel_tools.jsonl")
+    assert text.count("── round ") == 2
+    assert "[call_gz] Tool error in get_weather (handled, becomes the observation)" in text
+    assert "[call_sh] Observation: Shanghai: light rain" in text
+    ledger = Ledger.of(events)
+    assert (ledger.plan_calls, ledger.tool_calls, ledger.multi_call_replies, ledger.model_calls) == (2, 3, 1, 2)
+    assert reply_text(events[2]).splitlines()[0] == '-> get_weather({"city": "Beijing"}) id=call_bj'
+
+
+def test_the_summary_call_is_not_a_plan_round():
+    events, text = narrate("context_budget_summarize.jsonl")
+    assert text.count("── round ") == 4
+    assert "a summary call asks scripted" in text and "Summarized: 4 messages replaced by one summary" in text
+    ledger = Ledger.of(events)
+    assert (ledger.plan_calls, ledger.model_calls, ledger.summaries) == (4, 5, 1)
+    _, trimmed = narrate("context_budget_trim.jsonl")
+    assert "Context trimmed (max_tokens): 8 → 6 messages, 499 → 350 tokens; dropped the 2 oldest" in trimmed
