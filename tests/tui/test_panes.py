@@ -107,7 +107,7 @@ async def test_markup_and_escapes_from_tools_are_shown_literally(tmp_path):
         assert "[bold red]ALERT[/]" in detail and "[link=http://x]y[/link]" in detail
         assert "\x1b" not in detail and "␛]0;pwned\\x07" in detail
         row = app.screen.query_one(EventTimeline).render_line(5).text
-        assert "[bold red]ALERT[/]" in row and "\x1b" not in row
+        assert "→ [bold red]ALE" in row and "\x1b" not in row  # literal, the observation first
         assert "[bold&#160;red]ALERT[/]" in app.export_screenshot()  # SVG writes spaces as &#160;
 
 

@@ -48,6 +48,9 @@ and action.tool for step. Search (/) is case-insensitive unless the text has cap
 """
 
 
+SCROLL_HINT = "↓/↑ or j/k scroll · space/pgdn a page · esc closes"
+
+
 def key_label(keys: str) -> str:
     """"question_mark,escape" -> "?/esc"."""
     return "/".join(KEY_NAMES.get(key.strip(), key.strip()) for key in keys.split(","))
@@ -71,6 +74,9 @@ EXPLAINED = {
     "edit-prompt": "at a model call: edit its exact prompt, send it again (ctrl+s), see the new reply "
                    "beside the recorded one; f forks the run with it",
     "diff": "diff this run with its parent (a fork's) or with a trace you name, aligned by transition",
+    "scroll-pane-down": "scroll the shown right-hand pane (narration, variables, prompt …) down, whatever has focus",
+    "scroll-pane-up": "scroll the shown right-hand pane up",
+    "wide-source": "wide source: hide the timeline and call stack so long source lines fit (z again: back)",
     "tutorials": "tutorials: pick one (or one of its parts) and open it with its narration",
 }
 
@@ -85,21 +91,31 @@ def key_table(title: str, bindings: Iterable[Binding], keymap: dict[str, str] | 
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark", "close", "close help", id="close-help")]
+    BINDINGS = [Binding("escape,q,question_mark", "close", "close help", id="close-help"),
+                Binding("j,down", "scroll(1)", "scroll down", id="help-scroll-down"),
+                Binding("k,up", "scroll(-1)", "scroll up", id="help-scroll-up"),
+                Binding("space,pagedown", "scroll(10)", "page down", id="help-page-down"),
+                Binding("pageup,backspace", "scroll(-10)", "page up", id="help-page-up")]
 
     def __init__(self, sections: Sequence[tuple[str, Sequence[Binding]]]) -> None:
         super().__init__()
         self.sections = sections
 
     def compose(self) -> ComposeResult:
-        text = Text("loopscope debugger — keys  (esc closes)\n\n", style="bold")
+        text = Text(f"loopscope debugger — keys  ({SCROLL_HINT})\n\n", style="bold")
         for title, bindings in self.sections:
             text.append_text(key_table(title, bindings, getattr(self.app, "keymap", None)))
             text.append("\n")
         for block in (MOTIONS, BREAKPOINTS, CONDITIONS):
             text.append(block + "\n")
-        with VerticalScroll(id="help"):
+        with VerticalScroll(id="help") as scroller:
+            scroller.border_subtitle = SCROLL_HINT
             yield Static(text)
+
+    def action_scroll(self, lines: int) -> None:
+        scroller = self.query_one("#help", VerticalScroll)
+        page = max(scroller.scrollable_content_region.height - 2, 1)
+        scroller.scroll_relative(y=page if lines == 10 else -page if lines == -10 else lines, animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -45,6 +45,9 @@ class DebuggerScreen(Screen):
 
     BINDINGS = [binding for flow in FLOWS.values() for binding in flow.KEYS] + [
         Binding(key, f"tab('{name}')", text, show=False, id=f"show-{name}") for key, name, text in PANES] + [
+        Binding("j", "scroll_pane(1)", "scroll the pane", key_display="j/k", id="scroll-pane-down"),
+        Binding("k", "scroll_pane(-1)", "scroll the pane up", show=False, id="scroll-pane-up"),
+        Binding("z", "wide_source", "wide source (hide the timeline)", show=False, id="wide-source"),
         Binding("question_mark", "help", "help", id="help"),
     ]
 
@@ -111,6 +114,22 @@ class DebuggerScreen(Screen):
     def action_tab(self, name: str) -> None:
         if name != "narration" or self.session.stops:
             self.query_one(TabbedContent).active = name
+
+    def action_scroll_pane(self, direction: int) -> None:
+        """Scroll the shown right-hand pane (narration, variables, prompt …) whatever has the focus."""
+        pane = self.query_one(TabbedContent).active_pane
+        scrollers = [w for w in pane.query("*") if w.allow_vertical_scroll] if pane else []
+        if scrollers:
+            target = scrollers[0]
+            target.scroll_relative(y=direction * max(target.scrollable_content_region.height // 2, 1),
+                                   animate=False)
+
+    def action_wide_source(self) -> None:
+        left = self.query_one("#left")
+        left.display = not left.display
+        self.session.message = "z: the timeline is back" if left.display else \
+            "z: wide source; the timeline is hidden (z brings it back)"
+        self.refresh_panes()
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.help_sections()))
@@ -197,7 +216,8 @@ class DebuggerScreen(Screen):
         view.show(source, frame.line, self.session.breakpoints.lines_in(frame.file), source.problem or "")
         inferred = "" if frame.exact else " · caller line inferred from the source"
         # A Text, not a str: Textual reads a str title as markup, and these names come from the trace.
-        pane.border_title = literal(f"Source · {frame.file}:{frame.line} in {frame.function}(){inferred}")
+        # The method first: a narrow pane cuts the end of the title, and the path matters least.
+        pane.border_title = literal(f"{frame.function}() · {frame.file}:{frame.line}{inferred}")
         problem = hash_warning(source, self.session.store.header)
         warning.update(literal(f"⚠ {problem}" if problem else ""))
         warning.display = problem is not None
