@@ -248,11 +248,12 @@ def fake_debugger(monkeypatch):
     return calls, codes
 
 
-def test_in_a_terminal_each_part_opens_in_the_debugger_with_its_stops(capsys, fake_debugger):
+def test_in_a_terminal_the_first_part_opens_in_the_debugger_with_its_stops(capsys, fake_debugger):
+    # Later parts open inside the same window (space past the last stop), so q always leaves.
     calls, _ = fake_debugger
     code, out, _ = walk(capsys, "parse-error", "--lang", "zh")
     assert code == 0 and out == ""
-    parts = TUTORIALS["parse-error"].parts
+    parts = TUTORIALS["parse-error"].parts[:1]
     assert [path for path, _, _ in calls] == [part.fixture for part in parts]
     for (_, stops, title), part in zip(calls, parts):
         assert all(isinstance(stop, NarrationStop) for stop in stops)

@@ -237,13 +237,11 @@ def debugger_opener() -> Callable[..., int] | None:
 
 
 def open_parts(opener: Callable[..., int], tutorial: Tutorial, parts: Sequence[Scenario], lang: str) -> int:
-    """One debugger session per part, in order; quitting one with a non-zero code stops the walk."""
-    for part in parts:
-        _events, stops = _part_events(tutorial, part, lang)
-        code = opener(part.fixture, stops=stops, title=_part_heading(tutorial, part, lang))
-        if code:
-            return code
-    return 0
+    """The debugger on the first chosen part; space past a part's last stop opens the next one in
+    the same window (and T any part), so q always leaves."""
+    part = parts[0]
+    _events, stops = _part_events(tutorial, part, lang)
+    return opener(part.fixture, stops=stops, title=_part_heading(tutorial, part, lang))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from ..flows.playground import PlaygroundFlow
 from ..flows.forking import ForkFlow, timeline_title
 from ..flows.stepping import SteppingFlow
 from ..flows.tutorials import TutorialFlow
-from ..messages import Busy, ForkWith, OpenSession, Redraw, Say, Waiting
+from ..messages import Busy, ForkWith, OpenSession, PastLastStop, Redraw, Say, Waiting
 from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane
 from ..panes.prompt_pane import PromptPane
@@ -145,6 +145,9 @@ class DebuggerScreen(Screen):
     # -- messages: from the flows and panes ---------------------------------------------------------
     def on_say(self, message: Say) -> None:
         self.query_one(StatusLine).show(self.session, self.busy)
+
+    def on_past_last_stop(self, message: PastLastStop) -> None:
+        self.query_one(TutorialFlow).after_last_stop()
 
     def on_waiting(self, message: Waiting) -> None:
         self.query_one(StatusLine).show(self.session, message.text)

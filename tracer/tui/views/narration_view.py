@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 
 from ...debug.session import DebugSession
+from .tutorial_place import after_last_stop, narration_language
 
 
 def narration_text(session: DebugSession) -> Text:
@@ -25,7 +28,8 @@ def narration_text(session: DebugSession) -> Text:
     following = session.stop_position(1)
     text.append("\n\n")
     if following is None:
-        text.append("This is the last stop. Keep stepping, or q to leave.", style="dim")
+        lang = narration_language(stops)
+        text.append(after_last_stop(Path(session.store.path), lang), style="bold")
     else:
         text.append(f"space: next stop (event {following}) · backspace: previous stop", style="dim")
     return text
