@@ -66,6 +66,7 @@ class DebuggerScreen(Screen):
                 with Vertical(id="source-pane"):
                     yield Static(id="source-warning")
                     yield SourceView(id="source")
+                    yield TextPane(id="stop-text")  # the narration, when a stop shows another pane below
                 with TabbedContent(id="tabs", initial="narration" if session.stops else "variables"):
                     if session.stops:
                         with TabPane("Narration", id="narration"):
@@ -202,6 +203,7 @@ class DebuggerScreen(Screen):
         self.query_one(EventTimeline).follow()
         self.query_one(CallStackPane).show(session.frames(), session.frame_up)
         self._show_source()
+        self._show_stop_pane()
         self._show_tab(self.query_one(TabbedContent).active)
         self.query_one(StatusLine).show(session, self.busy)
 
@@ -224,6 +226,23 @@ class DebuggerScreen(Screen):
         problem = hash_warning(source, self.session.store.header)
         warning.update(literal(f"⚠ {problem}" if problem else ""))
         warning.display = problem is not None
+
+    def _show_stop_pane(self) -> None:
+        """At a stop whose text points at a pane, that pane is shown and the narration takes the source's place."""
+        current = self.session.current_stop()
+        stop = current[1] if current and current[1].seq == self.session.position else None
+        pane = getattr(stop, "pane", "") if stop is not None else ""
+        self.query_one(SourceView).display = not pane
+        stop_text = self.query_one("#stop-text", TextPane)
+        stop_text.display = bool(pane)
+        if not pane:
+            self._stop_pane_at = None
+            return
+        stop_text.show(narration_text(self.session))
+        self.query_one("#source-pane").border_title = literal(f"Narration · the {pane} pane is below")
+        if getattr(self, "_stop_pane_at", None) != self.session.position:  # once per arrival: 5 still works
+            self._stop_pane_at = self.session.position
+            self.query_one(TabbedContent).active = pane
 
     def _show_tab(self, name: str) -> None:
         session = self.session
