@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
 from tutorials import SCENARIOS, Scenario
@@ -11,7 +12,11 @@ from .usage_error import UsageError
 
 def scenario_named(name: str) -> Scenario:
     if name not in SCENARIOS:
-        raise UsageError(f"unknown scenario {name!r}; available: {', '.join(sorted(SCENARIOS))}")
+        # A tutorial's name with several parts (parse-error) is the start of each part's name.
+        parts = [known for known in sorted(SCENARIOS) if known.startswith(name + "-")]
+        close = parts or difflib.get_close_matches(name, SCENARIOS, n=3)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise UsageError(f"unknown scenario {name!r}; {hint}available: {', '.join(sorted(SCENARIOS))}")
     return SCENARIOS[name]
 
 

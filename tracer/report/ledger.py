@@ -103,7 +103,8 @@ class Ledger:
             f"plan called                  {self.plan_calls}   (one model call each)",
             f"_perform_agent_action called {self.actions_performed}   (one tool run or invalid-tool reply each)",
             f"isinstance(output, AgentFinish): {checks}",
-            f"model calls in all           {self.model_calls}   (the calculator asks the model too)",
+            f"model calls in all           {self.model_calls}" + ("   (the calculator asks the model too)"
+                                                              if self.model_calls > self.plan_calls else ""),
         ]
         extras = [(self.invalid_tools, "invalid-tool observations"), (self.parse_errors, "parse errors"),
                   (self.tool_errors, "tool errors"), (self.retries, "retries")]
