@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -18,6 +20,7 @@ from ..flows.playground import PlaygroundFlow
 from ..flows.forking import ForkFlow, timeline_title
 from ..flows.stepping import SteppingFlow
 from ..flows.tutorials import TutorialFlow
+from ..chrome import chrome_language, localise
 from ..messages import Busy, ForkWith, OpenSession, PastLastStop, Redraw, Say, Waiting
 from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane
@@ -55,6 +58,11 @@ class DebuggerScreen(Screen):
         super().__init__()
         self.session = session
         self.busy = ""
+        self.lang = session.lang = chrome_language(session.stops)
+        if self.lang != "en":  # the footer and help read the descriptions: they speak the notes' language
+            for key, bindings in self._bindings.key_to_bindings.items():
+                self._bindings.key_to_bindings[key] = [
+                    dataclasses.replace(b, description=localise(b.description, self.lang)) for b in bindings]
 
     def compose(self) -> ComposeResult:
         session = self.session
@@ -69,15 +77,15 @@ class DebuggerScreen(Screen):
                     yield TextPane(id="stop-text")  # the narration, when a stop shows another pane below
                 with TabbedContent(id="tabs", initial="narration" if session.stops else "variables"):
                     if session.stops:
-                        with TabPane("Narration", id="narration"):
+                        with TabPane(localise("Narration", self.lang), id="narration"):
                             yield TextPane(id="narration-text")
-                    with TabPane("Variables", id="variables"):
+                    with TabPane(localise("Variables", self.lang), id="variables"):
                         yield TextPane(id="variables-text")
-                    with TabPane("Prompt", id="prompt"):
+                    with TabPane(localise("Prompt", self.lang), id="prompt"):
                         yield PromptPane(id="prompt-pane")
-                    with TabPane("Detail", id="detail"):
+                    with TabPane(localise("Detail", self.lang), id="detail"):
                         yield TextPane(id="detail-text")
-                    with TabPane("Breakpoints", id="breakpoints"):
+                    with TabPane(localise("Breakpoints", self.lang), id="breakpoints"):
                         yield BreakpointsPane(session.breakpoints, id="breakpoints-list")
         yield StatusLine(id="status")
         yield Footer()
@@ -86,8 +94,9 @@ class DebuggerScreen(Screen):
 
     def on_mount(self) -> None:
         store = self.session.store
-        self.query_one("#timeline").border_title = timeline_title(store.header)
-        self.query_one("#stack").border_title = "Call stack"
+        title = timeline_title(store.header)
+        self.query_one("#timeline").border_title = localise(title, self.lang) if isinstance(title, str) else title
+        self.query_one("#stack").border_title = localise("Call stack", self.lang)
         self.query_one("#timeline").focus()
         if store.warning:  # stays visible after the status line moves on
             self.query_one("#timeline").border_subtitle = literal("⚠ truncated: the run did not finish")
@@ -133,7 +142,7 @@ class DebuggerScreen(Screen):
         self.refresh_panes()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.help_sections()))
+        self.app.push_screen(HelpScreen(self.help_sections(), self.lang))
 
     def help_sections(self):
         moving = SteppingFlow.KEYS + AskingFlow.KEYS[:4] + FilterFlow.KEYS
@@ -215,11 +224,12 @@ class DebuggerScreen(Screen):
         if frame is None or frame.file is None:
             name = frame.function if frame else "this event"
             view.show(None, None, {}, f"no source line is known for {name}()")
-            pane.border_title, warning.display = "Source", False
+            pane.border_title, warning.display = localise("Source", self.lang), False
             return
         source = read_source(frame.file)
         view.show(source, frame.line, self.session.breakpoints.lines_in(frame.file), source.problem or "")
-        inferred = "" if frame.exact else " · caller line inferred from the source"
+        inferred = "" if frame.exact else (" · 调用方行号由源码推断" if self.lang == "zh" else
+                                           " · caller line inferred from the source")
         # A Text, not a str: Textual reads a str title as markup, and these names come from the trace.
         # The method first: a narrow pane cuts the end of the title, and the path matters least.
         pane.border_title = literal(f"{frame.function}() · {frame.file}:{frame.line}{inferred}")
@@ -239,7 +249,9 @@ class DebuggerScreen(Screen):
             self._stop_pane_at = None
             return
         stop_text.show(narration_text(self.session))
-        self.query_one("#source-pane").border_title = literal(f"Narration · the {pane} pane is below")
+        below = f"讲解 · 下方是{localise(pane + ' pane', 'zh')}" if self.lang == "zh" else \
+            f"Narration · the {pane} pane is below"
+        self.query_one("#source-pane").border_title = literal(below)
         if getattr(self, "_stop_pane_at", None) != self.session.position:  # once per arrival: 5 still works
             self._stop_pane_at = self.session.position
             self.query_one(TabbedContent).active = pane
