@@ -11,7 +11,7 @@ from ..trace.header import TraceHeader
 from .live_run import FrameSnapshot, LiveRun
 
 # Longer recordings are not re-run (the variables pane then rebuilds the loop state from the events).
-REENACT_LIMIT = 20_000
+REENACT_LIMIT = 2_000  # ~2.5 ms an event on a busy machine (bench/bench_reenactment.py): a few seconds at most
 
 
 class Reenactment:

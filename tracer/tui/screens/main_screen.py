@@ -126,9 +126,12 @@ class DebuggerScreen(Screen):
             self.query_one(TabbedContent).active = name
 
     def action_scroll_pane(self, direction: int) -> None:
-        """Scroll the shown right-hand pane (narration, variables, prompt …) whatever has the focus."""
-        pane = self.query_one(TabbedContent).active_pane
-        scrollers = [w for w in pane.query("*") if w.allow_vertical_scroll] if pane else []
+        """Scroll the shown right-hand pane (narration, variables, prompt …) whatever has the focus;
+        at a stop that shows another pane, the narration above it (it is what the learner reads first)."""
+        stop_text = self.query_one("#stop-text", TextPane)
+        pane = stop_text if stop_text.display else self.query_one(TabbedContent).active_pane
+        scrollers = [pane] if pane is stop_text else [w for w in pane.query("*") if w.allow_vertical_scroll] \
+            if pane else []
         if scrollers:
             target = scrollers[0]
             target.scroll_relative(y=direction * max(target.scrollable_content_region.height // 2, 1),
