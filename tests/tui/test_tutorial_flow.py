@@ -13,6 +13,7 @@ from tracer.debug.shipped import is_shipped
 from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.forking import fork_destination
 from tracer.tui.flows.tutorials import tutorial_session
+from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.screens.fork_screen import ForkScreen
 from tracer.tui.screens.main_screen import DebuggerScreen
 from tutorials.registry import TUTORIALS
@@ -53,6 +54,11 @@ async def test_the_chinese_session_moves_on_in_chinese():
     async with app.run_test(size=SIZE) as pilot:
         await _walk_to_the_end(pilot, app)
         assert "按空格进入第 2/3 部分" in pane_text(app, "narration-text")
+        first = app.session
+        await pilot.press("space")
+        await settle(pilot, lambda: app.session is not first and app.screen.session is app.session)
+        status = str(app.screen.query_one(StatusLine).render())
+        assert "上一部分结束 · 教程 tool-error，第 2/3 部分" in status, status
 
 
 async def test_breakpoints_in_a_shipped_recording_are_never_saved_next_to_it():

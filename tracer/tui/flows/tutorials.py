@@ -70,7 +70,7 @@ class TutorialFlow(Flow):
         if following is None:
             self.say(" ".join(after_last_stop(path, lang).split()))
             return
-        self._open_tutorial(following, lang, lead="上一部分结束 · " if lang == "zh" else "end of that part · ")
+        self._open_tutorial(following, lang, lead="end of that part · ")  # the status line says it in zh
 
     def _open_tutorial(self, chosen: tuple[str, int] | None, lang: str, lead: str = "") -> None:
         if chosen is None:
