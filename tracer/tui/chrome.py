@@ -48,10 +48,10 @@ MESSAGES_ZH = [
     (r"went to event (\d+)", r"跳到了事件 \1"), (r"fork cancelled", "已取消分叉"),
     (r"z: wide source; the timeline is hidden \(z brings it back\)", "z：加宽源码，时间线已隐藏（再按 z 恢复）"),
     (r"z: the timeline is back", "z：时间线回来了"),
-    (r"end of that part · tutorial (\S+), part (\d+) of (\d+): stop 1/(\d+) · space walks the stops(.*)",
-     r"上一部分结束 · 教程 \1，第 \2/\3 部分：停靠点 1/\4 · 按空格逐个走"),
-    (r"tutorial (\S+), part (\d+) of (\d+): stop 1/(\d+) · space walks the stops(.*)",
-     r"教程 \1，第 \2/\3 部分：停靠点 1/\4 · 按空格逐个走"),
+    (r"(end of that part · )?tutorial (\S+), part (\d+) of (\d+): stop 1/(\d+) · space walks the stops"
+     r"( · T picks another part)?",
+     lambda m: f"{'上一部分结束 · ' if m[1] else ''}教程 {m[2]}，第 {m[3]}/{m[4]} 部分：停靠点 1/{m[5]} · 按空格逐个走"
+               f"{' · 按 T 换一个部分' if m[6] else ''}"),
     (r"tutorial (\S+): stop 1/(\d+) · space walks the stops", r"教程 \1：停靠点 1/\2 · 按空格逐个走"),
 ]
 _MOTIONS_ZH = {"step": "单步", "next": "下一步", "step out": "跳出", "continue": "继续"}
