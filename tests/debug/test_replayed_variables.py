@@ -12,7 +12,8 @@ from tracer.debug.live_run import LiveRun
 from tracer.debug.session import DebugSession, build_session
 from tracer.tui.views.variables_view import variables_text
 
-SCENARIOS = sorted(tutorials.SCENARIOS)
+# loopscope's own recordings; a LangChain run's recording is checked to fall back instead (below).
+SCENARIOS = sorted(name for name in tutorials.SCENARIOS if not name.endswith("-langchain"))
 
 
 def _rendered(session: DebugSession) -> str:
@@ -85,3 +86,11 @@ def test_a_recording_that_no_longer_matches_the_source_falls_back_and_says_why(t
     text = " ".join(_rendered(replay).split())
     assert "differs from the recording at event 3" in text
     assert "intermediate_steps [0 AgentSteps]" in text and "output [AgentStep(" in text
+
+
+def test_a_recording_made_by_langchain_says_why_it_has_no_real_locals():
+    replay = build_session(tutorials.SCENARIOS["rose-pricing-langchain"].fixture)
+    replay.goto(3)
+    assert replay.store.frames_at(3) is None
+    text = " ".join(_rendered(replay).split())
+    assert "the recording was made by other code" in text and "intermediate_steps" in text

@@ -60,6 +60,10 @@ class Reenactment:
         except Exception as error:  # a broken line in the recording
             self.problem = f"event {seq} of the recording cannot be read ({error})"
             return
+        if event.source.file != wanted.source.file:  # e.g. a LangChain run recorded by its callback handler
+            self.problem = (f"the recording was made by other code ({wanted.source.file}), so its locals "
+                            "cannot be re-created here")
+            return
         if (event.kind, event.source, event.frames) != (wanted.kind, wanted.source, wanted.frames):
             self.problem = (f"the re-executed run differs from the recording at event {seq} "
                             f"({event.kind} at line {event.source.line} vs {wanted.kind} at line "
