@@ -46,10 +46,12 @@ class DebuggerScreen(Screen):
     """Each flow declares its own keys (KEYS) and does the work behind them; the screen only binds
     them, hands the call down to the flow, and redraws the panes when a flow says so."""
 
-    BINDINGS = [binding for flow in FLOWS.values() for binding in flow.KEYS] + [
+    # Scrolling comes right after the motions: an 80-column footer is cut after about five keys.
+    SCROLLING = [Binding("j", "scroll_pane(1)", "scroll the pane", key_display="j/k", id="scroll-pane-down"),
+                 Binding("k", "scroll_pane(-1)", "scroll the pane up", show=False, id="scroll-pane-up")]
+    BINDINGS = SteppingFlow.KEYS + SCROLLING + [
+        binding for name, flow in FLOWS.items() if name != "stepping" for binding in flow.KEYS] + [
         Binding(key, f"tab('{name}')", text, show=False, id=f"show-{name}") for key, name, text in PANES] + [
-        Binding("j", "scroll_pane(1)", "scroll the pane", key_display="j/k", id="scroll-pane-down"),
-        Binding("k", "scroll_pane(-1)", "scroll the pane up", show=False, id="scroll-pane-up"),
         Binding("z", "wide_source", "wide source (hide the timeline)", show=False, id="wide-source"),
         Binding("question_mark", "help", "help", id="help"),
     ]
