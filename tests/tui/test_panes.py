@@ -55,8 +55,8 @@ async def test_the_variables_pane_follows_the_loop(rose):
     async with app.run_test(size=SIZE) as pilot:
         # The real locals of _call (the re-executed run): the extend comes after each check.
         expectations = {
-            7: ["▶ _call()", "intermediate_steps  []", "output              [AgentStep(action=AgentAction(tool='Search'",
-                "is_finish           False"],
+            7: ["▶ _call()", "intermediate_steps  []",
+                "output              [AgentStep(action=AgentAction(tool='Search'", "is_finish           False"],
             17: ["intermediate_steps  [AgentStep(action=AgentAction(tool='Search'",
                  "output              [AgentStep(action=AgentAction(tool='Calculator', tool_input='25 * 1.05'"],
             21: ["output              AgentFinish(return_values={'output':", "is_finish           True"],
