@@ -18,7 +18,7 @@ from tutorials.registry import TUTORIALS
 REFERENCES = {
     r"prompt pane|提示词窗格": "prompt",
     r"variables pane|变量窗格": "variables",
-    r"[Dd]etail pane|详情窗格": "detail",
+    r"[Dd]etail pane|详情窗格|Detail 面板|详情面板": "detail",
     r"t column|t 列": "detail",  # the t column exists only on wide screens; the Detail pane always has t
     r"(?:[Ll]ook at|[Cc]heck|difference is in) (?:the |this run's )?settings|看(?:这次运行|这个事件里)的设置|不同在设置里": "detail",
     r"[Cc]all stack pane|调用栈窗格": "stack",
