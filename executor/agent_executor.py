@@ -206,7 +206,8 @@ class AgentExecutor:
     def _new_run(self, awaits_in_driver: bool = False) -> RunContext:
         return RunContext(self.clock, self.run_id_factory() if self.run_id_factory else None,
                           outermost=AgentExecutor.iter_events.__code__, retry_policy=self.retry_policy,
-                          rate_limiter=self.rate_limiter, awaits_in_driver=awaits_in_driver)
+                          rate_limiter=self.rate_limiter, awaits_in_driver=awaits_in_driver,
+                          caller=AgentExecutor.invoke.__code__)
 
     def _should_continue(self, iterations: int, time_elapsed: float) -> bool:
         if self.max_iterations is not None and iterations >= self.max_iterations:

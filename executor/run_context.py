@@ -73,7 +73,8 @@ class RunContext:
 
     def __init__(self, clock: Clock | None = None, run_id: str | None = None,
                  outermost: CodeType | None = None, retry_policy: RetryPolicy | None = None,
-                 rate_limiter: RateLimiter | None = None, awaits_in_driver: bool = False) -> None:
+                 rate_limiter: RateLimiter | None = None, awaits_in_driver: bool = False,
+                 caller: CodeType | None = None) -> None:
         self.clock = clock or SystemClock()
         # True under aiter_events/ainvoke: an awaitable is yielded up to the driver, not run here.
         self.awaits_in_driver = awaits_in_driver
@@ -88,6 +89,7 @@ class RunContext:
         self._outermost = outermost  # the stack walk stops at this code object
         self._stacks: dict[Any, tuple[str, ...]] = {}  # frame -> the call stack at it (loop thread only)
         self.iteration = 0
+        self._caller = caller  # ...or one further out when this entry point drove it (the user's call)
         self._lock = threading.Lock()  # concurrent tool calls emit from worker threads
         self.run_state: dict[Any, Any] = {}  # what an agent keeps for one run only (a context summary)
         self._thread = threading.local()  # a worker thread's CallScope
@@ -149,9 +151,12 @@ class RunContext:
             if frame is None or (outermost is None and not frame.f_code.co_filename.startswith(_PACKAGE_PREFIX)):
                 break
             names.append(frame.f_code.co_name)
+        # LangChain: Chain.invoke — when the user called invoke, the stack starts at their call.
+        outer = frame.f_back if frame is not None and frame.f_code is self._outermost else None
+        if outer is not None and outer.f_code is self._caller:
+            names.append(outer.f_code.co_name)
         names.reverse()
         return tuple(names)
-
 
     def _remembered_stack(self, frame: Any) -> tuple[str, ...]:
         """The executor call stack at `frame`, outermost first, remembered per frame object.
@@ -177,6 +182,11 @@ class RunContext:
             if code is outermost:
                 break
             frame = frame.f_back
+        if not names and pending and pending[-1].f_code is outermost:
+            # LangChain: Chain.invoke — when the user called invoke, the stack starts at their call.
+            outer = pending[-1].f_back
+            if outer is not None and outer.f_code is self._caller:
+                names = (outer.f_code.co_name,)
         if len(stacks) > _MAX_STACKS:  # a round that never ends (a tool run outside the executor)
             stacks.clear()
         for frame in reversed(pending):

@@ -25,6 +25,7 @@ class NarrationStop:
     title: str
     text: str
     show: str = ""
+    pane: str = ""  # the debugger pane the text points at, shown at this stop
 
 
 class NarrationMismatch(LookupError):
@@ -42,7 +43,7 @@ def _stop_for(note: Note, lang: str, events: Sequence[EventBase], source: str) -
     if event is None:
         raise NarrationMismatch(f"{source}: note {note.id!r} expects {note.anchor.describe()}, "
                                 f"but the trace has {matched} such event{'s' * (matched != 1)}")
-    return NarrationStop(event.seq, note.titles[lang], note.texts[lang], note.show)
+    return NarrationStop(event.seq, note.titles[lang], note.texts[lang], note.show, note.pane)
 
 
 def _takeaways_stop(tutorial: Tutorial, lang: str, events: Sequence[EventBase]) -> NarrationStop:

@@ -12,6 +12,8 @@ from executor.events import CLASS_BY_KIND, EventBase
 
 LANGUAGES = ("en", "zh")
 SHOW_OPTIONS = ("", "prompt_diff")
+# The debugger's tabbed panes a stop can point at; that pane is shown when the stop is reached.
+PANE_OPTIONS = ("", "prompt", "variables", "detail")
 FRAME_KEY = "frame"  # a `where` key meaning "this method is on the call stack", not a payload field
 _OWN_LINE = (" ", "-", "•")  # lines that start like this are never joined to the one before
 _CJK = re.compile(r"[\u2014\u201c\u201d\u3000-\u9fff\uff00-\uffef]")
@@ -71,6 +73,7 @@ class Note:
     titles: Mapping[str, str]
     texts: Mapping[str, str]
     show: str = ""
+    pane: str = ""
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,9 @@ class _Reader:
         show = raw.get("show", "")
         if show not in SHOW_OPTIONS:
             raise self.fail(where, f"show {show!r} is not one of {SHOW_OPTIONS[1:]}")
+        pane = raw.get("pane", "")
+        if pane not in PANE_OPTIONS:
+            raise self.fail(where, f"pane {pane!r} is not one of {PANE_OPTIONS[1:]}")
         titles, bodies = {}, {}
         for lang in LANGUAGES:
             table = raw.get(lang)
@@ -160,7 +166,7 @@ class _Reader:
                                        f"each of {', '.join(LANGUAGES)}")
             titles[lang] = str(table["title"]).strip()
             bodies[lang] = reflow(str(table["text"]))
-        return Note(note_id, part, self.anchor(raw, where), titles, bodies, show)
+        return Note(note_id, part, self.anchor(raw, where), titles, bodies, show, pane)
 
     def takeaways(self, raw: Any) -> dict[str, tuple[str, ...]]:
         if not isinstance(raw, dict) or any(not raw.get(lang) for lang in LANGUAGES):

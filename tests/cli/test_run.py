@@ -49,7 +49,7 @@ def test_calculator_really_runs_on_replay(tmp_path, monkeypatch):
 def test_unknown_scenario_is_one_line_with_exit_2():
     proc = loopscope("run", "tulip-pricing")
     assert proc.returncode == 2
-    assert proc.stderr.strip() == "loopscope: unknown scenario 'tulip-pricing'; available: " + \
+    assert proc.stderr.strip() == "loopscope: unknown scenario 'tulip-pricing'; did you mean rose-pricing? available: " + \
         proc.stderr.split("available: ")[1].strip()
     assert "rose-pricing" in proc.stderr and "Traceback" not in proc.stderr
 

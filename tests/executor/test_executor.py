@@ -234,5 +234,9 @@ def test_iter_events_is_the_same_run_and_returns_the_result():
     ex2, _ = scripted_executor([action("Echo", "x"), finish("y")], run_id_factory=lambda: "r1")
     listened = []
     assert ex2.invoke({"input": "q"}, [listened.append]) == result
-    assert streamed == listened
+    # The same run; only the stack differs: invoke's caller frame is part of it when invoke drove it.
+    assert [e.model_copy(update={"frames": ()}) for e in streamed] == \
+        [e.model_copy(update={"frames": ()}) for e in listened]
+    assert all(e.frames[0] == "iter_events" for e in streamed)
+    assert all(e.frames[:2] == ("invoke", "iter_events") for e in listened)
     assert [e.seq for e in streamed] == list(range(len(streamed)))

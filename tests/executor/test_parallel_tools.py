@@ -56,7 +56,7 @@ def test_seq_is_contiguous_and_each_calls_frames_are_its_own_call_stack():
     assert [e.seq for e in events] == list(range(len(events)))
     assert [e.t for e in events] == sorted(e.t for e in events)
     for event in (e for e in events if e.kind in ("tool_start", "tool_end")):
-        assert event.frames == ("iter_events", "_call", "_take_next_step", "_iter_next_step",
+        assert event.frames == ("invoke", "iter_events", "_call", "_take_next_step", "_iter_next_step",
                                 "perform_tool_calls", "perform_tool_call", "run")
 
 

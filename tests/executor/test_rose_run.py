@@ -74,9 +74,9 @@ def test_frames_are_the_real_call_stack(rose):
     by_kind = {}
     for event in events:
         by_kind.setdefault(event.kind, event)
-    assert by_kind["chain_start"].frames == ("iter_events",)
-    assert by_kind["finish_check"].frames == ("iter_events", "_call")
-    assert by_kind["agent_action"].frames == ("iter_events", "_call", "_take_next_step", "_iter_next_step")
+    assert by_kind["chain_start"].frames == ("invoke", "iter_events")  # the user's call is outermost
+    assert by_kind["finish_check"].frames == ("invoke", "iter_events", "_call")
+    assert by_kind["agent_action"].frames == ("invoke", "iter_events", "_call", "_take_next_step", "_iter_next_step")
     assert by_kind["llm_start"].frames[-3:] == ("_iter_next_step", "plan", "call_model")
     assert by_kind["tool_start"].frames[-2:] == ("_perform_agent_action", "run")
     calc = by_kind["calculator_eval"].frames

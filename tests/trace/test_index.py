@@ -117,7 +117,7 @@ def test_position_queries():
     assert index.last_before("llm_start", 11) == 8
     assert index.last_before("llm_start", 11, lo=9) is None
     assert index.count_before("step", 16) == 2
-    assert list(index.column("depth", 0, 4)) == [1, 6, 6, 4]
+    assert list(index.column("depth", 0, 4)) == [2, 7, 7, 5]
 
 
 def test_scan_windows_cover_the_range_once_in_walking_order():

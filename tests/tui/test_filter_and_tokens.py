@@ -32,7 +32,8 @@ async def test_a_filter_shows_only_matching_rows_and_counts_the_hidden(rose):
         shown = [int(p) for p in app.session.shown()]
         assert timeline.virtual_size.height == len(shown) < total
         rows = timeline_rows(app)
-        assert all("Calculator" in row or "25 * 1.05" in row for row in rows), rows
+        # tool_end leads with its observation (the Calculator's answer); the tool name follows it.
+        assert all("Calculator" in row or "25 * 1.05" in row or "Answer: 26.25" in row for row in rows), rows
         assert f"{total - len(shown)} hidden" in str(timeline.border_subtitle)
         assert "hidden" in app.session.message
         # Stepping still visits every event, hidden ones included, and the border says so.

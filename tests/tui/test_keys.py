@@ -212,7 +212,7 @@ async def test_number_keys_switch_panes_and_fill_them(rose):
         assert active_tab(app) == "variables"
         text = pane_text(app, "variables-text")
         assert "AgentAction(tool='Calculator', tool_input='25 * 1.05'" in text
-        assert "[1 AgentStep]" in text and "(not checked yet" in text
+        assert "▶ _iter_next_step()" in text and "intermediate_steps" in text
         await press(pilot, "2")
         assert active_tab(app) == "prompt" and "plan() call #2" in str(app.screen.query_one("#prompt-header").render())
         await press(pilot, "3")

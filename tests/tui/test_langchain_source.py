@@ -22,7 +22,7 @@ async def test_source_pane_shows_langchains_iter_next_step_line():
         assert file == "langchain_classic/agents/agent.py"
         assert "self._action_agent.plan(" in read_source(file).lines[line - 1]
         title = str(app.screen.query_one("#source-pane").border_title)
-        assert f"agent.py:{line} in _iter_next_step()" in title and "inferred" not in title
+        assert title.startswith("_iter_next_step() · ") and f"agent.py:{line}" in title and "inferred" not in title
 
 
 def test_timeline_names_plan_as_the_caller_of_a_langchain_model_call():

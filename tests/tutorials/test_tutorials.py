@@ -14,6 +14,7 @@ from rich.console import Console
 from executor import ManualClock, ScriptedModel
 from tracer.cli import main
 from tracer.cli import tutorial as tutorial_command
+from tracer.report.cjk_wrap import wrap_note
 from tracer.replay.cassette import ReplayModel
 from tracer.trace.reader import load_trace
 from tracer.tui.app import DebuggerApp
@@ -248,11 +249,12 @@ def fake_debugger(monkeypatch):
     return calls, codes
 
 
-def test_in_a_terminal_each_part_opens_in_the_debugger_with_its_stops(capsys, fake_debugger):
+def test_in_a_terminal_the_first_part_opens_in_the_debugger_with_its_stops(capsys, fake_debugger):
+    # Later parts open inside the same window (space past the last stop), so q always leaves.
     calls, _ = fake_debugger
     code, out, _ = walk(capsys, "parse-error", "--lang", "zh")
     assert code == 0 and out == ""
-    parts = TUTORIALS["parse-error"].parts
+    parts = TUTORIALS["parse-error"].parts[:1]
     assert [path for path, _, _ in calls] == [part.fixture for part in parts]
     for (_, stops, title), part in zip(calls, parts):
         assert all(isinstance(stop, NarrationStop) for stop in stops)
@@ -313,14 +315,14 @@ def test_model_text_shown_beside_a_stop_is_literal(capsys):
 
 def test_chinese_notes_wrap_inside_the_width_and_never_start_a_line_with_closing_punctuation():
     text = next(n for n in TUTORIALS["rose-pricing"].notes.notes if n.id == "round-1-plan").texts["zh"]
-    lines = tutorial_command.wrap_note(text, 40).splitlines()
+    lines = wrap_note(text, 40).splitlines()
     assert all(cell_len(line) <= 40 for line in lines)
     assert not any(line[:1] and line[:1] in "，。、；：）" for line in lines)
     assert "".join(line.strip() for line in lines).replace(" ", "") == text.replace("\n", "").replace(" ", "")
 
 
 def test_wrapped_listing_lines_hang_under_their_second_column():
-    wrapped = tutorial_command.wrap_note("  True        send the parser's hint when it has one", 30)
+    wrapped = wrap_note("  True        send the parser's hint when it has one", 30)
     first, second = wrapped.splitlines()[:2]
     assert first.startswith("  True        send") and second.startswith(" " * 14) and second.strip()
 

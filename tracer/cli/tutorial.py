@@ -6,11 +6,8 @@ import argparse
 import difflib
 import importlib
 import os
-import re
-import sys
 from typing import Callable, Mapping, Sequence
 
-from rich.cells import cell_len
 from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
@@ -21,6 +18,7 @@ from tutorials.narration import NarrationMismatch, NarrationStop, tutorial_stops
 from tutorials.notes_file import LANGUAGES, NotesFileError
 from tutorials.registry import TUTORIALS, Tutorial
 
+from ..report.cjk_wrap import wrap_note
 from ..report.ledger import Ledger
 from ..report.literal import literal
 from ..report.narrator import Narrator, reply_text
@@ -106,47 +104,6 @@ def _part_heading(tutorial: Tutorial, part: Scenario, lang: str, with_title: boo
 
 
 # -- the printed walk ---------------------------------------------------------------------
-_CJK_CHAR = "\u2014\u2026\u201c\u201d\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
-_WRAP_UNIT = re.compile(f"[{_CJK_CHAR}]|[^\\s{_CJK_CHAR}]+|\\s+")
-_NO_LINE_START = set("，。、；：！？）》」』”…—")
-
-
-def _hanging_indent(line: str) -> str:
-    """Where a wrapped line continues: under a bullet's text, or under the second column of an
-    indented two-column listing ("  tool        which tool to run"), else at the line's indent."""
-    lead = line[:len(line) - len(line.lstrip())]
-    if line.lstrip().startswith(("• ", "- ")):
-        return lead + "  "
-    columns = re.match(r"\s+\S.*?\s{2,}", line) if lead else None
-    return " " * cell_len(columns.group()) if columns else lead
-
-
-def wrap_note(text: str, width: int) -> str:
-    """Wrap a note to `width` cells, breaking between any two Chinese characters.
-
-    Rich only breaks at spaces, so a Chinese sentence with one English word in it would be
-    pushed whole onto the next line; here every Chinese character is a place to break, except
-    before closing punctuation.
-    """
-    out = []
-    for source_line in text.split("\n"):
-        line = source_line[:len(source_line) - len(source_line.lstrip())]
-        indent = _hanging_indent(source_line)
-        for unit in _WRAP_UNIT.findall(source_line.lstrip()):
-            if unit.isspace():
-                line += unit if line.strip() else ""  # kept as is: notes align columns with spaces
-                continue
-            if line.strip() and cell_len(line + unit) > width:
-                carried = ""
-                if unit in _NO_LINE_START and len(line.strip()) > 1:
-                    line, carried = line[:-1], line[-1]  # take a character along: no line opens with "，"
-                out.append(line.rstrip())
-                line = indent + carried
-            line += unit
-        out.append(line.rstrip())
-    return "\n".join(out)
-
-
 def _previous_plan_prompt(events: Sequence[EventBase], seq: int) -> str:
     earlier = [e for e in events[:seq] if e.kind == "llm_start" and "plan" in e.frames]
     return earlier[-1].prompt if earlier else ""
@@ -237,13 +194,11 @@ def debugger_opener() -> Callable[..., int] | None:
 
 
 def open_parts(opener: Callable[..., int], tutorial: Tutorial, parts: Sequence[Scenario], lang: str) -> int:
-    """One debugger session per part, in order; quitting one with a non-zero code stops the walk."""
-    for part in parts:
-        _events, stops = _part_events(tutorial, part, lang)
-        code = opener(part.fixture, stops=stops, title=_part_heading(tutorial, part, lang))
-        if code:
-            return code
-    return 0
+    """The debugger on the first chosen part; space past a part's last stop opens the next one in
+    the same window (and T any part), so q always leaves."""
+    part = parts[0]
+    _events, stops = _part_events(tutorial, part, lang)
+    return opener(part.fixture, stops=stops, title=_part_heading(tutorial, part, lang))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from executor.events import EVENT_KINDS
 from ..trace.index import TraceIndex, scan_windows
 from ..trace.sidecar import SidecarRefused, loads_json, read_sidecar, write_sidecar
 from .conditions import Condition, ConditionError, Resolve
+from .shipped import is_shipped
 
 SIDECAR_SUFFIX = ".breakpoints.json"
 SIDECAR_FORMAT = "loopscope-breakpoints"
@@ -219,6 +220,8 @@ class BreakpointSet:
 
     @classmethod
     def for_trace(cls, trace_path: str | os.PathLike[str]) -> "BreakpointSet":
+        if is_shipped(trace_path):  # a shipped recording is read-only: its breakpoints last one session
+            return cls(None)
         path = Path(str(trace_path) + SIDECAR_SUFFIX)
         if {"site-packages", "dist-packages"} & set(path.resolve().parts):
             path = Path.cwd() / path.name  # an installed fixture: keep breakpoints with the user

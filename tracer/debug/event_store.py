@@ -12,9 +12,10 @@ from executor.events import EventBase
 from ..replay.user_agent import header_meta
 from ..trace.header import new_header
 from ..trace.index import TraceIndex
-from ..trace.reader import TraceFile
+from ..trace.reader import TraceFile, TraceFormatError
 from .conditions import Resolve, resolve_in
 from .live_run import FrameSnapshot, LiveRun
+from .reenactment import Reenactment
 
 # Traces up to this many events are indexed before the window opens; bigger ones in the background.
 INDEX_NOW_LIMIT = 200_000
@@ -34,6 +35,7 @@ class ReplayStore:
         self.import_note = " · ".join(n for n in (trace.import_note, trace.import_warning) if n) or None
         self.index: TraceIndex | None = None
         self._pool: ProcessPoolExecutor | None = None
+        self.reenactment = Reenactment(self.path, self.header, len(trace), self.event)
         if len(trace) <= INDEX_NOW_LIMIT:
             self.index = TraceIndex.build(trace)
         else:
@@ -81,11 +83,16 @@ class ReplayStore:
         self.trace.release_lines(first, count)
 
     def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
-        return None  # a recording has no locals; the variables pane reconstructs the loop state
+        # A recording has no locals: they come from re-executing it (None: the loop state is rebuilt).
+        try:
+            return self.reenactment.frames_at(position)
+        except TraceFormatError:  # a broken line: the panes say so
+            return None
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+        self.reenactment.close()
         self.trace.close()
 
 

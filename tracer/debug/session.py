@@ -50,6 +50,7 @@ class DebugSession:
         self.search_text = ""
         self.view = FilteredView()  # the timeline filter; stepping ignores it unless step_within
         self.call_model: tuple[str | None, str | None] = (None, None)  # playground: (--model, --base-url)
+        self.lang = "en"  # the language the debugger's own words are shown in (a tutorial's)
 
     # -- events -------------------------------------------------------------------------------------
     def __len__(self) -> int:

@@ -73,10 +73,21 @@ def align(a: list[Transition], b: list[Transition]) -> list[AlignedRow]:
 
 def _describe_value(name: str, a: Any, b: Any) -> list[str]:
     label = DETAIL_NAMES.get(name, name)
+    if isinstance(a, dict) and isinstance(b, dict):  # settings, inputs: only the keys that changed
+        changed = [key for key in [*a, *(k for k in b if k not in a)] if a.get(key, _MISSING) != b.get(key, _MISSING)]
+        return [f"{label} differ in {', '.join(map(str, changed))}:"] + [
+            f"  {key}: A {_shown(a, key)}, B {_shown(b, key)}" for key in changed]
     if isinstance(a, str) and isinstance(b, str) and ("\n" in a or "\n" in b or len(a) + len(b) > 100):
         return [f"{label} differs:"] + ["  " + line for line in short_diff(a, b).replace(
             "--- recorded", "--- A").replace("+++ re-run", "+++ B").splitlines()]
     return [f"{label} differs:", f"  A: {a!r}", f"  B: {b!r}"]
+
+
+_MISSING = object()
+
+
+def _shown(values: dict, key: Any) -> str:
+    return repr(values[key]) if key in values else "(not set)"
 
 
 def describe_row(row: AlignedRow) -> list[str]:

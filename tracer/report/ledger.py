@@ -118,7 +118,8 @@ class Ledger:
             f"plan called                  {self.plan_calls}   (one model call each)",
             f"_perform_agent_action called {self.actions_performed}   (one tool run or invalid-tool reply each)",
             f"isinstance(output, AgentFinish): {checks}",
-            f"model calls in all           {self.model_calls}   (nested calls ask it too)",
+            f"model calls in all           {self.model_calls}" + ("   (the calculator asks the model too)"
+                                                              if self.model_calls > self.plan_calls else ""),
         ]
         extras = [(self.tool_calls, "tool calls (by id)"), (self.multi_call_replies, "replies of several calls"),
                   (self.summaries, "summary calls"), (self.trims, "context trims"),

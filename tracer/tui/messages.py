@@ -55,3 +55,7 @@ class ForkWith(Message):
     def __init__(self, at: int, text: str) -> None:
         super().__init__()
         self.at, self.text = at, text
+
+
+class PastLastStop(Message):
+    """space was pressed at a tutorial's last stop: the tutorial flow moves on (next part, or says what is next)."""

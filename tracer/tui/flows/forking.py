@@ -11,6 +11,7 @@ from textual import work
 from textual.binding import Binding
 
 from ...debug.session import build_session
+from ...debug.shipped import is_shipped, user_fork_dir
 from ...replay.fork import (
     MODEL_KINDS,
     TOOL_KINDS,
@@ -32,8 +33,15 @@ FORKABLE = f"f forks {'/'.join(MODEL_KINDS)} (a reply) or {'/'.join(TOOL_KINDS)}
 
 
 def fork_destination(parent: Path, at: int, directory: Path | None = None) -> Path:
-    """Where `loopscope fork` would write (the working directory, never fixtures/), or a temporary
-    directory when that is not writable; a name already taken gets a number, so no fork is overwritten."""
+    """Where `loopscope fork` would write (the working directory), or for a shipped recording (a
+    tutorial's) the user's fork directory, or a temporary directory when that is not writable;
+    a name already taken gets a number, so no fork is overwritten."""
+    if directory is None and is_shipped(parent):
+        directory = user_fork_dir()
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            pass
     directory = directory or Path.cwd()
     if not os.access(directory, os.W_OK):
         directory = Path(tempfile.mkdtemp(prefix="loopscope-forks-"))

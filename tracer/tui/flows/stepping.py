@@ -9,7 +9,7 @@ from textual.binding import Binding
 
 from ...debug.stepping import Motion, MotionSearch, move_within
 from ...trace.reader import TraceFormatError
-from ..messages import Waiting
+from ..messages import PastLastStop, Waiting
 from .flow import Flow
 
 QUEUE_LIMIT = 50
@@ -93,7 +93,10 @@ class SteppingFlow(Flow):
     def tutorial_stop(self, direction: int) -> None:
         if not self.session.stops:
             self.say("no tutorial stops in this session (loopscope tutorial NAME has them)")
-        elif (position := self.session.stop_position(direction)) is None:
+        elif (position := self.session.stop_position(direction)) is None and direction > 0:
+            self.post_message(PastLastStop())
+            return
+        elif position is None:
             self.say("no further stop that way")
         else:
             self.session.goto(position)

@@ -3,39 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
 
 from textual.binding import Binding
 
-from tutorials.narration import TAKEAWAYS_TITLE, NarrationMismatch, tutorial_stops
-from tutorials.notes_file import LANGUAGES, NotesFileError
+from tutorials.narration import NarrationMismatch, tutorial_stops
+from tutorials.notes_file import NotesFileError
 from tutorials.registry import TUTORIALS, Tutorial
 
 from ...debug.session import DebugSession, build_session
 from ...trace.reader import TraceFormatError, load_trace
 from ..messages import OpenSession
 from ..screens.tutorial_picker import TutorialPicker, part_number
+from ..views.tutorial_place import after_last_stop, narration_language, next_part, tutorial_of
 from .flow import Flow
 from .forking import first_line_of
-
-
-def narration_language(stops: Sequence[Any]) -> str:
-    """The language of a session's tutorial stops (told apart by the notes' titles), else English."""
-    titles = {stop.title for stop in stops}
-    for lang in LANGUAGES:
-        known = {note.titles[lang] for tutorial in TUTORIALS.values() for note in tutorial.notes.notes}
-        if titles & (known | {TAKEAWAYS_TITLE[lang]}):
-            return lang
-    return "en"
-
-
-def tutorial_of(trace_path: Path) -> tuple[str, int] | None:
-    """(tutorial name, 0-based part) whose fixture is this file, or None."""
-    for name, tutorial in TUTORIALS.items():
-        for number, part in enumerate(tutorial.parts):
-            if part.fixture.resolve() == trace_path.resolve():
-                return name, number
-    return None
 
 
 def part_title(tutorial: Tutorial, number: int, lang: str) -> str:
@@ -80,7 +61,17 @@ class TutorialFlow(Flow):
         current = tutorial_of(Path(self.session.store.path))
         self.app.push_screen(TutorialPicker(lang, current), lambda chosen: self._open_tutorial(chosen, lang))
 
-    def _open_tutorial(self, chosen: tuple[str, int] | None, lang: str) -> None:
+    def after_last_stop(self) -> None:
+        """space past the last stop: on to the next part, else name the other tutorials."""
+        path = Path(self.session.store.path)
+        lang = narration_language(self.session.stops)
+        following = next_part(path)
+        if following is None:
+            self.say(" ".join(after_last_stop(path, lang).split()))
+            return
+        self._open_tutorial(following, lang, lead="end of that part · ")  # the status line says it in zh
+
+    def _open_tutorial(self, chosen: tuple[str, int] | None, lang: str, lead: str = "") -> None:
         if chosen is None:
             self.say("no tutorial opened")
             return
@@ -90,4 +81,4 @@ class TutorialFlow(Flow):
         except (LookupError, TraceFormatError, NarrationMismatch, NotesFileError, OSError) as error:
             self.say(f"cannot open tutorial {name}: {first_line_of(error)}")
             return
-        self.post_message(OpenSession(session, opened_message(name, number, session), tab="narration"))
+        self.post_message(OpenSession(session, lead + opened_message(name, number, session), tab="narration"))

@@ -9,6 +9,7 @@ from executor.states import state_of
 
 from ...debug.breaker_states import breaker_states_at
 from ...debug.session import DebugSession
+from ..chrome import localise
 
 BREAKER_STYLES = {"open": "bold white on red", "half_open": "bold black on yellow", "closed": "green"}
 
@@ -26,11 +27,17 @@ class StatusLine(Static):
         event = session.event()
         text = Text(no_wrap=True, overflow="ellipsis")
         total = len(session)
-        live = "" if session.store.complete else " so far (live)"
-        text.append(f" event {session.position} of {total}{live} ", style="bold reverse")
-        text.append(f" iteration {event.iteration} · {event.kind} · {_state(event)} │ ", style="bold")
+        lang = getattr(session, "lang", "en")
+        if lang == "zh":
+            live = "" if session.store.complete else "（实时，目前）"
+            text.append(f" 事件 {session.position}/{total}{live} ", style="bold reverse")
+            text.append(f" 第 {event.iteration} 轮 · {event.kind} · {_state(event)} │ ", style="bold")
+        else:
+            live = "" if session.store.complete else " so far (live)"
+            text.append(f" event {session.position} of {total}{live} ", style="bold reverse")
+            text.append(f" iteration {event.iteration} · {event.kind} · {_state(event)} │ ", style="bold")
         text.append_text(breaker_text(session))
-        text.append(busy or session.message, style="yellow" if busy else "")
+        text.append(localise(busy or session.message, lang), style="yellow" if busy else "")
         totals = session.costs.totals(getattr(event, "iteration", 0))
         if totals is not None:  # after the message: why we stopped matters more than the bill
             iteration, run = totals

@@ -19,8 +19,16 @@ from ..views.lanes import LaneMap
 
 CURRENT = Style(bgcolor="grey30", bold=True)
 MAX_INDENT = 5
-INDENT_FROM, PAD_FROM = 70, 40  # pane widths (columns)
+INDENT_FROM, PAD_FROM, TIME_FROM, NARROW_FROM = 70, 40, 42, 60  # pane widths (columns)
 SHORT_KIND_WIDTH = 12  # fits all but the longest kinds, which then push their summary along
+
+
+def time_cell(event, width: int) -> Text:
+    """The elapsed time `t` since chain_start (waits and slow calls show as jumps), on wide enough panes."""
+    if width < TIME_FROM:
+        return Text()
+    t = getattr(event, "t", None)
+    return Text(f"{t:>5.2f}s " if t is not None and t < 100 else f"{t or 0:>5.0f}s ", style="dim")
 
 
 class EventTimeline(ScrollView, can_focus=True):
@@ -157,6 +165,7 @@ class EventTimeline(ScrollView, can_focus=True):
         row.append(f"{position:>{digits}}", style="dim")
         row.append_text(self._iteration_cell(position, event, self._row_of(position)))
         row.append_text(self._lanes.cell(position, event))  # concurrent tool calls, one column per tool_call_id
+        row.append_text(time_cell(event, width))
         if indent:
             # Indent by call depth below _call, so nested calls (the calculator's model) stand out.
             row.append(" " * min(max(len(event.frames) - 2, 0), MAX_INDENT))
@@ -165,7 +174,7 @@ class EventTimeline(ScrollView, can_focus=True):
             row.append_text(literal(event.problem))
             return row
         row.append(f"{event.kind:<{pad}} ", style=kind_style(event.kind, event))
-        row.append_text(summary_text(event))
+        row.append_text(summary_text(event, narrow=width < NARROW_FROM))
         return row
 
     def _iteration_cell(self, position: int, event, row: int) -> Text:
@@ -173,13 +182,14 @@ class EventTimeline(ScrollView, can_focus=True):
         iteration = event.iteration
         before = self._iteration_of(self._position_at(row - 1))
         after = self._iteration_of(self._position_at(row + 1))
+        # Two digits and a space: round 14 reads "┌14 llm_start", never "┌14llm_start".
         if iteration == 0:
-            return Text("    ", style="dim")
+            return Text("     ", style="dim")
         if before != iteration:
-            return Text(f" ┌{iteration:<2}", style="bold")
+            return Text(f" ┌{iteration:<2} ", style="bold")
         if after != iteration:
-            return Text(" └  ", style="dim")
-        return Text(" │  ", style="dim")
+            return Text(" └   ", style="dim")
+        return Text(" │   ", style="dim")
 
     def _iteration_of(self, position: int | None) -> int | None:
         if position is None or not 0 <= position < len(self.session):

@@ -12,6 +12,16 @@ from textual.widgets import Static, TextArea
 from ...trace.literal_text import scrub
 
 WHAT = {"reply": "the model's reply", "observation": "the tool's observation"}
+# What the re-run does after the edit: the learner must not expect a live model to react to it.
+AFTER = ("After this event the run re-executes, and every later model reply is replayed from the recording, "
+         "in order: a changed observation can still end in the old answer. A changed reply changes what the "
+         "executor does next (another tool, a parse error, the final answer).")
+
+
+class ForkText(TextArea):
+    """The edit box; ctrl+a selects all (TextArea's own ctrl+a goes to the start of the line)."""
+
+    BINDINGS = [Binding("ctrl+a", "select_all", "select all", show=False, id="fork-select-all")]
 
 
 class ForkScreen(ModalScreen[str | None]):
@@ -32,11 +42,13 @@ class ForkScreen(ModalScreen[str | None]):
         with Vertical(id="fork"):
             yield Static(Text(f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}", style="bold"),
                          id="fork-question")
-            yield TextArea(self.recorded, soft_wrap=True, id="fork-text")
+            yield Static(Text(AFTER, style="italic"), id="fork-after")
+            yield ForkText(self.recorded, soft_wrap=True, id="fork-text")
             yield Static(self._hint(), id="fork-hint")
 
     def _hint(self) -> Text:
-        hint = Text("ctrl+s: re-run the trace with this text, open the fork · esc: cancel", style="dim")
+        hint = Text("ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel",
+                    style="dim")
         if self.cleaned:
             hint.append("\ncontrol characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
                         style="yellow")

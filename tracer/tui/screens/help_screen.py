@@ -11,6 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..chrome import localise
+
 KEY_NAMES = {"question_mark": "?", "slash": "/", "colon": ":", "space": "space", "escape": "esc",
              "right_square_bracket": "]", "left_square_bracket": "[", "backspace": "backspace",
              "plus": "+", "minus": "-", "equals_sign": "=", "delete": "del", "enter": "enter",
@@ -48,6 +50,19 @@ and action.tool for step. Search (/) is case-insensitive unless the text has cap
 """
 
 
+SCROLL_HINT = "↓/↑ or j/k scroll · space/pgdn a page · esc closes"
+SCROLL_HINT_ZH = "↓/↑ 或 j/k 滚动 · 空格/pgdn 翻页 · esc 关闭"
+MOTIONS_ZH = """\
+移动按事件走，就像 pdb 按行走。大写字母表示向后：回放总能往回退。
+  单步      下一个事件，不管它来自哪一层
+  下一步    这一层或调用方的下一个事件（跳过这一层调用的一切）
+  跳出      这一层返回之后的第一个事件（向后：进入之前）
+  继续      跑到下一个断点，或者结尾
+下一步、跳出和继续都会停在途经的断点上，和 pdb 一样。
+断点和条件的写法如下（关键字保持英文）：
+"""
+
+
 def key_label(keys: str) -> str:
     """"question_mark,escape" -> "?/esc"."""
     return "/".join(KEY_NAMES.get(key.strip(), key.strip()) for key in keys.split(","))
@@ -71,35 +86,53 @@ EXPLAINED = {
     "edit-prompt": "at a model call: edit its exact prompt, send it again (ctrl+s), see the new reply "
                    "beside the recorded one; f forks the run with it",
     "diff": "diff this run with its parent (a fork's) or with a trace you name, aligned by transition",
+    "scroll-pane-down": "scroll the shown right-hand pane (narration, variables, prompt …) down, whatever has focus",
+    "scroll-pane-up": "scroll the shown right-hand pane up",
+    "wide-source": "wide source: hide the timeline and call stack so long source lines fit (z again: back)",
     "tutorials": "tutorials: pick one (or one of its parts) and open it with its narration",
 }
 
 
-def key_table(title: str, bindings: Iterable[Binding], keymap: dict[str, str] | None = None) -> Text:
-    text = Text(f"{title}\n", style="bold underline")
+def key_table(title: str, bindings: Iterable[Binding], keymap: dict[str, str] | None = None,
+              lang: str = "en") -> Text:
+    text = Text(f"{localise(title, lang)}\n", style="bold underline")
     for binding in bindings:
         keys = (keymap or {}).get(binding.id or "", binding.key)
         text.append(f"  {key_label(keys):<12}", style="bold cyan")
-        text.append(f"{EXPLAINED.get(binding.id or '', binding.description)}\n")
+        words = localise(binding.description, lang) if lang != "en" else \
+            EXPLAINED.get(binding.id or "", binding.description)
+        text.append(f"{words}\n")
     return text
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark", "close", "close help", id="close-help")]
+    BINDINGS = [Binding("escape,q,question_mark", "close", "close help", id="close-help"),
+                Binding("j,down", "scroll(1)", "scroll down", id="help-scroll-down"),
+                Binding("k,up", "scroll(-1)", "scroll up", id="help-scroll-up"),
+                Binding("space,pagedown", "scroll(10)", "page down", id="help-page-down"),
+                Binding("pageup,backspace", "scroll(-10)", "page up", id="help-page-up")]
 
-    def __init__(self, sections: Sequence[tuple[str, Sequence[Binding]]]) -> None:
+    def __init__(self, sections: Sequence[tuple[str, Sequence[Binding]]], lang: str = "en") -> None:
         super().__init__()
-        self.sections = sections
+        self.sections, self.lang = sections, lang
 
     def compose(self) -> ComposeResult:
-        text = Text("loopscope debugger — keys  (esc closes)\n\n", style="bold")
+        zh = self.lang == "zh"
+        hint = SCROLL_HINT_ZH if zh else SCROLL_HINT
+        text = Text(f"{'loopscope 调试器 — 按键' if zh else 'loopscope debugger — keys'}  ({hint})\n\n", style="bold")
         for title, bindings in self.sections:
-            text.append_text(key_table(title, bindings, getattr(self.app, "keymap", None)))
+            text.append_text(key_table(title, bindings, getattr(self.app, "keymap", None), self.lang))
             text.append("\n")
-        for block in (MOTIONS, BREAKPOINTS, CONDITIONS):
+        for block in (MOTIONS_ZH if zh else MOTIONS, BREAKPOINTS, CONDITIONS):
             text.append(block + "\n")
-        with VerticalScroll(id="help"):
+        with VerticalScroll(id="help") as scroller:
+            scroller.border_subtitle = hint
             yield Static(text)
+
+    def action_scroll(self, lines: int) -> None:
+        scroller = self.query_one("#help", VerticalScroll)
+        page = max(scroller.scrollable_content_region.height - 2, 1)
+        scroller.scroll_relative(y=page if lines == 10 else -page if lines == -10 else lines, animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -18,7 +20,8 @@ from ..flows.playground import PlaygroundFlow
 from ..flows.forking import ForkFlow, timeline_title
 from ..flows.stepping import SteppingFlow
 from ..flows.tutorials import TutorialFlow
-from ..messages import Busy, ForkWith, OpenSession, Redraw, Say, Waiting
+from ..chrome import chrome_language, localise
+from ..messages import Busy, ForkWith, OpenSession, PastLastStop, Redraw, Say, Waiting
 from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane
 from ..panes.prompt_pane import PromptPane
@@ -43,8 +46,13 @@ class DebuggerScreen(Screen):
     """Each flow declares its own keys (KEYS) and does the work behind them; the screen only binds
     them, hands the call down to the flow, and redraws the panes when a flow says so."""
 
-    BINDINGS = [binding for flow in FLOWS.values() for binding in flow.KEYS] + [
+    # Scrolling comes right after the motions: an 80-column footer is cut after about five keys.
+    SCROLLING = [Binding("j", "scroll_pane(1)", "scroll the pane", key_display="j/k", id="scroll-pane-down"),
+                 Binding("k", "scroll_pane(-1)", "scroll the pane up", show=False, id="scroll-pane-up")]
+    BINDINGS = SteppingFlow.KEYS + SCROLLING + [
+        binding for name, flow in FLOWS.items() if name != "stepping" for binding in flow.KEYS] + [
         Binding(key, f"tab('{name}')", text, show=False, id=f"show-{name}") for key, name, text in PANES] + [
+        Binding("z", "wide_source", "wide source (hide the timeline)", show=False, id="wide-source"),
         Binding("question_mark", "help", "help", id="help"),
     ]
 
@@ -52,6 +60,11 @@ class DebuggerScreen(Screen):
         super().__init__()
         self.session = session
         self.busy = ""
+        self.lang = session.lang = chrome_language(session.stops)
+        if self.lang != "en":  # the footer and help read the descriptions: they speak the notes' language
+            for key, bindings in self._bindings.key_to_bindings.items():
+                self._bindings.key_to_bindings[key] = [
+                    dataclasses.replace(b, description=localise(b.description, self.lang)) for b in bindings]
 
     def compose(self) -> ComposeResult:
         session = self.session
@@ -63,17 +76,18 @@ class DebuggerScreen(Screen):
                 with Vertical(id="source-pane"):
                     yield Static(id="source-warning")
                     yield SourceView(id="source")
+                    yield TextPane(id="stop-text")  # the narration, when a stop shows another pane below
                 with TabbedContent(id="tabs", initial="narration" if session.stops else "variables"):
                     if session.stops:
-                        with TabPane("Narration", id="narration"):
+                        with TabPane(localise("Narration", self.lang), id="narration"):
                             yield TextPane(id="narration-text")
-                    with TabPane("Variables", id="variables"):
+                    with TabPane(localise("Variables", self.lang), id="variables"):
                         yield TextPane(id="variables-text")
-                    with TabPane("Prompt", id="prompt"):
+                    with TabPane(localise("Prompt", self.lang), id="prompt"):
                         yield PromptPane(id="prompt-pane")
-                    with TabPane("Detail", id="detail"):
+                    with TabPane(localise("Detail", self.lang), id="detail"):
                         yield TextPane(id="detail-text")
-                    with TabPane("Breakpoints", id="breakpoints"):
+                    with TabPane(localise("Breakpoints", self.lang), id="breakpoints"):
                         yield BreakpointsPane(session.breakpoints, id="breakpoints-list")
         yield StatusLine(id="status")
         yield Footer()
@@ -82,8 +96,9 @@ class DebuggerScreen(Screen):
 
     def on_mount(self) -> None:
         store = self.session.store
-        self.query_one("#timeline").border_title = timeline_title(store.header)
-        self.query_one("#stack").border_title = "Call stack"
+        title = timeline_title(store.header)
+        self.query_one("#timeline").border_title = localise(title, self.lang) if isinstance(title, str) else title
+        self.query_one("#stack").border_title = localise("Call stack", self.lang)
         self.query_one("#timeline").focus()
         if store.warning:  # stays visible after the status line moves on
             self.query_one("#timeline").border_subtitle = literal("⚠ truncated: the run did not finish")
@@ -112,8 +127,27 @@ class DebuggerScreen(Screen):
         if name != "narration" or self.session.stops:
             self.query_one(TabbedContent).active = name
 
+    def action_scroll_pane(self, direction: int) -> None:
+        """Scroll the shown right-hand pane (narration, variables, prompt …) whatever has the focus;
+        at a stop that shows another pane, the narration above it (it is what the learner reads first)."""
+        stop_text = self.query_one("#stop-text", TextPane)
+        pane = stop_text if stop_text.display else self.query_one(TabbedContent).active_pane
+        scrollers = [pane] if pane is stop_text else [w for w in pane.query("*") if w.allow_vertical_scroll] \
+            if pane else []
+        if scrollers:
+            target = scrollers[0]
+            target.scroll_relative(y=direction * max(target.scrollable_content_region.height // 2, 1),
+                                   animate=False)
+
+    def action_wide_source(self) -> None:
+        left = self.query_one("#left")
+        left.display = not left.display
+        self.session.message = "z: the timeline is back" if left.display else \
+            "z: wide source; the timeline is hidden (z brings it back)"
+        self.refresh_panes()
+
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.help_sections()))
+        self.app.push_screen(HelpScreen(self.help_sections(), self.lang))
 
     def help_sections(self):
         moving = SteppingFlow.KEYS + AskingFlow.KEYS[:4] + FilterFlow.KEYS
@@ -126,6 +160,9 @@ class DebuggerScreen(Screen):
     # -- messages: from the flows and panes ---------------------------------------------------------
     def on_say(self, message: Say) -> None:
         self.query_one(StatusLine).show(self.session, self.busy)
+
+    def on_past_last_stop(self, message: PastLastStop) -> None:
+        self.query_one(TutorialFlow).after_last_stop()
 
     def on_waiting(self, message: Waiting) -> None:
         self.query_one(StatusLine).show(self.session, message.text)
@@ -180,6 +217,7 @@ class DebuggerScreen(Screen):
         self.query_one(EventTimeline).follow()
         self.query_one(CallStackPane).show(session.frames(), session.frame_up)
         self._show_source()
+        self._show_stop_pane()
         self._show_tab(self.query_one(TabbedContent).active)
         self.query_one(StatusLine).show(session, self.busy)
 
@@ -191,17 +229,40 @@ class DebuggerScreen(Screen):
         if frame is None or frame.file is None:
             name = frame.function if frame else "this event"
             view.show(None, None, {}, f"no source line is known for {name}()")
-            pane.border_title, warning.display = "Source", False
+            pane.border_title, warning.display = localise("Source", self.lang), False
             return
         source = read_user_source(frame.file) if frame.callee else read_source(frame.file)
         view.show(source, frame.line, self.session.breakpoints.lines_in(frame.file), source.problem or "")
-        inferred = (" · your code: the function this event calls" if frame.callee
-                    else "" if frame.exact else " · caller line inferred from the source")
+        if frame.callee:
+            inferred = " · 你的代码：这个事件调用的函数" if self.lang == "zh" else " · your code: the function this event calls"
+        else:
+            inferred = "" if frame.exact else (" · 调用方行号由源码推断" if self.lang == "zh" else
+                                               " · caller line inferred from the source")
         # A Text, not a str: Textual reads a str title as markup, and these names come from the trace.
-        pane.border_title = literal(f"Source · {frame.file}:{frame.line} in {frame.function}(){inferred}")
+        # The method first: a narrow pane cuts the end of the title, and the path matters least.
+        pane.border_title = literal(f"{frame.function}() · {frame.file}:{frame.line}{inferred}")
         problem = hash_warning(source, self.session.store.header)
         warning.update(literal(f"⚠ {problem}" if problem else ""))
         warning.display = problem is not None
+
+    def _show_stop_pane(self) -> None:
+        """At a stop whose text points at a pane, that pane is shown and the narration takes the source's place."""
+        current = self.session.current_stop()
+        stop = current[1] if current and current[1].seq == self.session.position else None
+        pane = getattr(stop, "pane", "") if stop is not None else ""
+        self.query_one(SourceView).display = not pane
+        stop_text = self.query_one("#stop-text", TextPane)
+        stop_text.display = bool(pane)
+        if not pane:
+            self._stop_pane_at = None
+            return
+        stop_text.show(narration_text(self.session))
+        below = f"讲解 · 下方是{localise(pane + ' pane', 'zh')}" if self.lang == "zh" else \
+            f"Narration · the {pane} pane is below"
+        self.query_one("#source-pane").border_title = literal(below)
+        if getattr(self, "_stop_pane_at", None) != self.session.position:  # once per arrival: 5 still works
+            self._stop_pane_at = self.session.position
+            self.query_one(TabbedContent).active = pane
 
     def _show_tab(self, name: str) -> None:
         session = self.session

@@ -17,6 +17,7 @@ from .event_summary import kind_style
 
 ENVELOPE = ("seq", "run_id", "t", "iteration", "frames", "source", "kind")
 NAME_WIDTH = 14
+SHOWN_FIRST = ("settings",)
 
 
 def _value(value: Any) -> Text:
@@ -47,6 +48,8 @@ def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None
         text.append(f"{'tokens':<{NAME_WIDTH}}", style="bold")
         text.append(cost.describe() + "\n", style="magenta")
     payload = event.model_dump(exclude=set(ENVELOPE))
+    # The settings are what tutorials point at; the long tool descriptions would push them below the fold.
+    payload = {name: payload[name] for name in sorted(payload, key=lambda name: name not in SHOWN_FIRST)}
     if payload:
         text.append("\n")
     for name, value in payload.items():

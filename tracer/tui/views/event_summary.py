@@ -68,7 +68,8 @@ def recovery_summary(e: EventBase) -> str:
     return f"{e.detected_by}: {first_line(e.text)}"  # refusal
 
 
-# What each kind says, in a few words; model and tool text is cut to its first line.
+# What each kind says, in a few words, the deciding value first (rows are cut on the right);
+# model and tool text is cut to its first line.
 SUMMARIES = {
     "chain_start": lambda e: "question: " + first_line(str(e.inputs.get("input", ""))),
     "llm_start": lambda e: f"{_caller(e)}() → {e.model} · {len(e.prompt):,} chars",
@@ -81,10 +82,10 @@ SUMMARIES = {
     "tool_start": lambda e: f"{e.tool} ← {first_line(e.tool_input)}",
     "tool_end": lambda e: f"{e.tool} → {first_line(e.observation)}",
     "tool_error": lambda e: f"{e.tool}: {e.error_type}: {first_line(e.message)}",
-    "retry": lambda e: f"{e.target} {e.name!r} attempt {e.attempt} failed, wait {e.delay:.2f}s",
-    "rate_limit_wait": lambda e: f"waited {e.waited:.3f}s",
+    "retry": lambda e: f"#{e.attempt} wait {e.delay:.2f}s · {e.target} {e.name!r} failed",
+    "rate_limit_wait": lambda e: f"{e.waited:.2f}s waited for the rate limit",
     "step": lambda e: f"#{e.n_steps} {e.action.tool} → {first_line(e.observation)}",
-    "finish_check": lambda e: f"isinstance(output, AgentFinish) → {e.is_finish}",
+    "finish_check": lambda e: f"{e.is_finish} ← isinstance(output, AgentFinish)",
     "limit_reached": lambda e: f"{e.reason} after {e.iterations} iterations",
     "calculator_eval": lambda e: f"{first_line(e.expression)} = {first_line(e.result)}",
     "chain_end": lambda e: "output: " + _output(e.outputs),
@@ -104,12 +105,17 @@ def _tool_calls(event: EventBase) -> str:
     listed = ", ".join(f"{call.name}({first_line(call.arguments)}) [{call.id}]" for call in calls)
     return f"{len(calls)} tool call{'s' if len(calls) != 1 else ''}: {listed}"
 
+# In a narrow timeline the deciding value must come before a long tool name (tool_start names it).
+NARROW_SUMMARIES = {
+    "tool_end": lambda e: f"→ {first_line(e.observation)} · {e.tool}",
+}
 
-def summary(event: EventBase) -> str:
-    describe = SUMMARIES.get(event.kind)
+
+def summary(event: EventBase, narrow: bool = False) -> str:
+    describe = (NARROW_SUMMARIES if narrow else {}).get(event.kind) or SUMMARIES.get(event.kind)
     return describe(event) if describe else ""
 
 
-def summary_text(event: EventBase) -> Text:
+def summary_text(event: EventBase, narrow: bool = False) -> Text:
     """The summary as literal text (scrubbed: no markup, no escapes, no control characters)."""
-    return Text(scrub(summary(event)).replace("\n", " "), style="default")
+    return Text(scrub(summary(event, narrow)).replace("\n", " "), style="default")

@@ -2,30 +2,61 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from ...debug.session import DebugSession
+from ...report.cjk_wrap import wrap_note
+from .tutorial_place import after_last_stop
+
+LABELS = {
+    "en": {"stop": "Stop", "here": " (at event {seq}; you are at {position})",
+           "next": "space: next stop (event {following}) · backspace: previous stop",
+           "before": "The tutorial has not reached its first stop yet.\n",
+           "go": "Press space to go to it (event {first})."},
+    "zh": {"stop": "停靠点", "here": "（停靠点在事件 {seq}；你在事件 {position}）",
+           "next": "空格：下一个停靠点（事件 {following}）· 退格：上一个停靠点",
+           "before": "讲解还没到第一个停靠点。\n", "go": "按空格过去（事件 {first}）。"},
+}
 
 
-def narration_text(session: DebugSession) -> Text:
+class WrappedNarration:
+    """Paragraphs (text, style) wrapped at render time by cell width, breaking between Chinese
+    characters as `--print` does; `.plain` is the unwrapped text (what tests and the pane compare)."""
+
+    def __init__(self, parts: list[tuple[str, str]]) -> None:
+        self.parts = parts
+        self.plain = "".join(text for text, _style in parts)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(options.max_width, 10)
+        wrapped = Text(no_wrap=True, overflow="fold")
+        for text, style in self.parts:
+            wrapped.append(wrap_note(text, width) if text.strip() else text, style=style)
+        yield wrapped
+
+
+def narration_text(session: DebugSession) -> WrappedNarration:
     stops = session.stops
+    lang = getattr(session, "lang", "en")
+    words = LABELS.get(lang, LABELS["en"])
     current = session.current_stop()
-    text = Text()
     if current is None:
         first = stops[0].seq if stops else None
-        text.append("The tutorial has not reached its first stop yet.\n", style="italic")
+        parts = [(words["before"], "italic")]
         if first is not None:
-            text.append(f"Press space to go to it (event {first}).", style="bold")
-        return text
+            parts.append((words["go"].format(first=first), "bold"))
+        return WrappedNarration(parts)
     number, stop = current
-    here = "" if stop.seq == session.position else f" (at event {stop.seq}; you are at {session.position})"
+    here = "" if stop.seq == session.position else words["here"].format(seq=stop.seq, position=session.position)
     # Our own notes, still shown as plain Text so brackets in them are never read as markup.
-    text.append(f"Stop {number}/{len(stops)} · {stop.title}{here}\n\n", style="bold")
-    text.append(stop.text)
+    parts = [(f"{words['stop']} {number}/{len(stops)} · {stop.title}{here}", "bold"), ("\n\n", ""),
+             (stop.text, ""), ("\n\n", "")]
     following = session.stop_position(1)
-    text.append("\n\n")
     if following is None:
-        text.append("This is the last stop. Keep stepping, or q to leave.", style="dim")
+        parts.append((after_last_stop(Path(session.store.path), lang), "bold"))
     else:
-        text.append(f"space: next stop (event {following}) · backspace: previous stop", style="dim")
-    return text
+        parts.append((words["next"].format(following=following), "dim"))
+    return WrappedNarration(parts)

@@ -45,15 +45,22 @@ def loop_state(session: DebugSession) -> VariableTable | Text:
         return Text(event.problem, style="bold red")
     if index is None:
         return Text("Indexing the trace… the loop state appears when it is done.", style="italic")
-    table = VariableTable(Text("The loop's variables at this event, rebuilt from the recording", style="dim"))
+    why = getattr(getattr(store, "reenactment", None), "problem", None)
+    table = VariableTable(Text("_call's variables at this event, rebuilt from the recorded events"
+                               + (f" (no real locals: {why})" if why else ""), style="dim"))
     _row(table, "iteration", str(event.iteration))
     _tools_row(table, session)
     _steps_rows(table, session)
     start = index.iteration_start(position)
     planned = max((p for p in (index.last_before(k, position, start) for k in
                                 ("agent_action", "agent_finish", "parse_error")) if p is not None), default=None)
+    stepped = index.last_before("step", position, start)
     if planned is None:
         _row(table, "output", Text("(not planned yet in this iteration)", style="dim"))
+    elif stepped is not None:  # _take_next_step has returned its list of AgentSteps
+        step = session.event(stepped)
+        _row(table, "output", f"[AgentStep(action=AgentAction(tool={_short(step.action.tool)}, …), "
+                              f"observation={_short(step.observation, 50)})]", f"(event {stepped})")
     else:
         _row(table, "output", _action_repr(session.event(planned)), f"(event {planned})")
         _observation_row(table, session, planned, position)
@@ -80,7 +87,9 @@ def _tools_row(text: VariableTable, session: DebugSession) -> None:
 def _steps_rows(text: VariableTable, session: DebugSession) -> None:
     index, position = session.store.index, session.position
     steps = index.positions("step")
-    count = index.count_before("step", position)
+    # _call extends intermediate_steps only after the finish check has been yielded and resumed.
+    checked = index.last_before("finish_check", position - 1) if position else None
+    count = index.count_before("step", checked) if checked is not None else 0
     _row(text, "intermediate_steps", f"[{count} AgentStep{'s' * (count != 1)}]")
     if count > SHOWN_STEPS:
         text.add("", Text(f"… {count - SHOWN_STEPS} earlier", style="dim"))
@@ -106,22 +115,26 @@ def _observation_row(text: VariableTable, session: DebugSession, planned: int, p
         _row(text, "observation", _short(observation, 70), f"(event {max(found)}; the next prompt ends with it)")
 
 
-def live_locals(frames: tuple[FrameSnapshot, ...], selected: int) -> VariableTable:
-    """The real locals of every suspended frame, innermost first; the selected one is marked."""
-    table = VariableTable(Text("Real locals of the suspended generator frames, captured when this event "
-                               "was yielded", style="dim"))
+def live_locals(frames: tuple[FrameSnapshot, ...], selected: int, live: bool) -> VariableTable:
+    """The real locals of the selected frame (u/d move it); the other frames are one line each."""
+    origin = ("captured when this event was yielded" if live else
+              "of the run re-executed on the recorded replies, paused at this event")
+    table = VariableTable(Text(f"Real locals {origin}; u/d: caller/callee frame", style="dim"))
+    chosen_depth = len(frames) - 1 - selected
     for depth in range(len(frames) - 1, -1, -1):
         frame = frames[depth]
-        chosen = depth == len(frames) - 1 - selected
+        chosen = depth == chosen_depth
         table.add(Text(f"{'▶ ' if chosen else '  '}{frame.function}()", style="bold reverse" if chosen else "bold"),
-                  Text(f"{frame.file}:{frame.line}", style="dim"))
-        for name, value in frame.locals:
-            table.add(Text(f"    {name}", style="bold"), clipped(value, limit=REPR_LIMIT))
+                  Text(f"{frame.file}:{frame.line}" + ("" if chosen else f"  ({len(frame.locals)} locals)"),
+                       style="dim"))
+        if chosen:
+            for name, value in frame.locals:
+                table.add(Text(name, style="bold"), clipped(value, limit=REPR_LIMIT))
     return table
 
 
 def variables_text(session: DebugSession) -> VariableTable | Text:
     frames = session.store.frames_at(session.position) if len(session.store) else None
     if frames:
-        return live_locals(frames, session.frame_up)
+        return live_locals(frames, session.frame_up, session.store.live)
     return loop_state(session)

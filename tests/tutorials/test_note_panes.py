@@ -1,0 +1,69 @@
+"""Narration only points at panes that exist, and a stop that points at a tabbed pane shows it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.helpers.pilot_helpers import settle
+from tracer.tui.app import DebuggerApp
+from tracer.tui.flows.tutorials import tutorial_session
+from tutorials.notes_file import PANE_OPTIONS
+from tutorials.registry import TUTORIALS
+
+# What a note may say, and the pane it means. Tabbed panes must be named in the note's `pane`;
+# the timeline, the call stack and the source are always on screen (the source except where a
+# stop shows a tabbed pane: the narration then takes its place).
+REFERENCES = {
+    r"prompt pane|提示词窗格": "prompt",
+    r"variables pane|变量窗格": "variables",
+    r"[Dd]etail pane|详情窗格|Detail 面板|详情面板": "detail",
+    r"t column|t 列": "detail",  # the t column exists only on wide screens; the Detail pane always has t
+    r"(?:[Ll]ook at|[Cc]heck|difference is in) (?:the |this run's )?settings|看(?:这次运行|这个事件里)的设置|不同在设置里": "detail",
+    r"[Cc]all stack pane|调用栈窗格": "stack",
+    r"[Ss]ource pane|源码窗格": "source",
+    r"[Tt]imeline|时间线": "timeline",
+}
+ALWAYS_SHOWN = {"stack", "timeline", "source"}
+ANY_PANE = re.compile(r"(?:call stack|\b\w+) pane\b|\w*窗格", re.IGNORECASE)
+KNOWN_PANES = {"prompt pane", "variables pane", "detail pane", "call stack pane", "source pane", "narration pane"}
+
+NOTES = [(name, note) for name, tutorial in TUTORIALS.items() for note in tutorial.notes.notes]
+
+
+def _referenced(text: str) -> set[str]:
+    return {pane for pattern, pane in REFERENCES.items() if re.search(pattern, text)}
+
+
+@pytest.mark.parametrize("name,note", NOTES, ids=[f"{n}:{note.id}" for n, note in NOTES])
+def test_every_pane_a_note_points_at_exists_and_is_shown_at_its_stop(name, note):
+    assert note.pane in PANE_OPTIONS
+    for lang, text in note.texts.items():
+        for mention in ANY_PANE.findall(text):
+            if lang == "en":
+                assert mention.lower() in KNOWN_PANES, f"{name}:{note.id} names a pane that does not exist: {mention}"
+        referenced = _referenced(text)
+        tabbed = referenced - ALWAYS_SHOWN
+        assert len(tabbed) <= 1, f"{name}:{note.id} ({lang}) points at two tabbed panes: {tabbed}"
+        assert tabbed == ({note.pane} if note.pane else set()), \
+            f"{name}:{note.id} ({lang}) points at {tabbed or 'no tabbed pane'} but shows {note.pane or 'none'}"
+        if note.pane:
+            assert "source" not in referenced, f"{name}:{note.id}: the narration hides the source at this stop"
+    assert _referenced(note.texts["en"]) - {"timeline"} == _referenced(note.texts["zh"]) - {"timeline"}
+
+
+async def test_a_stop_that_points_at_the_prompt_pane_shows_it_with_the_narration_above():
+    app = DebuggerApp(tutorial_session("rose-pricing", 0, "en"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("space")  # stop 2: round 1's plan, "look at it in the prompt pane"
+        await settle(pilot)
+        assert app.session.current_stop()[1].pane == "prompt"
+        assert app.screen.query_one("#tabs").active == "prompt"
+        assert app.screen.query_one("#stop-text").display and "prompt pane" in app.screen.query_one("#stop-text").plain
+        await pilot.press("5")  # the narration tab still opens on request
+        await settle(pilot)
+        assert app.screen.query_one("#tabs").active == "narration"
+        await pilot.press("space")
+        await settle(pilot)
+        assert not app.screen.query_one("#stop-text").display and app.screen.query_one("#source").display

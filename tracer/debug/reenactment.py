@@ -1,0 +1,76 @@
+"""A recording's real frames: the run is executed again against its own recorded replies, as far as needed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from executor.events import EventBase
+
+from ..trace.header import TraceHeader
+from .live_run import FrameSnapshot, LiveRun
+
+# Longer recordings are not re-run (the variables pane then rebuilds the loop state from the events).
+REENACT_LIMIT = 2_000  # ~2.5 ms an event on a busy machine (bench/bench_reenactment.py): a few seconds at most
+
+
+class Reenactment:
+    """Pulls a re-run of the recorded scenario in step with the recording, keeping each event's frames.
+
+    A trace stores events, not locals; re-running the same executor on the same recorded replies
+    and clock reaches the same states, so its paused generators hold exactly the locals the
+    recorded run had. Every re-run event is checked against the recorded one; on the first
+    difference (the source changed since recording) it stops and says where.
+    """
+
+    def __init__(self, path: Path, header: TraceHeader, length: int,
+                 recorded: Callable[[int], EventBase]) -> None:
+        self.path, self.header, self.length, self.recorded = path, header, length, recorded
+        self.snapshots: list[tuple[FrameSnapshot, ...]] = []
+        self.problem: str | None = self._why_not()
+        self._run: LiveRun | None = None
+
+    def _why_not(self) -> str | None:
+        if not self.header.scenario:
+            return "the trace's header names no scenario, so its run cannot be re-executed"
+        if self.length > REENACT_LIMIT:
+            return f"the trace has more than {REENACT_LIMIT:,} events; re-executing it would take too long"
+        return None
+
+    def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
+        while self.problem is None and len(self.snapshots) <= position:
+            self._pull_one()
+        return self.snapshots[position] if position < len(self.snapshots) else None
+
+    def _pull_one(self) -> None:
+        try:
+            if self._run is None:
+                self._run = LiveRun(self.header.scenario, None, fixture=self.path)
+            pulled = self._run.pull()
+        except Exception as error:  # an unknown scenario, a fixture that no longer replays
+            self.problem = f"the run could not be re-executed ({type(error).__name__}: {error})"
+            return
+        seq = len(self.snapshots)
+        if pulled is None:
+            self.problem = f"the re-executed run ended after {seq} events ({self._run.outcome})"
+            return
+        event, frames = pulled
+        try:
+            wanted = self.recorded(seq)
+        except Exception as error:  # a broken line in the recording
+            self.problem = f"event {seq} of the recording cannot be read ({error})"
+            return
+        if event.source.file != wanted.source.file:  # e.g. a LangChain run recorded by its callback handler
+            self.problem = (f"the recording was made by other code ({wanted.source.file}), so its locals "
+                            "cannot be re-created here")
+            return
+        if (event.kind, event.source, event.frames) != (wanted.kind, wanted.source, wanted.frames):
+            self.problem = (f"the re-executed run differs from the recording at event {seq} "
+                            f"({event.kind} at line {event.source.line} vs {wanted.kind} at line "
+                            f"{wanted.source.line}): the executor changed since it was recorded")
+            return
+        self.snapshots.append(frames)
+
+    def close(self) -> None:
+        if self._run is not None:
+            self._run.close()

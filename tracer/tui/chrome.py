@@ -1,0 +1,82 @@
+"""The debugger's own words in Chinese (pane titles, keys, stop labels, status messages); notes carry their own."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+# Exact strings: binding descriptions, pane and tab titles, help sections.
+WORDS_ZH = {
+    "step": "单步", "next": "下一步", "step out": "跳出", "continue": "继续",
+    "step back": "后退一步", "next, backwards": "下一步（向后）", "step out, backwards (to the call)": "向后跳出（回到调用处）",
+    "reverse continue": "向后继续", "first event": "第一个事件", "last event": "最后一个事件",
+    "up the stack (show the caller)": "沿调用栈向上（看调用方）", "down the stack": "沿调用栈向下",
+    "next stop": "下一停靠点", "previous stop": "上一停靠点", "pause a running live continue": "暂停正在进行的实时继续",
+    "go to event number": "跳到事件编号", "search": "搜索", "next match": "下一个匹配", "previous match": "上一个匹配",
+    "breakpoint": "断点", "add breakpoint (kind, tool, condition …)": "添加断点（类型、工具、条件 …）",
+    "fork: change this reply or observation and re-run": "分叉：改这条回复或观察结果后重跑",
+    "diff with the parent run (or another trace)": "与父运行（或另一份轨迹）对比", "tutorials": "教程",
+    "variables pane": "变量窗格", "prompt pane": "提示词窗格", "detail pane": "详情窗格",
+    "breakpoints pane": "断点窗格", "narration pane (tutorials)": "讲解窗格（教程）",
+    "scroll the pane": "滚动窗格", "scroll the pane up": "向上滚动窗格",
+    "wide source (hide the timeline)": "加宽源码（隐藏时间线）", "help": "帮助", "quit": "退出",
+    "Narration": "讲解", "Variables": "变量", "Prompt": "提示词", "Detail": "详情", "Breakpoints": "断点",
+    "Timeline": "时间线", "Call stack": "调用栈", "Source": "源码",
+    "Moving": "移动", "Looking around": "四处看看",
+    "In the timeline / source pane (focus with tab)": "在时间线 / 源码窗格里（用 tab 聚焦）",
+    "In the breakpoints pane (4, then tab to focus it)": "在断点窗格里（按 4，再用 tab 聚焦）",
+    "go to that event / frame": "跳到那个事件 / 栈帧", "next row": "下一行", "previous row": "上一行",
+    "toggle a breakpoint on the cursor line": "在光标所在行开关断点",
+    "enable/disable": "启用/停用", "delete": "删除", "temporary": "临时", "ignore +1": "忽略次数 +1",
+    "ignore -1": "忽略次数 -1",
+    "close help": "关闭帮助", "scroll down": "向下滚动", "scroll up": "向上滚动", "page down": "下一页", "page up": "上一页",
+}
+
+# Status messages built with values: (pattern, Chinese template with \1 ...).
+MESSAGES_ZH = [
+    (r"s step · n next · r step out · c continue \(capitals go backwards\) · \? help",
+     "s 单步 · n 下一步 · r 跳出 · c 继续（大写字母向后）· ? 帮助"),
+    (r"(step|next|step out|continue)( backwards)? → event (\d+)", lambda m: f"{_motion(m)} → 事件 {m[3]}"),
+    (r"(step|next|step out|continue)( backwards)?: reached the (last|first) event( \(already there\))?",
+     lambda m: f"{_motion(m)}：到了{'最后' if m[3] == 'last' else '第'}一个事件{'（已经在这里）' if m[4] else ''}"),
+    (r"(step|next|step out|continue)( backwards)?: stopped at breakpoint (.*)", lambda m: f"{_motion(m)}：停在断点 {m[3]}"),
+    (r"step out( backwards)?: left the frame, now in (.*)", lambda m: f"跳出{'（向后）' if m[1] else ''}：离开了这一层，现在在 {m[2]}"),
+    (r"tutorial stop at event (\d+)", r"讲解停靠点：事件 \1"),
+    (r"no further stop that way", "这个方向没有停靠点了"),
+    (r"frame (.*)", r"栈帧 \1"),
+    (r"already at the outermost frame", "已经在最外层栈帧"), (r"already at the event's frame", "已经在事件所在的栈帧"),
+    (r"went to event (\d+)", r"跳到了事件 \1"), (r"fork cancelled", "已取消分叉"),
+    (r"z: wide source; the timeline is hidden \(z brings it back\)", "z：加宽源码，时间线已隐藏（再按 z 恢复）"),
+    (r"z: the timeline is back", "z：时间线回来了"),
+    (r"(end of that part · )?tutorial (\S+), part (\d+) of (\d+): stop 1/(\d+) · space walks the stops"
+     r"( · T picks another part)?",
+     lambda m: f"{'上一部分结束 · ' if m[1] else ''}教程 {m[2]}，第 {m[3]}/{m[4]} 部分：停靠点 1/{m[5]} · 按空格逐个走"
+               f"{' · 按 T 换一个部分' if m[6] else ''}"),
+    (r"tutorial (\S+): stop 1/(\d+) · space walks the stops", r"教程 \1：停靠点 1/\2 · 按空格逐个走"),
+]
+_MOTIONS_ZH = {"step": "单步", "next": "下一步", "step out": "跳出", "continue": "继续"}
+_COMPILED = [(re.compile(pattern + r"$"), replacement) for pattern, replacement in MESSAGES_ZH]
+
+
+def _motion(match: re.Match) -> str:
+    return _MOTIONS_ZH[match[1]] + ("（向后）" if match[2] else "")
+
+
+def localise(text: str, lang: str) -> str:
+    """`text` in `lang` when the debugger knows it; otherwise unchanged (model and tool text never are)."""
+    if lang != "zh":
+        return text
+    if text in WORDS_ZH:
+        return WORDS_ZH[text]
+    for pattern, replacement in _COMPILED:
+        match = pattern.match(text)
+        if match:
+            return replacement(match) if callable(replacement) else match.expand(replacement)
+    return text
+
+
+def chrome_language(stops: Sequence[Any]) -> str:
+    """The debugger speaks the language of the tutorial's notes (English elsewhere)."""
+    from .views.tutorial_place import narration_language  # the notes are loaded only for tutorial sessions
+
+    return narration_language(stops) if stops else "en"

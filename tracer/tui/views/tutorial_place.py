@@ -1,0 +1,62 @@
+"""Where a session is among the tutorials: which tutorial and part, its language, and what comes after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from tutorials.narration import TAKEAWAYS_TITLE
+from tutorials.notes_file import LANGUAGES
+from tutorials.registry import TUTORIALS
+
+
+def narration_language(stops: Sequence[Any]) -> str:
+    """The language of a session's tutorial stops (told apart by the notes' titles), else English."""
+    titles = {stop.title for stop in stops}
+    for lang in LANGUAGES:
+        known = {note.titles[lang] for tutorial in TUTORIALS.values() for note in tutorial.notes.notes}
+        if titles & (known | {TAKEAWAYS_TITLE[lang]}):
+            return lang
+    return "en"
+
+
+def tutorial_of(trace_path: Path) -> tuple[str, int] | None:
+    """(tutorial name, 0-based part) whose fixture is this file, or None."""
+    for name, tutorial in TUTORIALS.items():
+        for number, part in enumerate(tutorial.parts):
+            if part.fixture.resolve() == trace_path.resolve():
+                return name, number
+    return None
+
+
+def next_part(trace_path: Path) -> tuple[str, int] | None:
+    """The part that follows this tutorial part, or None at the last part (or outside tutorials)."""
+    found = tutorial_of(trace_path)
+    if found is None or found[1] + 1 >= len(TUTORIALS[found[0]].parts):
+        return None
+    return found[0], found[1] + 1
+
+
+def other_tutorials(trace_path: Path, lang: str) -> list[str]:
+    """"name — title" of every tutorial but this one."""
+    found = tutorial_of(trace_path)
+    return [f"{name} — {tutorial.title(lang)}" for name, tutorial in TUTORIALS.items()
+            if found is None or name != found[0]]
+
+
+def after_last_stop(trace_path: Path, lang: str) -> str:
+    """What the narration says below its last stop: the next part, or the other tutorials."""
+    following = next_part(trace_path)
+    if following is not None:
+        name, number = following
+        label = TUTORIALS[name].part_label(TUTORIALS[name].parts[number], lang)
+        if lang == "zh":
+            return f"本部分到此结束。按空格进入第 {number + 1}/{len(TUTORIALS[name].parts)} 部分：{label}"
+        return f"End of this part. space: on to part {number + 1} of {len(TUTORIALS[name].parts)}: {label}"
+    if tutorial_of(trace_path) is None:
+        return "这是最后一个停靠点。继续单步，或按 q 离开。" if lang == "zh" else \
+            "This is the last stop. Keep stepping, or q to leave."
+    others = "\n".join(f"  {line}" for line in other_tutorials(trace_path, lang))
+    if lang == "zh":
+        return f"教程到此结束。其他教程（按 T 打开，或 `loopscope tutorial 名字`）：\n{others}"
+    return f"End of the tutorial. Other tutorials (T opens one, or `loopscope tutorial NAME`):\n{others}"
