@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 from pathlib import Path
 from typing import Any
@@ -42,7 +41,7 @@ def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
     try:
         agent = resolve_agent(name, inputs)
     except UnknownAgent as error:
-        hint = "" if is_agent_spec(name) else f"{did_you_mean(name)}; or name your own agent as MODULE:FUNCTION"
+        hint = "" if is_agent_spec(name) else "; or name your own agent as MODULE:FUNCTION"
         raise UsageError(str(error.args[0]) + hint) from None
     if inputs is not None and not is_agent_spec(name):
         raise UsageError(f"--input/--inputs are for your own agent; scenario {name!r} asks its own question")
@@ -58,12 +57,3 @@ def fixture_for(scenario: Any, override: str | None) -> Path:
                          f"`loopscope record {scenario.name} -o {path}`")
     return path
 
-
-def did_you_mean(name: str) -> str:
-    """" (did you mean parse-error-off or parse-error-on?)" for a near miss, else ""."""
-    from ..replay.agents import registered_scenarios
-
-    known = sorted(registered_scenarios())
-    # A tutorial's name with several parts (parse-error) is the start of each part's name.
-    close = [k for k in known if k.startswith(name + "-")] or difflib.get_close_matches(name, known, n=3)
-    return f" (did you mean {' or '.join(close)}?)" if close else ""

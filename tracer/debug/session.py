@@ -132,7 +132,7 @@ class DebugSession:
         event = self.event()
         if isinstance(event, UnreadableEvent):
             return []
-        if live:
+        if live and _same_stack(live, event.frames):
             frames = [FrameLocation(f.function, f.file, f.line, True) for f in live]
         elif event.stack:  # a traced LangChain run recorded every frame's line
             frames = [FrameLocation(f.function, f.file, f.line, True) for f in event.stack]
@@ -227,3 +227,10 @@ def build_session(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
     for spec in breakpoints:
         marks.add(spec)
     return DebugSession(store, marks, stops or (), title)
+
+
+def _same_stack(live: Sequence[Any], recorded: Sequence[str]) -> bool:
+    """Whether the captured frames are the event's own stack. A tool call running in a worker thread
+    (parallel tool calls) is not on the captured generator chain, which then ends at its caller."""
+    names = [frame.function for frame in live]
+    return names[-len(recorded):] == list(recorded) if recorded else True

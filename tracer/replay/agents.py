@@ -8,6 +8,7 @@ pyproject.toml). So replay works for any package's scenarios and imports none of
 
 from __future__ import annotations
 
+import difflib
 from importlib.metadata import entry_points
 from typing import Any, Mapping, Protocol
 
@@ -60,5 +61,9 @@ def registered_scenarios() -> dict[str, ReplayableScenario]:
 def find_scenario(name: str) -> ReplayableScenario:
     scenarios = registered_scenarios()
     if name not in scenarios:
-        raise UnknownAgent(f"unknown scenario {name!r}; available: {', '.join(sorted(scenarios)) or '(none)'}")
+        known = sorted(scenarios)
+        # A tutorial's name with several parts (parse-error) is the start of each part's name.
+        close = [k for k in known if k.startswith(name + "-")] or difflib.get_close_matches(name, known, n=3)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise UnknownAgent(f"unknown scenario {name!r}; {hint}available: {', '.join(known) or '(none)'}")
     return scenarios[name]
