@@ -71,12 +71,7 @@ def _mermaid(args: argparse.Namespace) -> int:
     title = trace.scenario or Path(args.traces[0]).stem
     diagram = (loop_state_diagram(trace.events, title) if args.states
                else mermaid_state_diagram(trace.transitions(), title=title))
-    if args.output:
-        write_atomically(Path(args.output), diagram)
-        print(f"wrote {len(trace.transitions())} transitions of {args.traces[0]} to {args.output}")
-    else:
-        print(diagram, end="")
-    return 0
+    return _write_or_print(args, diagram, f"{len(trace.transitions())} transitions of {args.traces[0]}")
 
 
 def _spans(args: argparse.Namespace) -> list:
@@ -90,9 +85,14 @@ def _otlp_json(args: argparse.Namespace) -> int:
 
     spans = _spans(args)
     text = json.dumps(otlp_json(spans), ensure_ascii=False, indent=1) + "\n"
+    return _write_or_print(args, text, f"{len(spans)} spans of {len(args.traces)} trace(s)", " (OTLP JSON)")
+
+
+def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = "") -> int:
+    """To -o FILE (atomically, saying what was written) or to stdout."""
     if args.output:
         write_atomically(Path(args.output), text)
-        print(f"wrote {len(spans)} spans of {len(args.traces)} trace(s) to {args.output} (OTLP JSON)")
+        print(f"wrote {what} to {args.output}{kind}")
     else:
         print(text, end="")
     return 0
