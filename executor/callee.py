@@ -13,6 +13,7 @@ from .run_context import _relative  # the same path rule as every event's `sourc
 # Keyed by file too: code objects compare equal across files when their bodies are the same.
 _by_code: dict[tuple[str, CodeType], CalleeRef] = {}
 _UNDECLARED = object()
+_by_function: dict[Any, CalleeRef | None] = {}
 
 
 def callee_of(target: Any) -> CalleeRef | None:
@@ -39,7 +40,18 @@ def model_callee(model: Any) -> CalleeRef | None:
     declared = getattr(model, "callee", _UNDECLARED)
     if declared is None or isinstance(declared, CalleeRef):
         return declared
-    return callee_of(getattr(model, "generate", None) or getattr(model, "agenerate", None))
+    generate = getattr(model, "generate", None) or getattr(model, "agenerate", None)
+    # Called once a model call: remember the answer per function (a bound method's, per class).
+    key = getattr(generate, "__func__", generate)
+    try:
+        return _by_function[key]
+    except KeyError:
+        if len(_by_function) > 1024:  # models made afresh with closures: keep this from growing without end
+            _by_function.clear()
+        found = _by_function[key] = callee_of(generate)
+        return found
+    except TypeError:  # an unhashable callable
+        return callee_of(generate)
 
 
 def _function_behind(target: Any) -> Any:

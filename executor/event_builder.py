@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .events import EVENT_CLASSES, EventBase, SourceRef
 
@@ -78,7 +79,77 @@ def _plan(cls: type[EventBase], names: tuple[str, ...]) -> _Plan | None:
         fields_set={*ENVELOPE, *names})
 
 
-_PLANS: dict[type[EventBase], dict[tuple[str, ...], _Plan | None]] = {cls: {} for cls in EVENT_CLASSES}
+def build_event(cls: type[EventBase], payload: dict[str, Any], seq: int, run_id: str, t: float,
+                iteration: int, frames: tuple[str, ...], source: SourceRef) -> EventBase:
+    """`cls(seq=seq, ..., **payload)`: equal to the validated event, and serialised the same.
+
+    The envelope (seq to source) is RunContext's own and trusted as is; the payload is checked.
+    """
+    return builder_for(cls, tuple(payload))(payload, seq, run_id, t, iteration, frames, source)
+
+
+def builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., EventBase]:
+    """`build(payload, seq, run_id, t, iteration, frames, source)` for `cls` from payloads with these names."""
+    builder = _BUILDERS.get((cls, names))
+    if builder is None:
+        builder = _BUILDERS[(cls, names)] = _builder_for(cls, names)
+    return builder
+
+
+# (kind, payload names) -> its builder. A call site passes the same names every time, so this
+# stays as small as the number of emit calls in the source (plus odd kinds from user code).
+_BUILDERS: dict[tuple[type[EventBase], tuple[str, ...]], Callable[..., EventBase]] = {}
+
+
+def _builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., EventBase]:
+    """A function that builds `cls` from exactly these payload names, written out for them.
+
+    Like dataclasses and attrs, the builder is Python source made once and compiled: each
+    payload value is read once, type-checked inline, and placed in a dict literal in field
+    order, so an event costs one dict and four attribute stores. When validation must decide
+    (an unknown kind, a missing or unknown name, a value of another type) it validates instead.
+    """
+    plan = _plan(cls, names) if cls in _KINDS else None
+    if plan is None:
+        return functools.partial(_validated, cls)
+    constants: dict[str, Any] = {"cls": cls, "validated": _validated, "new": object.__new__,
+                                 "set_attribute": _set_attribute, "inside_is_valid": _inside_is_valid,
+                                 "plan": plan, "fields_set": plan.fields_set}
+    lines = ["def build(payload, seq, run_id, t, iteration, frames, source):"]
+    checks = dict(plan.checks)
+    for index, name in enumerate(names):
+        lines.append(f"    v{index} = payload[{name!r}]")
+        if name in checks:
+            constants[f"accepted{index}"] = checks[name]
+            lines.append(f"    if type(v{index}) not in accepted{index}: "
+                         "return validated(cls, payload, seq, run_id, t, iteration, frames, source)")
+    if plan.deep:
+        lines.append("    if not inside_is_valid(plan, payload): "
+                     "return validated(cls, payload, seq, run_id, t, iteration, frames, source)")
+    for index, name in enumerate(names):
+        if name in plan.copied:  # validation gives the event its own list or dict
+            lines.append(f"    if v{index} is not None: v{index} = type(v{index})(v{index})")
+    items = []
+    for index, (field, default) in enumerate(plan.template.items()):
+        if field in ENVELOPE:
+            items.append(f"{field!r}: {field}")
+        elif field in names:
+            items.append(f"{field!r}: v{names.index(field)}")
+        else:
+            constants[f"default{index}"] = default
+            items.append(f"{field!r}: default{index}")
+    # What pydantic's BaseModel.model_construct does, minus its per-field loop.
+    lines += ["    event = new(cls)",
+              f"    set_attribute(event, '__dict__', {{{', '.join(items)}}})",
+              "    set_attribute(event, '__pydantic_fields_set__', fields_set)",
+              "    set_attribute(event, '__pydantic_extra__', None)",
+              "    set_attribute(event, '__pydantic_private__', None)",
+              "    return event"]
+    exec(compile("\n".join(lines), f"<event builder {cls.__name__}>", "exec"), constants)
+    return constants["build"]
+
+
+_KINDS = frozenset(EVENT_CLASSES)
 
 
 def _inside_is_valid(plan: _Plan, payload: dict[str, Any]) -> bool:
@@ -99,40 +170,6 @@ def _inside_is_valid(plan: _Plan, payload: dict[str, Any]) -> bool:
                 if type(item) not in elements:
                     return False
     return True
-
-
-def build_event(cls: type[EventBase], payload: dict[str, Any], seq: int, run_id: str, t: float,
-                iteration: int, frames: tuple[str, ...], source: SourceRef) -> EventBase:
-    """`cls(seq=seq, ..., **payload)`: equal to the validated event, and serialised the same.
-
-    The envelope (seq to source) is RunContext's own and trusted as is; the payload is checked.
-    """
-    plans = _PLANS.get(cls)
-    if plans is None:  # not one of the executor's kinds
-        return _validated(cls, payload, seq, run_id, t, iteration, frames, source)
-    names = tuple(payload)
-    plan = plans[names] if names in plans else plans.setdefault(names, _plan(cls, names))
-    if plan is None:
-        return _validated(cls, payload, seq, run_id, t, iteration, frames, source)
-    for name, accepted in plan.checks:
-        if type(payload[name]) not in accepted:
-            return _validated(cls, payload, seq, run_id, t, iteration, frames, source)
-    if plan.deep and not _inside_is_valid(plan, payload):
-        return _validated(cls, payload, seq, run_id, t, iteration, frames, source)
-    values = plan.template.copy()  # assignment keeps the template's key order: the fields' order
-    values["seq"], values["run_id"], values["t"] = seq, run_id, t
-    values["iteration"], values["frames"], values["source"] = iteration, frames, source
-    values.update(payload)
-    for name in plan.copied:
-        if values[name] is not None:
-            values[name] = type(values[name])(values[name])
-    # What pydantic's BaseModel.model_construct does, minus its per-field loop.
-    event = cls.__new__(cls)
-    _set_attribute(event, "__dict__", values)
-    _set_attribute(event, "__pydantic_fields_set__", plan.fields_set)
-    _set_attribute(event, "__pydantic_extra__", None)
-    _set_attribute(event, "__pydantic_private__", None)
-    return event
 
 
 _set_attribute = object.__setattr__  # frozen models refuse the ordinary way

@@ -29,24 +29,25 @@ def perform_tool_calls(name_to_tool_map: dict[str, Tool], actions: Sequence[Tool
     """
     prefix = run.stack_here()
     outbox: queue.Queue[Any] = queue.Queue()
-    workers = ThreadPoolExecutor(max_workers=max_concurrency or len(actions), thread_name_prefix="tool-call")
-    calls: list[Future[AgentStep]] = []
-    for action in actions:
-        scope = CallScope(action.tool_call_id, prefix, _run_call.__code__, outbox.put)
-        call = workers.submit(_run_call, name_to_tool_map, action, run, scope)
-        call.add_done_callback(lambda _: outbox.put(_DONE))
-        calls.append(call)
-    workers.shutdown(wait=False)
-    running = len(calls)
-    while running:
-        if run.awaits_in_driver:  # under ainvoke: wait in a thread, so the caller's event loop keeps running
-            item = yield AwaitRequest(asyncio.to_thread(outbox.get))
-        else:
-            item = outbox.get()
-        if item is _DONE:
-            running -= 1
-        else:
-            yield item
+    with run.concurrent_calls():  # from before the first worker starts until the last is done
+        workers = ThreadPoolExecutor(max_workers=max_concurrency or len(actions), thread_name_prefix="tool-call")
+        calls: list[Future[AgentStep]] = []
+        for action in actions:
+            scope = CallScope(action.tool_call_id, prefix, _run_call.__code__, outbox.put)
+            call = workers.submit(_run_call, name_to_tool_map, action, run, scope)
+            call.add_done_callback(lambda _: outbox.put(_DONE))
+            calls.append(call)
+        workers.shutdown(wait=False)
+        running = len(calls)
+        while running:
+            if run.awaits_in_driver:  # under ainvoke: wait in a thread, so the caller's event loop keeps running
+                item = yield AwaitRequest(asyncio.to_thread(outbox.get))
+            else:
+                item = outbox.get()
+            if item is _DONE:
+                running -= 1
+            else:
+                yield item
     return [call.result() for call in calls]  # raises the first failed call's error, in call order
 
 

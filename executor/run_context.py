@@ -13,7 +13,7 @@ from types import CodeType
 from typing import Any, Callable, Iterator
 
 from .clock import Clock, SystemClock
-from .event_builder import build_event
+from .event_builder import builder_for
 from .events import EventBase, SourceRef
 from .rate_limit import RateLimiter
 from .retry import RetryPolicy
@@ -32,23 +32,41 @@ def _relative(filename: str) -> str:
         return path.as_posix()
 
 
-# Emitting instruction -> SourceRef, shared by every run. Keyed by the instruction's offset
+class _Site:
+    """One emitting instruction (a `yield run.emit(...)`): its SourceRef, and the builder it last used."""
+
+    __slots__ = ("code", "source", "cls", "size", "build")
+
+    def __init__(self, code: CodeType, source: SourceRef) -> None:
+        self.code = code  # kept, so while the site is remembered no other code object can have its id
+        self.source = source
+        self.cls: type[EventBase] | None = None
+        self.size = -1
+        self.build: Callable[..., EventBase] | None = None
+
+    def builder(self, cls: type[EventBase], payload: dict[str, Any]) -> Callable[..., EventBase]:
+        """The builder for `cls` from these payload names; the next emit here with as many names reuses it."""
+        self.cls, self.size, self.build = cls, len(payload), builder_for(cls, tuple(payload))
+        return self.build
+
+
+# Emitting instruction -> _Site, shared by every run. Keyed by the instruction's offset
 # (f_lasti), because f_lineno scans the function's line table on every read, and by id(code),
-# because hashing a code object hashes its bytecode and constants; the code is kept in the
-# value, so while it is here no other code object can have its id.
-_SOURCES: dict[tuple[int, int], tuple[CodeType, SourceRef]] = {}
-_MAX_SOURCES = 4096  # only code made at run time (exec) adds new entries without end
+# because hashing a code object hashes its bytecode and constants; one int, no tuple to make:
+# offsets sit above bit 48, where no address reaches. A hit is checked against the site's code.
+_SITES: dict[int, _Site] = {}
+_MAX_SITES = 4096  # only code made at run time (exec) adds new entries without end
 _MAX_STACKS = 64  # a loop round makes a handful of new frames
 
 
-def _source_at(frame: Any) -> SourceRef:
-    """The SourceRef of the instruction `frame` is at, made the first time that instruction emits."""
+def _site_at(frame: Any) -> _Site:
+    """The _Site of the instruction `frame` is at, made the first time that instruction emits."""
     code = frame.f_code
-    if len(_SOURCES) >= _MAX_SOURCES:
-        _SOURCES.clear()
-    source = SourceRef(file=_relative(code.co_filename), line=frame.f_lineno, function=code.co_name)
-    _SOURCES[(id(code), frame.f_lasti)] = (code, source)
-    return source
+    if len(_SITES) >= _MAX_SITES:
+        _SITES.clear()
+    site = _Site(code, SourceRef(file=_relative(code.co_filename), line=frame.f_lineno, function=code.co_name))
+    _SITES[id(code) + (frame.f_lasti << 48)] = site
+    return site
 
 
 @dataclass(frozen=True)
@@ -62,6 +80,17 @@ class CallScope:
     """The worker function: the stack walk stops there instead of at the run's outermost frame."""
     sink: Callable[[EventBase], None]
     """Receives each event under the emit lock, so the sink sees events in `seq` order."""
+
+
+_getframe = sys._getframe
+
+
+class _ThreadScope(threading.local):
+    """The CallScope of the current thread; None on the loop's own thread."""
+
+    # A class default rather than getattr(local, "scope", None): a missing attribute on a
+    # threading.local raises and catches AttributeError inside, ~0.4 µs on every event.
+    scope: CallScope | None = None
 
 
 class RunContext:
@@ -91,8 +120,9 @@ class RunContext:
         self.iteration = 0
         self._caller = caller  # ...or one further out when this entry point drove it (the user's call)
         self._lock = threading.Lock()  # concurrent tool calls emit from worker threads
+        self._concurrent = 0  # how many concurrent_calls blocks are open
         self.run_state: dict[Any, Any] = {}  # what an agent keeps for one run only (a context summary)
-        self._thread = threading.local()  # a worker thread's CallScope
+        self._thread = _ThreadScope()  # a worker thread's CallScope
 
     @property
     def iteration(self) -> int:
@@ -110,23 +140,54 @@ class RunContext:
         return self.clock.monotonic() - self._start
 
     def emit(self, cls: type[EventBase], **payload: Any) -> EventBase:
-        frame = sys._getframe(1)
-        known = _SOURCES.get((id(frame.f_code), frame.f_lasti))
-        source = known[1] if known is not None else _source_at(frame)
-        scope: CallScope | None = getattr(self._thread, "scope", None)
+        frame = _getframe(1)
+        code = frame.f_code
+        site = _SITES.get(id(code) + (frame.f_lasti << 48))
+        if site is None or site.code is not code:
+            site = _site_at(frame)
+        # A site passes the same names each time; same kind and count: the same builder, which
+        # reads each of its names (a KeyError if one differs) and checks each value's type.
+        build = site.build if site.cls is cls and site.size == len(payload) else site.builder(cls, payload)
+        scope: CallScope | None = self._thread.scope
         if scope is None:
             frames = self._stacks.get(frame) or self._remembered_stack(frame)
+            if not self._concurrent:  # the loop's thread alone emits: no lock to take
+                event = self._build(build, cls, payload, frames, site.source)
+                self._seq += 1
+                return event
         else:
             frames = scope.prefix + self._stack(frame, scope.stop)[1:]
-            if "tool_call_id" in cls.model_fields:
-                payload.setdefault("tool_call_id", scope.tool_call_id)
+            if "tool_call_id" in cls.model_fields and "tool_call_id" not in payload:
+                payload["tool_call_id"] = scope.tool_call_id
+                build = builder_for(cls, tuple(payload))
         with self._lock:  # one seq per event, and seq order is emission order, across threads
-            event = build_event(cls, payload, self._seq, self.run_id, float(self.clock.monotonic() - self._start),
-                                self._iteration, frames, source)
+            event = self._build(build, cls, payload, frames, site.source)
             self._seq += 1
             if scope is not None:
                 scope.sink(event)
         return event
+
+    def _build(self, build: Callable[..., EventBase], cls: type[EventBase], payload: dict[str, Any],
+               frames: tuple[str, ...], source: SourceRef) -> EventBase:
+        t = float(self.clock.monotonic() - self._start)
+        try:
+            return build(payload, self._seq, self.run_id, t, self._iteration, frames, source)
+        except KeyError:  # as many names as last time at this site, but not the same ones
+            return builder_for(cls, tuple(payload))(payload, self._seq, self.run_id, t, self._iteration,
+                                                    frames, source)
+
+    @contextmanager
+    def concurrent_calls(self) -> Iterator[None]:
+        """Within this block other threads may emit (parallel tool calls), so every emit takes the lock.
+
+        Entered on the loop's thread before the first worker starts and left after the last one is
+        done, so outside it the loop's thread is the only one emitting and needs no lock.
+        """
+        self._concurrent += 1
+        try:
+            yield
+        finally:
+            self._concurrent -= 1
 
     def stack_here(self) -> tuple[str, ...]:
         """The executor call stack at the caller, as an event emitted there would carry it."""
