@@ -152,7 +152,11 @@ class RunContext:
         if scope is None:
             frames = self._stacks.get(frame) or self._remembered_stack(frame)
             if not self._concurrent:  # the loop's thread alone emits: no lock to take
-                event = self._build(build, cls, payload, frames, site.source)
+                try:
+                    event = build(payload, self._seq, self.run_id, float(self.clock.monotonic() - self._start),
+                                  self._iteration, frames, site.source)
+                except KeyError:  # as many names as last time at this site, but not the same ones
+                    event = self._build(builder_for(cls, tuple(payload)), cls, payload, frames, site.source)
                 self._seq += 1
                 return event
         else:

@@ -66,11 +66,11 @@ def test_a_run_that_dies_mid_write_leaves_the_old_file_whole(tmp_path):
     before = path.read_bytes()
     writer = TraceWriter(path, scenario="rose-pricing")
     events = ROSE.executor(ScriptedModel(ROSE.replies)).iter_events(ROSE.inputs())
-    for _ in range(3):
+    for _ in range(5):  # up to tool_start, where the run waits on its tool
         writer(next(events))
     # The process "dies" here: nothing renamed the partial file over the old recording.
     assert path.read_bytes() == before
-    assert len(load_trace(writer.partial)[1]) == 3
+    assert len(load_trace(writer.partial)[1]) == 5
     writer.discard()
     assert not writer.partial.exists() and path.read_bytes() == before
 

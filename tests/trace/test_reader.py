@@ -44,19 +44,39 @@ def test_lazy_reader_indexes_lines_and_decodes_on_demand(tmp_path):
             trace[len(events)]
 
 
-def test_each_event_is_flushed_to_the_partial_file_as_it_happens(tmp_path):
+def _kinds_on_disk(writer):
+    return [e.kind for e in load_trace(writer.partial)[1]]
+
+
+def test_events_reach_the_partial_file_before_the_run_waits_on_a_model_or_a_tool(tmp_path):
     path = tmp_path / "run.jsonl"
     writer = TraceWriter(path)
     scenario = get_scenario("rose-pricing")
     generator = scenario.executor(ScriptedModel(scenario.replies)).iter_events(scenario.inputs())
-    for _ in range(4):
+    for _ in range(2):
         writer(next(generator))
-    # The process could die here: what was written is already readable.
-    header, loaded, _ = load_trace(writer.partial)
-    assert [e.kind for e in loaded] == ["chain_start", "llm_start", "llm_end", "agent_action"]
+    # llm_start: the model is about to be called, and the process could die while it waits.
+    assert _kinds_on_disk(writer) == ["chain_start", "llm_start"]
+    writer(next(generator))  # llm_end: the loop goes straight on, the line waits in the buffer
+    writer(next(generator))  # agent_action
+    assert _kinds_on_disk(writer) == ["chain_start", "llm_start"]
+    writer(next(generator))  # tool_start: the tool is about to run
+    assert _kinds_on_disk(writer) == ["chain_start", "llm_start", "llm_end", "agent_action", "tool_start"]
     assert not path.exists()
     writer.close()
     assert path.exists() and not writer.partial.exists()
+
+
+def test_flush_event_writes_every_event_as_it_happens_for_listeners_that_pause(tmp_path):
+    writer = TraceWriter(tmp_path / "run.jsonl", flush="event")
+    scenario = get_scenario("rose-pricing")
+    generator = scenario.executor(ScriptedModel(scenario.replies)).iter_events(scenario.inputs())
+    for _ in range(4):
+        writer(next(generator))
+    assert _kinds_on_disk(writer) == ["chain_start", "llm_start", "llm_end", "agent_action"]
+    writer.discard()
+    with pytest.raises(ValueError, match="flush must be"):
+        TraceWriter(tmp_path / "other.jsonl", flush="sometimes")
 
 
 def test_truncated_last_line_is_reported_and_the_prefix_loads(tmp_path):

@@ -141,3 +141,44 @@ def test_run_trace_onto_a_full_disk_keeps_the_run_and_says_the_trace_failed(tmp_
     assert "outcome                      finished" in captured.out
     assert "trace written" not in captured.out and "ended with" not in captured.out
     assert "No space left on device" in captured.err and not out.exists()
+
+
+KILLED_RUN = r'''
+import sys, time
+from pathlib import Path
+from executor import AgentExecutor, ScriptedModel, Tool, create_react_agent
+from tracer import TraceWriter
+
+def slow_search(query):
+    Path(sys.argv[2]).write_text("in the tool")
+    time.sleep(60)  # killed here, while the run waits on its tool
+    return "25 yuan"
+
+tools = [Tool(name="Search", description="looks things up", func=slow_search)]
+model = ScriptedModel([" I should look.\nAction: Search\nAction Input: roses", " Final Answer: 25"])
+executor = AgentExecutor(agent=create_react_agent(model, tools), tools=tools)
+writer = TraceWriter(sys.argv[1])
+executor.invoke({"input": "What do roses cost?"}, [writer])
+'''
+
+
+def test_kill_9_while_a_tool_runs_leaves_every_event_up_to_tool_start_on_disk(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    marker, path = tmp_path / "marker", tmp_path / "run.jsonl"
+    process = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(path), str(marker)])
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists():
+            assert process.poll() is None and time.monotonic() < deadline, "the run never reached its tool"
+            time.sleep(0.02)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    (partial,) = tmp_path.glob("run.jsonl.*.partial")
+    assert not path.exists()
+    kinds = [event.kind for event in load_trace(partial)[1]]
+    assert kinds == ["chain_start", "llm_start", "llm_end", "agent_action", "tool_start"]

@@ -103,8 +103,9 @@ class LiveRun:
         self.writer: TraceWriter | None = None
         if model is not None:  # a real model answers; backoff and pacing happen in real time
             self.executor = scenario.executor(model.model, clock=SystemClock(), **model.executor_options())
-            self.writer = TraceWriter(trace_path, redactor=model.redactor(), **header_meta(scenario),
-                                      **model.header())
+            # flush="event": the run pauses at any event while a person looks at it.
+            self.writer = TraceWriter(trace_path, redactor=model.redactor(), flush="event",
+                                      **header_meta(scenario), **model.header())
         else:
             # Recorded retries happen again under the recorded policy, on the recording's manual clock.
             recorded = Trace.load(fixture or scenario.fixture)
@@ -112,7 +113,7 @@ class LiveRun:
             if getattr(scenario, "given_inputs", False) is None:  # a user agent asks what was recorded
                 scenario.given_inputs = recorded_inputs(recorded)
             if trace_path is not None:
-                self.writer = TraceWriter(trace_path, **header_meta(scenario), live=True)
+                self.writer = TraceWriter(trace_path, flush="event", **header_meta(scenario), live=True)
         self.finished = False
         self.outcome = ""
         self._wanted = threading.Semaphore(0)
