@@ -1,7 +1,9 @@
 """Per-iteration cost of the loop: a bare ReAct loop, the executor, the executor + JSONL, LangChain.
 
-Run: uv run --extra bench python bench/bench_executor.py [--iterations 1000] [--repeat 5]
+Run: uv run --extra bench python bench/bench_executor.py [--iterations 1000] [--repeat 5] [--per-step 3000]
 All four run in one process on the same scripted replies; ratios are what to compare.
+--per-step N also times each step of one N-step run (traced loopscope and LangChain), and prints
+the cost of a step near the start and near the end: how the cost grows as the scratchpad does.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ def drain(executor: AgentExecutor, listeners=()) -> dict:
     return executor.invoke({"input": "bench"}, listeners)
 
 
-def langchain_run(script: list[str]):
+def langchain_run(script: list[str], on_step=None):
     try:
         from langchain_classic.agents import AgentExecutor as LCExecutor
         from langchain_classic.agents import create_react_agent as lc_create
@@ -91,7 +93,42 @@ def langchain_run(script: list[str]):
     tools = [LCTool(name="Echo", description="repeats", func=echo)]
     agent = lc_create(llm, tools, PromptTemplate.from_template(REACT_PROMPT))
     executor = LCExecutor(agent=agent, tools=tools, max_iterations=len(script) + 1)
-    return lambda: executor.invoke({"input": "bench"})
+    if on_step is None:
+        return lambda: executor.invoke({"input": "bench"})
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    class StepClock(BaseCallbackHandler):
+        def on_agent_action(self, action, **kwargs):  # once per step, as finish_check is for loopscope
+            on_step()
+
+    return lambda: executor.invoke({"input": "bench"}, config={"callbacks": [StepClock()]})
+
+
+def step_times(n: int) -> dict[str, tuple[float, float]]:
+    """Per-step seconds at steps 1-5 and at the last five of an n-step run: traced loopscope, LangChain."""
+    script = replies(n)
+    marks: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        with TraceWriter(Path(tmp) / "steps.jsonl") as writer:
+            def mark(event) -> None:
+                writer(event)
+                if event.kind == "finish_check":
+                    marks.append(time.perf_counter())
+            started = time.perf_counter()
+            drain(loopscope_executor(script), [mark])
+    found = {"loopscope + JSONL": _ends([started, *marks])}
+    lc = langchain_run(script, on_step=lambda: marks.append(time.perf_counter()))
+    if lc is not None:
+        marks.clear()
+        started = time.perf_counter()
+        lc()
+        found["LangChain"] = _ends([started, *marks])
+    return found
+
+
+def _ends(marks: list[float]) -> tuple[float, float]:
+    gaps = [b - a for a, b in zip(marks, marks[1:])]
+    return statistics.median(gaps[:5]), statistics.median(gaps[-5:])
 
 
 def best_of(fn, repeat: int) -> float:
@@ -107,6 +144,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--per-step", type=int, default=0, metavar="N", help="also time each step of an N-step run")
     args = parser.parse_args()
     n = args.iterations
     script = replies(n)
@@ -133,6 +171,10 @@ def main() -> None:
         print(f"  LangChain/(c) = {results['(d) LangChain AgentExecutor'] / c:.0f}x  (target >= 50)")
     else:
         print("  (d) skipped: install the extra with `uv run --extra bench ...`")
+    if args.per_step:
+        for name, (first, last) in step_times(args.per_step).items():
+            print(f"  per step, {name:<18} step 1-5: {first * 1e6:8.1f} µs   "
+                  f"steps {args.per_step - 4}-{args.per_step}: {last * 1e6:8.1f} µs")
 
 
 if __name__ == "__main__":
