@@ -10,6 +10,7 @@ from .agent import ReActAgent
 from .async_driver import AsyncEventStream
 from .clock import Clock
 from .degradation import RuleSet, with_rules
+from .event_builder import build_record
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
 from .fallbacks import describe_model
@@ -182,7 +183,7 @@ class AgentExecutor:
         for action in actions:
             yield run.emit(AgentActionEvent, tool=action.tool, tool_input=action.tool_input, log=action.log,
                            tool_call_id=_call_id(action))
-        if all(isinstance(action, ToolAgentAction) for action in actions):  # a reply's tool calls, all at once
+        if _all_tool_calls(actions):  # a reply's tool calls, all at once
             return (yield from perform_tool_calls(name_to_tool_map, actions, run, self.max_concurrency))
         new_steps = []
         for action in actions:
@@ -308,9 +309,16 @@ def _type_name(output: Any) -> str:
     return type(output).__name__ if isinstance(output, AgentFinish) else "list[AgentStep]"
 
 
+def _all_tool_calls(actions: list[AgentAction]) -> bool:
+    for action in actions:  # a loop, not all(genexpr): this runs every round
+        if not isinstance(action, ToolAgentAction):
+            return False
+    return True
+
+
 def _call_id(action: AgentAction) -> str | None:
     return action.tool_call_id if isinstance(action, ToolAgentAction) else None
 
 
 def _action_record(action: AgentAction) -> ActionRecord:
-    return ActionRecord(tool=action.tool, tool_input=str(action.tool_input), log=action.log)
+    return build_record(ActionRecord, tool=action.tool, tool_input=str(action.tool_input), log=action.log)

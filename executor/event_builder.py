@@ -8,7 +8,9 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .events import EVENT_CLASSES, EventBase, SourceRef
+from pydantic import BaseModel
+
+from .events import EVENT_CLASSES, ActionRecord, EventBase, SourceRef
 
 # Why: pydantic validation costs ~1.5 µs an event, seven events a loop round, while nearly every
 # value here was just made by the executor with the right type. So an event is assembled the
@@ -76,7 +78,7 @@ def _plan(cls: type[EventBase], names: tuple[str, ...]) -> _Plan | None:
         deep=tuple((name, element, literals) for name, (outer, element, literals) in accepted.items()
                    if element is not None or literals is not None or (outer is not _ANYTHING and dict in outer)),
         copied=tuple(name for name, (outer, _, _) in accepted.items() if outer is not _ANYTHING and {list, dict} & outer),
-        fields_set={*ENVELOPE, *names})
+        fields_set={*(name for name in ENVELOPE if name in fields), *names})
 
 
 def build_event(cls: type[EventBase], payload: dict[str, Any], seq: int, run_id: str, t: float,
@@ -109,9 +111,9 @@ def _builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., 
     order, so an event costs one dict and four attribute stores. When validation must decide
     (an unknown kind, a missing or unknown name, a value of another type) it validates instead.
     """
-    plan = _plan(cls, names) if cls in _KINDS else None
+    plan = _plan(cls, names) if cls in _KINDS or cls in _RECORDS else None
     if plan is None:
-        return functools.partial(_validated, cls)
+        return functools.partial(_validated if cls not in _RECORDS else _validated_record, cls)
     constants: dict[str, Any] = {"cls": cls, "validated": _validated, "new": object.__new__,
                                  "set_attribute": _set_attribute, "inside_is_valid": _inside_is_valid,
                                  "plan": plan, "fields_set": plan.fields_set}
@@ -150,6 +152,12 @@ def _builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., 
 
 
 _KINDS = frozenset(EVENT_CLASSES)
+_RECORDS = frozenset({ActionRecord})  # records the loop makes every round, built the same way
+
+
+def build_record(cls: type[BaseModel], **values: Any) -> BaseModel:
+    """`cls(**values)` for a record the loop makes every round (an ActionRecord): built like an event."""
+    return builder_for(cls, tuple(values))(values, None, None, None, None, None, None)
 
 
 def _inside_is_valid(plan: _Plan, payload: dict[str, Any]) -> bool:
@@ -173,6 +181,10 @@ def _inside_is_valid(plan: _Plan, payload: dict[str, Any]) -> bool:
 
 
 _set_attribute = object.__setattr__  # frozen models refuse the ordinary way
+
+
+def _validated_record(cls: type[BaseModel], payload: dict[str, Any], *envelope: Any) -> BaseModel:
+    return cls.__pydantic_validator__.validate_python(payload)
 
 
 def _validated(cls: type[EventBase], payload: dict[str, Any], seq: int, run_id: str, t: float,

@@ -129,6 +129,8 @@ def call_model(run: RunContext, model: ChatModel, prompt: str,
     narrated = getattr(model, "narrated_generate", None)
     if narrated is not None:
         reply = yield from narrated(run, prompt, stop)
+    elif run.retry_policy is None and run.rate_limiter is None:  # nothing to retry or pace: just ask
+        reply = yield from call_either(run, model.generate, getattr(model, "agenerate", None), prompt, stop)
     else:
         reply = yield from with_retries(run, run.retry_policy, "llm", model.model_name,
                                         lambda: _paced_generate(run, model, prompt, stop))

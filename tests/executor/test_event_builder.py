@@ -134,3 +134,29 @@ def test_every_event_of_every_tutorial_run_survives_the_json_round_trip_unchange
             assert_same_event(event, event_from_json(event.model_dump_json()), same_fields_set=False)
         given = {name: getattr(event, name) for name in event.model_fields_set if name not in ENVELOPE}
         assert_same_event(build_event(type(event), given, **ENVELOPE), type(event)(**ENVELOPE, **given))
+
+
+def test_a_record_built_each_round_equals_the_validated_one_and_bad_values_still_raise():
+    from executor.event_builder import build_record
+
+    built = build_record(ActionRecord, tool="Search", tool_input="rose", log="Action: Search")
+    validated = ActionRecord(tool="Search", tool_input="rose", log="Action: Search")
+    assert built == validated and built.model_dump_json() == validated.model_dump_json()
+    assert built.model_fields_set == validated.model_fields_set and list(built.__dict__) == list(validated.__dict__)
+    with pytest.raises(ValidationError):
+        build_record(ActionRecord, tool=3, tool_input="rose", log="l")
+
+
+def test_an_emit_site_that_changes_its_names_gets_the_right_event_each_time():
+    from executor.run_context import RunContext
+
+    run = RunContext()
+    events = []
+    for payload in ({"text": "a", "duration": 0.5}, {"text": "b", "usage": {"n": 1}},
+                    {"text": "c", "duration": 0.25}, {"text": "d", "finish_reason": "stop"}):
+        try:
+            events.append(run.emit(LLMEndEvent, **payload))  # one site, other names with the same count
+        except ValidationError:
+            events.append(None)
+    assert [e.text if e else None for e in events] == ["a", None, "c", None]
+    assert events[2].duration == 0.25 and events[0].seq == 0 and events[2].seq == 1

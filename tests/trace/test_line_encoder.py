@@ -82,7 +82,7 @@ def test_a_lone_surrogate_is_written_as_pydantic_writes_it():
 
 
 def test_shared_records_are_written_once_and_reused_until_the_cache_fills(monkeypatch):
-    monkeypatch.setattr(line_encoder, "_FRAGMENTS", {})
+    line_encoder._FRAGMENTS.clear()  # in place: the compiled selectors hold this dict
     callee = CalleeRef(file="my_agent.py", line=3, function="price", qualname="price")
     first = ToolEndEvent(**ENVELOPE, tool="Price", observation="25", callee=callee)
     second = ToolEndEvent(**{**ENVELOPE, "seq": 4}, tool="Price", observation="26", callee=callee)
