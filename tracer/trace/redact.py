@@ -104,8 +104,9 @@ class Redactor:
         """A copy of a JSON-like value with every string redacted and secret-named keys blanked."""
         if isinstance(value, str):
             return self.redact_text(value)
-        if isinstance(value, dict):
-            return {key: (f"[REDACTED:{key}]" if _is_secret_key(key, item) else self.redact(item))
+        if isinstance(value, dict):  # keys too: a client's usage or header names are outside text
+            return {(self.redact_text(key) if isinstance(key, str) else key):
+                    (f"[REDACTED:{key}]" if _is_secret_key(key, item) else self.redact(item))
                     for key, item in value.items()}
         if isinstance(value, (list, tuple)):
             return [self.redact(item) for item in value]

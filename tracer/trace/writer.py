@@ -13,23 +13,9 @@ from typing import Any
 from executor.events import EventBase
 
 from .header import new_header
-from .line_encoder import encode_event, encode_fields, event_fields
+from .line_maker import LineMaker
 from .redact import Redactor, default_redactor
 
-
-# Kinds that only rearrange text an earlier line already carried (the model's reply, a tool's
-# result) or text of the program itself. While no screened line has looked like it holds a
-# secret, these are written unscreened; once one has, every line is screened. Every other kind,
-# including kinds this list does not know yet, is screened: that is where outside text enters.
-DERIVED = frozenset({"agent_action", "agent_finish", "tool_start", "step", "finish_check",
-                     "rate_limit_wait"})
-# The busiest kinds carry outside text in a few known fields: only those are screened (the
-# prompt's new text only: its start was screened in an earlier line), not the whole JSON line.
-# A secret found there taints the writer, and the whole line is redacted as below.
-SCREENED_FIELDS = {"llm_start": ("model",), "llm_end": ("text", "answered_by", "finish_reason", "refusal"),
-                   "tool_end": ("tool", "observation")}
-# ...unless the event holds outside text elsewhere as well (messages, tools, tool calls).
-_UNSCREENED_UNLESS_NONE = {"llm_start": ("messages", "tools"), "llm_end": ("tool_calls",), "tool_end": ()}
 
 # Kinds after which the loop goes straight on to its next event, without waiting on anything
 # outside the process. Their lines wait in the buffer; any other kind (a model call or a tool
@@ -69,8 +55,7 @@ class TraceWriter:
         self.count = 0
         self.failure: str | None = None  # why writing stopped, if it did
         self.kept: Path | None = None  # where an abandoned run's partial file went
-        self._last_prompt: dict[tuple[str, ...], tuple[int, str]] = {}
-        self._tainted = False  # has any screened line looked like it holds a secret?
+        self.lines = LineMaker(self.redactor)
         self._target_before = _identity(self.path)
         self.partial, self._file = self._open_partial()
         self._write(json.dumps(self.header.to_json_dict(), ensure_ascii=False).encode("utf-8", "replace"))
@@ -96,30 +81,13 @@ class TraceWriter:
                                   f"{error.strerror or error}") from None
         return partial, os.fdopen(fd, "wb", buffering=1 << 16)
 
-    def _write(self, line: bytes, screen: bool | str = True, flush: bool = True) -> None:
-        """Append one line; `screen` is True (the whole line), False (derived), or the outside text to look at."""
-        if screen is not False or self._tainted:
-            line = self._screened(line, screen)
+    def _write(self, line: bytes, flush: bool = True) -> None:
         try:
             self._file.write(line + b"\n")
             if flush:
                 self._file.flush()  # to the page cache: a killed process leaves the line behind
         except OSError as error:
             self.failure = error.strerror or str(error)
-
-    def _screened(self, line: bytes, screen: bool | str) -> bytes:
-        """The line, redacted if the text it was screened by (the whole line once tainted) looks secret."""
-        if screen is not True and not self._tainted:
-            if not self.redactor.might_contain_secret(screen):
-                return line
-            self._tainted = True
-        text = line.decode("utf-8", "replace")
-        if not self.redactor.might_contain_secret(text):
-            return line
-        self._tainted = True
-        # Redact the decoded value, not the text, so the line stays valid JSON.
-        return json.dumps(self.redactor.redact(json.loads(text)), ensure_ascii=False,
-                          separators=(",", ":")).encode("utf-8", "replace")
 
     def flush(self) -> None:
         """Write out buffered lines now (a listener about to pause the run calls this)."""
@@ -135,8 +103,13 @@ class TraceWriter:
         if self.failure or self._file.closed:
             return
         try:
-            line, screen = self._encode(event)
-            self._write(line, screen, event.kind not in self._flush_after)
+            line = self._encode(event)
+            file = self._file
+            file.write(line + b"\n")
+            if event.kind not in self._flush_after:
+                file.flush()  # to the page cache: a killed process leaves the line behind
+        except OSError as error:
+            self.failure = error.strerror or str(error)
         except Exception as error:  # the trace is a bystander: it must never change the run
             self.failure = f"{type(error).__name__}: {error}"
         if self.failure:
@@ -144,58 +117,9 @@ class TraceWriter:
             return
         self.count += 1
 
-    def _encode(self, event: EventBase) -> tuple[bytes, bool | str]:
-        """The event's JSON line, and what of it must pass the secret screen (see DERIVED, SCREENED_FIELDS)."""
-        kind = event.kind
-        if kind in SCREENED_FIELDS:
-            return self._encode_screened(event, kind)
-        return encode_event(event), kind not in DERIVED
-
-    def _encode_screened(self, event: EventBase, kind: str) -> tuple[bytes, bool | str]:
-        values = event.__dict__
-        if any(values[name] is not None for name in _UNSCREENED_UNLESS_NONE[kind]):
-            line = self._encode_prompt(event) if kind == "llm_start" else encode_event(event)
-            return line[0] if isinstance(line, tuple) else line, True
-        texts = [values[name] or "" for name in SCREENED_FIELDS[kind]]
-        if kind == "llm_start":
-            line, new_text = self._encode_prompt(event)
-            if new_text is not values["prompt"]:
-                # What a prompt adds to the previous one is the reply and the observation that
-                # were screened in their own lines (plus the template's glue): the key that
-                # made the run is still looked for, the shapes of other secrets were already.
-                if self.redactor.holds_known_secret(new_text):
-                    return line, True
-                return line, "\n".join(texts) or False
-            texts.append(new_text)
-        else:
-            line = encode_event(event)
-            if kind == "llm_end" and values["usage"]:
-                texts.extend(values["usage"])  # its keys came from the model's client too
-        return line, "\n".join(texts) or False
-
-    def _encode_prompt(self, event: EventBase) -> tuple[bytes, str]:
-        """The llm_start line, and the prompt text it is the first line to carry.
-
-        A plan prompt is the previous one plus a step, so only the new text is written:
-        "prompt_base" names the earlier llm_start from the same caller, "prompt_append"
-        what follows it. Without this a long run's trace grows with the square of its length.
-        """
-        previous = self._last_prompt.get(event.frames)
-        prompt = event.prompt
-        self._last_prompt[event.frames] = (event.seq, prompt)
-        fields = event_fields(event)
-        if previous is None or len(prompt) <= len(previous[1]) or not prompt.startswith(previous[1]) or fields is None:
-            return encode_event(event), prompt
-        base_seq, base = previous
-        added = prompt[len(base):]
-        del fields["prompt"]
-        fields["prompt_base"], fields["prompt_append"] = base_seq, added
-        line = encode_fields(fields)
-        if line is None:  # pydantic writes what orjson cannot, the same way
-            head = event.__pydantic_serializer__.to_json(event, exclude={"prompt"}, fallback=repr)[:-1]
-            appended = json.dumps(added, ensure_ascii=False).encode("utf-8", "replace")
-            line = b"%s,\"prompt_base\":%d,\"prompt_append\":%s}" % (head, base_seq, appended)
-        return line, added
+    def _encode(self, event: EventBase) -> bytes:
+        """The event's line, secrets redacted (see line_maker)."""
+        return self.lines.make(event)
 
     def _give_up_file(self) -> None:
         try:

@@ -1,0 +1,68 @@
+"""Screening where outside text enters: a secret in any field a model, a tool or the user fills never reaches the file."""
+
+from __future__ import annotations
+
+import pytest
+
+from executor import AgentExecutor, ManualClock, ModelReply, ScriptedModel, Tool, create_react_agent
+from tests.helpers.loop_builders import action, finish
+from tracer.trace.reader import load_trace
+from tracer.trace.writer import TraceWriter
+
+GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+OPENAI_KEY = "sk-" + "proj0123456789abcdefghijklmnop"
+
+
+def run(tmp_path, replies, observation="fine", question="what is configured?", prompt=None):
+    tools = [Tool("Config", "Shows the service configuration.", lambda _: observation)]
+    model = ScriptedModel(replies)
+    agent = create_react_agent(model, tools, prompt) if prompt else create_react_agent(model, tools)
+    executor = AgentExecutor(agent=agent, tools=tools, clock=ManualClock(tick=0.001))
+    path = tmp_path / "run.jsonl"
+    with TraceWriter(path) as writer:
+        executor.invoke({"input": question}, [writer])
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("where", ["observation", "reply", "question", "template"])
+@pytest.mark.parametrize("secret", [GITHUB_TOKEN, OPENAI_KEY])
+def test_a_secret_arriving_anywhere_is_redacted_in_every_line_that_carries_it(tmp_path, where, secret):
+    replies = [action("Config", "show"), finish("done")]
+    if where == "reply":
+        replies = [action("Config", f"show {secret}"), finish("done")]
+    template = None
+    if where == "template":
+        template = ("Answer with tools {tools} ({tool_names}). Deploy key: " + secret +
+                    "\nQuestion: {input}\nThought:{agent_scratchpad}")
+    text = run(tmp_path, replies, observation=f"token={secret}" if where == "observation" else "fine",
+               question=f"is {secret} valid?" if where == "question" else "what is configured?", prompt=template)
+    assert secret not in text
+    assert "[REDACTED:" in text
+    assert load_trace(tmp_path / "run.jsonl")[2] is None  # still a whole, readable trace
+
+
+def test_a_refusal_or_usage_key_from_the_model_client_is_screened_too(tmp_path):
+    class Leaky:
+        model_name = "leaky"
+
+        def generate(self, prompt, stop):
+            return ModelReply(" Final Answer: no", usage={f"tokens {OPENAI_KEY}": 3}, refusal=f"see {GITHUB_TOKEN}")
+
+    tools = [Tool("Config", "Shows the service configuration.", lambda _: "fine")]
+    executor = AgentExecutor(agent=create_react_agent(Leaky(), tools), tools=tools, clock=ManualClock())
+    path = tmp_path / "run.jsonl"
+    with TraceWriter(path) as writer:
+        try:
+            executor.invoke({"input": "q"}, [writer])
+        except Exception:
+            pass  # a refusal ends the run; the trace is what matters here
+    text = path.read_text(encoding="utf-8")
+    assert OPENAI_KEY not in text and GITHUB_TOKEN not in text
+
+
+def test_after_a_secret_the_lines_that_repeat_it_are_redacted_too(tmp_path):
+    text = run(tmp_path, [action("Config", "show"), finish("done")], observation=f"token={GITHUB_TOKEN}")
+    kinds_with_redaction = {line.split('"kind":"')[1].split('"')[0] for line in text.splitlines()[1:]
+                            if "[REDACTED:" in line}
+    # tool_end brought it in; step and the next prompt repeat it.
+    assert {"tool_end", "step", "llm_start"} <= kinds_with_redaction
