@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from executor import AgentExecutor, ManualClock, ModelReply, Tool, create_react_agent  # noqa: E402
+from executor import AgentExecutor, ModelReply, Tool, create_react_agent  # noqa: E402
 from executor.models import cut_at_stop  # noqa: E402
 from executor.prompt import REACT_PROMPT  # noqa: E402
 from tracer.trace.writer import TraceWriter  # noqa: E402
@@ -73,7 +73,7 @@ def loopscope_executor(script: list[str]) -> AgentExecutor:
     model = CannedModel(script)
     tools = [Tool(name="Echo", description="repeats", func=echo)]
     return AgentExecutor(agent=create_react_agent(model, tools), tools=tools,
-                         max_iterations=len(script) + 1, clock=ManualClock())
+                         max_iterations=len(script) + 1)  # the default clock, as a real run has
 
 
 def drain(executor: AgentExecutor, listeners=()) -> dict:
