@@ -1,7 +1,7 @@
 """The JSONL writer alone: the events of a 1,000-iteration run, recorded first, then only written.
 
 Run: uv run python bench/bench_writer.py [--iterations 1000] [--repeat 7]
-Separates the writer's own cost (encoding, secret screen, one write() per event) from the executor's.
+Separates the writer's own cost (encoding, secret screen, a write() before each wait) from the executor's.
 """
 
 from __future__ import annotations
