@@ -266,7 +266,9 @@ class AgentExecutor:
                     "trim_intermediate_steps": _describe(self.trim_intermediate_steps),
                     "model": self.agent.model.model_name, "stop": list(self.agent.stop),
                     **({"response_format": self.response_format.__name__} if self.response_format else {}),
-                    **({"max_concurrency": self.max_concurrency} if self.max_concurrency else {})}
+                    **({"max_concurrency": self.max_concurrency} if self.max_concurrency else {}),
+                    # what a replay re-runs the recorded failures under (a Python-recorded trace's header lacks it)
+                    **({"retry_policy": self.retry_policy.describe()} if self.retry_policy else {})}
         chain = describe_model(self.agent.model, clock)
         if chain is not None:  # fallbacks and breakers (their states now): what a replay rebuilds
             settings["model_chain"] = chain

@@ -101,3 +101,46 @@ def test_a_trace_recorded_without_callee_matches_a_rerun_that_names_one():
     old = {k: v for k, v in _tool_end(None).items() if k != "callee"}
     assert first_difference(normalise_events([old]), normalise_events([_tool_end(callee)])) is None
     assert first_difference(normalise_events([_tool_end(callee)]), normalise_events([_tool_end(None)])) is not None
+
+
+class FlakyLiveModel(ScriptedModel):
+    """A live model (so the executor's default policy retries it) whose first call fails for a moment."""
+
+    live = True
+
+    def __init__(self, replies):
+        super().__init__(replies)
+        self.failed = False
+
+    def generate(self, prompt, stop):
+        if not self.failed:
+            self.failed = True
+            from executor.retry import TransientError
+
+            raise TransientError("503 for a moment")
+        return super().generate(prompt, stop)
+
+
+def test_a_trace_recorded_in_python_replays_its_retries_under_the_policy_the_run_had(tmp_path):
+    path = tmp_path / "flaky.jsonl"
+    executor = build(FlakyLiveModel(["Final Answer: 30.00"]))  # the default policy, as the CLI's
+    with TraceWriter(path, agent="test:build", clock_tick=0.001) as writer:  # no retry policy in the header
+        executor.invoke({"input": "roses?"}, [writer])
+    trace = Trace.load(path)
+    assert [e.kind for e in trace.events].count("retry") == 1 and not trace.header.retry_policy
+    assert trace.events[0].settings["retry_policy"]["max_retries"] == 6
+    rerun = run_collecting(replayed_executor(trace, user_build(build)), recorded_inputs(trace))
+    assert rerun.error is None
+    assert compare_runs(trace.events, rerun.events) is None
+
+
+def test_a_recording_made_before_chain_start_named_its_policy_still_matches(tmp_path):
+    path = tmp_path / "flaky.jsonl"
+    executor = build(FlakyLiveModel(["Final Answer: 30.00"]))
+    events = []
+    executor.invoke({"input": "roses?"}, [events.append])
+    old = [events[0].model_copy(update={"settings": {k: v for k, v in events[0].settings.items()
+                                                      if k != "retry_policy"}}), *events[1:]]
+    assert compare_runs(old, events) is None
+    changed = {**events[0].settings, "max_iterations": 3}
+    assert compare_runs([events[0].model_copy(update={"settings": changed}), *events[1:]], events) is not None

@@ -24,13 +24,18 @@ def replay_clock(header: TraceHeader) -> ManualClock:
     return ManualClock(tick=header.clock_tick if header.clock_tick is not None else DEFAULT_CLOCK_TICK)
 
 
-def recorded_retry_policy(header: TraceHeader) -> RetryPolicy | None:
+def recorded_retry_policy(header: TraceHeader, events: Sequence[Any] = ()) -> RetryPolicy | None:
     """The retry policy a trace was recorded under, for re-executing it.
 
     A replay must run under the same policy: it re-raises the recorded failed attempts, and
-    a tool's call stack includes the retry frame only when a policy is in force.
+    a tool's call stack includes the retry frame only when a policy is in force. The CLI
+    writes it in the header; for a user's agent recorded by a TraceWriter in their own code
+    (no policy in the header), chain_start's settings name it. A scenario builds its own.
     """
-    return RetryPolicy.from_description(header.retry_policy) if header.retry_policy else None
+    described = header.retry_policy
+    if not described and not header.scenario and events and events[0].kind == "chain_start":
+        described = events[0].settings.get("retry_policy")
+    return RetryPolicy.from_description(described) if described else None
 
 
 def recorded_degradation(events: Sequence[Any]) -> dict[str, Any]:
@@ -86,7 +91,7 @@ def replayed_executor(trace: Trace, build: Build | None = None, *, model: ChatMo
     settings: dict[str, Any] = {"clock": clock or replay_clock(header),
                                 "run_id_factory": _constant(run_id or recorded_run)}
     settings.update(recorded_degradation(events))
-    policy = recorded_retry_policy(header)
+    policy = recorded_retry_policy(header, events)
     if policy is not None:
         settings["retry_policy"] = policy
     executor = (build or agent_builder(header))(model, **settings)

@@ -40,6 +40,10 @@ def normalise_event(event: EventBase | dict[str, Any],
         out["source"] = {k: (PLACEHOLDER if k in VOLATILE_SOURCE_FIELDS else v) for k, v in source.items()}
     if isinstance(out.get("callee"), dict):
         out["callee"] = _normalise_callee(out["callee"])
+    settings = out.get("settings")
+    if isinstance(settings, dict) and isinstance(settings.get("retry_policy"), dict):
+        # Jitter is randomness in the waits: a replay re-runs the policy without it.
+        out["settings"] = settings | {"retry_policy": settings["retry_policy"] | {"jitter": PLACEHOLDER}}
     return redact(out) if redact else out
 
 
@@ -208,9 +212,14 @@ def first_difference(expected: Sequence[dict[str, Any]],
 
 
 def _without_new_callee(expected: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any]:
-    """A trace recorded before events named their callee still matches a re-run that names one."""
+    """A trace recorded before events named their callee (or chain_start its retry policy) still
+    matches a re-run that names one."""
     if expected.get("callee") is None and actual.get("callee") is not None:
-        return {k: v for k, v in actual.items() if k != "callee"} | ({"callee": None} if "callee" in expected else {})
+        actual = {k: v for k, v in actual.items() if k != "callee"} | ({"callee": None} if "callee" in expected else {})
+    settings, recorded = actual.get("settings"), expected.get("settings")
+    if isinstance(settings, dict) and isinstance(recorded, dict) and "retry_policy" in settings \
+            and "retry_policy" not in recorded:
+        actual = actual | {"settings": {k: v for k, v in settings.items() if k != "retry_policy"}}
     return actual
 
 
