@@ -16,6 +16,7 @@ from executor.events import EVENT_KINDS
 from ..trace.index import TraceIndex, scan_windows
 from ..trace.sidecar import SidecarRefused, loads_json, read_sidecar, write_sidecar
 from .conditions import Condition, ConditionError, Resolve
+from .line_breakpoints import Callees, Reach, is_user_file, reach, same_file
 from .shipped import is_shipped
 
 SIDECAR_SUFFIX = ".breakpoints.json"
@@ -45,6 +46,7 @@ class Breakpoint:
     temporary: bool = False
     ignore: int = 0
     hits: int = 0
+    reach: Reach | None = field(default=None, repr=False)  # a user-file line: the tool calls that run it
 
     @property
     def spec(self) -> str:
@@ -56,7 +58,8 @@ class Breakpoint:
         return f"{what} if {self.condition.text}" if self.condition else what
 
     def describe(self) -> str:
-        parts = [f"#{self.number}", self.spec, f"hits {self.hits}"]
+        problem = self.reach.problem if self.reach is not None else None
+        parts = [f"#{self.number}", self.spec, problem or f"hits {self.hits}"]
         if self.ignore:
             parts.append(f"ignore next {self.ignore}")
         if self.temporary:
@@ -76,7 +79,8 @@ class Breakpoint:
                                     and s.tool == self.value, lo, hi)
         if self.target == "line":
             file, line = self.value
-            return index.shape_mask(lambda s: s.line == line and _same_file(s.file, file), lo, hi)
+            mask = index.shape_mask(lambda s: s.line == line and same_file(s.file, file), lo, hi)
+            return mask | self.reach.mask(index, lo, hi) if self.reach is not None and self.reach.tools else mask
         if self.target == "iteration":
             return _iteration_begins(index, self.value, lo, hi)
         if self.target == "method":
@@ -90,10 +94,6 @@ class Breakpoint:
             return mask, True
         narrowed, exact = self.condition.plan(index, lo, hi)
         return mask & narrowed, exact
-
-
-def _same_file(recorded: str, wanted: str) -> bool:
-    return recorded == wanted or recorded.endswith("/" + wanted)
 
 
 def _iteration_begins(index: TraceIndex, number: int, lo: int, hi: int) -> np.ndarray:
@@ -216,6 +216,8 @@ class BreakpointSet:
     path: Path | None = None
     items: list[Breakpoint] = field(default_factory=list)
     warning: str | None = None
+    callees: Callees | None = None  # tool name -> its function: where user-file line breakpoints reach
+    traced_live: bool = False  # a live run stops at the line itself (tracing the call), not at its events
     _next: int = 1
 
     @classmethod
@@ -247,6 +249,7 @@ class BreakpointSet:
                 return existing
         self._next += 1
         self.items.append(breakpoint)
+        self.update_reach()
         if save:
             self.save()
         return breakpoint
@@ -265,7 +268,7 @@ class BreakpointSet:
     def toggle_line(self, file: str, line: int) -> Breakpoint | None:
         """Remove the breakpoint on file:line if there is one, else add it (returns the new one)."""
         for bp in self.items:
-            if bp.target == "line" and bp.condition is None and bp.value[1] == line and _same_file(file, bp.value[0]):
+            if bp.target == "line" and bp.condition is None and bp.value[1] == line and same_file(file, bp.value[0]):
                 self.remove(bp.number)
                 return None
         return self.add(f"line={file}:{line}")
@@ -273,7 +276,7 @@ class BreakpointSet:
     def lines_in(self, file: str) -> dict[int, bool]:
         """Line numbers of `file` that carry a line breakpoint, and whether it is enabled."""
         return {bp.value[1]: bp.enabled for bp in self.items
-                if bp.target == "line" and _same_file(file, bp.value[0])}
+                if bp.target == "line" and same_file(file, bp.value[0])}
 
     # -- stopping ---------------------------------------------------------------------------------
     def first_stop(self, index: TraceIndex, resolve_at: ResolveAt, start: int, end: int,
@@ -286,6 +289,7 @@ class BreakpointSet:
         active = [bp for bp in self.items if bp.enabled]
         if not active or (end - start) * direction < 0:
             return None
+        self.update_reach()
         for lo, hi in scan_windows(start, end, direction):
             plans = [(bp, *bp.plan(index, lo, hi)) for bp in active]
             union = np.logical_or.reduce([mask for _bp, mask, _exact in plans])
@@ -321,6 +325,7 @@ class BreakpointSet:
     def marks(self, index: TraceIndex, resolve_at: ResolveAt, lo: int, hi: int) -> np.ndarray:
         """Which of events lo..hi-1 an enabled breakpoint watches (no hits counted), for display."""
         marked = np.zeros(max(hi - lo, 0), dtype=bool)
+        self.update_reach()
         for bp in self.items:
             if not bp.enabled or hi <= lo:
                 continue
@@ -331,6 +336,14 @@ class BreakpointSet:
                     mask[offset] = bp.condition.matches(resolve_at(lo + int(offset)))
             marked |= mask
         return marked
+
+    def update_reach(self) -> None:
+        """Work out which tool calls each user-file line breakpoint reaches (as far as is known now)."""
+        callees = self.callees() if self.callees is not None else {}
+        for bp in self.items:
+            if bp.target == "line" and is_user_file(bp.value[0]):
+                found = reach(bp.value[0], bp.value[1], callees)
+                bp.reach = Reach(found.tools, found.problem, untraced_only=self.traced_live)
 
     # -- the sidecar ------------------------------------------------------------------------------
     def save(self) -> None:

@@ -82,6 +82,9 @@ class ReplayStore:
         """Events first..first+count-1 were only scanned: their pages need not stay in memory."""
         self.trace.release_lines(first, count)
 
+    def function_frame(self, position: int) -> FrameSnapshot | None:
+        return None  # lines inside a tool function run only live
+
     def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
         # A recording has no locals: they come from re-executing it (None: the loop state is rebuilt).
         try:
@@ -140,6 +143,11 @@ class LiveStore:
 
     def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
         return self.snapshots[position]
+
+    def function_frame(self, position: int) -> FrameSnapshot | None:
+        """The tool function the run is paused inside (stepped into from the tool_start at `position`)."""
+        stop = self.run.line_stop
+        return stop.frame if stop is not None and position == len(self.events) - 1 else None
 
     def close(self) -> Path:
         return self.run.close()

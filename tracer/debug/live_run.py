@@ -14,6 +14,7 @@ from typing import Any, Generator
 from executor import SystemClock
 from executor.events import EventBase
 from executor.run_context import PROJECT_ROOT
+from executor.run_context import _relative as callee_path  # the path rule every event's callee uses
 
 from ..replay.builder import replayed_executor
 from ..replay.live_model import LiveModel
@@ -21,6 +22,7 @@ from ..replay.user_agent import header_meta, resolve_agent
 from ..replay.verify import recorded_inputs
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter
+from .step_into import FunctionTracer, LineStop, is_async_tool, on_awaiting_loop, why_not_steppable
 
 
 def _repr_limits() -> reprlib.Repr:
@@ -65,6 +67,12 @@ def _relative(filename: str) -> str:
 def _snapshot(frame: Any) -> FrameSnapshot:
     values = tuple((name, short_repr(value)) for name, value in frame.f_locals.items())
     return FrameSnapshot(frame.f_code.co_name, _relative(frame.f_code.co_filename), frame.f_lineno, values)
+
+
+def _function_snapshot(frame: Any, name: str) -> FrameSnapshot:
+    """A traced user function's frame, its file named as the event's callee names it."""
+    values = tuple((local, short_repr(value)) for local, value in frame.f_locals.items())
+    return FrameSnapshot(name, callee_path(frame.f_code.co_filename), frame.f_lineno, values)
 
 
 def capture_frames(generator: Generator, caller: Any = None) -> tuple[FrameSnapshot, ...]:
@@ -114,18 +122,22 @@ class LiveRun:
                 scenario.given_inputs = recorded_inputs(recorded)
             if trace_path is not None:
                 self.writer = TraceWriter(trace_path, flush="event", **header_meta(scenario), live=True)
+        self.replaying = model is None  # tools marked non-deterministic answer from the recording
         self.finished = False
         self.outcome = ""
         self._wanted = threading.Semaphore(0)
         self._handed: queue.Queue = queue.Queue()
         self._thread: threading.Thread | None = None
         self._closing = False
+        self.line_stop: LineStop | None = None  # set while paused inside a traced tool function
+        self._tracer: FunctionTracer | None = None  # armed by the debugger, installed by the run's thread
 
     @property
     def trace_path(self) -> Path | None:
         return self.writer.path if self.writer else None
 
-    def pull(self) -> tuple[EventBase, tuple[FrameSnapshot, ...]] | None:
+    def pull(self) -> tuple[EventBase, tuple[FrameSnapshot, ...]] | LineStop | None:
+        """The next event with its frames; a LineStop only after `step_into` (the traced function's next line)."""
         if self.finished:
             return None
         if self._thread is None:
@@ -133,11 +145,34 @@ class LiveRun:
             self._thread.start()
         self._wanted.release()
         handed = self._handed.get()
+        if isinstance(handed, LineStop):
+            self.line_stop = handed
+            return handed
+        self.line_stop = None
         if handed is None:
             return None
         if self.writer is not None:
             self.writer(handed[0])
         return handed
+
+    def why_not_step_into(self, event: EventBase) -> str | None:
+        """None when `step_into(event)` can trace the tool's function line by line, else why not."""
+        problem = why_not_steppable(event)
+        tool = next((t for t in self.executor.tools if t.name == getattr(event, "tool", None)), None)
+        if problem is None and self.replaying and tool is not None and not tool.deterministic:
+            problem = (f"{event.tool} is not re-run here (a non-deterministic tool answers from the recording); "
+                       "with --model it runs, and s steps into it")
+        return problem
+
+    def step_into(self, tool_start: EventBase, mode: str = "step", lines: frozenset[int] = frozenset()) -> None:
+        """Before the next pull: trace the call about to run (the tool of `tool_start`, the newest event),
+        stopping at every line ("step") or at `lines` only; while inside it, change how the next pull stops."""
+        if self._tracer is not None and self.line_stop is not None:  # already inside: the run's thread waits
+            self._tracer.mode, self._tracer.lines = mode, lines
+            return
+        tool = next((t for t in self.executor.tools if t.name == tool_start.tool), None)
+        self._tracer = FunctionTracer(tool_start.callee, self._gate, _function_snapshot, mode, lines)
+        self._tracer.on_loop = is_async_tool(tool)
 
     def _drive(self) -> None:
         self._wanted.acquire()
@@ -148,16 +183,50 @@ class LiveRun:
             outcome = "the run was stopped"
         except Exception as error:  # the run failed; its chain_error event was already handed out
             outcome = f"the run raised {type(error).__name__}: {error}"
+        self._end_tracing()  # a run stopped inside a traced function leaves no trace function behind
         self.finished, self.outcome = True, outcome
         self._handed.put(None)
 
     def _hand_over(self, event: EventBase) -> None:
         # Called by invoke with the generator paused at its yield: the real frames, exactly.
         caller = sys._getframe(1)
+        self._end_tracing()  # any traced call has returned by the next event (tool_end / tool_error)
         self._handed.put((event, capture_frames(caller.f_locals.get("events"), caller)))
+        self._wait_for_debugger()
+        if self._tracer is not None:  # `s` at this tool_start: trace the call that runs next
+            self._tracer.install()
+            if self._tracer.on_loop:
+                on_awaiting_loop(self._tracer.install)  # an async tool's body runs on the awaiting loop
+
+    def _gate(self, stop: LineStop) -> None:
+        # Called by the trace function, in the thread running the tool, before the line runs.
+        self._handed.put(stop)
+        self._wait_for_debugger()
+
+    def _wait_for_debugger(self) -> None:
         self._wanted.acquire()
         if self._closing:
+            if self._tracer is not None:
+                self._tracer.uninstall()  # this thread's; raising out of a trace function unsets it too
             raise _Stopped
+
+    def _end_tracing(self) -> None:
+        tracer, self._tracer = self._tracer, None
+        if tracer is None:
+            return
+        tracer.uninstall()
+        if tracer.threads:  # still installed on the awaiting loop's thread: removed there, and waited for
+            on_awaiting_loop(tracer.uninstall, wait=True)
+
+    @property
+    def armed(self) -> bool:
+        """Whether the call about to run (or running) is to be traced line by line."""
+        return self._tracer is not None
+
+    @property
+    def tracing(self) -> bool:
+        """Whether a trace function is installed on any thread now (tests check it is always removed)."""
+        return self._tracer is not None and bool(self._tracer.threads)
 
     def close(self) -> Path | None:
         """Stop the run where it is and finish the trace file."""

@@ -16,6 +16,7 @@ from .breakpoints import BreakpointSet
 from .cost_book import CostBook
 from .event_filter import EventFilter, FilteredView
 from .event_store import EventStore, LiveStore, ReplayStore
+from .line_breakpoints import callee_book
 from .live_run import LiveRun
 from .source_map import FrameLocation, frame_locations
 from .stepping import Motion, MotionSearch, Stop
@@ -138,7 +139,7 @@ class DebugSession:
             frames = [FrameLocation(f.function, f.file, f.line, True) for f in event.stack]
         else:
             frames = frame_locations(tuple(event.frames), event.source.file, event.source.line)
-        return frames + callee_frames(event)
+        return frames + callee_frames(event, self.store.function_frame(self.position))
 
     def selected_frame(self) -> FrameLocation | None:
         frames = self.frames()
@@ -191,12 +192,14 @@ class DebugSession:
 LOOPSCOPE_PACKAGES = ("executor/", "tracer/", "tutorials/")
 
 
-def callee_frames(event: Any) -> list[FrameLocation]:
-    """The user's function a tool or model event calls into, shown below the executor's frames."""
+def callee_frames(event: Any, inside: Any = None) -> list[FrameLocation]:
+    """The user's function a tool or model event calls into, shown below the executor's frames
+    (at its first line; at the line it is paused on when a live run stepped `inside` it)."""
     callee = getattr(event, "callee", None)
     if callee is None or callee.file.startswith(LOOPSCOPE_PACKAGES):  # the lesson's own frames suffice
         return []
-    return [FrameLocation(callee.qualname or callee.function, callee.file, callee.line, True, callee=True)]
+    line = inside.line if inside is not None else callee.line
+    return [FrameLocation(callee.qualname or callee.function, callee.file, line, True, callee=True)]
 
 
 def _in_values(value: Any, text: str, fold: bool) -> bool:
@@ -224,8 +227,10 @@ def build_session(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
         store = ReplayStore(TraceFile(trace_path))
         path = Path(trace_path)
     marks = BreakpointSet.for_trace(path)
+    marks.callees, marks.traced_live = callee_book(store), live is not None  # where user-file lines reach
     for spec in breakpoints:
         marks.add(spec)
+    marks.update_reach()
     return DebugSession(store, marks, stops or (), title)
 
 

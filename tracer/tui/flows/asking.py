@@ -11,6 +11,12 @@ from ..screens.ask_screen import AskScreen
 from .flow import Flow
 
 
+def _unreachable(bp) -> str:
+    """ · why no event can reach a user-file line breakpoint ("" when it can, or when that is not known yet)."""
+    problem = bp.reach.problem if bp.reach is not None else None
+    return f" · {problem}" if problem else ""
+
+
 def _breakpoint_problem(spec: str) -> str | None:
     try:
         parse_spec(spec)
@@ -87,7 +93,7 @@ class AskingFlow(Flow):
         def add(answer: str | None) -> None:
             if answer:
                 bp = self.session.breakpoints.add(answer)
-                self.say(f"breakpoint #{bp.number} {bp.spec}")
+                self.say(f"breakpoint #{bp.number} {bp.spec}" + _unreachable(bp))
                 self.redraw(breakpoints=True)
 
         self.app.push_screen(AskScreen("Add a breakpoint", SPEC_HELP, _breakpoint_problem), add)
@@ -102,6 +108,6 @@ class AskingFlow(Flow):
                 return
             file, line = frame.file, frame.line
         added = self.session.breakpoints.toggle_line(file, line)
-        self.say(f"breakpoint #{added.number} set on {file}:{line}" if added
+        self.say(f"breakpoint #{added.number} set on {file}:{line}{_unreachable(added)}" if added
                  else f"breakpoint on {file}:{line} removed")
         self.redraw(breakpoints=True)

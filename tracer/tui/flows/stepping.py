@@ -7,10 +7,12 @@ from collections import deque
 from textual import work
 from textual.binding import Binding
 
+from ...debug.step_into import LineStop
 from ...debug.stepping import Motion, MotionSearch, move_within
 from ...trace.reader import TraceFormatError
 from ..messages import PastLastStop, Waiting
 from .flow import Flow
+from .into_function import arm_line_breakpoints, at_line, into_function, left_function, why_not_into
 
 QUEUE_LIMIT = 50
 
@@ -45,6 +47,8 @@ class SteppingFlow(Flow):
         super().__init__(session, **kwargs)
         self._queued: deque[tuple[str, int]] = deque(maxlen=QUEUE_LIMIT)
         self._pause_requested = False
+        self._in_function = False  # this motion started inside a traced tool function (live)
+        self._note: str | None = None
 
     # -- keys ------------------------------------------------------------------------------------
     def move(self, motion: str, direction: int) -> None:
@@ -54,6 +58,14 @@ class SteppingFlow(Flow):
                                       f"{len(self._queued)} move(s) waiting"))
             return
         chosen = Motion(motion)
+        self._in_function = False
+        if direction > 0 and (searched := into_function(self.session, chosen)) is not None:
+            self._in_function = True  # s at a tool_start, or any forward key inside its function
+            self._pause_requested = False
+            self.busy("running your tool function live… (esc pauses)")
+            self._drive_live(self.session.motion(searched, 1), chosen, 1)
+            return
+        self._note = why_not_into(self.session, chosen) if direction > 0 else None
         if self.session.view.step_within and self.session.shown() is not None:
             self._move_within_filter(chosen, direction)
             return
@@ -62,10 +74,17 @@ class SteppingFlow(Flow):
         if stop is None:
             self._pause_requested = False
             self.busy("running the executor live… (esc pauses)")
+            arm_line_breakpoints(self.session)
             self._drive_live(search, chosen, direction)
             return
         self.session.land(stop, chosen, direction)
+        self._add_note()
         self.redraw()
+
+    def _add_note(self) -> None:
+        if self._note:  # why `s` did not step into the tool's function
+            self.session.message += f" · {self._note}"
+        self._note = None
 
     def _move_within_filter(self, motion: Motion, direction: int) -> None:
         # A live run is not pulled here: the filter steps over the events recorded so far.
@@ -129,14 +148,24 @@ class SteppingFlow(Flow):
 
     def _live_pulled(self, pulled, search: MotionSearch, motion: Motion, direction: int) -> bool:
         store = self.session.store
+        if isinstance(pulled, LineStop):  # inside a traced tool function: a line to stop at, or to run on
+            if not at_line(self.session, pulled, motion):
+                return False
+            self.busy("")
+            self.redraw(breakpoints=pulled.reason == "breakpoint")
+            return True
         if pulled is not None:
             store.append(*pulled)
+            arm_line_breakpoints(self.session)  # a tool_start whose function holds a line breakpoint
             self.redraw(grew=True)
         stop = search.advance(complete=store.complete)
         if stop is None:
             self.busy(f"running the executor live… (esc pauses) · {len(store)} events")
             return False
         self.session.land(stop, motion, direction)
+        if self._in_function and stop.reason == "step":
+            left_function(self.session, motion)
+        self._add_note()
         if store.complete and stop.reason == "end":
             self.session.message += f" · {store.run.outcome}"
         self.busy("")

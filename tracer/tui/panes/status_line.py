@@ -10,6 +10,7 @@ from executor.states import state_of
 from ...debug.breaker_states import breaker_states_at
 from ...debug.session import DebugSession
 from ..chrome import localise
+from ..views.function_hint import function_hint
 
 BREAKER_STYLES = {"open": "bold white on red", "half_open": "bold black on yellow", "closed": "green"}
 
@@ -37,6 +38,9 @@ class StatusLine(Static):
             text.append(f" event {session.position} of {total}{live} ", style="bold reverse")
             text.append(f" iteration {event.iteration} · {event.kind} · {_state(event)} │ ", style="bold")
         text.append_text(breaker_text(session))
+        hint = "" if busy else function_hint(session)
+        if hint:  # before the message: at 80 columns the end of the line is cut
+            text.append(f"{hint} │ ", style="bold cyan")
         text.append(localise(busy or session.message, lang), style="yellow" if busy else "")
         totals = session.costs.totals(getattr(event, "iteration", 0))
         if totals is not None:  # after the message: why we stopped matters more than the bill

@@ -233,7 +233,9 @@ class DebuggerScreen(Screen):
             return
         source = read_user_source(frame.file) if frame.callee else read_source(frame.file)
         view.show(source, frame.line, self.session.breakpoints.lines_in(frame.file), source.problem or "")
-        if frame.callee:
+        if frame.callee and self.session.store.function_frame(self.session.position) is not None:
+            inferred = " · 你的代码：实时暂停在这一行" if self.lang == "zh" else " · your code, paused at this line (live)"
+        elif frame.callee:
             inferred = " · 你的代码：这个事件调用的函数" if self.lang == "zh" else " · your code: the function this event calls"
         else:
             inferred = "" if frame.exact else (" · 调用方行号由源码推断" if self.lang == "zh" else

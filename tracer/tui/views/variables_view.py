@@ -115,10 +115,12 @@ def _observation_row(text: VariableTable, session: DebugSession, planned: int, p
         _row(text, "observation", _short(observation, 70), f"(event {max(found)}; the next prompt ends with it)")
 
 
-def live_locals(frames: tuple[FrameSnapshot, ...], selected: int, live: bool) -> VariableTable:
+def live_locals(frames: tuple[FrameSnapshot, ...], selected: int, live: bool, inside: bool = False) -> VariableTable:
     """The real locals of the selected frame (u/d move it); the other frames are one line each."""
     origin = ("captured when this event was yielded" if live else
               "of the run re-executed on the recorded replies, paused at this event")
+    if inside:
+        origin = f"of {frames[-1].function}(), paused before line {frames[-1].line} runs (live)"
     table = VariableTable(Text(f"Real locals {origin}; u/d: caller/callee frame", style="dim"))
     chosen_depth = len(frames) - 1 - selected
     for depth in range(len(frames) - 1, -1, -1):
@@ -135,6 +137,8 @@ def live_locals(frames: tuple[FrameSnapshot, ...], selected: int, live: bool) ->
 
 def variables_text(session: DebugSession) -> VariableTable | Text:
     frames = session.store.frames_at(session.position) if len(session.store) else None
+    inside = session.store.function_frame(session.position) if len(session.store) else None
     if frames:
-        return live_locals(frames, session.frame_up, session.store.live)
+        frames = frames + (inside,) if inside is not None else frames
+        return live_locals(frames, session.frame_up, session.store.live, inside is not None)
     return loop_state(session)

@@ -1,0 +1,158 @@
+"""Live step-into: `s` at a tool_start runs the user's tool function line by line, `r` returns to the events."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import pytest
+
+from executor import ScriptedModel
+from tests.helpers.pilot_helpers import debugger, highlighted, pane_text, settle
+from tests.helpers.user_project import QUESTION, REPLIES, write_project
+from tracer.debug.live_run import LiveRun
+from tracer.debug.step_into import on_awaiting_loop
+from tracer.tui.panes.status_line import StatusLine
+from tracer.trace.writer import TraceWriter
+
+SIZE = (120, 40)
+
+
+@pytest.fixture
+def florist(tmp_path, monkeypatch):
+    """florist.py in a temp project, a recording of it (its replies answer the live run), and its lines."""
+    source = write_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("florist", None)
+    import florist as module
+
+    recorded = tmp_path / "run.jsonl"
+    with TraceWriter(recorded, agent="florist:build") as writer:
+        module.build(ScriptedModel(REPLIES)).invoke({"input": QUESTION}, [writer])
+    lines = source.read_text().splitlines()
+    yield recorded, source, lambda text: next(n for n, line in enumerate(lines, 1) if text in line)
+    sys.modules.pop("florist", None)
+
+
+def spied_run(tmp_path, recorded) -> tuple[LiveRun, list]:
+    """A live run of the florist whose listener notes, in the run's own thread, the trace function there."""
+    run = LiveRun("florist:build", tmp_path / "live.jsonl", fixture=recorded)
+    seen: list = []
+    real = run._hand_over
+
+    def spy(event):
+        seen.append((event.kind, getattr(event, "tool", None), sys.gettrace()))
+        real(event)
+
+    run._hand_over = spy
+    return run, seen
+
+
+def status(app) -> str:
+    return str(app.screen.query_one(StatusLine).render())
+
+
+def idle(app) -> bool:
+    return not app.screen.busy
+
+
+async def test_s_at_a_tool_start_steps_through_the_tools_lines_and_r_returns(florist, tmp_path):
+    recorded, source, line_of = florist
+    run, seen = spied_run(tmp_path, recorded)
+    app = debugger(None, live=run)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s", "s", "s", "s")
+        await settle(pilot, lambda: idle(app) and app.session.position == 4)
+        assert app.session.event().kind == "tool_start" and app.session.event().tool == "price"
+        assert "s: step into price() line by line" in status(app)
+        await pilot.press("s")
+        await settle(pilot, lambda: idle(app) and run.line_stop is not None)
+        first = line_of("each = {")
+        assert highlighted(app) == (source.resolve().as_posix(), first)
+        assert "paused at this line" in str(app.screen.query_one("#source-pane").border_title)
+        assert "r: run to the end of price()" in status(app)
+        await pilot.press("s")
+        await settle(pilot, lambda: idle(app) and run.line_stop.frame.line == first + 1)
+        assert highlighted(app)[1] == first + 1
+        variables = pane_text(app, "variables-text")
+        assert "▶ price()" in variables and "each" in variables and "2.5" in variables
+        assert "quantity" in variables and "'rose'" in variables
+        assert len(app.session) == 5  # still paused inside the call: no event has come
+        await pilot.press("r")
+        await settle(pilot, lambda: idle(app) and run.line_stop is None)
+        assert app.session.event().kind == "tool_end" and app.session.position == 5
+        assert "price() is done → event 5 (tool_end)" in app.session.message
+        assert highlighted(app)[1] != first + 1
+        await pilot.press("n", "n")
+        await settle(pilot, lambda: idle(app) and app.session.position == 7)
+    app.session.store.close()
+    traced = [kind for kind, tool, trace in seen if trace is not None]
+    assert traced == [] and not run.tracing  # removed when price returned, before tool_end was handed over
+    assert [kind for kind, _tool, _trace in seen][4:6] == ["tool_start", "tool_end"]
+
+
+async def test_an_async_tool_is_traced_across_its_await_and_the_loop_thread_is_left_clean(florist, tmp_path):
+    recorded, source, line_of = florist
+    run, _seen = spied_run(tmp_path, recorded)
+    app = debugger(None, live=run, breakpoints=["tool=stock"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_start")
+        await pilot.press("s")
+        await settle(pilot, lambda: idle(app) and run.line_stop is not None)
+        assert highlighted(app)[1] == line_of("await asyncio.sleep(0)")
+        await pilot.press("s")
+        await settle(pilot, lambda: idle(app) and run.line_stop.frame.line == line_of('return f"{item}: 40'))
+        await pilot.press("r")
+        await settle(pilot, lambda: idle(app) and run.line_stop is None)
+        assert app.session.event().kind == "tool_end"
+    app.session.store.close()
+    assert _loop_thread_trace() is None and not run.tracing
+
+
+def _loop_thread_trace():
+    found = []
+    on_awaiting_loop(lambda: found.append(sys.gettrace()), wait=True)
+    return found[0]
+
+
+async def test_closing_mid_step_ends_the_run_and_leaves_no_trace_function(florist, tmp_path):
+    recorded, _source, _line_of = florist
+    run = LiveRun("florist:build", tmp_path / "live.jsonl", fixture=recorded)
+    app = debugger(None, live=run, breakpoints=["tool=price"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_start")
+        await pilot.press("s")
+        await settle(pilot, lambda: idle(app) and run.line_stop is not None)
+        thread = run._thread
+    app.session.store.close()
+    thread.join(timeout=5)
+    assert not thread.is_alive() and run.outcome == "the run was stopped"
+    assert not run.tracing and sys.gettrace() is None  # this thread (the UI's) was never traced
+    assert not [t for t in threading.enumerate() if t.name == "loopscope-run"]
+
+
+async def test_s_in_replay_says_stepping_into_the_function_needs_live_mode(florist):
+    recorded, _source, _line_of = florist
+    app = debugger(recorded)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.goto(4)
+        await pilot.press("s")
+        await settle(pilot)
+        assert app.session.position == 5
+        assert "stepping into price() line by line needs live mode" in app.session.message
+
+
+async def test_a_tool_the_recording_answers_is_not_stepped_into_and_says_why(florist, tmp_path):
+    recorded, _source, _line_of = florist
+    run = LiveRun("florist:build", tmp_path / "live.jsonl", fixture=recorded)
+    app = debugger(None, live=run, breakpoints=["tool=Discount"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_start")
+        await pilot.press("s")
+        await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_end")
+        assert "Discount is not re-run here" in app.session.message and run.line_stop is None
+    app.session.store.close()
