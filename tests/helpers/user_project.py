@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
 from pathlib import Path
+from typing import Callable
 
 AGENT_SOURCE = '''"""My florist agent."""
 import asyncio
@@ -54,3 +57,21 @@ def write_project(folder: Path) -> Path:
     path = folder / "florist.py"
     path.write_text(AGENT_SOURCE, encoding="utf-8")
     return path
+
+
+def recorded_florist(folder: Path, monkeypatch) -> tuple[Path, Path, Callable[[str], int]]:
+    """florist.py written into `folder` (made importable, the working directory) and a recording of it:
+    (the recording, the source, line_of(text) = the number of the first line containing text)."""
+    from executor import ScriptedModel
+    from tracer.trace.writer import TraceWriter
+
+    source = write_project(folder)
+    monkeypatch.chdir(folder)
+    monkeypatch.syspath_prepend(str(folder))
+    sys.modules.pop("florist", None)  # another test's florist.py may be imported already
+    module = importlib.import_module("florist")
+    recorded = folder / "run.jsonl"
+    with TraceWriter(recorded, agent="florist:build") as writer:
+        module.build(ScriptedModel(REPLIES)).invoke({"input": QUESTION}, [writer])
+    lines = source.read_text().splitlines()
+    return recorded, source, lambda text: next(n for n, line in enumerate(lines, 1) if text in line)

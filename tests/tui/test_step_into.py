@@ -7,13 +7,11 @@ import threading
 
 import pytest
 
-from executor import ScriptedModel
-from tests.helpers.pilot_helpers import debugger, highlighted, pane_text, settle
-from tests.helpers.user_project import QUESTION, REPLIES, write_project
+from tests.helpers.pilot_helpers import answer, debugger, highlighted, pane_text, settle
+from tests.helpers.user_project import recorded_florist
 from tracer.debug.live_run import LiveRun
 from tracer.debug.step_into import on_awaiting_loop
 from tracer.tui.panes.status_line import StatusLine
-from tracer.trace.writer import TraceWriter
 
 SIZE = (120, 40)
 
@@ -21,17 +19,7 @@ SIZE = (120, 40)
 @pytest.fixture
 def florist(tmp_path, monkeypatch):
     """florist.py in a temp project, a recording of it (its replies answer the live run), and its lines."""
-    source = write_project(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    sys.modules.pop("florist", None)
-    import florist as module
-
-    recorded = tmp_path / "run.jsonl"
-    with TraceWriter(recorded, agent="florist:build") as writer:
-        module.build(ScriptedModel(REPLIES)).invoke({"input": QUESTION}, [writer])
-    lines = source.read_text().splitlines()
-    yield recorded, source, lambda text: next(n for n, line in enumerate(lines, 1) if text in line)
+    yield recorded_florist(tmp_path, monkeypatch)
     sys.modules.pop("florist", None)
 
 
@@ -155,4 +143,38 @@ async def test_a_tool_the_recording_answers_is_not_stepped_into_and_says_why(flo
         await pilot.press("s")
         await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_end")
         assert "Discount is not re-run here" in app.session.message and run.line_stop is None
+    app.session.store.close()
+
+
+async def test_a_line_breakpoint_in_the_users_file_stops_live_on_that_line(florist, tmp_path):
+    recorded, source, line_of = florist
+    line = line_of("total = each")
+    run = LiveRun("florist:build", tmp_path / "live.jsonl", fixture=recorded)
+    app = debugger(None, live=run, breakpoints=[f"florist.py:{line}"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app))
+        assert run.line_stop is not None and run.line_stop.frame.line == line  # the line, not the tool_start
+        assert app.session.event().kind == "tool_start" and highlighted(app)[1] == line
+        assert f"continue: stopped at breakpoint #1 line=florist.py:{line} (hit 1) in price()" in app.session.message
+        assert "each" in pane_text(app, "variables-text") and "total" not in pane_text(app, "variables-text")
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app) and app.session.store.complete)
+        assert "the run finished" in app.session.message
+    app.session.store.close()
+
+
+async def test_adding_a_line_breakpoint_no_event_can_reach_says_so(florist, tmp_path):
+    recorded, _source, line_of = florist
+    run = LiveRun("florist:build", tmp_path / "live.jsonl", fixture=recorded)
+    app = debugger(None, live=run)
+    imports = line_of("import asyncio")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("B")
+        await answer(pilot, f"florist.py:{imports}")
+        expected = f"no event can reach florist.py:{imports}: it is outside every function the loop calls"
+        assert expected in app.session.message
+        await pilot.press("4")
+        await settle(pilot)
+        assert expected in str(app.screen.query_one("#breakpoints-list").render())
     app.session.store.close()
