@@ -176,3 +176,12 @@ async def test_adding_a_line_breakpoint_no_event_can_reach_says_so(florist, tmp_
         await settle(pilot)
         assert expected in str(app.screen.query_one("#breakpoints-list").render())
     app.session.store.close()
+
+
+def test_the_new_status_lines_have_a_chinese_version():
+    from tracer.tui.chrome import localise
+
+    assert localise("step: price() line 11", "zh") == "单步：price() 第 11 行"
+    assert localise("step out: price() is done → event 5 (tool_end)", "zh") == "跳出：price() 已返回 → 事件 5（tool_end）"
+    replay = localise("step → event 5 · stepping into price() line by line needs live mode: a recording has …", "zh")
+    assert replay.startswith("单步 → 事件 5 · 逐行进入 price() 需要实时模式")

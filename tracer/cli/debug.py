@@ -35,8 +35,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--live", metavar="SCENARIO", help="run this live: " + AGENT_HELP)
     p.add_argument("--break", dest="breaks", action="append", default=[], metavar="SPEC",
                    help='set a breakpoint, e.g. tool_error, tool=Calculator, iteration=2, method=plan, '
-                        'line=executor/agent_executor.py:95, "if iteration >= 2"; repeatable; '
-                        "saved next to the trace")
+                        'line=executor/agent_executor.py:95, a line of your tool such as tools.py:12 '
+                        '(live: the run stops on it; a trace: at that call\'s tool events), '
+                        '"if iteration >= 2"; repeatable; saved next to the trace')
     p.add_argument("--record", metavar="OUT.jsonl",
                    help="with --live: where to write the live run's trace (default: a temporary file)")
     p.add_argument("--print", dest="as_text", action="store_true",

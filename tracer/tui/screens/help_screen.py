@@ -25,6 +25,9 @@ Moving works on events the way pdb works on lines. Capitals go backwards: a repl
   step out  the first event after this frame has returned (backwards: before it was entered)
   continue  run to the next breakpoint, or the end
 next, step out and continue stop at any breakpoint they pass, like pdb.
+Live (debug --live), at a tool_start of your own tool: s steps into its function line by line (the
+Source pane marks the line, Variables shows its real locals); there s/n run one line, r runs it to its
+end (the next event is its tool_end) and c continues. A recording has no lines to run: there s goes on.
 """
 
 BREAKPOINTS = """\
@@ -34,6 +37,8 @@ Breakpoints (B asks for one; `loopscope debug TRACE --break "..."` sets them fro
   iteration=2                 where iteration 2 begins
   method=_perform_agent_action  the first event of each call of that method
   line=executor/agent_executor.py:95   that source line (b toggles it on the current line)
+  tools.py:12                 a line of your tool (relative to your agent's folder): live, the run
+                              stops on it; in a recording, at the tool_start/tool_end of that call
   if "25" in tool_input       any event for which the condition holds
   tool=Calculator if iteration >= 2    any of the above, narrowed by a condition
   temp ...   deleted after it first stops        ignore=N ...   passes N hits before stopping
@@ -59,6 +64,9 @@ MOTIONS_ZH = """\
   跳出      这一层返回之后的第一个事件（向后：进入之前）
   继续      跑到下一个断点，或者结尾
 下一步、跳出和继续都会停在途经的断点上，和 pdb 一样。
+实时模式（debug --live）下，停在你自己的工具的 tool_start 时：s 逐行进入它的函数（源码窗格标出当前行，
+变量窗格显示真实的局部变量）；进入后 s/n 运行一行，r 运行到函数结束（下一个事件是它的 tool_end），c 继续。
+录制的轨迹没有可运行的行：在那里 s 只走到下一个事件。
 断点和条件的写法如下（关键字保持英文）：
 """
 
