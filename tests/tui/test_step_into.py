@@ -40,6 +40,12 @@ def status(app) -> str:
     return str(app.screen.query_one(StatusLine).render())
 
 
+def footer_label(app, binding_id: str) -> str:
+    """What the footer shows for a key (the screen's bindings are what the Footer draws)."""
+    bindings = app.screen._bindings.key_to_bindings.values()
+    return next(b.description for group in bindings for b in group if b.id == binding_id)
+
+
 def idle(app) -> bool:
     return not app.screen.busy
 
@@ -53,12 +59,15 @@ async def test_s_at_a_tool_start_steps_through_the_tools_lines_and_r_returns(flo
         await settle(pilot, lambda: idle(app) and app.session.position == 4)
         assert app.session.event().kind == "tool_start" and app.session.event().tool == "price"
         assert "s: step into price() line by line" in status(app)
+        assert footer_label(app, "step-forward") == "step into price()"
         await pilot.press("s")
         await settle(pilot, lambda: idle(app) and run.line_stop is not None)
         first = line_of("each = {")
         assert highlighted(app) == (source.resolve().as_posix(), first)
         assert "paused at this line" in str(app.screen.query_one("#source-pane").border_title)
-        assert "r: run to the end of price()" in status(app)
+        assert "r: run price() to its end" in status(app)
+        assert footer_label(app, "out-forward") == "run price() to its end"
+        assert footer_label(app, "step-forward") == "next line"
         await pilot.press("s")
         await settle(pilot, lambda: idle(app) and run.line_stop.frame.line == first + 1)
         assert highlighted(app)[1] == first + 1
@@ -71,6 +80,7 @@ async def test_s_at_a_tool_start_steps_through_the_tools_lines_and_r_returns(flo
         assert app.session.event().kind == "tool_end" and app.session.position == 5
         assert "price() is done → event 5 (tool_end)" in app.session.message
         assert highlighted(app)[1] != first + 1
+        assert footer_label(app, "step-forward") == "step" and footer_label(app, "out-forward") == "step out"
         await pilot.press("n", "n")
         await settle(pilot, lambda: idle(app) and app.session.position == 7)
     app.session.store.close()

@@ -32,6 +32,8 @@ WORDS_ZH = {
     "close help": "关闭帮助", "scroll down": "向下滚动", "scroll up": "向上滚动", "page down": "下一页", "page up": "上一页",
 }
 
+WORDS_ZH.update({"next line": "下一行"})
+
 # Status messages built with values: (pattern, Chinese template with \1 ...).
 MESSAGES_ZH = [
     (r"s step · n next · r step out · c continue \(capitals go backwards\) · \? help",
@@ -57,6 +59,7 @@ MESSAGES_ZH = [
      lambda m: f"{m[1]} · 没有事件能到达 {m[2]}：{m[3]} 里没有循环调用的函数"),
     (r"step out( backwards)?: left the frame, now in (.*)", lambda m: f"跳出{'（向后）' if m[1] else ''}：离开了这一层，现在在 {m[2]}"),
     (r"tutorial stop at event (\d+)", r"讲解停靠点：事件 \1"),
+    (r"step into (\S+\(\))", r"进入 \1"), (r"run (\S+\(\)) to its end", r"运行 \1 到结束"),
     (r"no further stop that way", "这个方向没有停靠点了"),
     (r"frame (.*)", r"栈帧 \1"),
     (r"already at the outermost frame", "已经在最外层栈帧"), (r"already at the event's frame", "已经在事件所在的栈帧"),

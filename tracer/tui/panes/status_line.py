@@ -38,10 +38,10 @@ class StatusLine(Static):
             text.append(f" event {session.position} of {total}{live} ", style="bold reverse")
             text.append(f" iteration {event.iteration} · {event.kind} · {_state(event)} │ ", style="bold")
         text.append_text(breaker_text(session))
-        hint = "" if busy else function_hint(session)
-        if hint:  # before the message: at 80 columns the end of the line is cut
-            text.append(f"{hint} │ ", style="bold cyan")
         text.append(localise(busy or session.message, lang), style="yellow" if busy else "")
+        hint = "" if busy else function_hint(session)
+        if hint:  # what s / r do here (the footer says it too, in fewer words)
+            text.append(f" │ {hint}", style="bold cyan")
         totals = session.costs.totals(getattr(event, "iteration", 0))
         if totals is not None:  # after the message: why we stopped matters more than the bill
             iteration, run = totals

@@ -30,6 +30,7 @@ from ..panes.status_line import StatusLine
 from ..panes.text_pane import TextPane
 from ..panes.timeline import EventTimeline
 from ..views.detail_view import detail_text
+from ..views.function_hint import function_keys
 from ..views.narration_view import narration_text
 from ..views.prompt_view import prompt_text
 from ..views.variables_view import variables_text
@@ -65,6 +66,19 @@ class DebuggerScreen(Screen):
             for key, bindings in self._bindings.key_to_bindings.items():
                 self._bindings.key_to_bindings[key] = [
                     dataclasses.replace(b, description=localise(b.description, self.lang)) for b in bindings]
+
+    def _label_motions(self) -> None:
+        """The footer says what s / n / r do at a tool_start of your tool and inside its function (live)."""
+        labels = function_keys(self.session)
+        if labels == getattr(self, "_motion_labels", {}):
+            return
+        self._motion_labels = labels
+        if not hasattr(self, "_plain_labels"):
+            self._plain_labels = {b.id: b.description for bs in self._bindings.key_to_bindings.values() for b in bs}
+        for key, bindings in self._bindings.key_to_bindings.items():
+            self._bindings.key_to_bindings[key] = [dataclasses.replace(b, description=localise(
+                labels.get(b.id, self._plain_labels.get(b.id, b.description)), self.lang)) for b in bindings]
+        self.refresh_bindings()
 
     def compose(self) -> ComposeResult:
         session = self.session
@@ -220,6 +234,7 @@ class DebuggerScreen(Screen):
         self._show_stop_pane()
         self._show_tab(self.query_one(TabbedContent).active)
         self.query_one(StatusLine).show(session, self.busy)
+        self._label_motions()
 
     def _show_source(self) -> None:
         frame = self.session.selected_frame()

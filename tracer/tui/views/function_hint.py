@@ -1,28 +1,45 @@
-"""The status line's hint at a tool's function in a live run: what s, n and r do there."""
+"""What s, n and r do at a tool's function in a live run: the footer's labels and the status line's hint."""
 
 from __future__ import annotations
 
 from ...debug.session import DebugSession
 from ...debug.step_into import LOOPSCOPE_PACKAGES
 
-HINTS_ZH = {"into": "s 逐行进入 {name} · n 整个运行它", "inside": "s/n 下一行 · r 运行到 {name} 结束 · c 继续"}
+HINTS_ZH = {"into": "s 逐行进入 {name}", "inside": "s/n 下一行 · r 运行到 {name} 结束"}
 
 
-def function_hint(session: DebugSession) -> str:
-    """"" except live at the newest event: at a tool_start whose function s can step into, or inside it."""
+def _place(session: DebugSession) -> tuple[str, str]:
+    """("into", name) at a tool_start whose function s steps into, ("inside", name) paused inside it,
+    ("", "") elsewhere (always in replay: a recording has no lines to run)."""
     store = session.store
     if not store.live or store.complete or session.position != len(store) - 1:
-        return ""
+        return "", ""
     inside = store.function_frame(session.position)
-    lang = getattr(session, "lang", "en")
     if inside is not None:
-        name, line = f"{inside.function}()", inside.line
-        return HINTS_ZH["inside"].format(name=name, line=line) if lang == "zh" else \
-            f"s/n: next line · r: run to the end of {name} · c: continue"
+        return "inside", f"{inside.function}()"
     event = session.event()
     callee = getattr(event, "callee", None)
     if getattr(event, "kind", "") != "tool_start" or callee is None or callee.file.startswith(LOOPSCOPE_PACKAGES) \
             or store.run.why_not_step_into(event) is not None:
+        return "", ""
+    return "into", f"{callee.qualname or callee.function}()"
+
+
+def function_hint(session: DebugSession) -> str:
+    """The status line's hint there ("" elsewhere)."""
+    place, name = _place(session)
+    if not place:
         return ""
-    name = f"{callee.qualname or callee.function}()"
-    return HINTS_ZH["into"].format(name=name) if lang == "zh" else f"s: step into {name} line by line · n: run it whole"
+    if getattr(session, "lang", "en") == "zh":
+        return HINTS_ZH[place].format(name=name)
+    return f"s: step into {name} line by line" if place == "into" else f"s/n: next line · r: run {name} to its end"
+
+
+def function_keys(session: DebugSession) -> dict[str, str]:
+    """The footer's words for the motion keys there, by binding id ({} elsewhere: their usual words)."""
+    place, name = _place(session)
+    if place == "into":
+        return {"step-forward": f"step into {name}"}
+    if place == "inside":
+        return {"step-forward": "next line", "next-forward": "next line", "out-forward": f"run {name} to its end"}
+    return {}

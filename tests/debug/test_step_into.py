@@ -1,0 +1,70 @@
+"""The line tracer behind live step-into: one call of one function, its lines and locals, then gone."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from types import SimpleNamespace
+
+from executor.callee import callee_of
+from tracer.debug.live_run import _function_snapshot
+from tracer.debug.step_into import FunctionTracer, why_not_steppable
+
+
+def countdown(n):
+    left = n - 1
+    if left > 0:
+        countdown(left)  # the recursive call is not followed: the trace is scoped to the first call
+    return left
+
+
+def traced(function, *args, mode="step", lines=frozenset()):
+    """Run function(*args) in a fresh thread under a FunctionTracer; the lines it stopped at, and the tracer."""
+    stops, tracer = [], None
+
+    def gate(stop):
+        stops.append((stop.frame.line, dict(stop.frame.locals), stop.reason))
+
+    def work():
+        nonlocal tracer
+        tracer = FunctionTracer(callee_of(function), gate, _function_snapshot, mode, lines)
+        tracer.install()
+        function(*args)
+        stops.append(("after", sys.gettrace(), None))
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(5)
+    return stops, tracer
+
+
+def test_every_line_of_the_first_call_only_and_the_trace_function_is_gone_after_it_returns():
+    stops, tracer = traced(countdown, 3)
+    first = countdown.__code__.co_firstlineno
+    assert [line for line, _locals, _reason in stops[:-1]] == [first + 1, first + 2, first + 3, first + 4]
+    assert stops[1][1] == {"n": "3", "left": "2"}  # real locals, as short reprs
+    assert stops[-1] == ("after", None, None) and not tracer.threads and tracer.returned
+
+
+def test_lines_mode_stops_only_at_the_breakpoint_lines():
+    first = countdown.__code__.co_firstlineno
+    stops, _tracer = traced(countdown, 1, mode="lines", lines=frozenset({first + 4}))
+    assert stops[:-1] == [(first + 4, {"n": "1", "left": "0"}, "breakpoint")]
+
+
+def test_the_functions_callees_and_other_threads_are_not_stepped():
+    stops, _tracer = traced(lambda: countdown(2))  # the lambda is the target: countdown is only called
+    assert [line for line, _l, _r in stops[:-1]] == [stops[0][0]] and stops[-1][1] is None
+    assert sys.gettrace() is None  # this (the test's) thread never had it
+
+
+def test_a_tool_call_in_a_worker_thread_is_refused_with_a_reason():
+    callee = callee_of(countdown)
+    parallel = SimpleNamespace(kind="tool_start", callee=callee, tool_call_id="call_1",
+                               frames=("invoke", "perform_tool_calls"))
+    assert "tool-call worker thread" in why_not_steppable(parallel)
+    react = SimpleNamespace(kind="tool_start", callee=callee, tool_call_id=None, frames=("invoke", "run"))
+    assert why_not_steppable(react) is None
+    ours = SimpleNamespace(kind="tool_start", callee=callee.model_copy(update={"file": "tutorials/x.py"}),
+                           tool_call_id=None, frames=())
+    assert "loopscope's own code" in why_not_steppable(ours)
