@@ -18,7 +18,7 @@ def countdown(n):
     return left
 
 
-def traced(function, *args, mode="step", lines=frozenset()):
+def traced(function, *args, mode="step", lines=frozenset(), before=None):
     """Run function(*args) in a fresh thread under a FunctionTracer; the lines it stopped at, and the tracer."""
     stops, tracer = [], None
 
@@ -28,6 +28,7 @@ def traced(function, *args, mode="step", lines=frozenset()):
     def work():
         nonlocal tracer
         tracer = FunctionTracer(callee_of(function), gate, _function_snapshot, mode, lines)
+        sys.settrace(before)
         tracer.install()
         function(*args)
         stops.append(("after", sys.gettrace(), None))
@@ -68,3 +69,11 @@ def test_a_tool_call_in_a_worker_thread_is_refused_with_a_reason():
     ours = SimpleNamespace(kind="tool_start", callee=callee.model_copy(update={"file": "tutorials/x.py"}),
                            tool_call_id=None, frames=())
     assert "loopscope's own code" in why_not_steppable(ours)
+
+
+def test_a_trace_function_already_installed_comes_back_when_the_call_returns():
+    def coverage_like(frame, event, arg):
+        return None
+
+    stops, _tracer = traced(countdown, 1, before=coverage_like)
+    assert stops[-1] == ("after", coverage_like, None)

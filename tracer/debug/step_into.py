@@ -56,7 +56,7 @@ class FunctionTracer:
         self.frame: FrameType | None = None
         self.returned = False
         self._matches: dict[CodeType, bool] = {}
-        self.threads: set[int] = set()  # where the trace function is installed now
+        self.threads: dict[int, Any] = {}  # thread id -> the trace function it had: where this one is installed
         self.on_loop = False  # an async tool: its body runs on the awaiting loop's thread, traced there too
         self._lock = threading.Lock()
 
@@ -66,18 +66,18 @@ class FunctionTracer:
         return self.frame is not None and bool(self.frame.f_code.co_flags & inspect.CO_COROUTINE)
 
     def install(self) -> None:
-        """Trace the calling thread from now on."""
+        """Trace the calling thread from now on (a trace function already there, e.g. coverage's, comes back after)."""
         with self._lock:
-            self.threads.add(threading.get_ident())
+            self.threads[threading.get_ident()] = sys.gettrace()
         sys.settrace(self.on_call)
 
     def uninstall(self) -> None:
         """Stop tracing the calling thread (idempotent)."""
-        sys.settrace(None)
+        with self._lock:
+            previous = self.threads.pop(threading.get_ident(), None)
+        sys.settrace(previous)
         if self.frame is not None:
             self.frame.f_trace = None
-        with self._lock:
-            self.threads.discard(threading.get_ident())
 
     def _is_target(self, code: CodeType) -> bool:
         found = self._matches.get(code)
