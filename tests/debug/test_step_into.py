@@ -77,3 +77,20 @@ def test_a_trace_function_already_installed_comes_back_when_the_call_returns():
 
     stops, _tracer = traced(countdown, 1, before=coverage_like)
     assert stops[-1] == ("after", coverage_like, None)
+
+
+def test_a_tool_with_a_timeout_runs_in_its_own_thread_and_says_so(tmp_path, monkeypatch):
+    from tests.helpers.user_project import recorded_florist
+    from tracer.debug.live_run import LiveRun
+
+    recorded, _source, _line_of = recorded_florist(tmp_path, monkeypatch)
+    try:
+        run = LiveRun("florist:build", None, fixture=recorded)
+        next(t for t in run.executor.tools if t.name == "price").timeout = 5.0
+        while (pulled := run.pull()) and pulled[0].kind != "tool_start":
+            pass
+        assert run.why_not_step_into(pulled[0]) == ("price has a timeout, so it runs in a thread of its own, "
+                                                   "which is not traced")
+        run.close()
+    finally:
+        sys.modules.pop("florist", None)

@@ -159,10 +159,16 @@ class LiveRun:
         """None when `step_into(event)` can trace the tool's function line by line, else why not."""
         problem = why_not_steppable(event)
         tool = next((t for t in self.executor.tools if t.name == getattr(event, "tool", None)), None)
-        if problem is None and self.replaying and tool is not None and not tool.deterministic:
-            problem = (f"{event.tool} is not re-run here (a non-deterministic tool answers from the recording); "
-                       "with --model it runs, and s steps into it")
-        return problem
+        if problem is not None or tool is None:
+            return problem
+        if self.replaying and not tool.deterministic:
+            return (f"{event.tool} is not re-run here (a non-deterministic tool answers from the recording); "
+                    "with --model it runs, and s steps into it")
+        if tool.emits_events:
+            return f"{event.tool}'s function yields events of its own: s steps through them as events"
+        if tool.timeout is not None:
+            return f"{event.tool} has a timeout, so it runs in a thread of its own, which is not traced"
+        return None
 
     def step_into(self, tool_start: EventBase, mode: str = "step", lines: frozenset[int] = frozenset()) -> None:
         """Before the next pull: trace the call about to run (the tool of `tool_start`, the newest event),
