@@ -195,3 +195,17 @@ def test_the_new_status_lines_have_a_chinese_version():
     assert localise("step out: price() is done → event 5 (tool_end)", "zh") == "跳出：price() 已返回 → 事件 5（tool_end）"
     replay = localise("step → event 5 · stepping into price() line by line needs live mode: a recording has …", "zh")
     assert replay.startswith("单步 → 事件 5 · 逐行进入 price() 需要实时模式")
+
+
+async def test_a_line_in_a_tool_the_live_run_does_not_rerun_stops_at_its_events(florist, tmp_path):
+    recorded, _source, line_of = florist
+    run = LiveRun("florist:build", tmp_path / "live.jsonl", fixture=recorded)  # Discount answers from it
+    line = line_of('return "SPRING10"')
+    app = debugger(None, live=run, breakpoints=[f"florist.py:{line}"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app))
+        event = app.session.event()
+        assert (event.kind, event.tool, run.line_stop) == ("tool_start", "Discount", None)
+        assert "stopped at breakpoint #1" in app.session.message
+    app.session.store.close()

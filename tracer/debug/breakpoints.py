@@ -217,7 +217,7 @@ class BreakpointSet:
     items: list[Breakpoint] = field(default_factory=list)
     warning: str | None = None
     callees: Callees | None = None  # tool name -> its function: where user-file line breakpoints reach
-    traced_live: bool = False  # a live run stops at the line itself (tracing the call), not at its events
+    traced: Callable[[], frozenset[str]] | None = None  # live: tools whose calls stop on the line itself
     _next: int = 1
 
     @classmethod
@@ -340,10 +340,11 @@ class BreakpointSet:
     def update_reach(self) -> None:
         """Work out which tool calls each user-file line breakpoint reaches (as far as is known now)."""
         callees = self.callees() if self.callees is not None else {}
+        traced = self.traced() if self.traced is not None else frozenset()
         for bp in self.items:
             if bp.target == "line" and is_user_file(bp.value[0]):
                 found = reach(bp.value[0], bp.value[1], callees)
-                bp.reach = Reach(found.tools, found.problem, untraced_only=self.traced_live)
+                bp.reach = Reach(found.tools, found.problem, traced)
 
     # -- the sidecar ------------------------------------------------------------------------------
     def save(self) -> None:

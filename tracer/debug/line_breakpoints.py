@@ -53,13 +53,14 @@ class Reach:
 
     tools: frozenset[str]
     problem: str | None = None  # set when no event can reach the line (shown instead of "hits 0")
-    untraced_only: bool = False  # live: the line itself stops; only calls that cannot be traced stop at events
+    traced: frozenset[str] = frozenset()  # live: tools whose calls stop on the line itself, not at their events
 
     def mask(self, index: Any, lo: int, hi: int) -> np.ndarray:
-        """The tool events (start, end, error) of the calls that run the line's function."""
-        tools, untraced = self.tools, self.untraced_only
+        """The tool events (start, end, error) of the calls that run the line's function, except the calls
+        a live run traces (a tool-calling agent's calls run in worker threads: never traced)."""
+        tools, traced = self.tools, self.traced
         return index.shape_mask(lambda s: s.kind in TOOL_KINDS and s.tool in tools
-                                and (not untraced or "perform_tool_calls" in s.frames), lo, hi)
+                                and (s.tool not in traced or "perform_tool_calls" in s.frames), lo, hi)
 
 
 def reach(file: str, line: int, callees: Mapping[str, Any]) -> Reach:

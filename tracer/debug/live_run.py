@@ -22,7 +22,8 @@ from ..replay.user_agent import header_meta, resolve_agent
 from ..replay.verify import recorded_inputs
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter
-from .step_into import FunctionTracer, LineStop, is_async_tool, on_awaiting_loop, why_not_steppable
+from .step_into import (LOOPSCOPE_PACKAGES, FunctionTracer, LineStop, is_async_tool, on_awaiting_loop,
+                        why_not_steppable)
 
 
 def _repr_limits() -> reprlib.Repr:
@@ -159,15 +160,21 @@ class LiveRun:
         """None when `step_into(event)` can trace the tool's function line by line, else why not."""
         problem = why_not_steppable(event)
         tool = next((t for t in self.executor.tools if t.name == getattr(event, "tool", None)), None)
-        if problem is not None or tool is None:
-            return problem
+        return problem if problem is not None or tool is None else self._why_not_trace(tool)
+
+    def traced_tools(self) -> frozenset[str]:
+        """The tools whose calls a line breakpoint stops in, line by line (the others stop at their events)."""
+        return frozenset(tool.name for tool in self.executor.tools if tool.callee is not None
+                         and not tool.callee.file.startswith(LOOPSCOPE_PACKAGES) and self._why_not_trace(tool) is None)
+
+    def _why_not_trace(self, tool: Any) -> str | None:
         if self.replaying and not tool.deterministic:
-            return (f"{event.tool} is not re-run here (a non-deterministic tool answers from the recording); "
+            return (f"{tool.name} is not re-run here (a non-deterministic tool answers from the recording); "
                     "with --model it runs, and s steps into it")
         if tool.emits_events:
-            return f"{event.tool}'s function yields events of its own: s steps through them as events"
+            return f"{tool.name}'s function yields events of its own: s steps through them as events"
         if tool.timeout is not None:
-            return f"{event.tool} has a timeout, so it runs in a thread of its own, which is not traced"
+            return f"{tool.name} has a timeout, so it runs in a thread of its own, which is not traced"
         return None
 
     def step_into(self, tool_start: EventBase, mode: str = "step", lines: frozenset[int] = frozenset()) -> None:

@@ -227,7 +227,8 @@ def build_session(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
         store = ReplayStore(TraceFile(trace_path))
         path = Path(trace_path)
     marks = BreakpointSet.for_trace(path)
-    marks.callees, marks.traced_live = callee_book(store), live is not None  # where user-file lines reach
+    marks.callees = callee_book(store)  # where line breakpoints in the user's files reach
+    marks.traced = live.traced_tools if live is not None else None
     for spec in breakpoints:
         marks.add(spec)
     marks.update_reach()
