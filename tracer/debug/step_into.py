@@ -60,11 +60,6 @@ class FunctionTracer:
         self.on_loop = False  # an async tool: its body runs on the awaiting loop's thread, traced there too
         self._lock = threading.Lock()
 
-    @property
-    def is_async(self) -> bool:
-        """Whether the function is a coroutine function (decided from the first matching code seen)."""
-        return self.frame is not None and bool(self.frame.f_code.co_flags & inspect.CO_COROUTINE)
-
     def install(self) -> None:
         """Trace the calling thread from now on (a trace function already there, e.g. coverage's, comes back after)."""
         with self._lock:
