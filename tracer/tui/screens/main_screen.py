@@ -66,15 +66,15 @@ class DebuggerScreen(Screen):
             for key, bindings in self._bindings.key_to_bindings.items():
                 self._bindings.key_to_bindings[key] = [
                     dataclasses.replace(b, description=localise(b.description, self.lang)) for b in bindings]
+        self._plain_labels = {b.id: b.description for bs in self._bindings.key_to_bindings.values() for b in bs}
+        self._motion_labels: dict[str, str] = {}
 
     def _label_motions(self) -> None:
         """The footer says what s / n / r do at a tool_start of your tool and inside its function (live)."""
         labels = function_keys(self.session)
-        if labels == getattr(self, "_motion_labels", {}):
+        if labels == self._motion_labels:
             return
         self._motion_labels = labels
-        if not hasattr(self, "_plain_labels"):
-            self._plain_labels = {b.id: b.description for bs in self._bindings.key_to_bindings.values() for b in bs}
         for key, bindings in self._bindings.key_to_bindings.items():
             self._bindings.key_to_bindings[key] = [dataclasses.replace(b, description=localise(
                 labels.get(b.id, self._plain_labels.get(b.id, b.description)), self.lang)) for b in bindings]
