@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from executor.callee import callee_of  # noqa: E402
 from tracer.debug.live_run import _function_snapshot  # noqa: E402
+from tracer.debug.monitored_call import line_tracer  # noqa: E402
 from tracer.debug.step_into import FunctionTracer  # noqa: E402
 
 
@@ -68,7 +69,7 @@ def line_round_trip(lines: int) -> float:
         handed.put(stop)
         wanted.acquire()
 
-    tracer = FunctionTracer(callee_of(tool), gate, _function_snapshot, "step")
+    tracer = line_tracer(callee_of(tool), gate, _function_snapshot, "step")
     worker = threading.Thread(target=lambda: (tracer.install(), tool(lines // 2), tracer.uninstall()))
     started = time.perf_counter()
     worker.start()
@@ -81,27 +82,33 @@ def line_round_trip(lines: int) -> float:
     return (time.perf_counter() - started) / lines
 
 
+def costs(make, loop: int) -> tuple[float, float, float, float]:
+    """(untraced tool, traced tool, untraced other calls, other calls while armed), best of three each."""
+    never = frozenset({10_000})
+
+    def armed():
+        return make(callee_of(tool), lambda stop: None, _function_snapshot, "lines", never)
+
+    return (min(in_thread(lambda: tool(loop), None) for _ in range(3)),
+            min(in_thread(lambda: tool(loop), armed()) for _ in range(3)),
+            min(in_thread(lambda: busy(loop), None) for _ in range(3)),
+            min(in_thread(lambda: busy(loop), armed()) for _ in range(3)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--lines", type=int, default=2000)
     parser.add_argument("--loop", type=int, default=200_000)
     args = parser.parse_args()
-    never = frozenset({10_000})
-    plain = min(in_thread(lambda: tool(args.loop), None) for _ in range(3))
-    armed = min(in_thread(lambda: tool(args.loop), FunctionTracer(callee_of(tool), lambda s: None,
-                                                                   _function_snapshot, "lines", never))
-                for _ in range(3))
-    calls = min(in_thread(lambda: busy(args.loop), None) for _ in range(3))
-    waiting = min(in_thread(lambda: busy(args.loop), FunctionTracer(callee_of(tool), lambda s: None,
-                                                                     _function_snapshot, "lines", never))
-                  for _ in range(3))
-    per_line = line_round_trip(args.lines)
     print(f"python {sys.version.split()[0]}")
-    print(f"one line handed over and resumed: {per_line * 1e6:.0f} µs (locals snapshot included)")
-    print(f"tool of {args.loop} loop rounds, traced for a line it never reaches: "
-          f"{armed / plain:.1f}x untraced ({plain * 1e3:.1f} -> {armed * 1e3:.1f} ms)")
-    print(f"{args.loop} other calls in the run's thread while armed: "
-          f"{waiting / calls:.1f}x untraced ({calls * 1e3:.1f} -> {waiting * 1e3:.1f} ms)")
+    print(f"one line handed over and resumed: {line_round_trip(args.lines) * 1e6:.0f} µs (locals snapshot included)")
+    for make in (FunctionTracer, line_tracer):
+        name = type(make(callee_of(tool), lambda stop: None, _function_snapshot)).__name__
+        plain, traced, calls, waiting = costs(make, args.loop)
+        print(f"{name}: tool of {args.loop} loop rounds, traced for a line it never reaches: "
+              f"{traced / plain:.1f}x untraced ({plain * 1e3:.1f} -> {traced * 1e3:.1f} ms); "
+              f"{args.loop} other calls in the run's thread while armed: {waiting / calls:.1f}x "
+              f"({calls * 1e3:.1f} -> {waiting * 1e3:.1f} ms)")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from tests.debug.test_step_into import monitoring_left
 from tests.helpers.pilot_helpers import answer, debugger, highlighted, pane_text, settle
 from tests.helpers.user_project import recorded_florist
 from tracer.debug.live_run import LiveRun
@@ -86,6 +87,7 @@ async def test_s_at_a_tool_start_steps_through_the_tools_lines_and_r_returns(flo
     app.session.store.close()
     traced = [kind for kind, tool, trace in seen if trace is not None]
     assert traced == [] and not run.tracing  # removed when price returned, before tool_end was handed over
+    assert not monitoring_left()
     assert [kind for kind, _tool, _trace in seen][4:6] == ["tool_start", "tool_end"]
 
 
@@ -105,7 +107,7 @@ async def test_an_async_tool_is_traced_across_its_await_and_the_loop_thread_is_l
         await settle(pilot, lambda: idle(app) and run.line_stop is None)
         assert app.session.event().kind == "tool_end"
     app.session.store.close()
-    assert _loop_thread_trace() is None and not run.tracing
+    assert _loop_thread_trace() is None and not run.tracing and not monitoring_left()
 
 
 def _loop_thread_trace():
@@ -128,6 +130,7 @@ async def test_closing_mid_step_ends_the_run_and_leaves_no_trace_function(floris
     thread.join(timeout=5)
     assert not thread.is_alive() and run.outcome == "the run was stopped"
     assert not run.tracing and sys.gettrace() is None  # this thread (the UI's) was never traced
+    assert not monitoring_left()
 
 
 async def test_s_in_replay_says_stepping_into_the_function_needs_live_mode(florist):

@@ -22,6 +22,7 @@ from ..replay.user_agent import header_meta, resolve_agent
 from ..replay.verify import recorded_inputs
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter
+from .monitored_call import line_tracer
 from .step_into import (LOOPSCOPE_PACKAGES, FunctionTracer, LineStop, is_async_tool, on_awaiting_loop,
                         why_not_steppable)
 
@@ -181,10 +182,10 @@ class LiveRun:
         """Before the next pull: trace the call about to run (the tool of `tool_start`, the newest event),
         stopping at every line ("step") or at `lines` only; while inside it, change how the next pull stops."""
         if self._tracer is not None and self.line_stop is not None:  # already inside: the run's thread waits
-            self._tracer.mode, self._tracer.lines = mode, lines
+            self._tracer.retarget(mode, lines)
             return
         tool = next((t for t in self.executor.tools if t.name == tool_start.tool), None)
-        self._tracer = FunctionTracer(tool_start.callee, self._gate, _function_snapshot, mode, lines)
+        self._tracer = line_tracer(tool_start.callee, self._gate, _function_snapshot, mode, lines)
         self._tracer.on_loop = is_async_tool(tool)
 
     def _drive(self) -> None:

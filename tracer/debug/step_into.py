@@ -60,6 +60,10 @@ class FunctionTracer:
         self.on_loop = False  # an async tool: its body runs on the awaiting loop's thread, traced there too
         self._lock = threading.Lock()
 
+    def retarget(self, mode: str, lines: frozenset[int]) -> None:
+        """Change where the next stop is (the debugger calls this while the traced thread waits at a line)."""
+        self.mode, self.lines = mode, lines
+
     def install(self) -> None:
         """Trace the calling thread from now on (a trace function already there, e.g. coverage's, comes back after)."""
         with self._lock:
