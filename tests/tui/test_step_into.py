@@ -212,3 +212,22 @@ async def test_a_line_in_a_tool_the_live_run_does_not_rerun_stops_at_its_events(
         assert (event.kind, event.tool, run.line_stop) == ("tool_start", "Discount", None)
         assert "stopped at breakpoint #1" in app.session.message
     app.session.store.close()
+
+
+async def test_breakpoints_added_or_deleted_at_the_tool_start_count_for_its_call(florist, tmp_path):
+    recorded, _source, line_of = florist
+    later, earlier = line_of("total = each"), line_of("each = {")
+    run = LiveRun("florist:build", tmp_path / "live.jsonl", fixture=recorded)
+    app = debugger(None, live=run, breakpoints=["tool=price", f"florist.py:{later}"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_start")
+        app.session.breakpoints.add(f"florist.py:{earlier}")  # set while the call waits to run
+        await pilot.press("n")
+        await settle(pilot, lambda: idle(app))
+        assert run.line_stop is not None and run.line_stop.frame.line == earlier
+        app.session.breakpoints.remove(2)  # the later line's: the rest of the call runs through
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app) and app.session.store.complete)
+        assert "the run finished" in app.session.message
+    app.session.store.close()

@@ -232,6 +232,11 @@ class LiveRun:
         if tracer.threads:  # still installed on the awaiting loop's thread: removed there, and waited for
             on_awaiting_loop(tracer.uninstall, wait=True)
 
+    def disarm(self) -> None:
+        """Let the call about to run go untraced after all (its line breakpoints were deleted)."""
+        if self.line_stop is None:  # not installed yet: the run's thread installs it when it resumes
+            self._tracer = None
+
     @property
     def armed(self) -> bool:
         """Whether the call about to run (or running) is to be traced line by line."""

@@ -63,11 +63,13 @@ def arm_line_breakpoints(session: DebugSession) -> None:
     if run.line_stop is not None:  # paused inside, a motion from an earlier event resumes: run on to the lines
         run.step_into(event, "lines", lines_in_call(session.breakpoints, event.callee))
         return
-    if run.armed or event.kind != "tool_start" or run.why_not_step_into(event):
+    if event.kind != "tool_start" or run.why_not_step_into(event):
         return
-    lines = lines_in_call(session.breakpoints, event.callee)
+    lines = lines_in_call(session.breakpoints, event.callee)  # as they are now: added or deleted since
     if lines:
         run.step_into(event, "lines", lines)
+    else:
+        run.disarm()
 
 
 def at_line(session: DebugSession, stop: LineStop, motion: Motion) -> bool:
