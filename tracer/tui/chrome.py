@@ -29,10 +29,9 @@ WORDS_ZH = {
     "toggle a breakpoint on the cursor line": "在光标所在行开关断点",
     "enable/disable": "启用/停用", "delete": "删除", "temporary": "临时", "ignore +1": "忽略次数 +1",
     "ignore -1": "忽略次数 -1",
+    "next line": "下一行",
     "close help": "关闭帮助", "scroll down": "向下滚动", "scroll up": "向上滚动", "page down": "下一页", "page up": "上一页",
 }
-
-WORDS_ZH.update({"next line": "下一行"})
 
 # Status messages built with values: (pattern, Chinese template with \1 ...).
 MESSAGES_ZH = [
