@@ -267,8 +267,10 @@ class AgentExecutor:
                     "model": self.agent.model.model_name, "stop": list(self.agent.stop),
                     **({"response_format": self.response_format.__name__} if self.response_format else {}),
                     **({"max_concurrency": self.max_concurrency} if self.max_concurrency else {}),
-                    # what a replay re-runs the recorded failures under (a Python-recorded trace's header lacks it)
-                    **({"retry_policy": self.retry_policy.describe()} if self.retry_policy else {})}
+                    # what a replay re-runs the recorded failures under (a Python-recorded trace's header lacks it);
+                    # jitter left out: it is randomness in the waits, which a replay does not repeat
+                    **({"retry_policy": {k: v for k, v in self.retry_policy.describe().items() if k != "jitter"}}
+                       if self.retry_policy else {})}
         chain = describe_model(self.agent.model, clock)
         if chain is not None:  # fallbacks and breakers (their states now): what a replay rebuilds
             settings["model_chain"] = chain

@@ -40,10 +40,6 @@ def normalise_event(event: EventBase | dict[str, Any],
         out["source"] = {k: (PLACEHOLDER if k in VOLATILE_SOURCE_FIELDS else v) for k, v in source.items()}
     if isinstance(out.get("callee"), dict):
         out["callee"] = _normalise_callee(out["callee"])
-    settings = out.get("settings")
-    if isinstance(settings, dict) and isinstance(settings.get("retry_policy"), dict):
-        # Jitter is randomness in the waits: a replay re-runs the policy without it.
-        out["settings"] = settings | {"retry_policy": settings["retry_policy"] | {"jitter": PLACEHOLDER}}
     return redact(out) if redact else out
 
 
