@@ -1,42 +1,56 @@
 """loopscope's engine: a from-scratch AgentExecutor (ReAct and tool-calling agents) that narrates every step as typed events."""
 
-from .agent import ReActAgent, create_react_agent
-from .agent_executor import STOPPED, AgentExecutor, OutputParsingError
-from .calculator import llm_math_tool
-from .chat_call import ToolCallingModel, reply_from_llm_end
-from .circuit_breaker import (CircuitBreaker, CircuitBreakerModel, CircuitOpenError, breaker_for, reset_breakers,
-                              with_breaker)
-from .clock import ManualClock, SystemClock
-from .context_budget import ContextBudget, approx_token_count
-from .degradation import DegradingAgent, NoRuleMatched, Rule, RuleSet
-from .fallbacks import FallbackModel, with_fallbacks
-from .messages import ToolCall
-from .model_list import ModelEntry, ModelList, create_model_chain, load_model_list
-from .models import ChatModel, ModelRefused, ModelReply, ScriptedModel, ScriptExhausted
-from .parser import OutputParserException
-from .prompt import REACT_PROMPT, PromptTemplate
-from .rate_limit import RateLimiter
-from .retry import RetriesExhausted, RetryPolicy, TransientError
-from .run_context import RunContext
-from .schema import AgentAction, AgentFinish, AgentStep, ToolAgentAction
-from .states import STATES, state_of
-from .structured_output import extract_structured
-from .tool_args import ToolInputError
-from .tool_calling import ToolCallingAgent, create_tool_calling_agent
-from .tool_decorator import tool
-from .tools import Tool, ToolError, ToolTimeout
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "AgentAction", "AgentExecutor", "AgentFinish", "AgentStep", "ChatModel", "CircuitBreaker",
-    "CircuitBreakerModel", "CircuitOpenError", "ContextBudget", "DegradingAgent", "FallbackModel",
-    "ManualClock", "ModelEntry", "ModelList", "ModelRefused", "ModelReply", "NoRuleMatched",
-    "OutputParserException", "OutputParsingError", "PromptTemplate", "REACT_PROMPT", "RateLimiter",
-    "ReActAgent", "RetriesExhausted", "RetryPolicy", "Rule", "RuleSet", "RunContext", "STATES", "STOPPED",
-    "ScriptExhausted", "ScriptedModel", "SystemClock", "Tool", "ToolAgentAction", "ToolCall",
-    "ToolCallingAgent", "ToolCallingModel", "ToolError", "ToolInputError", "ToolTimeout", "TransientError",
-    "approx_token_count", "breaker_for", "create_model_chain", "create_react_agent",
-    "create_tool_calling_agent", "extract_structured", "llm_math_tool", "load_model_list", "reply_from_llm_end",
-    "reset_breakers", "state_of", "tool", "with_breaker", "with_fallbacks",
-]
+# Each public name and the module it lives in. A name is imported on first use, so `import executor`
+# (and every `from executor.x import y`, which runs this file first) costs nothing: reading a trace
+# never loads numexpr, the providers or the loop itself.
+_PUBLIC = {
+    "ReActAgent": "agent", "create_react_agent": "agent",
+    "STOPPED": "agent_executor", "AgentExecutor": "agent_executor", "OutputParsingError": "agent_executor",
+    "llm_math_tool": "calculator",
+    "ToolCallingModel": "chat_call", "reply_from_llm_end": "chat_call",
+    "CircuitBreaker": "circuit_breaker", "CircuitBreakerModel": "circuit_breaker",
+    "CircuitOpenError": "circuit_breaker", "breaker_for": "circuit_breaker", "reset_breakers": "circuit_breaker",
+    "with_breaker": "circuit_breaker",
+    "ManualClock": "clock", "SystemClock": "clock",
+    "ContextBudget": "context_budget", "approx_token_count": "context_budget",
+    "DegradingAgent": "degradation", "NoRuleMatched": "degradation", "Rule": "degradation", "RuleSet": "degradation",
+    "FallbackModel": "fallbacks", "with_fallbacks": "fallbacks",
+    "ToolCall": "messages",
+    "ModelEntry": "model_list", "ModelList": "model_list", "create_model_chain": "model_list",
+    "load_model_list": "model_list",
+    "ChatModel": "models", "ModelRefused": "models", "ModelReply": "models", "ScriptedModel": "models",
+    "ScriptExhausted": "models",
+    "OutputParserException": "parser",
+    "REACT_PROMPT": "prompt", "PromptTemplate": "prompt",
+    "RateLimiter": "rate_limit",
+    "RetriesExhausted": "retry", "RetryPolicy": "retry", "TransientError": "retry",
+    "RunContext": "run_context",
+    "AgentAction": "schema", "AgentFinish": "schema", "AgentStep": "schema", "ToolAgentAction": "schema",
+    "STATES": "states", "state_of": "states",
+    "extract_structured": "structured_output",
+    "ToolInputError": "tool_args",
+    "ToolCallingAgent": "tool_calling", "create_tool_calling_agent": "tool_calling",
+    "tool": "tool_decorator",
+    "Tool": "tools", "ToolError": "tools", "ToolTimeout": "tools",
+}
+
+__all__ = sorted(_PUBLIC)  # `from executor import *` imports each of them (through __getattr__)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'executor' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*__all__, "__version__"])

@@ -8,9 +8,6 @@ import operator
 import re
 from typing import Generator
 
-import numexpr
-import numpy
-
 from .events import CalculatorEvalEvent
 from .models import ChatModel, call_model
 from .run_context import RunContext
@@ -112,6 +109,7 @@ def _float_value(node: ast.AST, expression: str) -> numpy.float64:
     is short, so bounding each power to the float range bounds the whole computation. inf
     and nan here mean "beyond float range" (or undefined), never a real answer.
     """
+    import numpy  # numpy and numexpr load with the first calculation (~50 ms), not with the module
     if isinstance(node, ast.Expression):
         return _float_value(node.body, expression)
     if isinstance(node, ast.Constant):
@@ -155,6 +153,7 @@ def check_expression(expression: str) -> str:
     except SyntaxError:
         raise _refuse(expression, "it is not a well-formed expression") from None
     _check_node(tree, expression)
+    import numpy
     with numpy.errstate(all="ignore"):  # overflow becomes inf, which _float_value then judges
         _float_value(tree, expression)
     return expression
@@ -162,6 +161,7 @@ def check_expression(expression: str) -> str:
 
 def evaluate_expression(expression: str) -> str:
     """Evaluate checked arithmetic with numexpr: no globals, only pi and e, sanitize on."""
+    import numexpr
     expression = check_expression(expression)
     try:
         value = numexpr.evaluate(expression, global_dict={}, local_dict=dict(CONSTANTS),

@@ -1,8 +1,8 @@
 """The LLM-to-numexpr calculator: the model writes the expression, numexpr computes, nothing else runs."""
 
+import numexpr
 import pytest
 
-import executor.calculator as calculator
 from executor import ManualClock, RunContext, ScriptedModel, ToolError, llm_math_tool
 from executor.calculator import check_expression, evaluate_expression
 
@@ -45,7 +45,7 @@ INJECTIONS = ["__import__('os').system('id')", "().__class__", "a.b", "1;2", "op
 @pytest.mark.parametrize("expression", INJECTIONS)
 def test_anything_but_arithmetic_is_refused_before_numexpr_sees_it(expression, monkeypatch):
     seen = []
-    monkeypatch.setattr(calculator.numexpr, "evaluate", lambda *a, **k: seen.append(a))
+    monkeypatch.setattr(numexpr, "evaluate", lambda *a, **k: seen.append(a))
     with pytest.raises(ToolError) as caught:
         evaluate_expression(expression)
     assert seen == []
@@ -93,7 +93,7 @@ BEYOND_FLOAT = ["1.5**2000", "-2**5000", "exp(1000)**2",
 @pytest.mark.parametrize("expression", HANGING_POWERS + BEYOND_FLOAT)
 def test_powers_beyond_float_range_are_refused_before_numexpr_sees_them(expression, monkeypatch):
     seen = []
-    monkeypatch.setattr(calculator.numexpr, "evaluate", lambda *a, **k: seen.append(a))
+    monkeypatch.setattr(numexpr, "evaluate", lambda *a, **k: seen.append(a))
     with pytest.raises(ToolError) as caught:
         evaluate_expression(expression)
     assert seen == []

@@ -8,7 +8,7 @@ from textual.widgets import Input, TabbedContent
 
 from tracer.tui.app import DebuggerApp
 from tracer.tui.launch import build_session
-from tracer.tui.panes.source_view import SourceView
+from tracer.tui.panes.source_view import SourceView, is_highlighted
 from tracer.tui.panes.text_pane import TextPane
 
 
@@ -16,12 +16,22 @@ def debugger(path, **options) -> DebuggerApp:
     return DebuggerApp(build_session(path, **options))
 
 
+def painting(app) -> bool:
+    """True while a pane is still being filled in after its frame was painted: the real locals (a
+    worker re-executes the run) or the source's colours (a worker highlights it)."""
+    session = getattr(app, "session", None)
+    if session is not None and session.locals_pending():
+        return True
+    views = [view for screen in app.screen_stack for view in screen.query(SourceView)]
+    return any(view.source is not None and view.source.lines and not is_highlighted(view.source) for view in views)
+
+
 async def settle(pilot, condition=lambda: True, timeout: float = 10.0) -> None:
     """Let the app process messages (and workers finish) until `condition()` holds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     await pilot.pause()
-    while not condition():
+    while painting(pilot.app) or not condition():
         if loop.time() > deadline:
             raise AssertionError("the debugger did not reach the expected state in time")
         await pilot.pause(0.02)

@@ -85,12 +85,23 @@ class ReplayStore:
     def function_frame(self, position: int) -> FrameSnapshot | None:
         return None  # lines inside a tool function run only live
 
-    def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
-        # A recording has no locals: they come from re-executing it (None: the loop state is rebuilt).
+    def frames_at(self, position: int, wait: bool = True) -> tuple[FrameSnapshot, ...] | None:
+        """The real frames at `position`; a recording has none, so they come from re-executing it
+        (None: the loop state is rebuilt). wait=False: only if the re-run has already got there."""
+        if not wait:
+            return self.reenactment.ready(position)
         try:
             return self.reenactment.frames_at(position)
         except TraceFormatError:  # a broken line: the panes say so
             return None
+
+    def locals_pending(self, position: int) -> bool:
+        """True while re-executing the recording can still bring `position`'s real locals."""
+        return self.reenactment.pending(position)
+
+    def reenact_one(self) -> None:
+        """One more event of the re-run (the debugger's worker thread calls this until it is far enough)."""
+        self.reenactment.advance()
 
     def close(self) -> None:
         if self._pool is not None:
@@ -141,8 +152,11 @@ class LiveStore:
     def raw_line(self, position: int) -> bytes:
         return self.events[position].model_dump_json(fallback=repr).encode()
 
-    def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
-        return self.snapshots[position]
+    def frames_at(self, position: int, wait: bool = True) -> tuple[FrameSnapshot, ...] | None:
+        return self.snapshots[position]  # captured as the run was pulled: never waits
+
+    def locals_pending(self, position: int) -> bool:
+        return False
 
     def function_frame(self, position: int) -> FrameSnapshot | None:
         """The tool function the run is paused inside (stepped into from the tool_start at `position`)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Callable
 
@@ -21,6 +22,10 @@ class Reenactment:
     and clock reaches the same states, so its paused generators hold exactly the locals the
     recorded run had. Every re-run event is checked against the recorded one; on the first
     difference (the source changed since recording) it stops and says where.
+
+    frames_at() waits for the re-run; the debugger's window calls ready() instead and pulls in a
+    worker thread (advance), so the first frame and every key press never wait for it. Pulls
+    are serialised by a lock, so both may be used from different threads.
     """
 
     def __init__(self, path: Path, header: TraceHeader, length: int,
@@ -29,6 +34,7 @@ class Reenactment:
         self.snapshots: list[tuple[FrameSnapshot, ...]] = []
         self.problem: str | None = self._why_not()
         self._run: LiveRun | None = None
+        self._pulling = threading.Lock()
 
     def _why_not(self) -> str | None:
         if not self.header.scenario:
@@ -38,9 +44,25 @@ class Reenactment:
         return None
 
     def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
-        while self.problem is None and len(self.snapshots) <= position:
-            self._pull_one()
-        return self.snapshots[position] if position < len(self.snapshots) else None
+        """The frames at `position`, re-executing as far as needed (None: they cannot be had)."""
+        while self.pending(position):
+            self.advance()
+        return self.ready(position)
+
+    def ready(self, position: int) -> tuple[FrameSnapshot, ...] | None:
+        """The frames at `position` if the re-run has already got there; never waits."""
+        snapshots = self.snapshots
+        return snapshots[position] if position < len(snapshots) else None
+
+    def pending(self, position: int) -> bool:
+        """True while the re-run can still reach `position` but has not yet."""
+        return self.problem is None and len(self.snapshots) <= position < self.length
+
+    def advance(self) -> None:
+        """Re-execute one more event (from any thread; one pull at a time)."""
+        with self._pulling:
+            if self.problem is None and len(self.snapshots) < self.length:
+                self._pull_one()
 
     def _pull_one(self) -> None:
         try:
@@ -72,5 +94,7 @@ class Reenactment:
         self.snapshots.append(frames)
 
     def close(self) -> None:
-        if self._run is not None:
-            self._run.close()
+        with self._pulling:  # a worker's pull in progress finishes first
+            self.problem = self.problem or "the trace was closed"
+            if self._run is not None:
+                self._run.close()

@@ -52,6 +52,9 @@ class DebugSession:
         self.view = FilteredView()  # the timeline filter; stepping ignores it unless step_within
         self.call_model: tuple[str | None, str | None] = (None, None)  # playground: (--model, --base-url)
         self.lang = "en"  # the language the debugger's own words are shown in (a tutorial's)
+        # False: real locals are only shown once a worker has re-executed the recording that far
+        # (the window sets it, so no frame waits for the re-run); True: asking re-executes now.
+        self.wait_for_locals = True
 
     # -- events -------------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -127,9 +130,19 @@ class DebugSession:
         return True
 
     # -- frames ---------------------------------------------------------------------------------------
+    def real_frames(self) -> tuple[Any, ...] | None:
+        """The captured (live) or re-executed (replay) frames with their locals at the current event."""
+        if not self.position < len(self.store):
+            return None
+        return self.store.frames_at(self.position, wait=self.wait_for_locals)
+
+    def locals_pending(self) -> bool:
+        """True while the re-run that brings the current event's real locals has not got there yet."""
+        return self.position < len(self.store) and self.store.locals_pending(self.position)
+
     def frames(self) -> list[FrameLocation]:
         """The current event's call stack, outermost first (exact lines in live mode)."""
-        live = self.store.frames_at(self.position) if self.position < len(self.store) else None
+        live = self.real_frames()
         event = self.event()
         if isinstance(event, UnreadableEvent):
             return []

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+import threading
 
 from rich.style import Style
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Size
@@ -19,11 +18,32 @@ CURRENT = Style(bgcolor="dark_green", bold=True)
 CURSOR = Style(bgcolor="grey30")
 
 
-@lru_cache(maxsize=32)
-def _highlighted(source: SourceFile) -> tuple[Text, ...]:
-    code = "\n".join(source.lines)
-    text = Syntax(code, "python", theme="monokai").highlight(code)
-    return tuple(text.split("\n", allow_blank=True))
+# Highlighted files, computed in a worker thread after the first frame: pygments takes ~50-100 ms for
+# agent_executor.py, which the first frame shows plain instead of waiting for it.
+_HIGHLIGHTED: dict[SourceFile, tuple[Text, ...]] = {}
+_HIGHLIGHTED_MAX = 32
+_HIGHLIGHTING = threading.Lock()
+
+
+def is_highlighted(source: SourceFile) -> bool:
+    return source in _HIGHLIGHTED
+
+
+def highlighted(source: SourceFile) -> tuple[Text, ...]:
+    """The file's lines with Python syntax colours (computed once per file; slow the first time)."""
+    found = _HIGHLIGHTED.get(source)
+    if found is not None:
+        return found
+    from rich.syntax import Syntax  # pygments loads with it: not on the first frame's path
+
+    with _HIGHLIGHTING:  # two panes asking at once highlight the file once
+        if source not in _HIGHLIGHTED:
+            code = "\n".join(source.lines)
+            text = Syntax(code, "python", theme="monokai").highlight(code)
+            if len(_HIGHLIGHTED) >= _HIGHLIGHTED_MAX:
+                _HIGHLIGHTED.pop(next(iter(_HIGHLIGHTED)))
+            _HIGHLIGHTED[source] = tuple(text.split("\n", allow_blank=True))
+        return _HIGHLIGHTED[source]
 
 
 class SourceView(ScrollView, can_focus=True):
@@ -65,7 +85,20 @@ class SourceView(ScrollView, can_focus=True):
             self.cursor_line = line
             # Before the first layout the pane has no height yet: centre once it has.
             self.call_after_refresh(self._centre, line)
+        if source is not None and source.lines and source not in _HIGHLIGHTED:
+            self.call_after_refresh(self._highlight_in_background, source)  # plain lines until then
         self.refresh()
+
+    def _highlight_in_background(self, source: SourceFile) -> None:
+        self.run_worker(lambda: self._highlight(source), thread=True, group="highlight",
+                        description="syntax highlighting", exit_on_error=False)
+
+    def _highlight(self, source: SourceFile) -> None:
+        highlighted(source)
+        try:
+            self.app.call_from_thread(self.refresh)
+        except RuntimeError:  # the app closed meanwhile: nothing left to redraw
+            pass
 
     def action_toggle_here(self) -> None:
         if self.source is not None and self.source.lines:
@@ -91,7 +124,8 @@ class SourceView(ScrollView, can_focus=True):
         if number > len(self.source.lines):
             return Strip.blank(width, self.rich_style)
         row = self._gutter(number)
-        row.append_text(_highlighted(self.source)[number - 1])
+        lines = _HIGHLIGHTED.get(self.source)
+        row.append_text(lines[number - 1] if lines else Text(self.source.lines[number - 1]))
         style = CURRENT if number == self.current_line else CURSOR if (self.has_focus and number == self.cursor_line) else None
         if style:
             row.stylize(style)

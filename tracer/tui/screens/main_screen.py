@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.worker import get_current_worker
 
 from ...debug.session import DebugSession, UnreadableEvent
 from ...debug.source_map import hash_warning, read_source, read_user_source
@@ -39,6 +42,7 @@ from .help_screen import HelpScreen
 FLOWS = {"stepping": SteppingFlow, "asking": AskingFlow, "forking": ForkFlow, "diffing": DiffFlow,
          "tutorials": TutorialFlow, "filtering": FilterFlow,
          "playground": PlaygroundFlow}
+PROGRESS_EVERY = 0.5  # seconds between redraws while a long re-execution runs
 PANES = [("1", "variables", "variables pane"), ("2", "prompt", "prompt pane"), ("3", "detail", "detail pane"),
          ("4", "breakpoints", "breakpoints pane"), ("5", "narration", "narration pane (tutorials)")]
 
@@ -60,6 +64,8 @@ class DebuggerScreen(Screen):
     def __init__(self, session: DebugSession) -> None:
         super().__init__()
         self.session = session
+        session.wait_for_locals = False  # no frame waits for the re-execution: a worker does it (below)
+        self._reenacting = False
         self.busy = ""
         self.lang = session.lang = chrome_language(session.stops)
         if self.lang != "en":  # the footer and help read the descriptions: they speak the notes' language
@@ -235,6 +241,31 @@ class DebuggerScreen(Screen):
         self._show_tab(self.query_one(TabbedContent).active)
         self.query_one(StatusLine).show(session, self.busy)
         self._label_motions()
+        if session.locals_pending() and not self._reenacting:
+            self._reenacting = True
+            self.call_after_refresh(self._reenact)  # once this frame is on the screen
+
+    @work(thread=True, group="reenact", exit_on_error=False, description="re-executing the run for its locals")
+    def _reenact(self) -> None:
+        """Re-execute the recording up to the current event (wherever the user has moved meanwhile),
+        then redraw: the real locals replace the rebuilt ones. Off the UI thread: 2,000 events take seconds."""
+        worker, session = get_current_worker(), self.session
+        shown = time.monotonic()
+        try:
+            while session.locals_pending() and not worker.is_cancelled:
+                session.store.reenact_one()
+                if time.monotonic() - shown > PROGRESS_EVERY:
+                    shown = time.monotonic()
+                    self.app.call_from_thread(self.refresh_panes)  # the variables pane says how far
+        except RuntimeError:  # the app closed meanwhile
+            return
+        finally:
+            self._reenacting = False
+        if not worker.is_cancelled:
+            try:
+                self.app.call_from_thread(self.refresh_panes)
+            except RuntimeError:
+                pass
 
     def _show_source(self) -> None:
         frame = self.session.selected_frame()

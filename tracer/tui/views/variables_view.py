@@ -45,9 +45,14 @@ def loop_state(session: DebugSession) -> VariableTable | Text:
         return Text(event.problem, style="bold red")
     if index is None:
         return Text("Indexing the trace… the loop state appears when it is done.", style="italic")
-    why = getattr(getattr(store, "reenactment", None), "problem", None)
-    table = VariableTable(Text("_call's variables at this event, rebuilt from the recorded events"
-                               + (f" (no real locals: {why})" if why else ""), style="dim"))
+    if session.locals_pending():  # a worker is re-executing the run; the pane is redrawn when it gets here
+        done = len(store.reenactment.snapshots)
+        note = f" (the real locals follow: re-executing the run, {done:,} of {position + 1:,} events…)"
+    else:
+        why = getattr(getattr(store, "reenactment", None), "problem", None)
+        note = f" (no real locals: {why})" if why else ""
+    table = VariableTable(Text("_call's variables at this event, rebuilt from the recorded events" + note,
+                               style="dim"))
     _row(table, "iteration", str(event.iteration))
     _tools_row(table, session)
     _steps_rows(table, session)
@@ -136,7 +141,7 @@ def live_locals(frames: tuple[FrameSnapshot, ...], selected: int, live: bool, in
 
 
 def variables_text(session: DebugSession) -> VariableTable | Text:
-    frames = session.store.frames_at(session.position) if len(session.store) else None
+    frames = session.real_frames()
     inside = session.store.function_frame(session.position) if len(session.store) else None
     if frames:
         frames = frames + (inside,) if inside is not None else frames
