@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from executor.events import EventBase
 
@@ -16,6 +14,9 @@ from ..trace.reader import TraceFile, TraceFormatError
 from .conditions import Resolve, resolve_in
 from .live_run import FrameSnapshot, LiveRun
 from .reenactment import Reenactment
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 # Traces up to this many events are indexed before the window opens; bigger ones in the background.
 INDEX_NOW_LIMIT = 200_000
@@ -44,6 +45,9 @@ class ReplayStore:
         if self.index is None:
             # Started now, before the UI takes over stdio (the spawn needs real file handles),
             # so the scan runs on another core while the window opens.
+            import multiprocessing  # here, not at the top: ~40 ms that a small trace never needs
+            from concurrent.futures import ProcessPoolExecutor
+
             spawn = multiprocessing.get_context("spawn")  # forking a threaded process is unsafe
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=spawn)
             self._scan = self._pool.submit(TraceIndex.scan_and_cache, self.path, len(trace))
