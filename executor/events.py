@@ -9,7 +9,7 @@ from pydantic import Field, TypeAdapter
 # The envelope and records live in event_base, the kinds of a failing model call in recovery_events;
 # both are re-exported here, so `from executor.events import ...` names every event class.
 from .event_base import (SCHEMA_VERSION, ActionRecord, CalleeRef, EventBase, SourceRef,  # noqa: F401 (re-exported)
-                         ToolCallRecord, ToolInfo)
+                         ToolCallRecord, ToolInfo, describe_fields)
 from .recovery_events import (BreakerClosedEvent, BreakerHalfOpenEvent, BreakerOpenEvent, DegradeEvent, FallbackEvent,
                               PlanErrorEvent, RefusalEvent)
 
@@ -318,6 +318,7 @@ Event = Annotated[
     Field(discriminator="kind"),
 ]
 EVENT_CLASSES: tuple[type[EventBase], ...] = get_args(get_args(Event)[0])
+describe_fields(*EVENT_CLASSES)  # before the adapter below builds their schemas
 EVENT_KINDS: tuple[str, ...] = tuple(cls.model_fields["kind"].default for cls in EVENT_CLASSES)
 CLASS_BY_KIND: dict[str, type[EventBase]] = dict(zip(EVENT_KINDS, EVENT_CLASSES))
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .event_base import EventBase
+from .event_base import EventBase, describe_fields
 
 
 class FallbackEvent(EventBase):
@@ -108,3 +108,7 @@ class RefusalEvent(EventBase):
     """The refusal, answered as plain text."""
     detected_by: Literal["refusal_field", "content_filter", "refusal_text"]
     """The endpoint's refusal field, finish_reason "content_filter", or typical refusal wording."""
+
+
+describe_fields(FallbackEvent, BreakerOpenEvent, BreakerHalfOpenEvent, BreakerClosedEvent, PlanErrorEvent, DegradeEvent,
+                RefusalEvent)
