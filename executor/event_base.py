@@ -133,7 +133,7 @@ def describe_fields(*classes: type[BaseModel]) -> None:
         for name, field in cls.model_fields.items():
             if field.description is None:
                 field.description = next(
-                    (docs[name] for klass in cls.__mro__ if klass.__module__.startswith("executor.")
+                    (docs[name] for klass in cls.__mro__ if issubclass(klass, BaseModel) and klass is not BaseModel
                      if name in (docs := _field_docstrings(klass.__module__).get(klass.__name__, {}))), None)
 
 

@@ -8,6 +8,7 @@ import sys
 
 from executor import __version__
 
+from ..startup import pause_collection, resume_collection
 from .usage_error import UsageError
 
 # Each name is a module in tracer/cli with add_parser(subparsers) and run(args) -> int, and
@@ -29,6 +30,8 @@ COMMANDS = {
 }
 # Subcommands whose module name differs from the command (`import` is a Python keyword).
 MODULES = {"import": "import_trace"}
+# Subcommands that open the debugger: garbage collection resumes after its first frame (tracer/startup.py).
+OPENS_DEBUGGER = {"tutorial", "debug"}
 
 
 def chosen_command(argv: list[str]) -> str | None:
@@ -54,6 +57,14 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    pause_collection()  # until the debugger's first frame, or until another command's work begins
+    try:
+        return _run(argv)
+    finally:
+        resume_collection()
+
+
+def _run(argv: list[str] | None) -> int:
     from ..report.cost import PriceTableError
     from ..trace.reader import TraceFormatError
     from ..trace.redact import RedactionPatternError, configured_patterns
@@ -64,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
+    if args.command not in OPENS_DEBUGGER:
+        resume_collection()
     try:
         configured_patterns()  # every command may write or print redacted text: a bad pattern stops all
         return args.handler(args) or 0

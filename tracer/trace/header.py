@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from executor import __version__ as LOOPSCOPE_VERSION
+from executor.event_base import describe_fields
 from executor.events import SCHEMA_VERSION
 from executor.run_context import PACKAGE_DIR, PROJECT_ROOT
 
@@ -18,7 +19,9 @@ TRACE_MARKER = "loopscope-trace"
 class TraceHeader(BaseModel):
     """A trace's header line. Unknown keys (from a newer loopscope) are kept, not refused."""
 
-    model_config = ConfigDict(frozen=True, extra="allow", use_attribute_docstrings=True)
+    # Field docstrings become descriptions through describe_fields (below), as for the events:
+    # cheaper at start-up than use_attribute_docstrings.
+    model_config = ConfigDict(frozen=True, extra="allow", defer_build=True)
 
     format: Literal["loopscope-trace"] = TRACE_MARKER
     """Marks the file as a loopscope trace."""
@@ -71,6 +74,9 @@ class TraceHeader(BaseModel):
     def to_json_dict(self) -> dict[str, Any]:
         """The header as written: fields left at None are left out."""
         return self.model_dump(mode="json", exclude_none=True)
+
+
+describe_fields(TraceHeader)
 
 
 def header_from(value: Any) -> TraceHeader:

@@ -6,6 +6,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from ..debug.session import DebugSession
+from ..startup import resume_collection
 from ..trace.literal_text import scrub
 from .screens.main_screen import DebuggerScreen
 
@@ -28,6 +29,7 @@ class DebuggerApp(App[int]):
         if self.keymap:
             self.set_keymap(self.keymap)
         self.push_screen(DebuggerScreen(self.session))
+        self.call_after_refresh(resume_collection)  # start-up ends with the first frame on the screen
 
     async def open_session(self, session: DebugSession, message: str, tab: str | None = None) -> None:
         """Show `session` in place of the current one (whose files stay open until exit)."""
