@@ -19,7 +19,6 @@ from tutorials.notes_file import LANGUAGES, NotesFileError
 from tutorials.registry import TUTORIALS, Tutorial
 
 from ..report.cjk_wrap import wrap_note
-from ..report.ledger import Ledger
 from ..report.literal import literal
 from ..report.narrator import Narrator, reply_text
 from ..trace.reader import load_trace
@@ -150,6 +149,8 @@ def _stop_panel(stop: NarrationStop, number: int, total: int, events: Sequence[E
 
 
 def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str) -> None:
+    from ..report.ledger import Ledger  # the printed walk's alone: the debugger starts without it
+
     events, stops = _part_events(tutorial, part, lang)
     by_seq = {stop.seq: (number, stop) for number, stop in enumerate(stops, start=1)}
     if len(tutorial.parts) > 1:

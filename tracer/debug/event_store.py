@@ -7,16 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 from executor.events import EventBase
 
-from ..replay.user_agent import header_meta
 from ..trace.header import new_header
 from ..trace.index import TraceIndex
 from ..trace.reader import TraceFile, TraceFormatError
 from .conditions import Resolve, resolve_in
-from .live_run import FrameSnapshot, LiveRun
 from .reenactment import Reenactment
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a live run, and the replay machinery behind it, load only when one is opened
     from concurrent.futures import ProcessPoolExecutor
+
+    from .live_run import FrameSnapshot, LiveRun
 
 # Traces up to this many events are indexed before the window opens; bigger ones in the background.
 INDEX_NOW_LIMIT = 200_000
@@ -122,6 +122,8 @@ class LiveStore:
     needs_background_index = False
 
     def __init__(self, run: LiveRun) -> None:
+        from ..replay.user_agent import header_meta
+
         self.run = run
         self.path = run.trace_path
         self.header = new_header(**header_meta(run.scenario), live=True)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from executor.events import EventBase
 
 from ..trace.header import TraceHeader
-from .live_run import FrameSnapshot, LiveRun
+if TYPE_CHECKING:  # the replay machinery loads with the first re-executed event, after the first frame
+    from .live_run import FrameSnapshot, LiveRun
 
 # Longer recordings are not re-run (the variables pane then rebuilds the loop state from the events).
 REENACT_LIMIT = 2_000  # ~2.5 ms an event on a busy machine (bench/bench_reenactment.py): a few seconds at most
@@ -67,6 +68,8 @@ class Reenactment:
     def _pull_one(self) -> None:
         try:
             if self._run is None:
+                from .live_run import LiveRun
+
                 self._run = LiveRun(self.header.scenario, None, fixture=self.path)
             pulled = self._run.pull()
         except Exception as error:  # an unknown scenario, a fixture that no longer replays

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from executor.events import EventBase
 
@@ -17,9 +17,11 @@ from .cost_book import CostBook
 from .event_filter import EventFilter, FilteredView
 from .event_store import EventStore, LiveStore, ReplayStore
 from .line_breakpoints import callee_book
-from .live_run import LiveRun
 from .source_map import FrameLocation, frame_locations
 from .stepping import Motion, MotionSearch, Stop
+
+if TYPE_CHECKING:
+    from .live_run import LiveRun
 
 SEARCH_BATCH = 20_000  # lines between checks for a newer search and releases of read pages
 MOTION_WORDS = {Motion.STEP: "step", Motion.NEXT: "next", Motion.OUT: "step out", Motion.CONTINUE: "continue"}

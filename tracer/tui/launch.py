@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from ..debug.live_run import LiveRun
 from ..debug.session import build_session
 from ..trace.writer import TraceWriteError
 from .app import DebuggerApp
 from .keymap import keymap_from_environment
+
+if TYPE_CHECKING:
+    from ..debug.live_run import LiveRun
 
 __all__ = ["build_session", "open_debugger"]  # build_session lives in session.py; tests import it from here
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ...debug.live_run import FrameSnapshot
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
 from .clipped_text import clipped, first_line
 from .variable_table import VariableTable
+
+if TYPE_CHECKING:
+    from ...debug.live_run import FrameSnapshot
 
 SHOWN_STEPS = 3
 REPR_LIMIT = 2_000
