@@ -1,0 +1,57 @@
+"""Start-up imports only what the chosen command needs: checked in a fresh interpreter's sys.modules."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import executor
+from executor.events import LLMStartEvent
+
+HEAVY = ("numexpr", "numpy", "pydantic", "executor.events", "executor.agent_executor", "textual", "rich")
+
+
+def loaded_after(code: str, watched: tuple[str, ...]) -> list[str]:
+    """Which of `watched` are in sys.modules after running `code` in a new interpreter."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {list(watched)!r} if m in sys.modules]))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_the_command_line_and_the_engine_package_import_nothing_heavy():
+    assert loaded_after("import tracer.cli", HEAVY) == []
+    assert loaded_after("import executor, tracer", HEAVY) == []
+    assert loaded_after("import tracer.cli; tracer.cli.build_parser(['models'])", ("numexpr", "textual")) == []
+
+
+def test_the_tutorials_debugger_path_leaves_numexpr_highlighting_and_the_replay_machinery_for_later():
+    later = ("numexpr", "pygments", "rich.syntax", "tracer.debug.live_run",
+             "multiprocessing", "tracer.report.ledger")
+    opened = ("from tutorials.registry import TUTORIALS\nimport tracer.cli.tutorial as t, tracer.tui.launch as launch\n"
+              "tutorial = TUTORIALS['rose-pricing']\nevents, stops = t._part_events(tutorial, tutorial.parts[0], 'en')\n"
+              "session = launch.build_session(tutorial.parts[0].fixture, stops=stops)\n"
+              "session.wait_for_locals = False\nsession.frames()")
+    assert loaded_after(opened, later) == []
+
+
+def test_a_calculation_loads_numexpr_when_it_runs():
+    code = "from executor.calculator import evaluate_expression\nassert evaluate_expression('25 * 1.05') == '26.25'"
+    assert loaded_after(code, ("numexpr",)) == ["numexpr"]
+
+
+def test_every_public_name_of_the_lazy_package_is_there():
+    namespace: dict = {}
+    exec("from executor import *", namespace)
+    assert set(executor.__all__) <= namespace.keys() and executor.__version__
+    assert set(dir(executor)) >= set(executor.__all__) | {"__version__"}
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        executor.Nope  # noqa: B018
+
+
+def test_field_docstrings_are_the_descriptions_and_reach_the_schema():
+    assert LLMStartEvent.model_fields["prompt"].description == "The exact text sent."
+    assert LLMStartEvent.model_fields["seq"].description == "0-based position in the run; contiguous."  # inherited
+    assert LLMStartEvent.model_json_schema()["properties"]["prompt"]["description"] == "The exact text sent."
