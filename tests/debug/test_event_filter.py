@@ -58,3 +58,26 @@ def test_step_within_lands_only_on_shown_events_both_ways(session):
     assert back.position == shown[0]
     edge = move_within(session.shown(), index, marks, resolve, shown[-1], Motion.STEP, 1)
     assert (edge.position, edge.moved, edge.reason) == (shown[-1], False, "end")
+
+
+def test_a_condition_the_index_cannot_decide_is_computed_without_installing_it_and_can_be_cancelled(session):
+    chosen = EventFilter.parse('if tool_input == "25 * 1.05"')
+    shown = session.filter_positions(chosen)
+    assert [session.event(int(p)).kind for p in shown] == ["agent_action", "tool_start"]
+    assert session.shown() is None  # computed, not installed
+    assert all(getattr(session.event(int(p)), "tool_input", None) == "25 * 1.05" for p in shown)
+    session.install_filter(chosen, shown, len(session))
+    assert list(session.shown()) == list(shown)
+    assert session.filter_positions(chosen, cancelled=lambda: True) is None
+
+
+def test_reading_every_line_lets_go_of_the_pages_read(session, monkeypatch):
+    from tracer.debug import event_store
+
+    monkeypatch.setattr(event_store, "RELEASE_EVERY", 5)
+    released = []
+    monkeypatch.setattr(session.store.trace, "release_lines", lambda first, count: released.append((first, count)))
+    session.set_filter('if run_id == "no such run"')  # every event has a run_id, which the index does not hold
+    assert list(session.shown()) == []
+    covered = {line for first, count in released for line in range(first, first + count)}
+    assert len(released) == len(session) // 5 and covered == set(range(len(released) * 5))

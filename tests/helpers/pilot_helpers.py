@@ -19,7 +19,7 @@ def debugger(path, **options) -> DebuggerApp:
 def painting(app) -> bool:
     """True while a pane is still being filled in after its frame was painted: the real locals (a
     worker re-executes the run) or the source's colours (a worker highlights it)."""
-    if any(worker.group in ("reenact", "highlight") and not worker.is_finished for worker in app.workers):
+    if any(worker.group in ("reenact", "highlight", "filter") and not worker.is_finished for worker in app.workers):
         return True  # still at work, or about to redraw with what it made
     session = getattr(app, "session", None)
     if session is not None and session.locals_pending():
@@ -66,5 +66,6 @@ async def answer(pilot, text: str) -> None:
 
 
 def searching(app) -> bool:
-    """A search runs in a worker thread; tests wait for it like a user waits for the status line."""
-    return any(worker.group == "search" and not worker.is_finished for worker in app.workers)
+    """A search (or a filter that reads events) runs in a worker thread; tests wait for it like a
+    user waits for the status line."""
+    return any(worker.group in ("search", "filter") and not worker.is_finished for worker in app.workers)

@@ -104,3 +104,34 @@ async def test_an_otlp_file_from_another_tool_opens_and_steps(tmp_path):
         await press(pilot, "F")
         await answer(pilot, "tool_start")
         assert app.screen.query_one(EventTimeline).virtual_size.height == 4   # three siblings and the orphan
+
+
+async def test_a_filter_that_reads_every_event_runs_off_the_ui_thread(rose, monkeypatch):
+    import threading
+
+    from tracer.debug.event_filter import EventFilter
+
+    release, original = threading.Event(), EventFilter.mask
+
+    def held(self, *args, **kwargs):
+        assert release.wait(30), "the test never released the filter"
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(EventFilter, "mask", held)
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await press(pilot, "F")
+            await settle(pilot, lambda: bool(app.screen.query(Input)))
+            app.screen.query_one(Input).value = 'if tool_input == "25 * 1.05"'
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.session.shown() is None  # still computing, and the window answers meanwhile
+            assert "filtering" in str(app.screen.query_one(StatusLine).render())
+            await pilot.press("s")  # waits for the filter, like every motion while something is busy
+            await pilot.pause()
+            assert app.session.position == 0
+        finally:
+            release.set()
+        await settle(pilot, lambda: app.session.shown() is not None and app.session.position == 1)
+        assert [app.session.event(int(p)).kind for p in app.session.shown()] == ["agent_action", "tool_start"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Callable
+
 import numpy as np
 
 from executor.events import EVENT_KINDS
@@ -15,6 +17,7 @@ from .conditions import Condition, ConditionError
 FILTER_HELP = ("KIND…, tool=NAME, iteration=N (or N-M), and/or `if CONDITION` (as in breakpoints); "
                "a list of one sort shows any of them, different sorts must all hold; empty clears")
 _ITERATIONS = re.compile(r"(\d+)(?:-(\d+))?$")
+CHECK_EVERY = 20_000  # events a condition reads between asking whether to stop
 
 
 class FilterSpecError(ValueError):
@@ -63,8 +66,10 @@ class EventFilter:
         else:
             raise FilterSpecError(f"cannot read {term!r}: {FILTER_HELP}")
 
-    def mask(self, index: TraceIndex, resolve_at: ResolveAt, lo: int, hi: int) -> np.ndarray:
-        """Which of events lo..hi-1 are shown."""
+    def mask(self, index: TraceIndex, resolve_at: ResolveAt, lo: int, hi: int,
+             cancelled: Callable[[], bool] = lambda: False) -> np.ndarray | None:
+        """Which of events lo..hi-1 are shown (None if `cancelled()` said stop: it is asked every
+        CHECK_EVERY events a condition reads, as that may read every line of a big trace)."""
         shown = np.ones(max(hi - lo, 0), dtype=bool)
         if self.kinds:
             shown &= index.shape_mask(lambda s: s.kind in self.kinds, lo, hi)
@@ -76,9 +81,16 @@ class EventFilter:
             narrowed, exact = self.condition.plan(index, lo, hi)
             shown &= narrowed
             if not exact:
-                for offset in np.flatnonzero(shown):
+                for count, offset in enumerate(np.flatnonzero(shown)):
+                    if count % CHECK_EVERY == 0 and cancelled():
+                        return None
                     shown[offset] = self.condition.matches(resolve_at(lo + int(offset)))
         return shown
+
+    @property
+    def reads_events(self) -> bool:
+        """True when the filter decodes events (a condition the index alone cannot decide): slow on a big trace."""
+        return self.condition is not None
 
 
 class FilteredView:
@@ -90,8 +102,10 @@ class FilteredView:
         self._shown: np.ndarray | None = None
         self._length = -1
 
-    def set(self, event_filter: EventFilter | None) -> None:
-        self.filter, self._shown, self._length = event_filter, None, -1
+    def set(self, event_filter: EventFilter | None, shown: np.ndarray | None = None, length: int = -1) -> None:
+        """Use `event_filter`; `shown` (computed for the first `length` events, e.g. in a worker) saves
+        computing it again."""
+        self.filter, self._shown, self._length = event_filter, shown, length
 
     def shown(self, index: TraceIndex, resolve_at: ResolveAt) -> np.ndarray | None:
         """Sorted positions shown, or None when there is no filter."""

@@ -20,6 +20,10 @@ if TYPE_CHECKING:  # a live run, and the replay machinery behind it, load only w
 
 # Traces up to this many events are indexed before the window opens; bigger ones in the background.
 INDEX_NOW_LIMIT = 200_000
+# After this many lines read, the pages they were read from are let go. A scan (a filter or breakpoint
+# condition on a field the index does not hold) reads every line; the read pages of the mapped file
+# count as the process's memory until released, which made a million-event trace's RSS its file size.
+RELEASE_EVERY = 20_000
 
 
 class ReplayStore:
@@ -36,6 +40,7 @@ class ReplayStore:
         self.import_note = " · ".join(n for n in (trace.import_note, trace.import_warning) if n) or None
         self.index: TraceIndex | None = None
         self._pool: ProcessPoolExecutor | None = None
+        self._read: list[int] = []  # [lines read since the last release, lowest line, highest line]
         self.reenactment = Reenactment(self.path, self.header, len(trace), self.event)
         if len(trace) <= INDEX_NOW_LIMIT:
             self.index = TraceIndex.build(trace)
@@ -74,13 +79,28 @@ class ReplayStore:
         return self.trace[position]
 
     def fields(self, position: int) -> dict[str, Any]:
+        self._count_read(position)
         return self.trace.fields(position)
 
     def resolve_at(self, position: int) -> Resolve:
         return resolve_in(self.fields(position), position)
 
     def raw_line(self, position: int) -> bytes:
+        self._count_read(position)
         return self.trace.raw_line(position)
+
+    def _count_read(self, position: int) -> None:
+        # Any thread may read (a search or filter worker, the UI): the count is approximate, and
+        # releasing pages another reader still wants only makes it read them back from the page cache.
+        read = self._read
+        if not read:
+            self._read = [1, position, position]
+            return
+        read[0] += 1
+        read[1], read[2] = min(read[1], position), max(read[2], position)
+        if read[0] >= RELEASE_EVERY:
+            self._read = []
+            self.release(read[1], read[2] - read[1] + 1)
 
     def release(self, first: int, count: int) -> None:
         """Events first..first+count-1 were only scanned: their pages need not stay in memory."""

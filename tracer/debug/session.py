@@ -9,6 +9,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+import numpy as np
+
 from executor.events import EventBase
 
 from ..trace.reader import TraceFile, TraceFormatError
@@ -87,6 +89,17 @@ class DebugSession:
     def set_filter(self, text: str) -> None:
         """Filter the timeline (FilterSpecError when `text` cannot be read); empty text clears it."""
         self.view.set(EventFilter.parse(text) if text.strip() else None)
+
+    def filter_positions(self, event_filter: EventFilter, cancelled: Callable[[], bool] = lambda: False):
+        """The sorted positions `event_filter` shows, computed without installing it (any thread may
+        call this: a condition on a big trace reads every event); None when cancelled."""
+        index = self.store.index
+        mask = event_filter.mask(index, self.store.resolve_at, 0, len(index), cancelled)
+        return None if mask is None else np.flatnonzero(mask)
+
+    def install_filter(self, event_filter: EventFilter, shown, length: int) -> None:
+        """Use a filter whose positions filter_positions computed for the first `length` events."""
+        self.view.set(event_filter, shown, length)
 
     def is_shown(self, position: int) -> bool:
         shown = self.shown()

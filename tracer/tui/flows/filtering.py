@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from textual import work
 from textual.binding import Binding
+from textual.worker import get_current_worker
 
 from ...debug.event_filter import FILTER_HELP, EventFilter, FilterSpecError
 from ..screens.ask_screen import AskScreen
@@ -38,7 +40,29 @@ class FilterFlow(Flow):
     def apply(self, text: str | None) -> None:
         if text is None:
             return
-        self.session.set_filter(text)
+        chosen = EventFilter.parse(text) if text.strip() else None
+        if chosen is not None and chosen.reads_events:
+            # Off the UI thread: a condition the index cannot decide reads every event, seconds on a
+            # million-event trace; the window keeps painting and keys wait (a new filter replaces this one).
+            self.busy(f"filtering: {text.strip()}…")
+            self._compute(chosen, len(self.session))
+            return
+        self.session.view.set(chosen)
+        self._applied()
+
+    @work(thread=True, exclusive=True, group="filter")
+    def _compute(self, chosen: EventFilter, length: int) -> None:
+        worker = get_current_worker()
+        shown = self.session.filter_positions(chosen, cancelled=lambda: worker.is_cancelled)
+        if shown is not None and not worker.is_cancelled:
+            self.app.call_from_thread(self._computed, chosen, shown, length)
+
+    def _computed(self, chosen: EventFilter, shown, length: int) -> None:
+        self.busy("")
+        self.session.install_filter(chosen, shown, length)
+        self._applied()
+
+    def _applied(self) -> None:
         shown = self.session.shown()
         if shown is None:
             self.say("filter cleared: every event is shown")
