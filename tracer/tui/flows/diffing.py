@@ -6,12 +6,10 @@ from pathlib import Path
 
 from textual.binding import Binding
 
-from ...report.diff import diff_traces, render_diff
 from ...trace.header import TraceHeader
 from ...trace.reader import TraceFormatError
 from ...trace.transitions import Trace
 from ..screens.ask_screen import AskScreen
-from ..screens.diff_screen import DiffScreen
 from .flow import Flow
 from .forking import first_line_of, shown_path
 
@@ -72,6 +70,9 @@ class DiffFlow(Flow):
                                        problem, value=str(parent or "")), diff)
 
     def _show_diff(self, other: Path | Trace, role: str) -> None:
+        from ...report.diff import diff_traces, render_diff  # with D, not with the debugger
+        from ..screens.diff_screen import DiffScreen
+
         try:
             other_trace = other if isinstance(other, Trace) else Trace.load(other)
             this = self._this_run()

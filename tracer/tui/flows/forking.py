@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -12,24 +13,24 @@ from textual.binding import Binding
 
 from ...debug.session import build_session
 from ...debug.shipped import is_shipped, user_fork_dir
-from ...replay.fork import (
-    MODEL_KINDS,
-    TOOL_KINDS,
-    ForkError,
-    ForkResult,
-    change_for,
-    fork_trace,
-    recorded_answer,
-)
 from ...report.literal import literal
 from ...trace.header import TraceHeader
 from ...trace.reader import TraceFormatError
 from ..messages import OpenSession
-from ..screens.fork_screen import ForkScreen
 from .flow import Flow
 
-# Short: the status line shows the current kind already, and has about 75 columns left at 120.
-FORKABLE = f"f forks {'/'.join(MODEL_KINDS)} (a reply) or {'/'.join(TOOL_KINDS)} (an observation)"
+if TYPE_CHECKING:
+    from ...replay.fork import ForkResult
+
+# The fork machinery (replay) and its screen load when f is first pressed, not with the debugger.
+
+
+def forkable_hint() -> str:
+    """Which events f forks. Short: the status line shows the current kind already, and has about
+    75 columns left at 120."""
+    from ...replay.fork import MODEL_KINDS, TOOL_KINDS
+
+    return f"f forks {'/'.join(MODEL_KINDS)} (a reply) or {'/'.join(TOOL_KINDS)} (an observation)"
 
 
 def fork_destination(parent: Path, at: int, directory: Path | None = None) -> Path:
@@ -63,6 +64,8 @@ def shown_path(path: Path) -> str:
 
 def first_line_of(error: BaseException) -> str:
     """An error as one line; our own errors already read as sentences, others keep their type name."""
+    from ...replay.fork import ForkError  # loaded by now if a fork raised it
+
     text = str(error.args[0]) if error.args else ""
     line = text.strip().splitlines()[0] if text.strip() else ""
     if isinstance(error, (ForkError, TraceFormatError, LookupError)) and line:
@@ -92,6 +95,9 @@ class ForkFlow(Flow):
                     show=False, id="fork")]
 
     def start(self) -> None:
+        from ...replay.fork import ForkError, change_for, recorded_answer
+        from ..screens.fork_screen import ForkScreen
+
         session = self.session
         if session.store.live:
             self.say("forking needs a recorded trace: finish the live run, then `loopscope debug` its file")
@@ -101,7 +107,7 @@ class ForkFlow(Flow):
             return
         event, at = session.event(), session.position
         if change_for(event.kind) is None:
-            self.say(FORKABLE)
+            self.say(forkable_hint())
             return
         try:
             change, recorded = recorded_answer(session.store.trace, at)
@@ -123,6 +129,8 @@ class ForkFlow(Flow):
     @work(thread=True, exclusive=True, group="fork")
     def _run_fork(self, parent: Path, at: int, change: str, text: str, output: Path) -> None:
         """Re-executes the run (it may take a while on a long trace), away from the UI thread."""
+        from ...replay.fork import fork_trace
+
         try:
             result = fork_trace(parent, at, output=output, **{change: text})
         except Exception as error:  # ForkError, a scenario it cannot build, a file it cannot write...

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
-from ...replay.playground import PlaygroundError, recorded_call
 from ..messages import ForkWith
-from ..screens.playground_screen import PlaygroundScreen
 from .flow import Flow
 
 
@@ -15,6 +13,9 @@ class PlaygroundFlow(Flow):
                     show=False, id="edit-prompt")]
 
     def open(self) -> None:
+        from ...replay.playground import PlaygroundError, recorded_call  # with e, not with the debugger
+        from ..screens.playground_screen import PlaygroundScreen
+
         session = self.session
         if session.store.live:
             self.say("the playground needs a recorded trace: finish the live run, then `loopscope debug` its file")
