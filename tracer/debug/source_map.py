@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from typing import Iterator
 
 from executor.run_context import PACKAGE_DIR, PROJECT_ROOT
 
@@ -167,22 +168,21 @@ def _package_texts() -> tuple[tuple[Path, str], ...]:
     return tuple(texts)
 
 
-@lru_cache(maxsize=256)
-def _functions(name: str) -> list[_Function]:
-    """The executor's functions called `name`. Only the files that define one are parsed: parsing all
-    of executor/ took ~100 ms of the debugger's first frame, which needs two or three names."""
+def _functions(name: str) -> Iterator[_Function]:
+    """The executor's functions called `name`, file by file. A file is parsed only when a caller gets
+    that far and it defines one: parsing all of executor/ took ~100 ms of the debugger's first frame,
+    which needs two or three names."""
     defines = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
-    found = []
     for path, text in _package_texts():
         if not defines.search(text):
             continue
         try:
-            found.extend(function for function in _scan(path) if function.name == name)
+            yield from (function for function in _scan(path) if function.name == name)
         except (OSError, SyntaxError):
             continue
-    return found
 
 
+@lru_cache(maxsize=1024)
 def _call_site(caller: str, callee: str) -> tuple[str, int] | None:
     """The line in `caller` where it calls (or delegates to) `callee`."""
     for function in _functions(caller):
