@@ -21,9 +21,8 @@ def painting(app) -> bool:
     worker re-executes the run) or the source's colours (a worker highlights it)."""
     if any(worker.group in ("reenact", "highlight", "filter") and not worker.is_finished for worker in app.workers):
         return True  # still at work, or about to redraw with what it made
-    session = getattr(app, "session", None)
-    if session is not None and session.locals_pending():
-        return True  # its worker starts once the frame is painted
+    if any(getattr(screen, "reenacting", False) for screen in app.screen_stack):
+        return True  # a re-execution was asked for; its worker starts once the frame is painted
     views = [view for screen in app.screen_stack for view in screen.query(SourceView)]
     return any(view.source is not None and view.source.lines and not is_highlighted(view.source) for view in views)
 

@@ -65,7 +65,7 @@ class DebuggerScreen(Screen):
         super().__init__()
         self.session = session
         session.wait_for_locals = False  # no frame waits for the re-execution: a worker does it (below)
-        self._reenacting = False
+        self.reenacting = False  # a worker re-executes the recording for the real locals (asked or running)
         self.busy = ""
         self.lang = session.lang = chrome_language(session.stops)
         if self.lang != "en":  # the footer and help read the descriptions: they speak the notes' language
@@ -241,8 +241,8 @@ class DebuggerScreen(Screen):
         self._show_tab(self.query_one(TabbedContent).active)
         self.query_one(StatusLine).show(session, self.busy)
         self._label_motions()
-        if session.locals_pending() and not self._reenacting:
-            self._reenacting = True
+        if session.locals_pending() and not self.reenacting:
+            self.reenacting = True
             self.call_after_refresh(self._reenact)  # once this frame is on the screen
 
     @work(thread=True, group="reenact", exit_on_error=False, description="re-executing the run for its locals")
@@ -260,7 +260,7 @@ class DebuggerScreen(Screen):
         except RuntimeError:  # the app closed meanwhile
             return
         finally:
-            self._reenacting = False
+            self.reenacting = False
         if not worker.is_cancelled:
             try:
                 self.app.call_from_thread(self.refresh_panes)
