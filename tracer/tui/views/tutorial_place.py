@@ -14,9 +14,13 @@ def narration_language(stops: Sequence[Any]) -> str:
     """The language of a session's tutorial stops (told apart by the notes' titles), else English."""
     titles = {stop.title for stop in stops}
     for lang in LANGUAGES:
-        known = {note.titles[lang] for tutorial in TUTORIALS.values() for note in tutorial.notes.notes}
-        if titles & (known | {TAKEAWAYS_TITLE[lang]}):
+        if TAKEAWAYS_TITLE[lang] in titles:
             return lang
+        # Tutorial by tutorial, stopping at the first that matches: each one's notes file is parsed
+        # on first use, and the debugger's first frame should not wait for all ten.
+        for tutorial in TUTORIALS.values():
+            if titles & {note.titles[lang] for note in tutorial.notes.notes}:
+                return lang
     return "en"
 
 
