@@ -1,8 +1,10 @@
-"""A command's start-up: the cyclic garbage collector waits until the command is under way."""
+"""A command's start-up: the cyclic garbage collector waits until the command is under way, and
+what start-up need not import."""
 
 from __future__ import annotations
 
 import gc
+import sys
 
 # Why: start-up makes most of the objects a command keeps for its whole life (module code, pydantic
 # schemas, Textual's styles); collecting cycles while they are being made scanned them again and
@@ -26,3 +28,11 @@ def resume_collection() -> None:
     if _paused:
         _paused = False
         gc.enable()
+
+
+def is_trace_write_error(error: BaseException) -> bool:
+    """Whether `error` is a TraceWriteError (a recording that failed), known without importing the
+    writer, which loads orjson (~13 ms) that the debugger does not need: only a process that has
+    loaded the writer can have raised one."""
+    writer = sys.modules.get("tracer.trace.writer")
+    return writer is not None and isinstance(error, writer.TraceWriteError)

@@ -29,7 +29,7 @@ def test_the_command_line_and_the_engine_package_import_nothing_heavy():
 
 def test_the_tutorials_debugger_path_leaves_numexpr_highlighting_and_the_replay_machinery_for_later():
     later = ("numexpr", "pygments", "rich.syntax", "tracer.debug.live_run",
-             "multiprocessing", "tracer.report.ledger")
+             "multiprocessing", "tracer.report.ledger", "tracer.trace.writer", "orjson")
     opened = ("from tutorials.registry import TUTORIALS\nimport tracer.cli.tutorial as t, tracer.tui.launch as launch\n"
               "tutorial = TUTORIALS['rose-pricing']\nevents, stops = t._part_events(tutorial, tutorial.parts[0], 'en')\n"
               "session = launch.build_session(tutorial.parts[0].fixture, stops=stops)\n"

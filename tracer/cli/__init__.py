@@ -8,7 +8,7 @@ import sys
 
 from executor import __version__
 
-from ..startup import pause_collection, resume_collection
+from ..startup import is_trace_write_error, pause_collection, resume_collection
 from .usage_error import UsageError
 
 # Each name is a module in tracer/cli with add_parser(subparsers) and run(args) -> int, and
@@ -68,7 +68,6 @@ def _run(argv: list[str] | None) -> int:
     from ..report.cost import PriceTableError
     from ..trace.reader import TraceFormatError
     from ..trace.redact import RedactionPatternError, configured_patterns
-    from ..trace.writer import TraceWriteError
 
     parser = build_parser(argv)
     args = parser.parse_args(argv)
@@ -83,7 +82,9 @@ def _run(argv: list[str] | None) -> int:
     except (UsageError, TraceFormatError, RedactionPatternError, PriceTableError) as error:
         print(f"loopscope: {error}", file=sys.stderr)
         return 2
-    except TraceWriteError as error:
+    except Exception as error:
+        if not is_trace_write_error(error):
+            raise
         print(f"loopscope: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as interrupt:  # a command may say what it kept (KeyboardInterrupt(words))

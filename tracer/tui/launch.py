@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..debug.session import build_session
-from ..trace.writer import TraceWriteError
+from ..startup import is_trace_write_error
 from .app import DebuggerApp
 from .keymap import keymap_from_environment
 
@@ -41,7 +41,9 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
     finally:
         try:
             closed = session.store.close()
-        except TraceWriteError as error:  # the live run's trace could not be written; the session was fine
+        except Exception as error:  # the live run's trace could not be written; the session was fine
+            if not is_trace_write_error(error):
+                raise
             closed, trace_failure = None, str(error)
         app.close_opened()
     if app.failure:
