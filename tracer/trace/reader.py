@@ -79,6 +79,10 @@ class TraceFile:
 
     def _convert_if_foreign(self) -> bool:
         """Another tool's export (OTLP JSON, LangSmith, Langfuse) is converted, and the conversion read."""
+        first = self._fh.readline(1 << 16).strip()
+        self._fh.seek(0)
+        if first[:1] not in (b"{", b"[") or b'"loopscope-trace"' in first:
+            return False  # looks_foreign's own first test, without loading the importers (and the writer)
         from .importers import looks_foreign, opened_as_loopscope  # imported late: importers use this module
 
         foreign = looks_foreign(self._fh)
