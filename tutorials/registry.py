@@ -17,7 +17,19 @@ class Tutorial:
     """A lesson. Parts are walked in order; most tutorials have one, parse-error and tool-error more."""
 
     name: str
-    parts: tuple[Scenario, ...]
+    part_names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, name: str, parts: tuple[Scenario, ...]) -> "Tutorial":
+        """A tutorial made of these scenarios as they are (a test's part with another fixture)."""
+        tutorial = cls(name, tuple(part.name for part in parts))
+        tutorial.__dict__["parts"] = tuple(parts)  # what the cached property below would hold
+        return tutorial
+
+    @cached_property
+    def parts(self) -> tuple[Scenario, ...]:
+        """The parts' scenarios, built when first asked for (listing tutorials builds none)."""
+        return tuple(SCENARIOS[name] for name in self.part_names)
 
     @property
     def notes_path(self) -> Path:
@@ -25,7 +37,7 @@ class Tutorial:
 
     @cached_property
     def notes(self) -> TutorialNotes:
-        return load_notes(self.notes_path, [part.name for part in self.parts])
+        return load_notes(self.notes_path, list(self.part_names))
 
     @property
     def fixtures(self) -> tuple[Path, ...]:
@@ -39,7 +51,7 @@ class Tutorial:
 
 
 def _tutorial(name: str, *scenario_names: str) -> Tutorial:
-    return Tutorial(name, tuple(SCENARIOS[s] for s in scenario_names))
+    return Tutorial(name, scenario_names)
 
 
 # In teaching order: the happy path first, then each way the loop can go wrong.
@@ -66,11 +78,10 @@ def find_part(name: str) -> tuple[Tutorial, Scenario]:
         if len(tutorial.parts) == 1:
             return tutorial, tutorial.parts[0]
         raise KeyError(f"tutorial {name!r} has {len(tutorial.parts)} parts; name one: "
-                       f"{', '.join(part.name for part in tutorial.parts)}")
+                       f"{', '.join(tutorial.part_names)}")
     for tutorial in TUTORIALS.values():
-        for part in tutorial.parts:
-            if part.name == name:
-                return tutorial, part
+        if name in tutorial.part_names:
+            return tutorial, SCENARIOS[name]
     raise KeyError(f"unknown tutorial {name!r}; available: {', '.join(TUTORIALS)}")
 
 

@@ -5,17 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from executor import (
-    AgentExecutor,
-    ChatModel,
-    ScriptedModel,
-    SystemClock,
-    Tool,
-    create_react_agent,
-)
-from executor.clock import Clock
+if TYPE_CHECKING:  # the executor loads when a scenario first runs, not when a tutorial is listed or opened
+    from executor import AgentExecutor, ChatModel, Tool
+    from executor.clock import Clock
 
 def _fixtures_dir() -> tuple[Path, bool]:
     """(where the recorded fixtures are, whether that is the repository's fixtures/ folder).
@@ -70,6 +64,8 @@ class Scenario:
         return {"input": self.question}
 
     def executor(self, model: ChatModel, tools: list[Tool] | None = None, **overrides: Any) -> AgentExecutor:
+        from executor import AgentExecutor, ScriptedModel, SystemClock, create_react_agent
+
         if self.scripted_endpoint is not None and isinstance(model, ScriptedModel):
             model = self.scripted_endpoint(model)
         settings = {**self.settings, **overrides}

@@ -277,7 +277,7 @@ async def test_a_part_of_a_multi_part_tutorial_opens_in_the_language_of_the_sess
 
 async def test_a_tutorial_without_its_recording_is_a_one_line_message(rose, tmp_path, monkeypatch):
     part = dataclasses.replace(TUTORIALS["invalid-tool"].parts[0], fixture_name=str(tmp_path / "gone.jsonl"))
-    monkeypatch.setitem(TUTORIALS, "invalid-tool", Tutorial("invalid-tool", (part,)))
+    monkeypatch.setitem(TUTORIALS, "invalid-tool", Tutorial.of("invalid-tool", (part,)))
     app = debugger(rose)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "T", "down", "enter")

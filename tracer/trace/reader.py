@@ -10,7 +10,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-import numpy as np
 from pydantic import ValidationError
 
 from executor.events import (
@@ -65,12 +64,8 @@ class TraceFile:
         if size == 0:
             raise TraceFormatError(path, None, "the file is empty; record a run with --trace FILE")
         self._map = mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ)
-        ends = _newline_offsets(self._map, size)
         self.warning: str | None = None
-        if len(ends) == 0 or int(ends[-1]) != size - 1:
-            ends = np.append(ends, size)  # a last line with no newline: maybe cut off mid-write
-        self._starts = np.concatenate(([0], ends[:-1] + 1)).astype(np.int64)
-        self._ends = ends.astype(np.int64)
+        self._starts, self._ends = _line_spans(self._map, size)
         self.header = self._read_header()
         self._drop_truncated_tail(size)
         self.warning = self.warning or self._unfinished_run()
@@ -261,13 +256,38 @@ def _open_regular(path: Path):
 SCAN_CHUNK = 16 * 1024 * 1024
 
 
-def _newline_offsets(mapped: mmap.mmap, size: int) -> np.ndarray:
+# Below this a trace's lines are found with bytes.find into plain lists: numpy's import (~40 ms)
+# would cost more than the scan, and the first frame of a tutorial waits for it.
+SMALL_TRACE = 4 * 1024 * 1024
+
+
+def _line_spans(mapped: mmap.mmap, size: int) -> tuple[Any, Any]:
+    """(start, end) offsets of every line; a last line with no newline (maybe cut off mid-write) ends at `size`."""
+    if size <= SMALL_TRACE:
+        ends, at = [], mapped.find(b"\n")
+        while at != -1:
+            ends.append(at)
+            at = mapped.find(b"\n", at + 1)
+        if not ends or ends[-1] != size - 1:
+            ends.append(size)
+        return [0, *(end + 1 for end in ends[:-1])], ends
+    import numpy as np
+
+    found = _newline_offsets(mapped, size)
+    if len(found) == 0 or int(found[-1]) != size - 1:
+        found = np.append(found, size)
+    return np.concatenate(([0], found[:-1] + 1)).astype(np.int64), found.astype(np.int64)
+
+
+def _newline_offsets(mapped: mmap.mmap, size: int) -> Any:
     """Offsets of every newline, found 16 MB at a time.
 
     Comparing the whole map at once would build a boolean array as large as the file and
     keep every page resident; chunk by chunk, with each chunk's pages released after it is
     scanned, a 460 MB trace is indexed in well under 100 MB.
     """
+    import numpy as np
+
     found = []
     for start in range(0, size, SCAN_CHUNK):
         stop = min(size, start + SCAN_CHUNK)
