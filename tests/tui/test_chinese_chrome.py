@@ -54,3 +54,20 @@ async def test_chinese_narration_breaks_between_characters_not_only_at_spaces():
         # Rich alone leaves a line short before each `invoke`; wrapped by width every full line is nearly full.
         full = [line for line in body[:-1] if cell_len(line) < width - 4 and not line.endswith(("。", "：", "）"))]
         assert len(body) > 5 and len(full) <= 1, (width, body)
+
+
+async def test_debug_lang_zh_speaks_chinese_on_any_trace_and_a_bad_language_is_one_line(capsys):
+    from tests.helpers.paths import ROSE
+    from tracer.cli import main
+    from tracer.debug.session import build_session
+
+    session = build_session(ROSE)
+    session.requested_lang = "zh"  # what `loopscope debug TRACE --lang zh` asks open_debugger for
+    app = DebuggerApp(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = _screen_text(app)
+        assert "时间线" in screen and "调用栈" in screen and "Timeline" not in screen
+    assert main(["debug", str(ROSE), "--lang", "fr"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown language 'fr'" in err and len(err.strip().splitlines()) == 1

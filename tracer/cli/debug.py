@@ -18,6 +18,7 @@ from ..report.narrator import Narrator
 from ..replay.verify import recorded_inputs
 from ..trace.reader import TraceFile
 from ..trace.transitions import Trace
+from .language import LANG_HELP, chosen_language
 from .live_options import add_live_arguments, live_model
 from .scenarios import AGENT_HELP, add_input_arguments, scenario_named
 from .terminal import can_show_debugger
@@ -44,6 +45,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="print the narrated run instead of opening the debugger")
     p.add_argument("--prices", metavar="FILE.toml",
                    help="model prices for the token/cost figures (see `loopscope run --help`)")
+    p.add_argument("--lang", help="the debugger's own words (panes, keys, status, help) in this " + LANG_HELP)
     add_input_arguments(p)
     add_live_arguments(p, live_flag=False)
     return p
@@ -105,6 +107,7 @@ def _narrate_live(run, console: Console) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _check_arguments(args)
+    lang = chosen_language(args.lang)
     if args.prices:  # checked now; the debugger's panes read the table through the environment
         PriceTable.load(args.prices)
         os.environ[ENV_PRICES] = str(args.prices)
@@ -117,11 +120,11 @@ def run(args: argparse.Namespace) -> int:
             return 0
         from ..tui.launch import open_debugger
 
-        return open_debugger(None, breakpoints=args.breaks, live=live, title=f"live: {args.live}")
+        return open_debugger(None, breakpoints=args.breaks, live=live, title=f"live: {args.live}", lang=lang)
     if not to_terminal:
         narrate_trace(args.trace, console)
         return 0
     from ..tui.launch import open_debugger
 
     # With a trace, --model answers prompts edited in the playground (`e`); the trace itself is replayed.
-    return open_debugger(args.trace, breakpoints=args.breaks, call_model=(args.model, args.base_url))
+    return open_debugger(args.trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang)

@@ -22,10 +22,10 @@ from ..report.cjk_wrap import wrap_note
 from ..report.literal import literal
 from ..report.narrator import Narrator, reply_text
 from ..trace.reader import load_trace
+from .language import chosen_language, default_language  # noqa: F401  (default_language: tests)
 from .usage_error import UsageError
 from . import COMMANDS
 
-LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # POSIX order: the first one set wins
 LABELS = {
     "en": {"stop": "stop", "ledger": "Ledger", "prompt_gained": "what the prompt gained since the last plan():",
            "reply": "the reply, exactly as it came back:",
@@ -47,23 +47,6 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                   "(default: zh when LC_ALL/LC_MESSAGES/LANG starts with zh, else en)")
     p.add_argument("--part", type=int, metavar="N", help="only part N of a tutorial with several parts")
     return p
-
-
-def default_language(environ: Mapping[str, str] | None = None) -> str:
-    environ = os.environ if environ is None else environ
-    for variable in LOCALE_VARIABLES:
-        value = environ.get(variable, "")
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    return "en"
-
-
-def _chosen_language(requested: str | None) -> str:
-    if requested is None:
-        return default_language()
-    if requested not in LANGUAGES:
-        raise UsageError(f"unknown language {requested!r}; available: {', '.join(LANGUAGES)}")
-    return requested
 
 
 def _tutorial_named(name: str) -> Tutorial:
@@ -203,7 +186,7 @@ def open_parts(opener: Callable[..., int], tutorial: Tutorial, parts: Sequence[S
 
 
 def run(args: argparse.Namespace) -> int:
-    lang = _chosen_language(args.lang)
+    lang = chosen_language(args.lang)
     console = Console(highlight=False)
     if args.name == "list":
         list_tutorials(console, lang)

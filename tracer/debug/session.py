@@ -56,6 +56,7 @@ class DebugSession:
         self.view = FilteredView()  # the timeline filter; stepping ignores it unless step_within
         self.call_model: tuple[str | None, str | None] = (None, None)  # playground: (--model, --base-url)
         self.lang = "en"  # the language the debugger's own words are shown in (a tutorial's)
+        self.requested_lang: str | None = None  # --lang, which wins over the tutorial's
         # False: real locals are only shown once a worker has re-executed the recording that far
         # (the window sets it, so no frame waits for the re-run); True: asking re-executes now.
         self.wait_for_locals = True

@@ -19,13 +19,14 @@ __all__ = ["build_session", "open_debugger"]  # build_session lives in session.p
 
 def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
                   breakpoints: Sequence[str] = (), title: str | None = None, live: LiveRun | None = None,
-                  call_model: tuple[str | None, str | None] = (None, None)) -> int:
+                  call_model: tuple[str | None, str | None] = (None, None), lang: str | None = None) -> int:
     """Run the debugger until the user quits; returns the exit code.
 
     `stops` are tutorial narration stops (objects with .seq, .title, .text): a Narration pane
     shows the current one and space goes to the next. `breakpoints` are specs as for --break.
     With `live`, events come from that run as the user steps, and trace_path is ignored.
     `call_model` (PROVIDER:NAME, base URL) answers prompts edited in the playground.
+    `lang` (en, zh) is the language of the debugger's own words; default: a tutorial's, else English.
     """
     try:
         keymap = keymap_from_environment()
@@ -34,6 +35,7 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
         return 2
     session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live)
     session.call_model = call_model  # who answers an edited prompt in the playground (`e`)
+    session.requested_lang = lang
     app = DebuggerApp(session, keymap=keymap)
     trace_failure = None
     try:

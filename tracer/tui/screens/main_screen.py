@@ -67,7 +67,7 @@ class DebuggerScreen(Screen):
         session.wait_for_locals = False  # no frame waits for the re-execution: a worker does it (below)
         self.reenacting = False  # a worker re-executes the recording for the real locals (asked or running)
         self.busy = ""
-        self.lang = session.lang = chrome_language(session.stops)
+        self.lang = session.lang = session.requested_lang or chrome_language(session.stops)
         if self.lang != "en":  # the footer and help read the descriptions: they speak the notes' language
             for key, bindings in self._bindings.key_to_bindings.items():
                 self._bindings.key_to_bindings[key] = [
