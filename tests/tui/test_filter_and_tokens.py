@@ -135,3 +135,35 @@ async def test_a_filter_that_reads_every_event_runs_off_the_ui_thread(rose, monk
             release.set()
         await settle(pilot, lambda: app.session.shown() is not None and app.session.position == 1)
         assert [app.session.event(int(p)).kind for p in app.session.shown()] == ["agent_action", "tool_start"]
+
+
+async def test_continue_to_a_condition_on_a_big_trace_searches_off_the_ui_thread(rose, monkeypatch):
+    import threading
+
+    from tracer.debug.breakpoints import BreakpointSet
+    from tracer.tui.flows import stepping
+
+    monkeypatch.setattr(stepping, "BACKGROUND_MOTION_EVENTS", 0)  # the rose run stands in for a million events
+    release, original = threading.Event(), BreakpointSet.first_stop
+
+    def held(self, *args, **kwargs):
+        assert release.wait(30), "the test never released the search"
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(BreakpointSet, "first_stop", held)
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.breakpoints.add('if tool_input == "25 * 1.05"', save=False)
+        try:
+            await pilot.press("c")
+            await pilot.pause()
+            assert app.session.position == 0  # still searching, and the window answers meanwhile
+            assert "checking breakpoint conditions" in str(app.screen.query_one(StatusLine).render())
+            await pilot.press("s")  # waits its turn, like every key while something is busy
+            await pilot.pause()
+            assert app.session.position == 0
+        finally:
+            release.set()
+        await settle(pilot, lambda: app.session.position > 0 and "checking" not in app.session.message)
+        landed = app.session.event(app.session.position)
+        assert landed.kind in ("agent_action", "tool_start") and landed.tool_input == "25 * 1.05"

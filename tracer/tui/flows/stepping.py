@@ -15,6 +15,8 @@ from .flow import Flow
 from .into_function import arm_line_breakpoints, at_line, into_function, left_function, why_not_into
 
 QUEUE_LIMIT = 50
+# Past this many events a motion whose breakpoints have conditions searches in a worker thread.
+BACKGROUND_MOTION_EVENTS = 20_000
 
 
 def _move(key: str, motion: str, direction: int, name: str, show: bool = True) -> Binding:
@@ -70,7 +72,29 @@ class SteppingFlow(Flow):
             self._move_within_filter(chosen, direction)
             return
         search = self.session.motion(chosen, direction)
+        if self._may_read_every_event():
+            # A breakpoint condition the index cannot decide is checked event by event: seconds on a
+            # million events. A worker searches; the window keeps painting and keys wait their turn.
+            self.busy(f"{chosen.value}: checking breakpoint conditions event by event…")
+            self._advance_in_background(search, chosen, direction)
+            return
+        self._advanced(search, search.advance(complete=self.session.store.complete or direction < 0),
+                       chosen, direction)
+
+    def _may_read_every_event(self) -> bool:
+        return len(self.session) > BACKGROUND_MOTION_EVENTS and any(
+            bp.enabled and bp.condition is not None for bp in self.session.breakpoints)
+
+    @work(thread=True, exclusive=True, group="motion")
+    def _advance_in_background(self, search: MotionSearch, motion: Motion, direction: int) -> None:
         stop = search.advance(complete=self.session.store.complete or direction < 0)
+        self.app.call_from_thread(self._advanced_in_background, search, stop, motion, direction)
+
+    def _advanced_in_background(self, search: MotionSearch, stop, motion: Motion, direction: int) -> None:
+        self.busy("")  # the screen runs any key that waited, once this has landed
+        self._advanced(search, stop, motion, direction)
+
+    def _advanced(self, search: MotionSearch, stop, chosen: Motion, direction: int) -> None:
         if stop is None:
             self._pause_requested = False
             self.busy("running the executor live… (esc pauses)")
