@@ -103,27 +103,17 @@ def test_a_trace_recorded_without_callee_matches_a_rerun_that_names_one():
     assert first_difference(normalise_events([_tool_end(callee)]), normalise_events([_tool_end(None)])) is not None
 
 
-class FlakyLiveModel(ScriptedModel):
+def flaky_live_model(replies):
     """A live model (so the executor's default policy retries it) whose first call fails for a moment."""
+    from executor.retry import TransientError
+    from tests.helpers.failing_models import FailsOnceModel
 
-    live = True
-
-    def __init__(self, replies):
-        super().__init__(replies)
-        self.failed = False
-
-    def generate(self, prompt, stop):
-        if not self.failed:
-            self.failed = True
-            from executor.retry import TransientError
-
-            raise TransientError("503 for a moment")
-        return super().generate(prompt, stop)
+    return FailsOnceModel(replies, TransientError("503 for a moment"), live=True)
 
 
 def test_a_trace_recorded_in_python_replays_its_retries_under_the_policy_the_run_had(tmp_path):
     path = tmp_path / "flaky.jsonl"
-    executor = build(FlakyLiveModel(["Final Answer: 30.00"]))  # the default policy, as the CLI's
+    executor = build(flaky_live_model(["Final Answer: 30.00"]))  # the default policy, as the CLI's
     with TraceWriter(path, agent="test:build", clock_tick=0.001) as writer:  # no retry policy in the header
         executor.invoke({"input": "roses?"}, [writer])
     trace = Trace.load(path)
@@ -136,7 +126,7 @@ def test_a_trace_recorded_in_python_replays_its_retries_under_the_policy_the_run
 
 def test_a_recording_made_before_chain_start_named_its_policy_still_matches(tmp_path):
     path = tmp_path / "flaky.jsonl"
-    executor = build(FlakyLiveModel(["Final Answer: 30.00"]))
+    executor = build(flaky_live_model(["Final Answer: 30.00"]))
     events = []
     executor.invoke({"input": "roses?"}, [events.append])
     old = [events[0].model_copy(update={"settings": {k: v for k, v in events[0].settings.items()

@@ -17,6 +17,20 @@ async def press(pilot, *keys):
         await settle(pilot)
 
 
+def hold(monkeypatch, owner, name):
+    """Make owner.name wait until the returned event is set: the work it does is still running."""
+    import threading
+
+    release, original = threading.Event(), getattr(owner, name)
+
+    def held(self, *args, **kwargs):
+        assert release.wait(30), f"the test never released {name}"
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, held)
+    return release
+
+
 def timeline_rows(app) -> list[str]:
     timeline = app.screen.query_one(EventTimeline)
     return [timeline.render_line(y).text for y in range(timeline.virtual_size.height)]
@@ -107,17 +121,9 @@ async def test_an_otlp_file_from_another_tool_opens_and_steps(tmp_path):
 
 
 async def test_a_filter_that_reads_every_event_runs_off_the_ui_thread(rose, monkeypatch):
-    import threading
-
     from tracer.debug.event_filter import EventFilter
 
-    release, original = threading.Event(), EventFilter.mask
-
-    def held(self, *args, **kwargs):
-        assert release.wait(30), "the test never released the filter"
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(EventFilter, "mask", held)
+    release = hold(monkeypatch, EventFilter, "mask")
     app = debugger(rose)
     async with app.run_test(size=SIZE) as pilot:
         try:
@@ -138,19 +144,11 @@ async def test_a_filter_that_reads_every_event_runs_off_the_ui_thread(rose, monk
 
 
 async def test_continue_to_a_condition_on_a_big_trace_searches_off_the_ui_thread(rose, monkeypatch):
-    import threading
-
     from tracer.debug.breakpoints import BreakpointSet
     from tracer.tui.flows import stepping
 
     monkeypatch.setattr(stepping, "BACKGROUND_MOTION_EVENTS", 0)  # the rose run stands in for a million events
-    release, original = threading.Event(), BreakpointSet.first_stop
-
-    def held(self, *args, **kwargs):
-        assert release.wait(30), "the test never released the search"
-        return original(self, *args, **kwargs)
-
-    monkeypatch.setattr(BreakpointSet, "first_stop", held)
+    release = hold(monkeypatch, BreakpointSet, "first_stop")
     app = debugger(rose)
     async with app.run_test(size=SIZE) as pilot:
         app.session.breakpoints.add('if tool_input == "25 * 1.05"', save=False)
