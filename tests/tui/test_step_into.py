@@ -231,3 +231,25 @@ async def test_breakpoints_added_or_deleted_at_the_tool_start_count_for_its_call
         await settle(pilot, lambda: idle(app) and app.session.store.complete)
         assert "the run finished" in app.session.message
     app.session.store.close()
+
+
+@pytest.mark.parametrize("kind,error_type,said,zh", [
+    ("tool_end", None, "step out: price() is done → event 5 (tool_end)", "跳出：price() 已返回"),
+    ("tool_error", "ToolInputError", "step out: price() never ran: its arguments did not fit → event 5 (tool_error)",
+     "price() 没有运行"),
+    ("tool_error", "ValueError", "step out: price() raised ValueError → event 5 (tool_error)", "price() 抛出了 ValueError"),
+])
+def test_leaving_the_function_says_how_the_call_ended(kind, error_type, said, zh):
+    from types import SimpleNamespace
+
+    from executor.event_base import CalleeRef
+    from tracer.debug.stepping import Motion
+    from tracer.tui.chrome import localise
+    from tracer.tui.flows.into_function import left_function
+
+    callee = CalleeRef(file="florist.py", line=8, function="price", qualname="price")
+    event = SimpleNamespace(kind=kind, error_type=error_type, callee=callee)
+    session = SimpleNamespace(event=lambda: event, position=5, message="")
+    left_function(session, Motion.OUT)
+    assert session.message == said
+    assert zh in localise(said, "zh")

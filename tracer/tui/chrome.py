@@ -46,6 +46,10 @@ MESSAGES_ZH = [
     (r"(step|next|step out|continue)( backwards)?: (\S+\(\)) line (\d+)", lambda m: f"{_motion(m)}：{m[3]} 第 {m[4]} 行"),
     (r"(step|next|step out|continue)( backwards)?: (\S+\(\)) is done → event (\d+) \((\w+)\)",
      lambda m: f"{_motion(m)}：{m[3]} 已返回 → 事件 {m[4]}（{m[5]}）"),
+    (r"(step|next|step out|continue)( backwards)?: (\S+\(\)) never ran: its arguments did not fit → event (\d+) \((\w+)\)",
+     lambda m: f"{_motion(m)}：{m[3]} 没有运行：参数不符合它的要求 → 事件 {m[4]}（{m[5]}）"),
+    (r"(step|next|step out|continue)( backwards)?: (\S+\(\)) raised (\w+) → event (\d+) \((\w+)\)",
+     lambda m: f"{_motion(m)}：{m[3]} 抛出了 {m[4]} → 事件 {m[5]}（{m[6]}）"),
     (r"(.+) · stepping into (\S+\(\)) line by line needs live mode: .*",
      lambda m: f"{localise(m[1], 'zh')} · 逐行进入 {m[2]} 需要实时模式：录制的轨迹只有事件，没有函数的每一行"
                "（loopscope debug --live AGENT --model replay:TRACE）"),

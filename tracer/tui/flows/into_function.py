@@ -96,4 +96,10 @@ def left_function(session: DebugSession, motion: Motion) -> None:
     event = session.event()
     callee = getattr(event, "callee", None)
     name = f"{callee.qualname or callee.function}()" if callee is not None else "the tool"
-    session.message = f"{MOTION_WORDS[motion]}: {name} is done → event {session.position} ({event.kind})"
+    if event.kind == "tool_error" and event.error_type == "ToolInputError":
+        what = f"{name} never ran: its arguments did not fit"  # refused before the first line
+    elif event.kind == "tool_error":
+        what = f"{name} raised {event.error_type}"
+    else:
+        what = f"{name} is done"
+    session.message = f"{MOTION_WORDS[motion]}: {what} → event {session.position} ({event.kind})"
