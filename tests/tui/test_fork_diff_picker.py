@@ -97,6 +97,8 @@ async def test_an_observation_fork_from_tool_start_feeds_the_next_prompt(rose, h
         await fork_with(pilot, app, "Roses cost 40 yuan a bunch.")
         assert app.session.store.header.fork_at == 4 and app.session.position == 5
         assert app.session.event().kind == "tool_end"
+        # The fork opens as a new session: its panes fill in with its first frame.
+        await settle(pilot, lambda: "observation   " in pane_text(app, "detail-text"))
         assert "observation   'Roses cost 40 yuan a bunch.'" in pane_text(app, "detail-text")
         await press(pilot, "colon", "8", "enter", "2")  # the next plan call, in the prompt pane
         assert "Observation: Roses cost 40 yuan a bunch." in pane_text(app, "prompt-text")

@@ -143,11 +143,27 @@ async def test_a_truncated_trace_opens_with_a_visible_warning(rose, tmp_path):
 
 
 async def test_a_big_trace_is_indexed_in_the_background_and_waiting_moves_then_run(rose, monkeypatch):
+    import threading
+
     monkeypatch.setattr(event_store, "INDEX_NOW_LIMIT", 10)  # treat the rose run as a big trace
+    # Hold the background index until the key is pressed: a 23-event scan can finish before the
+    # test looks, and then there would be nothing to wait for.
+    release, build_index = threading.Event(), event_store.ReplayStore.build_index
+
+    def held(self):
+        assert release.wait(30), "the test never released the index"
+        return build_index(self)
+
+    monkeypatch.setattr(event_store.ReplayStore, "build_index", held)
     app = debugger(rose, breakpoints=["tool=Calculator"])
     async with app.run_test(size=SIZE) as pilot:
-        assert not app.session.index_ready
-        await pilot.press("c")  # before the index exists: queued, not lost
+        try:
+            assert not app.session.index_ready
+            await pilot.press("c")  # before the index exists: queued, not lost
+            await pilot.pause()
+            assert app.session.position == 0
+        finally:
+            release.set()
         await settle(pilot, lambda: app.session.index_ready and not app.screen.busy, timeout=60)
         assert app.session.position == 11 and "stopped at breakpoint #1" in app.session.message
 
