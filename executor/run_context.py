@@ -35,19 +35,20 @@ def _relative(filename: str) -> str:
 class _Site:
     """One emitting instruction (a `yield run.emit(...)`): its SourceRef, and the builder it last used."""
 
-    __slots__ = ("code", "source", "cls", "size", "build")
+    __slots__ = ("code", "source", "last")
 
     def __init__(self, code: CodeType, source: SourceRef) -> None:
         self.code = code  # kept, so while the site is remembered no other code object can have its id
         self.source = source
-        self.cls: type[EventBase] | None = None
-        self.size = -1
-        self.build: Callable[..., EventBase] | None = None
+        # (kind, number of payload names, builder), replaced whole: threads emitting at one site
+        # (parallel tool calls) never see one kind's count with another kind's builder.
+        self.last: tuple[type[EventBase] | None, int, Callable[..., EventBase] | None] = (None, -1, None)
 
     def builder(self, cls: type[EventBase], payload: dict[str, Any]) -> Callable[..., EventBase]:
         """The builder for `cls` from these payload names; the next emit here with as many names reuses it."""
-        self.cls, self.size, self.build = cls, len(payload), builder_for(cls, tuple(payload))
-        return self.build
+        build = builder_for(cls, tuple(payload))
+        self.last = (cls, len(payload), build)
+        return build
 
 
 # Emitting instruction -> _Site, shared by every run. Keyed by the instruction's offset
@@ -147,7 +148,8 @@ class RunContext:
             site = _site_at(frame)
         # A site passes the same names each time; same kind and count: the same builder, which
         # reads each of its names (a KeyError if one differs) and checks each value's type.
-        build = site.build if site.cls is cls and site.size == len(payload) else site.builder(cls, payload)
+        last = site.last
+        build = last[2] if last[0] is cls and last[1] == len(payload) else site.builder(cls, payload)
         scope: CallScope | None = self._thread.scope
         if scope is None:
             frames = self._stacks.get(frame) or self._remembered_stack(frame)
