@@ -66,7 +66,7 @@ def parse_retry_after(value: str, now: Callable[[], float] = time.time) -> float
     try:
         return max(0.0, float(value))
     except ValueError:
-        pass
+        pass  # not seconds: it may be an HTTP date, tried next
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):

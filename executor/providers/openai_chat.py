@@ -182,6 +182,6 @@ def _retry_after(error: openai.APIStatusError) -> float | None:
         try:
             return max(0.0, float(millis) / 1000)
         except ValueError:
-            pass
+            pass  # not a number: the standard retry-after header below decides
     value = headers.get("retry-after")
     return parse_retry_after(value) if value is not None else None

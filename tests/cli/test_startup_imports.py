@@ -55,3 +55,21 @@ def test_field_docstrings_are_the_descriptions_and_reach_the_schema():
     assert LLMStartEvent.model_fields["prompt"].description == "The exact text sent."
     assert LLMStartEvent.model_fields["seq"].description == "0-based position in the run; contiguous."  # inherited
     assert LLMStartEvent.model_json_schema()["properties"]["prompt"]["description"] == "The exact text sent."
+
+
+def test_listing_tutorials_builds_no_scenario_and_a_lookup_builds_only_its_own():
+    scenario_modules = ("tutorials.rose_pricing", "tutorials.context_budget", "tutorials.parallel_tools",
+                        "executor.agent_executor", "executor.calculator")
+    listing = "from tutorials.registry import TUTORIALS\nnames = [(t.name, t.part_names) for t in TUTORIALS.values()]"
+    assert loaded_after(listing, scenario_modules) == []
+    one = "import tutorials\nassert tutorials.get_scenario('rose-pricing').name == 'rose-pricing'"
+    assert loaded_after(one, scenario_modules) == ["tutorials.rose_pricing", "executor.calculator"]
+
+
+def test_an_unknown_scenario_is_still_a_key_error_naming_the_known_ones():
+    import tutorials
+
+    with pytest.raises(KeyError, match="Unknown scenario 'tulip'.*rose-pricing"):
+        tutorials.get_scenario("tulip")
+    assert "rose-pricing" in tutorials.SCENARIOS and "tulip" not in tutorials.SCENARIOS
+    assert len(tutorials.SCENARIOS) == len(list(tutorials.SCENARIOS)) == 16

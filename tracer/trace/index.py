@@ -251,7 +251,7 @@ class TraceIndex:
         try:
             write_sidecar(cache_path(path), out.getvalue())
         except (OSError, SidecarRefused):
-            pass
+            pass  # best effort (see the docstring): the next open scans again
 
     @classmethod
     def scan_and_cache(cls, path: str | os.PathLike[str], total: int) -> "TraceIndex | None":

@@ -125,7 +125,7 @@ class TraceWriter:
         try:
             self._file.close()
         except OSError:
-            pass
+            pass  # already failed: the failure was recorded, the file is given up either way
 
     def close(self) -> Path:
         """Finish the trace: on disk, then renamed to `path`. Raises TraceWriteError if it cannot be."""
@@ -193,7 +193,7 @@ class TraceWriter:
                 return f"; this run's partial trace is in {self.kept}"
             self.partial.unlink(missing_ok=True)
         except OSError:
-            pass
+            pass  # keeping the partial file is a courtesy: the one-line error is said regardless
         return ""
 
     def _old_file_words(self) -> str:

@@ -29,7 +29,7 @@ def _documents(path: Path) -> list[Any]:
     try:
         return [json.loads(text)]
     except json.JSONDecodeError:
-        pass
+        pass  # not one document: read it as JSON lines below
     documents = []
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():

@@ -42,7 +42,7 @@ def fork_destination(parent: Path, at: int, directory: Path | None = None) -> Pa
         try:
             directory.mkdir(parents=True, exist_ok=True)
         except OSError:
-            pass
+            pass  # not writable: the check below falls back to a temporary directory
     directory = directory or Path.cwd()
     if not os.access(directory, os.W_OK):
         directory = Path(tempfile.mkdtemp(prefix="loopscope-forks-"))

@@ -265,7 +265,7 @@ class DebuggerScreen(Screen):
             try:
                 self.app.call_from_thread(self.refresh_panes)
             except RuntimeError:
-                pass
+                pass  # the app closed meanwhile: nothing left to redraw
 
     def _show_source(self) -> None:
         frame = self.session.selected_frame()
