@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from executor import AgentExecutor, ManualClock, ModelReply, ScriptedModel, Tool, create_react_agent
+from executor.events import LLMStartEvent, SourceRef
+from executor.prompt import Scratchpad
+from executor.schema import AgentAction
 from tests.helpers.loop_builders import action, finish
+from tracer.trace.line_maker import LineMaker
+from tracer.trace.redact import Redactor
 from tracer.trace.reader import load_trace
 from tracer.trace.writer import TraceWriter
 
@@ -66,3 +71,41 @@ def test_after_a_secret_the_lines_that_repeat_it_are_redacted_too(tmp_path):
                             if "[REDACTED:" in line}
     # tool_end brought it in; step and the next prompt repeat it.
     assert {"tool_end", "step", "llm_start"} <= kinds_with_redaction
+
+
+def _echo_run(path, rounds=6, lineage=True, monkeypatch=None):
+    """One deterministic run (manual clock, fixed run id) written to `path`."""
+    if not lineage:  # the writer must then find each prompt's base by comparing the texts
+        monkeypatch.setattr("tracer.trace.line_maker.prompt_lineage", lambda prompt: None)
+    replies = [action("Echo", f"item {i}") for i in range(rounds - 1)] + [finish("done")]
+    tools = [Tool("Echo", "repeats", lambda text: f"echo:{text}")]
+    executor = AgentExecutor(agent=create_react_agent(ScriptedModel(replies), tools), tools=tools,
+                             clock=ManualClock(tick=0.001), run_id_factory=lambda: "fixedrunid01")
+    with TraceWriter(path) as writer:
+        executor.invoke({"input": "echo"}, [writer])
+    return path.read_bytes().split(b"\n", 1)[1]  # the header carries the time of writing
+
+
+def test_the_scratchpads_word_on_a_prompts_base_writes_the_same_lines_as_comparing(tmp_path, monkeypatch):
+    told = _echo_run(tmp_path / "told.jsonl")
+    compared = _echo_run(tmp_path / "compared.jsonl", lineage=False, monkeypatch=monkeypatch)
+    assert told == compared
+    assert told.count(b'"prompt_base"') == 5  # every prompt after the first is written as base + append
+    events = load_trace(tmp_path / "told.jsonl")[1]
+    prompts = [e.prompt for e in events if e.kind == "llm_start"]
+    assert all(later.startswith(earlier) for earlier, later in zip(prompts, prompts[1:]))
+
+
+def test_a_prompt_from_another_scratchpad_at_the_same_call_site_is_written_whole(tmp_path):
+    """Two agents whose plans emit from the same frames: the lineage of one never splits the other's prompt."""
+    first, second = Scratchpad(), Scratchpad()
+    steps = [(AgentAction("Echo", "x", "Action: Echo"), "one")]
+    prompts = [first.render("HEAD A\n", []), second.render("HEAD B\n", []),
+               second.render("HEAD B\n", steps), first.render("HEAD A\n", steps)]
+    maker = LineMaker(Redactor(builtin=False))
+    lines = [maker.make(LLMStartEvent(seq=seq, run_id="r", t=0.0, iteration=1, frames=("plan",), model="m",
+                                      source=SourceRef(file="f", line=1, function="plan"), prompt=prompt, stop=[]))
+             for seq, prompt in enumerate(prompts)]
+    assert b'"prompt_base":1,' in lines[2]  # B's second prompt extends the one just before it, B's first
+    # A's second prompt extends A's first, but the previous prompt from these frames was B's: written whole.
+    assert b'"prompt_base"' not in lines[3] and b'HEAD A' in lines[3]

@@ -80,3 +80,22 @@ def test_configured_patterns_short_values_and_clean_text():
     assert not redactor.might_contain_secret("an ordinary observation about roses")
     with pytest.raises(ValueError, match="not a valid regular expression"):
         Redactor(patterns=["("])
+
+
+def test_the_clue_test_says_yes_exactly_when_a_clue_is_in_the_text():
+    """_has_clue is one written-out expression over grouped clues; any grouping slip shows up here."""
+    import random
+
+    from tracer.trace.redact import _ALL_CLUES, _has_clue
+
+    rng = random.Random(13)
+    alphabet = 'ab_-"sk ghpouriazAKIbe\n:'
+    texts = ["", "plain text with nothing", *(_ALL_CLUES)]
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        if rng.random() < 0.3:  # plant a clue, sometimes without its gate character around it
+            at = rng.randint(0, len(text))
+            text = text[:at] + rng.choice(_ALL_CLUES) + text[at:]
+        texts.append(text.lower())
+    for text in texts:
+        assert _has_clue(text) == any(clue in text for clue in _ALL_CLUES), text

@@ -12,6 +12,7 @@ from tests.helpers.paths import ROSE as ROSE_FIXTURE
 from tests.helpers.small_fs import fill, small_tmpfs
 from tracer.cli import main
 from tracer.trace.reader import load_trace
+from tracer.trace.redact import Redactor
 from tracer.trace.writer import TraceWriteError, TraceWriter
 from tutorials import get_scenario
 
@@ -100,8 +101,11 @@ def test_two_writers_over_an_existing_trace_do_not_both_win(tmp_path):
 
 
 def test_an_exception_inside_the_writer_never_reaches_the_run(tmp_path):
-    writer = TraceWriter(tmp_path / "t.jsonl")
-    writer._encode = lambda event: 1 / 0
+    class BrokenRedactor(Redactor):  # a user's redactor with a bug in it
+        def might_contain_secret(self, text: str) -> bool:
+            return 1 / 0
+
+    writer = TraceWriter(tmp_path / "t.jsonl", redactor=BrokenRedactor())
     result = ROSE.executor(ScriptedModel(ROSE.replies)).invoke(ROSE.inputs(), [writer])
     assert result["output"]
     with pytest.raises(TraceWriteError, match="ZeroDivisionError"):
@@ -182,3 +186,45 @@ def test_kill_9_while_a_tool_runs_leaves_every_event_up_to_tool_start_on_disk(tm
     assert not path.exists()
     kinds = [event.kind for event in load_trace(partial)[1]]
     assert kinds == ["chain_start", "llm_start", "llm_end", "agent_action", "tool_start"]
+
+
+class ShortWrites:
+    """An unbuffered file whose write() takes at most 7 bytes at a time, as a pipe or a signal can make it."""
+
+    def __init__(self, real) -> None:
+        self.real = real
+
+    def write(self, data: bytes) -> int:
+        return self.real.write(bytes(data[:7]))
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_a_write_that_takes_only_part_of_the_lines_loses_none_of_them(tmp_path):
+    expected = tmp_path / "whole.jsonl"
+    with TraceWriter(expected) as writer:
+        ROSE.executor(ScriptedModel(ROSE.replies)).invoke(ROSE.inputs(), [writer])
+    path = tmp_path / "short.jsonl"
+    writer = TraceWriter(path)
+    writer._file = ShortWrites(writer._file)
+    ROSE.executor(ScriptedModel(ROSE.replies)).invoke(ROSE.inputs(), [writer])
+    writer.close()
+    kinds = [event.kind for event in load_trace(path)[1]]
+    assert kinds == [event.kind for event in load_trace(expected)[1]] and load_trace(path)[2] is None
+
+
+def test_a_long_stretch_without_a_wait_is_written_out_as_it_goes(tmp_path):
+    """Events that never make the run wait are gathered, but never more than a bounded number of lines."""
+    from executor.events import FinishCheckEvent, SourceRef
+
+    path = tmp_path / "long.jsonl"
+    writer = TraceWriter(path)
+    source = SourceRef(file="f.py", line=1, function="f")
+    for seq in range(1000):
+        writer(FinishCheckEvent(seq=seq, run_id="r", t=0.0, iteration=seq, frames=("f",), source=source,
+                                is_finish=False, output_type="list[AgentStep]"))
+    on_disk = writer.partial.read_bytes().count(b"\n")
+    assert 1000 - 256 <= on_disk - 1 <= 1000  # the header, and all but the last few hundred lines
+    writer.close()
+    assert path.read_bytes().count(b"\n") == 1001

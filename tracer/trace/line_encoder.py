@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from typing import Any, Callable
 
 import orjson
@@ -81,15 +82,20 @@ def event_fields(event: EventBase) -> dict[str, Any] | None:
     Shared records (source, callee) are replaced by their JSON fragments: feed the result to
     encode_fields, not to anything that reads the values.
     """
-    select = _SELECTORS.get(type(event))
-    if select is None:
-        select = _SELECTORS[type(event)] = _selector_for(type(event))
-    return select(event.__dict__)
+    return _compiled(type(event))[0](event.__dict__)
 
 
-# Event class -> a function from the event's __dict__ to the fields to write (see _selector_for).
-_SELECTORS: dict[type[BaseModel], Callable[[dict[str, Any]], dict[str, Any] | None]] = {}
-_ALWAYS_NONE: Callable[[dict[str, Any]], None] = lambda fields: None  # noqa: E731
+# Event class -> (fields-to-write function, line function); both written out once (see _compile).
+_COMPILED: dict[type[BaseModel], tuple[Callable[[dict[str, Any]], dict[str, Any] | None],
+                                       Callable[[BaseModel], bytes]]] = {}
+
+
+def _compiled(cls: type[BaseModel]) -> tuple[Callable[[dict[str, Any]], dict[str, Any] | None],
+                                             Callable[[BaseModel], bytes]]:
+    known = _COMPILED.get(cls)
+    if known is None:
+        known = _COMPILED[cls] = _compile(cls)
+    return known
 
 
 def _is_none(test: Callable[[Any], bool]) -> bool:
@@ -101,33 +107,85 @@ def _is_none(test: Callable[[Any], bool]) -> bool:
         return False
 
 
-def _selector_for(cls: type[BaseModel]) -> Callable[[dict[str, Any]], dict[str, Any] | None]:
-    """The fields-to-write function for `cls`, written out once (like the executor's event builders).
+def _is_zero(test: Callable[[Any], bool]) -> bool:
+    """Does this exclude_if leave a count out exactly when it is 0 (llm_end's replaced_surrogates)?"""
+    try:
+        return all(bool(test(value)) == (value == 0) for value in (0, 1, -1, 2, 10**20))
+    except Exception:
+        return False
 
-    A copy of the dict, minus each excluded field (an inline `is None` test where the rule is
-    that, the declared test otherwise), with source and callee swapped for their fragments.
+
+_FLAT = (str, int, float, bool, type(None))
+
+
+def _flat_records(cls: type[BaseModel]) -> list[tuple[str, type[BaseModel]]]:
+    """Fields holding a record of plain values (str, numbers, None), written as its own field dict:
+    the same JSON, without a call back from orjson for it. SourceRef and CalleeRef have fragments."""
+    found = []
+    for name, field in cls.model_fields.items():
+        record = field.annotation
+        if name in ("source", "callee") or not (isinstance(record, type) and issubclass(record, BaseModel)):
+            continue
+        if _exclusions(record) == () and all(
+                sub.annotation in _FLAT or typing.get_args(sub.annotation) and
+                all(arg in _FLAT for arg in typing.get_args(sub.annotation))
+                for sub in record.model_fields.values()):
+            found.append((name, record))
+    return found
+
+
+def _compile(cls: type[BaseModel]) -> tuple[Callable[[dict[str, Any]], dict[str, Any] | None],
+                                            Callable[[BaseModel], bytes]]:
+    """`select(fields)` and `line(event)` for `cls`, written out once (like the executor's event builders).
+
+    select: a copy of the dict, minus each excluded field (an inline `is None` test where the
+    rule is that, the declared test otherwise), with source and callee swapped for their
+    fragments. line: the same written by orjson with its newline, in one call per event (a
+    trace writes seven a loop round), or pydantic's line where orjson declines.
     """
     excluded = _exclusions(cls)
+    pydantic_line = _pydantic_line
     if excluded is None:
-        return _ALWAYS_NONE
-    constants: dict[str, Any] = {"fragment": _fragment, "fragments": _FRAGMENTS}
-    lines = ["def select(fields):", "    fields = fields.copy()"]
+        return _ALWAYS_NONE, pydantic_line
+    constants: dict[str, Any] = {"fragment": _fragment, "fragments": _FRAGMENTS, "dumps": orjson.dumps,
+                                 "fields_of": _fields_of, "options": _OPTIONS | orjson.OPT_APPEND_NEWLINE,
+                                 "declined": (orjson.JSONEncodeError, _NotPlain, TypeError),
+                                 "pydantic_line": pydantic_line}
+    body = ["    fields = fields.copy()"]
     for index, (name, test) in enumerate(excluded):
         if _is_none(test):
-            lines.append(f"    if fields[{name!r}] is None: del fields[{name!r}]")
+            body.append(f"    if fields[{name!r}] is None: del fields[{name!r}]")
+        elif _is_zero(test):
+            body.append(f"    if fields[{name!r}] == 0: del fields[{name!r}]")
         else:
             constants[f"test{index}"] = test
-            lines.append(f"    if test{index}(fields[{name!r}]): del fields[{name!r}]")
+            body.append(f"    if test{index}(fields[{name!r}]): del fields[{name!r}]")
     if "source" in cls.model_fields:
-        lines += ["    source = fields['source']",
-                  "    known = fragments.get(id(source))",
-                  "    fields['source'] = known[1] if known is not None and known[0] is source else fragment(source)"]
+        body += ["    source = fields['source']",
+                 "    known = fragments.get(id(source))",
+                 "    fields['source'] = known[1] if known is not None and known[0] is source else fragment(source)"]
     if "callee" in cls.model_fields:
-        lines += ["    callee = fields['callee']",
-                  "    if callee is not None: fields['callee'] = fragment(callee)"]
-    lines.append("    return fields")
+        body += ["    callee = fields['callee']",
+                 "    if callee is not None:",
+                 "        known = fragments.get(id(callee))",
+                 "        fields['callee'] = known[1] if known is not None and known[0] is callee else fragment(callee)"]
+    for index, (name, record) in enumerate(_flat_records(cls)):  # e.g. a step's ActionRecord
+        constants[f"record{index}"] = record
+        body += [f"    value = fields[{name!r}]",
+                 f"    if type(value) is record{index}: fields[{name!r}] = value.__dict__"]
+    lines = ["def select(fields):", *body, "    return fields",
+             "def line(event):", "    fields = event.__dict__", *body,
+             "    try:", "        return dumps(fields, default=fields_of, option=options)",
+             "    except declined:", "        return pydantic_line(event)"]
     exec(compile("\n".join(lines), f"<line fields {cls.__name__}>", "exec"), constants)
-    return constants["select"]
+    return constants["select"], constants["line"]
+
+
+def _pydantic_line(event: BaseModel) -> bytes:
+    return event.__pydantic_serializer__.to_json(event, fallback=repr) + b"\n"
+
+
+_ALWAYS_NONE: Callable[[dict[str, Any]], None] = lambda fields: None  # noqa: E731
 
 
 def encode_fields(fields: dict[str, Any]) -> bytes | None:
@@ -138,10 +196,12 @@ def encode_fields(fields: dict[str, Any]) -> bytes | None:
         return None
 
 
+def encode_line(event: EventBase) -> bytes:
+    """The event's trace line, newline included: pydantic's `to_json`, written faster where that is exact."""
+    known = _COMPILED.get(type(event))
+    return (known or _compiled(type(event)))[1](event)
+
+
 def encode_event(event: EventBase) -> bytes:
-    """The event's trace line (no newline): pydantic's `to_json`, written faster where that is exact."""
-    fields = event_fields(event)
-    line = encode_fields(fields) if fields is not None else None
-    if line is None:
-        return event.__pydantic_serializer__.to_json(event, fallback=repr)
-    return line
+    """The event's JSON (no newline), as encode_line writes it."""
+    return encode_line(event)[:-1]

@@ -6,8 +6,9 @@ import json
 from typing import Any, Callable
 
 from executor.events import EventBase
+from executor.prompt import prompt_lineage
 
-from .line_encoder import encode_event, encode_fields, event_fields
+from .line_encoder import encode_fields, encode_line, event_fields
 from .redact import Redactor
 
 # Kinds that only rearrange text an earlier line already carried (the model's reply, a tool's
@@ -22,29 +23,34 @@ DERIVED = frozenset({"agent_action", "agent_finish", "tool_start", "step", "fini
 
 
 class LineMaker:
-    """Turns events into trace lines: `make(event)` gives the bytes to write (no newline)."""
+    """Turns events into trace lines: `make(event)` gives the bytes to write, newline included."""
 
     def __init__(self, redactor: Redactor) -> None:
         self.redactor = redactor
         self.tainted = False  # has any screened text looked like it holds a secret?
-        self._last_prompt: dict[tuple[str, ...], tuple[int, str]] = {}
-        self._by_kind: dict[str, Callable[[EventBase], tuple[bytes, bool | str]]] = {
-            "llm_start": self._llm_start, "llm_end": self._llm_end, "tool_end": self._tool_end}
+        # frames -> the last llm_start from there: (seq, its prompt's number, length, the text when
+        # it has no number). Numbered prompts are not held: see executor.prompt.prompt_lineage.
+        self._last_prompt: dict[tuple[str, ...], tuple[int, int | None, int, str | None]] = {}
+        self._by_kind: dict[str, Callable[[EventBase], bytes]] = {
+            "llm_start": self._llm_start, "llm_end": self._llm_end, "tool_end": self._tool_end,
+            **{kind: encode_line for kind in DERIVED}}
 
     def make(self, event: EventBase) -> bytes:
         """The event's line, redacted when what it was screened by looks like it holds a secret."""
-        line, screen = self.encode(event)
-        if screen is False and not self.tainted:
-            return line
-        return self._screened(line, screen)
+        if self.tainted:  # from now on every line is screened whole
+            line, _ = self.encode(event)
+            return self._screened(line, True)
+        special = self._by_kind.get(event.kind)
+        if special is not None:
+            return special(event)
+        return self._screened(encode_line(event), True)
 
     def encode(self, event: EventBase) -> tuple[bytes, bool | str]:
         """The line, and what of it to screen: True (all of it), False (nothing), or the outside text."""
         kind = event.kind
-        special = self._by_kind.get(kind)
-        if special is not None:
-            return special(event)
-        return encode_event(event), kind not in DERIVED
+        if kind == "llm_start":
+            return self._prompt_line(event)[0], True
+        return encode_line(event), kind not in DERIVED
 
     def _screened(self, line: bytes, screen: bool | str) -> bytes:
         if screen is not True and not self.tainted:
@@ -57,33 +63,33 @@ class LineMaker:
         self.tainted = True
         # Redact the decoded value, not the text, so the line stays valid JSON.
         return json.dumps(self.redactor.redact(json.loads(text)), ensure_ascii=False,
-                          separators=(",", ":")).encode("utf-8", "replace")
+                          separators=(",", ":")).encode("utf-8", "replace") + b"\n"
 
     # -- the busiest kinds: screen the fields outside text arrives in ---------------------------
-    def _llm_end(self, event: EventBase) -> tuple[bytes, bool | str]:
+    def _llm_end(self, event: EventBase) -> bytes:
         values = event.__dict__
         if values["tool_calls"] is not None:
-            return encode_event(event), True
+            return self._screened(encode_line(event), True)
         extra = [value for value in (values["answered_by"], values["finish_reason"], values["refusal"]) if value]
         if values["usage"]:
             extra.extend(values["usage"])  # its keys came from the model's client too
-        return encode_event(event), "\n".join([values["text"], *extra]) if extra else values["text"]
+        return self._screened(encode_line(event), "\n".join([values["text"], *extra]) if extra else values["text"])
 
-    def _tool_end(self, event: EventBase) -> tuple[bytes, bool | str]:
+    def _tool_end(self, event: EventBase) -> bytes:
         values = event.__dict__
-        return encode_event(event), f"{values['tool']}\n{values['observation']}"
+        return self._screened(encode_line(event), f"{values['tool']}\n{values['observation']}")
 
-    def _llm_start(self, event: EventBase) -> tuple[bytes, bool | str]:
+    def _llm_start(self, event: EventBase) -> bytes:
         values = event.__dict__
         line, new_text = self._prompt_line(event)
         if values["messages"] is not None or values["tools"] is not None:
-            return line, True
+            return self._screened(line, True)
         if new_text is values["prompt"]:
-            return line, f"{values['model']}\n{new_text}"
+            return self._screened(line, f"{values['model']}\n{new_text}")
         # What a prompt adds to the previous one is the reply and the observation that were
         # screened in their own lines (plus the template's glue): the key that made the run is
         # still looked for in it, the shapes of other secrets already were.
-        return line, True if self.redactor.holds_known_secret(new_text) else values["model"]
+        return self._screened(line, True if self.redactor.holds_known_secret(new_text) else values["model"])
 
     def _prompt_line(self, event: EventBase) -> tuple[bytes, str]:
         """The llm_start line, and the prompt text it is the first line to carry.
@@ -92,13 +98,21 @@ class LineMaker:
         "prompt_base" names the earlier llm_start from the same caller, "prompt_append"
         what follows it. Without this a long run's trace grows with the square of its length.
         """
-        frames, prompt = event.frames, event.prompt
+        values = event.__dict__
+        frames, prompt = values["frames"], values["prompt"]
+        lineage = prompt_lineage(prompt)
         previous = self._last_prompt.get(frames)
-        self._last_prompt[frames] = (event.seq, prompt)
-        if previous is None or len(prompt) <= len(previous[1]) or not prompt.startswith(previous[1]):
-            return encode_event(event), prompt
-        base_seq, base = previous
-        added = prompt[len(base):]
+        self._last_prompt[frames] = ((values["seq"], lineage[0], len(prompt), None) if lineage is not None
+                                     else (values["seq"], None, len(prompt), prompt))
+        if previous is None:
+            return encode_line(event), prompt
+        base_seq, base_number, base_length, base_text = previous
+        # The scratchpad says when it made this prompt by appending to that one; otherwise the
+        # two are compared, a pass over the whole earlier prompt.
+        if not (lineage is not None and base_number is not None and lineage[1] == base_number) and (
+                base_text is None or len(prompt) <= base_length or not prompt.startswith(base_text)):
+            return encode_line(event), prompt
+        added = prompt[base_length:]
         fields: dict[str, Any] | None = event_fields(event)
         line = None
         if fields is not None:
@@ -109,4 +123,4 @@ class LineMaker:
             head = event.__pydantic_serializer__.to_json(event, exclude={"prompt"}, fallback=repr)[:-1]
             appended = json.dumps(added, ensure_ascii=False).encode("utf-8", "replace")
             line = b"%s,\"prompt_base\":%d,\"prompt_append\":%s}" % (head, base_seq, appended)
-        return line, added
+        return line + b"\n", added

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 # Environment variables whose values are secrets by their name (OPENAI_API_KEY, GITHUB_TOKEN, ...).
 SECRET_ENV_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)", re.IGNORECASE)
@@ -34,10 +34,31 @@ SECRET_KEYS = frozenset({"authorization", "proxy-authorization", "api_key", "api
                          "x-api-key", "password", "secret", "token", "access_token"})
 _ALL_CLUES = tuple(clue for clues in BUILTIN_CLUES.values() for clue in clues) + tuple(
     f'"{key}"' for key in sorted(SECRET_KEYS))
-# One scan of the lower-cased text for any clue: re's search over the alternatives runs ~4x faster
-# than a substring test per clue. A clue holding another (sk-ant- holds sk-) adds nothing.
-_ANY_CLUE = re.compile("|".join(re.escape(clue) for clue in sorted(set(_ALL_CLUES))
-                                if not any(other != clue and other in clue for other in _ALL_CLUES)))
+# The fewest clues that cover all of them (sk-ant- holds sk-, so sk- is enough), grouped by a
+# character they cannot appear without: '"' for the quoted keys, '_' for GitHub's prefixes.
+# A substring test is a fast scan in C; one test for the character rules a whole group out.
+# (One re alternation of every clue was ~5 ns a character: 15 µs for a 3 KB observation.)
+_FEWEST_CLUES = tuple(sorted(clue for clue in set(_ALL_CLUES)
+                             if not any(other != clue and other in clue for other in _ALL_CLUES)))
+_CLUE_GROUPS = tuple((gate, tuple(clue for clue in _FEWEST_CLUES
+                                   if ('"' if '"' in clue else "_" if "_" in clue else "") == gate))
+                     for gate in ("", '"', "_"))
+
+
+def _clue_test() -> Callable[[str], bool]:
+    """`has_clue(lowered)`: does the lower-cased text hold any clue? One boolean expression,
+    written out once from _CLUE_GROUPS (a loop over the groups costs more than the scans)."""
+    terms = []
+    for gate, clues in _CLUE_GROUPS:
+        tests = " or ".join(f"{clue!r} in lowered" for clue in clues)
+        terms.append(f"({gate!r} in lowered and ({tests}))" if gate else tests)
+    namespace: dict[str, Any] = {}
+    exec(f"def has_clue(lowered):\n    return {' or '.join(terms)}", namespace)
+    return namespace["has_clue"]
+
+
+_has_clue = _clue_test()
+
 _SECRET_KEY_IN_JSON = re.compile(r'"(?:%s)"\s*:' % "|".join(re.escape(k) for k in sorted(SECRET_KEYS)),
                                  re.IGNORECASE)
 
@@ -86,7 +107,7 @@ class Redactor:
             return True
         if self._user_patterns and any(pattern.search(text) for pattern in self._user_patterns):
             return True
-        if _ANY_CLUE.search(text.lower()) is None:
+        if not _has_clue(text.lower()):
             return False
         return (any(pattern.search(text) for pattern, name in self._patterns if name in BUILTIN_CLUES)
                 or bool(_SECRET_KEY_IN_JSON.search(text)))

@@ -25,6 +25,9 @@ RUNS_STRAIGHT_ON = frozenset({"chain_start", "llm_end", "agent_action", "agent_f
                               "tool_end", "invalid_tool", "parse_error", "limit_reached"})
 
 
+_MAX_PENDING = 256  # lines gathered at most before a write, however long the run goes without waiting
+
+
 class TraceWriteError(Exception):
     """The trace could not be written; one line naming the file, what failed and what was kept."""
 
@@ -57,10 +60,15 @@ class TraceWriter:
         self.kept: Path | None = None  # where an abandoned run's partial file went
         self.lines = LineMaker(self.redactor)
         self._target_before = _identity(self.path)
+        self._make_line = self.lines.make
+        # Lines since the run last waited; written out, in one write(), before it next waits.
+        self._pending: list[bytes] = []
         self.partial, self._file = self._open_partial()
-        self._write(json.dumps(self.header.to_json_dict(), ensure_ascii=False).encode("utf-8", "replace"))
+        self._pending.append(json.dumps(self.header.to_json_dict(), ensure_ascii=False)
+                             .encode("utf-8", "replace") + b"\n")
+        self._writing = True
+        self.flush()
         if self.failure:
-            self._give_up_file()
             self.partial.unlink(missing_ok=True)
             raise TraceWriteError(f"cannot write {self.partial}: {self.failure}")
 
@@ -79,49 +87,37 @@ class TraceWriter:
         except OSError as error:
             raise TraceWriteError(f"cannot write a trace at {self.path}: "
                                   f"{error.strerror or error}") from None
-        return partial, os.fdopen(fd, "wb", buffering=1 << 16)
-
-    def _write(self, line: bytes, flush: bool = True) -> None:
-        try:
-            self._file.write(line + b"\n")
-            if flush:
-                self._file.flush()  # to the page cache: a killed process leaves the line behind
-        except OSError as error:
-            self.failure = error.strerror or str(error)
+        # Unbuffered: the writer gathers a wait's worth of lines itself (see flush).
+        return partial, os.fdopen(fd, "wb", buffering=0)
 
     def flush(self) -> None:
-        """Write out buffered lines now (a listener about to pause the run calls this)."""
-        if self.failure or self._file.closed:
+        """Write out the gathered lines now, to the page cache (a listener about to pause the run calls this)."""
+        if not self._writing or not self._pending:
             return
+        data = b"".join(self._pending)
+        self._pending.clear()
         try:
-            self._file.flush()
+            while data:  # an unbuffered write may take only part of it
+                data = data[self._file.write(data):]
         except OSError as error:
             self.failure = error.strerror or str(error)
             self._give_up_file()
 
     def __call__(self, event: EventBase) -> None:
-        if self.failure or self._file.closed:
+        if not self._writing:
             return
         try:
-            line = self._encode(event)
-            file = self._file
-            file.write(line + b"\n")
-            if event.kind not in self._flush_after:
-                file.flush()  # to the page cache: a killed process leaves the line behind
-        except OSError as error:
-            self.failure = error.strerror or str(error)
+            self._pending.append(self._make_line(event))
         except Exception as error:  # the trace is a bystander: it must never change the run
             self.failure = f"{type(error).__name__}: {error}"
-        if self.failure:
             self._give_up_file()
             return
         self.count += 1
-
-    def _encode(self, event: EventBase) -> bytes:
-        """The event's line, secrets redacted (see line_maker)."""
-        return self.lines.make(event)
+        if event.kind not in self._flush_after or len(self._pending) >= _MAX_PENDING:
+            self.flush()  # so a killed process leaves every line up to this wait behind
 
     def _give_up_file(self) -> None:
+        self._writing = False
         try:
             self._file.close()
         except OSError:
@@ -132,6 +128,8 @@ class TraceWriter:
         if self.kept is not None:
             return self.kept
         if not self._file.closed:
+            self.flush()
+            self._writing = False
             try:
                 os.fsync(self._file.fileno())  # the data is on disk before the name points at it
                 self._file.close()
