@@ -1,7 +1,7 @@
 """Per-iteration cost of the loop: a bare ReAct loop, the executor, the executor + JSONL, LangChain.
 
 Run: uv run --extra bench python bench/bench_executor.py [--iterations 1000] [--repeat 5] [--per-step 3000]
-All four run in one process on the same scripted replies; ratios are what to compare.
+All four run in one process on the same scripted replies, (a)-(c) interleaved; ratios are what to compare.
 --per-step N also times each step of one N-step run (traced loopscope and LangChain), and prints
 the cost of a step near the start and near the end: how the cost grows as the scratchpad does.
 """
@@ -140,6 +140,16 @@ def best_of(fn, repeat: int) -> float:
     return min(times)
 
 
+def interleaved_best(runs: dict, repeat: int) -> dict[str, float]:
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(repeat):
+        for name, fn in runs.items():
+            started = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - started)
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=1000)
@@ -149,18 +159,20 @@ def main() -> None:
     n = args.iterations
     script = replies(n)
     assert bare_loop(script, "bench") == "done"
-    results: dict[str, float] = {}
-    results["(a) bare ReAct loop"] = best_of(lambda: bare_loop(script, "bench"), args.repeat)
-    results["(b) executor, events drained"] = best_of(lambda: drain(loopscope_executor(script)), args.repeat)
     with tempfile.TemporaryDirectory() as tmp:
         def with_writer():
             with TraceWriter(Path(tmp) / "bench.jsonl") as writer:
                 drain(loopscope_executor(script), [writer])
-        results["(c) executor + JSONL trace"] = best_of(with_writer, args.repeat)
+        # Interleaved, one of each per repeat, best of each: on a shared machine a burst of load
+        # then costs every case the same, and the ratios stay comparable.
+        runs = {"(a) bare ReAct loop": lambda: bare_loop(script, "bench"),
+                "(b) executor, events drained": lambda: drain(loopscope_executor(script)),
+                "(c) executor + JSONL trace": with_writer}
+        results = interleaved_best(runs, args.repeat)
         size = (Path(tmp) / "bench.jsonl").stat().st_size
     lc = langchain_run(script)
     if lc is not None:
-        results["(d) LangChain AgentExecutor"] = best_of(lambda: langchain_run(script)(), max(1, args.repeat // 2))
+        results["(d) LangChain AgentExecutor"] = best_of(lambda: langchain_run(script)(), args.repeat)
     floor = results["(a) bare ReAct loop"]
     print(f"{n} iterations, best of {args.repeat}; trace file {size / 1e6:.1f} MB")
     for name, seconds in results.items():

@@ -135,7 +135,16 @@ class RunContext:
         self._iteration = value
         # The frames remembered for the last round are finished with; holding them would keep
         # their locals (the last prompt) alive, and the scratchpad could no longer grow in place.
-        self._stacks.clear()
+        # Those still running (the loop's own, which set this) are kept: they are the same next round.
+        stacks, kept = self._stacks, {}
+        frame = _getframe(1)
+        while frame is not None:
+            names = stacks.get(frame)
+            if names is None:
+                break
+            kept[frame] = names
+            frame = frame.f_back
+        self._stacks = kept
 
     def elapsed(self) -> float:
         return self.clock.monotonic() - self._start
@@ -235,6 +244,13 @@ class RunContext:
         (a frame hashes by identity, so no other frame can take its place) until the next round.
         """
         stacks, outermost = self._stacks, self._outermost
+        known = stacks.get(frame.f_back)
+        if known is not None and frame.f_code is not outermost:  # most often: a new frame under a known one
+            names = known + (frame.f_code.co_name,)
+            if len(stacks) > _MAX_STACKS:
+                stacks.clear()
+            stacks[frame] = names
+            return names
         pending = []
         names: tuple[str, ...] = ()
         while frame is not None:

@@ -109,3 +109,20 @@ def test_a_prompt_from_another_scratchpad_at_the_same_call_site_is_written_whole
     assert b'"prompt_base":1,' in lines[2]  # B's second prompt extends the one just before it, B's first
     # A's second prompt extends A's first, but the previous prompt from these frames was B's: written whole.
     assert b'"prompt_base"' not in lines[3] and b'HEAD A' in lines[3]
+
+
+def test_a_class_whose_events_change_kind_is_screened_by_each_events_own_kind():
+    """Lines are made per class for speed; a class without one fixed kind must still be judged per event."""
+    from executor.events import EventBase
+
+    class AnyKind(EventBase):
+        kind: str
+        note: str = ""
+
+    source = SourceRef(file="f.py", line=1, function="f")
+    maker = LineMaker(Redactor())
+    quiet = maker.make(AnyKind(seq=0, run_id="r", t=0.0, iteration=0, frames=("f",), source=source, kind="step"))
+    loud = maker.make(AnyKind(seq=1, run_id="r", t=0.0, iteration=0, frames=("f",), source=source,
+                              kind="user_note", note=f"token {GITHUB_TOKEN}"))
+    assert b'"kind":"step"' in quiet
+    assert GITHUB_TOKEN.encode() not in loud and b"[REDACTED:" in loud

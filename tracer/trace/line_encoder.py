@@ -202,6 +202,11 @@ def encode_line(event: EventBase) -> bytes:
     return (known or _compiled(type(event)))[1](event)
 
 
+def line_function(cls: type[EventBase]) -> Callable[[EventBase], bytes]:
+    """encode_line for events of exactly this class, without looking the class up each time."""
+    return _compiled(cls)[1]
+
+
 def encode_event(event: EventBase) -> bytes:
     """The event's JSON (no newline), as encode_line writes it."""
     return encode_line(event)[:-1]

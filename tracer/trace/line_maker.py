@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import typing
 from typing import Any, Callable
 
 from executor.events import EventBase
 from executor.prompt import prompt_lineage
 
-from .line_encoder import encode_fields, encode_line, event_fields
+from .line_encoder import encode_fields, encode_line, event_fields, line_function
 from .redact import Redactor
 
 # Kinds that only rearrange text an earlier line already carried (the model's reply, a tool's
@@ -31,19 +32,37 @@ class LineMaker:
         # frames -> the last llm_start from there: (seq, its prompt's number, length, the text when
         # it has no number). Numbered prompts are not held: see executor.prompt.prompt_lineage.
         self._last_prompt: dict[tuple[str, ...], tuple[int, int | None, int, str | None]] = {}
-        self._by_kind: dict[str, Callable[[EventBase], bytes]] = {
-            "llm_start": self._llm_start, "llm_end": self._llm_end, "tool_end": self._tool_end,
-            **{kind: encode_line for kind in DERIVED}}
+        self._special = {"llm_start": self._llm_start, "llm_end": self._llm_end, "tool_end": self._tool_end}
+        # Event class -> how its line is made while no secret was seen; kept per class rather
+        # than per kind, so a derived kind goes straight to its compiled line function.
+        self._by_class: dict[type[EventBase], Callable[[EventBase], bytes]] = {}
 
     def make(self, event: EventBase) -> bytes:
         """The event's line, redacted when what it was screened by looks like it holds a secret."""
         if self.tainted:  # from now on every line is screened whole
             line, _ = self.encode(event)
             return self._screened(line, True)
-        special = self._by_kind.get(event.kind)
-        if special is not None:
-            return special(event)
-        return self._screened(encode_line(event), True)
+        make = self._by_class.get(type(event))
+        if make is None:
+            make = self._by_class[type(event)] = self._maker_for(event)
+        return make(event)
+
+    def _maker_for(self, event: EventBase) -> Callable[[EventBase], bytes]:
+        kind_field = type(event).model_fields.get("kind")
+        if kind_field is None or len(typing.get_args(kind_field.annotation)) != 1:  # not one kind per class
+            return self._maker_by_kind
+        kind = event.kind
+        if kind in self._special:
+            return self._special[kind]
+        if kind in DERIVED:
+            return line_function(type(event))
+        return lambda event: self._screened(encode_line(event), True)
+
+    def _maker_by_kind(self, event: EventBase) -> bytes:
+        kind = event.kind
+        if kind in self._special:
+            return self._special[kind](event)
+        return encode_line(event) if kind in DERIVED else self._screened(encode_line(event), True)
 
     def encode(self, event: EventBase) -> tuple[bytes, bool | str]:
         """The line, and what of it to screen: True (all of it), False (nothing), or the outside text."""
