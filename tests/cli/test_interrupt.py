@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -11,15 +12,15 @@ import pytest
 from tests.helpers.paths import ROOT, ROSE
 from tracer.trace.reader import load_trace
 
-# Runs the CLI, but the writer pauses after five events (as a slow model would) and says so.
+# Runs the CLI, but the writer pauses after PAUSE_AT events (as a slow model would) and says so.
 PAUSING_CLI = """
-import sys, time
+import os, sys, time
 from tracer.trace import writer
 from tracer.cli import main
 real_call = writer.TraceWriter.__call__
 def slow_call(self, event):
     real_call(self, event)
-    if self.count == 5:
+    if self.count == int(os.environ["PAUSE_AT"]):
         print("paused", flush=True)
         time.sleep(60)
 writer.TraceWriter.__call__ = slow_call
@@ -27,9 +28,10 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def interrupt(args: list[str]) -> tuple[int, str]:
+def interrupt(args: list[str], pause_at: int = 5) -> tuple[int, str]:
     process = subprocess.Popen([sys.executable, "-c", PAUSING_CLI, *args], cwd=ROOT, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env={**os.environ, "PAUSE_AT": str(pause_at)})
     for line in process.stdout:
         if line.strip() == "paused":
             break
@@ -38,16 +40,19 @@ def interrupt(args: list[str]) -> tuple[int, str]:
     return process.returncode, err
 
 
+# 5: paused after tool_start, written before the tool runs; 4: after agent_action, still gathered
+# in the writer (it writes before the run next waits), so only the interrupt can write it out.
+@pytest.mark.parametrize("pause_at", [5, 4])
 @pytest.mark.parametrize("command", [["record", "rose-pricing", "-o"], ["run", "rose-pricing", "--trace"]])
-def test_ctrl_c_leaves_the_old_trace_and_keeps_the_partial_one_under_its_own_name(tmp_path, command):
+def test_ctrl_c_leaves_the_old_trace_and_keeps_the_partial_one_under_its_own_name(tmp_path, command, pause_at):
     target = tmp_path / "rose.jsonl"
     target.write_bytes(ROSE.read_bytes())
-    code, err = interrupt([*command, str(target)])
+    code, err = interrupt([*command, str(target)], pause_at)
     assert code == 130
     assert target.read_bytes() == ROSE.read_bytes()
     kept = tmp_path / "rose.jsonl.interrupted"
     assert err.strip().splitlines() == [f"loopscope: interrupted; {target} was left as it was; "
                                         f"the partial run is in {kept}"]
     header, events, warning = load_trace(kept)
-    assert len(events) == 5 and "interrupted" in warning
+    assert len(events) == pause_at and "interrupted" in warning
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rose.jsonl", "rose.jsonl.interrupted"]

@@ -167,6 +167,7 @@ class TraceWriter:
 
     def abandon(self) -> Path | None:
         """Give up on an interrupted run: `path` is left as it was, the partial file kept as `<name>.interrupted`."""
+        self.flush()  # every event the run got to, including those waiting for its next wait
         self._give_up_file()
         if self.kept is None and self.partial.exists():
             self.kept = self.path.with_name(self.path.name + ".interrupted")
