@@ -83,8 +83,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
                         source=source, stack=stack or None, origin=origin, **payload)
             self._seq += 1
             self.events.append(event)
-            if not self.writer._file.closed:
-                self.writer(event)
+            self.writer(event)  # a closed writer ignores it
 
     def close(self) -> None:
         self.writer.close()
