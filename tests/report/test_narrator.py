@@ -48,6 +48,14 @@ def test_hostile_tool_and_model_text_cannot_style_or_control_the_terminal():
 
 def test_scrub_keeps_newlines_and_tabs_and_shows_other_controls():
     assert scrub("a\tb\nc\x00d\x1be\x7f") == "a\tb\nc\\x00d␛e\\x7f"
+
+
+def test_a_lone_surrogate_is_shown_as_its_escape_and_measured_as_what_is_printed():
+    from rich.cells import cell_len
+
+    shown = scrub("bad \udc00 text \ud800")
+    assert shown == "bad \\udc00 text \\ud800" and cell_len(shown) == len(shown)
+    shown.encode("utf-8")  # a terminal can print it
     assert literal("[b]x[/b]").plain == "[b]x[/b]"
 
 

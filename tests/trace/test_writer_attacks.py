@@ -228,3 +228,25 @@ def test_a_long_stretch_without_a_wait_is_written_out_as_it_goes(tmp_path):
     assert 1000 - 256 <= on_disk - 1 <= 1000  # the header, and all but the last few hundred lines
     writer.close()
     assert path.read_bytes().count(b"\n") == 1001
+
+
+def test_a_tools_lone_surrogate_is_written_escaped_and_read_back_exactly(tmp_path):
+    """A file read with errors="surrogateescape" gives such text; the trace used to fail outright."""
+    from executor import AgentExecutor, ManualClock, Tool, create_react_agent
+
+    observation = "caf\udce9 menu \x1b[31m"
+    replies = [" look\nAction: Menu\nAction Input: today", " and again\nAction: Menu\nAction Input: today",
+               " Final Answer: see \ud800 above"]
+    tools = [Tool("Menu", "reads the menu file", lambda _: observation)]
+    executor = AgentExecutor(agent=create_react_agent(ScriptedModel(replies), tools), tools=tools,
+                             clock=ManualClock())
+    path = tmp_path / "menu.jsonl"
+    with TraceWriter(path) as writer:
+        executor.invoke({"input": "what is on?"}, [writer])
+    path.read_bytes().decode("utf-8")  # the file is valid UTF-8 throughout
+    _header, events, warning = load_trace(path)
+    assert warning is None
+    assert [e.observation for e in events if e.kind == "tool_end"] == [observation, observation]
+    assert events[-1].outputs == {"output": "see \ud800 above"}
+    prompts = [e.prompt for e in events if e.kind == "llm_start"]
+    assert prompts[-1].count(observation) == 2  # the base + append prompt put back whole

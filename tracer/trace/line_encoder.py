@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import typing
 from typing import Any, Callable
 
 import orjson
 from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 
 from executor.events import EventBase
 
@@ -182,7 +184,20 @@ def _compile(cls: type[BaseModel]) -> tuple[Callable[[dict[str, Any]], dict[str,
 
 
 def _pydantic_line(event: BaseModel) -> bytes:
-    return event.__pydantic_serializer__.to_json(event, fallback=repr) + b"\n"
+    return pydantic_json(event) + b"\n"
+
+
+def pydantic_json(event: BaseModel, exclude: set[str] | None = None) -> bytes:
+    """pydantic's JSON for the event; for text UTF-8 cannot carry (a lone surrogate, as a file read
+    with errors="surrogateescape" gives), the same fields with every such character \\u-escaped:
+    still JSON, read back to the very same text, rather than no trace at all."""
+    try:
+        return event.__pydantic_serializer__.to_json(event, exclude=exclude, fallback=repr)
+    except PydanticSerializationError as error:
+        if "surrogates not allowed" not in str(error):
+            raise
+    fields = event.model_dump(mode="python", exclude=exclude, fallback=repr)
+    return json.dumps(fields, ensure_ascii=True, separators=(",", ":"), default=repr).encode("ascii")
 
 
 _ALWAYS_NONE: Callable[[dict[str, Any]], None] = lambda fields: None  # noqa: E731

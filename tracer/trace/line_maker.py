@@ -9,7 +9,7 @@ from typing import Any, Callable
 from executor.events import EventBase
 from executor.prompt import prompt_lineage
 
-from .line_encoder import encode_fields, encode_line, event_fields, line_function
+from .line_encoder import encode_fields, encode_line, event_fields, line_function, pydantic_json
 from .redact import Redactor
 
 # Kinds that only rearrange text an earlier line already carried (the model's reply, a tool's
@@ -139,7 +139,10 @@ class LineMaker:
             fields["prompt_base"], fields["prompt_append"] = base_seq, added
             line = encode_fields(fields)
         if line is None:  # pydantic writes what orjson cannot, the same way
-            head = event.__pydantic_serializer__.to_json(event, exclude={"prompt"}, fallback=repr)[:-1]
-            appended = json.dumps(added, ensure_ascii=False).encode("utf-8", "replace")
+            head = pydantic_json(event, exclude={"prompt"})[:-1]
+            try:
+                appended = json.dumps(added, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate: escaped, as pydantic_json does
+                appended = json.dumps(added).encode("ascii")
             line = b"%s,\"prompt_base\":%d,\"prompt_append\":%s}" % (head, base_seq, appended)
         return line + b"\n", added

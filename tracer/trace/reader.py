@@ -171,10 +171,20 @@ class TraceFile:
             return event_from_json(raw)
         except ValidationError as error:
             if error.errors()[0]["type"] == "json_invalid":
+                if b"\\ud" in raw:  # a lone surrogate \u-escaped (see line_encoder.pydantic_json): valid JSON
+                    return self._decoded_by_json_module(raw, line_no)
                 raise TraceFormatError(self.path, line_no, "not valid JSON") from None
             kind = _peek_kind(raw)
             if kind is not None and kind not in EVENT_KINDS:
                 raise TraceFormatError(self.path, line_no, f"unknown event kind {kind!r}") from None
+            raise TraceFormatError(self.path, line_no, f"invalid event: {_first_error(error)}") from None
+
+    def _decoded_by_json_module(self, raw: bytes, line_no: int) -> EventBase:
+        try:
+            return EVENT_ADAPTER.validate_python(json.loads(raw))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise TraceFormatError(self.path, line_no, "not valid JSON") from None
+        except ValidationError as error:
             raise TraceFormatError(self.path, line_no, f"invalid event: {_first_error(error)}") from None
 
     def _with_full_prompt(self, raw: bytes, line_no: int) -> dict[str, Any]:
