@@ -99,3 +99,21 @@ def test_the_clue_test_says_yes_exactly_when_a_clue_is_in_the_text():
         texts.append(text.lower())
     for text in texts:
         assert _has_clue(text) == any(clue in text for clue in _ALL_CLUES), text
+
+
+def test_the_environment_scan_finds_exactly_what_the_name_pattern_finds():
+    """env_secrets tests a few substrings before the regex; any name the regex takes must get through."""
+    import random
+    import string
+
+    from tracer.trace.redact import MIN_SECRET_LENGTH, SECRET_ENV_NAME, env_secrets
+
+    rng = random.Random(7)
+    parts = ["API_KEY", "apikey", "Api_Key", "TOKEN", "secret", "Passwd", "PASSWORD", "credential",
+             "CREDENTIALS", "auth", "HOME", "KEY", "PASS", "_", "\u212aEY", "\u017fECRET", "CREDENT\u0130AL", "ß", "é"]
+    for _ in range(20_000):
+        name = "".join(rng.choice(parts + list(string.ascii_letters)) for _ in range(rng.randint(1, 4)))
+        environ = {name: rng.choice(["x" * 9, "short", "  padded  "])}
+        expected = {n: v for n, v in environ.items()
+                    if SECRET_ENV_NAME.search(n) and len(v.strip()) >= MIN_SECRET_LENGTH}
+        assert env_secrets(environ) == expected, name

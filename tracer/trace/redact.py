@@ -70,8 +70,15 @@ class RedactionPatternError(ValueError):
 def env_secrets(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """Name -> value of every environment variable that looks like it holds a secret."""
     environ = os.environ if environ is None else environ
-    return {name: value for name, value in environ.items()
-            if SECRET_ENV_NAME.search(name) and len(value.strip()) >= MIN_SECRET_LENGTH}
+    found = {}
+    for name in environ:  # every writer looks, so cheaply: a substring test before the regex (~1 µs a name)
+        upper = name.upper()  # (a non-ASCII name goes to the regex: its case rules are wider)
+        if (not name.isascii() or "KEY" in upper or "TOKEN" in upper or "SECRET" in upper or "PASS" in upper
+                or "CREDENTIAL" in upper or "AUTH" in upper) and SECRET_ENV_NAME.search(name):
+            value = environ[name]
+            if len(value.strip()) >= MIN_SECRET_LENGTH:
+                found[name] = value
+    return found
 
 
 class Redactor:
