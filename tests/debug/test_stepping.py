@@ -116,3 +116,41 @@ def test_step_over_on_the_acting_phase_runs_every_call(parallel, origin):
 def test_step_into_still_walks_the_lanes_one_event_at_a_time(parallel):
     trace, _ = parallel
     assert kinds_and_ids(trace, go(parallel, 6, S).position) == ("tool_start", "call_sh")
+
+
+def test_a_search_given_up_pauses_at_the_last_event_it_checked_and_counts_hits_only_up_to_there(rose, monkeypatch):
+    from tracer.debug import breakpoints as breakpoints_module
+
+    trace, index = rose
+    monkeypatch.setattr(breakpoints_module, "CANCEL_CHECK_EVERY", 1)
+    resolve_at = lambda i: resolve_in(trace.fields(i), i)  # noqa: E731
+    points = BreakpointSet()
+    counting = points.add('if tool_input != "no such input"', save=False)  # checked event by event
+    counting.ignore = 1000  # reached, counted, never stopped at
+    asked = []
+
+    def cancelled() -> bool:  # esc arrives once a few events have been checked
+        asked.append(1)
+        return len(asked) > 2
+
+    def matching(lo: int, hi: int) -> int:
+        return sum(1 for p in range(lo, hi + 1) if trace.fields(p).get("tool_input") is not None)
+
+    stop = MotionSearch(index, points, resolve_at, 0, Motion.CONTINUE, 1).advance(cancelled=cancelled)
+    assert stop.reason == "paused" and stop.moved and 0 < stop.position < len(index) - 1
+    assert counting.hits == matching(1, stop.position) > 0  # every event up to the pause, none after it
+    # Continuing from there checks the very next event on: no event is skipped or counted twice.
+    again = MotionSearch(index, points, resolve_at, stop.position, Motion.CONTINUE, 1).advance()
+    assert again.reason == "end" and counting.hits == matching(1, len(index) - 1)
+
+
+def test_a_search_given_up_before_it_checked_anything_stays_put(rose, monkeypatch):
+    from tracer.debug import breakpoints as breakpoints_module
+
+    trace, index = rose
+    monkeypatch.setattr(breakpoints_module, "CANCEL_CHECK_EVERY", 1)
+    points = BreakpointSet()
+    points.add('if tool_input == "no such input"', save=False)
+    search = MotionSearch(index, points, lambda i: resolve_in(trace.fields(i), i), 4, Motion.CONTINUE, 1)
+    stop = search.advance(cancelled=lambda: True)
+    assert (stop.position, stop.reason, stop.moved) == (4, "paused", False)

@@ -165,3 +165,58 @@ async def test_continue_to_a_condition_on_a_big_trace_searches_off_the_ui_thread
         await settle(pilot, lambda: app.session.position > 0 and "checking" not in app.session.message)
         landed = app.session.event(app.session.position)
         assert landed.kind in ("agent_action", "tool_start") and landed.tool_input == "25 * 1.05"
+
+
+async def test_esc_stops_a_long_condition_search_where_it_got_to(rose, monkeypatch):
+    from tracer.debug import breakpoints as breakpoints_module
+    from tracer.debug.breakpoints import BreakpointSet
+    from tracer.tui.flows import stepping
+
+    monkeypatch.setattr(stepping, "BACKGROUND_MOTION_EVENTS", 0)  # the rose run stands in for a million events
+    monkeypatch.setattr(breakpoints_module, "CANCEL_CHECK_EVERY", 1)
+    release = hold(monkeypatch, BreakpointSet, "_hits_at")  # the search is busy checking its first event
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.breakpoints.add('if tool_input == "no such input"', save=False)  # never true
+        try:
+            await pilot.press("c")
+            await pilot.pause()
+            assert "esc stops" in str(app.screen.query_one(StatusLine).render())
+            await pilot.press("escape")
+        finally:
+            release.set()
+        await settle(pilot, lambda: "(esc)" in app.session.message)
+        # It stopped after the first event it checked (event 3, the first with a tool_input), not at the end.
+        assert app.session.position == 3
+        assert app.session.message == ("continue: stopped at event 3, breakpoint conditions checked up to "
+                                       "here (esc)")
+
+
+async def test_quitting_during_a_long_condition_search_stops_the_search(rose, monkeypatch):
+    import threading
+    import time
+
+    from tracer.debug import breakpoints as breakpoints_module
+    from tracer.debug.breakpoints import BreakpointSet
+    from tracer.tui.flows import stepping
+
+    monkeypatch.setattr(stepping, "BACKGROUND_MOTION_EVENTS", 0)
+    monkeypatch.setattr(breakpoints_module, "CANCEL_CHECK_EVERY", 1)
+    checks, original = [], BreakpointSet._hits_at
+    first_check = threading.Event()
+
+    def slow_check(self, *args, **kwargs):  # a slow condition: 0.2 s an event
+        checks.append(1)
+        first_check.set()
+        time.sleep(0.2)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(BreakpointSet, "_hits_at", slow_check)
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.breakpoints.add('if tool_input == "no such input"', save=False)
+        await pilot.press("c")
+        await settle(pilot, first_check.is_set)
+        await pilot.press("q")
+    time.sleep(1.0)  # long enough for the rest of the search (three more checks) had it gone on
+    assert len(checks) <= 2  # it stopped at its next look, not after all four candidates

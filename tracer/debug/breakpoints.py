@@ -208,6 +208,18 @@ def parse_spec(text: str) -> dict[str, Any]:
             "ignore": ignore}
 
 
+CANCEL_CHECK_EVERY = 2048  # events checked between two looks at `cancelled` (each check is microseconds)
+
+
+class SearchCancelled(Exception):
+    """A breakpoint search was stopped before it found anything; `last_checked` is the last event it
+    checked (None: none yet). Every event up to it counted its hits, none after it did."""
+
+    def __init__(self, last_checked: int | None) -> None:
+        super().__init__(last_checked)
+        self.last_checked = last_checked
+
+
 # -- the set --------------------------------------------------------------------------------------
 @dataclass
 class BreakpointSet:
@@ -280,21 +292,28 @@ class BreakpointSet:
 
     # -- stopping ---------------------------------------------------------------------------------
     def first_stop(self, index: TraceIndex, resolve_at: ResolveAt, start: int, end: int,
-                   direction: int) -> tuple[int, list[Breakpoint]] | None:
+                   direction: int, cancelled: Callable[[], bool] | None = None) -> tuple[int, list[Breakpoint]] | None:
         """The first event from start to end (inclusive, walking `direction`) where a breakpoint stops.
 
         Like pdb: every breakpoint reached counts a hit; one with an ignore count left uses one
-        up instead of stopping; a temporary one is deleted once it has stopped.
+        up instead of stopping; a temporary one is deleted once it has stopped. `cancelled` is
+        asked every few thousand events checked; when it says yes, SearchCancelled names the
+        last event checked (esc during a long search, or the window closing).
         """
         active = [bp for bp in self.items if bp.enabled]
         if not active or (end - start) * direction < 0:
             return None
         self.update_reach()
+        checked, last_checked = 0, None
         for lo, hi in scan_windows(start, end, direction):
             plans = [(bp, *bp.plan(index, lo, hi)) for bp in active]
             union = np.logical_or.reduce([mask for _bp, mask, _exact in plans])
             candidates = np.flatnonzero(union) + lo
             for position in (candidates if direction > 0 else candidates[::-1]):
+                checked += 1
+                if cancelled is not None and not checked % CANCEL_CHECK_EVERY and cancelled():
+                    raise SearchCancelled(last_checked)
+                last_checked = int(position)
                 stopping = self._hits_at(int(position), plans, lo, resolve_at)
                 if stopping:
                     spent = [bp for bp in stopping if bp.temporary]

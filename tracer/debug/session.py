@@ -125,6 +125,10 @@ class DebugSession:
             self.message = f"{MOTION_WORDS[motion]}{backwards}: reached the {edge} event{moved}"
         elif stop.reason == "out":
             self.message = f"step out{backwards}: left {self._left_function(stop)}"
+        elif stop.reason == "paused":
+            where = f"at event {stop.position}" if stop.moved else "where it started"
+            self.message = (f"{MOTION_WORDS[motion]}{backwards}: stopped {where}, breakpoint conditions "
+                            "checked up to here (esc)")
         else:
             self.message = f"{MOTION_WORDS[motion]}{backwards} → event {stop.position}"
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Callable
 
 import numpy as np
 
 from ..trace.index import TraceIndex, scan_windows
-from .breakpoints import Breakpoint, BreakpointSet, ResolveAt
+from .breakpoints import Breakpoint, BreakpointSet, ResolveAt, SearchCancelled
 from .conditions import MISSING, Resolve
 
 
@@ -26,7 +27,7 @@ class Stop:
     """Where a motion ended and why."""
 
     position: int
-    reason: str  # "step", "next", "out", "breakpoint", "end", "start"
+    reason: str  # "step", "next", "out", "breakpoint", "end", "start", "paused" (a search given up)
     breakpoints: list[Breakpoint] = field(default_factory=list)
     moved: bool = True
 
@@ -89,14 +90,20 @@ class MotionSearch:
             self.origin_depth = acting_phase_depth(resolve_at(origin), self.origin_depth)
         self.cursor = origin  # the last event examined
 
-    def advance(self, complete: bool = True) -> Stop | None:
+    def advance(self, complete: bool = True, cancelled: Callable[[], bool] | None = None) -> Stop | None:
+        """Where the motion stops; with `cancelled` (see BreakpointSet.first_stop) a long breakpoint
+        search can be given up, and the motion then pauses at the last event it checked."""
         start = self.cursor + self.direction
         end = len(self.index) - 1 if self.direction > 0 else 0
         if (end - start) * self.direction < 0:
             return self._edge(complete)
         target = first_structural(self.index, self.motion, self.origin_depth, start, end, self.direction)
         limit = target if target is not None else end
-        hit = self.breakpoints.first_stop(self.index, self.resolve_at, start, limit, self.direction)
+        try:
+            hit = self.breakpoints.first_stop(self.index, self.resolve_at, start, limit, self.direction, cancelled)
+        except SearchCancelled as stopped:
+            at = self.origin if stopped.last_checked is None else stopped.last_checked
+            return Stop(at, "paused", moved=at != self.origin)
         if hit is not None:
             return Stop(hit[0], "breakpoint", hit[1])
         if target is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from textual import work
+from textual.worker import get_current_worker
 from textual.binding import Binding
 
 from ...debug.step_into import LineStop
@@ -42,7 +43,8 @@ class SteppingFlow(Flow):
         Binding("space", "flow('stepping', 'tutorial_stop', 1)", "next stop", id="next-stop"),
         Binding("backspace", "flow('stepping', 'tutorial_stop', -1)", "previous stop", show=False,
                 id="previous-stop"),
-        Binding("escape", "flow('stepping', 'pause')", "pause a running live continue", show=False, id="pause"),
+        Binding("escape", "flow('stepping', 'pause')", "pause a running live continue or a long search", show=False,
+                id="pause"),
     ]
 
     def __init__(self, session, **kwargs) -> None:
@@ -75,7 +77,8 @@ class SteppingFlow(Flow):
         if self._may_read_every_event():
             # A breakpoint condition the index cannot decide is checked event by event: seconds on a
             # million events. A worker searches; the window keeps painting and keys wait their turn.
-            self.busy(f"{chosen.value}: checking breakpoint conditions event by event…")
+            self._pause_requested = False
+            self.busy(f"{chosen.value}: checking breakpoint conditions event by event… (esc stops)")
             self._advance_in_background(search, chosen, direction)
             return
         self._advanced(search, search.advance(complete=self.session.store.complete or direction < 0),
@@ -87,8 +90,14 @@ class SteppingFlow(Flow):
 
     @work(thread=True, exclusive=True, group="motion")
     def _advance_in_background(self, search: MotionSearch, motion: Motion, direction: int) -> None:
-        stop = search.advance(complete=self.session.store.complete or direction < 0)
-        self.app.call_from_thread(self._advanced_in_background, search, stop, motion, direction)
+        worker = get_current_worker()  # cancelled when the window closes: quit does not wait for the search
+
+        def cancelled() -> bool:
+            return self._pause_requested or worker.is_cancelled
+
+        stop = search.advance(complete=self.session.store.complete or direction < 0, cancelled=cancelled)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._advanced_in_background, search, stop, motion, direction)
 
     def _advanced_in_background(self, search: MotionSearch, stop, motion: Motion, direction: int) -> None:
         self.busy("")  # the screen runs any key that waited, once this has landed
@@ -149,7 +158,7 @@ class SteppingFlow(Flow):
         self.redraw()
 
     def pause(self) -> None:
-        if self.blocked_by.startswith("running"):
+        if self.blocked_by.startswith("running") or "checking breakpoint conditions" in self.blocked_by:
             self._pause_requested = True
 
     def run_queued(self) -> None:
