@@ -71,3 +71,29 @@ async def test_debug_lang_zh_speaks_chinese_on_any_trace_and_a_bad_language_is_o
     assert main(["debug", str(ROSE), "--lang", "fr"]) == 2
     err = capsys.readouterr().err
     assert "unknown language 'fr'" in err and len(err.strip().splitlines()) == 1
+
+
+async def test_the_variables_and_prompt_panes_speak_chinese_too_but_never_translate_the_run():
+    import io
+
+    from rich.console import Console
+
+    from tracer.tui.views.prompt_view import prompt_text
+    from tracer.tui.views.variables_view import loop_state
+
+    app = DebuggerApp(tutorial_session("rose-pricing", 0, "zh"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        session = app.session
+        session.goto(9)  # the second plan's reply: a prompt with new scratchpad, and a loop state to show
+        header, body = prompt_text(session, "zh")
+        assert "第 2 次调用" in header.plain and "模板" in header.plain and "第 1 次调用（事件 1）之后新增的" in header.plain
+        assert "回复（事件 9），原样照录：" in body.plain
+        assert "Reply (event" not in body.plain and "call #" not in header.plain
+        assert "Observation: " in body.plain  # the prompt itself stays exactly as the model saw it
+        table = loop_state(session, "zh")
+        console = Console(width=160, height=60, record=True, file=io.StringIO())
+        console.print(table)
+        shown = console.export_text()
+        assert "_call 在这个事件处的变量，由录下的事件重建" in shown and "（这一轮还没有检查）" in shown
+        assert "rebuilt from the recorded events" not in shown and "not checked yet" not in shown

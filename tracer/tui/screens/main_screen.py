@@ -315,9 +315,9 @@ class DebuggerScreen(Screen):
     def _show_tab(self, name: str) -> None:
         session = self.session
         if name == "variables":
-            self.query_one("#variables-text", TextPane).show(variables_text(session))
+            self.query_one("#variables-text", TextPane).show(variables_text(session, self.lang))
         elif name == "prompt":
-            self.query_one(PromptPane).show(*prompt_text(session))
+            self.query_one(PromptPane).show(*prompt_text(session, self.lang))
         elif name == "detail":
             event = session.event()
             cost = None if isinstance(event, UnreadableEvent) else session.costs.call_at(session.position)

@@ -8,11 +8,11 @@ import numpy as np
 from rich.text import Text
 
 from ...trace.literal_text import scrub
-
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
 from ...report.narrator import reply_text
 from .budget_view import BUDGET_KINDS, budget_text
+from ..chrome import localise
 from .clipped_text import clipped, common_prefix_length
 
 SEGMENT_LIMIT = 8_000  # per part of the prompt; the end of each part is what matters most
@@ -31,11 +31,11 @@ def _same_caller_calls(session: DebugSession, at: int) -> np.ndarray:
     return calls[same[calls]]
 
 
-def prompt_text(session: DebugSession) -> tuple[Text, Text]:
+def prompt_text(session: DebugSession, lang: str = "en") -> tuple[Text, Text]:
     """(header, body): which call this is and the legend, then the prompt itself and its reply."""
     index = session.store.index
     if index is None:
-        return Text("Indexing the trace… the prompt appears when it is done.", style="italic"), Text()
+        return Text(localise("Indexing the trace… the prompt appears when it is done.", lang), style="italic"), Text()
     current = session.event(session.position)
     if getattr(current, "kind", "") in BUDGET_KINDS:  # the history before and after the budget cut it
         after = index.positions("llm_start")
@@ -45,7 +45,7 @@ def prompt_text(session: DebugSession) -> tuple[Text, Text]:
     if at is None:
         first = index.positions("llm_start")
         later = f"; the first one is event {int(first[0])}" if len(first) else ""
-        return Text(f"No model call has happened yet at this event{later}.", style="italic"), Text()
+        return Text(localise(f"No model call has happened yet at this event{later}.", lang), style="italic"), Text()
     event = session.event(at)
     if isinstance(event, UnreadableEvent):
         return Text(event.problem, style="bold red"), Text()
@@ -55,23 +55,23 @@ def prompt_text(session: DebugSession) -> tuple[Text, Text]:
     first = session.event(int(calls[0])) if number >= 2 else None
     caller = event.frames[-2] if len(event.frames) >= 2 else "?"
     header = Text()
-    header.append(scrub(f"{caller}() call #{number} · event {at} · {len(event.prompt):,} chars · "
-                        f"stop {event.stop!r}"), style="bold")
+    header.append(localise(scrub(f"{caller}() call #{number} · event {at} · {len(event.prompt):,} chars · "
+                                 f"stop {event.stop!r}"), lang), style="bold")
     if at != session.position:
-        header.append(f" · the last call before event {session.position}", style="dim")
+        header.append(localise(f" · the last call before event {session.position}", lang), style="dim")
     header.append("\n")
-    header.append("template", style=TEMPLATE)
+    header.append(localise("template", lang), style=TEMPLATE)
     header.append(" · ")
-    header.append("scratchpad", style=SCRATCHPAD)
+    header.append(localise("scratchpad", lang), style=SCRATCHPAD)
     if previous is not None:
         header.append(" · ")
-        header.append(f"new since call #{number - 1} (event {previous.seq})", style=NEW)
-    body = _coloured_prompt(event.prompt, first, previous)
-    _reply(body, session, at)
+        header.append(localise(f"new since call #{number - 1} (event {previous.seq})", lang), style=NEW)
+    body = _coloured_prompt(event.prompt, first, previous, lang)
+    _reply(body, session, at, lang)
     return header, body
 
 
-def _coloured_prompt(prompt: str, first, previous) -> Text:
+def _coloured_prompt(prompt: str, first, previous, lang: str = "en") -> Text:
     # The caller's first prompt has an empty scratchpad, so what it shares with this one is the
     # template; what this one shares with the previous call is old scratchpad; the rest is new.
     template_end = common_prefix_length(first.prompt, prompt) if first is not None else len(prompt)
@@ -82,15 +82,16 @@ def _coloured_prompt(prompt: str, first, previous) -> Text:
     parts.append_text(clipped(prompt[template_end:new_from], SCRATCHPAD, SEGMENT_LIMIT, keep_end=True))
     parts.append_text(clipped(prompt[new_from:], NEW, SEGMENT_LIMIT, keep_end=True))
     if previous is not None and new_from < len(previous.prompt):
-        parts.append_text(_diff(previous.prompt, prompt))
+        parts.append_text(_diff(previous.prompt, prompt, lang))
     return parts
 
 
-def _diff(before: str, after: str) -> Text:
+def _diff(before: str, after: str, lang: str = "en") -> Text:
     """Shown when the new prompt is not the old one plus more (e.g. trimmed intermediate steps)."""
-    text = Text("\n\nThis prompt does not simply extend the previous one; what changed:\n", style="bold yellow")
+    text = Text("\n\n" + localise("This prompt does not simply extend the previous one; what changed:", lang) + "\n",
+                style="bold yellow")
     if max(len(before), len(after)) > DIFF_LIMIT:
-        text.append("(too long to diff line by line)\n", style="dim")
+        text.append(localise("(too long to diff line by line)", lang) + "\n", style="dim")
         return text
     for line in difflib.unified_diff(before.splitlines(), after.splitlines(), "previous", "this", n=1,
                                      lineterm=""):
@@ -99,11 +100,11 @@ def _diff(before: str, after: str) -> Text:
     return text
 
 
-def _reply(text: Text, session: DebugSession, at: int) -> None:
+def _reply(text: Text, session: DebugSession, at: int, lang: str = "en") -> None:
     index = session.store.index
     if at + 1 >= len(index) or index.kind(at + 1) != "llm_end" or at + 1 > session.position:
-        text.append("\n\n(the reply has not come back yet at this event)", style="dim italic")
+        text.append("\n\n" + localise("(the reply has not come back yet at this event)", lang), style="dim italic")
         return
     reply = session.event(at + 1)
-    text.append(f"\n\nReply (event {at + 1}), exactly as it came back:\n", style="bold")
+    text.append("\n\n" + localise(f"Reply (event {at + 1}), exactly as it came back:", lang) + "\n", style="bold")
     text.append_text(clipped(reply_text(reply), "yellow"))

@@ -8,6 +8,7 @@ from rich.text import Text
 
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
+from ..chrome import localise
 from .clipped_text import clipped, first_line
 from .variable_table import VariableTable
 
@@ -38,7 +39,7 @@ def _action_repr(event: Any) -> str:
     return f"OutputParserException({_short(event.error)})  → becomes AgentAction('_Exception', …)"
 
 
-def loop_state(session: DebugSession) -> VariableTable | Text:
+def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
     """iteration, name_to_tool_map, intermediate_steps, output, observation and the finish check."""
     store, position = session.store, session.position
     index = store.index
@@ -46,52 +47,53 @@ def loop_state(session: DebugSession) -> VariableTable | Text:
     if isinstance(event, UnreadableEvent):
         return Text(event.problem, style="bold red")
     if index is None:
-        return Text("Indexing the trace… the loop state appears when it is done.", style="italic")
+        return Text(localise("Indexing the trace… the loop state appears when it is done.", lang), style="italic")
     if session.locals_pending():  # a worker is re-executing the run; the pane is redrawn when it gets here
         done = len(store.reenactment.snapshots)
-        note = f" (the real locals follow: re-executing the run, {done:,} of {position + 1:,} events…)"
+        note = " " + localise(f"(the real locals follow: re-executing the run, {done:,} of {position + 1:,} events…)",
+                              lang)
     else:
         why = getattr(getattr(store, "reenactment", None), "problem", None)
-        note = f" (no real locals: {why})" if why else ""
-    table = VariableTable(Text("_call's variables at this event, rebuilt from the recorded events" + note,
+        note = " " + localise(f"(no real locals: {why})", lang) if why else ""
+    table = VariableTable(Text(localise("_call's variables at this event, rebuilt from the recorded events", lang) + note,
                                style="dim"))
     _row(table, "iteration", str(event.iteration))
-    _tools_row(table, session)
-    _steps_rows(table, session)
+    _tools_row(table, session, lang)
+    _steps_rows(table, session, lang)
     start = index.iteration_start(position)
     planned = max((p for p in (index.last_before(k, position, start) for k in
                                 ("agent_action", "agent_finish", "parse_error")) if p is not None), default=None)
     stepped = index.last_before("step", position, start)
     if planned is None:
-        _row(table, "output", Text("(not planned yet in this iteration)", style="dim"))
+        _row(table, "output", Text(localise("(not planned yet in this iteration)", lang), style="dim"))
     elif stepped is not None:  # _take_next_step has returned its list of AgentSteps
         step = session.event(stepped)
         _row(table, "output", f"[AgentStep(action=AgentAction(tool={_short(step.action.tool)}, …), "
-                              f"observation={_short(step.observation, 50)})]", f"(event {stepped})")
+                              f"observation={_short(step.observation, 50)})]", localise(f"(event {stepped})", lang))
     else:
-        _row(table, "output", _action_repr(session.event(planned)), f"(event {planned})")
-        _observation_row(table, session, planned, position)
+        _row(table, "output", _action_repr(session.event(planned)), localise(f"(event {planned})", lang))
+        _observation_row(table, session, planned, position, lang)
     checked = index.last_before("finish_check", position, start)
     if checked is None:
-        _row(table, "is_finish", Text("(not checked yet in this iteration)", style="dim"))
+        _row(table, "is_finish", Text(localise("(not checked yet in this iteration)", lang), style="dim"))
     else:
         is_finish = session.event(checked).is_finish
         _row(table, "is_finish", Text(str(is_finish), style="bold green" if is_finish else "bold yellow"),
-             f"(isinstance(output, AgentFinish), event {checked})")
+             localise(f"(isinstance(output, AgentFinish), event {checked})", lang))
     return table
 
 
-def _tools_row(text: VariableTable, session: DebugSession) -> None:
+def _tools_row(text: VariableTable, session: DebugSession, lang: str) -> None:
     start = session.store.index.last_before("chain_start", session.position)
     if start is None:
-        _row(text, "name_to_tool_map", Text("(no chain_start yet)", style="dim"))
+        _row(text, "name_to_tool_map", Text(localise("(no chain_start yet)", lang), style="dim"))
         return
     tools = session.event(start).tools
     shown = ", ".join(f"{t.name!r}: Tool({t.name!r})" for t in tools)
     _row(text, "name_to_tool_map", "{" + shown + "}")
 
 
-def _steps_rows(text: VariableTable, session: DebugSession) -> None:
+def _steps_rows(text: VariableTable, session: DebugSession, lang: str) -> None:
     index, position = session.store.index, session.position
     steps = index.positions("step")
     # _call extends intermediate_steps only after the finish check has been yielded and resumed.
@@ -99,7 +101,7 @@ def _steps_rows(text: VariableTable, session: DebugSession) -> None:
     count = index.count_before("step", checked) if checked is not None else 0
     _row(text, "intermediate_steps", f"[{count} AgentStep{'s' * (count != 1)}]")
     if count > SHOWN_STEPS:
-        text.add("", Text(f"… {count - SHOWN_STEPS} earlier", style="dim"))
+        text.add("", Text(localise(f"… {count - SHOWN_STEPS} earlier", lang), style="dim"))
     for number in range(max(0, count - SHOWN_STEPS), count):
         step = session.event(int(steps[number]))
         if isinstance(step, UnreadableEvent):
@@ -108,7 +110,7 @@ def _steps_rows(text: VariableTable, session: DebugSession) -> None:
                              f"{_short(step.observation, 50)}"))
 
 
-def _observation_row(text: VariableTable, session: DebugSession, planned: int, position: int) -> None:
+def _observation_row(text: VariableTable, session: DebugSession, planned: int, position: int, lang: str) -> None:
     index = session.store.index
     found = [p for p in (index.last_before(k, position, planned) for k in ("tool_end", "invalid_tool", "tool_error"))
              if p is not None]
@@ -117,24 +119,26 @@ def _observation_row(text: VariableTable, session: DebugSession, planned: int, p
     event = session.event(max(found))
     observation = getattr(event, "observation", None)
     if observation is None:
-        _row(text, "observation", Text(f"(none: {event.kind})", style="dim"))
+        _row(text, "observation", Text(localise(f"(none: {event.kind})", lang), style="dim"))
     else:
-        _row(text, "observation", _short(observation, 70), f"(event {max(found)}; the next prompt ends with it)")
+        _row(text, "observation", _short(observation, 70),
+             localise(f"(event {max(found)}; the next prompt ends with it)", lang))
 
 
-def live_locals(frames: tuple[FrameSnapshot, ...], selected: int, live: bool, inside: bool = False) -> VariableTable:
+def live_locals(frames: tuple[FrameSnapshot, ...], selected: int, live: bool, inside: bool = False,
+                lang: str = "en") -> VariableTable:
     """The real locals of the selected frame (u/d move it); the other frames are one line each."""
     origin = ("captured when this event was yielded" if live else
               "of the run re-executed on the recorded replies, paused at this event")
     if inside:
         origin = f"of {frames[-1].function}(), paused before line {frames[-1].line} runs (live)"
-    table = VariableTable(Text(f"Real locals {origin}; u/d: caller/callee frame", style="dim"))
+    table = VariableTable(Text(localise(f"Real locals {origin}; u/d: caller/callee frame", lang), style="dim"))
     chosen_depth = len(frames) - 1 - selected
     for depth in range(len(frames) - 1, -1, -1):
         frame = frames[depth]
         chosen = depth == chosen_depth
         table.add(Text(f"{'▶ ' if chosen else '  '}{frame.function}()", style="bold reverse" if chosen else "bold"),
-                  Text(f"{frame.file}:{frame.line}" + ("" if chosen else f"  ({len(frame.locals)} locals)"),
+                  Text(f"{frame.file}:{frame.line}" + ("" if chosen else "  " + localise(f"({len(frame.locals)} locals)", lang)),
                        style="dim"))
         if chosen:
             for name, value in frame.locals:
@@ -142,10 +146,10 @@ def live_locals(frames: tuple[FrameSnapshot, ...], selected: int, live: bool, in
     return table
 
 
-def variables_text(session: DebugSession) -> VariableTable | Text:
+def variables_text(session: DebugSession, lang: str = "en") -> VariableTable | Text:
     frames = session.real_frames()
     inside = session.store.function_frame(session.position) if len(session.store) else None
     if frames:
         frames = frames + (inside,) if inside is not None else frames
-        return live_locals(frames, session.frame_up, session.store.live, inside is not None)
-    return loop_state(session)
+        return live_locals(frames, session.frame_up, session.store.live, inside is not None, lang)
+    return loop_state(session, lang)
