@@ -28,6 +28,7 @@ async def test_a_chinese_tutorial_has_chinese_pane_titles_footer_status_and_stop
         await settle(pilot)
         status = str(app.screen.query_one(StatusLine).render())
         assert "事件 1/23" in status and "第 1 轮" in status and "单步 → 事件 1" in status
+        assert "llm_start · 规划" in status and "planning" not in status and "全程" in status
         await pilot.press("question_mark")
         await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
         help_text = _screen_text(app)

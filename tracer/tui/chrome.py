@@ -31,6 +31,9 @@ WORDS_ZH = {
     "enable/disable": "启用/停用", "delete": "删除", "temporary": "临时", "ignore +1": "忽略次数 +1",
     "ignore -1": "忽略次数 -1",
     "next line": "下一行",
+    # The loop's states (executor/states.py), as the status line names them.
+    "planning": "规划", "acting": "行动", "observing": "观察", "summarizing": "总结", "finished": "完成",
+    "error": "出错",
     # The Variables and Prompt panes' own sentences (model and tool text in them is never translated).
     "Indexing the trace… the loop state appears when it is done.": "正在为轨迹建索引……完成后这里显示循环的状态。",
     "_call's variables at this event, rebuilt from the recorded events": "_call 在这个事件处的变量，由录下的事件重建",

@@ -32,7 +32,7 @@ class StatusLine(Static):
         if lang == "zh":
             live = "" if session.store.complete else "（实时，目前）"
             text.append(f" 事件 {session.position}/{total}{live} ", style="bold reverse")
-            text.append(f" 第 {event.iteration} 轮 · {event.kind} · {_state(event)} │ ", style="bold")
+            text.append(f" 第 {event.iteration} 轮 · {event.kind} · {localise(_state(event), lang)} │ ", style="bold")
         else:
             live = "" if session.store.complete else " so far (live)"
             text.append(f" event {session.position} of {total}{live} ", style="bold reverse")
@@ -45,8 +45,12 @@ class StatusLine(Static):
         totals = session.costs.totals(getattr(event, "iteration", 0))
         if totals is not None:  # after the message: why we stopped matters more than the bill
             iteration, run = totals
-            mark = " (est.)" if run.estimated else ""
-            text.append(f" │ iteration {iteration.compact()} · run {run.compact()}{mark}", style="magenta")
+            if lang == "zh":
+                mark = "（估算）" if run.estimated else ""
+                text.append(f" │ 本轮 {iteration.compact()} · 全程 {run.compact()}{mark}", style="magenta")
+            else:
+                mark = " (est.)" if run.estimated else ""
+                text.append(f" │ iteration {iteration.compact()} · run {run.compact()}{mark}", style="magenta")
         self.update(text)
 
 
