@@ -250,3 +250,19 @@ def test_a_tools_lone_surrogate_is_written_escaped_and_read_back_exactly(tmp_pat
     assert events[-1].outputs == {"output": "see \ud800 above"}
     prompts = [e.prompt for e in events if e.kind == "llm_start"]
     assert prompts[-1].count(observation) == 2  # the base + append prompt put back whole
+
+
+def test_a_disk_that_fills_on_the_last_write_fails_the_trace_with_one_line(tmp_path):
+    """The lines gathered since the last wait go out at close; if that write fails, close says so."""
+    from executor.events import FinishCheckEvent, SourceRef
+
+    path = tmp_path / "t.jsonl"
+    writer = TraceWriter(path)
+    writer._file = FullDisk(writer._file, room=0)  # the header is out; nothing more fits
+    source = SourceRef(file="f.py", line=1, function="f")
+    writer(FinishCheckEvent(seq=0, run_id="r", t=0.0, iteration=1, frames=("f",), source=source,
+                            is_finish=False, output_type="list[AgentStep]"))  # gathered: finish_check waits for nothing
+    with pytest.raises(TraceWriteError) as failure:
+        writer.close()
+    assert "No space left on device" in str(failure.value) and "\n" not in str(failure.value)
+    assert not path.exists()

@@ -127,8 +127,8 @@ class TraceWriter:
         """Finish the trace: on disk, then renamed to `path`. Raises TraceWriteError if it cannot be."""
         if self.kept is not None:
             return self.kept
+        self.flush()  # what waited for the run's next wait (a failure here gives the file up)
         if not self._file.closed:
-            self.flush()
             self._writing = False
             try:
                 os.fsync(self._file.fileno())  # the data is on disk before the name points at it
