@@ -40,7 +40,7 @@ class LineMaker:
     def make(self, event: EventBase) -> bytes:
         """The event's line, redacted when what it was screened by looks like it holds a secret."""
         if self.tainted:  # from now on every line is screened whole
-            line, _ = self.encode(event)
+            line = self._prompt_line(event)[0] if event.kind == "llm_start" else encode_line(event)
             return self._screened(line, True)
         make = self._by_class.get(type(event))
         if make is None:
@@ -63,13 +63,6 @@ class LineMaker:
         if kind in self._special:
             return self._special[kind](event)
         return encode_line(event) if kind in DERIVED else self._screened(encode_line(event), True)
-
-    def encode(self, event: EventBase) -> tuple[bytes, bool | str]:
-        """The line, and what of it to screen: True (all of it), False (nothing), or the outside text."""
-        kind = event.kind
-        if kind == "llm_start":
-            return self._prompt_line(event)[0], True
-        return encode_line(event), kind not in DERIVED
 
     def _screened(self, line: bytes, screen: bool | str) -> bytes:
         if screen is not True and not self.tainted:
