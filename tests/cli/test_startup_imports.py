@@ -73,3 +73,20 @@ def test_an_unknown_scenario_is_still_a_key_error_naming_the_known_ones():
         tutorials.get_scenario("tulip")
     assert "rose-pricing" in tutorials.SCENARIOS and "tulip" not in tutorials.SCENARIOS
     assert len(tutorials.SCENARIOS) == len(list(tutorials.SCENARIOS)) == 16
+
+
+def test_the_tutorials_first_frame_loads_no_numpy():
+    # The whole first frame (timeline, call stack, narration, the status line's costs) under Pilot, in
+    # a fresh interpreter: a small trace's index answers from Python arrays. `s` then asks a motion's mask.
+    frame = ("import asyncio, sys\nfrom tracer.tui.app import DebuggerApp\n"
+             "from tracer.tui.flows.tutorials import tutorial_session\n"
+             "async def main():\n"
+             "    app = DebuggerApp(tutorial_session('rose-pricing', 0, 'en'))\n"
+             "    async with app.run_test(size=(120, 40)) as pilot:\n"
+             "        await pilot.pause()\n"
+             "        assert 'Call&#160;stack' in app.export_screenshot() and 'numpy' not in sys.modules\n"
+             "        await pilot.press('s')\n"
+             "        await pilot.pause()\n"
+             "        assert app.session.position == 1\n"
+             "asyncio.run(main())")
+    assert loaded_after(frame, ("numpy", "textual")) == ["numpy", "textual"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import tracer.trace.index as trace_index
+import tracer.trace.event_shape as event_shape
 from executor import ManualClock, ScriptedModel
 from tests.helpers.paths import ROSE
 from tracer.trace.index import TraceIndex, event_tool, scan_windows
@@ -70,7 +70,7 @@ def test_a_tool_name_with_an_escaped_quote_is_read_exactly(tmp_path):
 
 
 def test_a_line_longer_than_the_read_buffer_is_still_found(tmp_path, monkeypatch):
-    monkeypatch.setattr(trace_index, "_CHUNK", 256)  # every event line is longer than this
+    monkeypatch.setattr(event_shape, "_CHUNK", 256)  # every event line is longer than this
     with TraceFile(ROSE) as trace:
         assert index_rows(TraceIndex.build(trace)) == expected_rows(trace)
 

@@ -9,11 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-import numpy as np
-
 from executor.events import EVENT_KINDS
 
 from ..trace.index import TraceIndex, scan_windows
+from ..trace.numpy_on_use import np
 from ..trace.sidecar import SidecarRefused, loads_json, read_sidecar, write_sidecar
 from .conditions import Condition, ConditionError, Resolve
 from .line_breakpoints import Callees, Reach, is_user_file, reach, same_file

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Protocol, Sequence
 
-import numpy as np
-
 from executor.events import EVENT_CLASSES
 from executor.states import STATES
 
 from ..trace.states import state_of_fields
 
 from ..trace.index import event_tool
+from ..trace.numpy_on_use import np
 from .condition_language import (
     MISSING,
     BoolOp,
@@ -85,8 +84,9 @@ def _vector_compare(node: Compare, index: ShapeIndex, lo: int, hi: int) -> np.nd
     return None
 
 
-_NUMPY_OPS = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
-              ">": np.greater, ">=": np.greater_equal}
+# numpy's comparison functions by name: looked up on use, so importing this module loads no numpy.
+_NUMPY_OPS = {"==": "equal", "!=": "not_equal", "<": "less", "<=": "less_equal",
+              ">": "greater", ">=": "greater_equal"}
 _MIRRORED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
@@ -96,7 +96,7 @@ def _is_number(value: Any) -> bool:
 
 def _numeric_compare(op: str, column: np.ndarray, value: Any, field_left: bool) -> np.ndarray | None:
     if op in _NUMPY_OPS and _is_number(value):
-        return _NUMPY_OPS[op if field_left else _MIRRORED[op]](column, value)
+        return getattr(np, _NUMPY_OPS[op if field_left else _MIRRORED[op]])(column, value)
     if op in ("in", "not in") and field_left and isinstance(value, tuple):
         found = np.isin(column, [v for v in value if _is_number(v)])
         return found if op == "in" else ~found

@@ -57,10 +57,9 @@ class CostBook:
         if index is None:
             return None
         if len(self.store) != self._counted_length:
-            ends = index.positions("llm_end")
-            if len(ends) > TOTALS_LIMIT:
+            if index.count("llm_end") > TOTALS_LIMIT:
                 return None
-            wanted = sorted({*index.positions("llm_start").tolist(), *ends.tolist()})
+            wanted = sorted({*index.position_list("llm_start"), *index.position_list("llm_end")})
             self._calls = call_costs((self.store.event(p) for p in wanted), self.prices)
             self._counted_length = len(self.store)
         return self._calls

@@ -6,11 +6,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-import numpy as np
-
 from executor.events import EVENT_KINDS
 
 from ..trace.index import TraceIndex
+from ..trace.numpy_on_use import np
 from .breakpoints import ResolveAt
 from .conditions import Condition, ConditionError
 

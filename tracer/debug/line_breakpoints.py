@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Mapping
 
-import numpy as np
-
+from ..trace.numpy_on_use import np
 from ..trace.reader import TraceFormatError
 from .source_map import read_user_source
 from .step_into import LOOPSCOPE_PACKAGES
@@ -115,22 +114,13 @@ def _recorded_callees(store: Any, index: Any) -> dict[str, Any]:
     for code, shape in enumerate(index.shapes):
         if shape.kind != "tool_start" or shape.tool in found:
             continue
-        first = _first_with_code(index, code)
+        first = index.first_with_code(code)
         if first is not None:
             try:
                 found[shape.tool] = getattr(store.event(first), "callee", None)
             except TraceFormatError:  # a broken line: that tool's function stays unknown
                 continue
     return found
-
-
-def _first_with_code(index: Any, code: int) -> int | None:
-    step = 65_536
-    for lo in range(0, len(index), step):
-        hits = np.flatnonzero(index.shape_codes(lo, min(lo + step, len(index))) == code)
-        if len(hits):
-            return lo + int(hits[0])
-    return None
 
 
 def line_hit(breakpoints: Any, file: str, line: int, resolve: Callable[[str], Any]) -> list[Any]:

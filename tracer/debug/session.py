@@ -9,10 +9,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-import numpy as np
-
 from executor.events import EventBase
 
+from ..trace.numpy_on_use import np
 from ..trace.reader import TraceFile, TraceFormatError
 from .breakpoints import BreakpointSet
 from .cost_book import CostBook

@@ -6,9 +6,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable
 
-import numpy as np
-
 from ..trace.index import TraceIndex, scan_windows
+from ..trace.numpy_on_use import np
 from .breakpoints import Breakpoint, BreakpointSet, ResolveAt, SearchCancelled
 from .conditions import MISSING, Resolve
 

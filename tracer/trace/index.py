@@ -5,71 +5,25 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
 import zipfile
-from dataclasses import dataclass
+from array import array
+from bisect import bisect_left, bisect_right
 from typing import Any, Callable, Iterator
-
-import numpy as np
 
 from executor.events import EventBase
 
+from .event_shape import EventShape, Unusual, envelopes, shape_from_tail, shape_of
+from .event_shape import event_tool  # noqa: F401  (still importable from here)
+from .numpy_on_use import np
 from .reader import TraceFile
 from .sidecar import SidecarRefused, loads_json, read_sidecar, write_sidecar
 
 
-@dataclass(frozen=True)
-class EventShape:
-    """Everything but the payload that events sharing an index code have in common.
-
-    A run has few distinct shapes (one per yield site, stack and tool), so the index
-    stores one small integer per event and these facts once per shape.
-    """
-
-    kind: str
-    frames: tuple[str, ...]
-    file: str
-    line: int
-    function: str
-    tool: str | None
-
-    @property
-    def depth(self) -> int:
-        return len(self.frames)
-
-
-# The envelope as TraceWriter writes it (pydantic keeps field order); the second group is the shape.
-# [^"]* is the fastest scan; a value with an escaped quote fails _SHAPE below and we fall back.
-_ENVELOPE = re.compile(
-    rb'\n\{"seq":\d+,"run_id":"[^"]*","t":[-+0-9.eE]+,"iteration":(-?\d+),'
-    rb'("frames":\[[^\]]*\],"source":\{"file":"[^"]*","line":\d+,"function":"[^"]*"\},'
-    rb'"kind":"[a-z_]+"(?:,"(?:tool|requested)":"[^"]*"|,"action":\{"tool":"[^"]*")?)')
-_TEXT = rb'[^"\\]*(?:\\.[^"\\]*)*'
-_SHAPE = re.compile(
-    rb'"frames":\[([^\]]*)\],"source":\{"file":"(' + _TEXT + rb')","line":(\d+),"function":"('
-    + _TEXT + rb')"\},"kind":"([a-z_]+)"(?:,"(?:tool|requested)":"(' + _TEXT + rb')"|,"action":\{"tool":"('
-    + _TEXT + rb')")?')
-_CHUNK = 4 << 20  # small enough that a background scan lets the UI thread in often
+# Up to this many events an index is kept in Python arrays and numpy is imported only when a
+# breakpoint, filter or step asks for a mask: a tutorial's first frame needs none (numpy's import
+# is ~40 ms of start-up). Bigger traces are scanned into numpy arrays directly.
+SMALL_INDEX = 50_000
 Progress = Callable[[float], None]
-
-
-def _json_text(raw: bytes) -> str:
-    return json.loads(b'"' + raw + b'"')
-
-
-class _Unusual(ValueError):
-    """A line the fast scan cannot read exactly; the index falls back to decoding JSON."""
-
-
-def _shape_from_tail(tail: bytes) -> EventShape:
-    match = _SHAPE.fullmatch(tail)
-    if match is None:
-        raise _Unusual(tail[:80])
-    frames, file, line, function, kind, tool, step_tool = match.groups()
-    tool_bytes = tool if tool is not None else step_tool
-    return EventShape(kind=kind.decode(), frames=tuple(json.loads(b"[" + frames + b"]")),
-                      file=_json_text(file), line=int(line), function=_json_text(function),
-                      tool=_json_text(tool_bytes) if tool_bytes is not None else None)
 
 
 def _decoded(trace: TraceFile, position: int) -> dict[str, Any]:
@@ -82,39 +36,6 @@ def _decoded(trace: TraceFile, position: int) -> dict[str, Any]:
     except (ValueError, KeyError, TypeError, AttributeError):
         trace[position]  # validates, and raises the one-line error for this line
         raise
-
-
-def shape_of(event: dict[str, Any]) -> EventShape:
-    """The shape of a decoded event (the JSON dict)."""
-    source = event["source"]
-    return EventShape(kind=event["kind"], frames=tuple(event["frames"]), file=source["file"],
-                      line=int(source["line"]), function=source["function"], tool=event_tool(event))
-
-
-def _envelopes(path: Any) -> Iterator[list[tuple[bytes, bytes]]]:
-    """(iteration, shape tail) of every event line, one list per chunk of the file.
-
-    Reads into one reused buffer (fresh 32 MB allocations cost more than the copy), matches
-    up to the last newline and moves the unfinished line to the front for the next read.
-    """
-    filled = 0
-    with open(path, "rb") as handle:
-        buffer = bytearray(max(1, min(_CHUNK, os.fstat(handle.fileno()).st_size)))
-        while True:
-            if filled == len(buffer):  # one line longer than the buffer: make room
-                buffer.extend(bytes(len(buffer)))
-            with memoryview(buffer) as view:
-                got = handle.readinto(view[filled:])
-            limit = filled + got
-            end = buffer.rfind(b"\n", 0, limit) if got else limit
-            if got and end <= 0:
-                filled = limit
-                continue
-            yield _ENVELOPE.findall(buffer, 0, end)
-            if not got:
-                return
-            buffer[:limit - end] = buffer[end:limit]
-            filled = limit - end
 
 
 CACHE_SUFFIX = ".index.npz"
@@ -149,8 +70,8 @@ def _shapes_from_json(text: str) -> list[EventShape]:
 
 
 def _check_arrays(codes: np.ndarray, iterations: np.ndarray, total: int, shapes: int) -> None:
-    for name, array in (("codes", codes), ("iterations", iterations)):
-        if array.ndim != 1 or array.dtype.kind not in "iu" or len(array) != total:
+    for name, values in (("codes", codes), ("iterations", iterations)):
+        if values.ndim != 1 or values.dtype.kind not in "iu" or len(values) != total:
             raise ValueError(f"{name} is not {total} whole numbers")
     if total and (codes.min() < 0 or codes.max() >= shapes):
         raise ValueError("a shape code points at no shape")
@@ -159,16 +80,20 @@ def _check_arrays(codes: np.ndarray, iterations: np.ndarray, total: int, shapes:
 
 
 class TraceIndex:
-    """Per event: a shape code and the iteration. Grows in place for live runs."""
+    """Per event: a shape code and the iteration. Grows in place for live runs.
+
+    The codes and iterations are numpy arrays for a big scanned trace, else Python int32 arrays
+    (`array`), copied to numpy the first time a method that answers with arrays is asked.
+    """
 
     def __init__(self) -> None:
         self.shapes: list[EventShape] = []
         self._shape_ids: dict[EventShape, int] = {}
-        self._codes = np.zeros(1024, dtype=np.int32)
-        self._iterations = np.zeros(1024, dtype=np.int32)
-        self._count = 0
+        self._codes: Any = array("i")
+        self._iterations: Any = array("i")
+        self._numpy: tuple[Any, Any] | None = None  # the arrays as numpy, while no event is added
         self._tables: dict[str, np.ndarray] = {}
-        self._positions: dict[str, np.ndarray] = {}
+        self._positions: dict[str, Any] = {}  # kind -> sorted positions (a list, or an array)
 
     # -- building ---------------------------------------------------------------------------
     @classmethod
@@ -189,14 +114,19 @@ class TraceIndex:
 
         None when some line is not in TraceWriter's layout; then use build().
         """
-        iterations: list[np.ndarray] = []
-        codes: list[np.ndarray] = []
+        small = total <= SMALL_INDEX
+        iterations: list[Any] = []
+        codes: list[Any] = []
         tails: dict[bytes, int] = {}
         found = 0
-        for matches in _envelopes(path):
-            iterations.append(np.array([it for it, _tail in matches]).astype(np.int32))
-            codes.append(np.array([tails.setdefault(tail, len(tails)) for _it, tail in matches],
-                                  dtype=np.int32))
+        for matches in envelopes(path):
+            chunk_codes = [tails.setdefault(tail, len(tails)) for _it, tail in matches]
+            if small:
+                iterations.append(array("i", [int(it) for it, _tail in matches]))
+                codes.append(array("i", chunk_codes))
+            else:
+                iterations.append(np.array([it for it, _tail in matches]).astype(np.int32))
+                codes.append(np.array(chunk_codes, dtype=np.int32))
             found += len(matches)
             if progress:
                 progress(min(1.0, found / max(total, 1)))
@@ -205,12 +135,15 @@ class TraceIndex:
         if found < total:
             return None
         try:
-            shapes = [_shape_from_tail(t) for t in tails]
-        except _Unusual:
+            shapes = [shape_from_tail(t) for t in tails]
+        except Unusual:
             return None
         index = cls()
-        index._load(np.concatenate(codes)[:total] if codes else np.zeros(0, np.int32),
-                    np.concatenate(iterations)[:total] if iterations else np.zeros(0, np.int32), shapes)
+        if small:
+            index._load(_joined(codes)[:total], _joined(iterations)[:total], shapes)
+        else:
+            index._load(np.concatenate(codes)[:total] if codes else np.zeros(0, np.int32),
+                        np.concatenate(iterations)[:total] if iterations else np.zeros(0, np.int32), shapes)
         return index
 
     # -- a cache next to big traces, so reopening one is instant ------------------------------
@@ -246,8 +179,8 @@ class TraceIndex:
         """Best effort: a read-only directory or a planted file just means no cache."""
         shapes = json.dumps([vars(s) for s in self.shapes], ensure_ascii=False)
         out = io.BytesIO()
-        np.savez(out, stamp=stamp, codes=self._codes[:self._count],
-                 iterations=self._iterations[:self._count], shapes=np.array(shapes))
+        codes, iterations = self._arrays()
+        np.savez(out, stamp=stamp, codes=codes, iterations=iterations, shapes=np.array(shapes))
         try:
             write_sidecar(cache_path(path), out.getvalue())
         except (OSError, SidecarRefused):
@@ -261,12 +194,16 @@ class TraceIndex:
             index.save_cache(path, stamp)
         return index
 
-    def _load(self, codes: np.ndarray, iterations: np.ndarray, shapes: list[EventShape]) -> None:
+    def _load(self, codes: Any, iterations: Any, shapes: list[EventShape]) -> None:
+        """Take scanned codes and iterations: Python arrays (a small trace) or numpy arrays."""
         # Equal shapes from different tails (e.g. escaped vs raw text) collapse to one id.
-        remap = np.array([self._shape_id(s) for s in shapes] or [0], dtype=np.int32)
-        self._codes = remap[codes] if len(codes) else codes
+        ids = [self._shape_id(s) for s in shapes]
+        if isinstance(codes, array):
+            self._codes = array("i", [ids[code] for code in codes])
+        else:
+            self._codes = np.array(ids or [0], dtype=np.int32)[codes] if len(codes) else codes
+            self._numpy = (self._codes, iterations)
         self._iterations = iterations
-        self._count = len(codes)
 
     def _shape_id(self, shape: EventShape) -> int:
         code = self._shape_ids.get(shape)
@@ -277,12 +214,11 @@ class TraceIndex:
         return code
 
     def _add(self, shape: EventShape, iteration: int) -> None:
-        if self._count == len(self._codes):
-            self._codes = np.resize(self._codes, max(1024, 2 * self._count))
-            self._iterations = np.resize(self._iterations, max(1024, 2 * self._count))
-        self._codes[self._count] = self._shape_id(shape)
-        self._iterations[self._count] = iteration
-        self._count += 1
+        if not isinstance(self._codes, array):  # a scanned trace's numpy arrays: grow a copy
+            self._codes, self._iterations = array("i", self._codes.tolist()), array("i", self._iterations.tolist())
+        self._codes.append(self._shape_id(shape))
+        self._iterations.append(iteration)
+        self._numpy = None
         self._positions.clear()
 
     def append(self, event: EventBase) -> None:
@@ -291,7 +227,13 @@ class TraceIndex:
 
     # -- reading ----------------------------------------------------------------------------
     def __len__(self) -> int:
-        return self._count
+        return len(self._codes)
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """(codes, iterations) as numpy arrays (copied once from Python arrays, until an event is added)."""
+        if self._numpy is None:
+            self._numpy = (np.array(self._codes, dtype=np.int32), np.array(self._iterations, dtype=np.int32))
+        return self._numpy
 
     def shape(self, position: int) -> EventShape:
         return self.shapes[int(self._codes[position])]
@@ -306,10 +248,10 @@ class TraceIndex:
         return int(self._iterations[position])
 
     def shape_codes(self, lo: int, hi: int) -> np.ndarray:
-        return self._codes[lo:hi]
+        return self._arrays()[0][lo:hi]
 
     def iterations(self, lo: int, hi: int) -> np.ndarray:
-        return self._iterations[lo:hi]
+        return self._arrays()[1][lo:hi]
 
     def shape_value(self, shape: EventShape, name: str) -> Any:
         """A shape's answer for a condition field (see tracer/conditions.py)."""
@@ -325,32 +267,66 @@ class TraceIndex:
 
     def column(self, name: str, lo: int = 0, hi: int | None = None) -> np.ndarray:
         """Per-event values of a shape field, e.g. column("depth")."""
-        hi = self._count if hi is None else hi
-        return self.table(name)[self._codes[lo:hi]]
+        return self.table(name)[self.shape_codes(lo, len(self) if hi is None else hi)]
 
     def shape_mask(self, predicate: Callable[[EventShape], bool], lo: int, hi: int) -> np.ndarray:
         table = np.array([bool(predicate(s)) for s in self.shapes] + [False], dtype=bool)
-        return table[self._codes[lo:hi]]
+        return table[self.shape_codes(lo, hi)]
+
+    def first_with_code(self, code: int) -> int | None:
+        """The first event whose shape code is `code`, or None."""
+        if isinstance(self._codes, array):
+            return self._codes.index(code) if code in self._codes else None
+        for lo, hi in scan_windows(0, len(self) - 1, 1):
+            hits = np.flatnonzero(self._codes[lo:hi] == code)
+            if len(hits):
+                return lo + int(hits[0])
+        return None
+
+    def _found(self, kind: str) -> Any:
+        """Sorted positions of every event of `kind`: a list for Python arrays, else a numpy array."""
+        if kind not in self._positions:
+            if isinstance(self._codes, array):
+                codes = {code for code, shape in enumerate(self.shapes) if shape.kind == kind}
+                self._positions[kind] = [p for p, code in enumerate(self._codes) if code in codes]
+            else:
+                self._positions[kind] = np.flatnonzero(self.shape_mask(lambda s: s.kind == kind, 0, len(self)))
+        return self._positions[kind]
 
     def positions(self, kind: str) -> np.ndarray:
         """Sorted positions of every event of `kind`."""
-        if kind not in self._positions:
-            self._positions[kind] = np.flatnonzero(self.shape_mask(lambda s: s.kind == kind, 0, self._count))
-        return self._positions[kind]
+        return np.asarray(self._found(kind), dtype=np.intp)
 
+    def position_list(self, kind: str) -> list[int]:
+        """positions(kind) as a list of ints (no numpy for a small index)."""
+        found = self._found(kind)
+        return list(found) if isinstance(found, list) else found.tolist()
+
+    def count(self, kind: str) -> int:
+        """How many events of `kind` there are."""
+        return len(self._found(kind))
+
+    # bisect, not np.searchsorted: the same answers on a list or an array, and no numpy for a small index.
     def last_before(self, kind: str, position: int, lo: int = 0) -> int | None:
         """The last event of `kind` at or before `position` and at or after `lo`."""
-        found = self.positions(kind)
-        at = int(np.searchsorted(found, position, side="right")) - 1
+        found = self._found(kind)
+        at = bisect_right(found, position) - 1
         return int(found[at]) if at >= 0 and found[at] >= lo else None
 
     def count_before(self, kind: str, position: int) -> int:
         """How many events of `kind` are at or before `position`."""
-        return int(np.searchsorted(self.positions(kind), position, side="right"))
+        return bisect_right(self._found(kind), position)
 
     def iteration_start(self, position: int) -> int:
         """The first event of the iteration `position` is in (iterations never go down in a run)."""
-        return int(np.searchsorted(self._iterations[:self._count], self._iterations[position], side="left"))
+        return bisect_left(self._iterations, self._iterations[position], 0, len(self))
+
+
+def _joined(parts: list[Any]) -> Any:
+    joined = array("i")
+    for part in parts:
+        joined.extend(part)
+    return joined
 
 
 def scan_windows(start: int, end: int, direction: int) -> Iterator[tuple[int, int]]:
@@ -368,14 +344,3 @@ def scan_windows(start: int, end: int, direction: int) -> Iterator[tuple[int, in
             lo = max(hi - size, end)
             yield lo, hi
             hi, size = lo, min(size * 2, 1 << 20)
-
-
-def event_tool(event: dict[str, Any]) -> str | None:
-    """The tool an event is about (see resolve_in), or None."""
-    if "tool" in event and isinstance(event["tool"], str):
-        return event["tool"]
-    if event.get("kind") == "invalid_tool":
-        return event.get("requested")
-    if event.get("kind") == "step":
-        return (event.get("action") or {}).get("tool")
-    return None

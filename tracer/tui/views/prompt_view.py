@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import difflib
 
-import numpy as np
 from rich.text import Text
 
 from ...trace.literal_text import scrub
+from ...trace.numpy_on_use import np
+
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
 from ...report.narrator import reply_text
