@@ -2,7 +2,10 @@
 
 Run: uv run python bench/bench_startup.py [--repeat 5]
 Starts `loopscope tutorial rose-pricing` on a pty (as a terminal would), reads the screen
-output until the first frame shows the debugger's call-stack pane, and kills the process.
+output until the first whole frame is on it (the call-stack pane's title and its current frame,
+the footer's keys, and the source pane scrolled to the event's line), and kills the process. Only "Call stack" was waited for before: the
+narration's first stop says "the Call stack pane", so a partial frame drawing the narration
+ended the wait before the pane itself was drawn.
 Two cases, one after the other, each after a thrown-away run that fills the page cache:
 - warm start: bytecode cached, as a normal user's Python has it after the first run (the
   child runs with PYTHONDONTWRITEBYTECODE unset, so the warm-up run writes what is missing).
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import pty
+import re
 import select
 import signal
 import statistics
@@ -26,7 +30,20 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MARKER = b"Call stack"
+# What the first whole frame has drawn, each as its bytes on the terminal (between colour codes):
+# the call-stack pane's title, its row for the event's own frame, and a key of the footer.
+MARKERS = (b" Call stack \x1b[", "← this event".encode(), b"scroll the pane")
+# The source pane's title names the event's line; the pane must show that line, marked ▶.
+SOURCE_TITLE = re.compile(rb"agent_executor\.py:(\d+) ")
+CODES = rb"(?:\x1b\[[0-9;]*m| )*"
+
+
+def whole_frame(seen: bytes) -> bool:
+    """Whether the output so far has drawn the first whole frame (see MARKERS and SOURCE_TITLE)."""
+    if not all(marker in seen for marker in MARKERS):
+        return False
+    title = SOURCE_TITLE.search(seen)
+    return title is not None and re.search("▶".encode() + CODES + title.group(1) + b" ", seen) is not None
 
 
 def first_paint(command: list[str], timeout: float = 20.0, environment: dict[str, str | None] | None = None) -> float:
@@ -51,7 +68,7 @@ def first_paint(command: list[str], timeout: float = 20.0, environment: dict[str
                     seen += os.read(fd, 65536)
                 except OSError:
                     break
-                if MARKER in seen:
+                if whole_frame(seen):
                     return time.perf_counter() - started
         raise TimeoutError(f"no first frame within {timeout}s; output began {seen[:200]!r}")
     finally:
@@ -70,7 +87,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     loopscope = str(Path(sys.executable).parent / "loopscope")
-    command = [loopscope, "tutorial", "rose-pricing"]
+    command = [loopscope, "tutorial", "rose-pricing", "--lang", "en"]  # the markers are English
     with tempfile.TemporaryDirectory() as empty:
         cases = {
             "warm start (bytecode cached)": {"PYTHONDONTWRITEBYTECODE": None, "PYTHONPYCACHEPREFIX": None},

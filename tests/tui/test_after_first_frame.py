@@ -12,6 +12,7 @@ from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.tutorials import tutorial_session
 from tracer.tui.panes import source_view
 from tracer.tui.panes.source_view import SourceView
+from tracer.tui.panes.keys_footer import KeysFooter
 
 SIZE = (120, 40)
 
@@ -105,3 +106,36 @@ async def test_garbage_collection_paused_for_start_up_resumes_with_the_first_fra
     finally:
         startup.resume_collection()
     assert gc.isenabled()
+
+
+async def test_the_first_frame_has_the_footers_keys_and_the_source_at_the_events_line(monkeypatch, rose):
+    monkeypatch.setattr(source_view, "_HIGHLIGHTED", {})
+    release = _held(monkeypatch, source_view, "highlighted")  # the frame before the colours
+    composed: list[int] = []
+    compose = KeysFooter.compose
+
+    def counted(footer):
+        keys = list(compose(footer))
+        composed.append(len(keys))
+        yield from keys
+
+    monkeypatch.setattr(KeysFooter, "compose", counted)
+    drawn: list[str] = []  # the source pane's rows, as first drawn once it has a height
+    render_line = SourceView.render_line
+
+    def recorded(view, y):
+        strip = render_line(view, y)
+        if view.scrollable_content_region.height and len(drawn) < view.scrollable_content_region.height:
+            drawn.append(strip.text)
+        return strip
+
+    monkeypatch.setattr(SourceView, "render_line", recorded)
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await pilot.pause()
+            assert composed and composed[0] >= 10, "the keys are there from the footer's first compose"
+            assert any(row.startswith("▶") for row in drawn), f"the event's line is in the first rows drawn: {drawn}"
+        finally:
+            release.set()
+        await settle(pilot)

@@ -25,11 +25,15 @@ class DebuggerApp(App[int]):
         self.failure: str | None = None
         self.sub_title = scrub(session.title)
 
+    def get_default_screen(self) -> DebuggerScreen:
+        # The debugger's screen is the app's first screen: pushed over Textual's blank default one, the
+        # first frame was laid out and drawn twice (~40 ms of start-up, bench/bench_startup.py).
+        return DebuggerScreen(self.session)
+
     def on_mount(self) -> None:
         if self.keymap:
             self.set_keymap(self.keymap)
-        self.push_screen(DebuggerScreen(self.session))
-        self.call_after_refresh(resume_collection)  # start-up ends with the first frame on the screen
+        self.screen.call_after_refresh(resume_collection)  # start-up ends with its first frame on the screen
 
     async def open_session(self, session: DebugSession, message: str, tab: str | None = None) -> None:
         """Show `session` in place of the current one (whose files stay open until exit)."""
@@ -38,7 +42,11 @@ class DebuggerApp(App[int]):
         self.session = session
         self.sub_title = scrub(session.title)
         screen = DebuggerScreen(session)
-        await self.switch_screen(screen)
+        if len(self.screen_stack) > 1:
+            await self.switch_screen(screen)
+        else:  # the first session's screen is the base of the stack, which Textual cannot switch away:
+            self.workers.cancel_node(self.screen)  # its re-execution stops, as a removed screen's would
+            await self.push_screen(screen)
         if tab is not None:
             screen.action_tab(tab)
 

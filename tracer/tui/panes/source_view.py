@@ -7,7 +7,7 @@ import threading
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -72,6 +72,7 @@ class SourceView(ScrollView, can_focus=True):
         self.cursor_line = 1
         self.breakpoint_lines: dict[int, bool] = {}
         self.message = ""
+        self._unsized = True  # not drawn with a height yet (see render_lines)
 
     def show(self, source: SourceFile | None, line: int | None, breakpoint_lines: dict[int, bool],
              message: str = "") -> None:
@@ -108,6 +109,15 @@ class SourceView(ScrollView, can_focus=True):
         height = max(self.scrollable_content_region.height, 1)
         if not self.scroll_y < line <= self.scroll_y + height - 1:
             self.scroll_to(y=max(0, line - 1 - height // 2), animate=False, immediate=True)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The first paint comes before the pane hears of its height (on_resize, call_after_refresh):
+        # centre the line now, or the first frame shows the top of the file for a moment.
+        if self._unsized and self.scrollable_content_region.height:
+            self._unsized = False
+            if self.source is not None and self.source.lines:
+                self._centre(self.cursor_line)
+        return super().render_lines(crop)
 
     def action_cursor(self, lines: int) -> None:
         if self.source and self.source.lines:

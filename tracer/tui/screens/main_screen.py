@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
 from ...debug.session import DebugSession, UnreadableEvent
@@ -27,6 +27,7 @@ from ..chrome import chrome_language, localise
 from ..messages import Busy, ForkWith, OpenSession, PastLastStop, Redraw, Say, Waiting
 from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane
+from ..panes.keys_footer import KeysFooter
 from ..panes.prompt_pane import PromptPane
 from ..panes.source_view import SourceView
 from ..panes.status_line import StatusLine
@@ -110,7 +111,7 @@ class DebuggerScreen(Screen):
                     with TabPane(localise("Breakpoints", self.lang), id="breakpoints"):
                         yield BreakpointsPane(session.breakpoints, id="breakpoints-list")
         yield StatusLine(id="status")
-        yield Footer()
+        yield KeysFooter()
         for name, flow in FLOWS.items():
             yield flow(session, id=f"flow-{name}")
 
