@@ -129,13 +129,13 @@ def _called_name(call: ast.Call) -> str | None:
 
 @lru_cache(maxsize=64)
 def _scan(path: Path) -> list[_Function]:
-    """Every function of the file with the calls and `yield from`s inside it (nested functions' too).
+    """Every function of the file with the calls and `yield from`s inside it (nested functions' too)."""
+    return _functions_of(ast.parse(path.read_text(encoding="utf-8")), path.relative_to(PROJECT_ROOT).as_posix())
 
-    One walk that hands each call to all its enclosing functions: walking each function's own
-    subtree again cost ~20 ms for agent_executor.py, on the debugger's first frame.
-    """
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    relative = path.relative_to(PROJECT_ROOT).as_posix()
+
+def _functions_of(tree: ast.AST, relative: str) -> list[_Function]:
+    """One walk that hands each call to all its enclosing functions: walking each function's own
+    subtree again cost ~20 ms for agent_executor.py, on the debugger's first frame."""
     inside: dict[ast.AST, tuple[list, list]] = {}  # function node -> (calls, delegations)
 
     def visit(node: ast.AST, enclosing: tuple[tuple[list, list], ...]) -> None:
@@ -157,6 +157,33 @@ def _scan(path: Path) -> list[_Function]:
             for node in functions]
 
 
+@lru_cache(maxsize=256)
+def _scan_one(path: Path, name: str, text: str, at: int) -> list[_Function]:
+    """The functions called `name` in the file, parsing only the one `def name(` found at `at`:
+    its lines up to the first line indented no deeper than the def (comments aside). Anything this
+    cannot read exactly (a decorator or other code right above the def and its comments, a line the
+    cut leaves unparseable) is read from the whole file instead (_scan): the answer is always the same."""
+    lines = text.splitlines()
+    first = text.count("\n", 0, at)
+    indent = lines[first][:len(lines[first]) - len(lines[first].lstrip())]
+    above = first - 1
+    while above >= 0 and lines[above].lstrip().startswith("#"):
+        above -= 1
+    if lines[first].strip().split()[0] not in ("def", "async") or (above >= 0 and lines[above].strip()):
+        return [f for f in _scan(path) if f.name == name]  # e.g. a decorator: it belongs to the def
+    last = first + 1
+    while last < len(lines) and (not lines[last].strip() or lines[last].lstrip().startswith("#")
+                                 or lines[last].startswith(indent + " ") or lines[last].startswith(indent + "\t")):
+        last += 1
+    segment = "\n".join(line[len(indent):] if line.startswith(indent) else "" for line in lines[first:last])
+    try:
+        tree = ast.parse(segment)
+    except SyntaxError:
+        return [f for f in _scan(path) if f.name == name]
+    ast.increment_lineno(tree, first)
+    return [f for f in _functions_of(tree, path.relative_to(PROJECT_ROOT).as_posix()) if f.name == name]
+
+
 @lru_cache(maxsize=1)
 def _package_texts() -> tuple[tuple[Path, str], ...]:
     texts = []
@@ -174,10 +201,14 @@ def _functions(name: str) -> Iterator[_Function]:
     which needs two or three names."""
     defines = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
     for path, text in _package_texts():
-        if not defines.search(text):
+        found = [match.start() for match in defines.finditer(text)]
+        if not found:
             continue
         try:
-            yield from (function for function in _scan(path) if function.name == name)
+            if len(found) == 1:  # the usual case: parse just that function (see _scan_one)
+                yield from _scan_one(path, name, text, found[0])
+            else:
+                yield from (function for function in _scan(path) if function.name == name)
         except (OSError, SyntaxError):
             continue
 

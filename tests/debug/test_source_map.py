@@ -1,0 +1,52 @@
+"""Callers' lines on the call stack: parsing only the function asked about must give what parsing
+its whole file gives, for every function of the executor and every event of every fixture."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.helpers.paths import FIXTURES
+from tracer.debug import source_map
+from tracer.trace.reader import TraceFile
+
+FUNCTION = re.compile(r"\bdef\s+(\w+)\s*\(")
+
+
+def whole_file_functions(name: str) -> list:
+    return [f for path, text in source_map._package_texts() if re.search(rf"\bdef\s+{name}\s*\(", text)
+            for f in source_map._scan(path) if f.name == name]
+
+
+def test_every_executor_function_is_read_the_same_from_its_own_lines_as_from_its_file():
+    names = sorted({name for _path, text in source_map._package_texts() for name in FUNCTION.findall(text)})
+    assert len(names) > 100
+    cut = [name for name in names if list(source_map._functions(name)) != whole_file_functions(name)]
+    assert cut == []
+    read_alone = source_map._scan_one.cache_info().misses
+    assert read_alone > 50, "most functions were read from their own lines, not their whole file"
+
+
+def test_code_right_above_a_def_makes_it_read_from_the_whole_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(source_map, "PROJECT_ROOT", tmp_path)
+    text = ("import functools\n\n\nclass A:\n    @functools.lru_cache(maxsize=2)\n    # a comment\n    def run(self):\n"
+            "        return self.go()\n\n    def go(self):\n        x = (\n1)\n        return helper(x)\n")
+    path = tmp_path / "a.py"
+    path.write_text(text)
+    whole = {f.name: f for f in source_map._scan(path)}
+    run, go = (source_map._scan_one(path, name, text, text.index(f"def {name}")) for name in ("run", "go"))
+    assert run == [whole["run"]] and ("lru_cache", 5) in whole["run"].calls  # the decorator's call counts
+    assert go == [whole["go"]] and ("helper", 13) in whole["go"].calls  # a line the cut would lose
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.jsonl")), ids=lambda p: p.stem)
+def test_every_fixture_events_call_stack_is_unchanged(path, monkeypatch):
+    with TraceFile(path) as trace:
+        stacks = [(tuple(e.frames), e.source.file, e.source.line) for e in trace]
+    found = [source_map.frame_locations(*stack) for stack in stacks]
+    source_map._call_site.cache_clear()
+    monkeypatch.setattr(source_map, "_scan_one", lambda path, name, text, at: [
+        f for f in source_map._scan(path) if f.name == name])
+    assert found == [source_map.frame_locations(*stack) for stack in stacks]
+    source_map._call_site.cache_clear()
