@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -75,6 +75,7 @@ class DebuggerScreen(Screen):
                     dataclasses.replace(b, description=localise(b.description, self.lang)) for b in bindings]
         self._plain_labels = {b.id: b.description for bs in self._bindings.key_to_bindings.values() for b in bs}
         self._motion_labels: dict[str, str] = {}
+        self._resumed = False
 
     def _label_motions(self) -> None:
         """The footer says what s / n / r do at a tool_start of your tool and inside its function (live)."""
@@ -131,6 +132,13 @@ class DebuggerScreen(Screen):
         if store.needs_background_index:
             self.query_one(SteppingFlow).start_indexing()
         self.refresh_panes()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        # The first resume comes as the screen mounts, its widgets styled a moment before: restyling
+        # them all again was ~10 ms of the first frame. Later ones (back from help) restyle as usual.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False  # read by Screen's own handler, which runs after this one
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Tutorial keys exist only when there are stops; elsewhere they are hidden from the footer.
