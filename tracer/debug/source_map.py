@@ -201,7 +201,7 @@ def _functions(name: str) -> Iterator[_Function]:
     which needs two or three names."""
     defines = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
     for path, text in _package_texts():
-        found = [match.start() for match in defines.finditer(text)]
+        found = [match.start() for match in defines.finditer(text)] if name in text else []
         if not found:
             continue
         try:
