@@ -1,4 +1,5 @@
-"""What the first frame does not wait for: the replay's re-execution (real locals) and the source's colours."""
+"""The first frame: whole (footer keys, the source at the event's line) and not waiting for the replay's
+re-execution (real locals) or the source's colours."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ import threading
 from tests.helpers.pilot_helpers import debugger, pane_text, settle
 from tracer import startup
 from tracer.debug.reenactment import Reenactment
+from tracer.debug.session import build_session
 from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.tutorials import tutorial_session
 from tracer.tui.panes import source_view
-from tracer.tui.panes.source_view import SourceView
 from tracer.tui.panes.keys_footer import KeysFooter
+from tracer.tui.panes.source_view import SourceView
 
 SIZE = (120, 40)
 
@@ -139,3 +141,27 @@ async def test_the_first_frame_has_the_footers_keys_and_the_source_at_the_events
         finally:
             release.set()
         await settle(pilot)
+
+
+async def test_a_session_opened_over_the_first_screen_stops_its_re_execution_and_later_ones_replace_each_other(
+        monkeypatch, rose, invalid_tool):
+    release = _held(monkeypatch, Reenactment, "advance")  # the first screen's re-run is at work
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await pilot.pause()
+            first = app.screen
+            running = [w for w in app.workers if w.group == "reenact" and w.node is first]
+            assert running and not running[0].is_finished
+            await app.open_session(build_session(invalid_tool), "opened")
+            await pilot.pause()
+            assert app.screen is not first and app.screen_stack == [first, app.screen]
+            assert running[0].is_cancelled, "the screen underneath stops re-executing"
+            second = app.screen
+            await app.open_session(build_session(rose), "again")
+            await pilot.pause()
+            assert app.screen_stack == [first, app.screen] and app.screen is not second
+        finally:
+            release.set()
+        await settle(pilot)
+        assert "again" in str(app.screen.query_one("#status").render())
