@@ -1,5 +1,4 @@
-"""Callers' lines on the call stack: parsing only the function asked about must give what parsing
-its whole file gives, for every function of the executor and every event of every fixture."""
+"""Callers' lines found from the caller's own lines are those found from its whole file."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""A small trace's index lives in Python arrays (no numpy until a mask is asked), a big one in numpy
-arrays: both must answer every question the same way."""
+"""A small trace's index (Python arrays) and a big one's (numpy arrays) answer every question alike."""
 
 from __future__ import annotations
 

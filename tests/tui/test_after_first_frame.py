@@ -1,5 +1,4 @@
-"""The first frame: whole (footer keys, the source at the event's line) and not waiting for the replay's
-re-execution (real locals) or the source's colours."""
+"""The first frame: whole (keys, source line), and not waiting for the re-execution (real locals) or the colours."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Joining a note's wrapped lines: Chinese text and punctuation are found by code point, as the
-character classes the notes were written against find them."""
+"""Joining a note's wrapped lines: Chinese found by code point, as the old character classes found it."""
 
 from __future__ import annotations
 
