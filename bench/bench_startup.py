@@ -1,11 +1,13 @@
 """Process start to the first painted frame of the rose tutorial, in a real pseudo-terminal.
 
 Run: uv run python bench/bench_startup.py [--repeat 5]
-Starts `loopscope tutorial rose-pricing` on a pty (as a terminal would), reads the screen
-output until the first whole frame is on it (the call-stack pane's title and its current frame,
-the footer's keys, and the source pane scrolled to the event's line), and kills the process. Only "Call stack" was waited for before: the
-narration's first stop says "the Call stack pane", so a partial frame drawing the narration
-ended the wait before the pane itself was drawn.
+Another checkout's code through the same bench: `git archive main | tar -x -C /tmp/main`, then
+`PYTHONPATH=/tmp/main uv run python bench/bench_startup.py` (the child imports that tree first).
+Starts `loopscope tutorial rose-pricing` on a pty (as a terminal would), reads the screen output
+until the first whole frame is on it (the call-stack pane's title and its current frame, the
+footer's keys, and the source pane scrolled to the event's line), and kills the process. Only
+"Call stack" was waited for before: the first stop's narration says "the Call stack pane", so a
+partial frame drawing the narration ended the wait before the pane itself was drawn.
 Two cases, one after the other, each after a thrown-away run that fills the page cache:
 - warm start: bytecode cached, as a normal user's Python has it after the first run (the
   child runs with PYTHONDONTWRITEBYTECODE unset, so the warm-up run writes what is missing).
