@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from executor import ChatModel, Tool, llm_math_tool
+import executor  # its names load on first use: opening the tutorial builds this scenario, not its tools
 
 from .scenario import Scenario
 
@@ -28,11 +28,11 @@ def search(query: str) -> str:
     return "\n".join(NEWS_SNIPPETS)
 
 
-def build_tools(model: ChatModel) -> list[Tool]:
+def build_tools(model: executor.ChatModel) -> list[executor.Tool]:
     return [
-        Tool(name="Search", func=search, deterministic=False,
-             description="Useful for finding current facts, such as today's market prices."),
-        llm_math_tool(model),
+        executor.Tool(name="Search", func=search, deterministic=False,
+                      description="Useful for finding current facts, such as today's market prices."),
+        executor.llm_math_tool(model),
     ]
 
 

@@ -29,8 +29,10 @@ def test_the_command_line_and_the_engine_package_import_nothing_heavy():
 
 def test_the_tutorials_debugger_path_leaves_numexpr_highlighting_and_the_replay_machinery_for_later():
     later = ("numexpr", "pygments", "rich.syntax", "tracer.debug.live_run",
-             "multiprocessing", "tracer.report.ledger", "tracer.trace.writer", "orjson")
+             "multiprocessing", "tracer.report.ledger", "tracer.trace.writer", "orjson",
+             "numpy", "executor.models", "executor.tools", "executor.messages", "executor.agent_executor")
     opened = ("from tutorials.registry import TUTORIALS\nimport tracer.cli.tutorial as t, tracer.tui.launch as launch\n"
+              "import tracer.tui.app\n"
               "tutorial = TUTORIALS['rose-pricing']\nevents, stops = t._part_events(tutorial, tutorial.parts[0], 'en')\n"
               "session = launch.build_session(tutorial.parts[0].fixture, stops=stops)\n"
               "session.wait_for_locals = False\nsession.frames()")
@@ -63,7 +65,7 @@ def test_listing_tutorials_builds_no_scenario_and_a_lookup_builds_only_its_own()
     listing = "from tutorials.registry import TUTORIALS\nnames = [(t.name, t.part_names) for t in TUTORIALS.values()]"
     assert loaded_after(listing, scenario_modules) == []
     one = "import tutorials\nassert tutorials.get_scenario('rose-pricing').name == 'rose-pricing'"
-    assert loaded_after(one, scenario_modules) == ["tutorials.rose_pricing", "executor.calculator"]
+    assert loaded_after(one, scenario_modules) == ["tutorials.rose_pricing"]  # its tools load when built
 
 
 def test_an_unknown_scenario_is_still_a_key_error_naming_the_known_ones():

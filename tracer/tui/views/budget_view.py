@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from executor.messages import render_messages
-
 from ...report.literal import literal
 from .clipped_text import clipped
 
@@ -30,6 +28,8 @@ def budget_text(event, next_call) -> tuple[Text, Text]:
         header.append("the summary in their place", style=SUMMARY)
     header.append(" · ")
     header.append("what the next call sends", style=KEPT)
+    from executor.messages import render_messages  # only a context-budget event needs it, not the first frame
+
     body = Text()
     body.append(f"Before: the {len(removed)} oldest messages after the question\n", style="bold")
     body.append_text(clipped(render_messages(removed), DROPPED, SEGMENT_LIMIT, keep_end=True))
