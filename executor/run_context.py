@@ -2,34 +2,23 @@
 
 from __future__ import annotations
 
-import functools
 import sys
 import threading
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from types import CodeType
 from typing import Any, Callable, Iterator
 
 from .clock import Clock, SystemClock
 from .event_builder import builder_for
+from .paths import PACKAGE_DIR, PROJECT_ROOT, relative_path  # noqa: F401  (PROJECT_ROOT: imported from here too)
 from .events import EventBase, SourceRef
 from .rate_limit import RateLimiter
 from .retry import RetryPolicy
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-PROJECT_ROOT = PACKAGE_DIR.parent
 _PACKAGE_PREFIX = str(PACKAGE_DIR)
-
-
-@functools.lru_cache(maxsize=256)  # resolving a path costs ~50 µs; a run emits from a handful of files
-def _relative(filename: str) -> str:
-    path = Path(filename).resolve()
-    try:
-        return path.relative_to(PROJECT_ROOT).as_posix()
-    except ValueError:
-        return path.as_posix()
+_relative = relative_path  # the name the rest of this module uses
 
 
 class _Site:

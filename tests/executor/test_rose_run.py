@@ -6,7 +6,7 @@ import pytest
 
 from executor import ManualClock, ScriptedModel
 from executor.events import CLASS_BY_KIND
-from executor.run_context import PROJECT_ROOT
+from executor.paths import PROJECT_ROOT
 from tracer.report.ledger import Ledger
 from tutorials import get_scenario
 

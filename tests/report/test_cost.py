@@ -94,3 +94,22 @@ def test_a_fallback_that_answered_is_the_model_billed():
     end = end.model_copy(update={"answered_by": "gpt-4o-mini"})
     (call,) = call_costs([start, end], PriceTable.load())
     assert call.model == "gpt-4o-mini" and call.dollars == pytest.approx(1000 * 0.15 / 1e6)
+
+
+def test_the_code_point_token_count_matches_the_regex_it_replaced():
+    """estimate_tokens tells CJK by code point (a wide regex class was slow to compile); same counts."""
+    import math
+    import random
+    import re
+
+    cjk = "[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]"
+    pieces, single = re.compile(cjk + r"|[^\W_]+|\S"), re.compile(cjk)
+
+    def by_regex(text: str) -> int:
+        return sum(1 if len(p) == 1 or single.match(p) else math.ceil(len(p) / 4) for p in pieces.findall(text))
+
+    rng = random.Random(5)
+    alphabet = "ab Z9_-:,.\n玫瑰花ひらカナ・゠한글\u3000é\uff01\u2014"
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert estimate_tokens(text) == by_regex(text), text

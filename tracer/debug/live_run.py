@@ -13,8 +13,8 @@ from typing import Any, Generator
 
 from executor import SystemClock
 from executor.events import EventBase
-from executor.run_context import PROJECT_ROOT
-from executor.run_context import _relative as callee_path  # the path rule every event's callee uses
+from executor.paths import PROJECT_ROOT
+from executor.paths import relative_path as callee_path  # the path rule every event's callee uses
 
 from ..replay.builder import replayed_executor
 from ..replay.live_model import LiveModel

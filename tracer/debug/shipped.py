@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from executor.run_context import PROJECT_ROOT
+from executor.paths import PROJECT_ROOT
 
 # The repository's fixtures/, and the copy an installed wheel carries as package data.
 SHIPPED_DIRS = (PROJECT_ROOT / "fixtures", PROJECT_ROOT / "tutorials" / "fixtures")

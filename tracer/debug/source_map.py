@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Iterator
 
-from executor.run_context import PACKAGE_DIR, PROJECT_ROOT
+from executor.paths import PACKAGE_DIR, PROJECT_ROOT
 
 from ..trace.header import TraceHeader
 

@@ -10,7 +10,7 @@ from types import CodeType, FrameType
 from typing import Any, Callable
 
 from executor.events import CalleeRef
-from executor.run_context import _relative  # the path rule every callee's file was written with
+from executor.paths import relative_path as _relative  # the path rule every callee's file was written with
 
 LOOPSCOPE_PACKAGES = ("executor/", "tracer/", "tutorials/")
 CODE_FLAGS_SUSPENDING = inspect.CO_COROUTINE | inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from executor import __version__ as LOOPSCOPE_VERSION
 from executor.event_base import describe_fields
 from executor.events import SCHEMA_VERSION
-from executor.run_context import PACKAGE_DIR, PROJECT_ROOT
+from executor.paths import PACKAGE_DIR, PROJECT_ROOT
 
 TRACE_MARKER = "loopscope-trace"
 
