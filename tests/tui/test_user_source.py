@@ -46,7 +46,7 @@ def test_the_stack_ends_in_the_users_function_below_the_executor_frames(florist_
     assert frames[-1].callee and frames[-1].function == "price"
     assert frames[-1].file == source.resolve().as_posix()
     lines = source.read_text().splitlines()
-    assert lines[frames[-1].line - 1:frames[-1].line + 1] == ["@tool", "def price(item: str, quantity: int) -> str:"]
+    assert lines[frames[-1].line - 2:frames[-1].line] == ["@tool", "def price(item: str, quantity: int) -> str:"]
     assert not frames[-2].callee and frames[-2].file.startswith("executor/")
     session.goto(_tool_event(session, "Discount", "tool_end"))
     assert session.frames()[-1].function == "Discount.invoke"
@@ -67,7 +67,8 @@ async def test_the_source_pane_shows_the_users_tool_at_its_tool_start(florist_tr
         await settle(pilot)
         file, line = highlighted(app)
         assert file == source.resolve().as_posix()
-        assert source.read_text().splitlines()[line].startswith("async def stock(")  # below its @tool
+        lines = source.read_text().splitlines()
+        assert lines[line - 1].startswith("async def stock(") and lines[line - 2] == "@tool"  # def, not @tool
         title = str(app.screen.query_one("#source-pane").border_title)
         assert "florist.py" in title and "stock()" in title and "your code" in title
         stack = str(app.screen.query_one(CallStackPane).render())

@@ -18,7 +18,7 @@ from .cost_book import CostBook
 from .event_filter import EventFilter, FilteredView
 from .event_store import EventStore, LiveStore, ReplayStore
 from .line_breakpoints import callee_book
-from .source_map import FrameLocation, frame_locations
+from .source_map import FrameLocation, definition_line, frame_locations
 from .stepping import Motion, MotionSearch, Stop
 
 if TYPE_CHECKING:
@@ -226,11 +226,11 @@ LOOPSCOPE_PACKAGES = ("executor/", "tracer/", "tutorials/")
 
 def callee_frames(event: Any, inside: Any = None) -> list[FrameLocation]:
     """The user's function a tool or model event calls into, shown below the executor's frames
-    (at its first line; at the line it is paused on when a live run stepped `inside` it)."""
+    (at its `def` line; at the line it is paused on when a live run stepped `inside` it)."""
     callee = getattr(event, "callee", None)
     if callee is None or callee.file.startswith(LOOPSCOPE_PACKAGES):  # the lesson's own frames suffice
         return []
-    line = inside.line if inside is not None else callee.line
+    line = inside.line if inside is not None else definition_line(callee.file, callee.line)
     return [FrameLocation(callee.qualname or callee.function, callee.file, line, True, callee=True)]
 
 

@@ -80,6 +80,18 @@ USER_SOURCE_LIMIT = 2_000_000  # bytes; a user's module, not a data file
 
 
 @lru_cache(maxsize=64)
+def definition_line(named: str, first_line: int) -> int:
+    """The `def` line of the user's function that starts at `first_line` (a code object's first line
+    is its first decorator's): where the debugger marks a callee, rather than on `@tool`."""
+    lines = read_user_source(named).lines
+    for number in range(first_line, min(first_line + DECORATOR_LINES, len(lines)) + 1):
+        if lines[number - 1].lstrip().startswith(("def ", "async def ")):
+            return number
+    return first_line  # not found near there (the file changed, or no source): where the code says
+
+
+DECORATOR_LINES = 40  # how far below the first decorator a def is looked for
+
 def read_user_source(named: str) -> SourceFile:
     """A user's own file that an event's callee names, read (only) to show it: a .py file at the
     path recorded, or, for a trace recorded elsewhere, the file of that name in the working directory."""
