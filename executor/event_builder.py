@@ -115,8 +115,8 @@ def _builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., 
     if plan is None:
         return functools.partial(_validated if cls not in _RECORDS else _validated_record, cls)
     constants: dict[str, Any] = {"cls": cls, "validated": _validated, "new": object.__new__,
-                                 "set_attribute": _set_attribute, "inside_is_valid": _inside_is_valid,
-                                 "plan": plan, "fields_set": plan.fields_set}
+                                 "inside_is_valid": _inside_is_valid, "plan": plan, "fields_set": plan.fields_set,
+                                 **_SLOT_SETTERS}
     lines = ["def build(payload, seq, run_id, t, iteration, frames, source):"]
     checks = dict(plan.checks)
     for index, name in enumerate(names):
@@ -142,10 +142,10 @@ def _builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., 
             items.append(f"{field!r}: default{index}")
     # What pydantic's BaseModel.model_construct does, minus its per-field loop.
     lines += ["    event = new(cls)",
-              f"    set_attribute(event, '__dict__', {{{', '.join(items)}}})",
-              "    set_attribute(event, '__pydantic_fields_set__', fields_set)",
-              "    set_attribute(event, '__pydantic_extra__', None)",
-              "    set_attribute(event, '__pydantic_private__', None)",
+              f"    set_dict(event, {{{', '.join(items)}}})",
+              "    set_fields_set(event, fields_set)",
+              "    set_extra(event, None)",
+              "    set_private(event, None)",
               "    return event"]
     exec(compile("\n".join(lines), f"<event builder {cls.__name__}>", "exec"), constants)
     return constants["build"]
@@ -180,7 +180,12 @@ def _inside_is_valid(plan: _Plan, payload: dict[str, Any]) -> bool:
     return True
 
 
-_set_attribute = object.__setattr__  # frozen models refuse the ordinary way
+# Frozen models refuse the ordinary way in. object.__setattr__(event, name, value) would find each
+# of these descriptors on BaseModel and call its __set__; calling that directly skips the lookup
+# (~30 ns a store, four stores an event). BaseModel declares them in its __slots__.
+_SLOT_SETTERS = {f"set_{short}": BaseModel.__dict__[name].__set__ for short, name in (
+    ("dict", "__dict__"), ("fields_set", "__pydantic_fields_set__"), ("extra", "__pydantic_extra__"),
+    ("private", "__pydantic_private__"))}
 
 
 def _validated_record(cls: type[BaseModel], payload: dict[str, Any], *envelope: Any) -> BaseModel:
