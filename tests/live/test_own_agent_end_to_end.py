@@ -82,5 +82,5 @@ async def test_a_users_project_from_record_to_debugger(live_env, tmp_path, capsy
         await settle(pilot)
         file, line = highlighted(app)
         assert file == source.resolve().as_posix()
-        assert source.read_text().splitlines()[line] == "def price(item: str, quantity: int) -> str:"
+        assert source.read_text().splitlines()[line - 1] == "def price(item: str, quantity: int) -> str:"  # not @tool
         assert "florist.py" in str(app.screen.query_one("#source-pane").border_title)
