@@ -98,3 +98,7 @@ async def test_the_variables_and_prompt_panes_speak_chinese_too_but_never_transl
         shown = console.export_text()
         assert "_call 在这个事件处的变量，由录下的事件重建" in shown and "（这一轮还没有检查）" in shown
         assert "rebuilt from the recorded events" not in shown and "not checked yet" not in shown
+        from tracer.tui.views.detail_view import detail_text
+
+        detail = detail_text(session.event(9), session.costs.call_at(9), "zh").plain
+        assert "提示词 " in detail and "补全" in detail and "completion tokens" not in detail

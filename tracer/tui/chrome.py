@@ -102,6 +102,9 @@ MESSAGES_ZH = [
     (r"(\S+\(\)) call #(\d+) · event (\d+) · ([\d,]+) chars · stop (.*)",
      r"\1 第 \2 次调用 · 事件 \3 · \4 个字符 · stop \5"),
     (r" · the last call before event (\d+)", r" · 事件 \1 之前的最后一次调用"),
+    (r"([\d,]+) prompt \+ ([\d,]+) completion tokens, (estimated \(no usage recorded\)|from the endpoint's usage) · (.*)",
+     lambda m: f"提示词 {m[1]} + 补全 {m[2]} 个 token，"
+               f"{'估算（没有记录 usage）' if m[3].startswith('estimated') else '来自端点返回的 usage'} · {m[4]}"),
     (r"new since call #(\d+) \(event (\d+)\)", r"第 \1 次调用（事件 \2）之后新增的"),
     (r"Reply \(event (\d+)\), exactly as it came back:", r"回复（事件 \1），原样照录："),
     (r"tutorial stop at event (\d+)", r"讲解停靠点：事件 \1"),

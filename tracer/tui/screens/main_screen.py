@@ -330,7 +330,7 @@ class DebuggerScreen(Screen):
         elif name == "detail":
             event = session.event()
             cost = None if isinstance(event, UnreadableEvent) else session.costs.call_at(session.position)
-            self.query_one("#detail-text", TextPane).show(detail_text(event, cost))
+            self.query_one("#detail-text", TextPane).show(detail_text(event, cost, self.lang))
         elif name == "breakpoints":
             self.query_one(BreakpointsPane).show()
         elif name == "narration":

@@ -12,6 +12,7 @@ from executor.events import EventBase
 from ...debug.session import UnreadableEvent
 from ...report.cost import CallCost
 from ...report.literal import literal
+from ..chrome import localise
 from .clipped_text import clipped
 from .event_summary import kind_style
 
@@ -30,7 +31,7 @@ def _value(value: Any) -> Text:
     return literal(repr(value))
 
 
-def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None) -> Text:
+def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None, lang: str = "en") -> Text:
     if isinstance(event, UnreadableEvent):
         return Text(f"event {event.seq} cannot be read:\n{event.problem}", style="bold red")
     text = Text()
@@ -46,7 +47,7 @@ def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None
     text.append_text(literal(f"{event.source.file}:{event.source.line} in {event.source.function}()\n"))
     if cost is not None:  # the whole model call's bill, shown at both its llm_start and its llm_end
         text.append(f"{'tokens':<{NAME_WIDTH}}", style="bold")
-        text.append(cost.describe() + "\n", style="magenta")
+        text.append(localise(cost.describe(), lang) + "\n", style="magenta")
     payload = event.model_dump(exclude=set(ENVELOPE))
     # The settings are what tutorials point at; the long tool descriptions would push them below the fold.
     payload = {name: payload[name] for name in sorted(payload, key=lambda name: name not in SHOWN_FIRST)}
