@@ -6,7 +6,8 @@ import pytest
 
 from executor import ManualClock, ScriptedModel
 from tests.helpers.paths import ROSE
-from tracer.debug.breakpoints import BreakpointSet, BreakpointSpecError, parse_spec
+from tracer.debug.breakpoint_spec import BreakpointSpecError, parse_spec
+from tracer.debug.breakpoints import BreakpointSet
 from tracer.debug.conditions import resolve_in
 from tracer.trace.index import TraceIndex
 from tracer.trace.reader import TraceFile

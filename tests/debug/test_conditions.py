@@ -13,7 +13,7 @@ from tracer.debug.conditions import (
     resolve_in,
     tokenize,
 )
-from tracer.debug.breakpoints import BreakpointSpecError, parse_spec
+from tracer.debug.breakpoint_spec import BreakpointSpecError, parse_spec
 from tracer.trace.index import TraceIndex
 from tracer.trace.reader import TraceFile
 

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from executor import SystemClock
 
-from ..debug.breakpoints import BreakpointSpecError, parse_spec
+from ..debug.breakpoint_spec import BreakpointSpecError, parse_spec
 from ..report.cost import ENV_PRICES, PriceTable
 from ..report.narrator import Narrator
 from ..replay.verify import recorded_inputs

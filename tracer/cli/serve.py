@@ -36,7 +36,7 @@ def debugger_command(args: argparse.Namespace) -> list[str]:
                          "e.g. `loopscope serve fixtures/rose_pricing.jsonl`")
     if args.trace:
         with TraceFile(args.trace):  # a bad file is reported here, once, not in every browser tab
-            pass
+            pass  # opened and closed only to check it: the browser tabs read it themselves
         return [sys.executable, "-m", "tracer.cli", "debug", str(Path(args.trace).resolve())]
     from tutorials.registry import find_part
 

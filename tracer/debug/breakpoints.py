@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from executor.events import EVENT_KINDS
-
 from ..trace.index import TraceIndex, scan_windows
 from ..trace.numpy_on_use import np
 from ..trace.sidecar import SidecarRefused, loads_json, read_sidecar, write_sidecar
-from .conditions import Condition, ConditionError, Resolve
+from .breakpoint_spec import BreakpointSpecError, parse_spec, quoted_start  # noqa: F401 (BreakpointSpecError: re-exported)
+from .conditions import Condition, Resolve
 from .line_breakpoints import Callees, Reach, is_user_file, reach, same_file
 from .shipped import is_shipped
 
@@ -22,15 +20,7 @@ SIDECAR_SUFFIX = ".breakpoints.json"
 SIDECAR_FORMAT = "loopscope-breakpoints"
 MAX_SIDECAR_BYTES = 1 << 20  # hundreds of breakpoints fit in a few kilobytes
 MAX_BREAKPOINTS = 1000
-DEFAULT_LINE_FILE = "executor/agent_executor.py"
-TARGETS = ("kind", "tool", "iteration", "method", "line", "condition")
-SPEC_HELP = ("write KIND (e.g. tool_error), tool=NAME, iteration=N, method=NAME, line=[FILE:]N "
-             "or `if CONDITION`; add `if CONDITION` to any of them; prefix `temp` or `ignore=N`")
 ResolveAt = Callable[[int], Resolve]
-
-
-class BreakpointSpecError(ValueError):
-    """A breakpoint description that cannot be understood; the message says how to write one."""
 
 
 @dataclass
@@ -125,86 +115,6 @@ def _method_entered(index: TraceIndex, method: str, lo: int, hi: int) -> np.ndar
     table = np.array([_entered(shapes[p // width - 1].frames if p // width else None,
                                shapes[p % width].frames, method) for p in pairs], dtype=bool)
     return table[inverse]
-
-
-# -- parsing a spec -------------------------------------------------------------------------------------
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def _parse_target(what: str) -> tuple[str, Any]:
-    key, sep, value = what.partition("=")
-    key, value = key.strip(), value.strip()
-    if not sep:
-        if what in EVENT_KINDS:
-            return "kind", what
-        if re.fullmatch(r"[\w./-]+:\d+", what):
-            key, value = "line", what
-        else:
-            raise BreakpointSpecError(f"cannot read breakpoint {what!r}: {SPEC_HELP}")
-    if key not in TARGETS[:-1]:
-        raise BreakpointSpecError(f"unknown breakpoint target {key!r}; use one of "
-                                  f"{', '.join(TARGETS[:-1])} (or `if CONDITION`)")
-    if not value:
-        raise BreakpointSpecError(f"{key}= needs a value: {SPEC_HELP}")
-    return key, _parse_value(key, value)
-
-
-def _short(text: str, limit: int = 60) -> str:
-    """Hostile specs can be huge: an error message quotes only their start."""
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _is_count(text: str) -> bool:
-    """ASCII digits only (str.isdigit() accepts '²', which int() refuses), and a sane length."""
-    return text.isascii() and text.isdigit() and len(text) <= 9
-
-
-def _parse_value(key: str, value: str) -> Any:
-    if key == "kind" and value not in EVENT_KINDS:
-        raise BreakpointSpecError(f"unknown event kind {value!r}; kinds are: {', '.join(EVENT_KINDS)}")
-    if key == "iteration":
-        if not _is_count(value):
-            raise BreakpointSpecError(f"iteration={_short(value)} must be a whole number, e.g. iteration=2")
-        return int(value)
-    if key == "method" and not _IDENT.match(value):
-        raise BreakpointSpecError(f"method={value} is not a function name, e.g. method=plan")
-    if key == "line":
-        file, _, line = value.rpartition(":")
-        if not _is_count(line) or int(line) < 1:
-            raise BreakpointSpecError(f"line={_short(value)} needs a line number, e.g. "
-                                      f"line={DEFAULT_LINE_FILE}:95")
-        return (file or DEFAULT_LINE_FILE, int(line))
-    return value
-
-
-def parse_spec(text: str) -> dict[str, Any]:
-    """The parts of a breakpoint description: target, value, condition, temporary, ignore."""
-    words = text.strip().split()
-    temporary, ignore = False, 0
-    while words and (words[0] in ("temp", "once") or words[0].startswith("ignore=")):
-        word = words.pop(0)
-        if word.startswith("ignore="):
-            count = word.partition("=")[2]
-            if not _is_count(count):
-                raise BreakpointSpecError(f"{word}: the ignore count must be a whole number, e.g. ignore=2")
-            ignore = int(count)
-        else:
-            temporary = True
-    rest = " ".join(words)
-    what, _, condition_text = (" " + rest).partition(" if ")
-    what = what.strip()
-    if not what and not condition_text.strip():
-        raise BreakpointSpecError(f"empty breakpoint: {SPEC_HELP}")
-    try:
-        condition = Condition(condition_text) if condition_text.strip() else None
-        if not what:
-            return {"target": "condition", "value": None, "condition": condition,
-                    "temporary": temporary, "ignore": ignore}
-        target, value = _parse_target(what)
-    except ConditionError as error:
-        raise BreakpointSpecError(f"bad condition {_short(condition_text.strip())!r}: {error}") from None
-    return {"target": target, "value": value, "condition": condition, "temporary": temporary,
-            "ignore": ignore}
 
 
 CANCEL_CHECK_EVERY = 2048  # events checked between two looks at `cancelled` (each check is microseconds)
@@ -400,5 +310,5 @@ class BreakpointSet:
             self.warning = f"ignored breakpoints: {refused}"
         except (OSError, ValueError, KeyError, TypeError, AttributeError, OverflowError) as error:
             self.items, self._next = [], 1
-            self.warning = (f"ignored {self.path}: {_short(str(error), 120)}; it will be rewritten when you change "
+            self.warning = (f"ignored {self.path}: {quoted_start(str(error), 120)}; it will be rewritten when you change "
                             "a breakpoint")

@@ -24,12 +24,10 @@ def _wrap_units(text: str) -> list[str]:
     while at < end:
         char, start = text[at], at
         at += 1
-        if _is_cjk(char):
-            pass
-        elif char.isspace():  # a run of spaces takes an ideographic space (U+3000) along too
+        if char.isspace() and not _is_cjk(char):  # a run of spaces takes an ideographic space (U+3000) along too
             while at < end and text[at].isspace():
                 at += 1
-        else:
+        elif not _is_cjk(char):  # a run of other characters; a Chinese one stands alone
             while at < end and not text[at].isspace() and not _is_cjk(text[at]):
                 at += 1
         units.append(text[start:at])

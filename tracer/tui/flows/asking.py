@@ -6,7 +6,7 @@ from textual import work
 from textual.binding import Binding
 from textual.worker import get_current_worker
 
-from ...debug.breakpoints import SPEC_HELP, BreakpointSpecError, parse_spec
+from ...debug.breakpoint_spec import SPEC_HELP, BreakpointSpecError, parse_spec
 from ..screens.ask_screen import AskScreen
 from .flow import Flow
 
