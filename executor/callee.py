@@ -8,7 +8,7 @@ from types import CodeType
 from typing import Any
 
 from .events import CalleeRef
-from .run_context import _relative  # the same path rule as every event's `source`
+from .paths import relative_path  # the same path rule as every event's `source`
 
 # Keyed by file too: code objects compare equal across files when their bodies are the same.
 _by_code: dict[tuple[str, CodeType], CalleeRef] = {}
@@ -25,7 +25,7 @@ def callee_of(target: Any) -> CalleeRef | None:
         return None  # a builtin or C function: no Python source to show
     found = _by_code.get((code.co_filename, code))
     if found is None:
-        found = CalleeRef(file=_relative(code.co_filename), line=code.co_firstlineno,
+        found = CalleeRef(file=relative_path(code.co_filename), line=code.co_firstlineno,
                           function=code.co_name, qualname=getattr(function, "__qualname__", code.co_name))
         _by_code[(code.co_filename, code)] = found
     return found

@@ -12,13 +12,12 @@ from typing import Any, Callable, Iterator
 
 from .clock import Clock, SystemClock
 from .event_builder import builder_for
-from .paths import PACKAGE_DIR, PROJECT_ROOT, relative_path  # noqa: F401  (PROJECT_ROOT: imported from here too)
 from .events import EventBase, SourceRef
+from .paths import PACKAGE_DIR, relative_path
 from .rate_limit import RateLimiter
 from .retry import RetryPolicy
 
 _PACKAGE_PREFIX = str(PACKAGE_DIR)
-_relative = relative_path  # the name the rest of this module uses
 
 
 class _Site:
@@ -54,7 +53,7 @@ def _site_at(frame: Any) -> _Site:
     code = frame.f_code
     if len(_SITES) >= _MAX_SITES:
         _SITES.clear()
-    site = _Site(code, SourceRef(file=_relative(code.co_filename), line=frame.f_lineno, function=code.co_name))
+    site = _Site(code, SourceRef(file=relative_path(code.co_filename), line=frame.f_lineno, function=code.co_name))
     _SITES[id(code) + (frame.f_lasti << 48)] = site
     return site
 
