@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import types
 import typing
 from typing import Any, Callable
 
@@ -128,12 +129,17 @@ def _flat_records(cls: type[BaseModel]) -> list[tuple[str, type[BaseModel]]]:
         record = field.annotation
         if name in ("source", "callee") or not (isinstance(record, type) and issubclass(record, BaseModel)):
             continue
-        if _exclusions(record) == () and all(
-                sub.annotation in _FLAT or typing.get_args(sub.annotation) and
-                all(arg in _FLAT for arg in typing.get_args(sub.annotation))
-                for sub in record.model_fields.values()):
+        if _exclusions(record) == () and all(_is_flat(sub.annotation) for sub in record.model_fields.values()):
             found.append((name, record))
     return found
+
+
+def _is_flat(annotation: Any) -> bool:
+    """A plain value or an optional one (str, str | None): nothing for orjson to call back about."""
+    if annotation in _FLAT:
+        return True
+    return (typing.get_origin(annotation) in (typing.Union, types.UnionType)
+            and all(arg in _FLAT for arg in typing.get_args(annotation)))
 
 
 def _compile(cls: type[BaseModel]) -> tuple[Callable[[dict[str, Any]], dict[str, Any] | None],
