@@ -35,12 +35,19 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Temp file in the same directory, then rename: a reader never sees half a file."""
+    """Temp file in the same directory, fsynced, then renamed: a reader never sees half a file, and
+    a failed or interrupted write (a full disk, Ctrl-C) removes its temp file and leaves `path` as it was."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(handle, "w", encoding="utf-8") as out:
-        out.write(text)
-    os.replace(temp, path)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 def _load(paths: list[str]) -> list[Trace]:
@@ -91,7 +98,15 @@ def _otlp_json(args: argparse.Namespace) -> int:
 def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = "") -> int:
     """To -o FILE (atomically, saying what was written) or to stdout."""
     if args.output:
-        write_atomically(Path(args.output), text)
+        output = Path(args.output)
+        kept = f"{output} was left as it was" if output.exists() else "nothing was written"
+        try:
+            write_atomically(output, text)
+        except OSError as error:
+            print(f"loopscope: cannot write {output}: {error.strerror or error}; {kept}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            raise KeyboardInterrupt(kept) from None
         print(f"wrote {what} to {args.output}{kind}")
     else:
         print(text, end="")
