@@ -9,10 +9,12 @@ import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .. import otel_mapping as om
 from ..reader import TraceFormatError
 from ..writer import TraceWriter
 from . import otlp, run_exports
-from .spans import LLM, TOOL, Conversion, Span, events_from_spans
+from .shape import MAX_DEPTH, ShapeNotes, loads, nested_deeper_than
+from .spans import LLM, TOOL, Conversion, Span, events_from_spans, plain_name
 
 SUPPORTED = "a loopscope trace (JSONL), OTLP JSON, a LangSmith run export or a Langfuse trace export"
 
@@ -27,17 +29,33 @@ def _documents(path: Path) -> list[Any]:
     if not text:
         raise ImportProblem(path, None, "the file is empty")
     try:
-        return [json.loads(text)]
+        documents = [loads(text)]
     except json.JSONDecodeError:
-        pass  # not one document: read it as JSON lines below
+        documents = _json_lines(path, text)
+    except RecursionError:  # the json module gives up past ~1,000 levels
+        raise _too_deep(path, None) from None
+    for number, document in enumerate(documents, start=1):
+        if nested_deeper_than(document):
+            raise _too_deep(path, number if len(documents) > 1 else None)
+    return documents
+
+
+def _json_lines(path: Path, text: str) -> list[Any]:
     documents = []
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
             try:
-                documents.append(json.loads(line))
+                documents.append(loads(line))
             except json.JSONDecodeError as error:
                 raise ImportProblem(path, number, f"not JSON ({error.msg}); expected {SUPPORTED}") from None
+            except RecursionError:
+                raise _too_deep(path, number) from None
     return documents
+
+
+def _too_deep(path: Path, line: int | None) -> ImportProblem:
+    return ImportProblem(path, line, f"JSON nested more than {MAX_DEPTH} levels deep, deeper than any trace "
+                                     f"export; expected {SUPPORTED}")
 
 
 def looks_foreign(handle: BinaryIO) -> bool:
@@ -49,8 +67,9 @@ def looks_foreign(handle: BinaryIO) -> bool:
         return False
     try:
         decoded = json.loads(first)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return True  # pretty-printed JSON: its first line is only the opening bracket
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        return True  # pretty-printed JSON (its first line is only the opening bracket), or one nested
+        # too deeply for the json module: the importers read it and say what it is
     if isinstance(decoded, dict) and ("kind" in decoded or "format" in decoded):
         return False
     # A loopscope trace whose header line is damaged still has events after it.
@@ -79,7 +98,7 @@ def _describe(spans: list[Span]) -> str:
 def _unrecognised(path: Path, documents: list[Any]) -> ImportProblem:
     first = documents[0]
     if isinstance(first, dict):
-        seen = "a JSON object with keys " + ", ".join(list(first)[:6])
+        seen = "a JSON object with keys " + ", ".join(plain_name(str(key)) for key in list(first)[:6])
     elif isinstance(first, list):
         seen = f"a JSON list of {len(first)} item(s)"
     else:
@@ -88,34 +107,47 @@ def _unrecognised(path: Path, documents: list[Any]) -> ImportProblem:
 
 
 def convert(path: str | os.PathLike[str]) -> Conversion:
-    """Read another tool's trace file as loopscope events (ImportProblem when it is none of them)."""
+    """Read another tool's trace file as loopscope events (ImportProblem when it is none of them).
+    What has the wrong type (a list that is a string, a time that is no time) is left out and said in
+    the warnings; the file is refused only when nothing in it can be read."""
     path = Path(path)
     documents = _documents(path)
-    source = f"<{path.name}>"
+    source, notes = f"<{path.name}>", ShapeNotes()
     if all(otlp.is_otlp(d) for d in documents):
-        raw = otlp.raw_spans(documents)
-        exact = otlp.loopscope_events(raw)
+        raw = otlp.raw_spans(documents, notes)
+        exact, not_events = otlp.loopscope_events(raw)
         if exact is not None:
             return Conversion("otlp-json", f"OTLP JSON written by loopscope: {len(raw)} spans, "
-                              f"{len(exact)} events kept exactly", exact)
-        spans = [otlp.span_from(s) for s in raw]
-        return _finish(path, "otlp-json", "OTLP JSON", spans, source)
+                              f"{len(exact)} events kept exactly", exact, _said(notes))
+        if not_events:
+            notes.add(f"{not_events} span event(s) carry {om.EVENT_JSON} that is no loopscope event "
+                               "(the spans are read by their attributes instead)")
+        spans = [otlp.span_from(where, s, notes) for where, s in raw]
+        return _finish(path, "otlp-json", "OTLP JSON", spans, source, notes)
     runs = _listed(documents, "runs")
     if run_exports.is_langsmith(runs):
-        return _finish(path, "langsmith", "LangSmith runs", run_exports.langsmith_spans(runs), source)
+        return _finish(path, "langsmith", "LangSmith runs", run_exports.langsmith_spans(runs, notes), source, notes)
     traces = _listed(documents, "traces", "data")
     if run_exports.is_langfuse(traces):
-        return _finish(path, "langfuse", "Langfuse trace", run_exports.langfuse_spans(traces), source)
+        return _finish(path, "langfuse", "Langfuse trace", run_exports.langfuse_spans(traces, notes), source, notes)
     raise _unrecognised(path, documents)
 
 
-def _finish(path: Path, fmt: str, label: str, spans: list[Span], source: str) -> Conversion:
+def _said(notes: ShapeNotes) -> list[str]:
+    warning = notes.warning()
+    return [warning] if warning else []
+
+
+def _finish(path: Path, fmt: str, label: str, spans: list[Span], source: str, notes: ShapeNotes) -> Conversion:
     recognised = f"{label}: {_describe(spans)}"
+    if not spans and notes.found:
+        raise ImportProblem(path, None, f"recognised {label}, but could not read it: {notes.found[0]}")
     if not any(s.role in (LLM, TOOL) for s in spans):
+        why = f"; {notes.found[0]}" if notes.found else ""
         raise ImportProblem(path, None, f"recognised {recognised}, but no span is a model or tool call "
-                                        "(OpenInference / OpenTelemetry GenAI attributes, run_type llm/tool)")
+                                        f"(OpenInference / OpenTelemetry GenAI attributes, run_type llm/tool){why}")
     events, warnings = events_from_spans(spans, source)
-    return Conversion(fmt, recognised, events, warnings)
+    return Conversion(fmt, recognised, events, _said(notes) + warnings)
 
 
 def write_conversion(conversion: Conversion, source: Path, out: str | os.PathLike[str]) -> Path:
