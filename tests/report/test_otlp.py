@@ -159,3 +159,28 @@ def test_without_opentelemetry_the_import_names_the_extra():
             "try:\n    from tracer import OTelListener\nexcept ImportError as e:\n    print(e)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "pip install 'loopscope[otel]'" in out
+
+
+def test_a_lone_surrogate_in_a_tool_observation_exports_as_utf8_and_imports_back_exactly(tmp_path, capsys):
+    """A tool's text read with errors="surrogateescape" holds a lone surrogate; the trace writer \\u-escapes it.
+    OTLP strings must be UTF-8: attributes carry U+FFFD, the event JSON keeps the escape, so nothing is lost."""
+    from tests.helpers.trace_factory import record, with_search_result
+    from tracer.trace.reader import load_trace
+    from tutorials.rose_pricing import REPLIES
+
+    trace = record(tmp_path / "surrogate.jsonl", REPLIES, with_search_result("25 yuan \ud800 a bunch"))
+    assert b"25 yuan \\ud800 a bunch" in trace.read_bytes()
+    out, back = tmp_path / "spans.json", tmp_path / "back.jsonl"
+    assert main(["export", "--format", "otlp-json", str(trace), "-o", str(out)]) == 0
+    document = json.loads(out.read_bytes().decode("utf-8"))  # strict: no surrogate reached the file
+    spans = [s for r in document["resourceSpans"] for sc in r["scopeSpans"] for s in sc["spans"]]
+    search = next(s for s in spans if s["name"] == "Search")
+    assert {a["key"]: a["value"]["stringValue"] for a in search["attributes"]}["output.value"] == "25 yuan \ufffd a bunch"
+    assert main(["import", str(out), "-o", str(back)]) == 0
+    assert load_trace(back)[1] == load_trace(trace)[1]
+    assert next(e for e in load_trace(back)[1] if e.kind == "tool_end").observation == "25 yuan \ud800 a bunch"
+    with OTLPReceiver() as receiver:
+        assert main(["export", "--otlp", receiver.url, str(trace)]) == 0
+    sent = next(s for s in receiver.spans if s.name == "Search")
+    assert sent.attributes["output.value"] == "25 yuan \ufffd a bunch"
+    assert capsys.readouterr().err == ""

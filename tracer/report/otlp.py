@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from typing import Any, Sequence
 
 from executor.events import CLASS_BY_KIND, EventBase
 
 from ..trace import otel_mapping as om
+from ..trace.line_encoder import pydantic_json
 from ..trace.redact import Redactor, default_redactor
 from ..trace.transitions import Trace
 
@@ -24,6 +26,11 @@ try:
 except ImportError as missing:  # pragma: no cover - exercised by a test that hides the package
     raise ImportError(f"OTLP export needs OpenTelemetry ({missing.name} is not installed): "
                       "pip install 'loopscope[otel]'") from missing
+
+# A lone surrogate (half a UTF-16 pair, as text read with errors="surrogateescape" holds) cannot be
+# UTF-8, which OTLP strings must be: span names and attributes carry U+FFFD in its place, while the
+# event's own JSON (om.EVENT_JSON) keeps it \u-escaped, as the trace file does, so an import is exact.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 _TOKEN_KEYS = {om.LLM_TOKEN_COUNT_PROMPT: ("prompt_tokens", "input_tokens"),
                om.LLM_TOKEN_COUNT_COMPLETION: ("completion_tokens", "output_tokens"),
@@ -64,7 +71,7 @@ class SpanBuilder:
             self._open(opened, event, now)
         target = self.open[-1][1] if self.open else None
         if target is not None:  # every event, lossless: an importer rebuilds the run from these
-            target.add_event(event.kind, {om.EVENT_JSON: event.model_dump_json()}, timestamp=now)
+            target.add_event(event.kind, {om.EVENT_JSON: pydantic_json(event).decode("utf-8")}, timestamp=now)
         closed = om.CLOSES.get(event.kind)
         if closed is not None:
             self._close(closed, event, now)
@@ -85,8 +92,8 @@ class SpanBuilder:
     def _start(self, name: str, kind: str, now: int, attributes: dict[str, Any]) -> Any:
         parent = self.open[-1][1] if self.open else None
         context = otel_trace.set_span_in_context(parent) if parent is not None else None
-        return self.tracer.start_span(name, context=context, start_time=now,
-                                      attributes={om.SPAN_KIND: kind, **attributes})
+        return self.tracer.start_span(utf8(name), context=context, start_time=now,
+                                      attributes=utf8_values({om.SPAN_KIND: kind, **attributes}))
 
     def _open(self, kind: str, event: EventBase, now: int) -> None:
         if kind == om.AGENT:
@@ -111,9 +118,9 @@ class SpanBuilder:
         if index is None:
             return  # a trace cut before its start event: nothing to close
         span = self.open.pop(index)[1]
-        span.set_attributes(_closing_attributes(event))
+        span.set_attributes(utf8_values(_closing_attributes(event)))
         if event.kind in om.ERROR_KINDS:
-            span.set_status(Status(StatusCode.ERROR, f"{event.error_type}: {event.message}"))
+            span.set_status(Status(StatusCode.ERROR, utf8(f"{event.error_type}: {event.message}")))
         span.end(end_time=now)
 
     def finish(self) -> None:
@@ -121,6 +128,15 @@ class SpanBuilder:
         self._end_round(self.last_ns)
         while self.open:
             self.open.pop()[1].end(end_time=self.last_ns)
+
+
+def utf8(text: str) -> str:
+    """`text` as UTF-8 can carry it: each lone surrogate becomes U+FFFD."""
+    return text if text.isascii() else _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def utf8_values(attributes: dict[str, Any]) -> dict[str, Any]:
+    return {key: utf8(value) if isinstance(value, str) else value for key, value in attributes.items()}
 
 
 def _closing_attributes(event: EventBase) -> dict[str, Any]:
