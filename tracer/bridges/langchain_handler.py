@@ -7,6 +7,7 @@ import sys
 import threading
 import time
 from importlib import metadata
+from pathlib import Path
 from typing import Any, Callable
 from uuid import UUID
 
@@ -16,9 +17,10 @@ from executor.events import (ActionRecord, AgentActionEvent, AgentFinishEvent, C
                              ToolEndEvent, ToolErrorEvent, ToolStartEvent)
 
 from ..trace.redact import Redactor
-from ..trace.writer import TraceWriter
+from ..trace.writer import TraceWriteError, TraceWriter
+from .callback_guard import DROPPED_KEY, DroppedCallbacks, guarded, logger
 from .langchain_stack import at_line, find_self, line_containing, local_in, loop_stack
-from .langchain_values import (as_text, executor_settings, graph_tools, model_name, plain, reply_of,
+from .langchain_values import (as_text, executor_settings, graph_tools, model_name, plain, reply_of, safe_text,
                                tool_infos)
 
 try:
@@ -41,6 +43,12 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     frames of LangChain's loop at that moment (in `stack`). Where the classic loop makes a check
     without a callback, the handler emits it too (step, finish_check), so transitions compare
     with loopscope's executor. The file is complete when the outermost chain ends, or on close().
+
+    The trace never stops the run. A file that cannot be written (a full disk when the handler is
+    made or closed) leaves the run going untraced: `problem` says why in one line (close() returns
+    it too), and `events` still holds every event. A callback that fails on what LangChain hands it
+    loses its own events and nothing else: the trace's last event counts the callbacks dropped, and
+    every reader says so (`raise_error=True` raises such a failure instead, as LangChain means it).
     """
 
     # Called in the run's own thread (also under ainvoke, where LangChain would otherwise hand a sync
@@ -50,9 +58,16 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     def __init__(self, path: str | os.PathLike[str], redactor: Redactor | None = None,
                  clock: Callable[[], float] = time.monotonic, raise_error: bool = False, **meta: Any) -> None:
         versions = {name: _version(name) for name in ("langchain-classic", "langchain-core", "langgraph")}
-        self.writer = TraceWriter(path, redactor, source="langchain", langchain=versions, **meta)
-        self.path = self.writer.path
-        self.raise_error = raise_error  # LangChain logs a handler's exception unless this is set
+        self.problem: str | None = None  # why the trace file is missing or incomplete (one line)
+        self.writer: TraceWriter | None = None
+        try:
+            self.writer = TraceWriter(path, redactor, source="langchain", langchain=versions, **meta)
+        except TraceWriteError as error:
+            self._could_not_write(f"{error}; the run goes on untraced (handler.events holds its events)")
+        self.path = self.writer.path if self.writer is not None else Path(path)
+        self.raise_error = raise_error  # a failing callback raises into the run instead of being dropped
+        self.dropped = DroppedCallbacks()
+        self._ended = False  # the outermost chain's end (or error) was written
         self._clock = clock
         self._lock = threading.Lock()  # LangGraph runs tools in worker threads
         self._start = clock()
@@ -75,18 +90,54 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
               stack: tuple[SourceRef, ...] | None = None, **payload: Any) -> None:
         stack = loop_stack(sys._getframe(2)) if stack is None else stack
         source = stack[-1] if stack else SourceRef(file="(langchain)", line=0, function=callback)
-        origin = {"callback": callback, "run_id": str(run_id) if run_id else None,
-                  "parent_run_id": str(parent) if parent else None}
+        origin: dict[str, Any] = {"callback": callback, "run_id": str(run_id) if run_id else None,
+                                  "parent_run_id": str(parent) if parent else None}
+        if cls in (ChainEndEvent, ChainErrorEvent):
+            self._ended = True
+            if self.dropped.count:  # the last event says what is missing, so no reader takes it for a cut run
+                origin[DROPPED_KEY] = self.dropped.note()
         with self._lock:
             event = cls(seq=self._seq, run_id=str(self._root), t=self._clock() - self._start,
                         iteration=self.iteration, frames=tuple(f.function for f in stack) or (callback,),
                         source=source, stack=stack or None, origin=origin, **payload)
             self._seq += 1
             self.events.append(event)
-            self.writer(event)  # a closed writer ignores it
+            if self.writer is not None:
+                self.writer(event)  # a closed writer ignores it
 
-    def close(self) -> None:
-        self.writer.close()
+    def close(self) -> str | None:
+        """Finish the trace file. Never raises: returns why the trace is missing or incomplete (one
+        line, also in `problem`), or None when it was written whole."""
+        writer, self.writer = self.writer, None
+        if writer is not None:
+            try:
+                writer.close()
+            except TraceWriteError as error:
+                self._could_not_write(str(error))
+        return self.problem
+
+    def _could_not_write(self, problem: str) -> None:
+        self.problem = problem
+        logger.warning("loopscope: %s", problem)
+
+    def callback_failed(self, callback: str, error: BaseException, run_id: UUID | None) -> None:
+        """A callback raised: its events are dropped and counted. The run's own start and end are
+        still written (without what could not be read), so the trace stays a whole run."""
+        self.dropped.add(callback, error)
+        if run_id is None or run_id != self._root:
+            return
+        try:
+            if callback == "on_chain_start" and not self.events:
+                self._emit(ChainStartEvent, callback, run_id, None, stack=(), inputs={}, tools=[], settings={})
+            elif callback in ("on_chain_end", "on_chain_error") and not self._ended:
+                if callback == "on_chain_end":
+                    self._emit(ChainEndEvent, callback, run_id, None, stack=(), outputs={})
+                else:
+                    self._emit(ChainErrorEvent, callback, run_id, None, stack=(), error_type="unknown",
+                               message="(the error could not be recorded)")
+                self.close()
+        except Exception as again:  # the bare event failed too: what is written stays, nothing is raised
+            self.dropped.add(callback, again)
 
     def __enter__(self) -> "LoopscopeCallbackHandler":
         return self
@@ -95,6 +146,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self.close()
 
     # -- the run ------------------------------------------------------------------------------
+    @guarded
     def on_chain_start(self, serialized: dict[str, Any] | None, inputs: dict[str, Any], *, run_id: UUID,
                        parent_run_id: UUID | None = None, **kwargs: Any) -> None:
         if parent_run_id is not None or self._root is not None:
@@ -110,6 +162,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self._emit(ChainStartEvent, "on_chain_start", run_id, None, inputs=plain(inputs), tools=tools,
                    settings=settings)
 
+    @guarded
     def on_chain_end(self, outputs: Any, *, run_id: UUID, parent_run_id: UUID | None = None,
                      **kwargs: Any) -> None:
         if run_id != self._root:
@@ -122,6 +175,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self._emit(ChainEndEvent, "on_chain_end", run_id, None, outputs=plain(outputs))
         self.close()
 
+    @guarded
     def on_chain_error(self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None,
                        **kwargs: Any) -> None:
         if run_id == self._root:
@@ -130,12 +184,14 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             self.close()
 
     # -- the model ----------------------------------------------------------------------------
+    @guarded
     def on_llm_start(self, serialized: dict[str, Any] | None, prompts: list[str], *, run_id: UUID,
                      parent_run_id: UUID | None = None, invocation_params: dict[str, Any] | None = None,
                      **kwargs: Any) -> None:
         self._model_start(serialized, prompts[0] if prompts else "", run_id, parent_run_id,
                           invocation_params, "on_llm_start")
 
+    @guarded
     def on_chat_model_start(self, serialized: dict[str, Any] | None, messages: list[list[Any]], *,
                             run_id: UUID, parent_run_id: UUID | None = None,
                             invocation_params: dict[str, Any] | None = None, **kwargs: Any) -> None:
@@ -155,7 +211,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             self._flush_steps(run_id)
             self.iteration += 1
         self._names[run_id], self._started[run_id] = name, self._clock()
-        stop = list((params or {}).get("stop") or [])
+        stop = [safe_text(word) for word in ((params if isinstance(params, dict) else {}).get("stop") or [])]
         self._emit(LLMStartEvent, callback, run_id, parent, stack, model=name, prompt=prompt, stop=stop)
 
     def _asked_by_agent(self, parent: UUID | None) -> bool:
@@ -172,6 +228,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self._emit(RetryEvent, "on_llm_start", run_id, parent, stack, target="llm", name=name, attempt=attempt,
                    error=error, delay=self._clock() - failed_at)
 
+    @guarded
     def on_llm_error(self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None,
                      **kwargs: Any) -> None:
         """Remembered, not written: a retry or the run's chain_error says what the failure led to."""
@@ -179,6 +236,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             self._failed[parent_run_id] = (self._attempts.pop(run_id, 1), f"{type(error).__name__}: {error}",
                                            self._clock(), self._started.pop(run_id, self._clock()))
 
+    @guarded
     def on_llm_end(self, response: Any, *, run_id: UUID, parent_run_id: UUID | None = None,
                    **kwargs: Any) -> None:
         text, calls, usage = reply_of(response)
@@ -201,6 +259,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             self._emit(FinishCheckEvent, "on_llm_end", run_id, parent, stack, is_finish=True,
                        output_type="AgentFinish")
 
+    @guarded
     def on_retry(self, retry_state: Any, *, run_id: UUID, parent_run_id: UUID | None = None,
                  **kwargs: Any) -> None:
         outcome = getattr(retry_state, "outcome", None)
@@ -212,6 +271,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
                    error=f"{type(error).__name__}: {error}" if error else "unknown", delay=float(delay))
 
     # -- the agent's decisions ----------------------------------------------------------------
+    @guarded
     def on_agent_action(self, action: Any, *, run_id: UUID, parent_run_id: UUID | None = None,
                         **kwargs: Any) -> None:
         record = ActionRecord(tool=action.tool, tool_input=as_text(action.tool_input), log=action.log)
@@ -226,6 +286,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             return
         self._emit(AgentActionEvent, "on_agent_action", run_id, parent_run_id, **record.model_dump())
 
+    @guarded
     def on_agent_finish(self, finish: Any, *, run_id: UUID, parent_run_id: UUID | None = None,
                         **kwargs: Any) -> None:
         from_plan = not self._pending_steps  # else a limit or return_direct made this finish
@@ -273,15 +334,17 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         return at_line(stack, function, line_containing(method, needle))
 
     # -- tools --------------------------------------------------------------------------------
+    @guarded
     def on_tool_start(self, serialized: dict[str, Any] | None, input_str: str, *, run_id: UUID,
                       parent_run_id: UUID | None = None, inputs: dict[str, Any] | None = None,
                       **kwargs: Any) -> None:
-        name = (serialized or {}).get("name") or kwargs.get("name") or "unknown"
+        name = (serialized if isinstance(serialized, dict) else {}).get("name") or kwargs.get("name") or "unknown"
         self._names[run_id], self._tool_inputs[run_id] = name, inputs if inputs is not None else input_str
         if name not in (PARSE_ERROR_TOOL, INVALID_TOOL):
             self._emit(ToolStartEvent, "on_tool_start", run_id, parent_run_id, tool=name,
                        tool_input=as_text(input_str))
 
+    @guarded
     def on_tool_end(self, output: Any, *, run_id: UUID, parent_run_id: UUID | None = None,
                     **kwargs: Any) -> None:
         name, observation = self._names.get(run_id, "unknown"), as_text(output)
@@ -304,6 +367,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
                 return self._actions.pop(index)
         return self._actions.pop(0) if self._actions and tool == INVALID_TOOL else None
 
+    @guarded
     def on_tool_error(self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None,
                       **kwargs: Any) -> None:
         self._emit(ToolErrorEvent, "on_tool_error", run_id, parent_run_id, tool=self._names.get(run_id, "unknown"),

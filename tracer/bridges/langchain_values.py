@@ -8,39 +8,86 @@ from typing import Any
 from executor.events import ToolInfo
 
 
+# A value LangChain hands a callback is the user's object: it may hold itself, nest without end, or
+# be huge. Past these bounds it is cut short, with a marker, never a RecursionError.
+_MAX_NESTING = 64
+_MAX_ITEMS = 100_000
+
+
 def plain(value: Any) -> Any:
-    """A JSON-safe copy of what LangChain hands a callback (messages become role/content dicts)."""
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if hasattr(value, "type") and hasattr(value, "content"):  # a BaseMessage
-        message = {"role": value.type, "content": plain(value.content)}
-        if getattr(value, "tool_calls", None):
-            message["tool_calls"] = plain(value.tool_calls)
-        return message
-    return repr(value)
+    """A JSON-safe copy of what LangChain hands a callback (messages become role/content dicts). A
+    container holding itself becomes "[...]" where it recurs, as repr writes it; anything nested past
+    _MAX_NESTING levels or beyond _MAX_ITEMS values is "…"; an object is its repr (or its type's name)."""
+    return _Plain().copy(value, ())
+
+
+class _Plain:
+    def __init__(self) -> None:
+        self.left = _MAX_ITEMS
+
+    def copy(self, value: Any, within: tuple[int, ...]) -> Any:
+        self.left -= 1
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            return value
+        if id(value) in within:
+            return "[...]"
+        if len(within) >= _MAX_NESTING or self.left <= 0:
+            return "…"
+        within = within + (id(value),)
+        if isinstance(value, dict):
+            return {safe_text(k, str): self.copy(v, within) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.copy(v, within) for v in value]
+        message = _message_parts(value)
+        if message is not None:  # a BaseMessage
+            copied = {"role": safe_text(message[0], str), "content": self.copy(message[1], within)}
+            if message[2]:
+                copied["tool_calls"] = self.copy(message[2], within)
+            return copied
+        return safe_text(value, repr)
+
+
+def _message_parts(value: Any) -> tuple[Any, Any, Any] | None:
+    """(type, content, tool_calls) of a message-like object; None when it is none (or its attributes raise)."""
+    try:
+        if hasattr(value, "type") and hasattr(value, "content"):
+            return value.type, value.content, getattr(value, "tool_calls", None)
+    except Exception:  # a property that raises: not a message we can read
+        return None
+    return None
+
+
+def safe_text(value: Any, show: Any = str) -> str:
+    """show(value) (str or repr); when that raises, or gives no str, `<TypeName>` instead."""
+    try:
+        text = show(value)
+    except Exception:  # the object's own __str__ / __repr__ failed
+        return f"<{type(value).__name__}>"
+    return text if isinstance(text, str) else f"<{type(value).__name__}>"
 
 
 def as_text(value: Any) -> str:
     """A tool input or output as the text loopscope stores (dicts as JSON, messages as content)."""
     if isinstance(value, str):
         return value
-    if hasattr(value, "content"):  # a ToolMessage from a LangGraph ToolNode
-        return as_text(value.content)
+    try:
+        if hasattr(value, "content"):  # a ToolMessage from a LangGraph ToolNode
+            value = value.content
+    except Exception:  # a `content` that raises is no content: the object is shown as it is
+        pass
+    if isinstance(value, str):
+        return value
     if isinstance(value, (dict, list)):
         return json.dumps(plain(value), ensure_ascii=False)
-    return str(value)
+    return safe_text(value)
 
 
 def model_name(serialized: dict[str, Any] | None, params: dict[str, Any] | None) -> str:
-    params = params or {}
+    params = params if isinstance(params, dict) else {}
     for key in ("model_name", "model", "_type"):
         if params.get(key):
-            return str(params[key])
-    return str((serialized or {}).get("name") or "unknown")
+            return safe_text(params[key])
+    return safe_text((serialized if isinstance(serialized, dict) else {}).get("name") or "unknown")
 
 
 def _bound_model(agent: Any) -> tuple[Any, list[str]]:

@@ -35,6 +35,19 @@ class TraceFormatError(Exception):
         self.path, self.line, self.problem = str(path), line, problem
 
 
+def _dropped_note(origin: Any) -> str | None:
+    """What a recorder said it could not record (tracer/bridges/callback_guard.py writes it on the run's
+    last event), as one line; None when it dropped nothing. Its reason is trace text: shown literally."""
+    dropped = origin.get("dropped") if isinstance(origin, dict) else None
+    if not isinstance(dropped, dict) or not isinstance(dropped.get("callbacks"), int):
+        return None
+    from .literal_text import scrub  # only a trace that dropped something needs it
+
+    first = scrub(dropped.get("first") or "").replace("\n", " ")[:200]
+    return (f"{dropped['callbacks']} callback(s) could not be recorded by the LangChain handler (first: {first}); "
+            "the trace holds the rest of the run")
+
+
 def _first_error(error: ValidationError) -> str:
     first = error.errors()[0]
     place = ".".join(str(p) for p in first["loc"]) or "event"
@@ -56,7 +69,9 @@ class TraceFile:
             raise TraceFormatError(path, None, "is a directory, not a trace file")
         self._fh = _open_regular(self.path)
         self.import_note: str | None = None     # what an import recognised (for a status line)
-        self.import_warning: str | None = None  # what it had to guess (orphan spans ...)
+        # What the file's maker had to guess or leave out, though the run is whole: an import's orphan
+        # spans, a LangChain handler's dropped callbacks. Not a cut-off run (that is `warning`).
+        self.import_warning: str | None = None
         if self._convert_if_foreign():
             self._fh.close()
             self._fh = _open_regular(self.path)  # the converted trace
@@ -121,10 +136,12 @@ class TraceFile:
             return (f"{self.path}: the file has a header and no events (the run was interrupted "
                     "before its first event)")
         try:
-            kind = json.loads(self.raw_line(len(self) - 1)).get("kind")
+            last = json.loads(self.raw_line(len(self) - 1))
+            kind = last.get("kind")
         except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
             return None  # a bad last line is reported when it is decoded
         if kind in RUN_ENDS:
+            self.import_warning = self.import_warning or _dropped_note(last.get("origin"))
             return None
         return (f"{self.path}: the run was interrupted: it stops after event {len(self) - 1} "
                 f"({kind!s:.40}) with no chain_end or chain_error; showing the {len(self)} events it has")
