@@ -175,7 +175,8 @@ def test_a_lone_surrogate_in_a_tool_observation_exports_as_utf8_and_imports_back
     document = json.loads(out.read_bytes().decode("utf-8"))  # strict: no surrogate reached the file
     spans = [s for r in document["resourceSpans"] for sc in r["scopeSpans"] for s in sc["spans"]]
     search = next(s for s in spans if s["name"] == "Search")
-    assert {a["key"]: a["value"]["stringValue"] for a in search["attributes"]}["output.value"] == "25 yuan \ufffd a bunch"
+    attributes = {a["key"]: a["value"]["stringValue"] for a in search["attributes"]}
+    assert attributes["output.value"] == "25 yuan \ufffd a bunch"
     assert main(["import", str(out), "-o", str(back)]) == 0
     assert load_trace(back)[1] == load_trace(trace)[1]
     assert next(e for e in load_trace(back)[1] if e.kind == "tool_end").observation == "25 yuan \ud800 a bunch"

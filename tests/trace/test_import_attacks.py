@@ -229,7 +229,8 @@ def test_every_part_of_every_export_replaced_by_each_wrong_type(tmp_path, monkey
 
 # -- times and dates ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("start, shown", [
-    ('"abc"', "a string 'abc'"), ("1e400", "the number 1e400"), ("NaN", "the number NaN"), ('"-5"', "a string '-5'"), ("-5", "the number -5"),
+    ('"abc"', "a string 'abc'"), ("1e400", "the number 1e400"), ("NaN", "the number NaN"),
+    ('"-5"', "a string '-5'"), ("-5", "the number -5"),
     ('"' + "9" * 40 + '"', "a string '999999999999999999999999999999'…"), (str(2**64), f"the number {2**64}"),
     ("true", "true"), ('{"ns": 1}', "an object of 1 key(s)")])
 def test_an_otlp_span_whose_start_is_no_time_is_kept_at_its_parents_start(tmp_path, start, shown):
@@ -330,7 +331,8 @@ def test_wrong_typed_langfuse_usage_is_left_out(tmp_path, usage, left_out):
                                           ({"doubleValue": 2.5}, "the number 2.5")])
 def test_wrong_typed_otlp_token_counts_are_left_out(tmp_path, value, shown):
     span = otlp_span("01")
-    span["attributes"] += [attribute(om.LLM_TOKEN_COUNT_COMPLETION, 7), {"key": om.LLM_TOKEN_COUNT_PROMPT, "value": value}]
+    span["attributes"] += [attribute(om.LLM_TOKEN_COUNT_COMPLETION, 7),
+                           {"key": om.LLM_TOKEN_COUNT_PROMPT, "value": value}]
     conversion = convert(write(tmp_path, otlp(span)))
     assert conversion.warnings == ["1 part(s) of the file could not be read and were left out: span '01': "
                                    f"attribute {om.LLM_TOKEN_COUNT_PROMPT} is {shown}, not a token count"]
@@ -393,7 +395,8 @@ def test_a_span_that_is_its_own_parent_and_a_three_span_cycle(tmp_path):
              otlp_span("03", "02", start=str(T0 + 2 * ms)), otlp_span("04", "03", start=str(T0 + ms))]
     conversion = convert(write(tmp_path, otlp(*spans)))
     assert conversion.warnings == [
-        "1 span(s) name each other as parents in a cycle ('01' → '01'): broken at '01', which is shown at the top level",
+        "1 span(s) name each other as parents in a cycle ('01' → '01'): broken at '01', which is shown at the top "
+        "level",
         "3 span(s) name each other as parents in a cycle ('02' → '04' → '03' → '02'): broken at '04', which is "
         "shown at the top level"]
     events = written_and_read_back(conversion, tmp_path)
