@@ -197,6 +197,10 @@ def test_a_callback_that_fails_drops_its_events_and_the_finished_trace_says_so(t
     assert main(["debug", str(path), "--print"]) == 0
     out = capsys.readouterr().out
     assert f"warning: {note}" in " ".join(out.split()) and "interrupted" not in out
+    from tracer.tui.launch import build_session
+
+    store = build_session(path).store  # what the debugger's status line and timeline read
+    assert store.warning is None and note in store.import_note  # no "⚠ truncated"
 
 
 def test_raise_error_true_raises_a_failing_callback_into_the_run_as_langchain_means_it(tmp_path, monkeypatch):

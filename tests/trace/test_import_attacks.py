@@ -259,6 +259,18 @@ def test_a_span_with_no_times_at_all_sits_at_the_earliest_time_in_the_file(tmp_p
         ("llm_end", 1.0, "reply of 02")]
 
 
+def test_a_span_ending_after_its_run_or_before_it_starts_keeps_the_run_in_order(tmp_path):
+    agent = otlp_span("0a", kind="AGENT", name="agent", start=str(T0), end=str(T0 + 10**9))
+    far = otlp_span("0b", "0a", start=str(T0 + 10**8), end=str(2**64 - 1))       # the year 2554: valid, huge
+    backwards = otlp_span("0c", "0a", start=str(T0 + 5 * 10**8), end=str(T0 + 2 * 10**8))
+    conversion = convert(write(tmp_path, otlp(agent, far, backwards)))
+    assert conversion.warnings == ["1 span(s) end before they start: shown ending as they start"]
+    events = written_and_read_back(conversion, tmp_path)
+    assert [e.kind for e in events] == ["chain_start", "llm_start", "llm_start", "llm_end", "llm_end", "chain_end"]
+    assert [e.t for e in events] == sorted(e.t for e in events) and events[-1].t == events[-2].t
+    assert events[3].duration == 0.0 and events[4].duration == round((2**64 - 1 - T0 - 10**8) / 1e9, 6)
+
+
 @pytest.mark.parametrize("date", ["2024-02-30T25:61:00Z", "2024-13-01", "yesterday", "9999-12-31T23:59:60Z"])
 def test_an_impossible_langsmith_date_keeps_the_run_at_its_parents_start(tmp_path, date):
     runs = [langsmith_run("root", run_type="chain", start_time="2025-02-10T08:00:00.000",

@@ -165,14 +165,15 @@ def _usage(attrs: dict[str, Any], where: str, notes: ShapeNotes) -> dict[str, in
                           for keys in _TOKEN_KEYS)
     if prompt[0] is None or completion[0] is None:
         return None
-    counts = [notes.count(value, f"{where}: attribute {key}") for key, value in (prompt, completion)]
-    if None in counts:
+    prompt_count, completion_count = (notes.count(value, f"{where}: attribute {key}")
+                                      for key, value in (prompt, completion))
+    if prompt_count is None or completion_count is None:
         return None
     total = None
     if om.LLM_TOKEN_COUNT_TOTAL in attrs:
         total = notes.count(attrs[om.LLM_TOKEN_COUNT_TOTAL], f"{where}: attribute {om.LLM_TOKEN_COUNT_TOTAL}")
-    return {"prompt_tokens": counts[0], "completion_tokens": counts[1],
-            "total_tokens": total if total is not None else counts[0] + counts[1]}
+    return {"prompt_tokens": prompt_count, "completion_tokens": completion_count,
+            "total_tokens": total if total is not None else prompt_count + completion_count}
 
 
 def _role(attrs: dict[str, Any]) -> str:
@@ -198,9 +199,12 @@ def _error(raw: dict[str, Any], attrs: dict[str, Any], events: SpanEvents,
 
 
 def _span_events(raw: dict[str, Any], where: str, notes: ShapeNotes) -> SpanEvents:
-    return [(event.get("name") if isinstance(event.get("name"), str) else "",
-             attributes(event.get("attributes"), f"{at}.attributes", notes))
+    return [(_text_or_empty(event.get("name")), attributes(event.get("attributes"), f"{at}.attributes", notes))
             for at, event in notes.objects(raw.get("events"), f"{where}: events")]
+
+
+def _text_or_empty(value: Any) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def span_from(where: str, raw: dict[str, Any], notes: ShapeNotes) -> Span:

@@ -129,14 +129,18 @@ def is_langsmith(runs: list[Any]) -> bool:
 
 
 def _langsmith_usage(run: dict[str, Any], where: str, notes: ShapeNotes) -> dict[str, int] | None:
-    outputs = run.get("outputs") if isinstance(run.get("outputs"), dict) else {}  # else shown as the reply
-    llm_output = outputs.get("llm_output") if isinstance(outputs.get("llm_output"), dict) else {}
+    outputs = _object_or_empty(run.get("outputs"))  # outputs of another shape are shown as the reply
+    llm_output = _object_or_empty(outputs.get("llm_output"))
     key = "llm_output.token_usage" if llm_output.get("token_usage") else "usage"
     found = llm_output.get("token_usage") or outputs.get("usage")
     token_usage = notes.mapping(found, f"{where}: outputs.{key}", "token counts")
     return (_usage(run, "prompt_tokens", "completion_tokens", f"{where}: ", notes)
             or _usage(token_usage, "prompt_tokens", "completion_tokens", f"{where}: outputs.{key}.", notes)
             or _usage(token_usage, "input_tokens", "output_tokens", f"{where}: outputs.{key}.", notes))
+
+
+def _object_or_empty(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _langsmith_model(run: dict[str, Any], where: str, notes: ShapeNotes) -> str:
@@ -165,7 +169,8 @@ def _langsmith_span(run: dict[str, Any], where: str, notes: ShapeNotes) -> Span:
 def langsmith_spans(runs: list[dict[str, Any]], notes: ShapeNotes) -> list[Span]:
     """Each run a span; nested child_runs are flattened (their parent_run_id links them again)."""
     spans = []
-    pending = [(run, _item_name("run", run, f"runs[{index}]"), None) for index, run in enumerate(runs)]
+    pending: list[tuple[dict[str, Any], str, str | None]] = [
+        (run, _item_name("run", run, f"runs[{index}]"), None) for index, run in enumerate(runs)]
     pending.reverse()
     while pending:  # depth first, a run before its children, as they nest in the file
         run, where, parent = pending.pop()

@@ -110,7 +110,8 @@ def _break_cycles(parents: list[int | None], spans: list[Span]) -> list[tuple[li
     state = [0] * len(parents)  # 0 not seen, 1 on the path being walked, 2 done
     cycles = []
     for first in range(len(parents)):
-        path, node = [], first
+        path: list[int] = []
+        node: int | None = first
         while node is not None and state[node] == 0:
             state[node] = 1
             path.append(node)
@@ -129,7 +130,8 @@ def _depths(parents: list[int | None]) -> list[int]:
     """How many ancestors each span has (the parent links hold no cycle)."""
     depth = [-1] * len(parents)
     for first in range(len(parents)):
-        path, node = [], first
+        path: list[int] = []
+        node: int | None = first
         while node is not None and depth[node] < 0:
             path.append(node)
             node = parents[node]
@@ -160,12 +162,13 @@ def _place_in_time(order: list[int], parents: list[int | None], spans: list[Span
     for index in order:
         span, parent = spans[index], parents[index]
         placed += span.start is None or span.end is None
-        if span.start is None:
-            span.start = spans[parent].start if parent is not None else earliest
+        start = span.start
+        if start is None:
+            start = span.start = spans[parent].start if parent is not None else earliest
         if span.end is None:
-            span.end = span.start
-        elif span.end < span.start:
-            span.end = span.start
+            span.end = start
+        elif start is not None and span.end < start:
+            span.end = start
             backwards += 1
     return placed, backwards
 
