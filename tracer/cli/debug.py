@@ -20,7 +20,7 @@ from ..trace.reader import TraceFile
 from ..trace.transitions import Trace
 from .language import LANG_HELP, chosen_language
 from .live_options import add_live_arguments, live_model
-from .scenarios import AGENT_HELP, add_input_arguments, scenario_named
+from .scenarios import AGENT_HELP, add_agent_argument, add_input_arguments, scenario_named
 from .terminal import can_show_debugger
 from .usage_error import UsageError
 from . import COMMANDS
@@ -47,6 +47,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="model prices for the token/cost figures (see `loopscope run --help`)")
     p.add_argument("--lang", help="the debugger's own words (panes, keys, status, help) in this " + LANG_HELP)
     add_input_arguments(p)
+    add_agent_argument(p)
     add_live_arguments(p, live_flag=False)
     return p
 
@@ -127,4 +128,5 @@ def run(args: argparse.Namespace) -> int:
     from ..tui.launch import open_debugger
 
     # With a trace, --model answers prompts edited in the playground (`e`); the trace itself is replayed.
-    return open_debugger(args.trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang)
+    return open_debugger(args.trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang,
+                         agents=args.agents)

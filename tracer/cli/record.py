@@ -8,6 +8,7 @@ from pathlib import Path
 
 from executor import ChatModel, ManualClock, ScriptedModel, SystemClock
 
+from ..replay.agents import UnknownAgent
 from ..replay.builder import DEFAULT_CLOCK_TICK
 from ..replay.live_model import LiveModel
 from ..replay.record_modes import RecordMode, should_record
@@ -85,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     except TraceWriteError as failure:
         print(f"loopscope: {failure}", file=sys.stderr)
         return 1
+    except UnknownAgent as failure:  # the user's build(model) raised, or returned no AgentExecutor
+        raise UsageError(failure.args[0]) from None
     print(f"recorded {count} events of {scenario.name}" + (f" live from {live.spec}" if live else "")
           + f" to {output}")
     if error is not None:

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from executor import AgentExecutor, SystemClock
 
+from ..replay.agents import UnknownAgent
 from ..replay.builder import replayed_executor
 from ..replay.cassette import ReplayDivergence
 from ..replay.verify import recorded_inputs
@@ -73,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
     args.needs_inputs = wants_live(args)  # a replay can ask what the recording asked
     scenario = scenario_named(args.scenario, args)
     console = Console(highlight=False)
-    setup = _live_setup(args, scenario) if wants_live(args) else _replay_setup(args, scenario, console)
+    try:
+        setup = _live_setup(args, scenario) if wants_live(args) else _replay_setup(args, scenario, console)
+    except UnknownAgent as error:  # the user's build(model) raised, or returned no AgentExecutor
+        raise UsageError(error.args[0]) from None
     executor, meta, redactor, done = setup
     ledger = Ledger(prices=PriceTable.load(args.prices))
     writer = TraceWriter(args.trace, redactor=redactor, **header_meta(scenario), **meta) if args.trace else None

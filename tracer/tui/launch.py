@@ -19,7 +19,8 @@ __all__ = ["build_session", "open_debugger"]  # build_session lives in session.p
 
 def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
                   breakpoints: Sequence[str] = (), title: str | None = None, live: LiveRun | None = None,
-                  call_model: tuple[str | None, str | None] = (None, None), lang: str | None = None) -> int:
+                  call_model: tuple[str | None, str | None] = (None, None), lang: str | None = None,
+                  agents: Sequence[str] = ()) -> int:
     """Run the debugger until the user quits; returns the exit code.
 
     `stops` are tutorial narration stops (objects with .seq, .title, .text): a Narration pane
@@ -27,13 +28,15 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
     With `live`, events come from that run as the user steps, and trace_path is ignored.
     `call_model` (PROVIDER:NAME, base URL) answers prompts edited in the playground.
     `lang` (en, zh) is the language of the debugger's own words; default: a tutorial's, else English.
+    `agents` are the user's --agent specs: a trace's agent is re-run (real locals, forks) only if trusted.
     """
     try:
         keymap = keymap_from_environment()
     except ValueError as error:
         print(f"loopscope: LOOPSCOPE_KEYMAP: {error}", file=sys.stderr)
         return 2
-    session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live)
+    session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live,
+                            agents=agents)
     session.call_model = call_model  # who answers an edited prompt in the playground (`e`)
     session.requested_lang = lang
     app = DebuggerApp(session, keymap=keymap)
