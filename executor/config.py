@@ -12,6 +12,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from dotenv import dotenv_values
 from pydantic import SecretStr
 
+from .credentials import userinfo_credentials
+
 ENV_API_KEY = "OPENAI_API_KEY"
 ENV_BASE_URL = "OPENAI_BASE_URL"
 ENV_MODEL = "LOOPSCOPE_MODEL"
@@ -28,12 +30,12 @@ _SECRET_QUERY_NAME = re.compile(r"key|token|secret|sig|pass|auth|credential|code
 
 
 def url_credentials(url: str) -> dict[str, str]:
-    """Name -> value of every credential in a URL: its password and secret-named query parameters."""
+    """Name -> value of every credential in a URL: its password (and the Basic credentials an
+    HTTP client makes of the userinfo) and secret-named query parameters."""
     parts = urlsplit(url)
     found = {f"base-url-{name}": value for name, value in parse_qsl(parts.query)
              if value and _SECRET_QUERY_NAME.search(name)}
-    if parts.password:
-        found["base-url-password"] = parts.password
+    found.update((f"base-url-{name}", value) for name, value in userinfo_credentials(url).items())
     return found
 
 
