@@ -6,6 +6,7 @@ import argparse
 
 from ..replay.fork import ForkError, fork_trace
 from ..report.diff import diff_traces
+from ..trace.literal_text import scrub
 from .usage_error import UsageError
 from . import COMMANDS
 
@@ -51,10 +52,11 @@ def run(args: argparse.Namespace) -> int:
     except (ForkError, LookupError) as error:
         raise UsageError(f"{args.trace}: {error.args[0]}") from None
     diff = diff_traces(args.trace, result.trace)
-    print(f"forked {args.trace} at event {args.at}: wrote {result.path} ({len(result.trace)} events)")
-    if diff.parted_at is not None:
+    print(scrub(f"forked {args.trace} at event {args.at}: wrote {result.path} ({len(result.trace)} events)"))
+    if diff.parted_at is not None:  # labels and the outcome quote the trace (tool names, errors): literally
         row = diff.rows[diff.parted_at]
-        print(f"it parts from the parent at transition {diff.parted_at} "
-              f"({row.a.label if row.a else row.b.label}); `loopscope diff {args.trace} {result.path}` shows how")
-    print(f"outcome: {result.trace.outcome()}")
+        label = row.a.label if row.a else row.b.label
+        print(scrub(f"it parts from the parent at transition {diff.parted_at} ({label}); "
+                    f"`loopscope diff {args.trace} {result.path}` shows how"))
+    print(scrub(f"outcome: {result.trace.outcome()}"))
     return 0
