@@ -154,6 +154,26 @@ def test_the_clue_test_says_yes_exactly_when_a_clue_is_in_the_text():
         assert _has_clue(text) == has_any_clue(text), text
 
 
+def test_searching_only_the_clued_shapes_finds_what_searching_every_shape_finds():
+    """might_contain_secret searches a built-in shape only when its clue is in the text: it must say
+    yes exactly when some built-in shape (or a quoted secret key) matches anywhere."""
+    import random
+    import re
+
+    from tracer.trace.redact import _SECRET_KEY_IN_JSON, BUILTIN_PATTERNS
+
+    every_shape = [re.compile(pattern) for pattern in BUILTIN_PATTERNS.values()]
+    redactor = Redactor(environ={})
+    rng = random.Random(21)
+    pieces = ["basic ", "Basic ", "BASIC ", "ba\u017fic ", "dXNlcjpodW50ZXIy", "training", "http://", "https://u:",
+              "pw@", "@", "host/", "://", "Bearer ", "bearer ", "authorization: ", "sk-", "sk-ant-", "AIza",
+              "ghp_", "AKIA", "A" * 16, "abcdefghijklmnop", "\u212a", " ", "\n", '"', '"token": ', "x", "/"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        slow = any(shape.search(text) for shape in every_shape) or bool(_SECRET_KEY_IN_JSON.search(text))
+        assert redactor.might_contain_secret(text) == slow, text
+
+
 def test_the_environment_scan_finds_exactly_what_the_name_pattern_finds():
     """env_secrets tests a few substrings before the regex; any name the regex takes must get through."""
     import random
