@@ -155,3 +155,21 @@ def test_error_text_loses_every_credential_shape(text, hidden):
 
 def test_error_text_loses_the_literal_secrets_longest_first():
     assert hide_credentials("pw hunter2 and hunter2hunter2", ["hunter2", "hunter2hunter2"]) == "pw *** and ***"
+
+
+def test_every_model_of_the_list_has_its_url_password_and_key_redacted(monkeypatch, tmp_path):
+    """--fallbacks: each AVAILABLE_MODELS entry may bring its own user:password@ and key variable,
+    which no secret-looking name gives away (QWEN_K): the run's redactor knows them all."""
+    from tracer.replay.live_model import build_live_model
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("OPENAI_API_KEY", "main-key-0123456789")
+    monkeypatch.setenv("QWEN_K", "qwen-key-9876543210")
+    monkeypatch.setenv("AVAILABLE_MODELS", json.dumps([
+        {"id": "a", "base_url": "http://127.0.0.1:1/v1"},
+        {"id": "b", "base_url": "http://svc:entrypass123@127.0.0.1:2/v1", "api_key_env": "QWEN_K"}]))
+    live = build_live_model(None, fallbacks=True)
+    entry_basic = base64.b64encode(b"svc:entrypass123").decode()
+    said = live.redactor().redact_text(f"refused entrypass123 ({entry_basic}) with qwen-key-9876543210")
+    assert "entrypass123" not in said and entry_basic not in said and "qwen-key" not in said
+    assert "[REDACTED:QWEN_K]" in said
