@@ -8,6 +8,9 @@ import re
 from typing import Iterable
 from urllib.parse import unquote, urlsplit
 
+# A secret shorter than this is not hunted for as text: a key "k" (any value does for a local server)
+# made "keep-alive" read "***eep-alive". The shapes below still find it in a URL or a header.
+MIN_HIDDEN_LENGTH = 4
 # Shapes of credentials a server may echo back in an error ("Incorrect API key provided: sk-...",
 # the request's own headers in a 401 body, the URL it was asked for). Each keeps its "keep" group
 # (the header name, the word Bearer, a URL's scheme and user) and loses the rest to ***.
@@ -48,8 +51,9 @@ def _credential_shapes() -> tuple[re.Pattern[str], ...]:
 
 
 def hide_credentials(text: str, secrets: Iterable[str] = ()) -> str:
-    """`text` with each of `secrets` and every credential-shaped string replaced by ***."""
-    for secret in sorted((s for s in secrets if s), key=len, reverse=True):  # longest first: no leftovers
+    """`text` with each of `secrets` (MIN_HIDDEN_LENGTH long or more) and each credential shape replaced by ***."""
+    long_enough = (secret for secret in secrets if len(secret) >= MIN_HIDDEN_LENGTH)
+    for secret in sorted(long_enough, key=len, reverse=True):  # longest first: no leftovers
         text = text.replace(secret, "***")
     for shape in _credential_shapes():
         text = shape.sub(r"\g<keep>***", text)

@@ -173,3 +173,29 @@ def test_every_model_of_the_list_has_its_url_password_and_key_redacted(monkeypat
     said = live.redactor().redact_text(f"refused entrypass123 ({entry_basic}) with qwen-key-9876543210")
     assert "entrypass123" not in said and entry_basic not in said and "qwen-key" not in said
     assert "[REDACTED:QWEN_K]" in said
+
+
+def test_a_collector_url_with_a_password_is_not_printed_with_it(capsys):
+    """export --otlp: the error line quotes the URL it could not reach; its password stays out."""
+    code = main(["export", "--otlp", f"http://user:{PASSWORD}@127.0.0.1:1/v1/traces", str(ROSE)])
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1 and "cannot reach the collector at http://user:***@" in err
+    assert PASSWORD not in err
+
+
+@pytest.mark.parametrize("key", ["k", "no"])
+def test_a_key_of_a_letter_or_two_does_not_blank_those_letters_in_error_text(key):
+    """A local server takes any key; "k" made "keep-alive" read "***eep-alive" in every error."""
+    assert hide_credentials("Connection: keep-alive; no such model", [key]) == "Connection: keep-alive; no such model"
+
+
+def test_a_one_letter_key_for_a_local_server_does_not_blank_that_letter_in_the_trace(monkeypatch, tmp_path):
+    from tracer.replay.live_model import build_live_model
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("AVAILABLE_MODELS", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "x")
+    live = build_live_model("openai:m", base_url="http://u:pw@127.0.0.1:1/v1")
+    assert live.redactor().redact_text("the next box: pw=pwned? dTpwdw") == "the next box: pw=pwned? dTpwdw"
+    assert live.redactor().redact_text("see http://u:pw@127.0.0.1:1/v1") == \
+        "see http://u:[REDACTED:url-userinfo]@127.0.0.1:1/v1"  # the shape still hides a short password

@@ -103,11 +103,15 @@ def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = 
 def _send(args: argparse.Namespace) -> int:
     from ..report.otlp_wire import OTLPExportError, post_spans
 
+    from executor.credentials import hide_credentials
+
     spans = _spans(args)
     try:
         status = post_spans(args.otlp, spans)
-    except OTLPExportError as error:
-        print(scrub(f"error: {error}; the trace files are unchanged, try again when it is up"), file=sys.stderr)
+    except OTLPExportError as error:  # it quotes the URL (its user:password@ too) and the collector's reply
+        said = hide_credentials(str(error))
+        print(scrub(f"error: {said}; the trace files are unchanged, try again when it is up"), file=sys.stderr)
         return 1
-    print(scrub(f"sent {len(spans)} spans of {len(args.traces)} trace(s) to {args.otlp} (HTTP {status})"))
+    print(scrub(f"sent {len(spans)} spans of {len(args.traces)} trace(s) to {hide_credentials(args.otlp)} "
+                f"(HTTP {status})"))
     return 0

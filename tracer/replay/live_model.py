@@ -16,6 +16,7 @@ from executor.config import (
     load_model_config,
     url_credentials,
 )
+from executor.credentials import MIN_HIDDEN_LENGTH
 from executor.fallbacks import with_fallbacks
 from executor.model_list import ENV_MODELS, ModelList, entry_config, load_model_list
 from executor.providers import create_model
@@ -79,6 +80,7 @@ def build_live_model(model: str | None, base_url: str | None = None, timeout: fl
     secrets.update(url_credentials(config.endpoint))  # ?api-key=... and user:password@ are as secret as the key
     if fallbacks:
         secrets.update(_list_secrets(listed))
+    secrets = {name: value for name, value in secrets.items() if len(value) >= MIN_HIDDEN_LENGTH}  # "x" is no secret
     return LiveModel(spec, built, policy, limiter, secrets, tuple(warnings))
 
 
