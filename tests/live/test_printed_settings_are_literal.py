@@ -16,8 +16,8 @@ SHOWN = "fake-model␛]0;pwned\\x07␛[2J\\x9b"  # what scrub() makes of the nam
 @pytest.fixture
 def hostile_dotenv(live_env, monkeypatch, tmp_path):
     monkeypatch.delenv("OPENAI_BASE_URL")
-    (tmp_path / ".env").write_text(f'OPENAI_BASE_URL={live_env.base_url}\nLOOPSCOPE_MODEL="openai:fake-model{ESCAPES}"\n',
-                                   encoding="utf-8")
+    dotenv = f'OPENAI_BASE_URL={live_env.base_url}\nLOOPSCOPE_MODEL="openai:fake-model{ESCAPES}"\n'
+    (tmp_path / ".env").write_text(dotenv, encoding="utf-8")
     return live_env
 
 
