@@ -8,12 +8,12 @@ import tempfile
 from pathlib import Path
 
 from rich.console import Console
-from rich.text import Text
 
 from executor import SystemClock
 
 from ..debug.breakpoint_spec import BreakpointSpecError, parse_spec
 from ..report.cost import ENV_PRICES, PriceTable
+from ..report.literal import literal
 from ..report.narrator import Narrator
 from ..replay.verify import recorded_inputs
 from ..trace.reader import TraceFile
@@ -70,11 +70,11 @@ def narrate_trace(path: str | Path, console: Console) -> None:
     """Print a recorded run the way `loopscope run` narrates it (for pipes and files)."""
     with TraceFile(path) as trace:
         if trace.warning:
-            console.print(Text(f"warning: {trace.warning}", style="yellow"))
+            console.print(literal(f"warning: {trace.warning}", style="yellow"))
         if trace.import_note:
-            console.print(Text(trace.import_note, style="dim"))
+            console.print(literal(trace.import_note, style="dim"))
         if trace.import_warning:
-            console.print(Text(f"warning: {trace.import_warning}", style="yellow"))
+            console.print(literal(f"warning: {trace.import_warning}", style="yellow"))
         narrator = Narrator(console)
         for event in trace:
             narrator(event)
@@ -103,7 +103,7 @@ def _narrate_live(run, console: Console) -> None:
     narrator = Narrator(console)
     while (pulled := run.pull()) is not None:
         narrator(pulled[0])
-    console.print(Text(f"\n{run.outcome}; trace written to {run.close()}", style="dim"))
+    console.print(literal(f"\n{run.outcome}; trace written to {run.close()}", style="dim"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -54,11 +54,11 @@ def run(args: argparse.Namespace) -> int:
     except (ForkError, LookupError) as error:
         raise UsageError(f"{args.trace}: {error.args[0]}") from None
     diff = diff_traces(args.trace, result.trace)
-    # Labels and the outcome quote model text (escapes, lone surrogates): printed through scrub.
     print(scrub(f"forked {args.trace} at event {args.at}: wrote {result.path} ({len(result.trace)} events)"))
-    if diff.parted_at is not None:
+    if diff.parted_at is not None:  # labels and the outcome quote the trace (tool names, errors): literally
         row = diff.rows[diff.parted_at]
-        print(scrub(f"it parts from the parent at transition {diff.parted_at} ({row.a.label if row.a else row.b.label}); "
+        label = row.a.label if row.a else row.b.label
+        print(scrub(f"it parts from the parent at transition {diff.parted_at} ({label}); "
                     f"`loopscope diff {args.trace} {result.path}` shows how"))
     print(scrub(f"outcome: {result.trace.outcome()}"))
     return 0

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ..debug.session import build_session
 from ..startup import is_trace_write_error
+from ..trace.literal_text import scrub
 from .app import DebuggerApp
 from .keymap import keymap_from_environment
 
@@ -33,7 +34,7 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
     try:
         keymap = keymap_from_environment()
     except ValueError as error:
-        print(f"loopscope: LOOPSCOPE_KEYMAP: {error}", file=sys.stderr)
+        print(scrub(f"loopscope: LOOPSCOPE_KEYMAP: {error}"), file=sys.stderr)
         return 2
     session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live,
                             agents=agents)
@@ -51,11 +52,11 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
                 raise
             closed, trace_failure = None, str(error)
         app.close_opened()
-    if app.failure:
-        print(f"loopscope: {app.failure}", file=sys.stderr)
+    if app.failure:  # these lines may quote a trace or a path: shown literally, as the panes show them
+        print(scrub(f"loopscope: {app.failure}"), file=sys.stderr)
     if trace_failure:
-        print(f"loopscope: {trace_failure}", file=sys.stderr)
+        print(scrub(f"loopscope: {trace_failure}"), file=sys.stderr)
         return 1
     if live is not None:
-        print(f"live run recorded to {closed}")
+        print(scrub(f"live run recorded to {closed}"))
     return app.return_code if app.return_code is not None else (code or 0)
