@@ -15,6 +15,8 @@ import pytest
 from tests.helpers.paths import ROOT
 from tracer.trace.reader import load_trace
 
+pytestmark = pytest.mark.slow  # each test starts a process
+
 # The real CLI recording the parallel-tools tutorial, whose Guangzhou lookup never returns.
 HUNG_CLI = """
 import sys, threading
