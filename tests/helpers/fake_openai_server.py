@@ -235,7 +235,7 @@ _MEGABYTE_OF_SPACES = b" " * (1 << 20)
 
 
 def _pieces(spaces: int, tail: bytes):
-    """`spaces` spaces, a megabyte at a time (the same bytes object each time: the server holds no body), then `tail`."""
+    """`spaces` spaces a megabyte at a time (the same bytes each time: the server holds no body), then `tail`."""
     while spaces > 0:
         piece = _MEGABYTE_OF_SPACES if spaces >= len(_MEGABYTE_OF_SPACES) else b" " * spaces
         yield piece

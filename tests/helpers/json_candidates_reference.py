@@ -1,4 +1,4 @@
-"""Candidate search as it was before the linear rewrite (decode from every bracket): the comparison test's reference only."""
+"""Candidate search as it was before the linear rewrite (decode from every bracket): the comparison reference."""
 
 from __future__ import annotations
 
