@@ -20,10 +20,10 @@ from tests.helpers.headless_chromium import HeadlessChromium  # noqa: E402
 from tests.helpers.served_debugger import served  # noqa: E402
 
 
-async def first_render(port: int, out: Path, steps: int) -> tuple[float, float]:
+async def first_render(page_url: str, out: Path, steps: int) -> tuple[float, float]:
     async with HeadlessChromium() as browser:
         start = time.perf_counter()
-        await browser.open(f"http://127.0.0.1:{port}/")
+        await browser.open(page_url)  # the address serve printed, token included
         await browser.wait_for("document.body.classList.contains('-first-byte')")
         first_byte = time.perf_counter() - start
         while True:
@@ -54,9 +54,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("docs/serve.png"))
     args = parser.parse_args()
     started = time.perf_counter()
-    with served("--tutorial", args.tutorial, "--lang", args.lang) as (port, _process):
+    with served("--tutorial", args.tutorial, "--lang", args.lang) as server:
         up = time.perf_counter() - started
-        first_byte, rendered = asyncio.run(first_render(port, args.out, args.steps))
+        first_byte, rendered = asyncio.run(first_render(server.page_url, args.out, args.steps))
     print(f"serve answering HTTP after  {up:.2f} s")
     print(f"page to first app byte      {first_byte:.2f} s")
     print(f"page to rendered debugger   {rendered:.2f} s")

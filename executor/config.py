@@ -12,6 +12,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from dotenv import dotenv_values
 from pydantic import SecretStr
 
+from .credentials import userinfo_credentials
+
 ENV_API_KEY = "OPENAI_API_KEY"
 ENV_BASE_URL = "OPENAI_BASE_URL"
 ENV_MODEL = "LOOPSCOPE_MODEL"
@@ -31,19 +33,43 @@ class ModelConfigError(ValueError):
 _SECRET_QUERY_NAME = re.compile(r"key|token|secret|sig|pass|auth|credential|code", re.IGNORECASE)
 
 
+# C0 and C1 control characters and DEL. httpx refuses them in a URL (with a traceback from deep
+# inside the client), and a CR LF in a URL or a key would start a new request header.
+_CONTROL_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
 def url_credentials(url: str) -> dict[str, str]:
-    """Name -> value of every credential in a URL: its password and secret-named query parameters."""
+    """Name -> value of every credential in a URL: its password (and the Basic credentials an
+    HTTP client makes of the userinfo) and secret-named query parameters."""
     parts = urlsplit(url)
     found = {f"base-url-{name}": value for name, value in parse_qsl(parts.query)
              if value and _SECRET_QUERY_NAME.search(name)}
-    if parts.password:
-        found["base-url-password"] = parts.password
+    found.update((f"base-url-{name}", value) for name, value in userinfo_credentials(url).items())
     return found
+
+
+def url_problem(url: str) -> str | None:
+    """What makes `url` unusable as an endpoint, as words to follow its name; None when it is usable."""
+    control = _CONTROL_CHARACTER.search(url)
+    if control:
+        return (f"holds a control character ({control.group()!r} at position {control.start()}); "
+                "a URL is one line of printable characters")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - read for its check: a port that is not a number in 0-65535 raises
+    except ValueError as error:
+        return f"is not a valid URL ({error})"
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return f"is not an http(s) URL: {display_url(url)!r}"
+    return None
 
 
 def display_url(url: str) -> str:
     """The URL without any user:password@ part or credential query values, safe to print."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # a '[' that opens no IPv6 address: nothing of it is shown, it may hold a password
+        return "(not a URL)"
     netloc = parts.netloc.rsplit("@", 1)[-1]
     query = urlencode([(name, "***" if value and _SECRET_QUERY_NAME.search(name) else value)
                        for name, value in parse_qsl(parts.query, keep_blank_values=True)], safe="*")
@@ -103,9 +129,12 @@ def load_model_config(model: str | None = None, base_url: str | None = None, api
     chosen_key, key_origin = _pick(ENV_API_KEY, api_key, "api_key argument", environ, dotenv, dotenv_file)
     if chosen_url is not None:
         chosen_url = chosen_url.strip().rstrip("/")
-        if urlsplit(chosen_url).scheme not in ("http", "https") or not urlsplit(chosen_url).netloc:
-            raise ModelConfigError(f"{ENV_BASE_URL} ({url_origin}) is not an http(s) URL: "
-                                   f"{display_url(chosen_url)!r}; use e.g. http://localhost:8000/v1")
+        problem = url_problem(chosen_url)
+        if problem:
+            raise ModelConfigError(f"{ENV_BASE_URL} ({url_origin}) {problem}; use e.g. http://localhost:8000/v1")
+    if chosen_key is not None and (control := _CONTROL_CHARACTER.search(chosen_key)):
+        raise ModelConfigError(f"{ENV_API_KEY} ({key_origin}) holds a control character ({control.group()!r} "
+                               f"at position {control.start()}); a key is one line of printable characters")
     if timeout is not None and not timeout > 0:
         raise ModelConfigError(f"timeout must be a positive number of seconds, got {timeout}")
     flag_cap = str(max_response_bytes) if max_response_bytes is not None else None

@@ -24,12 +24,11 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
-from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 from pydantic import SecretStr
 
-from .config import ENV_MODEL, ModelConfig, _pick, display_url
+from .config import ENV_MODEL, ModelConfig, _pick, display_url, url_problem
 
 ENV_MODELS = "AVAILABLE_MODELS"
 _KNOWN_KEYS = ("id", "name", "provider", "base_url", "api_key_env")
@@ -121,8 +120,8 @@ def _entry_from(item: Any, providers: list[str]) -> tuple[ModelEntry | None, str
             return None, f"\"{label}\" must be a string, got {_preview(value)}"
     if provider not in providers:
         return None, f"unknown provider {provider!r} (available: {', '.join(providers)})"
-    if base_url is not None and (urlsplit(base_url).scheme not in ("http", "https") or not urlsplit(base_url).netloc):
-        return None, f"\"base_url\" is not an http(s) URL: {display_url(base_url)!r}"
+    if base_url is not None and (problem := url_problem(base_url)):
+        return None, f"\"base_url\" {problem}"
     extra = {key: value for key, value in item.items() if key not in _KNOWN_KEYS}
     return ModelEntry(model_id.strip(), (name or model_id).strip(), provider,
                       base_url.rstrip("/") if base_url else None, key_env, extra), None

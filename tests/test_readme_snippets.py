@@ -42,5 +42,6 @@ def test_every_python_snippet_in_the_readme_runs(tmp_path):
             (tmp_path / f"snippet_{number}.py").write_text(block, encoding="utf-8")
             result = _python(tmp_path, f"snippet_{number}.py")
         assert result.returncode == 0, f"README snippet {number} failed:\n{block}\n{result.stdout}{result.stderr}"
-    verified = _python(tmp_path, "-m", "tracer.cli", "verify", "my_run.jsonl")  # the header names my_agent:build
+    # The header names my_agent:build; it runs because the user names it too (a header alone never runs code).
+    verified = _python(tmp_path, "-m", "tracer.cli", "verify", "my_run.jsonl", "--agent", "my_agent:build")
     assert verified.returncode == 0 and "1 ok" in verified.stdout, verified.stdout + verified.stderr

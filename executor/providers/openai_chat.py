@@ -8,7 +8,8 @@ from typing import Any, Sequence
 
 import openai
 
-from ..config import ENV_API_KEY, ENV_BASE_URL, ModelConfig, display_url
+from ..config import ENV_API_KEY, ENV_BASE_URL, ModelConfig, display_url, url_credentials
+from ..credentials import hide_credentials
 from ..messages import Message, ToolCall
 from ..models import ModelReply
 from ..retry import parse_retry_after
@@ -17,8 +18,6 @@ from .errors import (MalformedReply, ProviderAuthError, ProviderConnectionError,
                      ProviderHTTPError, ProviderTimeout, ProviderUnreachable)
 
 MAX_MESSAGE_CHARS = 300
-# Shapes of credentials a server may echo back in an error ("Incorrect API key provided: sk-...").
-_CREDENTIAL = re.compile(r"(?i)(bearer\s+)\S+|\bsk-[A-Za-z0-9_\-*]{6,}")
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -47,7 +46,7 @@ class OpenAIChatModel:
         self.model_name = model_name
         self.endpoint = display_url(config.endpoint)
         key = config.require_api_key()
-        self._secrets = [key]
+        self._secrets = [key, *url_credentials(config.endpoint).values()]  # a 401 body may echo any of them
         self._client = client or openai.OpenAI(
             api_key=key, base_url=config.endpoint, timeout=config.timeout, max_retries=0,
             http_client=capped_http_client(config.max_response_bytes, self.endpoint))
@@ -118,10 +117,7 @@ class OpenAIChatModel:
 
     def _clean(self, text: str) -> str:
         """One line, no credentials, not too long, valid: error text from a server is untrusted."""
-        text = valid_text(text)[0]
-        for secret in self._secrets:
-            text = text.replace(secret, "***")
-        text = _CREDENTIAL.sub(lambda m: (m.group(1) or "") + "***", text)
+        text = hide_credentials(valid_text(text)[0], self._secrets)
         text = " ".join(text.split())
         return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS] + "..."
 

@@ -25,16 +25,18 @@ def chromium_path() -> str | None:
 class HeadlessChromium:
     """`async with HeadlessChromium() as browser: await browser.open(url)`; a fresh profile each time."""
 
-    def __init__(self) -> None:
+    def __init__(self, env: dict[str, str] | None = None) -> None:
+        self.env = env  # e.g. FONTCONFIG_FILE, to see the page as a machine with other fonts would
         self.profile = tempfile.TemporaryDirectory(prefix="loopscope-chromium-", ignore_cleanup_errors=True)
         self._ids = 0
+        self.events: list[dict[str, Any]] = []  # DevTools events (requests made, ...) seen while waiting for replies
 
     async def __aenter__(self) -> "HeadlessChromium":
         binary = chromium_path()
         if binary is None:
             raise RuntimeError("chromium is not installed (apt-get install -y chromium)")
         self.process = subprocess.Popen([binary, *FLAGS, f"--user-data-dir={self.profile.name}", "about:blank"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.env)
         port_file = Path(self.profile.name) / "DevToolsActivePort"
         deadline = time.monotonic() + 30
         while not port_file.exists() or not port_file.read_text().strip():
@@ -60,14 +62,23 @@ class HeadlessChromium:
         await self.ws.send_str(json.dumps({"id": self._ids, "method": method, "params": params}))
         while True:
             message = json.loads((await self.ws.receive()).data)
-            if message.get("id") == self._ids:
+            if "method" in message:
+                self.events.append(message)
+            elif message.get("id") == self._ids:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return message["result"]
 
     async def open(self, url: str) -> None:
         await self.call("Page.enable")
+        await self.call("Network.enable")  # so `requested_urls` sees every request the page makes
         await self.call("Page.navigate", url=url)
+
+    def requested_urls(self) -> list[str]:
+        """Every URL the page asked for so far: documents, scripts, styles, fonts, images, fetches, websockets."""
+        asked = ("Network.requestWillBeSent", "Network.webSocketCreated")
+        return [event["params"]["request"]["url"] if "request" in event["params"] else event["params"]["url"]
+                for event in self.events if event["method"] in asked]
 
     async def evaluate(self, expression: str) -> Any:
         result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)

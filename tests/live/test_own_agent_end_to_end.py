@@ -53,13 +53,15 @@ async def test_a_users_project_from_record_to_debugger(live_env, tmp_path, capsy
     served = len(live_env.received)
     sys.modules.pop("florist", None)
 
+    # The project trusts its own agent in pyproject.toml, so verify may import what the header names.
+    (tmp_path / "pyproject.toml").write_text('[tool.loopscope]\nagents = ["florist:build"]\n', encoding="utf-8")
     code, out, err = loopscope(capsys, "verify", "run.jsonl")
     assert code == 0 and "1 ok" in out, out + err
 
     _header, events, _ = load_trace(tmp_path / "run.jsonl")
     second_call = [e.seq for e in events if e.kind == "llm_start"][1]
     code, out, err = loopscope(capsys, "fork", "run.jsonl", "--at", str(second_call), "--reply",
-                               "Thought: enough\nFinal Answer: about 30", "-o", "fork.jsonl")
+                               "Thought: enough\nFinal Answer: about 30", "-o", "fork.jsonl", "--agent", "florist:build")
     assert code == 0 and "outcome: finished: about 30" in out, out + err
     code, out, err = loopscope(capsys, "diff", "run.jsonl", "fork.jsonl")
     assert "tool(stock)" in out and "A finished: 12 roses cost 30.00" in out, out

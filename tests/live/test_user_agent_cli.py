@@ -1,4 +1,4 @@
-"""A user's own agent named as MODULE:FUNCTION / FILE.py:FUNCTION on the command line: record, verify, run, fork."""
+"""A user's own agent named as MODULE:FUNCTION / FILE.py:FUNCTION on the command line: record, verify (--agent), run."""
 
 import json
 import sys
@@ -37,7 +37,7 @@ def test_record_names_the_agent_in_the_header_and_verify_rebuilds_it_offline(pro
 
     served = len(live_env.received)
     sys.modules.pop("florist", None)  # verify imports the agent again, as a fresh process would
-    code, out, err = loopscope(capsys, "verify", "run.jsonl")
+    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "florist:build")
     assert code == 0, out + err
     assert "OK" in out and len(live_env.received) == served
 
@@ -84,5 +84,5 @@ def test_verify_notes_when_the_agent_file_changed_since_recording(project, live_
     source = project / "florist.py"
     source.write_text(source.read_text() + "\n# a comment added later\n", encoding="utf-8")
     sys.modules.pop("florist", None)
-    code, out, err = loopscope(capsys, "verify", "run.jsonl")
+    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "florist:build")
     assert code == 0 and "note: florist.py changed since this trace was recorded; its events still match" in out

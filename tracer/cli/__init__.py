@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
 def _run(argv: list[str] | None) -> int:
     from ..report.cost import PriceTableError
     from ..trace.reader import TraceFormatError
-    from ..trace.redact import RedactionPatternError, configured_patterns
+    from ..trace.literal_text import scrub
+    from ..trace.redact import RedactionPatternError, Redactor, configured_patterns
 
     parser = build_parser(argv)
     args = parser.parse_args(argv)
@@ -79,16 +80,18 @@ def _run(argv: list[str] | None) -> int:
     try:
         configured_patterns()  # every command may write or print redacted text: a bad pattern stops all
         return args.handler(args) or 0
+    # An error may quote a trace, a file name, a setting or a server's reply: shown literally, with
+    # the environment's secrets and credential shapes redacted (not LOOPSCOPE_REDACT: it may be the error).
     except (UsageError, TraceFormatError, RedactionPatternError, PriceTableError) as error:
-        print(f"loopscope: {error}", file=sys.stderr)
+        print(f"loopscope: {scrub(Redactor().redact_text(str(error)))}", file=sys.stderr)
         return 2
     except Exception as error:
         if not is_trace_write_error(error):
             raise
-        print(f"loopscope: {error}", file=sys.stderr)
+        print(f"loopscope: {scrub(Redactor().redact_text(str(error)))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as interrupt:  # a command may say what it kept (KeyboardInterrupt(words))
-        print("loopscope: interrupted" + (f"; {interrupt}" if str(interrupt) else ""), file=sys.stderr)
+        print("loopscope: interrupted" + (f"; {scrub(interrupt)}" if str(interrupt) else ""), file=sys.stderr)
         return 130
 
 

@@ -45,7 +45,7 @@ def _prompt(args: argparse.Namespace) -> str | None:
 
 
 def _section(console: Console, title: str, body: str) -> None:
-    console.print(Text(f"── {title} ──", style="bold"))
+    console.print(literal(f"── {title} ──", style="bold"))
     console.print(literal(body or "(empty)"))
 
 
@@ -61,8 +61,9 @@ def run(args: argparse.Namespace) -> int:
     except PlaygroundError as error:
         raise UsageError(f"{args.trace}: {error}") from None
     what = "edited prompt" if rerun.prompt_changed else "the recorded prompt"
-    console.print(Text(f"event {call.at} · {call.caller}() asked {call.model} · {what} "
-                       f"({len(rerun.prompt):,} chars) → answered by {rerun.answered_by}", style="bold"))
+    # The caller and model come from the trace, who answered from --model or .env: all shown literally.
+    console.print(literal(f"event {call.at} · {call.caller}() asked {call.model} · {what} "
+                          f"({len(rerun.prompt):,} chars) → answered by {rerun.answered_by}", style="bold"))
     _section(console, "recorded reply", call.reply)
     _section(console, f"new reply ({rerun.answered_by}, {rerun.seconds:.2f}s)", rerun.reply)
     diff = rerun.reply_diff()
@@ -72,9 +73,9 @@ def run(args: argparse.Namespace) -> int:
         console.print(literal(line), style=style)
     cost = _cost(call, rerun)
     if cost is not None:
-        console.print(Text(f"tokens: {cost.describe()}", style="dim"))
+        console.print(literal(f"tokens: {cost.describe()}", style="dim"))
     if diff:
-        console.print(Text(f"carry it on: loopscope fork {args.trace} --at {call.at} --reply '…'", style="dim"))
+        console.print(literal(f"carry it on: loopscope fork {args.trace} --at {call.at} --reply '…'", style="dim"))
     return 0
 
 

@@ -8,19 +8,19 @@ import tempfile
 from pathlib import Path
 
 from rich.console import Console
-from rich.text import Text
 
 from executor import SystemClock
 
 from ..debug.breakpoint_spec import BreakpointSpecError, parse_spec
 from ..report.cost import ENV_PRICES, PriceTable
+from ..report.literal import literal
 from ..report.narrator import Narrator
 from ..replay.verify import recorded_inputs
 from ..trace.reader import TraceFile
 from ..trace.transitions import Trace
 from .language import LANG_HELP, chosen_language
 from .live_options import add_live_arguments, live_model
-from .scenarios import AGENT_HELP, add_input_arguments, scenario_named
+from .scenarios import AGENT_HELP, add_agent_argument, add_input_arguments, scenario_named
 from .terminal import can_show_debugger
 from .usage_error import UsageError
 from . import COMMANDS
@@ -47,6 +47,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="model prices for the token/cost figures (see `loopscope run --help`)")
     p.add_argument("--lang", help="the debugger's own words (panes, keys, status, help) in this " + LANG_HELP)
     add_input_arguments(p)
+    add_agent_argument(p)
     add_live_arguments(p, live_flag=False)
     return p
 
@@ -69,11 +70,11 @@ def narrate_trace(path: str | Path, console: Console) -> None:
     """Print a recorded run the way `loopscope run` narrates it (for pipes and files)."""
     with TraceFile(path) as trace:
         if trace.warning:
-            console.print(Text(f"warning: {trace.warning}", style="yellow"))
+            console.print(literal(f"warning: {trace.warning}", style="yellow"))
         if trace.import_note:
-            console.print(Text(trace.import_note, style="dim"))
+            console.print(literal(trace.import_note, style="dim"))
         if trace.import_warning:
-            console.print(Text(f"warning: {trace.import_warning}", style="yellow"))
+            console.print(literal(f"warning: {trace.import_warning}", style="yellow"))
         narrator = Narrator(console)
         for event in trace:
             narrator(event)
@@ -102,7 +103,7 @@ def _narrate_live(run, console: Console) -> None:
     narrator = Narrator(console)
     while (pulled := run.pull()) is not None:
         narrator(pulled[0])
-    console.print(Text(f"\n{run.outcome}; trace written to {run.close()}", style="dim"))
+    console.print(literal(f"\n{run.outcome}; trace written to {run.close()}", style="dim"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -127,4 +128,5 @@ def run(args: argparse.Namespace) -> int:
     from ..tui.launch import open_debugger
 
     # With a trace, --model answers prompts edited in the playground (`e`); the trace itself is replayed.
-    return open_debugger(args.trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang)
+    return open_debugger(args.trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang,
+                         agents=args.agents)

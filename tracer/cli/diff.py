@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..report.diff import diff_traces, render_diff
+from ..trace.literal_text import scrub
 from . import COMMANDS
 
 
@@ -26,6 +27,6 @@ def run(args: argparse.Namespace) -> int:
     diff = diff_traces(args.a, args.b)
     for trace in (diff.a, diff.b):
         if trace.warning:
-            print(f"warning: {trace.warning}", file=sys.stderr)
-    print("\n".join(render_diff(diff, (args.a, args.b), context=max(0, args.context))))
+            print(scrub(f"warning: {trace.warning}"), file=sys.stderr)
+    print(scrub("\n".join(render_diff(diff, (args.a, args.b), context=max(0, args.context)))))
     return 0 if diff.same else 1

@@ -9,6 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..trace.literal_text import escape_controls_in_json, scrub
 from ..trace.transitions import Trace
 from .usage_error import UsageError
 from . import COMMANDS
@@ -47,7 +48,7 @@ def _load(paths: list[str]) -> list[Trace]:
     traces = [Trace.load(path) for path in paths]
     for trace in traces:
         if trace.warning:
-            print(f"warning: {trace.warning}", file=sys.stderr)
+            print(scrub(f"warning: {trace.warning}"), file=sys.stderr)
     return traces
 
 
@@ -84,7 +85,8 @@ def _otlp_json(args: argparse.Namespace) -> int:
     from ..report.otlp_wire import otlp_json
 
     spans = _spans(args)
-    text = json.dumps(otlp_json(spans), ensure_ascii=False, indent=1) + "\n"
+    # Perhaps to a terminal: what scrub() would show is written as \u escapes, the same JSON value.
+    text = escape_controls_in_json(json.dumps(otlp_json(spans), ensure_ascii=False, indent=1)) + "\n"
     return _write_or_print(args, text, f"{len(spans)} spans of {len(args.traces)} trace(s)", " (OTLP JSON)")
 
 
@@ -92,7 +94,7 @@ def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = 
     """To -o FILE (atomically, saying what was written) or to stdout."""
     if args.output:
         write_atomically(Path(args.output), text)
-        print(f"wrote {what} to {args.output}{kind}")
+        print(scrub(f"wrote {what} to {args.output}{kind}"))
     else:
         print(text, end="")
     return 0
@@ -101,11 +103,15 @@ def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = 
 def _send(args: argparse.Namespace) -> int:
     from ..report.otlp_wire import OTLPExportError, post_spans
 
+    from executor.credentials import hide_credentials
+
     spans = _spans(args)
     try:
         status = post_spans(args.otlp, spans)
-    except OTLPExportError as error:
-        print(f"error: {error}; the trace files are unchanged, try again when it is up", file=sys.stderr)
+    except OTLPExportError as error:  # it quotes the URL (its user:password@ too) and the collector's reply
+        said = hide_credentials(str(error))
+        print(scrub(f"error: {said}; the trace files are unchanged, try again when it is up"), file=sys.stderr)
         return 1
-    print(f"sent {len(spans)} spans of {len(args.traces)} trace(s) to {args.otlp} (HTTP {status})")
+    print(scrub(f"sent {len(spans)} spans of {len(args.traces)} trace(s) to {hide_credentials(args.otlp)} "
+                f"(HTTP {status})"))
     return 0

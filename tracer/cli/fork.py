@@ -6,6 +6,8 @@ import argparse
 
 from ..replay.fork import ForkError, fork_trace
 from ..report.diff import diff_traces
+from ..trace.literal_text import scrub
+from .scenarios import add_agent_argument
 from .usage_error import UsageError
 from . import COMMANDS
 
@@ -28,6 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="answer the calls the recording has no reply for with this model "
                         "(e.g. openai:gpt-4o-mini); without it the fork ends there")
     p.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint for --model")
+    add_agent_argument(p)
     return p
 
 
@@ -47,14 +50,15 @@ def run(args: argparse.Namespace) -> int:
     model, redactor = _live(args)
     try:
         result = fork_trace(args.trace, args.at, reply=args.reply, observation=args.observation,
-                            output=args.output, live_model=model, redactor=redactor)
+                            output=args.output, live_model=model, redactor=redactor, agents=args.agents)
     except (ForkError, LookupError) as error:
         raise UsageError(f"{args.trace}: {error.args[0]}") from None
     diff = diff_traces(args.trace, result.trace)
-    print(f"forked {args.trace} at event {args.at}: wrote {result.path} ({len(result.trace)} events)")
-    if diff.parted_at is not None:
+    print(scrub(f"forked {args.trace} at event {args.at}: wrote {result.path} ({len(result.trace)} events)"))
+    if diff.parted_at is not None:  # labels and the outcome quote the trace (tool names, errors): literally
         row = diff.rows[diff.parted_at]
-        print(f"it parts from the parent at transition {diff.parted_at} "
-              f"({row.a.label if row.a else row.b.label}); `loopscope diff {args.trace} {result.path}` shows how")
-    print(f"outcome: {result.trace.outcome()}")
+        label = row.a.label if row.a else row.b.label
+        print(scrub(f"it parts from the parent at transition {diff.parted_at} ({label}); "
+                    f"`loopscope diff {args.trace} {result.path}` shows how"))
+    print(scrub(f"outcome: {result.trace.outcome()}"))
     return 0

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..trace.importers import ImportProblem, convert, write_conversion
+from ..trace.literal_text import scrub
 from .usage_error import UsageError
 from . import COMMANDS
 
@@ -32,6 +33,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(problem)) from None
     out = write_conversion(conversion, source, args.output)
     for warning in conversion.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    print(f"{source.name}: {conversion.recognised} → {len(conversion.events)} events written to {out}")
+        print(scrub(f"warning: {warning}"), file=sys.stderr)
+    print(scrub(f"{source.name}: {conversion.recognised} → {len(conversion.events)} events written to {out}"))
     return 0

@@ -98,7 +98,8 @@ def _remote_models(config: ModelConfig) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False, soft_wrap=True)  # paths and URLs stay whole
     listed, config = _load(args)
-    say = lambda text, style="": console.print(text, style=style, markup=False)  # noqa: E731
+    # Every line holds settings from .env or the environment, or names from the server: shown literally.
+    say = lambda text, style="": console.print(scrub(text), style=style, markup=False)  # noqa: E731
     say(f"models ({ENV_MODELS}: {scrub(listed.origins['models'])})", "bold")
     for row in list_rows(listed, config):
         say(row)

@@ -8,10 +8,12 @@ from pathlib import Path
 
 from executor import ChatModel, ManualClock, ScriptedModel, SystemClock
 
+from ..replay.agents import UnknownAgent
 from ..replay.builder import DEFAULT_CLOCK_TICK
 from ..replay.live_model import LiveModel
 from ..replay.record_modes import RecordMode, should_record
 from ..replay.user_agent import header_meta, is_agent_spec
+from ..trace.literal_text import scrub
 from ..trace.redact import Redactor, default_redactor
 from ..trace.writer import TraceWriteError, TraceWriter
 from .live_options import add_live_arguments, live_model, wants_live
@@ -73,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
                          "--model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live")
     output = Path(args.output) if args.output else getattr(scenario, "recording", scenario.fixture)
     if not should_record(RecordMode.parse(args.mode), output):
-        print(f"kept {output} (it exists; --mode rewrite records it again)")
+        print(scrub(f"kept {output} (it exists; --mode rewrite records it again)"))
         return 0
     live = live_model(args, scenario.replies, SystemClock()) if wants_live(args) else None
     try:
@@ -83,12 +85,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         count, error = record_run(scenario, output, redactor=redactor, live=live)
     except TraceWriteError as failure:
-        print(f"loopscope: {failure}", file=sys.stderr)
+        print(f"loopscope: {scrub(failure)}", file=sys.stderr)
         return 1
-    print(f"recorded {count} events of {scenario.name}" + (f" live from {live.spec}" if live else "")
-          + f" to {output}")
+    except UnknownAgent as failure:  # the user's build(model) raised, or returned no AgentExecutor
+        raise UsageError(failure.args[0]) from None
+    # The model's name may come from .env and the error from a server: every line is shown literally.
+    print(scrub(f"recorded {count} events of {scenario.name}" + (f" live from {live.spec}" if live else "")
+                + f" to {output}"))
     if error is not None:
         expected = getattr(scenario, "expect_error", False)
-        print(f"the run ended with {type(error).__name__}"
-              + (" as this scenario intends" if expected else f": {error}"))
+        print(scrub(f"the run ended with {type(error).__name__}"
+                    + (" as this scenario intends" if expected else f": {redactor.redact_text(str(error))}")))
     return 0

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from executor import AgentExecutor, SystemClock
 
+from ..replay.agents import UnknownAgent
 from ..replay.builder import replayed_executor
 from ..replay.cassette import ReplayDivergence
 from ..replay.verify import recorded_inputs
@@ -20,6 +21,7 @@ from ..report.cost import PriceTable
 from ..report.ledger import Ledger
 from ..report.literal import literal
 from ..report.narrator import Narrator
+from ..trace.literal_text import scrub
 from ..trace.redact import Redactor
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriteError, TraceWriter
@@ -60,7 +62,7 @@ def _replay_setup(args: argparse.Namespace, scenario: Any,
     path = fixture_for(scenario, args.fixture)
     trace = Trace.load(path)
     if trace.warning:
-        console.print(f"warning: {trace.warning}", style="yellow", markup=False)
+        console.print(literal(f"warning: {trace.warning}", style="yellow"))
     # Recorded retries happen again under the recorded policy, but their waits are skipped.
     executor = replayed_executor(trace, scenario.executor, clock=SkippingClock())
     if getattr(scenario, "given_inputs", False) is None:  # a user's agent asked nothing: ask what the recording asked
@@ -73,7 +75,10 @@ def run(args: argparse.Namespace) -> int:
     args.needs_inputs = wants_live(args)  # a replay can ask what the recording asked
     scenario = scenario_named(args.scenario, args)
     console = Console(highlight=False)
-    setup = _live_setup(args, scenario) if wants_live(args) else _replay_setup(args, scenario, console)
+    try:
+        setup = _live_setup(args, scenario) if wants_live(args) else _replay_setup(args, scenario, console)
+    except UnknownAgent as error:  # the user's build(model) raised, or returned no AgentExecutor
+        raise UsageError(error.args[0]) from None
     executor, meta, redactor, done = setup
     ledger = Ledger(prices=PriceTable.load(args.prices))
     writer = TraceWriter(args.trace, redactor=redactor, **header_meta(scenario), **meta) if args.trace else None
@@ -82,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         executor.invoke(scenario.inputs(), listeners)
     except ReplayDivergence as error:
-        console.print(f"\nThe run left the recording: {error}", style="bold red", markup=False)
+        console.print(literal(f"\nThe run left the recording: {narrator.redactor.redact_text(str(error))}",
+                              style="bold red"))
         _finish_trace(writer, console)
         return 1
     except KeyboardInterrupt:
@@ -91,17 +97,19 @@ def run(args: argparse.Namespace) -> int:
             raise KeyboardInterrupt(writer.interrupted_words()) from None
         raise
     except Exception as error:  # the run itself failed; the narration already showed where
-        console.print(f"\nThe run ended with {type(error).__name__}: {error}", style="red", markup=False)
+        said = narrator.redactor.redact_text(str(error))
+        console.print(literal(f"\nThe run ended with {type(error).__name__}: {said}", style="red"))
     trace_failure = _finish_trace(writer, console)
     console.print("\nLedger", style="bold")
     for line in ledger.lines():
         console.print(literal("  " + line), highlight=False)
     took = time.perf_counter() - started
-    console.print(f"\n{done} in {took:.2f}s"
-                  + (f"; trace written to {args.trace}" if writer and not trace_failure else ""),
-                  style="dim", markup=False)
+    # `done` names the model .env or the flags gave: shown literally, like every field here.
+    console.print(literal(f"\n{done} in {took:.2f}s"
+                          + (f"; trace written to {args.trace}" if writer and not trace_failure else ""),
+                          style="dim"))
     if trace_failure:
-        print(f"loopscope: {trace_failure}", file=sys.stderr)
+        print(f"loopscope: {scrub(trace_failure)}", file=sys.stderr)
         return 1
     return 0 if ledger.outcome in ("finished", f"stopped by {ledger.stopped_by}") else 1
 

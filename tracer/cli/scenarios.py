@@ -15,6 +15,23 @@ AGENT_HELP = ("a scenario name (e.g. rose-pricing), or your own agent as MODULE:
               "path/to/file.py:FUNCTION, where FUNCTION(model) returns an AgentExecutor")
 
 
+def agent_spec(text: str) -> str:
+    """argparse type for --agent: MODULE:FUNCTION or path/to/file.py:FUNCTION (nothing is imported yet)."""
+    if not is_agent_spec(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not MODULE:FUNCTION or path/to/file.py:FUNCTION")
+    return text
+
+
+def add_agent_argument(parser: argparse.ArgumentParser) -> None:
+    """--agent: the user's own agent, which a trace's header may name; only agents named so (or in
+    pyproject.toml's [tool.loopscope] agents) are ever imported."""
+    parser.add_argument("--agent", dest="agents", action="append", default=[], type=agent_spec,
+                        metavar="MODULE:FUNCTION",
+                        help="your agent, trusted to run when a trace's header names it (repeatable; "
+                             "also read from [tool.loopscope] agents in pyproject.toml); a trace alone "
+                             "never makes loopscope import anything")
+
+
 def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     """--input / --inputs: what a user's agent is asked (scenarios bring their own question)."""
     group = parser.add_mutually_exclusive_group()

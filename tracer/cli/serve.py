@@ -19,7 +19,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help=COMMANDS["serve"],
                        description="Serve the debugger on a trace (or a tutorial) to a web browser. Each browser "
                                    "tab gets its own debugger process. Binds to 127.0.0.1, so only this machine "
-                                   "can connect, unless --host names another address.")
+                                   "can connect, unless --host names another address. Open the address it prints: "
+                                   "its token is new at each start, and without it nothing answers.")
     p.add_argument("trace", nargs="?", metavar="TRACE.jsonl", help="the trace file to open")
     p.add_argument("--tutorial", metavar="NAME", help="open this tutorial instead (e.g. rose-pricing, langchain)")
     p.add_argument("--lang", choices=("en", "zh"), help="the tutorial's language")
@@ -59,15 +60,15 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port}: choose a port between 1 and 65535")
     try:
-        from textual_serve.server import Server
+        from .serve_guard import GuardedServer
     except ImportError:
         raise UsageError("serve needs textual-serve: pip install 'loopscope[serve]'") from None
-    url = f"http://{args.host}:{args.port}/"
+    server = GuardedServer(shlex.join(command), host=args.host, port=args.port, title="loopscope")
     if _is_loopback(args.host):
-        print(f"loopscope: serving the debugger at {url} — bound to {args.host} only, so other machines "
-              "cannot connect (--host to change that)", flush=True)
+        reach = f"bound to {args.host} only, so other machines cannot connect (--host to change that)"
     else:
-        print(f"loopscope: serving the debugger at {url} — bound to {args.host}: anyone who can reach this "
-              "machine on that port can open it", flush=True)
-    Server(shlex.join(command), host=args.host, port=args.port, title="loopscope").serve()
+        reach = f"bound to {args.host}: anyone who can reach this machine on that port and has this address can open it"
+    print(f"loopscope: serving the debugger at {server.url} — {reach}. The token is new at each start: "
+          "the page and its websocket answer no one without it", flush=True)
+    server.serve()
     return 0

@@ -146,8 +146,8 @@ def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str) 
             number, stop = by_seq[event.seq]
             console.print(_stop_panel(stop, number, len(stops), events, lang, console.width - 4))
     console.print(Text("\n" + LABELS[lang]["ledger"], style="bold"))
-    for line in Ledger.of(events).lines():
-        console.print(Text("  " + line))
+    for line in Ledger.of(events).lines():  # tool names and errors of the run: shown literally
+        console.print(literal("  " + line))
 
 
 def list_tutorials(console: Console, lang: str) -> None:

@@ -8,8 +8,10 @@ from pathlib import Path
 from ..replay.verify import VerifyResult, verify_trace
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .scenarios import add_agent_argument
 
-LABELS = {"ok": "OK", "diverged": "DIVERGED", "truncated": "TRUNCATED", "unreadable": "UNREADABLE"}
+LABELS = {"ok": "OK", "diverged": "DIVERGED", "truncated": "TRUNCATED", "unreadable": "UNREADABLE",
+          "untrusted": "UNTRUSTED"}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -18,8 +20,10 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                    "replies and tool results as the cassette, and compare the events "
                                    "(timestamps, durations, run ids, token usage and source line "
                                    "numbers are not compared). Exit 0: all OK; 1: a run diverged; "
-                                   "2: a file could not be read or is truncated.")
+                                   "2: a file could not be read, is truncated, or names an agent you have "
+                                   "not trusted (--agent).")
     p.add_argument("traces", nargs="+", metavar="TRACE", help="trace files, or directories of *.jsonl")
+    add_agent_argument(p)
     return p
 
 
@@ -45,7 +49,7 @@ def report(result: VerifyResult) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    results = [verify_trace(path) for path in expand(args.traces)]
+    results = [verify_trace(path, args.agents) for path in expand(args.traces)]
     for result in results:
         print(scrub("\n".join(report(result))))  # divergences quote model text: no escapes
     counts = {status: sum(r.status == status for r in results) for status in LABELS}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from executor.events import EventBase
 
@@ -32,8 +32,9 @@ class ReplayStore:
     live = False
     complete = True
 
-    def __init__(self, trace: TraceFile) -> None:
+    def __init__(self, trace: TraceFile, agents: Sequence[str] = ()) -> None:
         self.trace = trace
+        self.agents = tuple(agents)  # the user's --agent specs, which the header's agent may be
         self.path = trace.path
         self.header = trace.header
         self.warning = trace.warning
@@ -41,7 +42,7 @@ class ReplayStore:
         self.index: TraceIndex | None = None
         self._pool: ProcessPoolExecutor | None = None
         self._read: list[int] = []  # [lines read since the last release, lowest line, highest line]
-        self.reenactment = Reenactment(self.path, self.header, len(trace), self.event)
+        self.reenactment = Reenactment(self.path, self.header, len(trace), self.event, self.agents)
         if len(trace) <= INDEX_NOW_LIMIT:
             self.index = TraceIndex.build(trace)
         else:

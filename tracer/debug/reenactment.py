@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from executor.events import EventBase
 
@@ -30,19 +30,40 @@ class Reenactment:
     """
 
     def __init__(self, path: Path, header: TraceHeader, length: int,
-                 recorded: Callable[[int], EventBase]) -> None:
+                 recorded: Callable[[int], EventBase], agents: Sequence[str] = ()) -> None:
         self.path, self.header, self.length, self.recorded = path, header, length, recorded
+        self.agents = tuple(agents)  # the user's --agent specs: a header's agent runs only if trusted
         self.snapshots: list[tuple[FrameSnapshot, ...]] = []
+        self._agent_spec: str | None = None  # the trusted spelling of the header's agent, once checked
         self.problem: str | None = self._why_not()
         self._run: LiveRun | None = None
         self._pulling = threading.Lock()
 
     def _why_not(self) -> str | None:
-        if not self.header.scenario:
-            return "the trace's header names no scenario, so its run cannot be re-executed"
         if self.length > REENACT_LIMIT:
             return f"the trace has more than {REENACT_LIMIT:,} events; re-executing it would take too long"
+        if self.header.scenario:
+            return None
+        if not self.header.agent and not self.agents:
+            return "the trace's header names no scenario, so its run cannot be re-executed"
+        from ..replay.agents import UnknownAgent
+        from ..replay.trust import trusted_spec
+
+        try:  # decided before anything is imported: a trace alone never runs code
+            self._agent_spec = trusted_spec(self.header.agent, self.agents)
+        except UnknownAgent as error:
+            return str(error.args[0])
         return None
+
+    def _agent(self) -> object:
+        """The scenario (from the registry, by name) or the trusted user agent the recording is re-run with."""
+        if self._agent_spec is not None:
+            from ..replay.user_agent import load_user_agent
+
+            return load_user_agent(self._agent_spec)
+        from ..replay.agents import find_scenario
+
+        return find_scenario(self.header.scenario or "")  # never resolved as MODULE:FUNCTION
 
     def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
         """The frames at `position`, re-executing as far as needed (None: they cannot be had)."""
@@ -70,7 +91,7 @@ class Reenactment:
             if self._run is None:
                 from .live_run import LiveRun
 
-                self._run = LiveRun(self.header.scenario, None, fixture=self.path)
+                self._run = LiveRun(self._agent(), None, fixture=self.path)
             pulled = self._run.pull()
         except Exception as error:  # an unknown scenario, a fixture that no longer replays
             self.problem = f"the run could not be re-executed ({type(error).__name__}: {error})"

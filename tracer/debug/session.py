@@ -247,8 +247,9 @@ def _in_values(value: Any, text: str, fold: bool) -> bool:
 
 def build_session(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
                   breakpoints: Sequence[str] = (), title: str | None = None,
-                  live: LiveRun | None = None) -> DebugSession:
-    """The session the app shows. Raises TraceFormatError (bad trace) or BreakpointSpecError (bad --break)."""
+                  live: LiveRun | None = None, agents: Sequence[str] = ()) -> DebugSession:
+    """The session the app shows. Raises TraceFormatError (bad trace) or BreakpointSpecError (bad --break).
+    `agents`: the user's --agent specs; a trace's agent is re-run for real locals only if trusted."""
     if live is not None:
         store = LiveStore(live)
         pulled = live.pull()  # chain_start comes before any model call, so this never waits
@@ -256,7 +257,7 @@ def build_session(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
             store.append(*pulled)
         path = Path(live.trace_path)
     else:
-        store = ReplayStore(TraceFile(trace_path))
+        store = ReplayStore(TraceFile(trace_path), agents)
         path = Path(trace_path)
     marks = BreakpointSet.for_trace(path)
     marks.callees = callee_book(store)  # where line breakpoints in the user's files reach

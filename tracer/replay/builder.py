@@ -47,17 +47,16 @@ def recorded_degradation(events: Sequence[Any]) -> dict[str, Any]:
     return {"rules": RuleSet.from_description(described["rules"]), "degrade_after": described["degrade_after"]}
 
 
-def agent_builder(header: TraceHeader) -> Build:
+def agent_builder(header: TraceHeader, agents: Sequence[str] = ()) -> Build:
     """build(model, **settings) for the agent the header names: a registered scenario, or the
-    user's MODULE:FUNCTION it records (imported again, from the working directory)."""
+    user's MODULE:FUNCTION it records, imported only when the user trusts it (`agents`, the
+    --agent specs, or their pyproject.toml; see trust.py). Raises UnknownAgent in one line."""
     if header.scenario:
         return find_scenario(header.scenario).executor
-    if header.agent:
-        from .user_agent import load_user_agent  # it builds on user_build below
+    from .trust import trusted_spec
+    from .user_agent import load_user_agent  # it builds on user_build below
 
-        return load_user_agent(header.agent).executor
-    raise UnknownAgent("the trace's header names no scenario or agent, so there is nothing to rebuild; "
-                       "replay such traces in pytest with loopscope_cassette, or pass the build function")
+    return load_user_agent(trusted_spec(header.agent, agents)).executor
 
 
 def user_build(build: Callable[[ChatModel], AgentExecutor]) -> Build:
@@ -75,7 +74,7 @@ def user_build(build: Callable[[ChatModel], AgentExecutor]) -> Build:
 
 def replayed_executor(trace: Trace, build: Build | None = None, *, model: ChatModel | None = None,
                       tools: ToolWrapper | None = None, clock: Clock | None = None,
-                      run_id: str | None = None) -> AgentExecutor:
+                      run_id: str | None = None, agents: Sequence[str] = ()) -> AgentExecutor:
     """The executor that re-executes `trace`.
 
     model: answers model calls (default: the recording's replies, prompts checked; a recorded
@@ -83,7 +82,8 @@ def replayed_executor(trace: Trace, build: Build | None = None, *, model: ChatMo
     tools: wraps the built tools (default: non-deterministic tools answer from the recording).
     clock: default a manual clock ticking as the recording's did (waits pass instantly).
     run_id: default the recording's, so the events compare equal.
-    build: build(model, **settings); default the scenario the header names.
+    build: build(model, **settings); default the scenario the header names, or its agent if trusted.
+    agents: the agents the user trusts by name (--agent), for a header that names one.
     """
     header, events = trace.header, trace.events
     model = model if model is not None else replay_model(events, real_time=header.recorded_in_real_time)
@@ -94,7 +94,7 @@ def replayed_executor(trace: Trace, build: Build | None = None, *, model: ChatMo
     policy = recorded_retry_policy(header, events)
     if policy is not None:
         settings["retry_policy"] = policy
-    executor = (build or agent_builder(header))(model, **settings)
+    executor = (build or agent_builder(header, agents))(model, **settings)
     wrap = tools or (lambda built: cassette_tools(built, events))
     return executor.with_overrides(tools=wrap(executor.tools))
 

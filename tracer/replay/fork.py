@@ -246,9 +246,13 @@ def default_fork_path(parent: Path, at: int) -> Path:
 def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str | None = None,
                observation: str | None = None, output: "str | os.PathLike[str] | None" = None,
                live_model: ChatModel | None = None, redactor: Any = None,
-               build_executor: Callable[[ChatModel], AgentExecutor] | None = None) -> ForkResult:
+               build_executor: Callable[[ChatModel], AgentExecutor] | None = None,
+               agents: Sequence[str] = ()) -> ForkResult:
     """Re-run `parent` with the reply or observation of the call at event `at` replaced,
-    write the new trace (its header names the parent and the fork point) and return it."""
+    write the new trace (its header names the parent and the fork point) and return it.
+
+    The agent is `build_executor`, else the scenario the header names, else the header's agent
+    if the user trusts it (`agents`: their --agent specs; or their pyproject.toml)."""
     from ..trace.writer import TraceWriter
 
     trace = Trace.of(parent)
@@ -259,9 +263,9 @@ def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str 
         executor = replayed_executor(
             trace, user_build(build_executor) if build_executor else None,
             model=ForkModel(trace.events, state, reply, live_model), run_id=f"{parent_run}.fork-{at}",
-            tools=lambda tools: [fork_tool(t, trace.events, state, observation) for t in tools])
-    except UnknownAgent as error:
-        raise ForkError(f"{error.args[0]} (from Python: pass build_executor to fork_trace)") from None
+            tools=lambda tools: [fork_tool(t, trace.events, state, observation) for t in tools], agents=agents)
+    except UnknownAgent as error:  # an unknown scenario, an untrusted agent, a build that raised
+        raise ForkError(error.args[0]) from None
     parent_path = trace.path or Path("<memory>")
     path = Path(output) if output else default_fork_path(parent_path, at)
     header = trace.header

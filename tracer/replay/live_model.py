@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +16,7 @@ from executor.config import (
     load_model_config,
     url_credentials,
 )
+from executor.credentials import MIN_HIDDEN_LENGTH
 from executor.fallbacks import with_fallbacks
 from executor.model_list import ENV_MODELS, ModelList, entry_config, load_model_list
 from executor.providers import create_model
@@ -45,8 +46,9 @@ class LiveModel:
         return meta
 
     def redactor(self, extra_patterns: tuple[str, ...] | list[str] = ()) -> Redactor:
-        # The key may come from .env, which the environment-based default redactor never sees.
-        return default_redactor([*extra_patterns, *(re.escape(secret) for secret in self.secrets.values())])
+        # The key may come from .env, which the environment-based default redactor never sees;
+        # as literal values they are found by a substring test and named in their markers.
+        return default_redactor(extra_patterns, secrets=self.secrets)
 
 
 def build_live_model(model: str | None, base_url: str | None = None, timeout: float | None = None,
@@ -75,8 +77,22 @@ def build_live_model(model: str | None, base_url: str | None = None, timeout: fl
     policy = RetryPolicy(max_retries=max_retries)
     limiter = RateLimiter(max_qps, burst=1, clock=clock) if max_qps is not None else None
     secrets = {"OPENAI_API_KEY": config.api_key.get_secret_value()} if config.api_key else {}
-    secrets.update(url_credentials(config.endpoint))  # ?api-key=... is as secret as the key
+    secrets.update(url_credentials(config.endpoint))  # ?api-key=... and user:password@ are as secret as the key
+    if fallbacks:
+        secrets.update(_list_secrets(listed))
+    secrets = {name: value for name, value in secrets.items() if len(value) >= MIN_HIDDEN_LENGTH}  # "x" is no secret
     return LiveModel(spec, built, policy, limiter, secrets, tuple(warnings))
+
+
+def _list_secrets(listed: ModelList) -> dict[str, str]:
+    """The credentials of the list's models: each may name its own endpoint and its own key variable."""
+    secrets = {}
+    for number, entry in enumerate((listed.default, *listed.fallbacks), start=1):
+        if entry.base_url:
+            secrets.update((f"model-{number}-{name}", value) for name, value in url_credentials(entry.base_url).items())
+        if entry.api_key_env and os.environ.get(entry.api_key_env):  # read as entry_config reads it
+            secrets[entry.api_key_env] = os.environ[entry.api_key_env]
+    return secrets
 
 
 def _model_chain(listed: ModelList, config: Any, replies: tuple[str, ...] | list[str],

@@ -13,8 +13,10 @@ from typing import Any, Callable
 
 from executor import AgentExecutor, ChatModel, Tool
 
+from ..trace.literal_text import scrub
 from .agents import UnknownAgent, find_scenario, registered_scenarios
 from .builder import user_build
+from .trust import agent_ref
 
 
 def is_agent_spec(name: str) -> bool:
@@ -52,15 +54,24 @@ def import_build(spec: str) -> tuple[Callable[[ChatModel], AgentExecutor], Path 
     try:
         module = _import_file(Path(module_name)) if module_name.endswith(".py") else _import_module(module_name)
     except Exception as error:  # any failure in the user's module is reported, not raised through
-        reason = str(error).splitlines()[0] if str(error) else ""
         raise UnknownAgent(f"cannot import agent {spec!r}: module {module_name!r} failed with "
-                           f"{type(error).__name__}{': ' + reason if reason else ''}") from None
+                           f"{type(error).__name__}{_first_line(error)}") from None
     build = getattr(module, function, None)
     if not callable(build):
         raise UnknownAgent(f"cannot use agent {spec!r}: module {module_name!r} has no function {function!r}; "
                            "it should define build(model) returning an AgentExecutor")
     source = getattr(module, "__file__", None)
     return build, Path(source) if source else None
+
+
+class AgentBuildError(UnknownAgent):
+    """The user's build function raised, or did not return an AgentExecutor."""
+
+
+def _first_line(error: BaseException) -> str:
+    """": the first line of the error's message", or "" when it has none (printed in one line, scrubbed)."""
+    lines = str(error).splitlines()
+    return f": {scrub(lines[0])[:200]}" if lines else ""
 
 
 def file_hash(path: Path | None) -> str | None:
@@ -96,8 +107,21 @@ class UserAgent:
         return dict(self.given_inputs)
 
     def executor(self, model: ChatModel, tools: list[Tool] | None = None, **settings: Any) -> AgentExecutor:
-        executor = user_build(self.build)(model, **settings)
+        executor = user_build(self._checked_build)(model, **settings)
         return executor.with_overrides(tools=tools) if tools is not None else executor
+
+    def _checked_build(self, model: ChatModel) -> AgentExecutor:
+        """The user's build(model); one that raises or returns something else is a one-line AgentBuildError."""
+        function = self.spec.rpartition(":")[2]
+        try:
+            built = self.build(model)
+        except Exception as error:  # the user's code, reported as theirs rather than as a loopscope crash
+            raise AgentBuildError(f"agent {self.spec!r}: {function}(model) raised "
+                                  f"{type(error).__name__}{_first_line(error)}") from None
+        if not isinstance(built, AgentExecutor):
+            raise AgentBuildError(f"agent {self.spec!r}: {function}(model) returned "
+                                  f"{type(built).__name__}, not an AgentExecutor")
+        return built
 
     def header_meta(self) -> dict[str, Any]:
         return {"agent": self.spec, "agent_hash": file_hash(self.source)}
@@ -122,13 +146,11 @@ def header_meta(agent: Any) -> dict[str, Any]:
 
 
 def agent_source_note(agent_spec: str | None, recorded_hash: str | None) -> str | None:
-    """A note when the user's agent file is not the one that recorded the trace (its events may still match)."""
-    if not agent_spec or not recorded_hash:
+    """A note when the user's agent file is not the one that recorded the trace (its events may still match).
+
+    `agent_spec` must be one the user trusts; its file is found and hashed, never imported.
+    """
+    ref = agent_ref(agent_spec) if agent_spec and recorded_hash else None
+    if ref is None or file_hash(ref.file) in (None, recorded_hash):
         return None
-    try:
-        _build, source = import_build(agent_spec)
-    except UnknownAgent:
-        return None  # verify reports that on its own
-    if file_hash(source) in (None, recorded_hash):
-        return None
-    return f"{source.name if source else agent_spec} changed since this trace was recorded"
+    return f"{ref.file.name if ref.file else agent_spec} changed since this trace was recorded"

@@ -23,6 +23,7 @@ from ..trace.transitions import Trace
 from .agents import UnknownAgent
 from .builder import replayed_executor
 from .cassette import ReplayDivergence
+from .trust import UntrustedAgent, trusted_or_none
 from .user_agent import agent_source_note
 
 
@@ -49,9 +50,9 @@ def run_collecting(executor: AgentExecutor, inputs: dict[str, Any], listeners: I
     return rerun
 
 
-def reexecute(trace: Trace) -> Rerun:
-    """Run the agent the header names again, with the recording as its cassette."""
-    return run_collecting(replayed_executor(trace), recorded_inputs(trace))
+def reexecute(trace: Trace, agents: Sequence[str] = ()) -> Rerun:
+    """Run the agent the header names again (if it is a scenario or trusted), with the recording as its cassette."""
+    return run_collecting(replayed_executor(trace, agents=agents), recorded_inputs(trace))
 
 
 def recorded_inputs(trace: Trace) -> dict[str, Any]:
@@ -84,7 +85,7 @@ class VerifyResult:
     """The verdict on one trace file."""
 
     path: Path
-    status: str  # ok | diverged | truncated | unreadable
+    status: str  # ok | diverged | truncated | unreadable | untrusted
     message: str = ""
     events: int = 0
     difference: Difference | None = None
@@ -96,8 +97,12 @@ class VerifyResult:
         return {"ok": 0, "diverged": 1}.get(self.status, 2)
 
 
-def verify_trace(path: str | os.PathLike[str]) -> VerifyResult:
-    """Re-execute one trace and compare; never raises for a bad file, it becomes the verdict."""
+def verify_trace(path: str | os.PathLike[str], agents: Sequence[str] = ()) -> VerifyResult:
+    """Re-execute one trace and compare; never raises for a bad file, it becomes the verdict.
+
+    agents: the user's own agents (MODULE:FUNCTION specs) that a header may name; without them
+    (or a [tool.loopscope] agents entry in pyproject.toml) a trace's agent is never imported.
+    """
     path = Path(path)
     try:
         trace = Trace.load(path)
@@ -110,7 +115,9 @@ def verify_trace(path: str | os.PathLike[str]) -> VerifyResult:
         return VerifyResult(path, "unreadable", f"{path}:1: recorded from a LangChain run; verify re-executes "
                             "loopscope's executor only (compare the two with `loopscope diff A B`)")
     try:
-        rerun = reexecute(trace)
+        rerun = reexecute(trace, agents)
+    except UntrustedAgent as error:
+        return VerifyResult(path, "untrusted", f"{path}:1: {error.args[0]}")
     except UnknownAgent as error:
         return VerifyResult(path, "unreadable", f"{path}:1: {error.args[0]}")
     difference = compare_runs(recorded, rerun.events, ignore_timing=header.recorded_in_real_time)
@@ -129,7 +136,7 @@ def verify_trace(path: str | os.PathLike[str]) -> VerifyResult:
         if rerun.divergence is not None and rerun.divergence.seq != difference.seq:
             result.notes.append("the cassette stopped the re-run: " + str(rerun.divergence).splitlines()[0])
     result.executor_changed = changed_executor_files(header)
-    note = agent_source_note(header.agent, header.agent_hash)
+    note = agent_source_note(trusted_or_none(header.agent, agents), header.agent_hash)
     if note:
         result.notes.append(note + ("; its events still match" if result.status == "ok" else ""))
     return result

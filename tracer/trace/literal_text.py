@@ -23,3 +23,13 @@ def _visible(match: re.Match[str]) -> str:
 def scrub(text: object) -> str:
     """Model or tool text with every control character replaced by a visible stand-in."""
     return _CONTROL.sub(_visible, str(text))
+
+
+def escape_controls_in_json(text: str) -> str:
+    """A JSON document with each character scrub() would replace written as a \\u escape.
+
+    The same JSON value, safe on a terminal: json.dumps(ensure_ascii=False) escapes C0 controls
+    but writes DEL, C1 controls (0x9b is CSI), bidi overrides and lone surrogates as they are.
+    Outside strings JSON is ASCII without controls, so every match is inside a string.
+    """
+    return _CONTROL.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

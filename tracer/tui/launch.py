@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ..debug.session import build_session
 from ..startup import is_trace_write_error
+from ..trace.literal_text import scrub
 from .app import DebuggerApp
 from .keymap import keymap_from_environment
 
@@ -19,7 +20,8 @@ __all__ = ["build_session", "open_debugger"]  # build_session lives in session.p
 
 def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
                   breakpoints: Sequence[str] = (), title: str | None = None, live: LiveRun | None = None,
-                  call_model: tuple[str | None, str | None] = (None, None), lang: str | None = None) -> int:
+                  call_model: tuple[str | None, str | None] = (None, None), lang: str | None = None,
+                  agents: Sequence[str] = ()) -> int:
     """Run the debugger until the user quits; returns the exit code.
 
     `stops` are tutorial narration stops (objects with .seq, .title, .text): a Narration pane
@@ -27,13 +29,15 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
     With `live`, events come from that run as the user steps, and trace_path is ignored.
     `call_model` (PROVIDER:NAME, base URL) answers prompts edited in the playground.
     `lang` (en, zh) is the language of the debugger's own words; default: a tutorial's, else English.
+    `agents` are the user's --agent specs: a trace's agent is re-run (real locals, forks) only if trusted.
     """
     try:
         keymap = keymap_from_environment()
     except ValueError as error:
-        print(f"loopscope: LOOPSCOPE_KEYMAP: {error}", file=sys.stderr)
+        print(scrub(f"loopscope: LOOPSCOPE_KEYMAP: {error}"), file=sys.stderr)
         return 2
-    session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live)
+    session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live,
+                            agents=agents)
     session.call_model = call_model  # who answers an edited prompt in the playground (`e`)
     session.requested_lang = lang
     app = DebuggerApp(session, keymap=keymap)
@@ -48,11 +52,11 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
                 raise
             closed, trace_failure = None, str(error)
         app.close_opened()
-    if app.failure:
-        print(f"loopscope: {app.failure}", file=sys.stderr)
+    if app.failure:  # these lines may quote a trace or a path: shown literally, as the panes show them
+        print(scrub(f"loopscope: {app.failure}"), file=sys.stderr)
     if trace_failure:
-        print(f"loopscope: {trace_failure}", file=sys.stderr)
+        print(scrub(f"loopscope: {trace_failure}"), file=sys.stderr)
         return 1
     if live is not None:
-        print(f"live run recorded to {closed}")
+        print(scrub(f"live run recorded to {closed}"))
     return app.return_code if app.return_code is not None else (code or 0)

@@ -132,11 +132,15 @@ class ForkFlow(Flow):
         from ...replay.fork import fork_trace
 
         try:
-            result = fork_trace(parent, at, output=output, **{change: text})
+            result = fork_trace(parent, at, output=output, agents=self._agents(), **{change: text})
         except Exception as error:  # ForkError, a scenario it cannot build, a file it cannot write...
             self.app.call_from_thread(self._fork_failed, error)
             return
         self.app.call_from_thread(self._open_fork, result, at, change)
+
+    def _agents(self) -> tuple[str, ...]:
+        """The --agent specs the debugger was opened with: a fork re-runs the trace's agent only if trusted."""
+        return getattr(self.session.store, "agents", ())
 
     def _fork_failed(self, error: BaseException) -> None:
         self.say(f"fork failed: {first_line_of(error)}")
@@ -146,7 +150,7 @@ class ForkFlow(Flow):
         kind = self.session.event(at).kind
         breakpoints = [bp.spec for bp in self.session.breakpoints]  # carried over: the same questions
         try:
-            session = build_session(result.path, breakpoints=breakpoints)
+            session = build_session(result.path, breakpoints=breakpoints, agents=self._agents())
         except (TraceFormatError, OSError) as error:
             self._fork_failed(error)
             return

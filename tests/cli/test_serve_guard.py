@@ -1,0 +1,193 @@
+"""`loopscope serve` answers only its own page: the token, the Origin check and the page's own assets, in process."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestServer, make_mocked_request
+
+from tests.helpers.served_debugger import free_port
+from tracer.cli.serve_guard import FONT_STACK, LIBRARY_FONT, GuardedServer
+
+# Stands in for the debugger: each start leaves a line in a file, then sends one screenful (textual-serve's packets).
+STAND_IN = ("import sys; open(sys.argv[1], 'a').write('started\\n'); out = sys.stdout.buffer; "
+            "out.write(b'__GANGLION__\\n' + b'D' + (11).to_bytes(4, 'big') + b'trace bytes'); out.flush(); "
+            "sys.stdin.buffer.read()")
+
+
+@pytest.fixture
+async def guarded(tmp_path):
+    """A GuardedServer on a free port whose sessions run STAND_IN; yields (server, base URL, marker file)."""
+    marker = tmp_path / "started"
+    port = free_port()
+    server = GuardedServer(shlex.join([sys.executable, "-c", STAND_IN, str(marker)]),
+                           host="127.0.0.1", port=port, title="loopscope")
+    test_server = TestServer(await server._make_app(), host="127.0.0.1", port=port)  # the app textual-serve runs
+    await test_server.start_server()
+    try:
+        yield server, f"http://127.0.0.1:{port}", marker
+    finally:
+        await test_server.close()
+
+
+async def _status(url: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as http, http.get(url) as response:
+        return response.status, await response.text()
+
+
+async def _open_websocket(url: str, origin: str | None) -> tuple[int, bytes]:
+    """The HTTP status of a websocket's opening, and the bytes it then carried (nothing if refused)."""
+    headers = {"Origin": origin} if origin is not None else {}
+    async with aiohttp.ClientSession() as http:
+        try:
+            async with http.ws_connect(url, headers=headers) as ws:
+                message = await ws.receive(timeout=30)
+                return 101, message.data if message.type == aiohttp.WSMsgType.BINARY else b""
+        except aiohttp.WSServerHandshakeError as refused:
+            return refused.status, b""
+
+
+@pytest.mark.parametrize("query", ["", "?token=", "?token=guess", "?token=%E4%B8%AD", "?tok=TOKEN", "?token=TOKEN%00"])
+async def test_the_page_without_its_token_is_403_and_reveals_nothing(guarded, query):
+    server, base, _ = guarded
+    status, body = await _status(f"{base}/{query.replace('TOKEN', server.token)}")
+    assert status == 403
+    assert server.token not in body and "/ws" not in body and "open the address" in body
+
+
+async def test_a_prefix_of_the_token_is_refused(guarded):
+    server, base, _ = guarded
+    assert (await _status(f"{base}/?token={server.token[:-1]}"))[0] == 403
+    assert (await _status(f"{base}/?token={server.token}"))[0] == 200
+
+
+@pytest.mark.parametrize("extra", ["&ping=https://evil.example/beacon", "&delay=1"])
+async def test_the_page_refuses_textual_serves_other_switches(guarded, extra):
+    # ?ping=URL makes textual-serve's script fetch that URL from the user's browser: a link holding the token
+    # could make the page call any host. The page takes only its token and a font size.
+    server, base, _ = guarded
+    status, body = await _status(f"{base}/?token={server.token}{extra}")
+    assert status == 400 and "textual.js" not in body
+    assert (await _status(f"{base}/?token={server.token}&fontsize=20"))[0] == 200
+
+
+@pytest.mark.parametrize("path", ["/static/css/xterm.css", "/static/guess/css/xterm.css", "/static/js/textual.js",
+                                  "/download/anything", "/favicon.ico", "/static/TOKEN/", "/static/TOKEN/../../x"])
+async def test_assets_without_the_token_are_refused_and_no_folder_is_listed(guarded, path):
+    server, base, _ = guarded
+    status, body = await _status(base + path.replace("TOKEN", server.token))
+    assert status == 403 and server.token not in body and "xterm" not in body
+    assert (await _status(f"{base}/static/{server.token}/css/xterm.css"))[0] == 200
+
+
+@pytest.mark.parametrize(("path", "origin"), [
+    ("/ws/TOKEN", "http://evil.example"),                  # another web page the user has open
+    ("/ws/TOKEN", "http://evil.example:PORT"),             # DNS rebinding: evil.example resolved to 127.0.0.1
+    ("/ws/TOKEN", "http://127.0.0.1:1"),                   # another local service, on another port
+    ("/ws/TOKEN", "https://127.0.0.1:PORT"),               # not the scheme the page is served with
+    ("/ws/TOKEN", "null"),                                 # a sandboxed frame or a file:// page
+    ("/ws/TOKEN", None),                                   # no Origin at all (not a browser's own page)
+    ("/ws", "http://127.0.0.1:PORT"),                      # textual-serve's own path, no token
+    ("/ws/guess", "http://127.0.0.1:PORT"),                # a wrong token from the right origin
+    ("/ws/TOKEN?token=guess", "http://evil.example"),      # both wrong
+])
+async def test_a_foreign_websocket_gets_403_no_debugger_and_no_bytes(guarded, path, origin):
+    server, base, marker = guarded
+    port = base.rsplit(":", 1)[1]
+    fill = lambda text: text.replace("TOKEN", server.token).replace("PORT", port)  # noqa: E731
+    status, data = await _open_websocket(f"ws://127.0.0.1:{port}{fill(path)}", origin and fill(origin))
+    assert (status, data) == (403, b"")
+    assert not marker.exists(), "a refused websocket still started a debugger session"
+    # the same server, its own page's request: the session starts and sends its bytes (the refusal was real)
+    status, data = await _open_websocket(f"ws://127.0.0.1:{port}/ws/{server.token}", base)
+    assert (status, data) == (101, b"trace bytes")
+    assert marker.read_text() == "started\n"
+
+
+async def test_localhost_is_as_good_as_127_0_0_1(guarded):
+    server, base, marker = guarded
+    port = base.rsplit(":", 1)[1]
+    status, _ = await _open_websocket(f"ws://127.0.0.1:{port}/ws/{server.token}", f"http://localhost:{port}")
+    assert status == 101 and marker.exists()
+
+
+def test_bound_to_every_address_the_origin_must_be_the_host_the_browser_used_on_this_port():
+    server = GuardedServer("true", host="0.0.0.0", port=8000, title="t")
+    lan = {"Host": "192.168.1.5:8000", "Origin": "http://192.168.1.5:8000"}
+    assert server.allows_origin(make_mocked_request("GET", f"/ws/{server.token}", headers=lan))
+    elsewhere = {"Host": "192.168.1.5:8000", "Origin": "http://evil.example:8000"}
+    assert not server.allows_origin(make_mocked_request("GET", f"/ws/{server.token}", headers=elsewhere))
+    other_port = {"Host": "192.168.1.5:9000", "Origin": "http://192.168.1.5:9000"}
+    assert not server.allows_origin(make_mocked_request("GET", f"/ws/{server.token}", headers=other_port))
+
+
+def test_each_start_has_its_own_token_and_an_ipv6_address_is_bracketed():
+    first, second = (GuardedServer("true", host="::1", port=8000, title="t") for _ in range(2))
+    assert first.token != second.token and len(first.token) >= 40
+    assert first.url == f"http://[::1]:8000/?token={first.token}"
+
+
+class _Addresses(HTMLParser):
+    """Every address an HTML page makes the browser load or connect to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.addresses: list[str] = []
+        self.styles: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._in_style = tag == "style"
+        loads = ("src", "href", "data-session-websocket-url")
+        self.addresses += [value or "" for name, value in attrs if name in loads]
+        self.styles += [value or "" for name, value in attrs if name == "style"]
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self.styles.append(data)
+
+
+async def test_the_page_and_its_assets_load_nothing_from_another_host(guarded):
+    server, base, _ = guarded
+    async with aiohttp.ClientSession() as http, http.get(f"{base}/?token={server.token}") as response:
+        page, policy = await response.text(), response.headers["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy
+    parsed = _Addresses()
+    parsed.feed(page)
+    static = f"/static/{server.token}/"
+    assert sorted(parsed.addresses) == ["", f"{static}css/xterm.css", f"{static}js/textual.js", "data:,",
+                                        f"ws://127.0.0.1:{base.rsplit(':', 1)[1]}/ws/{server.token}"]
+    assert not re.search(r"https?:|//[\w.-]+\.\w|url\(|@import", page.replace("ws://127.0.0.1:", ""))
+    assert "Roboto" not in page and FONT_STACK in page
+    for asset in ("css/xterm.css", "js/textual.js"):
+        status, text = await _status(f"{base}{static}{asset}")
+        code = re.sub(r"/\*.*?\*/", "", text, flags=re.S)  # xterm.css credits two projects in a comment
+        assert status == 200 and not re.search(r"https?://|url\(|@import|fonts\.g", code), asset
+
+
+async def test_the_terminal_draws_with_the_local_font_list_not_roboto_mono(guarded):
+    server, base, _ = guarded
+    status, script = await _status(f"{base}/static/{server.token}/js/textual.js")
+    assert status == 200 and f"fontFamily:{json.dumps(FONT_STACK)}" in script
+    assert LIBRARY_FONT not in script and "Roboto" not in script
+
+
+FAMILIES = [family.strip().strip('"') for family in FONT_STACK.split(",")]
+
+
+@pytest.mark.skipif(shutil.which("fc-list") is None, reason="no fontconfig (macOS, Windows): the browser's own "
+                                                            "fonts apply and this check has nothing to ask")
+def test_the_font_list_names_an_installed_font_that_has_chinese():
+    with_chinese = subprocess.run(["fc-list", ":charset=4e2d", "family"], capture_output=True, text=True).stdout
+    installed = {name.strip() for line in with_chinese.splitlines() for name in line.split(",")}
+    assert installed & set(FAMILIES), ("no font in serve's font list has Chinese on this machine, so the browser "
+                                       "draws empty boxes: install one (Debian: apt-get install fonts-noto-cjk)")

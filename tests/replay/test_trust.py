@@ -1,0 +1,206 @@
+"""A trace never runs code it names: replay imports a header's agent only when the user trusts it, matched by what it resolves to."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.helpers.hostile_agents import (
+    forget_bait,
+    hostile_trace,
+    imported_bait,
+    markers,
+    write_bait,
+)
+from tracer.debug.session import build_session
+from tracer.replay.agents import UnknownAgent
+from tracer.replay.fork import ForkError, fork_trace
+from tracer.replay.trust import UntrustedAgent, agent_ref, module_file, trusted_spec
+from tracer.replay.verify import verify_trace
+
+# Every way a header can name code: a file beside the trace (relative, ./, absolute), a module in the
+# working directory, a module inside a package (whose __init__ is bait too), and the standard library.
+HOSTILE_AGENTS = ["evil.py:build", "./evil.py:build", "{dir}/evil.py:build", "evil:build", "pkg.sub:build",
+                  "this:build"]
+
+
+@pytest.fixture
+def bait(tmp_path, monkeypatch):
+    """A downloaded folder: bait modules beside the traces, run from there, nothing imported yet."""
+    write_bait(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # an import adds the working directory; undone after
+    forget_bait()
+    yield tmp_path
+    forget_bait()
+
+
+def untouched(folder):
+    return markers(folder) == [] and imported_bait() == []
+
+
+def trust_in_pyproject(folder, *agents):
+    listed = ", ".join(f'"{agent}"' for agent in agents)
+    (folder / "pyproject.toml").write_text(f"[tool.loopscope]\nagents = [{listed}]\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("agent", HOSTILE_AGENTS)
+def test_verify_does_not_import_the_agent_a_header_names(bait, agent):
+    trace = hostile_trace(bait, "t.jsonl", agent=agent.format(dir=bait))
+    result = verify_trace(trace)
+    assert result.status == "untrusted" and result.exit_code == 2
+    assert "--agent" in result.message and "[tool.loopscope] agents" in result.message
+    assert len(result.message.splitlines()) == 1
+    assert untouched(bait)
+
+
+@pytest.mark.parametrize("agent", HOSTILE_AGENTS)
+def test_fork_does_not_import_the_agent_a_header_names(bait, agent):
+    trace = hostile_trace(bait, "t.jsonl", agent=agent.format(dir=bait))
+    with pytest.raises(ForkError, match="you have not trusted"):
+        fork_trace(trace, 1, reply="Final Answer: x", output=bait / "fork.jsonl")
+    assert untouched(bait) and not (bait / "fork.jsonl").exists()
+
+
+@pytest.mark.parametrize("agent", HOSTILE_AGENTS)
+def test_a_header_with_a_scenario_too_verifies_the_scenario_and_never_touches_the_agent(bait, agent):
+    """The "changed since recorded" note used to import the agent just to hash its file."""
+    trace = hostile_trace(bait, "t.jsonl", scenario="rose-pricing", agent=agent.format(dir=bait))
+    result = verify_trace(trace)
+    assert result.status == "ok", result.message
+    assert result.notes == [] and untouched(bait)
+
+
+def test_a_scenario_name_shaped_like_an_agent_is_looked_up_never_imported(bait):
+    trace = hostile_trace(bait, "t.jsonl", scenario="evil:build")
+    result = verify_trace(trace)
+    assert result.status == "unreadable" and "unknown scenario 'evil:build'" in result.message
+    session = build_session(trace)  # the debugger re-executes a scenario for its real locals
+    try:
+        assert session.store.frames_at(3) is None
+        assert "unknown scenario" in session.store.reenactment.problem
+    finally:
+        session.store.close()
+    assert untouched(bait)
+
+
+@pytest.mark.parametrize("agent", HOSTILE_AGENTS)
+def test_the_debugger_shows_no_real_locals_for_an_untrusted_agent_and_says_how_to_trust_it(bait, agent):
+    session = build_session(hostile_trace(bait, "t.jsonl", agent=agent.format(dir=bait)))
+    try:
+        assert session.store.frames_at(3) is None
+        problem = session.store.reenactment.problem
+        assert "--agent" in problem and len(problem.splitlines()) == 1
+        assert len(session.store) == 23  # the recording itself is all there
+    finally:
+        session.store.close()
+    assert untouched(bait)
+
+
+def test_a_named_agent_runs_and_the_debugger_re_executes_it_for_real_locals(bait):
+    trace = hostile_trace(bait, "t.jsonl", agent="evil:build")
+    assert verify_trace(trace, ["evil:build"]).status == "ok"
+    assert markers(bait) == ["evil.imported"]
+    forget_bait()
+    session = build_session(trace, agents=["./evil.py:build"])  # the same file, spelt as a path
+    try:
+        frames = session.store.frames_at(3)
+        assert frames is not None, session.store.reenactment.problem
+        call = next(frame for frame in frames if frame.function == "_call")  # the real locals of _call
+        assert "name_to_tool_map" in dict(call.locals)
+    finally:
+        session.store.close()
+
+
+def test_a_pyproject_entry_trusts_the_agent_from_a_subfolder_too(bait, monkeypatch):
+    trace = hostile_trace(bait, "t.jsonl", agent="evil:build")
+    trust_in_pyproject(bait, "evil:build")
+    (bait / "sub").mkdir()
+    assert verify_trace(trace).status == "ok" and markers(bait) == ["evil.imported"]
+    forget_bait()
+    (bait / "evil.imported").unlink()
+    monkeypatch.chdir(bait / "sub")  # found upwards; a file entry is relative to the pyproject's folder
+    trust_in_pyproject(bait, "evil.py:build")
+    trace = hostile_trace(bait, "t2.jsonl", agent=f"{bait}/evil.py:build")
+    assert verify_trace(trace).status == "ok" and markers(bait) == ["evil.imported"]
+
+
+def test_a_trusted_module_name_does_not_trust_a_file_of_that_name_elsewhere(bait):
+    elsewhere = bait / "elsewhere"
+    write_bait(elsewhere)
+    trust_in_pyproject(bait, "evil:build")
+    trace = hostile_trace(bait, "t.jsonl", agent=f"{elsewhere}/evil.py:build")
+    result = verify_trace(trace)
+    assert result.status == "untrusted" and untouched(bait)
+    result = verify_trace(trace, ["evil:build"])  # named on the command line: the same answer
+    assert result.status == "untrusted" and "--agent evil:build is another agent" in result.message
+    assert untouched(bait)
+
+
+def test_the_first_pyproject_upwards_is_the_only_one_read(bait, monkeypatch):
+    """A subproject's own pyproject.toml (without the entry) is where trust stops, as pytest's rootdir does."""
+    trust_in_pyproject(bait, "evil:build")
+    (bait / "sub").mkdir()
+    (bait / "sub" / "pyproject.toml").write_text("[project]\nname = 'sub'\n", encoding="utf-8")
+    monkeypatch.chdir(bait / "sub")
+    with pytest.raises(UntrustedAgent, match=r"sub/pyproject\.toml"):
+        trusted_spec("evil:build")
+    assert untouched(bait)
+
+
+@pytest.mark.parametrize("content, said", [
+    ("[tool.loopscope\n", "cannot read the trusted agents"),
+    ('[tool.loopscope]\nagents = "evil:build"\n', "must be a list"),
+    ("[tool.loopscope]\nagents = ['evil']\n", "'evil' is not MODULE:FUNCTION"),
+    ("tool = 3\n", "must be a list"),
+])
+def test_a_bad_trust_list_is_one_line_naming_the_file(bait, content, said):
+    (bait / "pyproject.toml").write_text(content, encoding="utf-8")
+    result = verify_trace(hostile_trace(bait, "t.jsonl", agent="evil:build"))
+    assert result.status == "unreadable" and said in result.message and "pyproject.toml" in result.message
+    assert len(result.message.splitlines()) == 1 and untouched(bait)
+
+
+def test_a_hostile_agent_name_is_shown_scrubbed_and_short_and_never_offered_to_copy(bait):
+    trace = hostile_trace(bait, "t.jsonl", agent="\x1b]0;pwned\x07evil:build" + "x" * 5000)
+    result = verify_trace(trace)
+    assert result.status == "untrusted" and "\x1b" not in result.message and "\x07" not in result.message
+    assert len(result.message) < 600 and "--agent MODULE:FUNCTION" in result.message
+
+
+def test_finding_a_dotted_module_runs_none_of_its_packages(bait):
+    assert module_file("pkg.sub") == (bait / "pkg" / "sub.py").resolve()
+    assert module_file("pkg") == (bait / "pkg" / "__init__.py").resolve()
+    assert module_file("no_such_module_here") is None
+    assert untouched(bait)
+
+
+def test_an_agent_is_the_same_by_module_or_by_file_and_function(bait):
+    by_module, by_file = agent_ref("evil:build"), agent_ref("./evil.py:build")
+    assert by_module.same_agent(by_file) and by_file.same_agent(by_module)
+    assert not by_module.same_agent(agent_ref("evil:other"))
+    assert not by_module.same_agent(agent_ref("/elsewhere/evil.py:build"))
+    assert agent_ref("../evil:build") is None and agent_ref("evil") is None and agent_ref("evil:1x") is None
+    assert untouched(bait)
+
+
+def test_a_trace_that_names_no_agent_is_rebuilt_with_the_one_named(bait):
+    trace = hostile_trace(bait, "t.jsonl")
+    assert verify_trace(trace).status == "unreadable"
+    assert verify_trace(trace, ["evil:build"]).status == "ok"
+    with pytest.raises(UnknownAgent, match="give one --agent, not several"):
+        trusted_spec(None, ["evil:build", "pkg.sub:build"])
+
+
+@pytest.mark.parametrize("body, said", [
+    ("def build(model):\n    raise RuntimeError('no florist today')\n", "build(model) raised RuntimeError: no florist today"),
+    ("def build(model):\n    return 42\n", "build(model) returned int, not an AgentExecutor"),
+])
+def test_a_build_that_raises_or_returns_no_executor_is_one_line(bait, body, said):
+    (bait / "broken.py").write_text(body, encoding="utf-8")
+    sys.modules.pop("broken", None)
+    result = verify_trace(hostile_trace(bait, "t.jsonl", agent="broken:build"), ["broken:build"])
+    sys.modules.pop("broken", None)
+    assert result.status == "unreadable" and said in result.message
+    assert len(result.message.splitlines()) == 1
