@@ -9,13 +9,7 @@ from typing import Any, Callable, Iterator
 import openai
 
 from ..config import ENV_MAX_RESPONSE_BYTES
-from .errors import ProviderError
-
-
-class ResponseTooLarge(ProviderError):
-    """The endpoint's response is larger than the cap. Not retried: the same request to the same
-    endpoint would most likely send as much again, and each try downloads up to the cap (a
-    FallbackModel still moves on to its next model)."""
+from .errors import ResponseTooLarge
 
 
 def capped_http_client(max_bytes: int, where: str) -> Any:

@@ -8,8 +8,7 @@ import pytest
 
 from executor import RetryPolicy
 from executor.config import DEFAULT_MAX_RESPONSE_BYTES, ModelConfigError, load_model_config
-from executor.providers import create_model
-from executor.providers.body_limit import ResponseTooLarge
+from executor.providers import ResponseTooLarge, create_model
 from tests.helpers.fake_openai_server import Huge
 from tests.live.test_live_openai import run_rose
 
