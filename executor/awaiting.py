@@ -18,6 +18,7 @@ from concurrent.futures import Future
 from typing import Any, Awaitable, Callable, Generator
 
 from .clock import Clock, SystemClock
+from .daemon_threads import in_daemon_thread
 from .run_context import RunContext
 
 
@@ -66,7 +67,7 @@ def call_either(run: RunContext, func: Callable[..., Any], coroutine: Callable[.
 
     Sync driver: `func`, its awaitable (if any) run to completion. Async driver: `coroutine`
     if there is one (LangChain: ainvoke, agenerate), else `func` awaited if it is async, else
-    `func` in a worker thread, so a blocking call does not freeze the caller's event loop
+    `func` in a daemon thread, so a blocking call does not freeze the caller's event loop
     (LangChain runs sync tools in an executor under ainvoke too).
     """
     if not getattr(run, "awaits_in_driver", False):
@@ -78,7 +79,7 @@ def call_either(run: RunContext, func: Callable[..., Any], coroutine: Callable[.
         return (yield from awaited(run, coroutine(*args, **kwargs)))
     if inspect.iscoroutinefunction(func):
         return (yield from awaited(run, func(*args, **kwargs)))
-    result = yield AwaitRequest(asyncio.to_thread(func, *args, **kwargs))
+    result = yield AwaitRequest(in_daemon_thread(func, *args, **kwargs))
     return (yield from awaited(run, result))  # a sync function may still hand back an awaitable
 
 
@@ -117,7 +118,7 @@ def run_to_completion(awaitable: Awaitable[Any]) -> Any:
     loop = _background_loop()
     if _running_loop() is loop:  # a sync run nested inside a coroutine on our own loop: no deadlock
         done: Future[Any] = Future()
-        threading.Thread(target=lambda: _settle(done, wait)).start()
+        threading.Thread(target=lambda: _settle(done, wait), daemon=True).start()
         return done.result()
     future = asyncio.run_coroutine_threadsafe(wait(), loop)
     try:

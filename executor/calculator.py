@@ -12,6 +12,7 @@ from .events import CalculatorEvalEvent
 from .models import ChatModel, call_model
 from .run_context import RunContext
 from .tools import Tool, ToolError
+from .whole_numbers import check_whole_numbers
 
 # LangChain: LLMMathChain's prompt, in loopscope's own words.
 MATH_PROMPT = """Turn the math problem into a single expression that Python's numexpr library can evaluate. \
@@ -56,8 +57,7 @@ MAX_EXPRESSION_CHARS = 500
 CONSTANTS = {"pi": math.pi, "e": math.e}
 FUNCTIONS = frozenset({
     "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh",
-    "arcsinh", "arccosh", "arctanh", "log", "log10", "log1p", "exp", "expm1", "sqrt", "abs",
-    "floor", "ceil",
+    "arcsinh", "arccosh", "arctanh", "log", "log10", "log1p", "exp", "expm1", "sqrt", "abs", "floor", "ceil",
 })
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod, ast.UAdd, ast.USub)
 _FLOAT_OPERATIONS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -156,7 +156,7 @@ def check_expression(expression: str) -> str:
     import numpy
     with numpy.errstate(all="ignore"):  # overflow becomes inf, which _float_value then judges
         _float_value(tree, expression)
-    return expression
+    return check_whole_numbers(tree, expression)  # after _float_value, which bounds every power
 
 
 def evaluate_expression(expression: str) -> str:

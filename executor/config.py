@@ -19,6 +19,10 @@ ENV_BASE_URL = "OPENAI_BASE_URL"
 ENV_MODEL = "LOOPSCOPE_MODEL"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_TIMEOUT = 60.0
+ENV_MAX_RESPONSE_BYTES = "LOOPSCOPE_MAX_RESPONSE_BYTES"
+# A chat completion is kilobytes; past this the endpoint is broken or hostile, and reading on would
+# cost memory (a 1 GB body took 2-3 GB) for a reply no loop can use.
+DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
 
 
 class ModelConfigError(ValueError):
@@ -84,6 +88,7 @@ class ModelConfig:
     api_key: SecretStr | None = field(default=None, repr=False)
     timeout: float = DEFAULT_TIMEOUT
     origins: Mapping[str, str] = field(default_factory=dict)
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
 
     @property
     def endpoint(self) -> str:
@@ -110,7 +115,8 @@ def _pick(name: str, flag_value: str | None, flag: str, environ: Mapping[str, st
 
 def load_model_config(model: str | None = None, base_url: str | None = None, api_key: str | None = None,
                       timeout: float | None = None, environ: Mapping[str, str] | None = None,
-                      dotenv_path: str | os.PathLike[str] | None = None) -> ModelConfig:
+                      dotenv_path: str | os.PathLike[str] | None = None,
+                      max_response_bytes: int | None = None) -> ModelConfig:
     """Resolve each setting: a flag wins over the environment, which wins over `.env`.
 
     `.env` is read (default: ./.env) without copying anything into os.environ.
@@ -131,7 +137,22 @@ def load_model_config(model: str | None = None, base_url: str | None = None, api
                                f"at position {control.start()}); a key is one line of printable characters")
     if timeout is not None and not timeout > 0:
         raise ModelConfigError(f"timeout must be a positive number of seconds, got {timeout}")
+    flag_cap = str(max_response_bytes) if max_response_bytes is not None else None
+    chosen_cap, cap_origin = _pick(ENV_MAX_RESPONSE_BYTES, flag_cap, "max_response_bytes argument", environ,
+                                   dotenv, dotenv_file)
     return ModelConfig(model=chosen_model, base_url=chosen_url,
                        api_key=SecretStr(chosen_key) if chosen_key else None,
                        timeout=timeout or DEFAULT_TIMEOUT,
-                       origins={"model": model_origin, "base_url": url_origin, "api_key": key_origin})
+                       origins={"model": model_origin, "base_url": url_origin, "api_key": key_origin,
+                                "max_response_bytes": cap_origin},
+                       max_response_bytes=_byte_count(chosen_cap, cap_origin))
+
+
+def _byte_count(value: str | None, origin: str) -> int:
+    if value is None:
+        return DEFAULT_MAX_RESPONSE_BYTES
+    text = value.strip().replace("_", "")
+    if not (text.isascii() and text.isdigit() and len(text) <= 18) or int(text) < 1:
+        raise ModelConfigError(f"{ENV_MAX_RESPONSE_BYTES} ({origin}) must be a whole number of bytes, e.g. "
+                               f"{DEFAULT_MAX_RESPONSE_BYTES} (the default, 32 MiB); got {value[:40]!r}")
+    return int(text)

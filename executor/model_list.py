@@ -92,6 +92,9 @@ def parse_model_entries(text: str, where: str,
     except json.JSONDecodeError as error:
         return None, [f"{ENV_MODELS} ({where}) is not valid JSON ({error.msg} at line {error.lineno} "
                       f"column {error.colno})"]
+    except RecursionError:  # e.g. 5,000 "[": the decoder gives up at the interpreter's stack limit
+        return None, [f"{ENV_MODELS} ({where}) is not valid JSON (nested too deeply to read; "
+                      "it should be a flat list of objects)"]
     if not isinstance(data, list):
         return None, [f"{ENV_MODELS} ({where}) must be a JSON list of objects, got {type(data).__name__}"]
     entries: list[ModelEntry] = []
@@ -107,14 +110,14 @@ def parse_model_entries(text: str, where: str,
 
 def _entry_from(item: Any, providers: list[str]) -> tuple[ModelEntry | None, str | None]:
     if not isinstance(item, dict):
-        return None, f"expected an object with an \"id\", got {json.dumps(item)[:60]}"
+        return None, f"expected an object with an \"id\", got {_preview(item)}"
     model_id, name = item.get("id"), item.get("name", item.get("id"))
     provider, base_url, key_env = item.get("provider", "openai"), item.get("base_url"), item.get("api_key_env")
     if not isinstance(model_id, str) or not model_id.strip():
         return None, "\"id\" must be a non-empty string (the model name the endpoint knows)"
     for label, value in (("name", name), ("provider", provider), ("base_url", base_url), ("api_key_env", key_env)):
         if value is not None and not isinstance(value, str):
-            return None, f"\"{label}\" must be a string, got {json.dumps(value)[:40]}"
+            return None, f"\"{label}\" must be a string, got {_preview(value)}"
     if provider not in providers:
         return None, f"unknown provider {provider!r} (available: {', '.join(providers)})"
     if base_url is not None and (problem := url_problem(base_url)):
@@ -122,6 +125,16 @@ def _entry_from(item: Any, providers: list[str]) -> tuple[ModelEntry | None, str
     extra = {key: value for key, value in item.items() if key not in _KNOWN_KEYS}
     return ModelEntry(model_id.strip(), (name or model_id).strip(), provider,
                       base_url.rstrip("/") if base_url else None, key_env, extra), None
+
+
+def _preview(value: Any) -> str:
+    """A short description of a JSON value for a warning: a list or object by its size (writing a
+    deeply nested one back out could fail as its reading nearly did), anything else as JSON."""
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return f"an object with keys {', '.join(map(repr, list(value)[:3]))}"[:60] if value else "an empty object"
+    return json.dumps(value, ensure_ascii=True)[:60]
 
 
 def load_model_list(model: str | None = None, environ: Mapping[str, str] | None = None,

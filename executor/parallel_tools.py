@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import queue
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any, Generator, Sequence
 
 from .awaiting import AwaitRequest, run_to_completion
+from .daemon_threads import in_daemon_thread, start_daemon_workers
 from .events import EventBase, InvalidToolEvent, ToolErrorEvent
 from .run_context import CallScope, RunContext
 from .schema import AgentStep, ToolAgentAction
@@ -26,22 +27,22 @@ def perform_tool_calls(name_to_tool_map: dict[str, Tool], actions: Sequence[Tool
     the workers' events reach this generator through a queue in `seq` order, so a consumer
     pulling one event at a time sees the calls interleave as they really did. A call that
     raises does not stop the others: the first error, in call order, is raised once all are done.
+    The workers are daemon threads: on Ctrl-C the loop stops waiting at once, and a call that
+    never returns is abandoned on its thread rather than keeping the process alive.
     """
     prefix = run.stack_here()
     outbox: queue.Queue[Any] = queue.Queue()
     with run.concurrent_calls():  # from before the first worker starts until the last is done
-        workers = ThreadPoolExecutor(max_workers=max_concurrency or len(actions), thread_name_prefix="tool-call")
-        calls: list[Future[AgentStep]] = []
-        for action in actions:
-            scope = CallScope(action.tool_call_id, prefix, _run_call.__code__, outbox.put)
-            call = workers.submit(_run_call, name_to_tool_map, action, run, scope)
+        jobs = [functools.partial(_run_call, name_to_tool_map, action, run,
+                                  CallScope(action.tool_call_id, prefix, _run_call.__code__, outbox.put))
+                for action in actions]
+        calls: list[Future[AgentStep]] = start_daemon_workers(jobs, max_concurrency or len(jobs), "tool-call")
+        for call in calls:
             call.add_done_callback(lambda _: outbox.put(_DONE))
-            calls.append(call)
-        workers.shutdown(wait=False)
         running = len(calls)
         while running:
             if run.awaits_in_driver:  # under ainvoke: wait in a thread, so the caller's event loop keeps running
-                item = yield AwaitRequest(asyncio.to_thread(outbox.get))
+                item = yield AwaitRequest(in_daemon_thread(outbox.get))
             else:
                 item = outbox.get()
             if item is _DONE:

@@ -8,6 +8,7 @@ from typing import Any, Iterator, Sequence
 
 from pydantic import BaseModel, ValidationError
 
+from .json_spans import bracket_spans
 from .parser import OutputParserException
 from .schema import AgentFinish
 
@@ -19,46 +20,68 @@ _PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
 DEFAULT_PATHS = ("$", "$.output", "$.answer", "$.final_answer", "$.result", "$.data", "$.response",
                  "$.choices[0].message.content")
 MAX_ERROR_CHARS = 600
+MAX_DEPTH = 100  # brackets inside brackets; far beyond any answer schema, far below the recursion limit
+EMBEDDED_SEARCH_CHARS = 1_000_000  # beyond any model's output limit; a longer reply is read as a whole only
+MAX_EMBEDDED_VALUES = 100_000  # bracketed values tried at most: each costs a decode and a validation
+DECODE_BUDGET = 16  # characters decoded per character searched, over all embedded candidates
 
 
 def json_candidates(text: str) -> Iterator[Any]:
     """Every JSON value the text may mean, most likely first: fenced ```json blocks, the whole
-    text, then each object or array embedded in prose (found by decoding from each { or [)."""
+    text, then each object or array embedded in prose, by where it starts.
+
+    Bounded for any reply: a value nested deeper than the interpreter's stack allows is not JSON,
+    nor is an embedded one nested deeper than MAX_DEPTH; the embedded search reads at most the
+    first EMBEDDED_SEARCH_CHARS characters, tries at most MAX_EMBEDDED_VALUES values and decodes
+    at most DECODE_BUDGET times what it read (an adversarial reply stops there, not in hours).
+    """
     for match in _FENCE.finditer(text):
         if match.group(1).lower() in ("", "json", "json5", "javascript"):
             yield from _decoded(match.group(2).strip())
     yield from _decoded(text.strip())
-    decoder = json.JSONDecoder()
-    for at, char in enumerate(text):
-        if char in "{[":
-            try:
-                yield decoder.raw_decode(text, at)[0]
-            except json.JSONDecodeError:
-                continue
+    searched = text[:EMBEDDED_SEARCH_CHARS]
+    budget = DECODE_BUDGET * len(searched) + 65536
+    for start, end in bracket_spans(searched, MAX_DEPTH, MAX_EMBEDDED_VALUES):
+        budget -= end + 1 - start
+        if budget < 0:
+            return
+        # Its own slice, not raw_decode(text, start): a decode error counts the lines before its
+        # position, which over the whole text made each failed start cost the text's length.
+        yield from _decoded(searched[start:end + 1])
 
 
 def _decoded(text: str) -> Iterator[Any]:
     try:
         yield json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # RecursionError: nested deeper than the stack allows
         return
 
 
 def value_at(document: Any, path: str) -> Any:
     """A minimal JSONPath: `$`, `.key` and `[index]` steps. Raises LookupError when a step is missing."""
+    value = _lookup(document, _path_steps(path))
+    if value is _MISSING:
+        raise LookupError(path)
+    return value
+
+
+def _path_steps(path: str) -> tuple[str | int, ...]:
     if not path.startswith("$"):
         raise ValueError(f"a path starts with '$', got {path!r}")
-    value, rest = document, path[1:]
-    for match in _PATH_PART.finditer(rest):
-        key, index = match.groups()
-        if key is not None:
-            if not isinstance(value, dict) or key not in value:
-                raise LookupError(path)
-            value = value[key]
-        else:
-            if not isinstance(value, list) or int(index) >= len(value):
-                raise LookupError(path)
-            value = value[int(index)]
+    return tuple(key or int(index) for key, index in _PATH_PART.findall(path[1:]))
+
+
+_MISSING = object()  # a path step that is not there (cheaper than raising, on every candidate and path)
+
+
+def _lookup(value: Any, steps: tuple[str | int, ...]) -> Any:
+    for step in steps:
+        if isinstance(step, str):
+            if not isinstance(value, dict) or step not in value:
+                return _MISSING
+        elif not isinstance(value, list) or step >= len(value):
+            return _MISSING
+        value = value[step]
     return value
 
 
@@ -70,12 +93,12 @@ def extract_structured(text: str, response_format: type[BaseModel],
     """
     first_error: ValidationError | None = None
     found_json = False
+    steps = [_path_steps(path) for path in paths]
     for candidate in json_candidates(text):
         found_json = True
-        for path in paths:
-            try:
-                value = value_at(candidate, path)
-            except LookupError:
+        for path_steps in steps:
+            value = _lookup(candidate, path_steps)
+            if value is _MISSING:
                 continue
             for inner in _with_inner_json(value):
                 try:

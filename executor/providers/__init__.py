@@ -19,7 +19,8 @@ from typing import Callable, Sequence
 from ..config import ModelConfig, ModelConfigError, load_model_config
 from ..models import ChatModel, ScriptedModel
 from .errors import (MalformedReply, ProviderAuthError, ProviderConnectionError, ProviderError,
-                     ProviderHTTPError, ProviderNotFound, ProviderTimeout, ProviderUnreachable)
+                     ProviderHTTPError, ProviderNotFound, ProviderTimeout, ProviderUnreachable,
+                     ResponseTooLarge)
 
 ENTRY_POINT_GROUP = "loopscope.providers"
 DEFAULT_PROVIDER = "openai"
@@ -132,5 +133,5 @@ __all__ = [
     "DEFAULT_PROVIDER", "ENTRY_POINT_GROUP", "MalformedReply", "ModelRequest", "ProviderAuthError",
     "ProviderConnectionError", "ProviderError", "ProviderFactory", "ProviderHTTPError",
     "ProviderNotFound", "ProviderTimeout", "ProviderUnreachable", "available_providers", "create_model", "find_provider",
-    "parse_model_spec", "register_provider", "unregister_provider",
+    "parse_model_spec", "register_provider", "unregister_provider", "ResponseTooLarge",
 ]

@@ -50,3 +50,9 @@ class ProviderHTTPError(ProviderError):
 
 class MalformedReply(ProviderError, TransientError):
     """The endpoint answered 200 with something that is not a chat completion (often a flaky gateway)."""
+
+
+class ResponseTooLarge(ProviderError):
+    """The endpoint's response is larger than LOOPSCOPE_MAX_RESPONSE_BYTES (see body_limit.py). Not
+    retried: the same request to the same endpoint would most likely send as much again, and each try
+    downloads up to the cap (a FallbackModel still moves on to its next model)."""

@@ -13,6 +13,7 @@ from ..credentials import hide_credentials
 from ..messages import Message, ToolCall
 from ..models import ModelReply
 from ..retry import parse_retry_after
+from .body_limit import capped_http_client, too_large_cause
 from .errors import (MalformedReply, ProviderAuthError, ProviderConnectionError, ProviderError,
                      ProviderHTTPError, ProviderTimeout, ProviderUnreachable)
 
@@ -46,8 +47,9 @@ class OpenAIChatModel:
         self.endpoint = display_url(config.endpoint)
         key = config.require_api_key()
         self._secrets = [key, *url_credentials(config.endpoint).values()]  # a 401 body may echo any of them
-        self._client = client or openai.OpenAI(api_key=key, base_url=config.endpoint,
-                                               timeout=config.timeout, max_retries=0)
+        self._client = client or openai.OpenAI(
+            api_key=key, base_url=config.endpoint, timeout=config.timeout, max_retries=0,
+            http_client=capped_http_client(config.max_response_bytes, self.endpoint))
         self._timeout = config.timeout
 
     def __repr__(self) -> str:
@@ -121,6 +123,8 @@ class OpenAIChatModel:
 
     def _translate(self, error: Exception) -> ProviderError:
         where = self.endpoint
+        if (too_large := too_large_cause(error)) is not None:
+            return too_large
         if isinstance(error, json.JSONDecodeError):
             return MalformedReply(f"the reply from {where} is not valid JSON ({self._clean(str(error))})")
         if isinstance(error, openai.APITimeoutError):

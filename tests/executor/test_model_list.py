@@ -65,6 +65,8 @@ def test_a_model_outside_the_list_can_still_be_the_default(tmp_path):
     ("[{\"name\": \"no id\"}]", "entry #1 skipped: \"id\" must be a non-empty string"),
     ("[{\"id\": \"a\", \"base_url\": \"ftp://x\"}]", "entry #1 skipped: \"base_url\" is not an http(s) URL"),
     ("[3]", "entry #1 skipped: expected an object"),
+    ("[" * 5000, "is not valid JSON (nested too deeply to read; it should be a flat list of objects)"),
+    ("[" * 5000 + "]" * 5000, "is not valid JSON (nested too deeply to read"),
 ])
 def test_bad_lists_fall_back_to_the_built_in_list_with_one_line_warnings(tmp_path, value, expected):
     listed = load(tmp_path, env={"AVAILABLE_MODELS": value})
@@ -75,6 +77,17 @@ def test_bad_lists_fall_back_to_the_built_in_list_with_one_line_warnings(tmp_pat
     whole_value_problem = "entry #" not in expected
     assert len(listed.warnings) == (1 if whole_value_problem or value == "[]" else 2)
     assert "not usable" in listed.origins["models"]
+
+
+def test_deeply_nested_entries_are_skipped_with_a_short_warning_not_a_crash(tmp_path):
+    deep = "[" * 600 + "]" * 600  # deep, yet within what the decoder reads
+    value = f'[{deep}, {{"id": "a", "name": {{"k": {deep}}}}}, {{"id": "good"}}]'
+    listed = load(tmp_path, env={"AVAILABLE_MODELS": value})
+    assert [m.id for m in listed.models] == ["good"]
+    assert listed.warnings == ('AVAILABLE_MODELS (environment) entry #1 skipped: expected an object with an "id", '
+                               "got a list of 1",
+                               "AVAILABLE_MODELS (environment) entry #2 skipped: \"name\" must be a string, "
+                               "got an object with keys 'k'")
 
 
 def test_one_bad_entry_is_skipped_and_the_rest_is_used(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import zlib
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Sequence
@@ -60,7 +61,19 @@ class ToolCalls:
     text: str = ""
 
 
-Step = str | Status | Slow | Drop | Malformed | Refused | Filtered | ToolCalls
+@dataclass(frozen=True)
+class Huge:
+    """Answer 200 with `size` bytes of spaces, then a completion saying `text` (spaces before JSON are
+    valid JSON, so a client that reads it all gets a reply). Sent in chunked transfer without a length,
+    or with a Content-Length (`declared`), or gzip-compressed (a few KB on the wire)."""
+
+    size: int
+    text: str = "a reply at the end of a huge body"
+    declared: bool = False
+    gzip: bool = False
+
+
+Step = str | Status | Slow | Drop | Malformed | Refused | Filtered | ToolCalls | Huge
 
 
 @dataclass
@@ -145,6 +158,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._reply(request, "", refusal=step.text)
         elif isinstance(step, Filtered):
             self._reply(request, step.text, finish_reason="content_filter")
+        elif isinstance(step, Huge):
+            self._send_huge(step, request)
 
     def _reply(self, request: ReceivedRequest, text: str, finish_reason: str = "stop",
                refusal: str | None = None) -> None:
@@ -160,6 +175,39 @@ class _Handler(BaseHTTPRequestHandler):
         headers = {"Retry-After": step.retry_after} if step.retry_after is not None else {}
         self._send_json(step.code, {"error": {"message": message, "type": "fake_fault",
                                               "code": str(step.code)}}, headers)
+
+    def _send_huge(self, step: Huge, request: ReceivedRequest) -> None:
+        tail = json.dumps(completion_body(request.body.get("model", "?"), step.text, request.prompt,
+                                          len(self.server.received))).encode()
+        spaces = step.size - len(tail)
+        self.protocol_version = "HTTP/1.1"  # chunked transfer needs it
+        self.close_connection = True
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            if step.gzip:  # compressed a piece at a time: the server never holds the whole body
+                packer = zlib.compressobj(wbits=31)
+                body = b"".join([*(packer.compress(piece) for piece in _pieces(spaces, tail)), packer.flush()])
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            if step.declared:
+                self.send_header("Content-Length", str(step.size))
+            else:
+                self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for chunk in _pieces(spaces, tail):
+                if not step.declared:
+                    self.wfile.write(b"%x\r\n" % len(chunk))
+                self.wfile.write(chunk)
+                if not step.declared:
+                    self.wfile.write(b"\r\n")
+            if not step.declared:
+                self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client stopped reading: what a capped client does
 
     def _send_json(self, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
         try:
@@ -181,6 +229,18 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout test); nothing left to tell it
+
+
+_MEGABYTE_OF_SPACES = b" " * (1 << 20)
+
+
+def _pieces(spaces: int, tail: bytes):
+    """`spaces` spaces a megabyte at a time (the same bytes each time: the server holds no body), then `tail`."""
+    while spaces > 0:
+        piece = _MEGABYTE_OF_SPACES if spaces >= len(_MEGABYTE_OF_SPACES) else b" " * spaces
+        yield piece
+        spaces -= len(piece)
+    yield tail
 
 
 class FakeOpenAIServer(ThreadingHTTPServer):
