@@ -191,3 +191,17 @@ def test_the_font_list_names_an_installed_font_that_has_chinese():
     installed = {name.strip() for line in with_chinese.splitlines() for name in line.split(",")}
     assert installed & set(FAMILIES), ("no font in serve's font list has Chinese on this machine, so the browser "
                                        "draws empty boxes: install one (Debian: apt-get install fonts-noto-cjk)")
+
+
+def test_serve_passes_the_users_agents_on_to_each_tabs_debugger(tmp_path):
+    """A trace of the user's agent gets real locals under serve only when serve was told to trust it."""
+    import argparse
+
+    from tracer.cli.serve import debugger_command
+
+    trace = tmp_path / "run.jsonl"
+    args = argparse.Namespace(trace=str(trace), tutorial=None, lang=None, agents=["my_agent:build", "b.py:go"])
+    trace.write_bytes(Path("fixtures/rose_pricing.jsonl").read_bytes())
+    command = debugger_command(args)
+    assert command[-4:] == ["--agent", "my_agent:build", "--agent", "b.py:go"]
+    assert debugger_command(argparse.Namespace(**{**vars(args), "agents": []}))[-1] == str(trace.resolve())

@@ -29,6 +29,8 @@ COMMANDS = {
     "fork": ["fork", "{t}", "--at", "1", "--reply", "Final Answer: x", "-o", "fork.jsonl"],
     "debug": ["debug", "{t}", "--print"],
     "call": ["call", "{t}", "--at", "1"],
+    # call takes --agent like every command, and still never builds an agent
+    "call-with-agent": ["call", "{t}", "--at", "1", "--agent", "evil:build"],
     "diff": ["diff", "{t}", str(ROSE)],
     "export-mermaid": ["export", "{t}", "--mermaid"],
     "export-otlp": ["export", "{t}", "--format", "otlp-json", "-o", "spans.json"],

@@ -45,6 +45,11 @@ def test_record_names_the_agent_in_the_header_and_verify_rebuilds_it_offline(pro
     assert code == 0, err
     assert "replayed run.jsonl offline" in out and len(live_env.received) == served
 
+    # --agent is the same name said as a flag, on run as on verify, fork and debug
+    code, flagged, err = loopscope(capsys, "run", "--agent", "florist:build", "--fixture", "run.jsonl")
+    assert code == 0, err
+    assert flagged.splitlines()[:-1] == out.splitlines()[:-1]  # all but the timing line
+
 
 def test_a_file_path_spec_works_and_the_default_recording_lands_in_the_working_directory(project, live_env, capsys):
     live_env.push(*REPLIES)
@@ -64,6 +69,8 @@ def test_a_file_path_spec_works_and_the_default_recording_lands_in_the_working_d
     (["record", "florist:build", "--input", "x"], "record it against a model"),
     (["record", "florist:build", "--inputs", "[1]", "--model", "openai:fake-model"], "must be a JSON object"),
     (["run", "rose-pricing", "--input", "x"], "--input/--inputs are for your own agent"),
+    (["run", "florist:build", "--agent", "other:build"], "name one agent"),
+    (["run"], "name what to run"),
 ])
 def test_bad_agent_specs_are_one_line_errors(project, capsys, argv, message):
     code, out, err = loopscope(capsys, *argv)

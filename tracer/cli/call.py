@@ -13,6 +13,7 @@ from ..replay.playground import PlaygroundError, configured_model, recorded_call
 from ..report.cost import CallCost, PriceTable, call_costs
 from ..report.literal import literal
 from ..trace.reader import load_trace
+from .scenarios import add_agent_argument
 from .usage_error import UsageError
 from . import COMMANDS
 
@@ -30,6 +31,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--prompt-file", metavar="FILE", help="the prompt to send instead of the recorded one ('-': stdin)")
     p.add_argument("--model", metavar="PROVIDER:NAME", help="the model to ask (e.g. openai:gpt-4o-mini)")
     p.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint for --model")
+    # call re-asks one recorded prompt and never builds the agent, so nothing is imported with or
+    # without it; taken so that one set of flags works on every command that reads a trace.
+    add_agent_argument(p)
     return p
 
 

@@ -26,7 +26,7 @@ from ..trace.redact import Redactor
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriteError, TraceWriter
 from .live_options import add_live_arguments, live_model, wants_live
-from .scenarios import AGENT_HELP, add_input_arguments, fixture_for, scenario_named
+from .scenarios import AGENT_HELP, add_input_arguments, agent_spec, fixture_for, scenario_named
 from .usage_error import UsageError
 from . import COMMANDS
 
@@ -35,7 +35,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("run", help=COMMANDS["run"],
                        description="Re-execute the real executor: recorded model replies and "
                                    "Search results answer, the Calculator really runs numexpr.")
-    p.add_argument("scenario", help=AGENT_HELP)
+    p.add_argument("scenario", nargs="?", help=AGENT_HELP)
+    p.add_argument("--agent", metavar="MODULE:FUNCTION", type=agent_spec,
+                   help="your own agent (the same as naming it in place of SCENARIO)")
     p.add_argument("--fixture", help="recording to replay (default: the scenario's fixture)")
     p.add_argument("--trace", metavar="OUT.jsonl", help="also write the new run's trace here")
     p.add_argument("--prompts", action="store_true", help="print every prompt sent to the model")
@@ -73,7 +75,7 @@ def _replay_setup(args: argparse.Namespace, scenario: Any,
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     args.needs_inputs = wants_live(args)  # a replay can ask what the recording asked
-    scenario = scenario_named(args.scenario, args)
+    scenario = scenario_named(_named(args), args)
     console = Console(highlight=False)
     try:
         setup = _live_setup(args, scenario) if wants_live(args) else _replay_setup(args, scenario, console)
@@ -112,6 +114,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"loopscope: {scrub(trace_failure)}", file=sys.stderr)
         return 1
     return 0 if ledger.outcome in ("finished", f"stopped by {ledger.stopped_by}") else 1
+
+
+def _named(args: argparse.Namespace) -> str:
+    """The scenario or agent to run: the positional name, or --agent (the same thing said as a flag)."""
+    if args.agent and args.scenario and args.agent != args.scenario:
+        raise UsageError(f"run {args.scenario} or --agent {args.agent}: name one agent")
+    if not (args.agent or args.scenario):
+        raise UsageError("name what to run: a scenario (e.g. `loopscope run rose-pricing`) or your own agent "
+                         "(`loopscope run my_agent:build --input TEXT`)")
+    return args.agent or args.scenario
 
 
 def _finish_trace(writer: TraceWriter | None, console: Console) -> str | None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ..trace.reader import TraceFile
+from .scenarios import add_agent_argument
 from .usage_error import UsageError
 from . import COMMANDS
 
@@ -24,6 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("trace", nargs="?", metavar="TRACE.jsonl", help="the trace file to open")
     p.add_argument("--tutorial", metavar="NAME", help="open this tutorial instead (e.g. rose-pricing, langchain)")
     p.add_argument("--lang", choices=("en", "zh"), help="the tutorial's language")
+    add_agent_argument(p)
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--host", default=LOOPBACK,
                    help="address to bind (default 127.0.0.1; 0.0.0.0 lets any machine that can reach this one in)")
@@ -38,7 +40,9 @@ def debugger_command(args: argparse.Namespace) -> list[str]:
     if args.trace:
         with TraceFile(args.trace):  # a bad file is reported here, once, not in every browser tab
             pass  # opened and closed only to check it: the browser tabs read it themselves
-        return [sys.executable, "-m", "tracer.cli", "debug", str(Path(args.trace).resolve())]
+        # Each tab's debugger trusts exactly the agents given here (its folder's pyproject.toml too).
+        agents = [word for spec in args.agents for word in ("--agent", spec)]
+        return [sys.executable, "-m", "tracer.cli", "debug", str(Path(args.trace).resolve()), *agents]
     from tutorials.registry import find_part
 
     try:
