@@ -13,7 +13,7 @@ from .degradation import RuleSet, with_rules
 from .event_builder import build_record
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
-from .fallbacks import describe_model
+from .model_chain import describe_model
 from .listeners import check_listeners
 from .parallel_tools import perform_tool_calls
 from .parser import OutputParserException

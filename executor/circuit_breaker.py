@@ -209,11 +209,6 @@ class CircuitBreakerModel:
         return {"model": self.model_name, "breaker": self.breaker.snapshot(
             self.breaker.clock.monotonic() if self.breaker.clock else now)}
 
-    def with_fallbacks(self, fallbacks: Sequence[ChatModel]) -> ChatModel:
-        from .fallbacks import FallbackModel
-
-        return FallbackModel(self, fallbacks)
-
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
         """Outside a run (a wrapper calling .generate): the same breaker, nothing narrated, times from
         the breaker's clock or the system's (so do not mix with runs on a ManualClock)."""

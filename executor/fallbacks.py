@@ -6,7 +6,6 @@ from dataclasses import replace
 from typing import Any, Callable, Generator, Sequence
 
 from .callee import model_callee
-from .clock import Clock
 from .events import CalleeRef, EventBase, FallbackEvent
 from .messages import ChatRequest, Message
 from .models import ChatModel, ModelReply, generate_with_retries
@@ -47,7 +46,7 @@ class FallbackModel:
 
     def describe(self, now: float) -> dict[str, Any]:
         """The chain in order, each with its breaker's state (chain_start records it for replays)."""
-        return {"model": self.model_name, "chain": [_describe_at(model, now) for model in self.models]}
+        return {"model": self.model_name, "chain": [describe_at(model, now) for model in self.models]}
 
     def with_fallbacks(self, fallbacks: Sequence[ChatModel]) -> "FallbackModel":
         return FallbackModel(self.primary, [*self.fallbacks, *fallbacks], self.exceptions_to_handle)
@@ -100,31 +99,7 @@ def with_fallbacks(model: ChatModel, fallbacks: Sequence[ChatModel],
     return FallbackModel(model, fallbacks, exceptions_to_handle)
 
 
-def describe_model(model: ChatModel, clock: Clock) -> dict[str, Any] | None:
-    """What a replay needs to rebuild a model with fallbacks or a breaker; None for a plain model
-    (whose runs then read the clock no more than before)."""
-    describe = getattr(model, "describe", None)
-    return describe(clock.monotonic()) if callable(describe) else None
-
-
-def _describe_at(model: ChatModel, now: float) -> dict[str, Any]:
+def describe_at(model: ChatModel, now: float) -> dict[str, Any]:
+    """One link of a chain as chain_start records it: its own description (a breaker's state), else its name."""
     describe = getattr(model, "describe", None)
     return describe(now) if callable(describe) else {"model": model.model_name}
-
-
-def restore_model(description: dict[str, Any], model_for: Callable[[str], ChatModel]) -> ChatModel:
-    """Rebuild what `describe_model` recorded (chain_start's settings["model_chain"]) around the models
-    `model_for(name)` gives, e.g. ones answering from a recording: same order, breakers in the same
-    state (fresh objects, not the process's shared ones), so a re-run narrates the same events."""
-    from .circuit_breaker import CircuitBreaker, CircuitBreakerModel
-
-    def one(link: dict[str, Any]) -> ChatModel:
-        model = model_for(str(link["model"]))
-        if "breaker" in link:
-            model = CircuitBreakerModel(model, CircuitBreaker.restored(link["breaker"]))
-        return model
-
-    if "chain" not in description:
-        return one(description)
-    links = [one(link) for link in description["chain"]]
-    return FallbackModel(links[0], links[1:])

@@ -11,11 +11,12 @@ from ..trace.header import TraceHeader
 from ..trace.transitions import Trace
 from .agents import UnknownAgent, find_scenario
 from .cassette import cassette_tools, replay_model
+from .trust import trusted_spec
+from .user_agent import Build, load_user_agent
 
 # What `loopscope record` runs with; traces without a clock_tick in their header get it too.
 DEFAULT_CLOCK_TICK = 0.001
 
-Build = Callable[..., AgentExecutor]  # build(model, **settings) -> AgentExecutor
 ToolWrapper = Callable[[Sequence[Tool]], list[Tool]]
 
 
@@ -53,23 +54,7 @@ def agent_builder(header: TraceHeader, agents: Sequence[str] = ()) -> Build:
     --agent specs, or their pyproject.toml; see trust.py). Raises UnknownAgent in one line."""
     if header.scenario:
         return find_scenario(header.scenario).executor
-    from .trust import trusted_spec
-    from .user_agent import load_user_agent  # it builds on user_build below
-
     return load_user_agent(trusted_spec(header.agent, agents)).executor
-
-
-def user_build(build: Callable[[ChatModel], AgentExecutor]) -> Build:
-    """A user's build(model) as a Build: the settings replay needs are applied to its executor,
-    except a clock or retry policy the user chose (a test's own clock is kept)."""
-
-    def built(model: ChatModel, **settings: Any) -> AgentExecutor:
-        executor = build(model)
-        kept = {k: v for k, v in settings.items()
-                if not (k in ("clock", "retry_policy") and getattr(executor, k) is not None)}
-        return executor.with_overrides(**kept)
-
-    return built
 
 
 def replayed_executor(trace: Trace, build: Build | None = None, *, model: ChatModel | None = None,

@@ -9,7 +9,7 @@ from typing import Any, Callable, Sequence
 
 from executor import ChatModel, ModelReply, Tool, reply_from_llm_end
 from executor.events import EventBase
-from executor.fallbacks import restore_model
+from executor.model_chain import restore_model
 from executor.messages import Message, render_messages
 from executor.tool_args import ToolInputError, parse_tool_input
 

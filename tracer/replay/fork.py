@@ -14,7 +14,8 @@ from executor.messages import Message, render_messages
 
 from ..trace.transitions import Trace
 from .agents import UnknownAgent
-from .builder import replayed_executor, user_build
+from .builder import replayed_executor
+from .user_agent import user_build
 from .cassette import (
     CallCursor,
     RecordedCall,

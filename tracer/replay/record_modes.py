@@ -94,7 +94,8 @@ class Cassette:
 
     def _replay(self, build_executor: Callable[[Any], Any], inputs: dict[str, Any]) -> Any:
         from ..trace.transitions import Trace
-        from .builder import replayed_executor, user_build
+        from .builder import replayed_executor
+        from .user_agent import user_build
         from .cassette import ReplayDivergence
         from .verify import compare_runs, run_collecting
 

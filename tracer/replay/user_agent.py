@@ -15,8 +15,23 @@ from executor import AgentExecutor, ChatModel, Tool
 
 from ..trace.literal_text import scrub
 from .agents import UnknownAgent, find_scenario, registered_scenarios
-from .builder import user_build
 from .trust import agent_ref
+
+
+Build = Callable[..., AgentExecutor]  # build(model, **settings) -> AgentExecutor
+
+
+def user_build(build: Callable[[ChatModel], AgentExecutor]) -> Build:
+    """A user's build(model) as a Build: the settings replay needs are applied to its executor,
+    except a clock or retry policy the user chose (a test's own clock is kept)."""
+
+    def built(model: ChatModel, **settings: Any) -> AgentExecutor:
+        executor = build(model)
+        kept = {k: v for k, v in settings.items()
+                if not (k in ("clock", "retry_policy") and getattr(executor, k) is not None)}
+        return executor.with_overrides(**kept)
+
+    return built
 
 
 def is_agent_spec(name: str) -> bool:

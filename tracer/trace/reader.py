@@ -19,20 +19,12 @@ from executor.events import (
     event_from_json,
 )
 
+from .format_error import TraceFormatError
 from .header import TraceHeader, header_from
 
 
 # The events a run that came to an end (well or badly) always finishes with.
 RUN_ENDS = frozenset({"chain_end", "chain_error"})
-
-
-class TraceFormatError(Exception):
-    """A trace file that cannot be read; the message is one line naming the file and line."""
-
-    def __init__(self, path: os.PathLike[str] | str, line: int | None, problem: str) -> None:
-        where = f"{path}:{line}" if line else str(path)
-        super().__init__(f"{where}: {problem}")
-        self.path, self.line, self.problem = str(path), line, problem
 
 
 def _dropped_note(origin: Any) -> str | None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .. import otel_mapping as om
-from ..reader import TraceFormatError
+from ..format_error import TraceFormatError
 from ..writer import TraceWriter
 from . import otlp, run_exports
 from .shape import MAX_DEPTH, ShapeNotes, loads, nested_deeper_than
