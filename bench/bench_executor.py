@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from executor import AgentExecutor, ModelReply, Tool, create_react_agent  # noqa: E402
-from executor.models import cut_at_stop  # noqa: E402
-from executor.prompt import REACT_PROMPT  # noqa: E402
+from executor.models.chat_model import cut_at_stop  # noqa: E402
+from executor.agents.prompt import REACT_PROMPT  # noqa: E402
 from tracer.trace.writer import TraceWriter  # noqa: E402
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from executor import ManualClock, RetryPolicy, ScriptedModel  # noqa: E402
-from executor.circuit_breaker import reset_breakers, with_breaker  # noqa: E402
-from executor.fallbacks import with_fallbacks  # noqa: E402
+from executor.recovery.circuit_breaker import reset_breakers, with_breaker  # noqa: E402
+from executor.recovery.fallbacks import with_fallbacks  # noqa: E402
 from tutorials.rose_pricing import REPLIES, SCENARIO  # noqa: E402
 
 POLICY = RetryPolicy(max_retries=6, initial_delay=1.0, jitter=False)  # the default shape: up to 7 calls

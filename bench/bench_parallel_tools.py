@@ -20,8 +20,8 @@ sys.path.insert(0, str(ROOT))
 from pydantic import SecretStr  # noqa: E402
 
 from executor import AgentExecutor, Tool, create_tool_calling_agent  # noqa: E402
-from executor.config import ModelConfig  # noqa: E402
-from executor.providers.openai_chat import OpenAIChatModel  # noqa: E402
+from executor.models.config import ModelConfig  # noqa: E402
+from executor.models.providers.openai_chat import OpenAIChatModel  # noqa: E402
 from tests.helpers.fake_openai_server import FakeOpenAIServer, ToolCalls  # noqa: E402
 
 

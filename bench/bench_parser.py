@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from executor.parser import OutputParserException, parse_react_output  # noqa: E402
+from executor.agents.parser import OutputParserException, parse_react_output  # noqa: E402
 from tests.helpers.parser_regex_reference import parse_with_regex  # noqa: E402
 
 TARGET_MS = 50.0

@@ -15,8 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pydantic import BaseModel  # noqa: E402
 
-from executor.parser import OutputParserException  # noqa: E402
-from executor.structured_output import extract_structured  # noqa: E402
+from executor.agents.parser import OutputParserException  # noqa: E402
+from executor.agents.structured_output import extract_structured  # noqa: E402
 
 
 class Price(BaseModel):

@@ -61,7 +61,7 @@ def run_once(the_tool: Tool, tool_input: str, driver: str, n: int) -> float:
 def closed_port_seconds() -> float:
     import os
 
-    from executor.providers import ProviderUnreachable, create_model
+    from executor.models.providers import ProviderUnreachable, create_model
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -6,25 +6,25 @@ from typing import Any, Callable, Generator, Iterable, Sequence
 
 from pydantic import BaseModel
 
-from .agent import ReActAgent
+from .agents.react import ReActAgent
 from .async_driver import AsyncEventStream
 from .clock import Clock
-from .degradation import RuleSet, with_rules
-from .event_builder import build_record
+from .recovery.degradation import RuleSet, with_rules
+from .events.builder import build_record
 from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
                      EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
-from .model_chain import describe_model
+from .recovery.model_chain import describe_model
 from .listeners import check_listeners
-from .parallel_tools import perform_tool_calls
-from .parser import OutputParserException
-from .rate_limit import RateLimiter
-from .retry import RetryPolicy
+from .tools.parallel import perform_tool_calls
+from .agents.parser import OutputParserException
+from .recovery.rate_limit import RateLimiter
+from .recovery.retry import RetryPolicy
 from .run_context import Listener, RunContext
 from .schema import AgentAction, AgentFinish, AgentStep, ToolAgentAction
-from .structured_output import structured_finish
-from .tool_adapters import as_tools
-from .tool_calling import ToolCallingAgent
-from .tools import Tool, invalid_tool_observation
+from .agents.structured_output import structured_finish
+from .tools.adapters import as_tools
+from .agents.tool_calling import ToolCallingAgent
+from .tools.tool import Tool, invalid_tool_observation
 
 Events = Generator[EventBase, None, Any]
 ParsingErrorHandler = bool | str | Callable[[OutputParserException], str]

@@ -11,7 +11,7 @@ PROJECT_ROOT = PACKAGE_DIR.parent
 
 @functools.lru_cache(maxsize=256)  # resolving a path costs ~50 µs; a run emits from a handful of files
 def relative_path(filename: str) -> str:
-    """`filename` relative to the project (executor/agent.py), or absolute when it is outside it."""
+    """`filename` relative to the project (executor/agents/react.py), or absolute when it is outside it."""
     path = Path(filename).resolve()
     try:
         return path.relative_to(PROJECT_ROOT).as_posix()

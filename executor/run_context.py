@@ -11,11 +11,11 @@ from types import CodeType
 from typing import Any, Callable, Iterator
 
 from .clock import Clock, SystemClock
-from .event_builder import builder_for
+from .events.builder import builder_for
 from .events import EventBase, SourceRef
 from .paths import PACKAGE_DIR, relative_path
-from .rate_limit import RateLimiter
-from .retry import RetryPolicy
+from .recovery.rate_limit import RateLimiter
+from .recovery.retry import RetryPolicy
 
 _PACKAGE_PREFIX = str(PACKAGE_DIR)
 

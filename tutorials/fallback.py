@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from executor import ChatModel, RetryPolicy, Rule, RuleSet, ScriptedModel, Tool, with_fallbacks
-from executor.circuit_breaker import CircuitBreaker, CircuitBreakerModel
+from executor.recovery.circuit_breaker import CircuitBreaker, CircuitBreakerModel
 
 from .flower_shop import final_answer, thought
 from .scenario import Scenario

@@ -30,7 +30,7 @@ def test_the_command_line_and_the_engine_package_import_nothing_heavy():
 def test_the_tutorials_debugger_path_leaves_numexpr_highlighting_and_the_replay_machinery_for_later():
     later = ("numexpr", "pygments", "rich.syntax", "tracer.debug.live_run",
              "multiprocessing", "tracer.report.ledger", "tracer.trace.writer", "orjson",
-             "numpy", "executor.models", "executor.tools", "executor.messages", "executor.agent_executor")
+             "numpy", "executor.models.chat_model", "executor.tools.tool", "executor.models.messages", "executor.agent_executor")
     opened = ("from tutorials.registry import TUTORIALS\nimport tracer.cli.tutorial as t, tracer.tui.launch as launch\n"
               "import tracer.tui.app\n"
               "tutorial = TUTORIALS['rose-pricing']\nevents, stops = t._part_events(tutorial, tutorial.parts[0], 'en')\n"
@@ -40,7 +40,7 @@ def test_the_tutorials_debugger_path_leaves_numexpr_highlighting_and_the_replay_
 
 
 def test_a_calculation_loads_numexpr_when_it_runs():
-    code = "from executor.calculator import evaluate_expression\nassert evaluate_expression('25 * 1.05') == '26.25'"
+    code = "from executor.tools.calculator import evaluate_expression\nassert evaluate_expression('25 * 1.05') == '26.25'"
     assert loaded_after(code, ("numexpr",)) == ["numexpr"]
 
 
@@ -61,7 +61,7 @@ def test_field_docstrings_are_the_descriptions_and_reach_the_schema():
 
 def test_listing_tutorials_builds_no_scenario_and_a_lookup_builds_only_its_own():
     scenario_modules = ("tutorials.rose_pricing", "tutorials.context_budget", "tutorials.parallel_tools",
-                        "executor.agent_executor", "executor.calculator")
+                        "executor.agent_executor", "executor.tools.calculator")
     listing = "from tutorials.registry import TUTORIALS\nnames = [(t.name, t.part_names) for t in TUTORIALS.values()]"
     assert loaded_after(listing, scenario_modules) == []
     one = "import tutorials\nassert tutorials.get_scenario('rose-pricing').name == 'rose-pricing'"

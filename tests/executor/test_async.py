@@ -7,7 +7,7 @@ import pytest
 
 from executor import (AgentExecutor, ManualClock, ModelReply, ScriptedModel, Tool, ToolError,
                       create_react_agent, tool)
-from executor.models import cut_at_stop
+from executor.models.chat_model import cut_at_stop
 from tests.helpers.loop_builders import action, finish
 
 VOLATILE = {"run_id", "t"}

@@ -4,7 +4,7 @@ import numexpr
 import pytest
 
 from executor import ManualClock, RunContext, ScriptedModel, ToolError, llm_math_tool
-from executor.calculator import check_expression, evaluate_expression
+from executor.tools.calculator import check_expression, evaluate_expression
 
 
 def run_tool(tool, question):

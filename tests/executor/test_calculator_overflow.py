@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from executor import ScriptedModel, ToolError, llm_math_tool
-from executor.calculator import evaluate_expression
+from executor.tools.calculator import evaluate_expression
 from tests.executor.test_calculator import reply_with, run_tool
 
 OVERFLOWS = ["2**63", "abs(-2**62)**2", "9223372036854775807 + 1", "-2**63 - 1", "abs(-2)**63",

@@ -52,7 +52,7 @@ def test_tool_events_point_at_the_users_function_with_its_first_line():
     line = inspect.getsourcelines(shout.func)[1]
     assert where(events, "tool_start") == where(events, "tool_end") == [("test_callee.py", line, "shout")]
     start = next(e for e in events if e.kind == "tool_start")
-    assert start.source.file == "executor/tools.py"  # source stays the executor's yield
+    assert start.source.file == "executor/tools/tool.py"  # source stays the executor's yield
 
 
 def test_langchain_tools_point_at_their_function_or_run_method():
@@ -99,13 +99,13 @@ def test_the_calculator_and_scripted_model_point_at_loopscopes_own_code():
     ex, _ = scripted_executor([], tools=[llm_math_tool(model)])
     ex.agent.model = model
     _, events, _ = run_collecting(ex)
-    assert {e.callee.file for e in events if e.kind == "llm_start"} == {"executor/models.py"}
+    assert {e.callee.file for e in events if e.kind == "llm_start"} == {"executor/models/chat_model.py"}
     assert {e.callee.qualname for e in events if e.kind == "tool_start"} == {"llm_math_tool.<locals>.calculate"}
 
 
 def test_an_old_trace_without_callee_still_loads():
     old = ('{"kind": "llm_start", "seq": 1, "run_id": "r", "t": 0.0, "iteration": 1, "frames": ["plan"], '
-           '"source": {"file": "executor/models.py", "line": 70, "function": "call_model"}, '
+           '"source": {"file": "executor/models/chat_model.py", "line": 70, "function": "call_model"}, '
            '"model": "m", "prompt": "p", "stop": []}')
     event = event_from_json(old)
     assert isinstance(event, LLMStartEvent) and event.callee is None

@@ -3,7 +3,7 @@
 import pytest
 
 from executor import AgentExecutor, ManualClock, ModelReply, RetryPolicy, ScriptedModel, Tool, create_react_agent
-from executor.degradation import NoRuleMatched, Rule, RuleAction, RuleSet, looks_like_refusal
+from executor.recovery.degradation import NoRuleMatched, Rule, RuleAction, RuleSet, looks_like_refusal
 from tests.helpers.loop_builders import action, finish, kinds, run_collecting
 
 WEATHER = Rule("weather", r"weather in (?P<city>[\w ]+?)\W*$", "get_weather", "{city}")
@@ -143,7 +143,7 @@ def test_rule_actions_are_marked_and_a_tool_calling_agent_can_wrap_them():
         def rule_output(self, action):
             return [action]
 
-    from executor.degradation import DegradingAgent
+    from executor.recovery.degradation import DegradingAgent
     from executor.run_context import RunContext
 
     agent = DegradingAgent(ListAgent(), RULES, degrade_after=1)

@@ -5,7 +5,7 @@ from pydantic import ValidationError
 
 import tutorials
 from executor import ManualClock, ScriptedModel
-from executor.event_builder import build_event
+from executor.events.builder import build_event
 from executor.events import (EVENT_CLASSES, ActionRecord, AgentActionEvent, ChainStartEvent, LimitReachedEvent,
                              LLMEndEvent, LLMStartEvent, RetryEvent, SourceRef, ToolInfo, event_from_json)
 
@@ -137,7 +137,7 @@ def test_every_event_of_every_tutorial_run_survives_the_json_round_trip_unchange
 
 
 def test_a_record_built_each_round_equals_the_validated_one_and_bad_values_still_raise():
-    from executor.event_builder import build_record
+    from executor.events.builder import build_record
 
     built = build_record(ActionRecord, tool="Search", tool_input="rose", log="Action: Search")
     validated = ActionRecord(tool="Search", tool_input="rose", log="Action: Search")

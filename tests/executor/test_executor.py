@@ -14,7 +14,7 @@ from executor import (
     ToolError,
     create_react_agent,
 )
-from executor.parser import MISSING_ACTION
+from executor.agents.parser import MISSING_ACTION
 from tests.helpers.loop_builders import (
     action,
     echo_tool,

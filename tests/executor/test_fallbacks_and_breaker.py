@@ -3,9 +3,9 @@
 import pytest
 
 from executor import AgentExecutor, ManualClock, RetryPolicy, ScriptedModel, create_react_agent
-from executor.circuit_breaker import (CircuitBreaker, CircuitOpenError, breaker_for, reset_breakers,
+from executor.recovery.circuit_breaker import (CircuitBreaker, CircuitOpenError, breaker_for, reset_breakers,
                                       with_breaker)
-from executor.fallbacks import FallbackModel, with_fallbacks
+from executor.recovery.fallbacks import FallbackModel, with_fallbacks
 from tests.helpers.failing_models import DeadModel, HTTPFailure
 from tests.helpers.loop_builders import echo_tool, finish, kinds, run_collecting
 
@@ -37,7 +37,7 @@ def test_primary_retries_first_then_the_fallback_event_then_the_fallbacks_reply(
     assert dead.calls == 3 and backup.prompts == [start.prompt]  # the prompt is unchanged
     # Narrated from inside the model call: the generator chain runs through call_model into the chain.
     assert fallback.frames[-2:] == ("call_model", "narrated_generate")
-    assert fallback.source.file == "executor/fallbacks.py"
+    assert fallback.source.file == "executor/recovery/fallbacks.py"
 
 
 def test_a_model_that_answers_leaves_answered_by_unset():

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from executor.config import ModelConfig
-from executor.model_list import DEFAULT_MODELS, entry_config, load_model_list
+from executor.models.config import ModelConfig
+from executor.models.model_list import DEFAULT_MODELS, entry_config, load_model_list
 
 TWO = json.dumps([{"id": "small", "name": "Small"},
                   {"id": "big", "name": "Big", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "BIG_KEY",

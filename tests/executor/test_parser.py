@@ -3,7 +3,7 @@
 import pytest
 
 from executor import AgentAction, AgentFinish, OutputParserException
-from executor.parser import MISSING_ACTION, MISSING_ACTION_INPUT, parse_react_output
+from executor.agents.parser import MISSING_ACTION, MISSING_ACTION_INPUT, parse_react_output
 
 ACTIONS = [
     ("Thought: look it up\nAction: Search\nAction Input: rose price", "Search", "rose price"),

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from executor import AgentAction, AgentFinish, OutputParserException
-from executor.parser import MISSING_ACTION, MISSING_ACTION_INPUT, parse_react_output
+from executor.agents.parser import MISSING_ACTION, MISSING_ACTION_INPUT, parse_react_output
 from tests.helpers.parser_regex_reference import ACTION_LANGCHAIN, ACTION_LOOPSCOPE, parse_with_regex
 
 # Small enough that the backtracking regexes always finish quickly.
@@ -107,7 +107,7 @@ def test_pathological_replies_have_the_regex_result_on_small_copies():
 
 CHILD = """
 import json, sys
-from executor.parser import OutputParserException, parse_react_output
+from executor.agents.parser import OutputParserException, parse_react_output
 results = []
 for text in json.load(sys.stdin):
     try:

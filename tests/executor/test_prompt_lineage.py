@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from executor.prompt import Scratchpad, prompt_lineage
+from executor.agents.prompt import Scratchpad, prompt_lineage
 from executor.schema import AgentAction
 
 STEP_ONE = (AgentAction("Echo", "a", "Action: Echo\nAction Input: a"), "echo:a")

@@ -16,7 +16,7 @@ from executor import (
     create_react_agent,
     llm_math_tool,
 )
-from executor.retry import parse_retry_after, retry_after_of, status_code_of
+from executor.recovery.retry import parse_retry_after, retry_after_of, status_code_of
 from tutorials.rose_pricing import REPLIES, build_tools
 
 

@@ -4,7 +4,7 @@ import pytest
 from pydantic import BaseModel
 
 from executor import OutputParsingError, extract_structured
-from executor.parser import OutputParserException
+from executor.agents.parser import OutputParserException
 from tests.helpers.loop_builders import finish, run_collecting, scripted_executor
 from tests.helpers.tool_calling_builders import calls, text_tool, tool_calling_executor
 

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from executor import structured_output
-from executor.json_spans import bracket_spans
-from executor.structured_output import extract_structured, json_candidates
+from executor.agents import structured_output
+from executor.agents.json_spans import bracket_spans
+from executor.agents.structured_output import extract_structured, json_candidates
 from tests.helpers.json_candidates_reference import json_candidates_reference
 from tests.helpers.loop_builders import finish, run_collecting, scripted_executor
 from tests.helpers.tool_calling_builders import text_tool, tool_calling_executor

@@ -140,7 +140,7 @@ def test_old_llm_start_events_without_the_new_fields_still_load():
 def test_a_tool_with_its_own_args_schema_gets_validated_fields_and_sends_that_schema():
     from pydantic import BaseModel
 
-    from executor.tool_schema import ToolArgumentsError, parse_tool_arguments, tool_spec
+    from executor.tools.schema import ToolArgumentsError, parse_tool_arguments, tool_spec
 
     class Trip(BaseModel):
         city: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
-from executor.structured_output import _FENCE
+from executor.agents.structured_output import _FENCE
 
 # Quadratic: each failed decode counts the lines before its start, so callers keep the inputs small.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from executor.parser import (BOTH_FINISH_AND_ACTION, FINAL_ANSWER, MISSING_ACTION, MISSING_ACTION_INPUT,
+from executor.agents.parser import (BOTH_FINISH_AND_ACTION, FINAL_ANSWER, MISSING_ACTION, MISSING_ACTION_INPUT,
                              OutputParserException)
 from executor.schema import AgentAction, AgentFinish
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from executor.model_list import load_model_list
+from executor.models.model_list import load_model_list
 from tests.helpers.paths import ROSE
 from tracer.cli import main
 

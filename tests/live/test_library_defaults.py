@@ -6,7 +6,7 @@ import pytest
 
 from tests.live.conftest import API_KEY
 from executor import AgentExecutor, ManualClock, RetryPolicy, ScriptedModel, Tool, create_react_agent
-from executor.providers import ProviderUnreachable, create_model
+from executor.models.providers import ProviderUnreachable, create_model
 from tests.helpers.fake_openai_server import Drop, Status
 
 REPLIES = [" I should look.\nAction: Search\nAction Input: roses",

@@ -6,9 +6,9 @@ import json
 import pytest
 
 from executor import ManualClock, RetryPolicy
-from executor.circuit_breaker import breaker_for, reset_breakers
-from executor.config import load_model_config
-from executor.model_list import create_model_chain, load_model_list
+from executor.recovery.circuit_breaker import breaker_for, reset_breakers
+from executor.models.config import load_model_config
+from executor.models.model_list import create_model_chain, load_model_list
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Refused, Status
 from tracer.trace.reader import load_trace
 from tracer.trace.writer import TraceWriter
@@ -113,8 +113,8 @@ def test_a_healed_endpoint_closes_the_breaker_and_answers_again(two_endpoints):
 
 def test_a_structured_refusal_over_http_is_the_final_answer(live_env):
     from executor import AgentExecutor, create_react_agent
-    from executor.degradation import RuleSet
-    from executor.providers import create_model
+    from executor.recovery.degradation import RuleSet
+    from executor.models.providers import create_model
 
     live_env.push(Refused("I'm sorry, I can't help with pricing."))
     config = load_model_config(model="openai:fake-model")

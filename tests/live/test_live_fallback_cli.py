@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from executor.circuit_breaker import reset_breakers
+from executor.recovery.circuit_breaker import reset_breakers
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Status
 from tests.live.conftest import API_KEY
 from tracer.cli import main

@@ -6,8 +6,8 @@ import socket
 import pytest
 
 from executor import ManualClock, RetriesExhausted, RetryPolicy
-from executor.config import load_model_config
-from executor.providers import ProviderAuthError, ProviderUnreachable, create_model
+from executor.models.config import load_model_config
+from executor.models.providers import ProviderAuthError, ProviderUnreachable, create_model
 from tests.helpers.fake_openai_server import Drop, Malformed, Slow, Status
 from tests.live.conftest import API_KEY
 from tracer.replay.builder import recorded_retry_policy, replayed_executor

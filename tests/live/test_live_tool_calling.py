@@ -6,8 +6,8 @@ import threading
 import pytest
 
 from executor import AgentExecutor, ManualClock, Tool, create_tool_calling_agent
-from executor.config import load_model_config
-from executor.providers import MalformedReply, create_model
+from executor.models.config import load_model_config
+from executor.models.providers import MalformedReply, create_model
 from tests.helpers.fake_openai_server import ToolCalls
 
 WEATHER_CALLS = ToolCalls((("call_paris", "weather", '{"tool_input": "Paris"}'),

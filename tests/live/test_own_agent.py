@@ -73,7 +73,7 @@ def test_a_users_agent_runs_live_from_dotenv_with_its_source_in_the_events(fake_
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".env").write_text(f"OPENAI_API_KEY={API_KEY}\nOPENAI_BASE_URL={fake_openai.base_url}\n")
     module, path = load_user_module(tmp_path)
-    from executor.providers import create_model
+    from executor.models.providers import create_model
 
     fake_openai.push(*[r.replace("\\n", "\n") for r in REPLIES])
     executor = module.build(create_model("openai:fake-model"))
@@ -94,7 +94,7 @@ async def test_the_same_agent_under_ainvoke_uses_the_async_forms(fake_openai, tm
     monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
     monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
     module, _ = load_user_module(tmp_path)
-    from executor.providers import create_model
+    from executor.models.providers import create_model
 
     fake_openai.push(*[r.replace("\\n", "\n") for r in REPLIES])
     result = await module.build(create_model("openai:fake-model")).ainvoke({"input": "q"})

@@ -6,9 +6,9 @@ from importlib.metadata import EntryPoint
 
 import pytest
 
-import executor.providers as providers
-from executor.config import ModelConfigError, display_url, load_model_config
-from executor.providers import (
+import executor.models.providers as providers
+from executor.models.config import ModelConfigError, display_url, load_model_config
+from executor.models.providers import (
     ProviderNotFound,
     available_providers,
     create_model,
@@ -128,7 +128,7 @@ def test_scripted_and_openai_need_what_they_need():
 
 
 def test_importing_the_executor_pulls_in_neither_tracer_nor_the_openai_sdk():
-    code = ("import sys, executor, executor.providers, executor.config; "
+    code = ("import sys, executor, executor.models.providers, executor.models.config; "
             "print(sorted(m for m in ('tracer', 'openai', 'rich', 'textual') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -7,8 +7,8 @@ import tracemalloc
 import pytest
 
 from executor import RetryPolicy
-from executor.config import DEFAULT_MAX_RESPONSE_BYTES, ModelConfigError, load_model_config
-from executor.providers import ResponseTooLarge, create_model
+from executor.models.config import DEFAULT_MAX_RESPONSE_BYTES, ModelConfigError, load_model_config
+from executor.models.providers import ResponseTooLarge, create_model
 from tests.helpers.fake_openai_server import Huge
 from tests.live.test_live_openai import run_rose
 

@@ -11,10 +11,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from executor import AgentExecutor, ManualClock, Tool, create_react_agent
-from executor.config import load_model_config
-from executor.credentials import hide_credentials
-from executor.providers.errors import ProviderAuthError
-from executor.providers.openai_chat import OpenAIChatModel
+from executor.models.config import load_model_config
+from executor.models.credentials import hide_credentials
+from executor.models.providers.errors import ProviderAuthError
+from executor.models.providers.openai_chat import OpenAIChatModel
 from tests.helpers.paths import ROSE
 from tracer.cli import main
 from tracer.trace.writer import TraceWriter

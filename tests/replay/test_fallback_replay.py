@@ -10,9 +10,9 @@ import pytest
 
 from executor import (AgentExecutor, ManualClock, ModelReply, RetryPolicy, Rule, RuleSet, ScriptedModel,
                       create_react_agent)
-from executor.circuit_breaker import reset_breakers, with_breaker
-from executor.fallbacks import with_fallbacks
-from executor.model_chain import restore_model
+from executor.recovery.circuit_breaker import reset_breakers, with_breaker
+from executor.recovery.fallbacks import with_fallbacks
+from executor.recovery.model_chain import restore_model
 from tests.helpers.loop_builders import action, echo_tool, finish
 from tests.helpers.failing_models import DeadModel
 from tracer.replay.builder import recorded_degradation

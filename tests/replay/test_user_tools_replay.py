@@ -106,7 +106,7 @@ def test_a_trace_recorded_without_callee_matches_a_rerun_that_names_one():
 
 def flaky_live_model(replies):
     """A live model (so the executor's default policy retries it) whose first call fails for a moment."""
-    from executor.retry import TransientError
+    from executor.recovery.retry import TransientError
     from tests.helpers.failing_models import FailsOnceModel
 
     return FailsOnceModel(replies, TransientError("503 for a moment"), live=True)

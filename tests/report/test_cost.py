@@ -11,7 +11,7 @@ from tracer.report.tokens import estimate_tokens
 from tracer.trace.reader import TraceFile
 from tests.helpers.paths import FIXTURES
 
-SOURCE = SourceRef(file="executor/models.py", line=1, function="call_model")
+SOURCE = SourceRef(file="executor/models/chat_model.py", line=1, function="call_model")
 
 
 def _call(model: str, prompt: str, reply: str, usage=None, iteration: int = 1):

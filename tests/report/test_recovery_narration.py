@@ -15,7 +15,7 @@ from tutorials import SCENARIOS
 
 HOSTILE = "[bold red]pwned[/] \x1b[31mred\x1b[0m"
 ENVELOPE = {"seq": 0, "run_id": "r", "t": 0.0, "iteration": 1, "frames": [],
-            "source": {"file": "executor/models.py", "line": 1, "function": "f"}}
+            "source": {"file": "executor/models/chat_model.py", "line": 1, "function": "f"}}
 
 
 def narrated(events):

@@ -6,7 +6,7 @@ import pytest
 
 from executor import AgentExecutor, ManualClock, ModelReply, ScriptedModel, Tool, create_react_agent
 from executor.events import LLMStartEvent, SourceRef
-from executor.prompt import Scratchpad
+from executor.agents.prompt import Scratchpad
 from executor.schema import AgentAction
 from tests.helpers.loop_builders import action, finish
 from tracer.trace.line_maker import LineMaker

@@ -29,7 +29,8 @@ def test_round_trip_gives_back_equal_typed_events(tmp_path):
     assert loaded == events and warning is None
     assert type(loaded[3]).__name__ == "AgentActionEvent"
     assert header.schema_version == SCHEMA_VERSION and header.scenario == "rose-pricing"
-    assert "executor/agent_executor.py" in header.executor_hashes
+    # no per-file executor hashes: an edit to the executor must not rewrite every recorded header
+    assert "executor_hashes" not in path.read_text(encoding="utf-8").splitlines()[0]
     assert not (tmp_path / "run.jsonl.partial").exists()
 
 

@@ -43,13 +43,13 @@ def status(app) -> str:
 
 
 @pytest.mark.parametrize("start, keys, expected, source", [
-    (0, "s", 1, ("executor/models.py", "llm_start")),
-    (5, "S", 4, ("executor/tools.py", "tool_start")),
+    (0, "s", 1, ("executor/models/chat_model.py", "llm_start")),
+    (5, "S", 4, ("executor/tools/tool.py", "tool_start")),
     (3, "n", 6, ("executor/agent_executor.py", "step")),
-    (11, "n", 15, ("executor/tools.py", "tool_end")),
-    (15, "N", 11, ("executor/tools.py", "tool_start")),
-    (12, "r", 14, ("executor/calculator.py", "calculator_eval")),
-    (14, "R", 11, ("executor/tools.py", "tool_start")),
+    (11, "n", 15, ("executor/tools/tool.py", "tool_end")),
+    (15, "N", 11, ("executor/tools/tool.py", "tool_start")),
+    (12, "r", 14, ("executor/tools/calculator.py", "calculator_eval")),
+    (14, "R", 11, ("executor/tools/tool.py", "tool_start")),
     (4, "c", 22, ("executor/agent_executor.py", "chain_end")),
     (20, "C", 0, ("executor/agent_executor.py", "chain_start")),
     (9, "g", 0, ("executor/agent_executor.py", "chain_start")),
@@ -85,7 +85,7 @@ async def test_goto_event_number_checks_the_answer(rose):
         assert "from 0 to 22" in str(app.screen.query_one("#ask-hint").render())
         await press(pilot, "backspace", "backspace", "1", "2", "enter")
         assert isinstance(app.screen, DebuggerScreen)
-        assert at(app) == 12 and highlighted(app)[0] == "executor/models.py"
+        assert at(app) == 12 and highlighted(app)[0] == "executor/models/chat_model.py"
 
 
 async def test_escape_closes_a_question_without_moving(rose):
@@ -169,7 +169,7 @@ async def test_b_in_the_focused_source_pane_uses_the_cursor_line(rose):
         app.screen.query_one("#source").focus()
         await press(pilot, "up", "up", "b")
         [bp] = list(app.session.breakpoints)
-        assert bp.value == ("executor/tools.py", app.session.event().source.line - 2)
+        assert bp.value == ("executor/tools/tool.py", app.session.event().source.line - 2)
 
 
 async def test_B_adds_any_breakpoint_and_rejects_a_bad_one(rose):
@@ -190,9 +190,9 @@ async def test_u_and_d_walk_the_call_stack_and_the_source_follows(rose):
     async with app.run_test(size=SIZE) as pilot:
         app.session.goto(11)
         await press(pilot, "s")  # event 12: call_model inside the calculator
-        assert highlighted(app)[0] == "executor/models.py"
+        assert highlighted(app)[0] == "executor/models/chat_model.py"
         await press(pilot, "u")
-        assert highlighted(app)[0] == "executor/calculator.py"
+        assert highlighted(app)[0] == "executor/tools/calculator.py"
         assert "▶ calculate" in str(app.screen.query_one(CallStackPane).render())
         await press(pilot, "u", "u")
         file, line = highlighted(app)
@@ -200,7 +200,7 @@ async def test_u_and_d_walk_the_call_stack_and_the_source_follows(rose):
         assert app.session.selected_frame().function == "_perform_agent_action"
         assert "tool.run" in app.screen.query_one("#source").source.lines[line - 1]  # where it waits
         await press(pilot, "d", "d", "d", "d", "d")
-        assert highlighted(app)[0] == "executor/models.py" and "already at the event's frame" in status(app)
+        assert highlighted(app)[0] == "executor/models/chat_model.py" and "already at the event's frame" in status(app)
 
 
 async def test_number_keys_switch_panes_and_fill_them(rose):

@@ -242,7 +242,7 @@ async def test_breakpoints_added_or_deleted_at_the_tool_start_count_for_its_call
 def test_leaving_the_function_says_how_the_call_ended(kind, error_type, said, zh):
     from types import SimpleNamespace
 
-    from executor.event_base import CalleeRef
+    from executor.events.base import CalleeRef
     from tracer.debug.stepping import Motion
     from tracer.tui.chrome import localise
     from tracer.tui.flows.into_function import left_function

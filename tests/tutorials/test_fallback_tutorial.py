@@ -1,7 +1,7 @@
 """The fallback tutorial's runs tell the story its notes tell, the same way every run, and replay exactly."""
 
 from executor import ManualClock, ScriptedModel
-from executor.circuit_breaker import breakers
+from executor.recovery.circuit_breaker import breakers
 from tracer.replay.builder import replayed_executor
 from tracer.replay.verify import compare_runs
 from tracer.trace.reader import load_trace

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from executor import __version__
@@ -27,6 +28,7 @@ COMMANDS = {
     "serve": "serve the debugger to a web browser (textual-serve), on 127.0.0.1 unless --host says otherwise",
     "call": "ask one recorded model call again (its prompt perhaps edited) and diff the replies",
     "import": "convert another tool's trace (OTLP JSON, LangSmith, Langfuse) to a loopscope trace",
+    "fixtures": "check that recorded fixtures are current with the code, or re-record them (--rerecord)",
 }
 # Subcommands whose module name differs from the command (`import` is a Python keyword).
 MODULES = {"import": "import_trace"}
@@ -85,6 +87,9 @@ def _run(argv: list[str] | None) -> int:
     except (UsageError, TraceFormatError, RedactionPatternError, PriceTableError) as error:
         print(f"loopscope: {scrub(Redactor().redact_text(str(error)))}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `loopscope ... | head` closed the pipe: stop quietly, as cat and grep do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's exit flush must not fail too
+        return 141
     except Exception as error:
         if not is_trace_write_error(error):
             raise

@@ -118,7 +118,7 @@ def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = 
 def _send(args: argparse.Namespace) -> int:
     from ..report.otlp_wire import OTLPExportError, post_spans
 
-    from executor.credentials import hide_credentials
+    from executor.models.credentials import hide_credentials
 
     spans = _spans(args)
     try:

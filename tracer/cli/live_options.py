@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from executor.clock import Clock
-from executor.config import ENV_MODEL, ModelConfigError
+from executor.models.config import ENV_MODEL, ModelConfigError
 
 from ..replay.live_model import LiveModel, build_live_model
 from ..trace.literal_text import scrub

@@ -7,7 +7,7 @@ import os
 
 from rich.console import Console
 
-from executor.config import (
+from executor.models.config import (
     DEFAULT_BASE_URL,
     ENV_API_KEY,
     ENV_BASE_URL,
@@ -17,8 +17,8 @@ from executor.config import (
     display_url,
     load_model_config,
 )
-from executor.model_list import ENV_MODELS, ModelEntry, ModelList, load_model_list
-from executor.providers import ProviderError, available_providers
+from executor.models.model_list import ENV_MODELS, ModelEntry, ModelList, load_model_list
+from executor.models.providers import ProviderError, available_providers
 
 from ..trace.literal_text import scrub
 from . import COMMANDS
@@ -87,7 +87,7 @@ def _load(args: argparse.Namespace) -> tuple[ModelList, ModelConfig]:
 
 
 def _remote_models(config: ModelConfig) -> list[str]:
-    from executor.providers.openai_chat import OpenAIChatModel
+    from executor.models.providers.openai_chat import OpenAIChatModel
 
     try:
         return OpenAIChatModel("", config).list_models()

@@ -45,6 +45,8 @@ def report(result: VerifyResult) -> list[str]:
         lines = [f"{label:<10} {result.path}  {first}"] + [" " * 11 + line for line in rest]
     else:
         lines = [f"{label:<10} {result.message}"]
+    if result.moved_count:
+        lines.append(" " * 11 + f"note: {result.moved_count} recorded line(s) moved since: " + "; ".join(result.moved))
     return lines + [" " * 11 + "note: " + note for note in result.notes]
 
 
@@ -55,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
     counts = {status: sum(r.status == status for r in results) for status in LABELS}
     summary = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
     print(f"{len(results)} trace{'s' if len(results) != 1 else ''}: {summary or 'none given'}")
-    edited = [r for r in results if r.status == "ok" and r.executor_changed]
-    if edited:
-        print(f"note: the executor source changed since {len(edited)} of the OK traces were recorded; "
-              "their events still match, so they need no re-recording")
+    moved = [r for r in results if r.status == "ok" and r.moved_count]
+    if moved:
+        print(f"note: {len(moved)} of the OK traces record source lines the code has since moved (their events "
+              "still match); `loopscope fixtures --rerecord TRACE...` writes them with today's lines")
     return max((r.exit_code for r in results), default=2)

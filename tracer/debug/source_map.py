@@ -121,6 +121,30 @@ def hash_warning(source: SourceFile, header: TraceHeader) -> str | None:
     return None
 
 
+def moved_line_warning(source: SourceFile, function: str, line: int) -> str | None:
+    """A warning when a recorded line is not inside the function that emitted it: the code moved since
+    the recording. The innermost `def` above the line, by indentation, is the function holding it; a
+    text scan, not a parse, since it runs on every move the debugger makes."""
+    if source.problem or line <= 0:
+        return None
+    if line > len(source.lines):
+        return f"{source.path} changed since this trace was recorded: it has no line {line} now"
+    text = source.lines[line - 1]
+    depth = len(text) - len(text.lstrip())
+    for above in reversed(source.lines[:line - 1]):
+        stripped = above.lstrip()
+        indent = len(above) - len(stripped)
+        if stripped and indent < depth and stripped.startswith(("def ", "async def ")):
+            name = stripped.split("def ", 1)[1].split("(", 1)[0].strip()
+            if name == function:
+                return None
+            break
+        if stripped and not stripped.startswith(("#", "@", ")", "]", "}")):  # a block opener, not a closing bracket
+            depth = min(depth, indent)
+    return (f"{source.path} changed since this trace was recorded: line {line} is no longer in {function}(), "
+            "so the line shown may not be what ran")
+
+
 @dataclass(frozen=True)
 class _Function:
     file: str
@@ -199,7 +223,7 @@ def _scan_one(path: Path, name: str, text: str, at: int) -> list[_Function]:
 @lru_cache(maxsize=1)
 def _package_texts() -> tuple[tuple[Path, str], ...]:
     texts = []
-    for path in sorted(PACKAGE_DIR.glob("*.py")):
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
         try:
             texts.append((path, path.read_text(encoding="utf-8")))
         except (OSError, UnicodeDecodeError):

@@ -9,9 +9,9 @@ from typing import Any, Callable, Sequence
 
 from executor import ChatModel, ModelReply, Tool, reply_from_llm_end
 from executor.events import EventBase
-from executor.model_chain import restore_model
-from executor.messages import Message, render_messages
-from executor.tool_args import ToolInputError, parse_tool_input
+from executor.recovery.model_chain import restore_model
+from executor.models.messages import Message, render_messages
+from executor.tools.args import ToolInputError, parse_tool_input
 
 from ..trace.literal_text import scrub
 from ..trace.normalise import short_diff

@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 from executor import AgentExecutor, ChatModel, ModelReply, Tool, reply_from_llm_end
 from executor.events import EventBase
-from executor.messages import Message, render_messages
+from executor.models.messages import Message, render_messages
 
 from ..trace.transitions import Trace
 from .agents import UnknownAgent

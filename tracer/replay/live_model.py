@@ -8,18 +8,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from executor import ChatModel, RateLimiter, RetryPolicy
-from executor.circuit_breaker import with_breaker
+from executor.recovery.circuit_breaker import with_breaker
 from executor.clock import Clock
-from executor.config import (
+from executor.models.config import (
     ENV_MODEL,
     ModelConfigError,
     load_model_config,
     url_credentials,
 )
-from executor.credentials import MIN_HIDDEN_LENGTH
-from executor.fallbacks import with_fallbacks
-from executor.model_list import ENV_MODELS, ModelList, entry_config, load_model_list
-from executor.providers import create_model
+from executor.models.credentials import MIN_HIDDEN_LENGTH
+from executor.recovery.fallbacks import with_fallbacks
+from executor.models.model_list import ENV_MODELS, ModelList, entry_config, load_model_list
+from executor.models.providers import create_model
 
 from ..trace.redact import Redactor, default_redactor
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from executor import ChatModel
-from executor.config import ModelConfigError
+from executor.models.config import ModelConfigError
 from executor.events import EventBase
-from executor.providers.errors import ProviderError
+from executor.models.providers.errors import ProviderError
 
 from .live_model import build_live_model
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from executor import ChatModel
-from executor.config import ModelConfigError
-from executor.providers import ModelRequest
+from executor.models.config import ModelConfigError
+from executor.models.providers import ModelRequest
 
 from ..trace.reader import load_trace
 from .cassette import ReplayModel, replay_model

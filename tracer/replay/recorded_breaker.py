@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Sequence
 
-from executor.circuit_breaker import BreakerState, CircuitBreaker, CircuitOpenError
+from executor.recovery.circuit_breaker import BreakerState, CircuitBreaker, CircuitOpenError
 from executor.events import EventBase
 
 from .model_calls import BreakerDecision, breaker_decisions

@@ -10,7 +10,6 @@ from typing import Any, Iterable, Sequence
 from executor import AgentExecutor
 from executor.events import EventBase
 
-from ..trace.header import changed_executor_files
 from ..trace.normalise import (
     Difference,
     first_difference,
@@ -90,7 +89,8 @@ class VerifyResult:
     events: int = 0
     difference: Difference | None = None
     notes: list[str] = field(default_factory=list)
-    executor_changed: list[str] = field(default_factory=list)  # executor files edited since recording
+    moved: list[str] = field(default_factory=list)  # recorded lines the code no longer has there (first few)
+    moved_count: int = 0
 
     @property
     def exit_code(self) -> int:
@@ -135,8 +135,32 @@ def verify_trace(path: str | os.PathLike[str], agents: Sequence[str] = ()) -> Ve
                                 "(like the Calculator) the re-run cannot follow the fork")
         if rerun.divergence is not None and rerun.divergence.seq != difference.seq:
             result.notes.append("the cassette stopped the re-run: " + str(rerun.divergence).splitlines()[0])
-    result.executor_changed = changed_executor_files(header)
+    if result.status == "ok":
+        result.moved, result.moved_count = moved_lines(recorded, rerun.events)
     note = agent_source_note(trusted_or_none(header.agent, agents), header.agent_hash)
     if note:
         result.notes.append(note + ("; its events still match" if result.status == "ok" else ""))
     return result
+
+
+def _line_rows(events: Sequence[EventBase]) -> list[dict[str, Any]]:
+    """Each event's kind, lane and the source lines it records (its own, and its callee's)."""
+    rows = []
+    for event in events:
+        source, callee = event.source, getattr(event, "callee", None)
+        rows.append({"seq": event.seq, "kind": event.kind, "tool_call_id": getattr(event, "tool_call_id", None),
+                     "at": f"{source.file}:{source.line}" if source else None,
+                     "callee": f"{callee.file}:{callee.line}" if callee else None})
+    return in_call_order(rows)
+
+
+def moved_lines(recorded: Sequence[EventBase], rerun: Sequence[EventBase], keep: int = 3) -> tuple[list[str], int]:
+    """Events whose recorded source line is not where today's code emits them (a moved line is not a
+    changed behaviour, so verify does not fail on it; but the debugger shows the recorded line until a
+    re-run says otherwise): the first `keep`, described, and how many in all."""
+    moved = []
+    for old, new in zip(_line_rows(recorded), _line_rows(rerun)):
+        for field_name in ("at", "callee"):
+            if old[field_name] != new[field_name]:
+                moved.append(f"event {old['seq']} ({old['kind']}): {old[field_name]} is now {new[field_name]}")
+    return moved[:keep], len(moved)

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-import hashlib
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from executor import __version__ as LOOPSCOPE_VERSION
-from executor.event_base import describe_fields
+from executor.events.base import describe_fields
 from executor.events import SCHEMA_VERSION
-from executor.paths import PACKAGE_DIR, PROJECT_ROOT
 
 TRACE_MARKER = "loopscope-trace"
 
@@ -30,7 +27,8 @@ class TraceHeader(BaseModel):
     loopscope_version: str = LOOPSCOPE_VERSION
     """The loopscope that wrote the file."""
     executor_hashes: dict[str, str] = {}
-    """sha256 of each executor source file at recording time (the debugger warns when they changed)."""
+    """sha256 of each executor source file, in traces written before loopscope stopped recording them
+    (the debugger still warns when one of those files changed)."""
     prompt_encoding: str = "base+append"
     """How a growing prompt is stored: an earlier llm_start's prompt plus the text appended to it."""
     scenario: str | None = None
@@ -72,8 +70,12 @@ class TraceHeader(BaseModel):
         return self.parent is not None
 
     def to_json_dict(self) -> dict[str, Any]:
-        """The header as written: fields left at None are left out."""
-        return self.model_dump(mode="json", exclude_none=True)
+        """The header as written: fields left at None are left out, and so are executor hashes where there
+        are none (only traces from before they were dropped carry them)."""
+        written = self.model_dump(mode="json", exclude_none=True)
+        if not written.get("executor_hashes"):
+            written.pop("executor_hashes", None)
+        return written
 
 
 describe_fields(TraceHeader)
@@ -96,29 +98,11 @@ def header_from(value: Any) -> TraceHeader:
         raise ValueError(f"bad header field {place}: {first['msg']}") from None
 
 
-def executor_source_hashes() -> dict[str, str]:
-    """sha256 of every executor module, so a viewer can tell when the source it shows has changed."""
-    hashes = {}
-    for path in sorted(PACKAGE_DIR.glob("*.py")):
-        rel = path.relative_to(PROJECT_ROOT).as_posix()
-        hashes[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return hashes
-
-
-@functools.cache
-def _hashes_of_running_executor() -> dict[str, str]:
-    # Once per process: the code that runs is the code that was imported, so a later edit on disk
-    # does not change what made this process's runs. Reading and hashing ~40 files costs ~1.5 ms,
-    # more than a ten-round run itself.
-    return executor_source_hashes()
-
-
 def new_header(**meta: Any) -> TraceHeader:
-    """The header for a run being written now: this loopscope, the running executor's source, and `meta`."""
-    return TraceHeader(executor_hashes=dict(_hashes_of_running_executor()), **meta)
+    """The header for a run being written now: this loopscope and `meta`.
 
-
-def changed_executor_files(header: TraceHeader) -> list[str]:
-    """Executor files whose source differs from what recorded the trace."""
-    recorded, current = header.executor_hashes, executor_source_hashes()
-    return sorted(name for name in set(recorded) | set(current) if recorded.get(name) != current.get(name))
+    It records no hashes of the executor's files (traces before this did): every edit would have
+    changed every header, and what a reader needs to know, whether an event's recorded line still
+    holds the code that emitted it, is checked against the lines themselves (verify's moved lines,
+    the debugger's source pane)."""
+    return TraceHeader(**meta)

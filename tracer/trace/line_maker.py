@@ -7,7 +7,7 @@ import typing
 from typing import Any, Callable
 
 from executor.events import EventBase
-from executor.prompt import prompt_lineage
+from executor.agents.prompt import prompt_lineage
 
 from .line_encoder import encode_fields, encode_line, event_fields, line_function, pydantic_json
 from .redact import Redactor

@@ -7,7 +7,7 @@ import os
 import re
 from typing import Any, Callable, Iterable, Mapping
 
-from executor.credentials import userinfo_credentials
+from executor.models.credentials import userinfo_credentials
 
 # Environment variables whose values are secrets by their name (OPENAI_API_KEY, GITHUB_TOKEN, ...).
 SECRET_ENV_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)", re.IGNORECASE)

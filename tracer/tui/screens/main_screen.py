@@ -14,7 +14,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
 from ...debug.session import DebugSession, UnreadableEvent
-from ...debug.source_map import hash_warning, read_source, read_user_source
+from ...debug.source_map import hash_warning, moved_line_warning, read_source, read_user_source
 from ...report.literal import literal
 from ..flows.asking import AskingFlow
 from ..flows.diffing import DiffFlow
@@ -298,7 +298,8 @@ class DebuggerScreen(Screen):
         # A Text, not a str: Textual reads a str title as markup, and these names come from the trace.
         # The method first: a narrow pane cuts the end of the title, and the path matters least.
         pane.border_title = literal(f"{frame.function}() · {frame.file}:{frame.line}{inferred}")
-        problem = hash_warning(source, self.session.store.header)
+        problem = hash_warning(source, self.session.store.header) or (
+            moved_line_warning(source, frame.function, frame.line) if frame.exact and not frame.callee else None)
         warning.update(literal(f"⚠ {problem}" if problem else ""))
         warning.display = problem is not None
 

@@ -28,7 +28,7 @@ def budget_text(event, next_call) -> tuple[Text, Text]:
         header.append("the summary in their place", style=SUMMARY)
     header.append(" · ")
     header.append("what the next call sends", style=KEPT)
-    from executor.messages import render_messages  # only a context-budget event needs it, not the first frame
+    from executor.models.messages import render_messages  # only a context-budget event needs it, not the first frame
 
     body = Text()
     body.append(f"Before: the {len(removed)} oldest messages after the question\n", style="bold")

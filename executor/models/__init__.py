@@ -1,0 +1,1 @@
+"""Language models as the loop sees them: the ChatModel protocol, the narrated call, messages, configuration and providers."""

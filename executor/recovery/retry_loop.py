@@ -1,0 +1,35 @@
+"""The retry loop: run an attempt until it succeeds, narrating each failed attempt as a retry event."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Generator, Literal
+
+from ..awaiting import pause
+from ..events import EventBase, RetryEvent
+from .retry import RetriesExhausted, RetryPolicy, describe_error
+from ..run_context import RunContext
+
+
+def with_retries(run: RunContext, policy: RetryPolicy | None, target: Literal["llm", "tool"], name: str,
+                 attempt: Callable[[], Generator[EventBase, None, Any]]) -> Generator[EventBase, None, Any]:
+    """Run `attempt()` (a generator) until it succeeds, the error is not retryable, or the policy gives up.
+
+    LangChain: Runnable.with_retry, but each failed attempt is yielded as a `retry` event
+    before the wait, and the wait goes through the run's clock (instant in tests and replays).
+    """
+    if policy is None:
+        return (yield from attempt())
+    number = 1
+    while True:
+        try:
+            return (yield from attempt())
+        except Exception as error:
+            if not policy.should_retry(error):
+                raise
+            if number > policy.max_retries:
+                raise RetriesExhausted(target, name, number, error) from error
+            delay = round(policy.delay_for(number, error), 6)
+            yield run.emit(RetryEvent, target=target, name=name, attempt=number,
+                           error=describe_error(error), delay=delay)
+            yield from pause(run, delay)  # under ainvoke, other tasks run meanwhile
+            number += 1

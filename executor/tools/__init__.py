@@ -1,0 +1,1 @@
+"""Tools: the Tool, how functions become tools, their arguments, parallel calls and the numexpr calculator."""
