@@ -19,13 +19,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from executor import ManualClock, ScriptedModel  # noqa: E402
-from tracer.debug.breakpoints import BreakpointSet  # noqa: E402
-from tracer.debug.event_store import INDEX_NOW_LIMIT  # noqa: E402
-from tracer.trace.index import TraceIndex, cache_path  # noqa: E402
-from tracer.trace.reader import TraceFile  # noqa: E402
-from tracer.trace.writer import TraceWriter  # noqa: E402
-from tutorials.rose_pricing import REPLIES, SCENARIO  # noqa: E402
+from executor import ManualClock, ScriptedModel
+from tracer.debug.breakpoints import BreakpointSet
+from tracer.debug.event_store import INDEX_NOW_LIMIT
+from tracer.trace.index import TraceIndex, cache_path
+from tracer.trace.reader import TraceFile
+from tracer.trace.writer import TraceWriter
+from tutorials.rose_pricing import REPLIES, SCENARIO
 
 PROMPT_CHARS = 240  # a trimmed prompt per call: real million-event runs cannot resend everything
 OBSERVATION_CHARS = 120
@@ -37,7 +37,7 @@ def rose_events(directory: Path) -> tuple[str, list[dict]]:
     executor = SCENARIO.executor(ScriptedModel(REPLIES), clock=ManualClock(tick=0.001), run_id_factory=lambda: "bench")
     with TraceWriter(path, scenario="bench") as writer:
         executor.invoke(SCENARIO.inputs(), [writer])
-    header, *lines = path.read_text(encoding="utf-8").splitlines()
+    header, *_lines = path.read_text(encoding="utf-8").splitlines()
     with TraceFile(path) as trace:  # decoded, so base+append prompts come back whole
         return header, [event.model_dump(mode="json") for event in trace]
 
@@ -52,8 +52,18 @@ def generate(path: Path, events: int) -> None:
             event["prompt"] = event["prompt"][:PROMPT_CHARS]
         if "observation" in event:
             event["observation"] = event["observation"][:OBSERVATION_CHARS]
-    ending = [dict(rose[0], kind="limit_reached", reason="max_iterations", iterations=0, elapsed=0.0,
-                   early_stopping_method="force"), rose[20], rose[22]]
+    ending = [
+        dict(
+            rose[0],
+            kind="limit_reached",
+            reason="max_iterations",
+            iterations=0,
+            elapsed=0.0,
+            early_stopping_method="force",
+        ),
+        rose[20],
+        rose[22],
+    ]
     for event in ending[:1]:
         for key in ("inputs", "tools", "settings"):
             event.pop(key)
@@ -64,8 +74,9 @@ def generate(path: Path, events: int) -> None:
 
         def write(event: dict, it: int) -> None:
             nonlocal seq
-            out.write(json.dumps({**event, "seq": seq, "iteration": it}, ensure_ascii=False,
-                                 separators=(",", ":")) + "\n")
+            out.write(
+                json.dumps({**event, "seq": seq, "iteration": it}, ensure_ascii=False, separators=(",", ":")) + "\n"
+            )
             seq += 1
 
         write(rose[0], 0)
@@ -123,7 +134,8 @@ async def measure_app(path: Path) -> dict[str, float]:
         session.breakpoints.add("limit_reached", save=False)
         session.goto(0)
         numbers["c: continue 0 → limit_reached"] = await timed(
-            pilot, "c", lambda: session.event().kind == "limit_reached")
+            pilot, "c", lambda: session.event().kind == "limit_reached"
+        )
         session.breakpoints.items.clear()
         session.breakpoints.add("chain_start", save=False)
         session.goto(len(session) - 1)
@@ -147,11 +159,13 @@ async def measure_scans(app, pilot, session) -> dict[str, float]:
     session.goto(0)
     stalls.reset()
     numbers["/ search: text only near the end"] = await asked(
-        pilot, "slash", "max_iterations", lambda: session.position > len(session) - 5)
+        pilot, "slash", "max_iterations", lambda: session.position > len(session) - 5
+    )
     numbers["  longest UI stall during the search"] = stalls.longest
     stalls.reset()
     numbers["F filter: a condition the index cannot answer"] = await asked(
-        pilot, "F", 'if tool_input == "no such input"', lambda: session.shown() is not None and not busy(app))
+        pilot, "F", 'if tool_input == "no such input"', lambda: session.shown() is not None and not busy(app)
+    )
     numbers["  longest UI stall during the filter"] = stalls.longest
     assert len(session.shown()) == 0
     await asked(pilot, "F", "", lambda: session.shown() is None)
@@ -159,7 +173,8 @@ async def measure_scans(app, pilot, session) -> dict[str, float]:
     session.goto(0)
     stalls.reset()
     numbers["c: condition the index cannot answer (to the end)"] = await timed(
-        pilot, "c", lambda: session.position == len(session) - 1)
+        pilot, "c", lambda: session.position == len(session) - 1
+    )
     numbers["  longest UI stall during that continue"] = stalls.longest
     session.breakpoints.items.clear()
     return numbers
@@ -211,8 +226,12 @@ def measure_parts(path: Path) -> dict[str, float]:
     hit = marks.first_stop(index, lambda i: {}, 1, len(index) - 1, 1)
     crossing = time.perf_counter() - started
     assert hit is not None
-    return {"TraceFile open": opened, "TraceIndex.build": built, "breakpoint scan 1M": crossing,
-            "peak RSS MB": peak_rss_mb()}
+    return {
+        "TraceFile open": opened,
+        "TraceIndex.build": built,
+        "breakpoint scan 1M": crossing,
+        "peak RSS MB": peak_rss_mb(),
+    }
 
 
 def main() -> None:

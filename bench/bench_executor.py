@@ -18,10 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from executor import AgentExecutor, ModelReply, Tool, create_react_agent  # noqa: E402
-from executor.models.chat_model import cut_at_stop  # noqa: E402
-from executor.agents.prompt import REACT_PROMPT  # noqa: E402
-from tracer.trace.writer import TraceWriter  # noqa: E402
+import itertools
+
+from executor import AgentExecutor, ModelReply, Tool, create_react_agent
+from executor.agents.prompt import REACT_PROMPT
+from executor.models.chat_model import cut_at_stop
+from tracer.trace.writer import TraceWriter
 
 
 def replies(n: int) -> list[str]:
@@ -72,8 +74,9 @@ class CannedModel:
 def loopscope_executor(script: list[str]) -> AgentExecutor:
     model = CannedModel(script)
     tools = [Tool(name="Echo", description="repeats", func=echo)]
-    return AgentExecutor(agent=create_react_agent(model, tools), tools=tools,
-                         max_iterations=len(script) + 1)  # the default clock, as a real run has
+    return AgentExecutor(
+        agent=create_react_agent(model, tools), tools=tools, max_iterations=len(script) + 1
+    )  # the default clock, as a real run has
 
 
 def drain(executor: AgentExecutor, listeners=()) -> dict:
@@ -108,14 +111,15 @@ def step_times(n: int) -> dict[str, tuple[float, float]]:
     """Per-step seconds at steps 1-5 and at the last five of an n-step run: traced loopscope, LangChain."""
     script = replies(n)
     marks: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        with TraceWriter(Path(tmp) / "steps.jsonl") as writer:
-            def mark(event) -> None:
-                writer(event)
-                if event.kind == "finish_check":
-                    marks.append(time.perf_counter())
-            started = time.perf_counter()
-            drain(loopscope_executor(script), [mark])
+    with tempfile.TemporaryDirectory() as tmp, TraceWriter(Path(tmp) / "steps.jsonl") as writer:
+
+        def mark(event) -> None:
+            writer(event)
+            if event.kind == "finish_check":
+                marks.append(time.perf_counter())
+
+        started = time.perf_counter()
+        drain(loopscope_executor(script), [mark])
     found = {"loopscope + JSONL": _ends([started, *marks])}
     lc = langchain_run(script, on_step=lambda: marks.append(time.perf_counter()))
     if lc is not None:
@@ -127,7 +131,7 @@ def step_times(n: int) -> dict[str, tuple[float, float]]:
 
 
 def _ends(marks: list[float]) -> tuple[float, float]:
-    gaps = [b - a for a, b in zip(marks, marks[1:])]
+    gaps = [b - a for a, b in itertools.pairwise(marks)]
     return statistics.median(gaps[:5]), statistics.median(gaps[-5:])
 
 
@@ -160,14 +164,18 @@ def main() -> None:
     script = replies(n)
     assert bare_loop(script, "bench") == "done"
     with tempfile.TemporaryDirectory() as tmp:
+
         def with_writer():
             with TraceWriter(Path(tmp) / "bench.jsonl") as writer:
                 drain(loopscope_executor(script), [writer])
+
         # Interleaved, one of each per repeat, best of each: on a shared machine a burst of load
         # then costs every case the same, and the ratios stay comparable.
-        runs = {"(a) bare ReAct loop": lambda: bare_loop(script, "bench"),
-                "(b) executor, events drained": lambda: drain(loopscope_executor(script)),
-                "(c) executor + JSONL trace": with_writer}
+        runs = {
+            "(a) bare ReAct loop": lambda: bare_loop(script, "bench"),
+            "(b) executor, events drained": lambda: drain(loopscope_executor(script)),
+            "(c) executor + JSONL trace": with_writer,
+        }
         results = interleaved_best(runs, args.repeat)
         size = (Path(tmp) / "bench.jsonl").stat().st_size
     lc = langchain_run(script)
@@ -185,8 +193,10 @@ def main() -> None:
         print("  (d) skipped: install the extra with `uv run --extra bench ...`")
     if args.per_step:
         for name, (first, last) in step_times(args.per_step).items():
-            print(f"  per step, {name:<18} step 1-5: {first * 1e6:8.1f} µs   "
-                  f"steps {args.per_step - 4}-{args.per_step}: {last * 1e6:8.1f} µs")
+            print(
+                f"  per step, {name:<18} step 1-5: {first * 1e6:8.1f} µs   "
+                f"steps {args.per_step - 4}-{args.per_step}: {last * 1e6:8.1f} µs"
+            )
 
 
 if __name__ == "__main__":

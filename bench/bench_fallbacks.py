@@ -14,10 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from executor import ManualClock, RetryPolicy, ScriptedModel  # noqa: E402
-from executor.recovery.circuit_breaker import reset_breakers, with_breaker  # noqa: E402
-from executor.recovery.fallbacks import with_fallbacks  # noqa: E402
-from tutorials.rose_pricing import REPLIES, SCENARIO  # noqa: E402
+from executor import ManualClock, RetryPolicy, ScriptedModel
+from executor.recovery.circuit_breaker import reset_breakers, with_breaker
+from executor.recovery.fallbacks import with_fallbacks
+from tutorials.rose_pricing import REPLIES, SCENARIO
 
 POLICY = RetryPolicy(max_retries=6, initial_delay=1.0, jitter=False)  # the default shape: up to 7 calls
 
@@ -39,10 +39,11 @@ def cost_of_dead_endpoint(setup: str, runs: int) -> tuple[float, int, int]:
     clock, dead, answered = ManualClock(), DeadEndpoint(), 0
     for _ in range(runs):
         backup = ScriptedModel(REPLIES, model_name="backup")
-        model = {"retries only": dead,
-                 "fallback": with_fallbacks(dead, [backup]),
-                 "fallback + breaker": with_fallbacks(with_breaker(dead, failure_threshold=3, cool_down=600.0),
-                                                      [backup])}[setup]
+        model = {
+            "retries only": dead,
+            "fallback": with_fallbacks(dead, [backup]),
+            "fallback + breaker": with_fallbacks(with_breaker(dead, failure_threshold=3, cool_down=600.0), [backup]),
+        }[setup]
         try:
             SCENARIO.executor(model, clock=clock, retry_policy=POLICY).invoke(SCENARIO.inputs())
             answered += 1
@@ -70,12 +71,16 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=300)
     args = parser.parse_args()
-    print(f"a dead endpoint over {args.runs} rose-pricing runs (4 model calls each), "
-          f"retry policy: up to {POLICY.max_retries + 1} attempts, 1 s doubling")
+    print(
+        f"a dead endpoint over {args.runs} rose-pricing runs (4 model calls each), "
+        f"retry policy: up to {POLICY.max_retries + 1} attempts, 1 s doubling"
+    )
     for setup in ("retries only", "fallback", "fallback + breaker"):
         slept, sent, answered = cost_of_dead_endpoint(setup, args.runs)
-        print(f"  {setup:<20} waited {slept:8.1f} s   requests to the dead endpoint {sent:4d}   "
-              f"runs answered {answered}/{args.runs}")
+        print(
+            f"  {setup:<20} waited {slept:8.1f} s   requests to the dead endpoint {sent:4d}   "
+            f"runs answered {answered}/{args.runs}"
+        )
     overhead("plain", args.repeat)  # warm-up: imports, caches
     print(f"wrapper overhead, all models healthy (best of 3 x {args.repeat} runs)")
     for setup in ("plain", "breaker", "fallback + breaker"):

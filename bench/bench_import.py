@@ -9,15 +9,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from opentelemetry import trace as otel_trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.helpers.foreign_traces import KIND, MS, T0, _llm, _tool, otlp_json_document  # noqa: E402
-from tracer.report.tokens import estimate_tokens  # noqa: E402
-from tracer.trace.importers import convert  # noqa: E402
+from tests.helpers.foreign_traces import KIND, MS, T0, _llm, _tool, otlp_json_document
+from tracer.report.tokens import estimate_tokens
+from tracer.trace.importers import convert
 
 
 def spans(rounds: int):
@@ -40,11 +39,15 @@ def main(rounds: int = 2000) -> None:
     path.write_text(json.dumps(otlp_json_document(spans(rounds))))
     best = min(_timed(lambda: convert(path)) for _ in range(3))
     events = len(convert(path).events)
-    print(f"OTLP JSON, {rounds * 3 + 1:,} spans ({path.stat().st_size / 1e6:.1f} MB) -> {events:,} events: "
-          f"{best:.2f} s best of 3 ({best / events * 1e6:.1f} µs/event)")
+    print(
+        f"OTLP JSON, {rounds * 3 + 1:,} spans ({path.stat().st_size / 1e6:.1f} MB) -> {events:,} events: "
+        f"{best:.2f} s best of 3 ({best / events * 1e6:.1f} µs/event)"
+    )
     text = "Thought: 我需要先找到目前市场上玫瑰花的一般进货价格 Action: Search\n" * 2000
     took = min(_timed(lambda: estimate_tokens(text)) for _ in range(5))
-    print(f"token counter: {len(text) / 1e3:.0f} k chars in {took * 1e3:.1f} ms ({len(text) / took / 1e6:.1f} M chars/s)")
+    print(
+        f"token counter: {len(text) / 1e3:.0f} k chars in {took * 1e3:.1f} ms ({len(text) / took / 1e6:.1f} M chars/s)"
+    )
 
 
 def _timed(thunk) -> float:

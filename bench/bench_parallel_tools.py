@@ -31,10 +31,12 @@ def one_run(server: FakeOpenAIServer, calls: int, sleep: float, max_concurrency:
         return f"{city}: 21C"
 
     tools = [Tool("weather", "Today's weather in a city", slow_lookup)]
-    server.push(ToolCalls(tuple((f"call_{i}", "weather", f'{{"tool_input": "city {i}"}}') for i in range(calls))),
-                "All done.")
-    config = ModelConfig(model="openai:fake-model", base_url=server.base_url, api_key=SecretStr("bench-key"),
-                         timeout=10.0)
+    server.push(
+        ToolCalls(tuple((f"call_{i}", "weather", f'{{"tool_input": "city {i}"}}') for i in range(calls))), "All done."
+    )
+    config = ModelConfig(
+        model="openai:fake-model", base_url=server.base_url, api_key=SecretStr("bench-key"), timeout=10.0
+    )
     model = OpenAIChatModel("fake-model", config)
     executor = AgentExecutor(create_tool_calling_agent(model, tools), tools, max_concurrency=max_concurrency)
     events = []
@@ -57,9 +59,11 @@ def main() -> None:
             results = [one_run(server, args.calls, args.sleep, concurrency) for _ in range(args.runs)]
             acting = [a for a, _ in results]
             wall = [w for _, w in results]
-            print(f"{label:>14}: {args.calls} calls x {args.sleep}s  acting median {statistics.median(acting):.3f}s "
-                  f"(max {max(acting):.3f}s)  whole run median {statistics.median(wall):.3f}s  "
-                  f"(sequential would be {args.calls * args.sleep:.1f}s)")
+            print(
+                f"{label:>14}: {args.calls} calls x {args.sleep}s  acting median {statistics.median(acting):.3f}s "
+                f"(max {max(acting):.3f}s)  whole run median {statistics.median(wall):.3f}s  "
+                f"(sequential would be {args.calls * args.sleep:.1f}s)"
+            )
     finally:
         server.stop()
 

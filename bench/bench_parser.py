@@ -29,7 +29,7 @@ def pathological(kb: int) -> dict[str, str]:
         '"Action" + spaces + "x"': "Action" + " " * n + "x",
         'repeated "Action 1"': "Action 1" * (n // 8),
         'spaces + repeated "Action Input"': " " * n + "Action Input" * (n // 120),
-        'spaced action, then input': "Action: Search" + " " * n + "Action Input:" + " " * n + '"rose"',
+        "spaced action, then input": "Action: Search" + " " * n + "Action Input:" + " " * n + '"rose"',
     }
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from executor import RateLimiter  # noqa: E402
+from executor import RateLimiter
 
 WINDOWS = (0.02, 0.1, 0.5, 1.0)
 
@@ -72,13 +72,17 @@ def report(threads: int, seconds: float, qps: float, burst: int) -> bool:
         seen = busiest(stamps, window)
         within = seen <= allowed + 1e-9
         ok = ok and within
-        print(f"  busiest {window * 1000:6.0f} ms window: {seen:4d} calls (bucket allows {allowed:6.1f})"
-              f"{'' if within else '   <-- over capacity'}")
-    gaps = [b - a for a, b in zip(stamps[burst:], stamps[burst + 1:])]
+        print(
+            f"  busiest {window * 1000:6.0f} ms window: {seen:4d} calls (bucket allows {allowed:6.1f})"
+            f"{'' if within else '   <-- over capacity'}"
+        )
+    gaps = [b - a for a, b in zip(stamps[burst:], stamps[burst + 1 :])]
     if gaps:
         gaps.sort()
-        print(f"  gap between calls (ms): min {gaps[0] * 1000:.2f}  median {gaps[len(gaps) // 2] * 1000:.2f}"
-              f"  max {gaps[-1] * 1000:.2f}   (target {1000 / qps:.2f})")
+        print(
+            f"  gap between calls (ms): min {gaps[0] * 1000:.2f}  median {gaps[len(gaps) // 2] * 1000:.2f}"
+            f"  max {gaps[-1] * 1000:.2f}   (target {1000 / qps:.2f})"
+        )
     return ok
 
 

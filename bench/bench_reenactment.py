@@ -19,8 +19,10 @@ def main() -> None:
         for position in range(last + 1):
             session.store.frames_at(position)
         cached = (time.perf_counter() - started) / (last + 1)
-        print(f"{name:<20} {last + 1:>4} events: re-executed to the last in {whole * 1000:7.1f} ms "
-              f"({whole / (last + 1) * 1e6:6.0f} µs/event); later look-ups {cached * 1e6:5.1f} µs")
+        print(
+            f"{name:<20} {last + 1:>4} events: re-executed to the last in {whole * 1000:7.1f} ms "
+            f"({whole / (last + 1) * 1e6:6.0f} µs/event); later look-ups {cached * 1e6:5.1f} µs"
+        )
         session.store.close()
 
 

@@ -18,13 +18,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from executor import RetryPolicy, ScriptedModel, SystemClock  # noqa: E402
-from tutorials import get_scenario  # noqa: E402
+from executor import RetryPolicy, ScriptedModel, SystemClock
+from tutorials import get_scenario
 
 
 def delay_table(samples: int, seed: int) -> bool:
-    policy = RetryPolicy(initial_delay=1.0, backoff_factor=2.0, max_delay=20.0, jitter=True,
-                         rng=random.Random(seed).random)
+    policy = RetryPolicy(
+        initial_delay=1.0, backoff_factor=2.0, max_delay=20.0, jitter=True, rng=random.Random(seed).random
+    )
     print(f"delays with jitter ({samples} draws per attempt; initial 1 s, factor 2, cap 20 s)")
     print(f"{'attempt':>7} {'formula':>8} {'band':>17} {'min':>8} {'median':>8} {'max':>8} {'mean':>8}  in band")
     ok = True
@@ -33,8 +34,10 @@ def delay_table(samples: int, seed: int) -> bool:
         draws = [policy.delay_for(attempt) for _ in range(samples)]
         inside = all(base / 2 <= d <= base for d in draws)
         ok = ok and inside
-        print(f"{attempt:>7} {base:>8.3f} {f'[{base / 2:.3f}, {base:.3f}]':>17} {min(draws):>8.3f} "
-              f"{statistics.median(draws):>8.3f} {max(draws):>8.3f} {statistics.fmean(draws):>8.3f}  {inside}")
+        print(
+            f"{attempt:>7} {base:>8.3f} {f'[{base / 2:.3f}, {base:.3f}]':>17} {min(draws):>8.3f} "
+            f"{statistics.median(draws):>8.3f} {max(draws):>8.3f} {statistics.fmean(draws):>8.3f}  {inside}"
+        )
     exact = RetryPolicy(jitter=False, max_delay=20.0)
     plain = [exact.delay_for(n) for n in range(1, 8)]
     print(f"jitter off: {plain}  (expected [1, 2, 4, 8, 16, 20, 20])")
@@ -69,8 +72,10 @@ def real_clock_run() -> bool:
     elapsed = time.perf_counter() - started
     chosen = [e.delay for e in events if e.kind == "retry"]
     overhead = elapsed - sum(chosen)
-    print(f"\nreal clock: {len(chosen)} retries chose {[round(d, 4) for d in chosen]} = {sum(chosen):.4f} s;"
-          f" the run took {elapsed:.4f} s (overhead {overhead * 1000:.1f} ms for the whole run)")
+    print(
+        f"\nreal clock: {len(chosen)} retries chose {[round(d, 4) for d in chosen]} = {sum(chosen):.4f} s;"
+        f" the run took {elapsed:.4f} s (overhead {overhead * 1000:.1f} ms for the whole run)"
+    )
     return len(chosen) == 3 and 0 <= overhead < 0.05
 
 

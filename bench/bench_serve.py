@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.cli.test_serve import _GREEN_PIXELS  # noqa: E402  (the same render check the test makes)
-from tests.helpers.headless_chromium import HeadlessChromium  # noqa: E402
-from tests.helpers.served_debugger import served  # noqa: E402
+from tests.cli.test_serve import _GREEN_PIXELS
+from tests.helpers.headless_chromium import HeadlessChromium
+from tests.helpers.served_debugger import served
 
 
 async def first_render(page_url: str, out: Path, steps: int) -> tuple[float, float]:
@@ -28,8 +28,12 @@ async def first_render(page_url: str, out: Path, steps: int) -> tuple[float, flo
         first_byte = time.perf_counter() - start
         while True:
             data = await browser.screenshot(out)
-            result = await browser.call("Runtime.evaluate", awaitPromise=True, returnByValue=True,
-                                        expression=_GREEN_PIXELS % base64.b64encode(data).decode())
+            result = await browser.call(
+                "Runtime.evaluate",
+                awaitPromise=True,
+                returnByValue=True,
+                expression=_GREEN_PIXELS % base64.b64encode(data).decode(),
+            )
             if result["result"]["value"][0] > 2000:
                 break
             await asyncio.sleep(0.1)
@@ -38,8 +42,9 @@ async def first_render(page_url: str, out: Path, steps: int) -> tuple[float, flo
             await browser.call("Input.dispatchMouseEvent", type=kind, x=800, y=400, button="left", clickCount=1)
         for _ in range(steps):  # step into the run so the picture shows a stop with its narration
             for kind in ("keyDown", "keyUp"):
-                await browser.call("Input.dispatchKeyEvent", type=kind, key=" ", code="Space", text=" ",
-                                   windowsVirtualKeyCode=32)
+                await browser.call(
+                    "Input.dispatchKeyEvent", type=kind, key=" ", code="Space", text=" ", windowsVirtualKeyCode=32
+                )
             await asyncio.sleep(0.6)
         await asyncio.sleep(1.0)
         await browser.screenshot(out)

@@ -99,9 +99,11 @@ def main() -> None:
         for case, environment in cases.items():
             times = measure(command, args.repeat, environment)
             target = " (target <= 450 ms)" if case.startswith("warm") else ""
-            print(f"start to first frame of `loopscope tutorial {args.tutorial}`, {case}: "
-                  f"best {min(times) * 1000:.0f} ms, median {statistics.median(times) * 1000:.0f} ms "
-                  f"over {args.repeat} runs{target}")
+            print(
+                f"start to first frame of `loopscope tutorial {args.tutorial}`, {case}: "
+                f"best {min(times) * 1000:.0f} ms, median {statistics.median(times) * 1000:.0f} ms "
+                f"over {args.repeat} runs{target}"
+            )
 
 
 if __name__ == "__main__":

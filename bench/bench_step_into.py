@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from executor.callee import callee_of  # noqa: E402
-from tracer.debug.live_run import _function_snapshot  # noqa: E402
-from tracer.debug.monitored_call import line_tracer  # noqa: E402
-from tracer.debug.step_into import FunctionTracer  # noqa: E402
+from executor.callee import callee_of
+from tracer.debug.live_run import _function_snapshot
+from tracer.debug.monitored_call import line_tracer
+from tracer.debug.step_into import FunctionTracer
 
 
 def tool(n):
@@ -89,10 +89,12 @@ def costs(make, loop: int) -> tuple[float, float, float, float]:
     def armed():
         return make(callee_of(tool), lambda stop: None, _function_snapshot, "lines", never)
 
-    return (min(in_thread(lambda: tool(loop), None) for _ in range(3)),
-            min(in_thread(lambda: tool(loop), armed()) for _ in range(3)),
-            min(in_thread(lambda: busy(loop), None) for _ in range(3)),
-            min(in_thread(lambda: busy(loop), armed()) for _ in range(3)))
+    return (
+        min(in_thread(lambda: tool(loop), None) for _ in range(3)),
+        min(in_thread(lambda: tool(loop), armed()) for _ in range(3)),
+        min(in_thread(lambda: busy(loop), None) for _ in range(3)),
+        min(in_thread(lambda: busy(loop), armed()) for _ in range(3)),
+    )
 
 
 def main() -> None:
@@ -105,10 +107,12 @@ def main() -> None:
     for make in (FunctionTracer, line_tracer):
         name = type(make(callee_of(tool), lambda stop: None, _function_snapshot)).__name__
         plain, traced, calls, waiting = costs(make, args.loop)
-        print(f"{name}: tool of {args.loop} loop rounds, traced for a line it never reaches: "
-              f"{traced / plain:.1f}x untraced ({plain * 1e3:.1f} -> {traced * 1e3:.1f} ms); "
-              f"{args.loop} other calls in the run's thread while armed: {waiting / calls:.1f}x "
-              f"({calls * 1e3:.1f} -> {waiting * 1e3:.1f} ms)")
+        print(
+            f"{name}: tool of {args.loop} loop rounds, traced for a line it never reaches: "
+            f"{traced / plain:.1f}x untraced ({plain * 1e3:.1f} -> {traced * 1e3:.1f} ms); "
+            f"{args.loop} other calls in the run's thread while armed: {waiting / calls:.1f}x "
+            f"({calls * 1e3:.1f} -> {waiting * 1e3:.1f} ms)"
+        )
 
 
 if __name__ == "__main__":

@@ -13,10 +13,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pydantic import BaseModel  # noqa: E402
+from pydantic import BaseModel
 
-from executor.agents.parser import OutputParserException  # noqa: E402
-from executor.agents.structured_output import extract_structured  # noqa: E402
+from executor.agents.parser import OutputParserException
+from executor.agents.structured_output import extract_structured
 
 
 class Price(BaseModel):

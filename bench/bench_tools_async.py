@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from executor import AgentExecutor, ManualClock, ScriptedModel, Tool, create_react_agent, tool  # noqa: E402
+from executor import AgentExecutor, ManualClock, ScriptedModel, Tool, create_react_agent, tool
 
 
 def replies(n: int, tool_input: str) -> list[str]:
@@ -48,8 +48,9 @@ VARIANTS = {
 
 def run_once(the_tool: Tool, tool_input: str, driver: str, n: int) -> float:
     model = ScriptedModel(replies(n, tool_input))
-    executor = AgentExecutor(agent=create_react_agent(model, [the_tool]), tools=[the_tool],
-                             max_iterations=n + 1, clock=ManualClock())
+    executor = AgentExecutor(
+        agent=create_react_agent(model, [the_tool]), tools=[the_tool], max_iterations=n + 1, clock=ManualClock()
+    )
     started = time.perf_counter()
     if driver == "invoke":
         executor.invoke({"input": "q"})

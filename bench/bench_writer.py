@@ -15,8 +15,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_executor import drain, loopscope_executor, replies  # noqa: E402
-from tracer.trace.writer import TraceWriter  # noqa: E402
+from bench_executor import drain, loopscope_executor, replies
+
+from tracer.trace.writer import TraceWriter
 
 
 def main() -> None:
@@ -35,8 +36,10 @@ def main() -> None:
                 writer(event)
             best = min(best, time.perf_counter() - started)
             writer.close()
-    print(f"writer alone, best of {args.repeat}: {best * 1e6 / args.iterations:.1f} µs per iteration, "
-          f"{best * 1e6 / len(events):.2f} µs per event ({len(events):,} events)")
+    print(
+        f"writer alone, best of {args.repeat}: {best * 1e6 / args.iterations:.1f} µs per iteration, "
+        f"{best * 1e6 / len(events):.2f} µs per event ({len(events):,} events)"
+    )
 
 
 if __name__ == "__main__":

@@ -2,28 +2,42 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
+from .agents.parser import OutputParserException
 from .agents.react import ReActAgent
+from .agents.structured_output import structured_finish
+from .agents.tool_calling import ToolCallingAgent
 from .async_driver import AsyncEventStream
 from .clock import Clock
-from .recovery.degradation import RuleSet, with_rules
+from .events import (
+    ActionRecord,
+    AgentActionEvent,
+    AgentFinishEvent,
+    ChainEndEvent,
+    ChainErrorEvent,
+    ChainStartEvent,
+    EventBase,
+    FinishCheckEvent,
+    InvalidToolEvent,
+    LimitReachedEvent,
+    ParseErrorEvent,
+    StepEvent,
+    ToolInfo,
+)
 from .events.builder import build_record
-from .events import (ActionRecord, AgentActionEvent, AgentFinishEvent, ChainEndEvent, ChainErrorEvent, ChainStartEvent,
-                     EventBase, FinishCheckEvent, InvalidToolEvent, LimitReachedEvent, ParseErrorEvent, StepEvent, ToolInfo)
-from .recovery.model_chain import describe_model
 from .listeners import check_listeners
-from .tools.parallel import perform_tool_calls
-from .agents.parser import OutputParserException
+from .recovery.degradation import RuleSet, with_rules
+from .recovery.model_chain import describe_model
 from .recovery.rate_limit import RateLimiter
 from .recovery.retry import RetryPolicy
 from .run_context import Listener, RunContext
 from .schema import AgentAction, AgentFinish, AgentStep, ToolAgentAction
-from .agents.structured_output import structured_finish
 from .tools.adapters import as_tools
-from .agents.tool_calling import ToolCallingAgent
+from .tools.parallel import perform_tool_calls
 from .tools.tool import Tool, invalid_tool_observation
 
 Events = Generator[EventBase, None, Any]
@@ -45,18 +59,30 @@ class AgentExecutor:
     are awaited under all four).
     """
 
-    def __init__(self, agent: ReActAgent | ToolCallingAgent, tools: Sequence[Any], max_iterations: int | None = 15,
-                 max_execution_time: float | None = None, early_stopping_method: str = "force",
-                 handle_parsing_errors: ParsingErrorHandler = False,
-                 return_intermediate_steps: bool = False,
-                 trim_intermediate_steps: int | Callable[[list], list] = -1,
-                 clock: Clock | None = None, run_id_factory: Callable[[], str] | None = None,
-                 retry_policy: RetryPolicy | None | str = DEFAULT_RETRY, rate_limiter: RateLimiter | None = None,
-                 rules: RuleSet | None = None, degrade_after: int = 3,
-                 response_format: type[BaseModel] | None = None, max_concurrency: int | None = None) -> None:
+    def __init__(
+        self,
+        agent: ReActAgent | ToolCallingAgent,
+        tools: Sequence[Any],
+        max_iterations: int | None = 15,
+        max_execution_time: float | None = None,
+        early_stopping_method: str = "force",
+        handle_parsing_errors: ParsingErrorHandler = False,
+        return_intermediate_steps: bool = False,
+        trim_intermediate_steps: int | Callable[[list], list] = -1,
+        clock: Clock | None = None,
+        run_id_factory: Callable[[], str] | None = None,
+        retry_policy: RetryPolicy | str | None = DEFAULT_RETRY,
+        rate_limiter: RateLimiter | None = None,
+        rules: RuleSet | None = None,
+        degrade_after: int = 3,
+        response_format: type[BaseModel] | None = None,
+        max_concurrency: int | None = None,
+    ) -> None:
         if early_stopping_method != "force":
-            raise ValueError(f"early_stopping_method {early_stopping_method!r} is not supported; "
-                             "use 'force' (the ReAct agent has no 'generate' step)")
+            raise ValueError(
+                f"early_stopping_method {early_stopping_method!r} is not supported; "
+                "use 'force' (the ReAct agent has no 'generate' step)"
+            )
         tools = as_tools(tools)  # Tools, @tool functions and LangChain tools; anything else is refused
         names = [tool.name for tool in tools]
         if len(set(names)) != len(names):
@@ -147,19 +173,29 @@ class AgentExecutor:
         yield run.emit(AgentFinishEvent, return_values=output.return_values, log=output.log)
         return self._return(output, intermediate_steps)
 
-    def _take_next_step(self, name_to_tool_map: dict[str, Tool], inputs: dict[str, Any],
-                        intermediate_steps: list[AgentStep], run: RunContext) -> Events:
+    def _take_next_step(
+        self,
+        name_to_tool_map: dict[str, Tool],
+        inputs: dict[str, Any],
+        intermediate_steps: list[AgentStep],
+        run: RunContext,
+    ) -> Events:
         # LangChain: _take_next_step gathers what _iter_next_step produces into one result.
         output = yield from self._iter_next_step(name_to_tool_map, inputs, intermediate_steps, run)
         if isinstance(output, AgentFinish):
             return output
         for done, step in enumerate(output, start=1):
             yield run.emit(StepEvent, action=_action_record(step.action), observation=str(step.observation),
-                           n_steps=len(intermediate_steps) + done, tool_call_id=_call_id(step.action))
+                           n_steps=len(intermediate_steps) + done, tool_call_id=_call_id(step.action))  # fmt: skip
         return output
 
-    def _iter_next_step(self, name_to_tool_map: dict[str, Tool], inputs: dict[str, Any],
-                        intermediate_steps: list[AgentStep], run: RunContext) -> Events:
+    def _iter_next_step(
+        self,
+        name_to_tool_map: dict[str, Tool],
+        inputs: dict[str, Any],
+        intermediate_steps: list[AgentStep],
+        run: RunContext,
+    ) -> Events:
         # LangChain: _iter_next_step — think (plan), then act (_perform_agent_action).
         steps = self._prepare_intermediate_steps(intermediate_steps)
         try:
@@ -168,13 +204,14 @@ class AgentExecutor:
                 output = structured_finish(output, self.response_format)
         except OutputParserException as error:
             observation, log = self._parsing_error_observation(error)
-            yield run.emit(ParseErrorEvent, error=str(error), llm_output=error.llm_output,
-                           observation=observation, handled=observation is not None)
+            yield run.emit(ParseErrorEvent, error=str(error), llm_output=error.llm_output, observation=observation,
+                           handled=observation is not None)  # fmt: skip
             if observation is None:
                 raise OutputParsingError(
                     "An output parsing error occurred. In order to pass this error back to the agent "
                     "and have it try again, pass `handle_parsing_errors=True` to the AgentExecutor. "
-                    f"This is the error: {error}") from error
+                    f"This is the error: {error}"
+                ) from error
             return [AgentStep(AgentAction("_Exception", observation, log), observation)]
         if isinstance(output, AgentFinish):
             yield run.emit(AgentFinishEvent, return_values=output.return_values, log=output.log)
@@ -182,7 +219,7 @@ class AgentExecutor:
         actions = [output] if isinstance(output, AgentAction) else output  # LangChain: the multi-action path
         for action in actions:
             yield run.emit(AgentActionEvent, tool=action.tool, tool_input=action.tool_input, log=action.log,
-                           tool_call_id=_call_id(action))
+                           tool_call_id=_call_id(action))  # fmt: skip
         if _all_tool_calls(actions):  # a reply's tool calls, all at once
             return (yield from perform_tool_calls(name_to_tool_map, actions, run, self.max_concurrency))
         new_steps = []
@@ -190,8 +227,9 @@ class AgentExecutor:
             new_steps.append((yield from self._perform_agent_action(name_to_tool_map, action, run)))
         return new_steps
 
-    def _perform_agent_action(self, name_to_tool_map: dict[str, Tool], agent_action: AgentAction,
-                              run: RunContext) -> Events:
+    def _perform_agent_action(
+        self, name_to_tool_map: dict[str, Tool], agent_action: AgentAction, run: RunContext
+    ) -> Events:
         # LangChain: _perform_agent_action — look the tool up by exact name, run it or say it is not there.
         if agent_action.tool in name_to_tool_map:
             tool = name_to_tool_map[agent_action.tool]
@@ -199,16 +237,20 @@ class AgentExecutor:
         else:
             available = list(name_to_tool_map)
             observation = invalid_tool_observation(agent_action.tool, available)
-            yield run.emit(InvalidToolEvent, requested=agent_action.tool, available=available,
-                           observation=observation)
+            yield run.emit(InvalidToolEvent, requested=agent_action.tool, available=available, observation=observation)
         return AgentStep(agent_action, observation)
 
     # -- helpers that do not emit -----------------------------------------------------------
     def _new_run(self, awaits_in_driver: bool = False) -> RunContext:
-        return RunContext(self.clock, self.run_id_factory() if self.run_id_factory else None,
-                          outermost=AgentExecutor.iter_events.__code__, retry_policy=self.retry_policy,
-                          rate_limiter=self.rate_limiter, awaits_in_driver=awaits_in_driver,
-                          caller=AgentExecutor.invoke.__code__)
+        return RunContext(
+            self.clock,
+            self.run_id_factory() if self.run_id_factory else None,
+            outermost=AgentExecutor.iter_events.__code__,
+            retry_policy=self.retry_policy,
+            rate_limiter=self.rate_limiter,
+            awaits_in_driver=awaits_in_driver,
+            caller=AgentExecutor.invoke.__code__,
+        )
 
     def _should_continue(self, iterations: int, time_elapsed: float) -> bool:
         if self.max_iterations is not None and iterations >= self.max_iterations:
@@ -250,27 +292,36 @@ class AgentExecutor:
 
     def _limit_fields(self, iterations: int, time_elapsed: float) -> dict[str, Any]:
         hit_iterations = self.max_iterations is not None and iterations >= self.max_iterations
-        return {"reason": "max_iterations" if hit_iterations else "max_execution_time",
-                "iterations": iterations, "elapsed": round(time_elapsed, 6),
-                "early_stopping_method": self.early_stopping_method}
+        return {
+            "reason": "max_iterations" if hit_iterations else "max_execution_time",
+            "iterations": iterations,
+            "elapsed": round(time_elapsed, 6),
+            "early_stopping_method": self.early_stopping_method,
+        }
 
     def _tool_infos(self) -> list[ToolInfo]:
-        return [ToolInfo(name=t.name, description=t.description, return_direct=t.return_direct)
-                for t in self.tools]
+        return [ToolInfo(name=t.name, description=t.description, return_direct=t.return_direct) for t in self.tools]
 
     def _settings(self, clock: Clock) -> dict[str, Any]:
-        settings = {"max_iterations": self.max_iterations, "max_execution_time": self.max_execution_time,
-                    "early_stopping_method": self.early_stopping_method,
-                    "handle_parsing_errors": _describe(self.handle_parsing_errors),
-                    "return_intermediate_steps": self.return_intermediate_steps,
-                    "trim_intermediate_steps": _describe(self.trim_intermediate_steps),
-                    "model": self.agent.model.model_name, "stop": list(self.agent.stop),
-                    **({"response_format": self.response_format.__name__} if self.response_format else {}),
-                    **({"max_concurrency": self.max_concurrency} if self.max_concurrency else {}),
-                    # what a replay re-runs the recorded failures under (a Python-recorded trace's header lacks it);
-                    # jitter left out: it is randomness in the waits, which a replay does not repeat
-                    **({"retry_policy": {k: v for k, v in self.retry_policy.describe().items() if k != "jitter"}}
-                       if self.retry_policy else {})}
+        settings = {
+            "max_iterations": self.max_iterations,
+            "max_execution_time": self.max_execution_time,
+            "early_stopping_method": self.early_stopping_method,
+            "handle_parsing_errors": _describe(self.handle_parsing_errors),
+            "return_intermediate_steps": self.return_intermediate_steps,
+            "trim_intermediate_steps": _describe(self.trim_intermediate_steps),
+            "model": self.agent.model.model_name,
+            "stop": list(self.agent.stop),
+            **({"response_format": self.response_format.__name__} if self.response_format else {}),
+            **({"max_concurrency": self.max_concurrency} if self.max_concurrency else {}),
+            # what a replay re-runs the recorded failures under (a Python-recorded trace's header lacks it);
+            # jitter left out: it is randomness in the waits, which a replay does not repeat
+            **(
+                {"retry_policy": {k: v for k, v in self.retry_policy.describe().items() if k != "jitter"}}
+                if self.retry_policy
+                else {}
+            ),
+        }
         chain = describe_model(self.agent.model, clock)
         if chain is not None:  # fallbacks and breakers (their states now): what a replay rebuilds
             settings["model_chain"] = chain
@@ -278,7 +329,7 @@ class AgentExecutor:
             settings["degradation"] = {"degrade_after": self.degrade_after, "rules": self.rules.describe()}
         return settings
 
-    def with_overrides(self, **changes: Any) -> "AgentExecutor":
+    def with_overrides(self, **changes: Any) -> AgentExecutor:
         """A new executor like this one with some constructor arguments changed (e.g. tools, clock).
 
         LangChain: Runnable.with_config. Replays use it to swap in recorded answers without
@@ -290,12 +341,13 @@ class AgentExecutor:
         names = list(inspect.signature(AgentExecutor.__init__).parameters)[1:]
         unknown = sorted(set(changes) - set(names))
         if unknown:
-            raise TypeError(f"with_overrides: AgentExecutor has no argument {', '.join(unknown)}; "
-                            f"choose from {', '.join(names)}")
+            raise TypeError(
+                f"with_overrides: AgentExecutor has no argument {', '.join(unknown)}; choose from {', '.join(names)}"
+            )
         return type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
 
 
-def _retry_policy_for(given: RetryPolicy | None | str, agent: Any) -> RetryPolicy | None:
+def _retry_policy_for(given: RetryPolicy | str | None, agent: Any) -> RetryPolicy | None:
     """None means never retry; the default retries a live model (`model.live`) as the CLI does."""
     if given != DEFAULT_RETRY:
         if given is not None and not isinstance(given, RetryPolicy):
@@ -314,7 +366,7 @@ def _type_name(output: Any) -> str:
 
 
 def _all_tool_calls(actions: list[AgentAction]) -> bool:
-    for action in actions:  # a loop, not all(genexpr): this runs every round
+    for action in actions:  # noqa: SIM110 (a loop, not all(genexpr): this runs every round)
         if not isinstance(action, ToolAgentAction):
             return False
     return True

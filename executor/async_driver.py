@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from collections.abc import Generator
+from typing import Any
 
 from .awaiting import AwaitRequest
 from .events import EventBase
@@ -20,7 +21,7 @@ class AsyncEventStream:
         self._events = events
         self.result: dict[str, Any] | None = None
 
-    def __aiter__(self) -> "AsyncEventStream":
+    def __aiter__(self) -> AsyncEventStream:
         return self
 
     async def __anext__(self) -> EventBase:

@@ -14,8 +14,9 @@ import asyncio
 import inspect
 import threading
 import types
+from collections.abc import Awaitable, Callable, Generator
 from concurrent.futures import Future
-from typing import Any, Awaitable, Callable, Generator
+from typing import Any
 
 from .clock import Clock, SystemClock
 from .daemon_threads import in_daemon_thread
@@ -61,8 +62,9 @@ def awaited(run: RunContext, value: Any) -> Generator[Any, Any, Any]:
     return run_to_completion(value)
 
 
-def call_either(run: RunContext, func: Callable[..., Any], coroutine: Callable[..., Any] | None,
-                *args: Any, **kwargs: Any) -> Generator[Any, Any, Any]:
+def call_either(
+    run: RunContext, func: Callable[..., Any], coroutine: Callable[..., Any] | None, *args: Any, **kwargs: Any
+) -> Generator[Any, Any, Any]:
     """Call a tool's or a model's function the way the driver needs.
 
     Sync driver: `func`, its awaitable (if any) run to completion. Async driver: `coroutine`
@@ -112,6 +114,7 @@ def _background_loop() -> asyncio.AbstractEventLoop:
 
 def run_to_completion(awaitable: Awaitable[Any]) -> Any:
     """Await `awaitable` from synchronous code, whether or not this thread already runs an event loop."""
+
     async def wait() -> Any:
         return await awaitable
 

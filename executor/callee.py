@@ -25,8 +25,12 @@ def callee_of(target: Any) -> CalleeRef | None:
         return None  # a builtin or C function: no Python source to show
     found = _by_code.get((code.co_filename, code))
     if found is None:
-        found = CalleeRef(file=relative_path(code.co_filename), line=code.co_firstlineno,
-                          function=code.co_name, qualname=getattr(function, "__qualname__", code.co_name))
+        found = CalleeRef(
+            file=relative_path(code.co_filename),
+            line=code.co_firstlineno,
+            function=code.co_name,
+            qualname=getattr(function, "__qualname__", code.co_name),
+        )
         _by_code[(code.co_filename, code)] = found
     return found
 
@@ -63,8 +67,12 @@ def _function_behind(target: Any) -> Any:
         elif inspect.isfunction(target):
             return inspect.unwrap(target)
         elif _is_langchain_like(target):  # its function, its _run, or (a duck-typed one) its invoke
-            target = (getattr(target, "func", None) or getattr(target, "coroutine", None)
-                      or getattr(type(target), "_run", None) or type(target).invoke)
+            target = (
+                getattr(target, "func", None)
+                or getattr(target, "coroutine", None)
+                or getattr(type(target), "_run", None)
+                or type(target).invoke
+            )
         elif callable(target) and not isinstance(target, type):
             target = type(target).__call__
         else:
@@ -74,4 +82,3 @@ def _function_behind(target: Any) -> Any:
 
 def _is_langchain_like(target: Any) -> bool:
     return not isinstance(target, type) and callable(getattr(target, "invoke", None))
-

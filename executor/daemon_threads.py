@@ -7,8 +7,9 @@ import contextvars
 import functools
 import queue
 import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 

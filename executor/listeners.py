@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
-from typing import Any, Iterable
+from collections.abc import Iterable, Sequence, Set
+from typing import Any
 
 from .run_context import Listener
 
@@ -15,16 +15,22 @@ def check_listeners(listeners: Iterable[Any]) -> list[Listener]:
     first event, or worse, events fed to the wrong thing.
     """
     if callable(listeners) or isinstance(listeners, (str, bytes, dict)) or not _is_collection(listeners):
-        raise TypeError(f"listeners must be a list of callables (e.g. [events.append, TraceWriter(path)]), "
-                        f"got {_what(listeners)}{_hint(listeners)}")
+        raise TypeError(
+            f"listeners must be a list of callables (e.g. [events.append, TraceWriter(path)]), "
+            f"got {_what(listeners)}{_hint(listeners)}"
+        )
     checked = list(listeners)
     for index, listener in enumerate(checked):
         if isinstance(listener, type):
-            raise TypeError(f"listeners[{index}] is the class {listener.__qualname__}; pass an instance, "
-                            f"e.g. {listener.__name__}(...)")
+            raise TypeError(
+                f"listeners[{index}] is the class {listener.__qualname__}; pass an instance, "
+                f"e.g. {listener.__name__}(...)"
+            )
         if not callable(listener):
-            raise TypeError(f"listeners[{index}] is {_what(listener)}, which is not callable; a listener "
-                            "is a function (or object with __call__) taking one event")
+            raise TypeError(
+                f"listeners[{index}] is {_what(listener)}, which is not callable; a listener "
+                "is a function (or object with __call__) taking one event"
+            )
     return checked
 
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 import sys
 import threading
 import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import CodeType
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from .clock import Clock, SystemClock
-from .events.builder import builder_for
 from .events import EventBase, SourceRef
+from .events.builder import builder_for
 from .paths import PACKAGE_DIR, relative_path
 from .recovery.rate_limit import RateLimiter
 from .recovery.retry import RetryPolicy
@@ -23,7 +24,7 @@ _PACKAGE_PREFIX = str(PACKAGE_DIR)
 class _Site:
     """One emitting instruction (a `yield run.emit(...)`): its SourceRef, and the builder it last used."""
 
-    __slots__ = ("code", "source", "last")
+    __slots__ = ("code", "last", "source")
 
     def __init__(self, code: CodeType, source: SourceRef) -> None:
         self.code = code  # kept, so while the site is remembered no other code object can have its id
@@ -89,10 +90,16 @@ class RunContext:
     `yield` that hands the event out and `frames` is the executor call stack at that yield.
     """
 
-    def __init__(self, clock: Clock | None = None, run_id: str | None = None,
-                 outermost: CodeType | None = None, retry_policy: RetryPolicy | None = None,
-                 rate_limiter: RateLimiter | None = None, awaits_in_driver: bool = False,
-                 caller: CodeType | None = None) -> None:
+    def __init__(
+        self,
+        clock: Clock | None = None,
+        run_id: str | None = None,
+        outermost: CodeType | None = None,
+        retry_policy: RetryPolicy | None = None,
+        rate_limiter: RateLimiter | None = None,
+        awaits_in_driver: bool = False,
+        caller: CodeType | None = None,
+    ) -> None:
         self.clock = clock or SystemClock()
         # True under aiter_events/ainvoke: an awaitable is yielded up to the driver, not run here.
         self.awaits_in_driver = awaits_in_driver
@@ -100,8 +107,9 @@ class RunContext:
         self.rate_limiter = rate_limiter
         self.run_id = run_id or uuid.uuid4().hex[:12]
         if type(self.run_id) is not str:
-            raise TypeError(f"run_id must be a str, got {type(self.run_id).__name__}; "
-                            "check what run_id_factory returns")
+            raise TypeError(
+                f"run_id must be a str, got {type(self.run_id).__name__}; check what run_id_factory returns"
+            )
         self._seq = 0
         self._start = self.clock.monotonic()
         self._outermost = outermost  # the stack walk stops at this code object
@@ -152,8 +160,15 @@ class RunContext:
             frames = self._stacks.get(frame) or self._remembered_stack(frame)
             if not self._concurrent:  # the loop's thread alone emits: no lock to take
                 try:
-                    event = build(payload, self._seq, self.run_id, float(self.clock.monotonic() - self._start),
-                                  self._iteration, frames, site.source)
+                    event = build(
+                        payload,
+                        self._seq,
+                        self.run_id,
+                        float(self.clock.monotonic() - self._start),
+                        self._iteration,
+                        frames,
+                        site.source,
+                    )
                 except KeyError:  # as many names as last time at this site, but not the same ones
                     event = self._build(builder_for(cls, tuple(payload)), cls, payload, frames, site.source)
                 self._seq += 1
@@ -170,14 +185,19 @@ class RunContext:
                 scope.sink(event)
         return event
 
-    def _build(self, build: Callable[..., EventBase], cls: type[EventBase], payload: dict[str, Any],
-               frames: tuple[str, ...], source: SourceRef) -> EventBase:
+    def _build(
+        self,
+        build: Callable[..., EventBase],
+        cls: type[EventBase],
+        payload: dict[str, Any],
+        frames: tuple[str, ...],
+        source: SourceRef,
+    ) -> EventBase:
         t = float(self.clock.monotonic() - self._start)
         try:
             return build(payload, self._seq, self.run_id, t, self._iteration, frames, source)
         except KeyError:  # as many names as last time at this site, but not the same ones
-            return builder_for(cls, tuple(payload))(payload, self._seq, self.run_id, t, self._iteration,
-                                                    frames, source)
+            return builder_for(cls, tuple(payload))(payload, self._seq, self.run_id, t, self._iteration, frames, source)
 
     @contextmanager
     def concurrent_calls(self) -> Iterator[None]:

@@ -13,9 +13,15 @@ STATES: tuple[State, ...] = ("planning", "acting", "observing", "summarizing", "
 _ACTING_FRAMES = frozenset({"_perform_agent_action", "perform_tool_calls", "perform_tool_call"})
 _SUMMARIZING_FRAMES = frozenset({"_summarize"})
 _BY_KIND: dict[str, State] = {
-    "chain_start": "planning", "agent_action": "planning", "agent_finish": "finished", "chain_end": "finished",
-    "chain_error": "error", "limit_reached": "error", "step": "observing",
-    "context_trimmed": "summarizing", "summarized": "summarizing",
+    "chain_start": "planning",
+    "agent_action": "planning",
+    "agent_finish": "finished",
+    "chain_end": "finished",
+    "chain_error": "error",
+    "limit_reached": "error",
+    "step": "observing",
+    "context_trimmed": "summarizing",
+    "summarized": "summarizing",
 }
 
 

@@ -28,8 +28,13 @@ for module in sorted(graph.modules):
 
 
 def cycles(root: Path) -> list[str]:
-    result = subprocess.run([sys.executable, "-c", FIND_CYCLES, *PACKAGES], capture_output=True, text=True,
-                            cwd=root, env={"PYTHONPATH": str(root), "PATH": ""})
+    result = subprocess.run(
+        [sys.executable, "-c", FIND_CYCLES, *PACKAGES],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={"PYTHONPATH": str(root), "PATH": ""},
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     return result.stdout.splitlines()
 

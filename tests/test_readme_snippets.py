@@ -34,8 +34,16 @@ def test_every_python_snippet_in_the_readme_runs(tmp_path):
             result = _python(tmp_path, "-c", f"import {named.group(1)[:-3]}")
         elif "def test_" in block:
             (tmp_path / f"test_readme_{number}.py").write_text(block, encoding="utf-8")
-            result = _python(tmp_path, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--snapshot-update",
-                             f"test_readme_{number}.py")
+            result = _python(
+                tmp_path,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--snapshot-update",
+                f"test_readme_{number}.py",
+            )
             assert result.returncode == 0, f"README snippet {number} (recording):\n{result.stdout}{result.stderr}"
             result = _python(tmp_path, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"test_readme_{number}.py")
         else:

@@ -14,26 +14,43 @@ from executor import __version__
 
 _PUBLIC = {
     # the trace format
-    "Trace": "tracer.trace.transitions", "Transition": "tracer.trace.transitions",
-    "TraceFile": "tracer.trace.reader", "TraceFormatError": "tracer.trace.reader", "load_trace": "tracer.trace.reader",
-    "TraceHeader": "tracer.trace.header", "TraceWriter": "tracer.trace.writer",
-    "TraceIndex": "tracer.trace.index", "Redactor": "tracer.trace.redact", "default_redactor": "tracer.trace.redact",
+    "Trace": "tracer.trace.transitions",
+    "Transition": "tracer.trace.transitions",
+    "TraceFile": "tracer.trace.reader",
+    "TraceFormatError": "tracer.trace.reader",
+    "load_trace": "tracer.trace.reader",
+    "TraceHeader": "tracer.trace.header",
+    "TraceWriter": "tracer.trace.writer",
+    "TraceIndex": "tracer.trace.index",
+    "Redactor": "tracer.trace.redact",
+    "default_redactor": "tracer.trace.redact",
     # replay
-    "verify_trace": "tracer.replay.verify", "VerifyResult": "tracer.replay.verify",
-    "fork_trace": "tracer.replay.fork", "ForkError": "tracer.replay.fork", "ForkResult": "tracer.replay.fork",
-    "Cassette": "tracer.replay.record_modes", "RecordMode": "tracer.replay.record_modes",
+    "verify_trace": "tracer.replay.verify",
+    "VerifyResult": "tracer.replay.verify",
+    "fork_trace": "tracer.replay.fork",
+    "ForkError": "tracer.replay.fork",
+    "ForkResult": "tracer.replay.fork",
+    "Cassette": "tracer.replay.record_modes",
+    "RecordMode": "tracer.replay.record_modes",
     "CassetteMissing": "tracer.replay.record_modes",
-    "ReplayDivergence": "tracer.replay.cassette", "ReplayModel": "tracer.replay.cassette",
-    "replayed_executor": "tracer.replay.builder", "register_scenarios": "tracer.replay.agents",
+    "ReplayDivergence": "tracer.replay.cassette",
+    "ReplayModel": "tracer.replay.cassette",
+    "replayed_executor": "tracer.replay.builder",
+    "register_scenarios": "tracer.replay.agents",
     # reports
-    "Narrator": "tracer.report.narrator", "Ledger": "tracer.report.ledger",
-    "diff_traces": "tracer.report.diff", "render_diff": "tracer.report.diff",
+    "Narrator": "tracer.report.narrator",
+    "Ledger": "tracer.report.ledger",
+    "diff_traces": "tracer.report.diff",
+    "render_diff": "tracer.report.diff",
     "mermaid_state_diagram": "tracer.report.mermaid",
     # bridges (need `loopscope[langchain]` / `loopscope[otel]`)
-    "LoopscopeCallbackHandler": "tracer.bridges.langchain_handler", "OTelListener": "tracer.report.otlp",
+    "LoopscopeCallbackHandler": "tracer.bridges.langchain_handler",
+    "OTelListener": "tracer.report.otlp",
     # the debugger
-    "Breakpoint": "tracer.debug.breakpoints", "BreakpointSet": "tracer.debug.breakpoints",
-    "Condition": "tracer.debug.conditions", "open_debugger": "tracer.tui.launch",
+    "Breakpoint": "tracer.debug.breakpoints",
+    "BreakpointSet": "tracer.debug.breakpoints",
+    "Condition": "tracer.debug.conditions",
+    "open_debugger": "tracer.tui.launch",
 }
 
 __all__ = ["__version__", *sorted(_PUBLIC)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from executor import ChatModel, RetryPolicy, Rule, RuleSet, ScriptedModel, Tool, with_fallbacks
 from executor.recovery.circuit_breaker import CircuitBreaker, CircuitBreakerModel
@@ -44,8 +44,14 @@ def get_weather(city: str) -> str:
 
 def weather_tools(model: ChatModel) -> list[Tool]:
     # Marked non-deterministic like a real weather API: a replay answers it from the recording.
-    return [Tool(name="get_weather", func=get_weather, deterministic=False,
-                 description="Today's weather for a city. Input: the city's name.")]
+    return [
+        Tool(
+            name="get_weather",
+            func=get_weather,
+            deterministic=False,
+            description="Today's weather for a city. Input: the city's name.",
+        )
+    ]
 
 
 def _guarded(model: ChatModel) -> CircuitBreakerModel:
@@ -65,16 +71,32 @@ def everything_down(_scripted: ChatModel) -> ChatModel:
 
 
 def _scenario(name: str, title: str, replies: Sequence[str], endpoint, **settings) -> Scenario:
-    return Scenario(name=name, title=title, question=QUESTION, build_tools=weather_tools, replies=replies,
-                    settings={"retry_policy": RETRY, **settings}, scripted_endpoint=endpoint)
+    return Scenario(
+        name=name,
+        title=title,
+        question=QUESTION,
+        build_tools=weather_tools,
+        replies=replies,
+        settings={"retry_policy": RETRY, **settings},
+        scripted_endpoint=endpoint,
+    )
 
 
 SCENARIO_FALLBACK = _scenario(
-    "fallback-model", "Fallback: the primary model is down, its breaker opens, the backup answers",
-    [thought("I need today's weather in Hangzhou.", "get_weather", "Hangzhou"),
-     final_answer("I now know the final answer.", ANSWER)],
-    primary_down)
+    "fallback-model",
+    "Fallback: the primary model is down, its breaker opens, the backup answers",
+    [
+        thought("I need today's weather in Hangzhou.", "get_weather", "Hangzhou"),
+        final_answer("I now know the final answer.", ANSWER),
+    ],
+    primary_down,
+)
 
 SCENARIO_DEGRADED = _scenario(
-    "fallback-rules", "Degradation: every model is down, a local rule answers the weather question",
-    [], everything_down, rules=RULES, degrade_after=3)
+    "fallback-rules",
+    "Degradation: every model is down, a local rule answers the weather question",
+    [],
+    everything_down,
+    rules=RULES,
+    degrade_after=3,
+)

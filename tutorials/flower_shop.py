@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from executor import ChatModel, Tool, llm_math_tool
 
-QUESTION = ("What do florists pay wholesale for a bunch of 20 red roses right now, "
-            "and what should I charge if I add 5%?")
+QUESTION = "What do florists pay wholesale for a bunch of 20 red roses right now, and what should I charge if I add 5%?"
 
 SEARCH_RESULTS = [
     "1. Wholesale flower market weekly: red roses trade at 25-30 yuan per bunch of 20 stems.",
@@ -21,8 +20,12 @@ def search(query: str) -> str:
 
 def search_tool() -> Tool:
     # Marked non-deterministic like a real web search: a replay answers it from the recording.
-    return Tool(name="Search", func=search, deterministic=False,
-                description="Useful for finding current facts, such as today's market prices.")
+    return Tool(
+        name="Search",
+        func=search,
+        deterministic=False,
+        description="Useful for finding current facts, such as today's market prices.",
+    )
 
 
 def search_and_calculator(model: ChatModel) -> list[Tool]:
@@ -44,7 +47,6 @@ def final_answer(text: str, answer: str) -> str:
 
 
 # The Calculator's own model call, answered the way LLMMathChain expects: an expression in a text block.
-CALCULATOR_REPLY = "```text\n25 * 1.05\n```\n...numexpr.evaluate(\"25 * 1.05\")...\n```output\n26.25\n```"
+CALCULATOR_REPLY = '```text\n25 * 1.05\n```\n...numexpr.evaluate("25 * 1.05")...\n```output\n26.25\n```'
 
-ANSWER = ("Florists pay about 25-30 yuan for a bunch of 20 red roses; "
-          "at 25 yuan plus 5% the price should be 26.25 yuan.")
+ANSWER = "Florists pay about 25-30 yuan for a bunch of 20 red roses; at 25 yuan plus 5% the price should be 26.25 yuan."

@@ -14,11 +14,17 @@ from .scenario import Scenario
 
 REPLIES = [
     # round 1: a plausible tool name the model invented; nothing by that name was given to it
-    thought("Prices like this live in a price database, so I will query it.",
-            "PriceDatabase", "red roses, bunch of 20, wholesale"),
+    thought(
+        "Prices like this live in a price database, so I will query it.",
+        "PriceDatabase",
+        "red roses, bunch of 20, wholesale",
+    ),
     # round 2: the observation named the real tools, and the model picks one of them
-    thought("There is no PriceDatabase tool. Search is the one for current prices.",
-            "Search", "wholesale price red roses bunch of 20"),
+    thought(
+        "There is no PriceDatabase tool. Search is the one for current prices.",
+        "Search",
+        "wholesale price red roses bunch of 20",
+    ),
     # round 3: the arithmetic goes to the Calculator, which spends the next reply on its own model call
     thought("Roses cost 25-30 yuan a bunch. I will take 25 yuan and add 5%.", "Calculator", "25 * 1.05"),
     CALCULATOR_REPLY,

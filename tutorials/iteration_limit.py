@@ -25,8 +25,13 @@ QUERIES = [
 ]
 
 REPLIES = [
-    thought("I should check one more source before I trust this price." if n else
-            "I need today's wholesale price of red roses first.", "Search", query)
+    thought(
+        "I should check one more source before I trust this price."
+        if n
+        else "I need today's wholesale price of red roses first.",
+        "Search",
+        query,
+    )
     for n, query in enumerate(QUERIES)
 ]
 

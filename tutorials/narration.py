@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from executor.events import EventBase
 
@@ -41,8 +42,10 @@ def check_language(lang: str) -> str:
 def _stop_for(note: Note, lang: str, events: Sequence[EventBase], source: str) -> NarrationStop:
     event, matched = note.anchor.find(events)
     if event is None:
-        raise NarrationMismatch(f"{source}: note {note.id!r} expects {note.anchor.describe()}, "
-                                f"but the trace has {matched} such event{'s' * (matched != 1)}")
+        raise NarrationMismatch(
+            f"{source}: note {note.id!r} expects {note.anchor.describe()}, "
+            f"but the trace has {matched} such event{'s' * (matched != 1)}"
+        )
     return NarrationStop(event.seq, note.titles[lang], note.texts[lang], note.show, note.pane)
 
 
@@ -67,11 +70,13 @@ def tutorial_stops(name: str, lang: str, events: Iterable[EventBase]) -> list[Na
     if part is tutorial.parts[-1]:
         stops.append(_takeaways_stop(tutorial, lang, events))
     stops.sort(key=lambda stop: stop.seq)
-    for before, after in zip(stops, stops[1:]):
+    for before, after in itertools.pairwise(stops):
         if before.seq == after.seq:
-            raise NarrationMismatch(f"{source}: stops {before.title!r} and {after.title!r} both land on "
-                                    f"event {after.seq}; anchor one of them elsewhere")
+            raise NarrationMismatch(
+                f"{source}: stops {before.title!r} and {after.title!r} both land on "
+                f"event {after.seq}; anchor one of them elsewhere"
+            )
     return stops
 
 
-__all__ = ["NarrationMismatch", "NarrationStop", "TUTORIALS", "check_language", "tutorial_stops"]
+__all__ = ["TUTORIALS", "NarrationMismatch", "NarrationStop", "check_language", "tutorial_stops"]

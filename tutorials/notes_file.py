@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from executor.events import CLASS_BY_KIND, EventBase
 
@@ -144,7 +145,7 @@ class _Reader:
             raise self.fail(where, "occurrence must be a non-zero whole number (1 = first, -1 = last)")
         condition = raw.get("where", {})
         if not isinstance(condition, dict):
-            raise self.fail(where, "where must be a table of field = value, e.g. where = { tool = \"Search\" }")
+            raise self.fail(where, 'where must be a table of field = value, e.g. where = { tool = "Search" }')
         fields = CLASS_BY_KIND[kind].model_fields
         for key in condition:
             if key != FRAME_KEY and key not in fields:
@@ -166,10 +167,14 @@ class _Reader:
         titles, bodies = {}, {}
         for lang in LANGUAGES:
             table = raw.get(lang)
-            if not isinstance(table, dict) or not str(table.get("title", "")).strip() \
-                    or not str(table.get("text", "")).strip():
-                raise self.fail(where, f"no {lang} title and text; every note needs both in "
-                                       f"each of {', '.join(LANGUAGES)}")
+            if (
+                not isinstance(table, dict)
+                or not str(table.get("title", "")).strip()
+                or not str(table.get("text", "")).strip()
+            ):
+                raise self.fail(
+                    where, f"no {lang} title and text; every note needs both in each of {', '.join(LANGUAGES)}"
+                )
             titles[lang] = str(table["title"]).strip()
             bodies[lang] = reflow(str(table["text"]))
         return Note(note_id, part, self.anchor(raw, where), titles, bodies, show, pane)

@@ -9,8 +9,10 @@ from .scenario import Scenario
 from .weather import SYSTEM_PROMPT, tool_calls, weather_tool
 
 QUESTION = "What is the weather in Beijing, Shanghai and Guangzhou today? Where should I go for a walk?"
-ANSWER = ("Beijing is the place for a walk today: sunny and 18°C with good air. Shanghai has light rain "
-          "(16°C). I could not get Guangzhou's weather: the service timed out.")
+ANSWER = (
+    "Beijing is the place for a walk today: sunny and 18°C with good air. Shanghai has light rain "
+    "(16°C). I could not get Guangzhou's weather: the service timed out."
+)
 
 
 def agent(model: ChatModel, tools: list[Tool]):
@@ -29,9 +31,11 @@ SCENARIO = Scenario(
     build_clocked_tools=tools,
     build_agent=agent,
     replies=[
-        tool_calls(("call_bj", "get_weather", {"city": "Beijing"}),
-                   ("call_sh", "get_weather", {"city": "Shanghai"}),
-                   ("call_gz", "get_weather", {"city": "Guangzhou"})),
+        tool_calls(
+            ("call_bj", "get_weather", {"city": "Beijing"}),
+            ("call_sh", "get_weather", {"city": "Shanghai"}),
+            ("call_gz", "get_weather", {"city": "Guangzhou"}),
+        ),
         ANSWER,
     ],
 )

@@ -6,8 +6,7 @@ from .flower_shop import QUESTION, final_answer, search_only, thought
 from .scenario import Scenario
 
 # Thinking out loud with no "Action:" line: the ReAct parser cannot turn this into anything.
-UNPARSEABLE = (" To price the roses I first need today's wholesale price, "
-               "then I can add five percent to it.")
+UNPARSEABLE = " To price the roses I first need today's wholesale price, then I can add five percent to it."
 
 ANSWER = "Florists pay about 25-30 yuan for a bunch of 20 red roses; with 5% added, 26.25-31.50 yuan."
 
@@ -28,8 +27,9 @@ SCENARIO_ON = Scenario(
     replies=[
         UNPARSEABLE,
         # the observation quoted the format rule; the model now writes an Action line
-        thought("I forgot the format. I will search for the price first.",
-                "Search", "wholesale price red roses bunch of 20"),
+        thought(
+            "I forgot the format. I will search for the price first.", "Search", "wholesale price red roses bunch of 20"
+        ),
         final_answer("I now know the final answer.", ANSWER),
     ],
     settings={"handle_parsing_errors": True},

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from executor import ChatModel, ModelReply, RateLimiter, RetryPolicy
 from executor.clock import Clock
@@ -19,7 +20,7 @@ from .flower_shop import (
 from .scenario import Scenario
 
 MAX_QPS = 0.5  # one model call every 2 seconds on average
-BURST = 2      # but the first two may go at once
+BURST = 2  # but the first two may go at once
 REFUSED_ATTEMPTS = (2, 3)  # the endpoint's answer to the 2nd and 3rd attempts overall: 429
 
 
@@ -52,8 +53,14 @@ def pacing(clock: Clock) -> dict[str, Any]:
     """A limiter on the run's clock and a retry policy whose jitter repeats: new for every run."""
     return {
         "rate_limiter": RateLimiter(max_qps=MAX_QPS, burst=BURST, clock=clock),
-        "retry_policy": RetryPolicy(max_retries=3, initial_delay=1.0, backoff_factor=2.0, max_delay=8.0,
-                                    jitter=True, rng=random.Random(429).random),
+        "retry_policy": RetryPolicy(
+            max_retries=3,
+            initial_delay=1.0,
+            backoff_factor=2.0,
+            max_delay=8.0,
+            jitter=True,
+            rng=random.Random(429).random,
+        ),
     }
 
 
@@ -63,8 +70,9 @@ SCENARIO = Scenario(
     question=QUESTION,
     build_tools=search_and_calculator,
     replies=[
-        thought("I need today's wholesale price of red roses first.",
-                "Search", "wholesale price red roses bunch of 20"),
+        thought(
+            "I need today's wholesale price of red roses first.", "Search", "wholesale price red roses bunch of 20"
+        ),
         thought("Roses cost 25-30 yuan a bunch. I will take 25 yuan and add 5%.", "Calculator", "25 * 1.05"),
         CALCULATOR_REPLY,
         final_answer("I now know the final answer.", ANSWER),

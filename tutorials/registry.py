@@ -20,7 +20,7 @@ class Tutorial:
     part_names: tuple[str, ...]
 
     @classmethod
-    def of(cls, name: str, parts: tuple[Scenario, ...]) -> "Tutorial":
+    def of(cls, name: str, parts: tuple[Scenario, ...]) -> Tutorial:
         """A tutorial made of these scenarios as they are (a test's part with another fixture)."""
         tutorial = cls(name, tuple(part.name for part in parts))
         tutorial.__dict__["parts"] = tuple(parts)  # what the cached property below would hold
@@ -55,20 +55,23 @@ def _tutorial(name: str, *scenario_names: str) -> Tutorial:
 
 
 # In teaching order: the happy path first, then each way the loop can go wrong.
-TUTORIALS: dict[str, Tutorial] = {t.name: t for t in (
-    _tutorial("rose-pricing", "rose-pricing"),
-    _tutorial("invalid-tool", "invalid-tool"),
-    _tutorial("parse-error", "parse-error-off", "parse-error-on"),
-    _tutorial("tool-error", "tool-error-unhandled", "tool-error-handled", "tool-error-retried"),
-    _tutorial("iteration-limit", "iteration-limit"),
-    _tutorial("rate-limit", "rate-limit"),
-    _tutorial("fallback", "fallback-model", "fallback-rules"),
-    _tutorial("langchain", "rose-pricing-langchain"),
-    # The tool-calling agent: the same executor, the model's native tool calls instead of ReAct text.
-    _tutorial("parallel-tools", "parallel-tools"),
-    _tutorial("context-budget", "context-budget-trim", "context-budget-summarize"),
-    _tutorial("structured-output", "structured-output"),
-)}
+TUTORIALS: dict[str, Tutorial] = {
+    t.name: t
+    for t in (
+        _tutorial("rose-pricing", "rose-pricing"),
+        _tutorial("invalid-tool", "invalid-tool"),
+        _tutorial("parse-error", "parse-error-off", "parse-error-on"),
+        _tutorial("tool-error", "tool-error-unhandled", "tool-error-handled", "tool-error-retried"),
+        _tutorial("iteration-limit", "iteration-limit"),
+        _tutorial("rate-limit", "rate-limit"),
+        _tutorial("fallback", "fallback-model", "fallback-rules"),
+        _tutorial("langchain", "rose-pricing-langchain"),
+        # The tool-calling agent: the same executor, the model's native tool calls instead of ReAct text.
+        _tutorial("parallel-tools", "parallel-tools"),
+        _tutorial("context-budget", "context-budget-trim", "context-budget-summarize"),
+        _tutorial("structured-output", "structured-output"),
+    )
+}
 
 
 def find_part(name: str) -> tuple[Tutorial, Scenario]:
@@ -77,8 +80,7 @@ def find_part(name: str) -> tuple[Tutorial, Scenario]:
         tutorial = TUTORIALS[name]
         if len(tutorial.parts) == 1:
             return tutorial, tutorial.parts[0]
-        raise KeyError(f"tutorial {name!r} has {len(tutorial.parts)} parts; name one: "
-                       f"{', '.join(tutorial.part_names)}")
+        raise KeyError(f"tutorial {name!r} has {len(tutorial.parts)} parts; name one: {', '.join(tutorial.part_names)}")
     for tutorial in TUTORIALS.values():
         if name in tutorial.part_names:
             return tutorial, SCENARIOS[name]

@@ -30,8 +30,12 @@ def search(query: str) -> str:
 
 def build_tools(model: executor.ChatModel) -> list[executor.Tool]:
     return [
-        executor.Tool(name="Search", func=search, deterministic=False,
-                      description="Useful for finding current facts, such as today's market prices."),
+        executor.Tool(
+            name="Search",
+            func=search,
+            deterministic=False,
+            description="Useful for finding current facts, such as today's market prices.",
+        ),
         executor.llm_math_tool(model),
     ]
 
@@ -45,7 +49,7 @@ REPLIES = [
     "我们可以取25元作为计算基础，在此基础上加价5%。\n\n"
     "Action: Calculator\nAction Input: 25 * 1.05",
     # the Calculator's own model call: it writes the expression, numexpr computes it
-    "```text\n25 * 1.05\n```\n...numexpr.evaluate(\"25 * 1.05\")...\n```output\n26.25\n```",
+    '```text\n25 * 1.05\n```\n...numexpr.evaluate("25 * 1.05")...\n```output\n26.25\n```',
     # round 3: the final answer
     " I now know the final answer.\n"
     "Final Answer: 目前市场上玫瑰花的一般进货价格大约在每扎25~30元。以25元计算，加价5%后的定价应为26.25元。",

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the executor loads when a scenario first runs, not when a tutorial is listed or opened
     from executor import AgentExecutor, ChatModel, Tool
     from executor.clock import Clock
+
 
 def _fixtures_dir() -> tuple[Path, bool]:
     """(where the recorded fixtures are, whether that is the repository's fixtures/ folder).

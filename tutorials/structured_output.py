@@ -25,10 +25,13 @@ def agent(model: ChatModel, tools: list[Tool]):
     return create_tool_calling_agent(model, tools, SYSTEM_PROMPT, response_format=WalkAdvice)
 
 
-FIRST_TRY = ('Here is my advice:\n```json\n{"city": "Beijing", "temperature_c": "mild, about 18", '
-             '"go_for_a_walk": "yes", "reason": "Sunny with good air."}\n```')
-SECOND_TRY = ('{"city": "Beijing", "temperature_c": 18, "go_for_a_walk": true, '
-              '"reason": "Sunny, 18°C, light wind and good air."}')
+FIRST_TRY = (
+    'Here is my advice:\n```json\n{"city": "Beijing", "temperature_c": "mild, about 18", '
+    '"go_for_a_walk": "yes", "reason": "Sunny with good air."}\n```'
+)
+SECOND_TRY = (
+    '{"city": "Beijing", "temperature_c": 18, "go_for_a_walk": true, "reason": "Sunny, 18°C, light wind and good air."}'
+)
 
 SCENARIO = Scenario(
     name="structured-output",

@@ -26,8 +26,12 @@ def supplier_quote(product: str) -> str:
 
 def quote_tool(handle_tool_error: bool) -> Tool:
     # Deterministic on purpose: a replay runs it for real, so it fails again exactly as recorded.
-    return Tool(name="SupplierQuote", func=supplier_quote, handle_tool_error=handle_tool_error,
-                description="Asks our wholesale supplier for today's price of a product.")
+    return Tool(
+        name="SupplierQuote",
+        func=supplier_quote,
+        handle_tool_error=handle_tool_error,
+        description="Asks our wholesale supplier for today's price of a product.",
+    )
 
 
 QUOTE = "Quote for red roses, bunch of 20: 25 yuan wholesale, valid today."
@@ -50,10 +54,21 @@ def flaky_quote_tool() -> Tool:
 
     # Delays of 1, 2, 4 s capped at 3 s, each jittered to between half and all of itself; the
     # seeded source makes the jitter the same in every run.
-    policy = RetryPolicy(max_retries=4, initial_delay=1.0, backoff_factor=2.0, max_delay=3.0,
-                         jitter=True, retry_on=(TimeoutError,), rng=random.Random(2024).random)
-    return Tool(name="SupplierQuote", func=quote, retry_policy=policy,
-                description="Asks our wholesale supplier for today's price of a product.")
+    policy = RetryPolicy(
+        max_retries=4,
+        initial_delay=1.0,
+        backoff_factor=2.0,
+        max_delay=3.0,
+        jitter=True,
+        retry_on=(TimeoutError,),
+        rng=random.Random(2024).random,
+    )
+    return Tool(
+        name="SupplierQuote",
+        func=quote,
+        retry_policy=policy,
+        description="Asks our wholesale supplier for today's price of a product.",
+    )
 
 
 def tools_unhandled(model: ChatModel) -> list[Tool]:
@@ -64,8 +79,11 @@ def tools_handled(model: ChatModel) -> list[Tool]:
     return [quote_tool(handle_tool_error=True), search_tool()]
 
 
-ASK_SUPPLIER = thought("Our supplier knows today's wholesale price best; I will ask for a quote.",
-                       "SupplierQuote", "red roses, bunch of 20")
+ASK_SUPPLIER = thought(
+    "Our supplier knows today's wholesale price best; I will ask for a quote.",
+    "SupplierQuote",
+    "red roses, bunch of 20",
+)
 
 SCENARIO_UNHANDLED = Scenario(
     name="tool-error-unhandled",
@@ -84,8 +102,11 @@ SCENARIO_HANDLED = Scenario(
     replies=[
         ASK_SUPPLIER,
         # the observation carried the failure; the model turns to the other tool
-        thought("The supplier is not answering. I will look the price up with Search instead.",
-                "Search", "wholesale price red roses bunch of 20"),
+        thought(
+            "The supplier is not answering. I will look the price up with Search instead.",
+            "Search",
+            "wholesale price red roses bunch of 20",
+        ),
         final_answer("I now know the final answer.", ANSWER),
     ],
 )

@@ -12,8 +12,10 @@ from pydantic import BaseModel, Field
 from executor import ManualClock, ModelReply, Tool, ToolCall, ToolError
 from executor.clock import Clock
 
-SYSTEM_PROMPT = ("You are a travel assistant. Look up the weather with get_weather, one call per city; "
-                 "when several cities are asked about, call the tool for all of them in the same reply.")
+SYSTEM_PROMPT = (
+    "You are a travel assistant. Look up the weather with get_weather, one call per city; "
+    "when several cities are asked about, call the tool for all of them in the same reply."
+)
 FORECASTS = {
     "Beijing": "Beijing: sunny, 18°C, light wind from the north, air quality good",
     "Shanghai": "Shanghai: light rain, 16°C, humidity 85%",
@@ -79,11 +81,20 @@ def weather_tool(clock: Clock | None = None) -> Tool:
             raise ToolError(f"no forecast for {city!r}; known cities: {', '.join(FORECASTS)}")
         return FORECASTS[city]
 
-    return Tool(name="get_weather", description="Today's weather for one city.", func=get_weather,
-                args_schema=City, handle_tool_error=True)
+    return Tool(
+        name="get_weather",
+        description="Today's weather for one city.",
+        func=get_weather,
+        args_schema=City,
+        handle_tool_error=True,
+    )
 
 
 def tool_calls(*specs: tuple[str, str, dict], text: str = "") -> ModelReply:
     """A scripted reply asking for tool calls: each spec is (call id, tool name, arguments)."""
-    return ModelReply(text, tool_calls=tuple(ToolCall(call_id, name, json.dumps(arguments, ensure_ascii=False))
-                                            for call_id, name, arguments in specs))
+    return ModelReply(
+        text,
+        tool_calls=tuple(
+            ToolCall(call_id, name, json.dumps(arguments, ensure_ascii=False)) for call_id, name, arguments in specs
+        ),
+    )

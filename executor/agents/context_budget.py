@@ -4,27 +4,31 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Generator, Literal, Sequence
+from typing import Literal
 
-from ..models.chat_call import ToolCallingModel, call_chat_model
 from ..events import ContextTrimmedEvent, SummarizedEvent
+from ..models.chat_call import ToolCallingModel, call_chat_model
 from ..models.messages import Message, message_text, render_messages, system_message, user_message
 from ..run_context import RunContext
 
 TokenCounter = Callable[[str], int]
 MESSAGE_OVERHEAD = 4  # role and separators: OpenAI's cookbook counts 3-4 tokens per message
 SUMMARY_PREFIX = "Summary of the earlier steps of this conversation:\n"
-SUMMARY_INSTRUCTIONS = ("Summarize the conversation below for the assistant that continues it: keep every fact, "
-                        "number and tool result it will need, drop the rest. Answer with the summary only.")
+SUMMARY_INSTRUCTIONS = (
+    "Summarize the conversation below for the assistant that continues it: keep every fact, "
+    "number and tool result it will need, drop the rest. Answer with the summary only."
+)
 _PIECES = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]|[A-Za-z]+|\d|[^\sA-Za-z\d]")
 
 
 def approx_token_count(text: str) -> int:
     """An offline estimate close to BPE tokenizers: a CJK character or a digit or a symbol is one token,
     a run of letters one per 4 letters. No vocabulary to download (tiktoken fetches one at run time)."""
-    return sum(math.ceil(len(piece) / 4) if piece.isalpha() and piece.isascii() else 1
-               for piece in _PIECES.findall(text))
+    return sum(
+        math.ceil(len(piece) / 4) if piece.isalpha() and piece.isascii() else 1 for piece in _PIECES.findall(text)
+    )
 
 
 @dataclass(eq=False)  # hashable by identity: it keys its state in run.run_state
@@ -46,8 +50,9 @@ class ContextBudget:
         if self.context_window is None and self.max_tokens is None:
             raise ValueError("ContextBudget needs context_window (messages) and/or max_tokens")
         if self.context_window is not None and self.context_window < 3:
-            raise ValueError("context_window must be at least 3 (system, question, one more), "
-                             f"got {self.context_window}")
+            raise ValueError(
+                f"context_window must be at least 3 (system, question, one more), got {self.context_window}"
+            )
         if self.strategy not in ("trim", "summarize"):
             raise ValueError(f"strategy must be 'trim' or 'summarize', got {self.strategy!r}")
 
@@ -59,14 +64,15 @@ class ContextBudget:
             return False
         return self.max_tokens is None or self.count_tokens(messages) + reserve <= self.max_tokens
 
-    def fit(self, messages: list[Message], run: RunContext,
-            model: ToolCallingModel) -> Generator[object, None, list[Message]]:
+    def fit(
+        self, messages: list[Message], run: RunContext, model: ToolCallingModel
+    ) -> Generator[object, None, list[Message]]:
         """The messages to send: as they are when they fit, else trimmed or with older turns summarized."""
         head, rest = _split_head(messages)
         # Kept on the run, so a later run of the same agent never inherits this run's summary.
         summarized = run.run_state.get(self)
         if summarized is not None:  # the history only grows: the turns summarized before stay summarized
-            rest = [summarized[1]] + rest[summarized[0]:]
+            rest = [summarized[1]] + rest[summarized[0] :]
         if self.fits(head + rest):
             return head + rest
         if self.strategy == "summarize":
@@ -75,11 +81,17 @@ class ContextBudget:
         kept = head + rest[keep:]
         yield run.emit(ContextTrimmedEvent, reason=self._reason(head + rest), dropped=rest[:keep],
                        messages_before=len(head + rest), messages_after=len(kept),
-                       tokens_before=self.count_tokens(head + rest), tokens_after=self.count_tokens(kept))
+                       tokens_before=self.count_tokens(head + rest), tokens_after=self.count_tokens(kept))  # fmt: skip
         return kept
 
-    def _summarize(self, head: list[Message], rest: list[Message], run: RunContext, model: ToolCallingModel,
-                   previous: tuple[int, Message] | None) -> Generator[object, None, list[Message]]:
+    def _summarize(
+        self,
+        head: list[Message],
+        rest: list[Message],
+        run: RunContext,
+        model: ToolCallingModel,
+        previous: tuple[int, Message] | None,
+    ) -> Generator[object, None, list[Message]]:
         # The summary call: a nested, narrated model call (frames ... plan, fit, _summarize, call_chat_model).
         reserve = max(1, (self.max_tokens or 0) // 4)  # room left for the summary itself
         keep = max(self._kept_tail(head, rest, reserve), 1)
@@ -93,7 +105,7 @@ class ContextBudget:
         kept = head + [summary] + rest[keep:]
         yield run.emit(SummarizedEvent, replaced=replaced, summary=summary, messages_before=len(head + rest),
                        messages_after=len(kept), tokens_before=self.count_tokens(head + rest),
-                       tokens_after=self.count_tokens(kept))
+                       tokens_after=self.count_tokens(kept))  # fmt: skip
         return kept
 
     def _kept_tail(self, head: list[Message], rest: list[Message], reserve: int) -> int:
@@ -113,4 +125,4 @@ class ContextBudget:
 def _split_head(messages: list[Message]) -> tuple[list[Message], list[Message]]:
     """The always-kept head (a leading system message and the first user message) and the rest."""
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), -1)
-    return messages[:first_user + 1], messages[first_user + 1:]
+    return messages[: first_user + 1], messages[first_user + 1 :]

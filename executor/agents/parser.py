@@ -29,8 +29,9 @@ class OutputParserException(ValueError):
     whether the parser thinks it is worth sending (LangChain's same-named fields).
     """
 
-    def __init__(self, error: str, observation: str | None = None, llm_output: str = "",
-                 send_to_llm: bool = False) -> None:
+    def __init__(
+        self, error: str, observation: str | None = None, llm_output: str = "", send_to_llm: bool = False
+    ) -> None:
         super().__init__(error)
         self.observation = observation
         self.llm_output = llm_output
@@ -48,15 +49,17 @@ def parse_react_output(text: str) -> AgentAction | AgentFinish:
             # Not sent to the model: both halves are valid, so no hint would help it.
             # LangChain's message ends in ':' and its f-string adds another: "action:: <text>".
             raise OutputParserException(f"{BOTH_FINISH_AND_ACTION}: {text}", llm_output=text)
-        tool = text[head.end():tail.start()].strip()
-        tool_input = text[tail.end():].strip(" ").strip('"')
+        tool = text[head.end() : tail.start()].strip()
+        tool_input = text[tail.end() :].strip(" ").strip('"')
         return AgentAction(tool, tool_input, text)
     if includes_answer:
         return AgentFinish({"output": text.rpartition(FINAL_ANSWER)[2].strip()}, text)
     if head is None:
-        raise OutputParserException(f"Could not parse LLM output: `{text}`", MISSING_ACTION,
-                                    llm_output=text, send_to_llm=True)
+        raise OutputParserException(
+            f"Could not parse LLM output: `{text}`", MISSING_ACTION, llm_output=text, send_to_llm=True
+        )
     if not _TAIL.search(text):
-        raise OutputParserException(f"Could not parse LLM output: `{text}`", MISSING_ACTION_INPUT,
-                                    llm_output=text, send_to_llm=True)
+        raise OutputParserException(
+            f"Could not parse LLM output: `{text}`", MISSING_ACTION_INPUT, llm_output=text, send_to_llm=True
+        )
     raise OutputParserException(f"Could not parse LLM output: `{text}`", llm_output=text)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..schema import AgentAction
 
@@ -86,8 +86,9 @@ class Scratchpad:
     def render(self, head: str, steps: Sequence) -> str:
         """`head` followed by the scratchpad for `steps`."""
         done = len(self._steps)
-        same_prefix = len(steps) >= done and (done == 0 or (steps[0] is self._steps[0]
-                                                            and steps[done - 1] is self._steps[-1]))
+        same_prefix = len(steps) >= done and (
+            done == 0 or (steps[0] is self._steps[0] and steps[done - 1] is self._steps[-1])
+        )
         if head is not self._head or not same_prefix:
             self._steps, self._head, self._text, done = [], head, head, 0
             self._number = _numbered(head, None)
@@ -109,8 +110,10 @@ class PromptTemplate:
     def __init__(self, template: str) -> None:
         missing = [v for v in REQUIRED_VARIABLES if "{" + v + "}" not in template]
         if missing:
-            raise ValueError(f"Prompt missing required variables: {missing}; "
-                             f"the ReAct template needs {{tools}}, {{tool_names}} and {{agent_scratchpad}}")
+            raise ValueError(
+                f"Prompt missing required variables: {missing}; "
+                f"the ReAct template needs {{tools}}, {{tool_names}} and {{agent_scratchpad}}"
+            )
         self.template = template
         self._head, _, self._tail = template.partition(SCRATCHPAD)
         self._variables: dict[str, str] | None = None

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
+from typing import Any
 
 from ..models.chat_model import ChatModel, call_model
-from .parser import parse_react_output
-from .prompt import REACT_PROMPT, PromptTemplate, Scratchpad, render_tools
 from ..run_context import RunContext
 from ..schema import AgentAction, AgentFinish
 from ..tools.adapters import as_tools
 from ..tools.tool import Tool
+from .parser import parse_react_output
+from .prompt import REACT_PROMPT, PromptTemplate, Scratchpad, render_tools
 
 STOP = ["\nObservation"]
 
@@ -20,9 +21,14 @@ class ReActAgent:
 
     return_values = ["output"]
 
-    def __init__(self, model: ChatModel, tools: Sequence[Tool], prompt: PromptTemplate,
-                 output_parser: Callable[[str], AgentAction | AgentFinish] = parse_react_output,
-                 stop: Sequence[str] = tuple(STOP)) -> None:
+    def __init__(
+        self,
+        model: ChatModel,
+        tools: Sequence[Tool],
+        prompt: PromptTemplate,
+        output_parser: Callable[[str], AgentAction | AgentFinish] = parse_react_output,
+        stop: Sequence[str] = tuple(STOP),
+    ) -> None:
         self.model = model
         self.prompt = prompt
         self.output_parser = output_parser
@@ -33,21 +39,24 @@ class ReActAgent:
         self._scratchpad = Scratchpad()
 
     def render_prompt(self, intermediate_steps: Sequence, **inputs: Any) -> str:
-        head, tail = self.prompt.parts(tools=self._tool_text, tool_names=self._tool_names,
-                                       **{k: str(v) for k, v in inputs.items()})
+        head, tail = self.prompt.parts(
+            tools=self._tool_text, tool_names=self._tool_names, **{k: str(v) for k, v in inputs.items()}
+        )
         text = self._scratchpad.render(head, intermediate_steps)
         return text + tail if tail else text
 
-    def plan(self, intermediate_steps: Sequence, run: RunContext,
-             **inputs: Any) -> Generator[object, None, AgentAction | AgentFinish]:
+    def plan(
+        self, intermediate_steps: Sequence, run: RunContext, **inputs: Any
+    ) -> Generator[object, None, AgentAction | AgentFinish]:
         # LangChain: RunnableAgent.plan — the steps so far become the scratchpad of one prompt.
         prompt = self.render_prompt(intermediate_steps, **inputs)
         text = yield from call_model(run, self.model, prompt, self.stop)
         return self.output_parser(text)
 
 
-def create_react_agent(model: ChatModel, tools: Sequence[Tool],
-                       prompt: str | PromptTemplate | None = None) -> ReActAgent:
+def create_react_agent(
+    model: ChatModel, tools: Sequence[Tool], prompt: str | PromptTemplate | None = None
+) -> ReActAgent:
     """LangChain: create_react_agent. `prompt` may replace the built-in ReAct template."""
     if prompt is None:
         prompt = PromptTemplate(REACT_PROMPT)

@@ -4,21 +4,30 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from ..schema import AgentFinish
 from .json_spans import bracket_spans
 from .parser import OutputParserException
-from ..schema import AgentFinish
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\n(.*?)```", re.DOTALL)
 _PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
 # Where the answer may sit inside the JSON a model wrote: the whole of it, or one of the wrappers
 # models like to add. Like the JSON agent of the reference article, the first path that yields a
 # valid value wins, and a string found there is parsed once more (JSON inside a JSON string).
-DEFAULT_PATHS = ("$", "$.output", "$.answer", "$.final_answer", "$.result", "$.data", "$.response",
-                 "$.choices[0].message.content")
+DEFAULT_PATHS = (
+    "$",
+    "$.output",
+    "$.answer",
+    "$.final_answer",
+    "$.result",
+    "$.data",
+    "$.response",
+    "$.choices[0].message.content",
+)
 MAX_ERROR_CHARS = 600
 MAX_DEPTH = 100  # brackets inside brackets; far beyond any answer schema, far below the recursion limit
 EMBEDDED_SEARCH_CHARS = 1_000_000  # beyond any model's output limit; a longer reply is read as a whole only
@@ -47,7 +56,7 @@ def json_candidates(text: str) -> Iterator[Any]:
             return
         # Its own slice, not raw_decode(text, start): a decode error counts the lines before its
         # position, which over the whole text made each failed start cost the text's length.
-        yield from _decoded(searched[start:end + 1])
+        yield from _decoded(searched[start : end + 1])
 
 
 def _decoded(text: str) -> Iterator[Any]:
@@ -85,8 +94,7 @@ def _lookup(value: Any, steps: tuple[str | int, ...]) -> Any:
     return value
 
 
-def extract_structured(text: str, response_format: type[BaseModel],
-                       paths: Sequence[str] = DEFAULT_PATHS) -> BaseModel:
+def extract_structured(text: str, response_format: type[BaseModel], paths: Sequence[str] = DEFAULT_PATHS) -> BaseModel:
     """The first candidate JSON value, at the first path that has one, that validates.
 
     Raises OutputParserException whose observation tells the model what was wrong and what to send.
@@ -114,19 +122,25 @@ def _with_inner_json(value: Any) -> Iterator[Any]:
         yield from _decoded(value.strip())
 
 
-def _answer_error(text: str, response_format: type[BaseModel],
-                  error: ValidationError | None) -> OutputParserException:
+def _answer_error(text: str, response_format: type[BaseModel], error: ValidationError | None) -> OutputParserException:
     if error is None:
         problem = "it contains no JSON value"
     else:
-        problem = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}"
-                            for e in error.errors(include_url=False))
+        problem = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in error.errors(include_url=False)
+        )
         problem = f"it does not match {response_format.__name__} ({problem})"
     schema = json.dumps(response_format.model_json_schema(), ensure_ascii=False)
-    observation = (f"Your final answer could not be used: {problem}. Reply again with only a JSON object "
-                   f"matching this JSON Schema: {schema}")
-    return OutputParserException(f"Could not read the final answer as {response_format.__name__}: {problem}"
-                                 [:MAX_ERROR_CHARS], observation=observation, llm_output=text, send_to_llm=True)
+    observation = (
+        f"Your final answer could not be used: {problem}. Reply again with only a JSON object "
+        f"matching this JSON Schema: {schema}"
+    )
+    return OutputParserException(
+        f"Could not read the final answer as {response_format.__name__}: {problem}"[:MAX_ERROR_CHARS],
+        observation=observation,
+        llm_output=text,
+        send_to_llm=True,
+    )
 
 
 def parse_structured_answer(text: str, response_format: type[BaseModel]) -> AgentFinish:
@@ -139,5 +153,4 @@ def structured_finish(finish: AgentFinish, response_format: type[BaseModel]) -> 
     output = finish.return_values.get("output")
     if isinstance(output, response_format):
         return finish
-    return AgentFinish({**finish.return_values, "output": extract_structured(str(output), response_format)},
-                       finish.log)
+    return AgentFinish({**finish.return_values, "output": extract_structured(str(output), response_format)}, finish.log)

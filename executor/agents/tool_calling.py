@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any, Generator, Sequence
+from collections.abc import Generator, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
 from ..models.chat_call import ToolCallingModel, call_chat_model
-from .context_budget import ContextBudget
-from ..models.messages import Message, ToolCall, assistant_message, format_to_tool_messages, system_message, user_message
 from ..models.chat_model import ModelReply
+from ..models.messages import (
+    Message,
+    ToolCall,
+    assistant_message,
+    format_to_tool_messages,
+    system_message,
+    user_message,
+)
 from ..run_context import RunContext
 from ..schema import AgentFinish, AgentStep, ToolAgentAction
-from .structured_output import parse_structured_answer
 from ..tools.schema import check_function_name, tool_spec
 from ..tools.tool import Tool
+from .context_budget import ContextBudget
+from .structured_output import parse_structured_answer
 
 
 class ToolCallingAgent:
@@ -24,9 +32,15 @@ class ToolCallingAgent:
     return_values = ["output"]
     stop: list[str] = []  # the model's tool calls end its turn; no stop sequences needed
 
-    def __init__(self, model: ToolCallingModel, tools: Sequence[Tool], system_prompt: str | None = None,
-                 response_format: type[BaseModel] | None = None, context_budget: ContextBudget | None = None,
-                 parallel_tool_calls: bool = True) -> None:
+    def __init__(
+        self,
+        model: ToolCallingModel,
+        tools: Sequence[Tool],
+        system_prompt: str | None = None,
+        response_format: type[BaseModel] | None = None,
+        context_budget: ContextBudget | None = None,
+        parallel_tool_calls: bool = True,
+    ) -> None:
         for tool in tools:
             check_function_name(tool)
         self.model = model
@@ -41,8 +55,9 @@ class ToolCallingAgent:
         head = [system_message(self.system_prompt)] if self.system_prompt else []
         return head + [user_message(str(inputs["input"]))] + format_to_tool_messages(intermediate_steps)
 
-    def plan(self, intermediate_steps: Sequence[AgentStep], run: RunContext,
-             **inputs: Any) -> Generator[object, None, list[ToolAgentAction] | AgentFinish]:
+    def plan(
+        self, intermediate_steps: Sequence[AgentStep], run: RunContext, **inputs: Any
+    ) -> Generator[object, None, list[ToolAgentAction] | AgentFinish]:
         # LangChain: RunnableMultiActionAgent.plan — the steps so far become messages; the reply's
         # tool calls become actions (several at once), a reply without any is the final answer.
         messages = self.build_messages(intermediate_steps, **inputs)
@@ -58,8 +73,10 @@ class ToolCallingAgent:
     def parse_tool_calls(self, reply: ModelReply) -> list[ToolAgentAction]:
         # LangChain: parse_ai_message_to_tool_action
         message = assistant_message(reply.text, reply.tool_calls)
-        return [ToolAgentAction(call.name, call.arguments, _invoking_log(call, reply.text), (message,), call.id)
-                for call in reply.tool_calls]
+        return [
+            ToolAgentAction(call.name, call.arguments, _invoking_log(call, reply.text), (message,), call.id)
+            for call in reply.tool_calls
+        ]
 
 
 def _invoking_log(call: ToolCall, content: str) -> str:
@@ -67,12 +84,19 @@ def _invoking_log(call: ToolCall, content: str) -> str:
     return f"\nInvoking: `{call.name}` with `{call.arguments}`\n{content_msg}\n"
 
 
-def create_tool_calling_agent(model: ToolCallingModel, tools: Sequence[Tool], system_prompt: str | None = None,
-                              *, response_format: type[BaseModel] | None = None,
-                              context_budget: ContextBudget | None = None,
-                              parallel_tool_calls: bool = True) -> ToolCallingAgent:
+def create_tool_calling_agent(
+    model: ToolCallingModel,
+    tools: Sequence[Tool],
+    system_prompt: str | None = None,
+    *,
+    response_format: type[BaseModel] | None = None,
+    context_budget: ContextBudget | None = None,
+    parallel_tool_calls: bool = True,
+) -> ToolCallingAgent:
     """LangChain: create_tool_calling_agent. Use it with the same AgentExecutor as the ReAct agent."""
     if not callable(getattr(model, "generate_messages", None)):
-        raise TypeError(f"{type(model).__name__} has no generate_messages(messages, tools, ...): "
-                        "the tool-calling agent needs a chat model that supports tool calls")
+        raise TypeError(
+            f"{type(model).__name__} has no generate_messages(messages, tools, ...): "
+            "the tool-calling agent needs a chat model that supports tool calls"
+        )
     return ToolCallingAgent(model, tools, system_prompt, response_format, context_budget, parallel_tool_calls)

@@ -2,16 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, TypeAdapter
 
 # The envelope and records live in event_base, the kinds of a failing model call in recovery_events;
 # both are re-exported here, so `from executor.events import ...` names every event class.
-from .base import (SCHEMA_VERSION, ActionRecord, CalleeRef, EventBase, SourceRef,  # noqa: F401 (re-exported)
-                         ToolCallRecord, ToolInfo, describe_fields)
-from .recovery import (BreakerClosedEvent, BreakerHalfOpenEvent, BreakerOpenEvent, DegradeEvent, FallbackEvent,
-                              PlanErrorEvent, RefusalEvent)
+from .base import (  # noqa: F401 (re-exported)
+    SCHEMA_VERSION,
+    ActionRecord,
+    CalleeRef,
+    EventBase,
+    SourceRef,
+    ToolCallRecord,
+    ToolInfo,
+    describe_fields,
+)
+from .recovery import (
+    BreakerClosedEvent,
+    BreakerHalfOpenEvent,
+    BreakerOpenEvent,
+    DegradeEvent,
+    FallbackEvent,
+    PlanErrorEvent,
+    RefusalEvent,
+)
 
 
 # Kind names follow LangChain's callbacks where one exists (tool_start = on_tool_start).
@@ -308,13 +323,33 @@ class ChainErrorEvent(EventBase):
 
 # The union, written once; everything else is derived from it.
 Event = Annotated[
-    Union[
-        ChainStartEvent, LLMStartEvent, LLMEndEvent, AgentActionEvent, AgentFinishEvent,
-        ParseErrorEvent, InvalidToolEvent, ToolStartEvent, ToolEndEvent, ToolErrorEvent, RetryEvent,
-        RateLimitWaitEvent, StepEvent, FinishCheckEvent, LimitReachedEvent, CalculatorEvalEvent,
-        ContextTrimmedEvent, SummarizedEvent, ChainEndEvent, ChainErrorEvent, FallbackEvent, BreakerOpenEvent,
-        BreakerHalfOpenEvent, BreakerClosedEvent, PlanErrorEvent, DegradeEvent, RefusalEvent,
-    ],
+    ChainStartEvent
+    | LLMStartEvent
+    | LLMEndEvent
+    | AgentActionEvent
+    | AgentFinishEvent
+    | ParseErrorEvent
+    | InvalidToolEvent
+    | ToolStartEvent
+    | ToolEndEvent
+    | ToolErrorEvent
+    | RetryEvent
+    | RateLimitWaitEvent
+    | StepEvent
+    | FinishCheckEvent
+    | LimitReachedEvent
+    | CalculatorEvalEvent
+    | ContextTrimmedEvent
+    | SummarizedEvent
+    | ChainEndEvent
+    | ChainErrorEvent
+    | FallbackEvent
+    | BreakerOpenEvent
+    | BreakerHalfOpenEvent
+    | BreakerClosedEvent
+    | PlanErrorEvent
+    | DegradeEvent
+    | RefusalEvent,
     Field(discriminator="kind"),
 ]
 EVENT_CLASSES: tuple[type[EventBase], ...] = get_args(get_args(Event)[0])

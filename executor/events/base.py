@@ -106,7 +106,7 @@ class EventBase(BaseModel):
     """Where a foreign runtime's event came from, e.g. LangChain's callback, run_id and parent_run_id."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _field_docstrings(module: str) -> dict[str, dict[str, str]]:
     """{class name: {field: docstring}} for the module's top-level classes: the string right after
     an annotated field, as pydantic's use_attribute_docstrings reads it (cleaned like a docstring)."""
@@ -116,9 +116,13 @@ def _field_docstrings(module: str) -> dict[str, dict[str, str]]:
         if isinstance(node, ast.ClassDef):
             docs = found.setdefault(node.name, {})
             for field, after in zip(node.body, node.body[1:]):
-                if (isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name)
-                        and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
-                        and isinstance(after.value.value, str)):
+                if (
+                    isinstance(field, ast.AnnAssign)
+                    and isinstance(field.target, ast.Name)
+                    and isinstance(after, ast.Expr)
+                    and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)
+                ):
                     docs[field.target.id] = inspect.cleandoc(after.value.value)
     return found
 
@@ -133,8 +137,14 @@ def describe_fields(*classes: type[BaseModel]) -> None:
         for name, field in cls.model_fields.items():
             if field.description is None:
                 field.description = next(
-                    (docs[name] for klass in cls.__mro__ if issubclass(klass, BaseModel) and klass is not BaseModel
-                     if name in (docs := _field_docstrings(klass.__module__).get(klass.__name__, {}))), None)
+                    (
+                        docs[name]
+                        for klass in cls.__mro__
+                        if issubclass(klass, BaseModel) and klass is not BaseModel
+                        if name in (docs := _field_docstrings(klass.__module__).get(klass.__name__, {}))
+                    ),
+                    None,
+                )
 
 
 describe_fields(SourceRef, CalleeRef, ToolInfo, ActionRecord, ToolCallRecord, EventBase)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -75,14 +76,28 @@ def _plan(cls: type[EventBase], names: tuple[str, ...]) -> _Plan | None:
     return _Plan(
         template={name: (_REQUIRED if field.is_required() else field.default) for name, field in fields.items()},
         checks=tuple((name, outer) for name, (outer, _, _) in accepted.items() if outer is not _ANYTHING),
-        deep=tuple((name, element, literals) for name, (outer, element, literals) in accepted.items()
-                   if element is not None or literals is not None or (outer is not _ANYTHING and dict in outer)),
-        copied=tuple(name for name, (outer, _, _) in accepted.items() if outer is not _ANYTHING and {list, dict} & outer),
-        fields_set={*(name for name in ENVELOPE if name in fields), *names})
+        deep=tuple(
+            (name, element, literals)
+            for name, (outer, element, literals) in accepted.items()
+            if element is not None or literals is not None or (outer is not _ANYTHING and dict in outer)
+        ),
+        copied=tuple(
+            name for name, (outer, _, _) in accepted.items() if outer is not _ANYTHING and {list, dict} & outer
+        ),
+        fields_set={*(name for name in ENVELOPE if name in fields), *names},
+    )
 
 
-def build_event(cls: type[EventBase], payload: dict[str, Any], seq: int, run_id: str, t: float,
-                iteration: int, frames: tuple[str, ...], source: SourceRef) -> EventBase:
+def build_event(
+    cls: type[EventBase],
+    payload: dict[str, Any],
+    seq: int,
+    run_id: str,
+    t: float,
+    iteration: int,
+    frames: tuple[str, ...],
+    source: SourceRef,
+) -> EventBase:
     """`cls(seq=seq, ..., **payload)`: equal to the validated event, and serialised the same.
 
     The envelope (seq to source) is RunContext's own and trusted as is; the payload is checked.
@@ -114,20 +129,30 @@ def _builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., 
     plan = _plan(cls, names) if cls in _KINDS or cls in _RECORDS else None
     if plan is None:
         return functools.partial(_validated if cls not in _RECORDS else _validated_record, cls)
-    constants: dict[str, Any] = {"cls": cls, "validated": _validated, "new": object.__new__,
-                                 "inside_is_valid": _inside_is_valid, "plan": plan, "fields_set": plan.fields_set,
-                                 **_SLOT_SETTERS}
+    constants: dict[str, Any] = {
+        "cls": cls,
+        "validated": _validated,
+        "new": object.__new__,
+        "inside_is_valid": _inside_is_valid,
+        "plan": plan,
+        "fields_set": plan.fields_set,
+        **_SLOT_SETTERS,
+    }
     lines = ["def build(payload, seq, run_id, t, iteration, frames, source):"]
     checks = dict(plan.checks)
     for index, name in enumerate(names):
         lines.append(f"    v{index} = payload[{name!r}]")
         if name in checks:
             constants[f"accepted{index}"] = checks[name]
-            lines.append(f"    if type(v{index}) not in accepted{index}: "
-                         "return validated(cls, payload, seq, run_id, t, iteration, frames, source)")
+            lines.append(
+                f"    if type(v{index}) not in accepted{index}: "
+                "return validated(cls, payload, seq, run_id, t, iteration, frames, source)"
+            )
     if plan.deep:
-        lines.append("    if not inside_is_valid(plan, payload): "
-                     "return validated(cls, payload, seq, run_id, t, iteration, frames, source)")
+        lines.append(
+            "    if not inside_is_valid(plan, payload): "
+            "return validated(cls, payload, seq, run_id, t, iteration, frames, source)"
+        )
     for index, name in enumerate(names):
         if name in plan.copied:  # validation gives the event its own list or dict
             lines.append(f"    if v{index} is not None: v{index} = type(v{index})(v{index})")
@@ -141,12 +166,14 @@ def _builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., 
             constants[f"default{index}"] = default
             items.append(f"{field!r}: default{index}")
     # What pydantic's BaseModel.model_construct does, minus its per-field loop.
-    lines += ["    event = new(cls)",
-              f"    set_dict(event, {{{', '.join(items)}}})",
-              "    set_fields_set(event, fields_set)",
-              "    set_extra(event, None)",
-              "    set_private(event, None)",
-              "    return event"]
+    lines += [
+        "    event = new(cls)",
+        f"    set_dict(event, {{{', '.join(items)}}})",
+        "    set_fields_set(event, fields_set)",
+        "    set_extra(event, None)",
+        "    set_private(event, None)",
+        "    return event",
+    ]
     exec(compile("\n".join(lines), f"<event builder {cls.__name__}>", "exec"), constants)
     return constants["build"]
 
@@ -183,17 +210,31 @@ def _inside_is_valid(plan: _Plan, payload: dict[str, Any]) -> bool:
 # Frozen models refuse the ordinary way in. object.__setattr__(event, name, value) would find each
 # of these descriptors on BaseModel and call its __set__; calling that directly skips the lookup
 # (~30 ns a store, four stores an event). BaseModel declares them in its __slots__.
-_SLOT_SETTERS = {f"set_{short}": BaseModel.__dict__[name].__set__ for short, name in (
-    ("dict", "__dict__"), ("fields_set", "__pydantic_fields_set__"), ("extra", "__pydantic_extra__"),
-    ("private", "__pydantic_private__"))}
+_SLOT_SETTERS = {
+    f"set_{short}": BaseModel.__dict__[name].__set__
+    for short, name in (
+        ("dict", "__dict__"),
+        ("fields_set", "__pydantic_fields_set__"),
+        ("extra", "__pydantic_extra__"),
+        ("private", "__pydantic_private__"),
+    )
+}
 
 
 def _validated_record(cls: type[BaseModel], payload: dict[str, Any], *envelope: Any) -> BaseModel:
     return cls.__pydantic_validator__.validate_python(payload)
 
 
-def _validated(cls: type[EventBase], payload: dict[str, Any], seq: int, run_id: str, t: float,
-               iteration: int, frames: tuple[str, ...], source: SourceRef) -> EventBase:
+def _validated(
+    cls: type[EventBase],
+    payload: dict[str, Any],
+    seq: int,
+    run_id: str,
+    t: float,
+    iteration: int,
+    frames: tuple[str, ...],
+    source: SourceRef,
+) -> EventBase:
     return cls.__pydantic_validator__.validate_python(
-        {**payload, "seq": seq, "run_id": run_id, "t": t, "iteration": iteration, "frames": frames,
-         "source": source})
+        {**payload, "seq": seq, "run_id": run_id, "t": t, "iteration": iteration, "frames": frames, "source": source}
+    )

@@ -110,5 +110,12 @@ class RefusalEvent(EventBase):
     """The endpoint's refusal field, finish_reason "content_filter", or typical refusal wording."""
 
 
-describe_fields(FallbackEvent, BreakerOpenEvent, BreakerHalfOpenEvent, BreakerClosedEvent, PlanErrorEvent, DegradeEvent,
-                RefusalEvent)
+describe_fields(
+    FallbackEvent,
+    BreakerOpenEvent,
+    BreakerHalfOpenEvent,
+    BreakerClosedEvent,
+    PlanErrorEvent,
+    DegradeEvent,
+    RefusalEvent,
+)

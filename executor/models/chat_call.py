@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Generator, Protocol, Sequence
+from collections.abc import Generator, Sequence
+from typing import Protocol
 
 from ..callee import model_callee
 from ..events import LLMEndEvent, LLMStartEvent
-from .messages import ChatRequest, Message, ToolCall, render_messages
-from .chat_model import ModelRefused, ModelReply, generate_with_retries
 from ..run_context import RunContext
+from .chat_model import ModelRefused, ModelReply, generate_with_retries
+from .messages import ChatRequest, Message, ToolCall, render_messages
 
 
 class ToolCallingModel(Protocol):
@@ -19,12 +20,22 @@ class ToolCallingModel(Protocol):
 
     model_name: str
 
-    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict],
-                          tool_choice: str = "auto", parallel_tool_calls: bool = True) -> ModelReply: ...
+    def generate_messages(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict],
+        tool_choice: str = "auto",
+        parallel_tool_calls: bool = True,
+    ) -> ModelReply: ...
 
 
-def call_chat_model(run: RunContext, model: ToolCallingModel, messages: Sequence[Message],
-                    tools: Sequence[dict], parallel_tool_calls: bool = True) -> Generator[object, None, ModelReply]:
+def call_chat_model(
+    run: RunContext,
+    model: ToolCallingModel,
+    messages: Sequence[Message],
+    tools: Sequence[dict],
+    parallel_tool_calls: bool = True,
+) -> Generator[object, None, ModelReply]:
     """One narrated call: the exact messages and tools go into llm_start, the reply's text and
     tool calls into llm_end, so a recording holds everything a replay must answer with.
 
@@ -34,13 +45,13 @@ def call_chat_model(run: RunContext, model: ToolCallingModel, messages: Sequence
     messages = [dict(message) for message in messages]  # the event keeps what was sent, not a live list
     callee = model_callee(model)
     yield run.emit(LLMStartEvent, model=model.model_name, prompt=render_messages(messages), stop=[],
-                   messages=messages, tools=list(tools) or None, callee=callee)
+                   messages=messages, tools=list(tools) or None, callee=callee)  # fmt: skip
     started = run.clock.monotonic()
     reply = yield from generate_with_retries(run, model, ChatRequest(messages, list(tools), parallel_tool_calls), [])
     yield run.emit(LLMEndEvent, text=reply.text, usage=reply.usage,
                    duration=round(run.clock.monotonic() - started, 6), answered_by=reply.answered_by,
                    finish_reason=reply.finish_reason, refusal=reply.refusal, callee=callee,
-                   tool_calls=[call.as_record() for call in reply.tool_calls] or None)
+                   tool_calls=[call.as_record() for call in reply.tool_calls] or None)  # fmt: skip
     if reply.refused:
         raise ModelRefused(reply.answered_by or model.model_name, reply)
     return reply
@@ -49,5 +60,6 @@ def call_chat_model(run: RunContext, model: ToolCallingModel, messages: Sequence
 def reply_from_llm_end(event: LLMEndEvent) -> ModelReply:
     """The reply a recorded llm_end stands for: what a replay answers the same call with."""
     calls = tuple(ToolCall(call.id, call.name, call.arguments) for call in event.tool_calls or ())
-    return ModelReply(event.text, event.usage, finish_reason=event.finish_reason, refusal=event.refusal,
-                      tool_calls=calls)
+    return ModelReply(
+        event.text, event.usage, finish_reason=event.finish_reason, refusal=event.refusal, tool_calls=calls
+    )

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, replace
-from typing import Generator, Protocol, Sequence
+from typing import Protocol
 
 from ..awaiting import call_either, pause
 from ..callee import model_callee
 from ..events import LLMEndEvent, LLMStartEvent, RateLimitWaitEvent
-from .messages import ChatRequest, Message, ToolCall, render_messages
 from ..recovery.retry_loop import with_retries
 from ..run_context import RunContext
+from .messages import ChatRequest, Message, ToolCall, render_messages
 
 
 @dataclass(frozen=True)
@@ -75,8 +76,9 @@ class ScriptedModel:
 
     live = False  # no service behind it: nothing to retry
 
-    def __init__(self, replies: Sequence[str | ModelReply | Exception], apply_stop: bool = True,
-                 model_name: str = "scripted") -> None:
+    def __init__(
+        self, replies: Sequence[str | ModelReply | Exception], apply_stop: bool = True, model_name: str = "scripted"
+    ) -> None:
         self.replies = list(replies)
         self.apply_stop = apply_stop
         self.model_name = model_name
@@ -92,29 +94,40 @@ class ScriptedModel:
             return replace(reply, tool_calls=()) if reply.tool_calls else reply
         return ModelReply(cut_at_stop(reply, stop) if self.apply_stop else reply)
 
-    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict],
-                          tool_choice: str = "auto", parallel_tool_calls: bool = True) -> ModelReply:
+    def generate_messages(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict],
+        tool_choice: str = "auto",
+        parallel_tool_calls: bool = True,
+    ) -> ModelReply:
         """The tool-calling path: the next scripted reply, text or tool calls."""
         with self._lock:
             self.prompts.append(render_messages(messages))
-            self.requests.append({"messages": [dict(m) for m in messages], "tools": list(tools),
-                                  "tool_choice": tool_choice, "parallel_tool_calls": parallel_tool_calls})
+            self.requests.append(
+                {
+                    "messages": [dict(m) for m in messages],
+                    "tools": list(tools),
+                    "tool_choice": tool_choice,
+                    "parallel_tool_calls": parallel_tool_calls,
+                }
+            )
             reply = self._next_reply()
         return reply if isinstance(reply, ModelReply) else ModelReply(reply)
 
     def _next_reply(self) -> str | ModelReply:  # called under the lock
         n = len(self.prompts)
         if n > len(self.replies):
-            raise ScriptExhausted(f"ScriptedModel was asked for reply #{n} but has only "
-                                  f"{len(self.replies)}; add a reply for this call")
+            raise ScriptExhausted(
+                f"ScriptedModel was asked for reply #{n} but has only {len(self.replies)}; add a reply for this call"
+            )
         reply = self.replies[n - 1]
         if isinstance(reply, Exception):  # a scripted failure (an endpoint that is down)
             raise reply
         return reply
 
 
-def call_model(run: RunContext, model: ChatModel, prompt: str,
-               stop: Sequence[str]) -> Generator[object, None, str]:
+def call_model(run: RunContext, model: ChatModel, prompt: str, stop: Sequence[str]) -> Generator[object, None, str]:
     """One narrated model call: llm_start with the exact prompt, then llm_end with the exact reply.
 
     Between the two, each attempt waits for the run's rate limiter and a failed attempt is
@@ -132,31 +145,37 @@ def call_model(run: RunContext, model: ChatModel, prompt: str,
     elif run.retry_policy is None and run.rate_limiter is None:  # nothing to retry or pace: just ask
         reply = yield from call_either(run, model.generate, getattr(model, "agenerate", None), prompt, stop)
     else:
-        reply = yield from with_retries(run, run.retry_policy, "llm", model.model_name,
-                                        lambda: _paced_generate(run, model, prompt, stop))
+        reply = yield from with_retries(
+            run, run.retry_policy, "llm", model.model_name, lambda: _paced_generate(run, model, prompt, stop)
+        )
     yield run.emit(LLMEndEvent, text=reply.text, usage=reply.usage,
                    duration=round(run.clock.monotonic() - started, 6), answered_by=reply.answered_by,
                    finish_reason=reply.finish_reason, refusal=reply.refusal, callee=callee,
-                   replaced_surrogates=reply.replaced_surrogates)
+                   replaced_surrogates=reply.replaced_surrogates)  # fmt: skip
     if reply.refused:
         raise ModelRefused(reply.answered_by or model.model_name, reply)
     return reply.text
 
 
-def generate_with_retries(run: RunContext, model: ChatModel, prompt: str | ChatRequest,
-                          stop: Sequence[str]) -> Generator[object, None, ModelReply]:
+def generate_with_retries(
+    run: RunContext, model: ChatModel, prompt: str | ChatRequest, stop: Sequence[str]
+) -> Generator[object, None, ModelReply]:
     """The reply, after the run's retry policy; a model with `narrated_generate` (fallbacks, a circuit breaker)
     narrates its own attempts, so its events come from inside this call too. `prompt` may be a
     ChatRequest (the tool-calling agent's messages and tools): every wrapper passes it on unread."""
     narrated = getattr(model, "narrated_generate", None)
     if narrated is not None:
         return (yield from narrated(run, prompt, stop))
-    return (yield from with_retries(run, run.retry_policy, "llm", model.model_name,
-                                    lambda: _paced_generate(run, model, prompt, stop)))
+    return (
+        yield from with_retries(
+            run, run.retry_policy, "llm", model.model_name, lambda: _paced_generate(run, model, prompt, stop)
+        )
+    )
 
 
-def _paced_generate(run: RunContext, model: ChatModel, prompt: str | ChatRequest,
-                    stop: Sequence[str]) -> Generator[object, None, ModelReply]:
+def _paced_generate(
+    run: RunContext, model: ChatModel, prompt: str | ChatRequest, stop: Sequence[str]
+) -> Generator[object, None, ModelReply]:
     """One attempt: wait for the rate limiter (if the run has one), then ask the model."""
     if run.rate_limiter is not None:
         waited = run.rate_limiter.reserve()  # RateLimiter.acquire, with the wait done by pause()
@@ -164,7 +183,15 @@ def _paced_generate(run: RunContext, model: ChatModel, prompt: str | ChatRequest
             yield from pause(run, waited, run.rate_limiter.clock)  # under ainvoke: asyncio.sleep
             yield run.emit(RateLimitWaitEvent, waited=round(waited, 6))
     if isinstance(prompt, ChatRequest):  # LangChain: bind_tools(...).invoke(messages)
-        return (yield from call_either(run, model.generate_messages, getattr(model, "agenerate_messages", None),
-                                       prompt.messages, prompt.tools, tool_choice=prompt.tool_choice,
-                                       parallel_tool_calls=prompt.parallel_tool_calls))
+        return (
+            yield from call_either(
+                run,
+                model.generate_messages,
+                getattr(model, "agenerate_messages", None),
+                prompt.messages,
+                prompt.tools,
+                tool_choice=prompt.tool_choice,
+                parallel_tool_calls=prompt.parallel_tool_calls,
+            )
+        )
     return (yield from call_either(run, model.generate, getattr(model, "agenerate", None), prompt, stop))

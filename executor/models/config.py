@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from dotenv import dotenv_values
@@ -42,8 +42,9 @@ def url_credentials(url: str) -> dict[str, str]:
     """Name -> value of every credential in a URL: its password (and the Basic credentials an
     HTTP client makes of the userinfo) and secret-named query parameters."""
     parts = urlsplit(url)
-    found = {f"base-url-{name}": value for name, value in parse_qsl(parts.query)
-             if value and _SECRET_QUERY_NAME.search(name)}
+    found = {
+        f"base-url-{name}": value for name, value in parse_qsl(parts.query) if value and _SECRET_QUERY_NAME.search(name)
+    }
     found.update((f"base-url-{name}", value) for name, value in userinfo_credentials(url).items())
     return found
 
@@ -52,8 +53,10 @@ def url_problem(url: str) -> str | None:
     """What makes `url` unusable as an endpoint, as words to follow its name; None when it is usable."""
     control = _CONTROL_CHARACTER.search(url)
     if control:
-        return (f"holds a control character ({control.group()!r} at position {control.start()}); "
-                "a URL is one line of printable characters")
+        return (
+            f"holds a control character ({control.group()!r} at position {control.start()}); "
+            "a URL is one line of printable characters"
+        )
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - read for its check: a port that is not a number in 0-65535 raises
@@ -71,8 +74,13 @@ def display_url(url: str) -> str:
     except ValueError:  # a '[' that opens no IPv6 address: nothing of it is shown, it may hold a password
         return "(not a URL)"
     netloc = parts.netloc.rsplit("@", 1)[-1]
-    query = urlencode([(name, "***" if value and _SECRET_QUERY_NAME.search(name) else value)
-                       for name, value in parse_qsl(parts.query, keep_blank_values=True)], safe="*")
+    query = urlencode(
+        [
+            (name, "***" if value and _SECRET_QUERY_NAME.search(name) else value)
+            for name, value in parse_qsl(parts.query, keep_blank_values=True)
+        ],
+        safe="*",
+    )
     return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
@@ -98,12 +106,19 @@ class ModelConfig:
         if self.api_key is None or not self.api_key.get_secret_value().strip():
             raise ModelConfigError(
                 f"{ENV_API_KEY} is not set: export {ENV_API_KEY}=... or put it in a .env file "
-                "(a local server that ignores keys accepts any non-empty value)")
+                "(a local server that ignores keys accepts any non-empty value)"
+            )
         return self.api_key.get_secret_value()
 
 
-def _pick(name: str, flag_value: str | None, flag: str, environ: Mapping[str, str],
-          dotenv: Mapping[str, str | None], dotenv_file: Path | None) -> tuple[str | None, str]:
+def _pick(
+    name: str,
+    flag_value: str | None,
+    flag: str,
+    environ: Mapping[str, str],
+    dotenv: Mapping[str, str | None],
+    dotenv_file: Path | None,
+) -> tuple[str | None, str]:
     if flag_value:
         return flag_value, f"{flag} flag"
     if environ.get(name):
@@ -113,10 +128,15 @@ def _pick(name: str, flag_value: str | None, flag: str, environ: Mapping[str, st
     return None, "not set"
 
 
-def load_model_config(model: str | None = None, base_url: str | None = None, api_key: str | None = None,
-                      timeout: float | None = None, environ: Mapping[str, str] | None = None,
-                      dotenv_path: str | os.PathLike[str] | None = None,
-                      max_response_bytes: int | None = None) -> ModelConfig:
+def load_model_config(
+    model: str | None = None,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    timeout: float | None = None,
+    environ: Mapping[str, str] | None = None,
+    dotenv_path: str | os.PathLike[str] | None = None,
+    max_response_bytes: int | None = None,
+) -> ModelConfig:
     """Resolve each setting: a flag wins over the environment, which wins over `.env`.
 
     `.env` is read (default: ./.env) without copying anything into os.environ.
@@ -133,19 +153,29 @@ def load_model_config(model: str | None = None, base_url: str | None = None, api
         if problem:
             raise ModelConfigError(f"{ENV_BASE_URL} ({url_origin}) {problem}; use e.g. http://localhost:8000/v1")
     if chosen_key is not None and (control := _CONTROL_CHARACTER.search(chosen_key)):
-        raise ModelConfigError(f"{ENV_API_KEY} ({key_origin}) holds a control character ({control.group()!r} "
-                               f"at position {control.start()}); a key is one line of printable characters")
+        raise ModelConfigError(
+            f"{ENV_API_KEY} ({key_origin}) holds a control character ({control.group()!r} "
+            f"at position {control.start()}); a key is one line of printable characters"
+        )
     if timeout is not None and not timeout > 0:
         raise ModelConfigError(f"timeout must be a positive number of seconds, got {timeout}")
     flag_cap = str(max_response_bytes) if max_response_bytes is not None else None
-    chosen_cap, cap_origin = _pick(ENV_MAX_RESPONSE_BYTES, flag_cap, "max_response_bytes argument", environ,
-                                   dotenv, dotenv_file)
-    return ModelConfig(model=chosen_model, base_url=chosen_url,
-                       api_key=SecretStr(chosen_key) if chosen_key else None,
-                       timeout=timeout or DEFAULT_TIMEOUT,
-                       origins={"model": model_origin, "base_url": url_origin, "api_key": key_origin,
-                                "max_response_bytes": cap_origin},
-                       max_response_bytes=_byte_count(chosen_cap, cap_origin))
+    chosen_cap, cap_origin = _pick(
+        ENV_MAX_RESPONSE_BYTES, flag_cap, "max_response_bytes argument", environ, dotenv, dotenv_file
+    )
+    return ModelConfig(
+        model=chosen_model,
+        base_url=chosen_url,
+        api_key=SecretStr(chosen_key) if chosen_key else None,
+        timeout=timeout or DEFAULT_TIMEOUT,
+        origins={
+            "model": model_origin,
+            "base_url": url_origin,
+            "api_key": key_origin,
+            "max_response_bytes": cap_origin,
+        },
+        max_response_bytes=_byte_count(chosen_cap, cap_origin),
+    )
 
 
 def _byte_count(value: str | None, origin: str) -> int:
@@ -153,6 +183,8 @@ def _byte_count(value: str | None, origin: str) -> int:
         return DEFAULT_MAX_RESPONSE_BYTES
     text = value.strip().replace("_", "")
     if not (text.isascii() and text.isdigit() and len(text) <= 18) or int(text) < 1:
-        raise ModelConfigError(f"{ENV_MAX_RESPONSE_BYTES} ({origin}) must be a whole number of bytes, e.g. "
-                               f"{DEFAULT_MAX_RESPONSE_BYTES} (the default, 32 MiB); got {value[:40]!r}")
+        raise ModelConfigError(
+            f"{ENV_MAX_RESPONSE_BYTES} ({origin}) must be a whole number of bytes, e.g. "
+            f"{DEFAULT_MAX_RESPONSE_BYTES} (the default, 32 MiB); got {value[:40]!r}"
+        )
     return int(text)

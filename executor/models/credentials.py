@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import functools
 import re
-from typing import Iterable
+from collections.abc import Iterable
 from urllib.parse import unquote, urlsplit
 
 # A secret shorter than this is not hunted for as text: a key "k" (any value does for a local server)

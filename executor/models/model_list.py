@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from dotenv import dotenv_values
 from pydantic import SecretStr
@@ -83,18 +84,19 @@ class ModelList:
         return None
 
 
-def parse_model_entries(text: str, where: str,
-                        providers: list[str]) -> tuple[list[ModelEntry] | None, list[str]]:
+def parse_model_entries(text: str, where: str, providers: list[str]) -> tuple[list[ModelEntry] | None, list[str]]:
     """The valid entries of a JSON list, and one warning per problem (an entry with a problem is left
     out). Entries are None when the value as a whole is unusable (not JSON, not a list)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        return None, [f"{ENV_MODELS} ({where}) is not valid JSON ({error.msg} at line {error.lineno} "
-                      f"column {error.colno})"]
+        return None, [
+            f"{ENV_MODELS} ({where}) is not valid JSON ({error.msg} at line {error.lineno} column {error.colno})"
+        ]
     except RecursionError:  # e.g. 5,000 "[": the decoder gives up at the interpreter's stack limit
-        return None, [f"{ENV_MODELS} ({where}) is not valid JSON (nested too deeply to read; "
-                      "it should be a flat list of objects)"]
+        return None, [
+            f"{ENV_MODELS} ({where}) is not valid JSON (nested too deeply to read; it should be a flat list of objects)"
+        ]
     if not isinstance(data, list):
         return None, [f"{ENV_MODELS} ({where}) must be a JSON list of objects, got {type(data).__name__}"]
     entries: list[ModelEntry] = []
@@ -110,21 +112,27 @@ def parse_model_entries(text: str, where: str,
 
 def _entry_from(item: Any, providers: list[str]) -> tuple[ModelEntry | None, str | None]:
     if not isinstance(item, dict):
-        return None, f"expected an object with an \"id\", got {_preview(item)}"
+        return None, f'expected an object with an "id", got {_preview(item)}'
     model_id, name = item.get("id"), item.get("name", item.get("id"))
     provider, base_url, key_env = item.get("provider", "openai"), item.get("base_url"), item.get("api_key_env")
     if not isinstance(model_id, str) or not model_id.strip():
-        return None, "\"id\" must be a non-empty string (the model name the endpoint knows)"
+        return None, '"id" must be a non-empty string (the model name the endpoint knows)'
     for label, value in (("name", name), ("provider", provider), ("base_url", base_url), ("api_key_env", key_env)):
         if value is not None and not isinstance(value, str):
-            return None, f"\"{label}\" must be a string, got {_preview(value)}"
+            return None, f'"{label}" must be a string, got {_preview(value)}'
     if provider not in providers:
         return None, f"unknown provider {provider!r} (available: {', '.join(providers)})"
     if base_url is not None and (problem := url_problem(base_url)):
-        return None, f"\"base_url\" {problem}"
+        return None, f'"base_url" {problem}'
     extra = {key: value for key, value in item.items() if key not in _KNOWN_KEYS}
-    return ModelEntry(model_id.strip(), (name or model_id).strip(), provider,
-                      base_url.rstrip("/") if base_url else None, key_env, extra), None
+    return ModelEntry(
+        model_id.strip(),
+        (name or model_id).strip(),
+        provider,
+        base_url.rstrip("/") if base_url else None,
+        key_env,
+        extra,
+    ), None
 
 
 def _preview(value: Any) -> str:
@@ -137,8 +145,11 @@ def _preview(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True)[:60]
 
 
-def load_model_list(model: str | None = None, environ: Mapping[str, str] | None = None,
-                    dotenv_path: str | os.PathLike[str] | None = None) -> ModelList:
+def load_model_list(
+    model: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    dotenv_path: str | os.PathLike[str] | None = None,
+) -> ModelList:
     """AVAILABLE_MODELS and LOOPSCOPE_MODEL resolved like every setting: flag > environment > .env.
 
     Never raises on bad configuration: a missing, malformed or empty list gives the built-in
@@ -150,8 +161,9 @@ def load_model_list(model: str | None = None, environ: Mapping[str, str] | None 
     dotenv_file = Path(dotenv_path) if dotenv_path is not None else Path.cwd() / ".env"
     dotenv = dotenv_values(dotenv_file) if dotenv_file.is_file() else {}
     text, list_origin = _pick(ENV_MODELS, None, "", environ, dotenv, dotenv_file)
-    entries, warnings = ([], []) if text is None else parse_model_entries(text, list_origin,
-                                                                           list(available_providers()))
+    entries, warnings = (
+        ([], []) if text is None else parse_model_entries(text, list_origin, list(available_providers()))
+    )
     if not entries:
         if text is not None:
             instead = f"using the built-in list ({', '.join(entry.id for entry in DEFAULT_MODELS)})"
@@ -166,12 +178,13 @@ def load_model_list(model: str | None = None, environ: Mapping[str, str] | None 
     wanted, default_origin = _pick(ENV_MODEL, model, "--model", environ, dotenv, dotenv_file)
     default = _choose_default(entries, wanted)
     if default.provider not in available_providers():
-        warnings.append(f"{ENV_MODEL} ({default_origin}) names the unknown provider {default.provider!r}; "
-                        f"available: {', '.join(available_providers())}")
+        warnings.append(
+            f"{ENV_MODEL} ({default_origin}) names the unknown provider {default.provider!r}; "
+            f"available: {', '.join(available_providers())}"
+        )
     if wanted is None:
         default_origin = f"first entry of the list ({list_origin.split(' (')[0]})"
-    return ModelList(tuple(entries), default, {"models": list_origin, "default": default_origin},
-                     tuple(warnings))
+    return ModelList(tuple(entries), default, {"models": list_origin, "default": default_origin}, tuple(warnings))
 
 
 def _choose_default(entries: list[ModelEntry], wanted: str | None) -> ModelEntry:
@@ -196,8 +209,12 @@ def entry_config(entry: ModelEntry, config: ModelConfig, environ: Mapping[str, s
     return replace(config, **changes) if changes else config
 
 
-def create_model_chain(listed: ModelList, config: ModelConfig, breaker: Mapping[str, Any] | None = None,
-                       environ: Mapping[str, str] | None = None) -> Any:
+def create_model_chain(
+    listed: ModelList,
+    config: ModelConfig,
+    breaker: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Any:
     """The default model, with the rest of the list as its fallbacks (in list order).
 
     With `breaker` settings (e.g. {"failure_threshold": 3, "cool_down": 30}), each model sits behind

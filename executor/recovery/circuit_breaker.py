@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Any, Callable, Generator, Literal, Sequence
+from collections.abc import Callable, Generator, Sequence
+from typing import Any, Literal
 
-from ..clock import Clock, SystemClock
-from ..events import BreakerClosedEvent, BreakerHalfOpenEvent, BreakerOpenEvent, EventBase
 from ..callee import model_callee
-from ..events import CalleeRef
-from ..models.messages import ChatRequest, Message
+from ..clock import Clock, SystemClock
+from ..events import BreakerClosedEvent, BreakerHalfOpenEvent, BreakerOpenEvent, CalleeRef, EventBase
 from ..models.chat_model import ChatModel, ModelReply, _paced_generate
+from ..models.messages import ChatRequest, Message
 from ..models.providers.errors import ProviderUnreachable
+from ..run_context import RunContext
 from .retry import RETRYABLE_STATUS, TransientError, describe_error, status_code_of
 from .retry_loop import with_retries
-from ..run_context import RunContext
 
 BreakerState = Literal["closed", "open", "half_open"]
 
@@ -30,21 +30,25 @@ def is_endpoint_failure(error: BaseException) -> bool:
     """Does this error say the endpoint is unwell? (429, 5xx, timeouts, dropped connections: yes;
     a refused key or a bad request: no, those are ours to fix and say nothing about its health.
     A refused connection is not retried, but it does say the endpoint is down.)"""
-    return (isinstance(error, (TransientError, ConnectionError, TimeoutError, ProviderUnreachable))
-            or status_code_of(error) in RETRYABLE_STATUS)
+    return (
+        isinstance(error, (TransientError, ConnectionError, TimeoutError, ProviderUnreachable))
+        or status_code_of(error) in RETRYABLE_STATUS
+    )
 
 
 class CircuitOpenError(Exception):
     """The breaker for `endpoint` is open. `refused`: the call was never sent (False: this call's
     failure is the one that opened it). Not retryable: retrying is what the breaker prevents."""
 
-    def __init__(self, endpoint: str, model: str, retry_in: float, refused: bool = True,
-                 last_error: str | None = None) -> None:
+    def __init__(
+        self, endpoint: str, model: str, retry_in: float, refused: bool = True, last_error: str | None = None
+    ) -> None:
         self.endpoint, self.model, self.retry_in, self.refused = endpoint, model, retry_in, refused
         what = "refused" if refused else "opened by this failure"
         last = f"; last failure: {last_error}" if last_error else ""
-        super().__init__(f"circuit breaker for {endpoint} is open ({what}); {model!r} is not called "
-                         f"again for {retry_in:g}s{last}")
+        super().__init__(
+            f"circuit breaker for {endpoint} is open ({what}); {model!r} is not called again for {retry_in:g}s{last}"
+        )
 
 
 class CircuitBreaker:
@@ -53,9 +57,15 @@ class CircuitBreaker:
     Times are readings of a clock: `clock` when given, else the calling run's clock.
     """
 
-    def __init__(self, endpoint: str, failure_threshold: int = 3, window: float = 60.0,
-                 cool_down: float = 30.0, counts: Callable[[BaseException], bool] = is_endpoint_failure,
-                 clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        endpoint: str,
+        failure_threshold: int = 3,
+        window: float = 60.0,
+        cool_down: float = 30.0,
+        counts: Callable[[BaseException], bool] = is_endpoint_failure,
+        clock: Clock | None = None,
+    ) -> None:
         if failure_threshold < 1:
             raise ValueError(f"failure_threshold must be at least 1, got {failure_threshold}")
         if window <= 0 or cool_down < 0:
@@ -117,8 +127,7 @@ class CircuitBreaker:
             return None
 
     def settings(self) -> dict[str, Any]:
-        return {"failure_threshold": self.failure_threshold, "window": self.window,
-                "cool_down": self.cool_down}
+        return {"failure_threshold": self.failure_threshold, "window": self.window, "cool_down": self.cool_down}
 
     def snapshot(self, now: float) -> dict[str, Any]:
         """The state at `now` (a reading of the run's clock), as a replay needs it to start from the same
@@ -127,15 +136,24 @@ class CircuitBreaker:
             self._settle(now)
             recent = sum(1 for t in self._failures if now - t <= self.window)
             open_for = None if self.opened_at is None else round(now - self.opened_at, 6)
-            return {"endpoint": self.endpoint, "state": self.state, "recent_failures": recent,
-                    "open_for": open_for, **self.settings()}
-
+            return {
+                "endpoint": self.endpoint,
+                "state": self.state,
+                "recent_failures": recent,
+                "open_for": open_for,
+                **self.settings(),
+            }
 
     @classmethod
-    def restored(cls, snapshot: dict[str, Any], clock: Clock | None = None) -> "CircuitBreaker":
+    def restored(cls, snapshot: dict[str, Any], clock: Clock | None = None) -> CircuitBreaker:
         """A new breaker in the state `snapshot()` recorded (for re-executing a recording)."""
-        breaker = cls(str(snapshot["endpoint"]), int(snapshot["failure_threshold"]), float(snapshot["window"]),
-                      float(snapshot["cool_down"]), clock=clock)
+        breaker = cls(
+            str(snapshot["endpoint"]),
+            int(snapshot["failure_threshold"]),
+            float(snapshot["window"]),
+            float(snapshot["cool_down"]),
+            clock=clock,
+        )
         breaker.state = snapshot.get("state", "closed")
         # Times are settled at the breaker's first clock reading (chain_start's snapshot, in a re-run),
         # so they come out as recorded whatever the replay clock read before.
@@ -187,8 +205,9 @@ class CircuitBreakerModel:
 
     def __init__(self, model: ChatModel, breaker: CircuitBreaker) -> None:
         if getattr(model, "narrated_generate", None) is not None:
-            raise TypeError("put the breaker around each model, then chain them: "
-                            "with_fallbacks(with_breaker(a), [with_breaker(b)])")
+            raise TypeError(
+                "put the breaker around each model, then chain them: with_fallbacks(with_breaker(a), [with_breaker(b)])"
+            )
         self.model, self.breaker = model, breaker
         self.model_name = model.model_name
         self.endpoint = endpoint_of(model)
@@ -206,16 +225,23 @@ class CircuitBreakerModel:
 
     def describe(self, now: float) -> dict[str, Any]:
         """The model and its breaker's state (chain_start records it under settings["model_chain"])."""
-        return {"model": self.model_name, "breaker": self.breaker.snapshot(
-            self.breaker.clock.monotonic() if self.breaker.clock else now)}
+        return {
+            "model": self.model_name,
+            "breaker": self.breaker.snapshot(self.breaker.clock.monotonic() if self.breaker.clock else now),
+        }
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
         """Outside a run (a wrapper calling .generate): the same breaker, nothing narrated, times from
         the breaker's clock or the system's (so do not mix with runs on a ManualClock)."""
         return self._guarded(lambda: self.model.generate(prompt, stop))
 
-    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict], tool_choice: str = "auto",
-                          parallel_tool_calls: bool = True) -> ModelReply:
+    def generate_messages(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict],
+        tool_choice: str = "auto",
+        parallel_tool_calls: bool = True,
+    ) -> ModelReply:
         """The tool-calling request outside a run, through the same breaker."""
         return self._guarded(lambda: self.model.generate_messages(messages, tools, tool_choice, parallel_tool_calls))
 
@@ -228,23 +254,30 @@ class CircuitBreakerModel:
         except Exception as error:
             if breaker.record_failure(clock.monotonic(), error) is None:
                 raise
-            raise CircuitOpenError(breaker.endpoint, self.model_name, breaker.cool_down, refused=False,
-                                   last_error=describe_error(error)) from error
+            raise CircuitOpenError(
+                breaker.endpoint, self.model_name, breaker.cool_down, refused=False, last_error=describe_error(error)
+            ) from error
         breaker.record_success()
         return reply
 
-    def narrated_generate(self, run: RunContext, prompt: str | ChatRequest,
-                          stop: Sequence[str]) -> Generator[EventBase, None, ModelReply]:
+    def narrated_generate(
+        self, run: RunContext, prompt: str | ChatRequest, stop: Sequence[str]
+    ) -> Generator[EventBase, None, ModelReply]:
         # LangChain has no breaker; this sits where Runnable.with_retry would, one level inside it.
-        return (yield from with_retries(run, run.retry_policy, "llm", self.model_name,
-                                        lambda: self._attempt(run, prompt, stop)))
+        return (
+            yield from with_retries(
+                run, run.retry_policy, "llm", self.model_name, lambda: self._attempt(run, prompt, stop)
+            )
+        )
 
-    def _attempt(self, run: RunContext, prompt: str | ChatRequest, stop: Sequence[str]) -> Generator[EventBase, None, ModelReply]:
+    def _attempt(
+        self, run: RunContext, prompt: str | ChatRequest, stop: Sequence[str]
+    ) -> Generator[EventBase, None, ModelReply]:
         breaker, clock = self.breaker, self.breaker.clock or run.clock
         open_for = breaker.admit(clock.monotonic(), self.model_name)
         if open_for is not None:
             yield run.emit(BreakerHalfOpenEvent, endpoint=breaker.endpoint, model=self.model_name,
-                           open_for=round(open_for, 6))
+                           open_for=round(open_for, 6))  # fmt: skip
         try:
             reply = yield from _paced_generate(run, self.model, prompt, stop)
         except Exception as error:
@@ -252,11 +285,12 @@ class CircuitBreakerModel:
             if opened is None:
                 raise
             from_state, counted = opened
-            yield run.emit(BreakerOpenEvent, endpoint=breaker.endpoint, model=self.model_name,
-                           failures=counted, window=breaker.window, cool_down=breaker.cool_down,
-                           error=describe_error(error), from_state=from_state)
-            raise CircuitOpenError(breaker.endpoint, self.model_name, breaker.cool_down, refused=False,
-                                   last_error=describe_error(error)) from error
+            yield run.emit(BreakerOpenEvent, endpoint=breaker.endpoint, model=self.model_name, failures=counted,
+                           window=breaker.window, cool_down=breaker.cool_down, error=describe_error(error),
+                           from_state=from_state)  # fmt: skip
+            raise CircuitOpenError(
+                breaker.endpoint, self.model_name, breaker.cool_down, refused=False, last_error=describe_error(error)
+            ) from error
         if breaker.record_success():
             yield run.emit(BreakerClosedEvent, endpoint=breaker.endpoint, model=self.model_name)
         return reply

@@ -9,29 +9,38 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generator, Sequence
+from typing import Any
 
-from .circuit_breaker import CircuitOpenError
+from ..agents.parser import OutputParserException
 from ..events import DegradeEvent, EventBase, PlanErrorEvent, RefusalEvent
 from ..models.chat_model import ModelRefused
-from ..agents.parser import OutputParserException
 from ..models.providers.errors import ProviderError
-from .retry import RetriesExhausted, TransientError, describe_error
 from ..run_context import RunContext
 from ..schema import AgentAction, AgentFinish, AgentStep
+from .circuit_breaker import CircuitOpenError
+from .retry import RetriesExhausted, TransientError, describe_error
 
 # Errors that mean "the model call failed for good" (after its retries and fallbacks); anything
 # else (a bug, a replay divergence) is not the model's failure and still ends the run.
-MODEL_FAILURES: tuple[type[BaseException], ...] = (RetriesExhausted, CircuitOpenError, ProviderError,
-                                                  TransientError, ConnectionError, TimeoutError)
+MODEL_FAILURES: tuple[type[BaseException], ...] = (
+    RetriesExhausted,
+    CircuitOpenError,
+    ProviderError,
+    TransientError,
+    ConnectionError,
+    TimeoutError,
+)
 PARSE_ERROR_TOOL = "_Exception"  # the tool name the executor gives a handled parse error's step
 
 # Typical openings of a refusal, for endpoints that send neither a refusal field nor "content_filter".
 _REFUSAL = re.compile(
     r"^\W*(?:I'?m sorry|I am sorry|I apologi[sz]e|sorry, (?:but )?I can|I (?:can ?not|can't|won't|am unable to|"
     r"'m unable to|'m not able to) (?:help|assist|comply|provide|do that|answer)|As an AI\b|"
-    r"抱歉|对不起|很抱歉|我无法|我不能)", re.IGNORECASE)
+    r"抱歉|对不起|很抱歉|我无法|我不能)",
+    re.IGNORECASE,
+)
 
 
 def looks_like_refusal(text: str) -> bool:
@@ -56,8 +65,9 @@ class Rule:
         try:
             re.compile(self.pattern)
         except re.error as error:
-            raise ValueError(f"rule {self.name!r}: the pattern {self.pattern!r} is not a valid regex "
-                             f"({error})") from None
+            raise ValueError(
+                f"rule {self.name!r}: the pattern {self.pattern!r} is not a valid regex ({error})"
+            ) from None
 
     def apply(self, question: str) -> str | None:
         """The tool input this rule makes of the question, or None when it does not match."""
@@ -69,8 +79,9 @@ class Rule:
         try:
             return self.tool_input.format(*(value.strip() for value in groups), **named)
         except (IndexError, KeyError) as error:
-            raise ValueError(f"rule {self.name!r}: tool_input {self.tool_input!r} names a group the pattern "
-                             f"does not have ({error})") from None
+            raise ValueError(
+                f"rule {self.name!r}: tool_input {self.tool_input!r} names a group the pattern does not have ({error})"
+            ) from None
 
 
 class RuleAction(AgentAction):
@@ -93,7 +104,7 @@ class RuleSet:
         return [{"name": r.name, "pattern": r.pattern, "tool": r.tool, "tool_input": r.tool_input} for r in self.rules]
 
     @classmethod
-    def from_description(cls, described: Sequence[dict[str, str]]) -> "RuleSet":
+    def from_description(cls, described: Sequence[dict[str, str]]) -> RuleSet:
         return cls([Rule(**rule) for rule in described])
 
     def match(self, question: str) -> tuple[Rule, str] | None:
@@ -131,8 +142,9 @@ class DegradingAgent:
     def __getattr__(self, name: str) -> Any:  # model, stop, return_values...: the wrapped agent's
         return getattr(self.agent, name)
 
-    def plan(self, intermediate_steps: Sequence[AgentStep], run: RunContext,
-             **inputs: Any) -> Generator[EventBase, None, Any]:
+    def plan(
+        self, intermediate_steps: Sequence[AgentStep], run: RunContext, **inputs: Any
+    ) -> Generator[EventBase, None, Any]:
         rule_step = next((s for s in intermediate_steps if isinstance(s.action, RuleAction)), None)
         if rule_step is not None:  # degraded earlier in this run: the rule's observation is the answer
             return AgentFinish({self.agent.return_values[0]: str(rule_step.observation)}, rule_step.action.log)
@@ -151,8 +163,8 @@ class DegradingAgent:
                 last_error = describe_error(error)
             except MODEL_FAILURES as error:
                 failures += 1
-                yield run.emit(PlanErrorEvent, error_type=type(error).__name__, message=str(error),
-                               failures=failures, degrade_after=self.degrade_after)
+                yield run.emit(PlanErrorEvent, error_type=type(error).__name__, message=str(error), failures=failures,
+                               degrade_after=self.degrade_after)  # fmt: skip
                 if failures < self.degrade_after:
                     continue
                 last_error = describe_error(error)
@@ -162,19 +174,23 @@ class DegradingAgent:
         yield run.emit(RefusalEvent, text=text, detected_by=detected_by)
         return AgentFinish({self.agent.return_values[0]: text}, text)
 
-    def _plan_by_rules(self, run: RunContext, inputs: dict[str, Any], failures: int,
-                       last_error: str) -> Generator[EventBase, None, Any]:
+    def _plan_by_rules(
+        self, run: RunContext, inputs: dict[str, Any], failures: int, last_error: str
+    ) -> Generator[EventBase, None, Any]:
         question = str(inputs.get(self.input_key, ""))
         found = self.rules.match(question)
         rule, tool_input = found if found is not None else (None, None)
         yield run.emit(DegradeEvent, failures=failures, last_error=last_error, question=question,
                        rule=rule.name if rule else None, pattern=rule.pattern if rule else None,
-                       tool=rule.tool if rule else None, tool_input=tool_input)
+                       tool=rule.tool if rule else None, tool_input=tool_input)  # fmt: skip
         if rule is None or tool_input is None:
-            raise NoRuleMatched(f"no usable action after {failures} failures in a row (last: {last_error}) and "
-                                f"no rule matches the question; add a Rule whose pattern matches it")
-        action = RuleAction(rule.tool, tool_input, f"Rule {rule.name!r} matched /{rule.pattern}/: "
-                                                   f"{rule.tool}({tool_input!r})")
+            raise NoRuleMatched(
+                f"no usable action after {failures} failures in a row (last: {last_error}) and "
+                f"no rule matches the question; add a Rule whose pattern matches it"
+            )
+        action = RuleAction(
+            rule.tool, tool_input, f"Rule {rule.name!r} matched /{rule.pattern}/: {rule.tool}({tool_input!r})"
+        )
         rule_output = getattr(self.agent, "rule_output", None)
         return rule_output(action) if rule_output is not None else action
 

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import replace
-from typing import Any, Callable, Generator, Sequence
+from typing import Any
 
 from ..callee import model_callee
 from ..events import CalleeRef, EventBase, FallbackEvent
-from ..models.messages import ChatRequest, Message
 from ..models.chat_model import ChatModel, ModelReply, generate_with_retries
-from .retry import describe_error
+from ..models.messages import ChatRequest, Message
 from ..run_context import RunContext
+from .retry import describe_error
 
 
 class FallbackModel:
@@ -21,8 +22,12 @@ class FallbackModel:
     When every model fails, the first model's error is raised, as LangChain does.
     """
 
-    def __init__(self, primary: ChatModel, fallbacks: Sequence[ChatModel],
-                 exceptions_to_handle: tuple[type[BaseException], ...] = (Exception,)) -> None:
+    def __init__(
+        self,
+        primary: ChatModel,
+        fallbacks: Sequence[ChatModel],
+        exceptions_to_handle: tuple[type[BaseException], ...] = (Exception,),
+    ) -> None:
         if not fallbacks:
             raise ValueError("with_fallbacks needs at least one fallback model")
         self.primary, self.fallbacks = primary, tuple(fallbacks)
@@ -48,18 +53,24 @@ class FallbackModel:
         """The chain in order, each with its breaker's state (chain_start records it for replays)."""
         return {"model": self.model_name, "chain": [describe_at(model, now) for model in self.models]}
 
-    def with_fallbacks(self, fallbacks: Sequence[ChatModel]) -> "FallbackModel":
+    def with_fallbacks(self, fallbacks: Sequence[ChatModel]) -> FallbackModel:
         return FallbackModel(self.primary, [*self.fallbacks, *fallbacks], self.exceptions_to_handle)
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
         """Outside a run (no events): the first model that answers."""
         return self._first_answer(lambda model: model.generate(prompt, stop))
 
-    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict], tool_choice: str = "auto",
-                          parallel_tool_calls: bool = True) -> ModelReply:
+    def generate_messages(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict],
+        tool_choice: str = "auto",
+        parallel_tool_calls: bool = True,
+    ) -> ModelReply:
         """The tool-calling request outside a run (in a run, narrated_generate gets it as a ChatRequest)."""
-        return self._first_answer(lambda model: model.generate_messages(messages, tools, tool_choice,
-                                                                         parallel_tool_calls))
+        return self._first_answer(
+            lambda model: model.generate_messages(messages, tools, tool_choice, parallel_tool_calls)
+        )
 
     def _first_answer(self, ask: Callable[[ChatModel], ModelReply]) -> ModelReply:
         first_error: BaseException | None = None
@@ -71,8 +82,9 @@ class FallbackModel:
         assert first_error is not None
         raise first_error
 
-    def narrated_generate(self, run: RunContext, prompt: str | ChatRequest,
-                          stop: Sequence[str]) -> Generator[EventBase, None, ModelReply]:
+    def narrated_generate(
+        self, run: RunContext, prompt: str | ChatRequest, stop: Sequence[str]
+    ) -> Generator[EventBase, None, ModelReply]:
         # LangChain: RunnableWithFallbacks.invoke — try each runnable in turn, raise the first error.
         models = self.models
         first_error: BaseException | None = None
@@ -85,14 +97,17 @@ class FallbackModel:
                     raise first_error from error
                 yield run.emit(FallbackEvent, failed_model=model.model_name, error_type=type(error).__name__,
                                error=describe_error(error), refused=bool(getattr(error, "refused", False)),
-                               next_model=models[index + 1].model_name)
+                               next_model=models[index + 1].model_name)  # fmt: skip
                 continue
             return reply if index == 0 else replace(reply, answered_by=model.model_name)
         raise AssertionError("unreachable: the loop returns or raises")
 
 
-def with_fallbacks(model: ChatModel, fallbacks: Sequence[ChatModel],
-                   exceptions_to_handle: tuple[type[BaseException], ...] = (Exception,)) -> FallbackModel:
+def with_fallbacks(
+    model: ChatModel,
+    fallbacks: Sequence[ChatModel],
+    exceptions_to_handle: tuple[type[BaseException], ...] = (Exception,),
+) -> FallbackModel:
     """LangChain: `model.with_fallbacks(fallbacks)`, for any ChatModel."""
     if isinstance(model, FallbackModel):
         return model.with_fallbacks(fallbacks)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from .circuit_breaker import CircuitBreaker, CircuitBreakerModel
 from ..clock import Clock
-from .fallbacks import FallbackModel
 from ..models.chat_model import ChatModel
+from .circuit_breaker import CircuitBreaker, CircuitBreakerModel
+from .fallbacks import FallbackModel
 
 
 def describe_model(model: ChatModel, clock: Clock) -> dict[str, Any] | None:

@@ -16,11 +16,11 @@ import builtins
 import email.utils
 import random
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Mapping
+from typing import Any, Literal
 
 from tenacity import RetryCallState, wait_exponential
-
 
 Condition = type[BaseException] | int | str  # an exception type, an HTTP status code or an error substring
 RETRYABLE_STATUS = (408, 429, 500, 502, 503, 504)
@@ -123,10 +123,13 @@ class RetryPolicy:
         if self.on_failure not in ("continue", "error"):
             raise ValueError(f"on_failure must be 'continue' or 'error', got {self.on_failure!r}")
         for condition in (*self.retry_on, *self.never_retry):
-            if not (isinstance(condition, (int, str)) or
-                    (isinstance(condition, type) and issubclass(condition, BaseException))):
-                raise ValueError(f"retry conditions are exception types, HTTP status codes or "
-                                 f"error substrings; got {condition!r}")
+            if not (
+                isinstance(condition, (int, str))
+                or (isinstance(condition, type) and issubclass(condition, BaseException))
+            ):
+                raise ValueError(
+                    f"retry conditions are exception types, HTTP status codes or error substrings; got {condition!r}"
+                )
 
     def should_retry(self, error: BaseException) -> bool:
         if isinstance(error, RetriesExhausted):  # an inner loop already gave up: do not multiply attempts
@@ -137,8 +140,7 @@ class RetryPolicy:
         """The formula's delay after failed attempt `attempt` (no jitter, no Retry-After)."""
         state = RetryCallState(retry_object=None, fn=None, args=(), kwargs={})  # type: ignore[arg-type]
         state.attempt_number = attempt
-        formula = wait_exponential(multiplier=self.initial_delay, exp_base=self.backoff_factor,
-                                   max=self.max_delay)
+        formula = wait_exponential(multiplier=self.initial_delay, exp_base=self.backoff_factor, max=self.max_delay)
         return float(formula(state))
 
     def delay_for(self, attempt: int, error: BaseException | None = None) -> float:
@@ -153,26 +155,36 @@ class RetryPolicy:
 
     def describe(self) -> dict[str, Any]:
         """A JSON-friendly summary, e.g. for a trace header."""
-        return {"max_retries": self.max_retries, "initial_delay": self.initial_delay,
-                "backoff_factor": self.backoff_factor, "max_delay": self.max_delay,
-                "jitter": self.jitter, "on_failure": self.on_failure,
-                "retry_on": [_condition_name(c) for c in self.retry_on],
-                "never_retry": [_condition_name(c) for c in self.never_retry]}
-
+        return {
+            "max_retries": self.max_retries,
+            "initial_delay": self.initial_delay,
+            "backoff_factor": self.backoff_factor,
+            "max_delay": self.max_delay,
+            "jitter": self.jitter,
+            "on_failure": self.on_failure,
+            "retry_on": [_condition_name(c) for c in self.retry_on],
+            "never_retry": [_condition_name(c) for c in self.never_retry],
+        }
 
     @classmethod
-    def from_description(cls, described: Mapping[str, Any]) -> "RetryPolicy":
+    def from_description(cls, described: Mapping[str, Any]) -> RetryPolicy:
         """Rebuild a policy from `describe()` (e.g. a trace header) to re-execute a recording under it.
 
         Numbers and status/substring conditions come back as they were; exception types come
         back by name when they are builtins or TransientError (others cannot be imported here
         and are left out). Jitter is off: a replay's waits are not real anyway.
         """
-        numbers = {key: described[key] for key in ("max_retries", "initial_delay", "backoff_factor",
-                                                    "max_delay", "on_failure") if key in described}
-        return cls(jitter=False, **numbers,
-                   retry_on=_conditions(described.get("retry_on"), cls.retry_on),
-                   never_retry=_conditions(described.get("never_retry"), cls.never_retry))
+        numbers = {
+            key: described[key]
+            for key in ("max_retries", "initial_delay", "backoff_factor", "max_delay", "on_failure")
+            if key in described
+        }
+        return cls(
+            jitter=False,
+            **numbers,
+            retry_on=_conditions(described.get("retry_on"), cls.retry_on),
+            never_retry=_conditions(described.get("never_retry"), cls.never_retry),
+        )
 
 
 def _condition_name(condition: Condition) -> str | int | dict[str, str]:

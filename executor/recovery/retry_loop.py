@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, Literal
+from collections.abc import Callable, Generator
+from typing import Any, Literal
 
 from ..awaiting import pause
 from ..events import EventBase, RetryEvent
-from .retry import RetriesExhausted, RetryPolicy, describe_error
 from ..run_context import RunContext
+from .retry import RetriesExhausted, RetryPolicy, describe_error
 
 
-def with_retries(run: RunContext, policy: RetryPolicy | None, target: Literal["llm", "tool"], name: str,
-                 attempt: Callable[[], Generator[EventBase, None, Any]]) -> Generator[EventBase, None, Any]:
+def with_retries(
+    run: RunContext,
+    policy: RetryPolicy | None,
+    target: Literal["llm", "tool"],
+    name: str,
+    attempt: Callable[[], Generator[EventBase, None, Any]],
+) -> Generator[EventBase, None, Any]:
     """Run `attempt()` (a generator) until it succeeds, the error is not retryable, or the policy gives up.
 
     LangChain: Runnable.with_retry, but each failed attempt is yielded as a `retry` event
@@ -29,7 +35,7 @@ def with_retries(run: RunContext, policy: RetryPolicy | None, target: Literal["l
             if number > policy.max_retries:
                 raise RetriesExhausted(target, name, number, error) from error
             delay = round(policy.delay_for(number, error), 6)
-            yield run.emit(RetryEvent, target=target, name=name, attempt=number,
-                           error=describe_error(error), delay=delay)
+            yield run.emit(RetryEvent, target=target, name=name, attempt=number, error=describe_error(error),
+                           delay=delay)  # fmt: skip
             yield from pause(run, delay)  # under ainvoke, other tasks run meanwhile
             number += 1

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
 from ..callee import callee_of
 from .tool import Tool
 
-EXPECTED = ("an executor.Tool, a function decorated with @tool, or a LangChain tool "
-            "(an object with name, description and invoke)")
+EXPECTED = (
+    "an executor.Tool, a function decorated with @tool, or a LangChain tool "
+    "(an object with name, description and invoke)"
+)
 
 
 def as_tools(tools: Sequence[Any]) -> list[Tool]:
@@ -31,9 +34,12 @@ def as_tool(candidate: Any, where: str = "tool") -> Tool:
 
 def is_langchain_tool(candidate: Any) -> bool:
     """LangChain's BaseTool interface, duck-typed so that loopscope does not depend on LangChain."""
-    return (not isinstance(candidate, type) and isinstance(getattr(candidate, "name", None), str)
-            and isinstance(getattr(candidate, "description", None), str)
-            and callable(getattr(candidate, "invoke", None)))
+    return (
+        not isinstance(candidate, type)
+        and isinstance(getattr(candidate, "name", None), str)
+        and isinstance(getattr(candidate, "description", None), str)
+        and callable(getattr(candidate, "invoke", None))
+    )
 
 
 def from_langchain_tool(lc_tool: Any) -> Tool:
@@ -53,8 +59,15 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
         func, coroutine = invoke, ainvoke
     else:
         func, coroutine = _keywords_to_dict(invoke), ainvoke and _keywords_to_dict(ainvoke)
-    tool = Tool(lc_tool.name, lc_tool.description, func, args_schema=schema, coroutine=coroutine,
-                return_direct=bool(getattr(lc_tool, "return_direct", False)), deterministic=False)
+    tool = Tool(
+        lc_tool.name,
+        lc_tool.description,
+        func,
+        args_schema=schema,
+        coroutine=coroutine,
+        return_direct=bool(getattr(lc_tool, "return_direct", False)),
+        deterministic=False,
+    )
     tool.callee = callee_of(lc_tool)  # its function (or _run), not our lambda
     return tool
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from typing import Any, Callable, Optional, get_type_hints
+from collections.abc import Callable
+from typing import Any, Optional, get_type_hints
 
 from pydantic import BaseModel, ValidationError, create_model
 
@@ -33,8 +34,7 @@ def schema_from_function(name: str, func: Callable[..., Any]) -> type[BaseModel]
     fields: dict[str, Any] = {}
     for param in signature.parameters.values():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            raise TypeError(f"tool {name!r}: *{param.name} cannot be described to a model; "
-                            "name each argument")
+            raise TypeError(f"tool {name!r}: *{param.name} cannot be described to a model; name each argument")
         default = ... if param.default is param.empty else param.default
         hint = hints.get(param.name, str if len(signature.parameters) == 1 else Any)
         fields[param.name] = (hint, default)
@@ -44,7 +44,7 @@ def schema_from_function(name: str, func: Callable[..., Any]) -> type[BaseModel]
 def takes_raw_string(schema: type[BaseModel]) -> bool:
     """A schema with one str field takes the Action Input as it is; any other takes a JSON object."""
     fields = schema.model_fields
-    return len(fields) == 1 and next(iter(fields.values())).annotation in (str, Optional[str])
+    return len(fields) == 1 and next(iter(fields.values())).annotation in (str, Optional[str])  # noqa: UP045 (pydantic keeps Optional[str] as written; str | None is another object)
 
 
 def parse_tool_input(schema: type[BaseModel], tool_input: str | dict[str, Any]) -> dict[str, Any]:
@@ -70,13 +70,13 @@ def _arguments_from_text(schema: type[BaseModel], text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ToolInputError(f"the input is not JSON ({error.msg} at character {error.pos}). "
-                             f"{expected_input(schema)}") from None
+        raise ToolInputError(
+            f"the input is not JSON ({error.msg} at character {error.pos}). {expected_input(schema)}"
+        ) from None
     if len(fields) == 1 and not (isinstance(value, dict) and set(value) == {fields[0]}):
         return {fields[0]: value}  # a one-argument tool may be given the bare value: 3 for {"n": 3}
     if not isinstance(value, dict):
-        raise ToolInputError(f"the input is a JSON {type(value).__name__}, not an object. "
-                             f"{expected_input(schema)}")
+        raise ToolInputError(f"the input is a JSON {type(value).__name__}, not an object. {expected_input(schema)}")
     return value
 
 

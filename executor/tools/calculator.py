@@ -6,13 +6,17 @@ import ast
 import math
 import operator
 import re
-from typing import Generator
+from collections.abc import Generator
+from typing import TYPE_CHECKING
 
 from ..events import CalculatorEvalEvent
 from ..models.chat_model import ChatModel, call_model
 from ..run_context import RunContext
 from .tool import Tool, ToolError
 from .whole_numbers import check_whole_numbers
+
+if TYPE_CHECKING:  # numpy and numexpr load on the first calculation, not with the executor
+    import numpy
 
 # LangChain: LLMMathChain's prompt, in loopscope's own words.
 MATH_PROMPT = """Turn the math problem into a single expression that Python's numexpr library can evaluate. \
@@ -55,20 +59,50 @@ Question: {question}
 MATH_STOP = ["```output"]
 MAX_EXPRESSION_CHARS = 500
 CONSTANTS = {"pi": math.pi, "e": math.e}
-FUNCTIONS = frozenset({
-    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh",
-    "arcsinh", "arccosh", "arctanh", "log", "log10", "log1p", "exp", "expm1", "sqrt", "abs", "floor", "ceil",
-})
+FUNCTIONS = frozenset(
+    {
+        "sin",
+        "cos",
+        "tan",
+        "arcsin",
+        "arccos",
+        "arctan",
+        "arctan2",
+        "sinh",
+        "cosh",
+        "tanh",
+        "arcsinh",
+        "arccosh",
+        "arctanh",
+        "log",
+        "log10",
+        "log1p",
+        "exp",
+        "expm1",
+        "sqrt",
+        "abs",
+        "floor",
+        "ceil",
+    }
+)
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod, ast.UAdd, ast.USub)
-_FLOAT_OPERATIONS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-                     ast.Div: operator.truediv, ast.Pow: operator.pow, ast.Mod: operator.mod}
+_FLOAT_OPERATIONS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+    ast.Mod: operator.mod,
+}
 _TEXT_BLOCK = re.compile(r"^```text(.*?)```", re.DOTALL)
 
 
 def _refuse(expression: str, why: str) -> ToolError:
-    return ToolError(f"Calculator refused {expression!r}: {why}. "
-                     "Write plain arithmetic: numbers, + - * / ** %, parentheses, "
-                     f"pi, e and the functions {', '.join(sorted(FUNCTIONS))}.")
+    return ToolError(
+        f"Calculator refused {expression!r}: {why}. "
+        "Write plain arithmetic: numbers, + - * / ** %, parentheses, "
+        f"pi, e and the functions {', '.join(sorted(FUNCTIONS))}."
+    )
 
 
 def _check_node(node: ast.AST, expression: str) -> None:
@@ -110,6 +144,7 @@ def _float_value(node: ast.AST, expression: str) -> numpy.float64:
     and nan here mean "beyond float range" (or undefined), never a real answer.
     """
     import numpy  # numpy and numexpr load with the first calculation (~50 ms), not with the module
+
     if isinstance(node, ast.Expression):
         return _float_value(node.body, expression)
     if isinstance(node, ast.Constant):
@@ -128,11 +163,16 @@ def _float_value(node: ast.AST, expression: str) -> numpy.float64:
     assert isinstance(node, ast.BinOp)  # _check_node let nothing else through
     left, right = _float_value(node.left, expression), _float_value(node.right, expression)
     value = _FLOAT_OPERATIONS[type(node.op)](left, right)
-    if isinstance(node.op, ast.Pow) and not numpy.isfinite(value):
-        if numpy.isinf(value) or not (numpy.isfinite(left) and numpy.isfinite(right)):
-            raise ToolError(f"Calculator refused {expression!r}: the power {ast.unparse(node)} is beyond "
-                            "the largest number a float can hold (about 1.8e308). Ask for a smaller "
-                            "number, or for its logarithm.")
+    if (
+        isinstance(node.op, ast.Pow)
+        and not numpy.isfinite(value)
+        and (numpy.isinf(value) or not (numpy.isfinite(left) and numpy.isfinite(right)))
+    ):
+        raise ToolError(
+            f"Calculator refused {expression!r}: the power {ast.unparse(node)} is beyond "
+            "the largest number a float can hold (about 1.8e308). Ask for a smaller "
+            "number, or for its logarithm."
+        )
     return value
 
 
@@ -154,6 +194,7 @@ def check_expression(expression: str) -> str:
         raise _refuse(expression, "it is not a well-formed expression") from None
     _check_node(tree, expression)
     import numpy
+
     with numpy.errstate(all="ignore"):  # overflow becomes inf, which _float_value then judges
         _float_value(tree, expression)
     return check_whole_numbers(tree, expression)  # after _float_value, which bounds every power
@@ -162,13 +203,14 @@ def check_expression(expression: str) -> str:
 def evaluate_expression(expression: str) -> str:
     """Evaluate checked arithmetic with numexpr: no globals, only pi and e, sanitize on."""
     import numexpr
+
     expression = check_expression(expression)
     try:
-        value = numexpr.evaluate(expression, global_dict={}, local_dict=dict(CONSTANTS),
-                                 sanitize=True)
+        value = numexpr.evaluate(expression, global_dict={}, local_dict=dict(CONSTANTS), sanitize=True)
     except Exception as error:  # numexpr reports domain and type problems this way
-        raise ToolError(f"numexpr could not evaluate {expression!r}: {error}. "
-                        "Please try again with a valid numerical expression.") from None
+        raise ToolError(
+            f"numexpr could not evaluate {expression!r}: {error}. Please try again with a valid numerical expression."
+        ) from None
     return re.sub(r"^\[|\]$", "", str(value))
 
 
@@ -177,9 +219,12 @@ def extract_expression(reply: str) -> str | None:
     return match.group(1) if match else None
 
 
-def llm_math_tool(model: ChatModel, name: str = "Calculator",
-                  description: str = "Useful for when you need to answer questions about math.",
-                  handle_tool_error: bool = True) -> Tool:
+def llm_math_tool(
+    model: ChatModel,
+    name: str = "Calculator",
+    description: str = "Useful for when you need to answer questions about math.",
+    handle_tool_error: bool = True,
+) -> Tool:
     """A Tool that asks `model` for a numexpr expression and evaluates it (LangChain: LLMMathChain).
 
     Refusals and numexpr errors are ToolErrors; by default they go back to the agent as the
@@ -198,8 +243,9 @@ def llm_math_tool(model: ChatModel, name: str = "Calculator",
             return reply.strip()
         if "Answer:" in reply:
             return "Answer: " + reply.split("Answer:")[-1].strip()
-        raise ToolError("The calculator's model reply had no ```text block with an expression "
-                        "and no 'Answer:'; ask the question as plain arithmetic.")
+        raise ToolError(
+            "The calculator's model reply had no ```text block with an expression "
+            "and no 'Answer:'; ask the question as plain arithmetic."
+        )
 
-    return Tool(name=name, description=description, func=calculate,
-                handle_tool_error=handle_tool_error)
+    return Tool(name=name, description=description, func=calculate, handle_tool_error=handle_tool_error)

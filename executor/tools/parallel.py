@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import functools
 import queue
+from collections.abc import Generator, Sequence
 from concurrent.futures import Future
-from typing import Any, Generator, Sequence
+from typing import Any
 
 from ..awaiting import AwaitRequest, run_to_completion
 from ..daemon_threads import in_daemon_thread, start_daemon_workers
@@ -18,8 +19,12 @@ from .tool import Tool, invalid_tool_observation
 _DONE = object()  # a worker's last word on the outbox: its call has returned or raised
 
 
-def perform_tool_calls(name_to_tool_map: dict[str, Tool], actions: Sequence[ToolAgentAction], run: RunContext,
-                       max_concurrency: int | None = None) -> Generator[EventBase, None, list[AgentStep]]:
+def perform_tool_calls(
+    name_to_tool_map: dict[str, Tool],
+    actions: Sequence[ToolAgentAction],
+    run: RunContext,
+    max_concurrency: int | None = None,
+) -> Generator[EventBase, None, list[AgentStep]]:
     """Run every call at once and hand out their events as they happen; return the steps in call order.
 
     LangChain: AgentExecutor._aiter_next_step, which awaits asyncio.gather over
@@ -33,9 +38,16 @@ def perform_tool_calls(name_to_tool_map: dict[str, Tool], actions: Sequence[Tool
     prefix = run.stack_here()
     outbox: queue.Queue[Any] = queue.Queue()
     with run.concurrent_calls():  # from before the first worker starts until the last is done
-        jobs = [functools.partial(_run_call, name_to_tool_map, action, run,
-                                  CallScope(action.tool_call_id, prefix, _run_call.__code__, outbox.put))
-                for action in actions]
+        jobs = [
+            functools.partial(
+                _run_call,
+                name_to_tool_map,
+                action,
+                run,
+                CallScope(action.tool_call_id, prefix, _run_call.__code__, outbox.put),
+            )
+            for action in actions
+        ]
         calls: list[Future[AgentStep]] = start_daemon_workers(jobs, max_concurrency or len(jobs), "tool-call")
         for call in calls:
             call.add_done_callback(lambda _: outbox.put(_DONE))
@@ -52,8 +64,9 @@ def perform_tool_calls(name_to_tool_map: dict[str, Tool], actions: Sequence[Tool
     return [call.result() for call in calls]  # raises the first failed call's error, in call order
 
 
-def _run_call(name_to_tool_map: dict[str, Tool], action: ToolAgentAction, run: RunContext,
-              scope: CallScope) -> AgentStep:
+def _run_call(
+    name_to_tool_map: dict[str, Tool], action: ToolAgentAction, run: RunContext, scope: CallScope
+) -> AgentStep:
     """A worker: drive one call's generator to its end (its events go to the outbox as they are emitted).
 
     An AwaitRequest is an async tool (under ainvoke) asking its driver to await something: the
@@ -77,8 +90,9 @@ def _run_call(name_to_tool_map: dict[str, Tool], action: ToolAgentAction, run: R
                     error = failure
 
 
-def perform_tool_call(name_to_tool_map: dict[str, Tool], action: ToolAgentAction,
-                      run: RunContext) -> Generator[EventBase, None, AgentStep]:
+def perform_tool_call(
+    name_to_tool_map: dict[str, Tool], action: ToolAgentAction, run: RunContext
+) -> Generator[EventBase, None, AgentStep]:
     # LangChain: _perform_agent_action, plus the argument parsing LangChain does in its output parser.
     tool = name_to_tool_map.get(action.tool)
     if tool is None:
@@ -91,7 +105,7 @@ def perform_tool_call(name_to_tool_map: dict[str, Tool], action: ToolAgentAction
     except ToolArgumentsError as error:
         observation = f"Error: {error}"
         yield run.emit(ToolErrorEvent, tool=tool.name, error_type=type(error).__name__, message=str(error),
-                       handled=True, observation=observation)
+                       handled=True, observation=observation)  # fmt: skip
         return AgentStep(action, observation)
     observation = yield from tool.run(tool_input, run)
     return AgentStep(action, observation)

@@ -22,8 +22,10 @@ class ToolArgumentsError(ValueError):
 
 def check_function_name(tool: Tool) -> None:
     if not _FUNCTION_NAME.match(tool.name):
-        raise ValueError(f"Tool name {tool.name!r} cannot be sent as a function name (letters, digits, "
-                         "'_' and '-' only, at most 64); rename the tool for the tool-calling agent")
+        raise ValueError(
+            f"Tool name {tool.name!r} cannot be sent as a function name (letters, digits, "
+            "'_' and '-' only, at most 64); rename the tool for the tool-calling agent"
+        )
 
 
 def tool_args_schema(tool: Tool) -> type[BaseModel]:
@@ -43,9 +45,14 @@ def tool_spec(tool: Tool) -> dict[str, Any]:
     own = getattr(tool, "openai_tool", None)
     if callable(own):
         return own()
-    return {"type": "function",
-            "function": {"name": tool.name, "description": tool.description,
-                         "parameters": tool_args_schema(tool).model_json_schema()}}
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool_args_schema(tool).model_json_schema(),
+        },
+    }
 
 
 def parse_tool_arguments(tool: Tool, arguments: str) -> Any:
@@ -58,14 +65,17 @@ def parse_tool_arguments(tool: Tool, arguments: str) -> Any:
     try:
         value = json.loads(arguments or "{}")
     except json.JSONDecodeError as error:
-        raise ToolArgumentsError(f"the arguments for {tool.name} are not valid JSON ({error.msg} at "
-                                 f"position {error.pos}); send a JSON object") from error
+        raise ToolArgumentsError(
+            f"the arguments for {tool.name} are not valid JSON ({error.msg} at "
+            f"position {error.pos}); send a JSON object"
+        ) from error
     schema = tool_args_schema(tool)
     try:
         validated = schema.model_validate(value)
     except ValidationError as error:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}"
-                             for e in error.errors(include_url=False))
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in error.errors(include_url=False)
+        )
         raise ToolArgumentsError(f"the arguments for {tool.name} do not fit its schema ({problems})") from error
     fields = type(validated).model_fields
     if len(fields) == 1 and isinstance(value := getattr(validated, next(iter(fields))), str):

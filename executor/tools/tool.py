@@ -6,8 +6,9 @@ import inspect
 import json
 import threading
 import time
+from collections.abc import Callable, Generator
 from functools import partial
-from typing import Any, Callable, Generator
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -64,11 +65,19 @@ class Tool:
     checked each time it hands out an event and when it returns.
     """
 
-    def __init__(self, name: str, description: str, func: Callable[..., Any],
-                 return_direct: bool = False, handle_tool_error: ErrorHandler = False,
-                 deterministic: bool = True, retry_policy: RetryPolicy | None = None,
-                 args_schema: type[BaseModel] | None = None,
-                 coroutine: Callable[..., Any] | None = None, timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        func: Callable[..., Any],
+        return_direct: bool = False,
+        handle_tool_error: ErrorHandler = False,
+        deterministic: bool = True,
+        retry_policy: RetryPolicy | None = None,
+        args_schema: type[BaseModel] | None = None,
+        coroutine: Callable[..., Any] | None = None,
+        timeout: float | None = None,
+    ) -> None:
         if not name or not name.strip():
             raise ValueError("Tool name must be a non-empty string")
         if not callable(func):
@@ -78,8 +87,9 @@ class Tool:
         if inspect.isasyncgenfunction(func):
             raise TypeError(f"Tool {name!r}: func is an async generator; a tool returns (or awaits) one observation")
         if args_schema is not None and not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
-            raise TypeError(f"Tool {name!r}: args_schema must be a pydantic model class, "
-                            f"got {type(args_schema).__name__}")
+            raise TypeError(
+                f"Tool {name!r}: args_schema must be a pydantic model class, got {type(args_schema).__name__}"
+            )
         self.name = name
         self.description = description
         self.func = func
@@ -103,8 +113,10 @@ class Tool:
 
     def openai_tool(self) -> dict[str, Any]:
         """LangChain: convert_to_openai_tool. The entry for an OpenAI request's `tools` list."""
-        return {"type": "function", "function": {"name": self.name, "description": self.description,
-                                                 "parameters": self.json_schema()}}
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.json_schema()},
+        }
 
     def invoke(self, tool_input: str | dict[str, Any]) -> Any:
         """LangChain: BaseTool.invoke. Call the tool on its own, outside a run (e.g. in a unit test):
@@ -175,14 +187,24 @@ class Tool:
             return handler
         return str(handler(error))
 
-    def _error_fields(self, error: BaseException, handled: bool,
-                      observation: str | None = None) -> dict[str, Any]:
-        return {"tool": self.name, "error_type": type(error).__name__, "message": str(error),
-                "handled": handled, "observation": observation, "callee": self.callee}
+    def _error_fields(self, error: BaseException, handled: bool, observation: str | None = None) -> dict[str, Any]:
+        return {
+            "tool": self.name,
+            "error_type": type(error).__name__,
+            "message": str(error),
+            "handled": handled,
+            "observation": observation,
+            "callee": self.callee,
+        }
 
 
-def _plain_call(run: RunContext, func: Callable[..., Any], coroutine: Callable[..., Any] | None,
-                args: tuple[Any, ...], kwargs: dict[str, Any]) -> Generator[object, Any, Any]:
+def _plain_call(
+    run: RunContext,
+    func: Callable[..., Any],
+    coroutine: Callable[..., Any] | None,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Generator[object, Any, Any]:
     """A plain function's call as a generator (yielding only to have an awaitable awaited),
     so every tool can be `yield from`-ed."""
     return (yield from call_either(run, func, coroutine, *args, **kwargs))
@@ -224,8 +246,7 @@ def call_with_timeout(func: Callable[..., Any], timeout: float, name: str, *args
     worker.start()
     worker.join(timeout)
     if worker.is_alive():
-        raise ToolTimeout(f"Tool {name!r} did not answer within {timeout:g} seconds; "
-                          "the loop stopped waiting for it.")
+        raise ToolTimeout(f"Tool {name!r} did not answer within {timeout:g} seconds; the loop stopped waiting for it.")
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]

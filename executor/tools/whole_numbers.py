@@ -10,9 +10,14 @@ from .tool import ToolError
 
 # numexpr keeps whole numbers whole through these (their result is int64 for an int64 argument).
 _WHOLE_FUNCTIONS = frozenset({"abs", "floor", "ceil"})
-_WHOLE_OPERATIONS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-                     ast.Pow: operator.pow, ast.Mod: operator.mod}
-INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
+_WHOLE_OPERATIONS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Pow: operator.pow,
+    ast.Mod: operator.mod,
+}
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 def check_whole_numbers(tree: ast.Expression, expression: str) -> str:
@@ -48,8 +53,11 @@ def _whole_value(node: ast.AST, expression: str) -> _Whole | None:
         return _Whole(node.value, False) if type(node.value) is int else None
     if isinstance(node, ast.UnaryOp):
         inner = _whole_value(node.operand, expression)
-        return inner if inner is None or isinstance(node.op, ast.UAdd) else _checked(
-            _Whole(-inner.value, inner.in_int64), node, expression)
+        return (
+            inner
+            if inner is None or isinstance(node.op, ast.UAdd)
+            else _checked(_Whole(-inner.value, inner.in_int64), node, expression)
+        )
     if isinstance(node, ast.Call):
         args = [_whole_value(arg, expression) for arg in node.args]
         name = node.func.id  # type: ignore[attr-defined]
@@ -70,9 +78,11 @@ def _whole_operation(node: ast.BinOp, left: _Whole, right: _Whole, expression: s
         raise ToolError(f"Calculator refused {expression!r}: {ast.unparse(node)} divides by zero.")
     # numexpr's int64 remainder is ((a % b) + b) % b in C, whose `+ b` wraps for b near 2**63.
     if isinstance(node.op, ast.Mod) and in_int64 and not _fits(_c_remainder(left.value, right.value) + right.value):
-        raise ToolError(f"Calculator refused {expression!r}: numexpr gets the remainder {ast.unparse(node)} wrong "
-                        "for a divisor this large. Write one of its numbers with a decimal point (2.0 instead "
-                        "of 2) to compute in floating point.")
+        raise ToolError(
+            f"Calculator refused {expression!r}: numexpr gets the remainder {ast.unparse(node)} wrong "
+            "for a divisor this large. Write one of its numbers with a decimal point (2.0 instead "
+            "of 2) to compute in floating point."
+        )
     if isinstance(node.op, ast.Pow) and right.value < 0:
         return None  # numexpr refuses a whole number to a negative whole power itself
     value = _WHOLE_OPERATIONS[type(node.op)](left.value, right.value)
@@ -92,7 +102,9 @@ def _c_remainder(dividend: int, divisor: int) -> int:
 def _checked(whole: _Whole, node: ast.AST, expression: str, final: bool = False) -> _Whole:
     if (whole.in_int64 or final) and not _fits(whole.value):
         digits = int(whole.value.bit_length() * 0.30103) + 1
-        raise ToolError(f"Calculator refused {expression!r}: {ast.unparse(node)} is a whole number of about "
-                        f"{digits} digits, beyond the 64 bits numexpr computes whole numbers in. Write one of "
-                        "its numbers with a decimal point (2.0 instead of 2) to compute in floating point.")
+        raise ToolError(
+            f"Calculator refused {expression!r}: {ast.unparse(node)} is a whole number of about "
+            f"{digits} digits, beyond the 64 bits numexpr computes whole numbers in. Write one of "
+            "its numbers with a decimal point (2.0 instead of 2) to compute in floating point."
+        )
     return whole

@@ -49,8 +49,10 @@ def test_a_full_disk_when_the_handler_is_made_never_reaches_the_run(tmp_path, mo
     monkeypatch.setattr("tracer.trace.writer.os.open", open_on_a_full_disk)
     path = tmp_path / "run.jsonl"
     handler = LoopscopeCallbackHandler(path, raise_error=raise_error)  # no exception here
-    expected = (f"cannot write a trace at {path}: No space left on device; the run goes on untraced "
-                "(handler.events holds its events)")
+    expected = (
+        f"cannot write a trace at {path}: No space left on device; the run goes on untraced "
+        "(handler.events holds its events)"
+    )
     assert handler.problem == expected
     assert "26.25" in run_rose(handler)
     assert handler.close() == expected and list(tmp_path.iterdir()) == []
@@ -78,8 +80,10 @@ def test_a_full_disk_at_close_never_reaches_the_run(tmp_path, monkeypatch, raise
     path = tmp_path / "run.jsonl"
     handler = LoopscopeCallbackHandler(path, raise_error=raise_error)
     assert "26.25" in run_rose(handler)  # the outermost chain's end closes the file: no exception came out
-    assert handler.problem == (f"could not write {path} (No space left on device); no trace was written; "
-                               f"this run's partial trace is in {path}.failed")
+    assert handler.problem == (
+        f"could not write {path} (No space left on device); no trace was written; "
+        f"this run's partial trace is in {path}.failed"
+    )
     with handler:  # closing again (as `with` does) says the same, and raises nothing
         pass
     assert handler.close() == handler.problem and not path.exists() and no_partial_files(tmp_path)
@@ -118,11 +122,15 @@ def _holding_itself():
     return found
 
 
-@pytest.mark.parametrize("observation, recorded", [
-    (_holding_itself(), '["25 yuan", {"again": "[...]"}]'),
-    (ContentThatRaises(), "25 yuan, said an odd object"),
-    ({"price": b"25", "units": {"bunch"}}, '{"price": "b\'25\'", "units": "{\'bunch\'}"}'),
-], ids=["a list holding itself", "content that raises", "bytes, a set and an odd object"])
+@pytest.mark.parametrize(
+    "observation, recorded",
+    [
+        (_holding_itself(), '["25 yuan", {"again": "[...]"}]'),
+        (ContentThatRaises(), "25 yuan, said an odd object"),
+        ({"price": b"25", "units": {"bunch"}}, '{"price": "b\'25\'", "units": "{\'bunch\'}"}'),
+    ],
+    ids=["a list holding itself", "content that raises", "bytes, a set and an odd object"],
+)
 def test_odd_tool_outputs_are_recorded_not_dropped(tmp_path, observation, recorded):
     path = tmp_path / "run.jsonl"
     handler = LoopscopeCallbackHandler(path, raise_error=True)  # any failure would raise here
@@ -145,14 +153,22 @@ def test_callbacks_handed_odd_types_directly_raise_nothing(tmp_path):
     handler.on_tool_error(odd, run_id=uuid4(), parent_run_id=root)
     handler.on_chain_end(odd, run_id=root)
     trace = Trace.load(handler.path)
-    assert [e.kind for e in trace.events] == ["chain_start", "tool_start", "tool_end", "llm_start", "tool_error",
-                                              "chain_end"]
+    assert [e.kind for e in trace.events] == [
+        "chain_start",
+        "tool_start",
+        "tool_end",
+        "llm_start",
+        "tool_error",
+        "chain_end",
+    ]
     assert trace.events[0].inputs == {"input": ["25 yuan", {"again": "[...]"}], "odd": "<ReprThatRaises>"}
     assert trace.events[2].observation == "25 yuan, said an odd object"
     assert trace.events[-1].outputs == {"output": "<ReprThatRaises>"}
     assert (trace.events[3].model, trace.events[3].prompt) == ("unknown", "")
     assert (handler.dropped.count, handler.dropped.first) == (  # the one callback given nothing it can read
-        1, "on_llm_end: AttributeError: 'str' object has no attribute 'generations'")
+        1,
+        "on_llm_end: AttributeError: 'str' object has no attribute 'generations'",
+    )
     assert Trace.load(handler.path).warning.startswith("1 callback(s) could not be recorded")
 
 
@@ -172,28 +188,33 @@ def reply_of_that_trips_once(monkeypatch):
     monkeypatch.setattr(langchain_handler, "reply_of", reply_of)
 
 
-def test_a_callback_that_fails_drops_its_events_and_the_finished_trace_says_so(tmp_path, monkeypatch, caplog,
-                                                                               capsys):
+def test_a_callback_that_fails_drops_its_events_and_the_finished_trace_says_so(tmp_path, monkeypatch, caplog, capsys):
     reply_of_that_trips_once(monkeypatch)
     path = tmp_path / "run.jsonl"
     handler = LoopscopeCallbackHandler(path)
     with caplog.at_level(logging.WARNING):
         assert "26.25" in run_rose(handler)
     assert handler.problem is None and handler.dropped.count == 1
-    note = ("1 callback(s) could not be recorded by the LangChain handler (first: on_llm_end: RuntimeError: the "
-            "handler tripped on a reply); the trace holds the rest of the run")
+    note = (
+        "1 callback(s) could not be recorded by the LangChain handler (first: on_llm_end: RuntimeError: the "
+        "handler tripped on a reply); the trace holds the rest of the run"
+    )
     with TraceFile(path) as trace:
         assert trace.warning is None and trace.import_warning == note  # a whole run, not an interrupted one
         assert trace[len(trace) - 1].origin["dropped"] == {
-            "callbacks": 1, "first": "on_llm_end: RuntimeError: the handler tripped on a reply"}
+            "callbacks": 1,
+            "first": "on_llm_end: RuntimeError: the handler tripped on a reply",
+        }
     recorded = Trace.load(path)
     assert recorded.warning == note
     assert [e.kind for e in recorded.events].count("llm_end") == [e.kind for e in Trace.load(ROSE).events].count(
-        "llm_end") - 1  # only the failed callback's event is missing
+        "llm_end"
+    ) - 1  # only the failed callback's event is missing
     assert not [r for r in caplog.records if "Error in LoopscopeCallbackHandler" in r.getMessage()]  # not LangChain's
     assert [r.getMessage() for r in caplog.records if r.name == "loopscope"] == [
         "loopscope: LoopscopeCallbackHandler could not record on_llm_end: RuntimeError: the handler tripped on a "
-        "reply; the run goes on, and the trace's last event will say how many callbacks were dropped"]
+        "reply; the run goes on, and the trace's last event will say how many callbacks were dropped"
+    ]
     assert main(["debug", str(path), "--print"]) == 0
     out = capsys.readouterr().out
     assert f"warning: {note}" in " ".join(out.split()) and "interrupted" not in out
@@ -225,5 +246,7 @@ def test_when_the_runs_own_end_fails_the_trace_still_ends(tmp_path, monkeypatch)
     with TraceFile(path) as trace:
         last = trace[len(trace) - 1]
         assert (last.kind, last.outputs) == ("chain_end", {}) and trace.warning is None
-        assert trace.import_warning.startswith("1 callback(s) could not be recorded by the LangChain handler "
-                                               "(first: on_chain_end: RuntimeError: outputs that cannot be read)")
+        assert trace.import_warning.startswith(
+            "1 callback(s) could not be recorded by the LangChain handler "
+            "(first: on_chain_end: RuntimeError: outputs that cannot be read)"
+        )

@@ -8,8 +8,13 @@ import warnings
 
 import pytest
 
-from tests.helpers.langchain_rose import (rose_executor, rose_inputs, scripted_chat_model, structured_tools,
-                                          tool_calling_replies)
+from tests.helpers.langchain_rose import (
+    rose_executor,
+    rose_inputs,
+    scripted_chat_model,
+    structured_tools,
+    tool_calling_replies,
+)
 from tracer import LoopscopeCallbackHandler, Trace, diff_traces
 from tracer.cli import main
 from tracer.debug.source_map import read_source
@@ -99,9 +104,19 @@ def test_tool_calling_agent_and_langgraph_agent_are_traced(tmp_path):
         graph.invoke({"messages": [("user", rose_inputs()["input"])]}, {"callbacks": [handler]})
     graph_trace = Trace.load(tmp_path / "lg.jsonl")
     assert graph_trace.labels() == [
-        "chain_start", "AgentAction(Search)", "tool(Search)", "step", "finish_check(False)",
-        "AgentAction(Calculator)", "tool(Calculator)", "step", "finish_check(False)", "AgentFinish",
-        "finish_check(True)", "chain_end"]
+        "chain_start",
+        "AgentAction(Search)",
+        "tool(Search)",
+        "step",
+        "finish_check(False)",
+        "AgentAction(Calculator)",
+        "tool(Calculator)",
+        "step",
+        "finish_check(False)",
+        "AgentFinish",
+        "finish_check(True)",
+        "chain_end",
+    ]
     assert [t.name for t in graph_trace.events[0].tools] == ["Search", "Calculator"]
     model_call = next(e for e in graph_trace.events if e.kind == "llm_start")
     assert model_call.frames[-1] == "call_model" and model_call.source.file.startswith("langgraph/prebuilt/")
@@ -112,21 +127,32 @@ def test_the_recorded_tutorial_fixture_is_what_the_handler_writes_today(react_tr
     recorded = Trace.load(LANGCHAIN_ROSE)
     assert recorded.header.scenario == "rose-pricing-langchain" and recorded.header.source == "langchain"
     assert [t.label for t in recorded.transitions()] == react_trace.labels()
-    assert [e.source.line for e in recorded.events] == [e.source.line for e in react_trace.events], \
-        "langchain-classic changed: re-record with `uv run python -m tests.helpers.langchain_rose " \
+    assert [e.source.line for e in recorded.events] == [e.source.line for e in react_trace.events], (
+        "langchain-classic changed: re-record with `uv run python -m tests.helpers.langchain_rose "
         "fixtures/langchain/rose_pricing.jsonl`"
+    )
 
 
 def test_without_langchain_the_import_names_the_extra():
-    code = ("import sys; sys.modules['langchain_core.callbacks'] = None\n"
-            "try:\n    from tracer import LoopscopeCallbackHandler\n"
-            "except ImportError as e:\n    print(e)")
+    code = (
+        "import sys; sys.modules['langchain_core.callbacks'] = None\n"
+        "try:\n    from tracer import LoopscopeCallbackHandler\n"
+        "except ImportError as e:\n    print(e)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "pip install 'loopscope[langchain]'" in out
 
 
-@pytest.mark.parametrize("name", ["os/../../etc/passwd.py", "../pyproject.toml", "langchain_classic/../x.py",
-                                  "/etc/passwd", "langchain_classic/agents/agent.txt"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "os/../../etc/passwd.py",
+        "../pyproject.toml",
+        "langchain_classic/../x.py",
+        "/etc/passwd",
+        "langchain_classic/agents/agent.txt",
+    ],
+)
 def test_source_map_reads_only_python_files_inside_installed_packages(name):
     source = read_source(name)
     assert source.lines == () and source.problem
@@ -145,10 +171,12 @@ def test_a_handled_parse_error_in_langchain_matches_loopscopes_parse_error_run(t
     from tests.helpers.langchain_rose import REACT_PROMPT, ScriptedLLM
 
     scenario = get_scenario("parse-error-on")
-    tools = [Tool(name=t.name, func=t.func, description=t.description)
-             for t in scenario.build_tools(ScriptedModel([]))]
-    executor = AgentExecutor(agent=create_react_agent(ScriptedLLM(responses=list(scenario.replies)), tools,
-                                                      REACT_PROMPT), tools=tools, handle_parsing_errors=True)
+    tools = [Tool(name=t.name, func=t.func, description=t.description) for t in scenario.build_tools(ScriptedModel([]))]
+    executor = AgentExecutor(
+        agent=create_react_agent(ScriptedLLM(responses=list(scenario.replies)), tools, REACT_PROMPT),
+        tools=tools,
+        handle_parsing_errors=True,
+    )
     with LoopscopeCallbackHandler(tmp_path / "pe.jsonl", raise_error=True) as handler:
         executor.invoke(scenario.inputs(), {"callbacks": [handler]})
     ours, theirs = Trace.load(scenario.fixture), Trace.load(tmp_path / "pe.jsonl")
@@ -172,8 +200,9 @@ def test_a_model_call_retried_by_with_retry_is_one_call_with_a_retry_event(tmp_p
 
     llm = TimesOutOnce(responses=list(REPLIES))
     tools = rose_tools(llm)
-    retried = create_react_agent(llm.with_retry(stop_after_attempt=3, wait_exponential_jitter=False), tools,
-                                 REACT_PROMPT)
+    retried = create_react_agent(
+        llm.with_retry(stop_after_attempt=3, wait_exponential_jitter=False), tools, REACT_PROMPT
+    )
     # stream_runnable=False: LangChain's RunnableRetry retries invoke(), not a stream
     executor = AgentExecutor(agent=RunnableAgent(runnable=retried, stream_runnable=False), tools=tools)
     with LoopscopeCallbackHandler(tmp_path / "retry.jsonl", raise_error=True) as handler:

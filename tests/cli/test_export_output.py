@@ -46,8 +46,9 @@ def left_behind(directory) -> list[str]:
 @pytest.mark.parametrize("fmt", [["--format", "otlp-json"], ["--mermaid"]])
 def test_a_full_disk_is_one_line_and_leaves_no_temp_file(tmp_path, capsys, monkeypatch, fails_at, fmt):
     real_fdopen = os.fdopen
-    monkeypatch.setattr("tracer.cli.export.os.fdopen",
-                        lambda *a, **k: FailingFile(real_fdopen(*a, **k), fails_at, ENOSPC))
+    monkeypatch.setattr(
+        "tracer.cli.export.os.fdopen", lambda *a, **k: FailingFile(real_fdopen(*a, **k), fails_at, ENOSPC)
+    )
     out = tmp_path / "run.json"
     code, stdout, err = export(capsys, *fmt, str(ROSE), "-o", str(out))
     assert code == 1 and stdout == ""
@@ -73,8 +74,9 @@ def test_ctrl_c_mid_write_leaves_no_temp_file_and_the_old_output(tmp_path, capsy
     out = tmp_path / "run.json"
     out.write_text("the previous export")
     real_fdopen = os.fdopen
-    monkeypatch.setattr("tracer.cli.export.os.fdopen",
-                        lambda *a, **k: FailingFile(real_fdopen(*a, **k), "write", KeyboardInterrupt()))
+    monkeypatch.setattr(
+        "tracer.cli.export.os.fdopen", lambda *a, **k: FailingFile(real_fdopen(*a, **k), "write", KeyboardInterrupt())
+    )
     code, _, err = export(capsys, "--format", "otlp-json", str(ROSE), "-o", str(out))
     assert code == 130 and err == f"loopscope: interrupted; {out} was left as it was\n"
     assert out.read_text() == "the previous export" and left_behind(tmp_path) == []

@@ -21,7 +21,8 @@ def test_every_shipped_fixture_is_current(capsys):
     stale = [line for line in out.splitlines() if not line.startswith(("current", "LANGCHAIN"))]
     assert code == 0 and not stale, (
         "fixtures record code that has moved or changed; re-record them with "
-        "`uv run loopscope fixtures --rerecord` and commit the result:\n" + out + err)
+        "`uv run loopscope fixtures --rerecord` and commit the result:\n" + out + err
+    )
     assert out.count("current") >= 15
 
 
@@ -62,6 +63,6 @@ def test_a_changed_run_is_not_rewritten_from_itself(tmp_path, capsys):
     changed = tmp_path / "rose.jsonl"
     text = ROSE.read_text(encoding="utf-8").replace("26.25", "26.5")
     changed.write_text(text, encoding="utf-8")
-    code, out, err = loopscope(capsys, "fixtures", "--rerecord", str(changed))
+    code, _out, err = loopscope(capsys, "fixtures", "--rerecord", str(changed))
     assert code == 2 and "cannot be rewritten from its own re-run" in err
     assert changed.read_text(encoding="utf-8") == text  # nothing lost

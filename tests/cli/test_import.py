@@ -30,8 +30,10 @@ def test_an_unknown_file_is_one_line_and_exit_2(capsys, tmp_path):
     path.write_text(json.dumps([1, 2, 3]))
     code, out, err = cli(capsys, "import", str(path), "-o", str(tmp_path / "x.jsonl"))
     assert code == 2 and not out
-    assert err.strip().endswith("found a JSON list of 3 item(s); expected a loopscope trace (JSONL), OTLP JSON, "
-                                "a LangSmith run export or a Langfuse trace export")
+    assert err.strip().endswith(
+        "found a JSON list of 3 item(s); expected a loopscope trace (JSONL), OTLP JSON, "
+        "a LangSmith run export or a Langfuse trace export"
+    )
     assert err.count("\n") == 1 and not (tmp_path / "x.jsonl").exists()
 
 

@@ -29,9 +29,14 @@ sys.exit(main(sys.argv[1:]))
 
 
 def interrupt(args: list[str], pause_at: int = 5) -> tuple[int, str]:
-    process = subprocess.Popen([sys.executable, "-c", PAUSING_CLI, *args], cwd=ROOT, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env={**os.environ, "PAUSE_AT": str(pause_at)})
+    process = subprocess.Popen(
+        [sys.executable, "-c", PAUSING_CLI, *args],
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PAUSE_AT": str(pause_at)},
+    )
     for line in process.stdout:
         if line.strip() == "paused":
             break
@@ -51,8 +56,9 @@ def test_ctrl_c_leaves_the_old_trace_and_keeps_the_partial_one_under_its_own_nam
     assert code == 130
     assert target.read_bytes() == ROSE.read_bytes()
     kept = tmp_path / "rose.jsonl.interrupted"
-    assert err.strip().splitlines() == [f"loopscope: interrupted; {target} was left as it was; "
-                                        f"the partial run is in {kept}"]
-    header, events, warning = load_trace(kept)
+    assert err.strip().splitlines() == [
+        f"loopscope: interrupted; {target} was left as it was; the partial run is in {kept}"
+    ]
+    _header, events, warning = load_trace(kept)
     assert len(events) == pause_at and "interrupted" in warning
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rose.jsonl", "rose.jsonl.interrupted"]

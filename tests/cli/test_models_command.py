@@ -6,8 +6,12 @@ import pytest
 
 from tracer.cli import main
 
-TWO = json.dumps([{"id": "small", "name": "Small"},
-                  {"id": "big", "name": "Big", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "BIG_KEY"}])
+TWO = json.dumps(
+    [
+        {"id": "small", "name": "Small"},
+        {"id": "big", "name": "Big", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "BIG_KEY"},
+    ]
+)
 
 
 @pytest.fixture
@@ -38,8 +42,9 @@ def test_without_configuration_the_built_in_list_and_its_first_entry_are_shown(c
 
 
 def test_a_list_from_dotenv_shows_each_endpoint_and_where_it_came_from(clean_env, capsys, monkeypatch):
-    (clean_env / ".env").write_text(f"AVAILABLE_MODELS={TWO}\nOPENAI_BASE_URL=http://127.0.0.1:8/v1\n",
-                                    encoding="utf-8")
+    (clean_env / ".env").write_text(
+        f"AVAILABLE_MODELS={TWO}\nOPENAI_BASE_URL=http://127.0.0.1:8/v1\n", encoding="utf-8"
+    )
     code, out, _ = models(capsys)
     rows = out.splitlines()
     assert code == 0 and rows[0].startswith("models (AVAILABLE_MODELS: .env (")
@@ -55,12 +60,18 @@ def test_a_list_from_dotenv_shows_each_endpoint_and_where_it_came_from(clean_env
     assert default_row(out) == "default    openai:small   (LOOPSCOPE_MODEL, --model flag)"
 
 
-@pytest.mark.parametrize(("value", "warning"), [
-    ('[{"id": "a"', "AVAILABLE_MODELS (environment) is not valid JSON"),
-    ('[{"id": "a", "provider": "mycloud"}, {"id": "b"}]',
-     "AVAILABLE_MODELS (environment) entry #1 skipped: unknown provider 'mycloud' (available: openai, replay, scripted)"),
-    ("[]", "AVAILABLE_MODELS (environment) has no usable entry; using the built-in list"),
-], ids=["malformed-json", "unknown-provider", "empty-list"])
+@pytest.mark.parametrize(
+    ("value", "warning"),
+    [
+        ('[{"id": "a"', "AVAILABLE_MODELS (environment) is not valid JSON"),
+        (
+            '[{"id": "a", "provider": "mycloud"}, {"id": "b"}]',
+            "AVAILABLE_MODELS (environment) entry #1 skipped: unknown provider 'mycloud' (available: openai, replay, scripted)",
+        ),
+        ("[]", "AVAILABLE_MODELS (environment) has no usable entry; using the built-in list"),
+    ],
+    ids=["malformed-json", "unknown-provider", "empty-list"],
+)
 def test_bad_configuration_is_a_one_line_warning_and_never_a_traceback(clean_env, capsys, monkeypatch, value, warning):
     monkeypatch.setenv("AVAILABLE_MODELS", value)
     code, out, err = models(capsys)
@@ -87,6 +98,8 @@ def test_fallbacks_with_a_bad_list_warns_on_one_line_and_still_runs_offline(clea
     code = main(["run", "rose-pricing", "--fallbacks"])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert err.splitlines() == ["loopscope: warning: AVAILABLE_MODELS (environment) entry #2 skipped: unknown "
-                                "provider 'nope' (available: openai, replay, scripted)"]
+    assert err.splitlines() == [
+        "loopscope: warning: AVAILABLE_MODELS (environment) entry #2 skipped: unknown "
+        "provider 'nope' (available: openai, replay, scripted)"
+    ]
     assert "ran live against scripted:a" in out

@@ -30,16 +30,19 @@ def hostile_trace(tmp_path):
     return path
 
 
-@pytest.mark.parametrize("argv", [
-    ["call", "{trace}", "--at", "1"],
-    ["diff", "{trace}", str(ROSE)],
-    ["export", "--format", "otlp-json", "{trace}"],
-    ["export", "--mermaid", "{trace}"],
-    ["debug", "{trace}"],  # stdout is not a terminal: the run is narrated
-    ["fork", "{trace}", "--at", "9", "--reply", "x", "-o", "{out}"],
-    ["verify", "{trace}"],
-    ["call", "{trace}", "--at", "0"],  # an error line naming the file
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["call", "{trace}", "--at", "1"],
+        ["diff", "{trace}", str(ROSE)],
+        ["export", "--format", "otlp-json", "{trace}"],
+        ["export", "--mermaid", "{trace}"],
+        ["debug", "{trace}"],  # stdout is not a terminal: the run is narrated
+        ["fork", "{trace}", "--at", "9", "--reply", "x", "-o", "{out}"],
+        ["verify", "{trace}"],
+        ["call", "{trace}", "--at", "0"],  # an error line naming the file
+    ],
+)
 def test_no_escape_from_a_trace_reaches_the_terminal_raw(argv, hostile_trace, tmp_path, capsys):
     argv = [arg.format(trace=hostile_trace, out=tmp_path / "forked.jsonl") for arg in argv]
     main(argv)

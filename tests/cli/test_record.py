@@ -39,7 +39,7 @@ def test_record_command_writes_a_trace_that_verifies(tmp_path, capsys):
     out = tmp_path / "rose.jsonl"
     assert main(["record", "rose-pricing", "-o", str(out)]) == 0
     assert capsys.readouterr().out.startswith(f"recorded 23 events of rose-pricing to {out}")
-    header, events, warning = load_trace(out)
+    header, _events, warning = load_trace(out)
     assert header.scenario == "rose-pricing" and header.clock_tick == 0.001 and warning is None
     assert main(["verify", str(out)]) == 0
 

@@ -35,10 +35,12 @@ def test_run_narrates_and_prints_the_ledger(tmp_path):
 def test_calculator_really_runs_on_replay(tmp_path, monkeypatch):
     # Swap the recorded expression: if numexpr really runs, the answer changes with it.
     import json
+
     fixture = get_scenario("rose-pricing").fixture
     lines = fixture.read_text(encoding="utf-8").splitlines()
-    edited = [line.replace("25 * 1.05\\n```", "30 * 1.05\\n```") if '"kind":"llm_end"' in line else line
-              for line in lines]
+    edited = [
+        line.replace("25 * 1.05\\n```", "30 * 1.05\\n```") if '"kind":"llm_end"' in line else line for line in lines
+    ]
     path = tmp_path / "edited.jsonl"
     path.write_text("\n".join(edited) + "\n", encoding="utf-8")
     proc = loopscope("run", "rose-pricing", "--fixture", str(path))
@@ -49,8 +51,11 @@ def test_calculator_really_runs_on_replay(tmp_path, monkeypatch):
 def test_unknown_scenario_is_one_line_with_exit_2():
     proc = loopscope("run", "tulip-pricing")
     assert proc.returncode == 2
-    assert proc.stderr.strip() == "loopscope: unknown scenario 'tulip-pricing'; did you mean rose-pricing? available: " + \
-        proc.stderr.split("available: ")[1].strip()
+    assert (
+        proc.stderr.strip()
+        == "loopscope: unknown scenario 'tulip-pricing'; did you mean rose-pricing? available: "
+        + proc.stderr.split("available: ")[1].strip()
+    )
     assert "rose-pricing" in proc.stderr and "Traceback" not in proc.stderr
 
 

@@ -23,28 +23,31 @@ from tracer.cli.serve_guard import FONT_STACK
 pytestmark = pytest.mark.slow
 
 
-async def _screen_text(server: ServedDebugger, keys: str, until: tuple[str, ...] = ("Timeline",),
-                       timeout: float = 40) -> tuple[str, int]:
+async def _screen_text(
+    server: ServedDebugger, keys: str, until: tuple[str, ...] = ("Timeline",), timeout: float = 40
+) -> tuple[str, int]:
     """What the served debugger writes to its own page's terminal, as text, until `until` all appear; and how
     many debugger processes serve was running while the debugger showed."""
     seen, sessions = "", 0
-    async with aiohttp.ClientSession() as http:
-        async with http.ws_connect(server.websocket_url(), headers={"Origin": server.origin}) as ws:
-            deadline = time.monotonic() + timeout
-            sent = False
-            while time.monotonic() < deadline:
-                try:
-                    message = await ws.receive(timeout=1)
-                except asyncio.TimeoutError:
-                    message = None
-                if message is not None and message.type == aiohttp.WSMsgType.BINARY:
-                    seen += message.data.decode("utf-8", "replace")
-                if not sent and "Timeline" in seen:
-                    sessions = len(_children(server.process.pid))
-                    await ws.send_json(["stdin", keys])
-                    sent = True
-                if all(word in seen for word in until):
-                    return seen, sessions
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(server.websocket_url(), headers={"Origin": server.origin}) as ws,
+    ):
+        deadline = time.monotonic() + timeout
+        sent = False
+        while time.monotonic() < deadline:
+            try:
+                message = await ws.receive(timeout=1)
+            except TimeoutError:
+                message = None
+            if message is not None and message.type == aiohttp.WSMsgType.BINARY:
+                seen += message.data.decode("utf-8", "replace")
+            if not sent and "Timeline" in seen:
+                sessions = len(_children(server.process.pid))
+                await ws.send_json(["stdin", keys])
+                sent = True
+            if all(word in seen for word in until):
+                return seen, sessions
     raise AssertionError(f"the served debugger never showed {until}; got {seen[-400:]!r}")
 
 
@@ -64,9 +67,11 @@ def _children(pid: int) -> list[int]:
 async def _foreign_websockets(server: ServedDebugger) -> list[int]:
     """Another web page's try (its Origin, no token), and a token-less try from the right origin: their statuses."""
     statuses = []
-    attempts = [(server.websocket_url(), "http://evil.example"),
-                (f"ws://127.0.0.1:{server.port}/ws?width=80&height=24", server.origin),
-                (f"ws://127.0.0.1:{server.port}/ws/wrong?width=80&height=24", server.origin)]
+    attempts = [
+        (server.websocket_url(), "http://evil.example"),
+        (f"ws://127.0.0.1:{server.port}/ws?width=80&height=24", server.origin),
+        (f"ws://127.0.0.1:{server.port}/ws/wrong?width=80&height=24", server.origin),
+    ]
     async with aiohttp.ClientSession() as http:
         for url, origin in attempts:
             try:
@@ -94,12 +99,15 @@ def test_serve_binds_loopback_says_so_and_streams_the_debugger_to_its_own_page_o
     assert f"serving the debugger at {server.page_url} " in server.banner and "127.0.0.1 only" in server.banner
 
 
-@pytest.mark.parametrize(("args", "needle"), [
-    ([], "give a trace file or --tutorial NAME"),
-    (["fixtures/nope.jsonl"], "no such file"),
-    (["--tutorial", "rose-prizing"], "unknown tutorial 'rose-prizing'"),
-    ([str(ROSE), "--port", "0"], "choose a port between 1 and 65535"),
-])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        ([], "give a trace file or --tutorial NAME"),
+        (["fixtures/nope.jsonl"], "no such file"),
+        (["--tutorial", "rose-prizing"], "unknown tutorial 'rose-prizing'"),
+        ([str(ROSE), "--port", "0"], "choose a port between 1 and 65535"),
+    ],
+)
 def test_serve_refuses_bad_input_in_one_line(capsys, args, needle):
     assert main(["serve", *args]) == 2
     err = capsys.readouterr().err
@@ -128,8 +136,12 @@ async def _rendered(server: ServedDebugger, shot: Path) -> tuple[int, int, int, 
         deadline = time.monotonic() + 40
         while True:
             data = await browser.screenshot(shot)
-            result = await browser.call("Runtime.evaluate", awaitPromise=True, returnByValue=True,
-                                        expression=_GREEN_PIXELS % base64.b64encode(data).decode())
+            result = await browser.call(
+                "Runtime.evaluate",
+                awaitPromise=True,
+                returnByValue=True,
+                expression=_GREEN_PIXELS % base64.b64encode(data).decode(),
+            )
             green, intro, total = result["result"]["value"]
             if green > 2000 or time.monotonic() > deadline:
                 return green, intro, total, browser.requested_urls(), await _draws_chinese(browser)
@@ -147,9 +159,12 @@ def _assert_only_its_own_host(urls: list[str], port: int) -> None:
     assert urls and all(url.startswith(own) or url.startswith("data:") for url in urls), urls
 
 
-NEEDS_CHROMIUM = pytest.mark.skipif(chromium_path() is None, reason="chromium is not installed and could not be: "
-                                    ".ci/run installs it with `apt-get install -y chromium`; without apt this "
-                                    "check cannot run (the websocket tests above still do)")
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    chromium_path() is None,
+    reason="chromium is not installed and could not be: "
+    ".ci/run installs it with `apt-get install -y chromium`; without apt this "
+    "check cannot run (the websocket tests above still do)",
+)
 
 
 @NEEDS_CHROMIUM
@@ -191,8 +206,10 @@ def test_served_chinese_tutorial_draws_chinese_not_empty_boxes(tmp_path):
         green, intro, total, urls, draws_chinese = asyncio.run(_rendered(server, shot))
     _assert_rendered(green, intro, total, shot)
     _assert_only_its_own_host(urls, server.port)
-    assert draws_chinese is True, (f"the served page draws Chinese as empty boxes (screenshot: {shot}): install a font "
-                           "with Chinese (Debian: apt-get install fonts-noto-cjk)")
+    assert draws_chinese is True, (
+        f"the served page draws Chinese as empty boxes (screenshot: {shot}): install a font "
+        "with Chinese (Debian: apt-get install fonts-noto-cjk)"
+    )
 
 
 @NEEDS_CHROMIUM
@@ -201,8 +218,9 @@ def test_the_chinese_check_sees_empty_boxes_on_a_machine_without_a_chinese_font(
     dejavu = next((folder for folder in folders if Path(folder).is_dir()), None)
     assert dejavu, "expected Debian's DejaVu fonts beside chromium (fonts-dejavu-core)"
     config = tmp_path / "fonts.conf"  # a fontconfig that knows only DejaVu, which has no Chinese
-    config.write_text(f'<?xml version="1.0"?><fontconfig><dir>{dejavu}</dir><cachedir>{tmp_path}</cachedir>'
-                      "</fontconfig>")
+    config.write_text(
+        f'<?xml version="1.0"?><fontconfig><dir>{dejavu}</dir><cachedir>{tmp_path}</cachedir></fontconfig>'
+    )
 
     async def check() -> bool:
         async with HeadlessChromium(env={**os.environ, "FONTCONFIG_FILE": str(config)}) as browser:

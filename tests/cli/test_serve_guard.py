@@ -19,9 +19,11 @@ from tests.helpers.served_debugger import free_port
 from tracer.cli.serve_guard import FONT_STACK, LIBRARY_FONT, GuardedServer
 
 # Stands in for the debugger: each start leaves a line in a file, then sends one screenful (textual-serve's packets).
-STAND_IN = ("import sys; open(sys.argv[1], 'a').write('started\\n'); out = sys.stdout.buffer; "
-            "out.write(b'__GANGLION__\\n' + b'D' + (11).to_bytes(4, 'big') + b'trace bytes'); out.flush(); "
-            "sys.stdin.buffer.read()")
+STAND_IN = (
+    "import sys; open(sys.argv[1], 'a').write('started\\n'); out = sys.stdout.buffer; "
+    "out.write(b'__GANGLION__\\n' + b'D' + (11).to_bytes(4, 'big') + b'trace bytes'); out.flush(); "
+    "sys.stdin.buffer.read()"
+)
 
 
 @pytest.fixture
@@ -29,8 +31,9 @@ async def guarded(tmp_path):
     """A GuardedServer on a free port whose sessions run STAND_IN; yields (server, base URL, marker file)."""
     marker = tmp_path / "started"
     port = free_port()
-    server = GuardedServer(shlex.join([sys.executable, "-c", STAND_IN, str(marker)]),
-                           host="127.0.0.1", port=port, title="loopscope")
+    server = GuardedServer(
+        shlex.join([sys.executable, "-c", STAND_IN, str(marker)]), host="127.0.0.1", port=port, title="loopscope"
+    )
     test_server = TestServer(await server._make_app(), host="127.0.0.1", port=port)  # the app textual-serve runs
     await test_server.start_server()
     try:
@@ -80,8 +83,18 @@ async def test_the_page_refuses_textual_serves_other_switches(guarded, extra):
     assert (await _status(f"{base}/?token={server.token}&fontsize=20"))[0] == 200
 
 
-@pytest.mark.parametrize("path", ["/static/css/xterm.css", "/static/guess/css/xterm.css", "/static/js/textual.js",
-                                  "/download/anything", "/favicon.ico", "/static/TOKEN/", "/static/TOKEN/../../x"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/css/xterm.css",
+        "/static/guess/css/xterm.css",
+        "/static/js/textual.js",
+        "/download/anything",
+        "/favicon.ico",
+        "/static/TOKEN/",
+        "/static/TOKEN/../../x",
+    ],
+)
 async def test_assets_without_the_token_are_refused_and_no_folder_is_listed(guarded, path):
     server, base, _ = guarded
     status, body = await _status(base + path.replace("TOKEN", server.token))
@@ -89,17 +102,20 @@ async def test_assets_without_the_token_are_refused_and_no_folder_is_listed(guar
     assert (await _status(f"{base}/static/{server.token}/css/xterm.css"))[0] == 200
 
 
-@pytest.mark.parametrize(("path", "origin"), [
-    ("/ws/TOKEN", "http://evil.example"),                  # another web page the user has open
-    ("/ws/TOKEN", "http://evil.example:PORT"),             # DNS rebinding: evil.example resolved to 127.0.0.1
-    ("/ws/TOKEN", "http://127.0.0.1:1"),                   # another local service, on another port
-    ("/ws/TOKEN", "https://127.0.0.1:PORT"),               # not the scheme the page is served with
-    ("/ws/TOKEN", "null"),                                 # a sandboxed frame or a file:// page
-    ("/ws/TOKEN", None),                                   # no Origin at all (not a browser's own page)
-    ("/ws", "http://127.0.0.1:PORT"),                      # textual-serve's own path, no token
-    ("/ws/guess", "http://127.0.0.1:PORT"),                # a wrong token from the right origin
-    ("/ws/TOKEN?token=guess", "http://evil.example"),      # both wrong
-])
+@pytest.mark.parametrize(
+    ("path", "origin"),
+    [
+        ("/ws/TOKEN", "http://evil.example"),  # another web page the user has open
+        ("/ws/TOKEN", "http://evil.example:PORT"),  # DNS rebinding: evil.example resolved to 127.0.0.1
+        ("/ws/TOKEN", "http://127.0.0.1:1"),  # another local service, on another port
+        ("/ws/TOKEN", "https://127.0.0.1:PORT"),  # not the scheme the page is served with
+        ("/ws/TOKEN", "null"),  # a sandboxed frame or a file:// page
+        ("/ws/TOKEN", None),  # no Origin at all (not a browser's own page)
+        ("/ws", "http://127.0.0.1:PORT"),  # textual-serve's own path, no token
+        ("/ws/guess", "http://127.0.0.1:PORT"),  # a wrong token from the right origin
+        ("/ws/TOKEN?token=guess", "http://evil.example"),  # both wrong
+    ],
+)
 async def test_a_foreign_websocket_gets_403_no_debugger_and_no_bytes(guarded, path, origin):
     server, base, marker = guarded
     port = base.rsplit(":", 1)[1]
@@ -164,8 +180,13 @@ async def test_the_page_and_its_assets_load_nothing_from_another_host(guarded):
     parsed = _Addresses()
     parsed.feed(page)
     static = f"/static/{server.token}/"
-    assert sorted(parsed.addresses) == ["", f"{static}css/xterm.css", f"{static}js/textual.js", "data:,",
-                                        f"ws://127.0.0.1:{base.rsplit(':', 1)[1]}/ws/{server.token}"]
+    assert sorted(parsed.addresses) == [
+        "",
+        f"{static}css/xterm.css",
+        f"{static}js/textual.js",
+        "data:,",
+        f"ws://127.0.0.1:{base.rsplit(':', 1)[1]}/ws/{server.token}",
+    ]
     assert not re.search(r"https?:|//[\w.-]+\.\w|url\(|@import", page.replace("ws://127.0.0.1:", ""))
     assert "Roboto" not in page and FONT_STACK in page
     for asset in ("css/xterm.css", "js/textual.js"):
@@ -184,13 +205,17 @@ async def test_the_terminal_draws_with_the_local_font_list_not_roboto_mono(guard
 FAMILIES = [family.strip().strip('"') for family in FONT_STACK.split(",")]
 
 
-@pytest.mark.skipif(shutil.which("fc-list") is None, reason="no fontconfig (macOS, Windows): the browser's own "
-                                                            "fonts apply and this check has nothing to ask")
+@pytest.mark.skipif(
+    shutil.which("fc-list") is None,
+    reason="no fontconfig (macOS, Windows): the browser's own fonts apply and this check has nothing to ask",
+)
 def test_the_font_list_names_an_installed_font_that_has_chinese():
     with_chinese = subprocess.run(["fc-list", ":charset=4e2d", "family"], capture_output=True, text=True).stdout
     installed = {name.strip() for line in with_chinese.splitlines() for name in line.split(",")}
-    assert installed & set(FAMILIES), ("no font in serve's font list has Chinese on this machine, so the browser "
-                                       "draws empty boxes: install one (Debian: apt-get install fonts-noto-cjk)")
+    assert installed & set(FAMILIES), (
+        "no font in serve's font list has Chinese on this machine, so the browser "
+        "draws empty boxes: install one (Debian: apt-get install fonts-noto-cjk)"
+    )
 
 
 def test_serve_passes_the_users_agents_on_to_each_tabs_debugger(tmp_path):

@@ -28,19 +28,35 @@ def test_the_command_line_and_the_engine_package_import_nothing_heavy():
 
 
 def test_the_tutorials_debugger_path_leaves_numexpr_highlighting_and_the_replay_machinery_for_later():
-    later = ("numexpr", "pygments", "rich.syntax", "tracer.debug.live_run",
-             "multiprocessing", "tracer.report.ledger", "tracer.trace.writer", "orjson",
-             "numpy", "executor.models.chat_model", "executor.tools.tool", "executor.models.messages", "executor.agent_executor")
-    opened = ("from tutorials.registry import TUTORIALS\nimport tracer.cli.tutorial as t, tracer.tui.launch as launch\n"
-              "import tracer.tui.app\n"
-              "tutorial = TUTORIALS['rose-pricing']\nevents, stops = t._part_events(tutorial, tutorial.parts[0], 'en')\n"
-              "session = launch.build_session(tutorial.parts[0].fixture, stops=stops)\n"
-              "session.wait_for_locals = False\nsession.frames()")
+    later = (
+        "numexpr",
+        "pygments",
+        "rich.syntax",
+        "tracer.debug.live_run",
+        "multiprocessing",
+        "tracer.report.ledger",
+        "tracer.trace.writer",
+        "orjson",
+        "numpy",
+        "executor.models.chat_model",
+        "executor.tools.tool",
+        "executor.models.messages",
+        "executor.agent_executor",
+    )
+    opened = (
+        "from tutorials.registry import TUTORIALS\nimport tracer.cli.tutorial as t, tracer.tui.launch as launch\n"
+        "import tracer.tui.app\n"
+        "tutorial = TUTORIALS['rose-pricing']\nevents, stops = t._part_events(tutorial, tutorial.parts[0], 'en')\n"
+        "session = launch.build_session(tutorial.parts[0].fixture, stops=stops)\n"
+        "session.wait_for_locals = False\nsession.frames()"
+    )
     assert loaded_after(opened, later) == []
 
 
 def test_a_calculation_loads_numexpr_when_it_runs():
-    code = "from executor.tools.calculator import evaluate_expression\nassert evaluate_expression('25 * 1.05') == '26.25'"
+    code = (
+        "from executor.tools.calculator import evaluate_expression\nassert evaluate_expression('25 * 1.05') == '26.25'"
+    )
     assert loaded_after(code, ("numexpr",)) == ["numexpr"]
 
 
@@ -60,8 +76,13 @@ def test_field_docstrings_are_the_descriptions_and_reach_the_schema():
 
 
 def test_listing_tutorials_builds_no_scenario_and_a_lookup_builds_only_its_own():
-    scenario_modules = ("tutorials.rose_pricing", "tutorials.context_budget", "tutorials.parallel_tools",
-                        "executor.agent_executor", "executor.tools.calculator")
+    scenario_modules = (
+        "tutorials.rose_pricing",
+        "tutorials.context_budget",
+        "tutorials.parallel_tools",
+        "executor.agent_executor",
+        "executor.tools.calculator",
+    )
     listing = "from tutorials.registry import TUTORIALS\nnames = [(t.name, t.part_names) for t in TUTORIALS.values()]"
     assert loaded_after(listing, scenario_modules) == []
     one = "import tutorials\nassert tutorials.get_scenario('rose-pricing').name == 'rose-pricing'"
@@ -80,15 +101,17 @@ def test_an_unknown_scenario_is_still_a_key_error_naming_the_known_ones():
 def test_the_tutorials_first_frame_loads_no_numpy():
     # The whole first frame (timeline, call stack, narration, the status line's costs) under Pilot, in
     # a fresh interpreter: a small trace's index answers from Python arrays. `s` then asks a motion's mask.
-    frame = ("import asyncio, sys\nfrom tracer.tui.app import DebuggerApp\n"
-             "from tracer.tui.flows.tutorials import tutorial_session\n"
-             "async def main():\n"
-             "    app = DebuggerApp(tutorial_session('rose-pricing', 0, 'en'))\n"
-             "    async with app.run_test(size=(120, 40)) as pilot:\n"
-             "        await pilot.pause()\n"
-             "        assert 'Call&#160;stack' in app.export_screenshot() and 'numpy' not in sys.modules\n"
-             "        await pilot.press('s')\n"
-             "        await pilot.pause()\n"
-             "        assert app.session.position == 1\n"
-             "asyncio.run(main())")
+    frame = (
+        "import asyncio, sys\nfrom tracer.tui.app import DebuggerApp\n"
+        "from tracer.tui.flows.tutorials import tutorial_session\n"
+        "async def main():\n"
+        "    app = DebuggerApp(tutorial_session('rose-pricing', 0, 'en'))\n"
+        "    async with app.run_test(size=(120, 40)) as pilot:\n"
+        "        await pilot.pause()\n"
+        "        assert 'Call&#160;stack' in app.export_screenshot() and 'numpy' not in sys.modules\n"
+        "        await pilot.press('s')\n"
+        "        await pilot.pause()\n"
+        "        assert app.session.position == 1\n"
+        "asyncio.run(main())"
+    )
     assert loaded_after(frame, ("numpy", "textual")) == ["numpy", "textual"]

@@ -70,12 +70,13 @@ def test_no_command_imports_what_a_trace_names(downloads, capsys, command, heade
 
 
 def test_verify_says_untrusted_in_one_line_and_exits_2(downloads, capsys):
-    code, out, err = loopscope(capsys, ["verify", "{t}"], hostile_trace(downloads, "t.jsonl", agent="evil:build"))
+    code, out, _err = loopscope(capsys, ["verify", "{t}"], hostile_trace(downloads, "t.jsonl", agent="evil:build"))
     assert code == 2 and out.splitlines() == [
         f"UNTRUSTED  {downloads / 't.jsonl'}:1: the trace names agent 'evil:build', which you have not trusted, "
         "so it is not run; if it is yours, pass --agent evil:build or list it in [tool.loopscope] agents "
         "in your pyproject.toml",
-        "1 trace: 1 untrusted"]
+        "1 trace: 1 untrusted",
+    ]
 
 
 def test_with_agent_verify_and_fork_run_the_named_agent(downloads, capsys):
@@ -83,8 +84,11 @@ def test_with_agent_verify_and_fork_run_the_named_agent(downloads, capsys):
     code, out, err = loopscope(capsys, ["verify", "{t}", "--agent", "evil.py:build"], trace)
     assert code == 0 and "1 ok" in out, out + err
     assert markers(downloads) == ["evil.imported"]
-    code, out, err = loopscope(capsys, ["fork", "{t}", "--at", "1", "--reply", "Final Answer: x", "-o", "f.jsonl",
-                                        "--agent", "evil:build"], trace)  # the same file, by module name
+    code, out, err = loopscope(
+        capsys,
+        ["fork", "{t}", "--at", "1", "--reply", "Final Answer: x", "-o", "f.jsonl", "--agent", "evil:build"],
+        trace,
+    )  # the same file, by module name
     assert code == 0 and "outcome: finished: x" in out, out + err
 
 
@@ -112,8 +116,9 @@ def test_an_agent_flag_that_is_no_spec_is_refused_before_anything_runs(downloads
 
 
 def test_verify_whose_agent_build_raises_is_one_line_exit_2(downloads, capsys):
-    (downloads / "broken.py").write_text("def build(model):\n    raise RuntimeError('no florist today')\n",
-                                         encoding="utf-8")
+    (downloads / "broken.py").write_text(
+        "def build(model):\n    raise RuntimeError('no florist today')\n", encoding="utf-8"
+    )
     sys.modules.pop("broken", None)
     trace = hostile_trace(downloads, "t.jsonl", agent="broken:build")
     code, out, err = loopscope(capsys, ["verify", "{t}", "--agent", "broken:build"], trace)
@@ -124,12 +129,15 @@ def test_verify_whose_agent_build_raises_is_one_line_exit_2(downloads, capsys):
 
 
 def test_run_and_fork_with_a_build_that_raises_are_one_line_too(downloads, capsys):
-    (downloads / "broken.py").write_text("def build(model):\n    raise RuntimeError('no florist today')\n",
-                                         encoding="utf-8")
+    (downloads / "broken.py").write_text(
+        "def build(model):\n    raise RuntimeError('no florist today')\n", encoding="utf-8"
+    )
     sys.modules.pop("broken", None)
     trace = hostile_trace(downloads, "t.jsonl", agent="broken:build")
-    for argv in (["run", "broken:build", "--fixture", "{t}"],
-                 ["fork", "{t}", "--at", "1", "--reply", "x", "--agent", "broken:build"]):
-        code, out, err = loopscope(capsys, argv, trace)
+    for argv in (
+        ["run", "broken:build", "--fixture", "{t}"],
+        ["fork", "{t}", "--at", "1", "--reply", "x", "--agent", "broken:build"],
+    ):
+        code, _out, err = loopscope(capsys, argv, trace)
         assert code == 2 and len(err.strip().splitlines()) == 1 and "raised RuntimeError: no florist today" in err
     sys.modules.pop("broken", None)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from tests.helpers.paths import ROSE
 from tracer.debug.session import build_session
 from tracer.report.ledger import Ledger
 from tracer.trace.reader import TraceFile
-from tests.helpers.paths import ROSE
 
 
 def test_a_call_is_found_from_either_end_and_other_events_have_none():

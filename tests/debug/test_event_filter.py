@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers.paths import ROSE
 from tracer.debug.event_filter import EventFilter, FilterSpecError
 from tracer.debug.session import build_session
 from tracer.debug.stepping import Motion, move_within
-from tests.helpers.paths import ROSE
 
 
 @pytest.fixture
 def session(tmp_path):
     import shutil
+
     return build_session(shutil.copy(ROSE, tmp_path / "rose.jsonl"))
 
 
@@ -27,7 +28,7 @@ def test_kinds_tools_iterations_and_conditions_narrow_together(session):
     session.set_filter("tool=Calculator")
     assert {session.event(int(p)).kind for p in session.shown()} >= {"agent_action", "tool_start", "tool_end"}
     assert all(getattr(session.event(int(p)), "tool", "Calculator") == "Calculator" for p in session.shown())
-    session.set_filter("llm_start iteration=2")   # different sorts must all hold
+    session.set_filter("llm_start iteration=2")  # different sorts must all hold
     assert [session.event(int(p)).iteration for p in session.shown()] == [2, 2]
     session.set_filter("iteration=1-2 if kind == 'finish_check'")
     assert len(session.shown()) == 2
@@ -35,12 +36,15 @@ def test_kinds_tools_iterations_and_conditions_narrow_together(session):
     assert session.shown() is None
 
 
-@pytest.mark.parametrize("text, message", [
-    ("llm_begin", "unknown event kind 'llm_begin'"),
-    ("tool=", "cannot read 'tool='"),
-    ("iteration=two", "cannot read"),
-    ("if iteration >", "bad condition"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("llm_begin", "unknown event kind 'llm_begin'"),
+        ("tool=", "cannot read 'tool='"),
+        ("iteration=two", "cannot read"),
+        ("if iteration >", "bad condition"),
+    ],
+)
 def test_unreadable_filters_say_what_is_wrong(text, message):
     with pytest.raises(FilterSpecError, match=message):
         EventFilter.parse(text)

@@ -32,7 +32,7 @@ def stops(session, motion=Motion.CONTINUE) -> list[tuple[str, str]]:
 
 
 def test_a_line_inside_a_tool_stops_at_that_calls_events_in_a_recording(florist):
-    recorded, source, line_of = florist
+    recorded, _source, line_of = florist
     session = build_session(recorded, breakpoints=[f"florist.py:{line_of('total = each')}"])
     assert stops(session) == [("tool_start", "price"), ("tool_end", "price")]
     assert session.breakpoints.items[0].hits == 2
@@ -47,13 +47,19 @@ def test_the_async_tools_lines_and_an_absolute_path_reach_it_too(florist):
 def test_the_function_extent_starts_at_its_decorator_and_ends_at_its_last_line(florist):
     _recorded, source, line_of = florist
     first = line_of("@tool")
-    assert function_extent(source.resolve().as_posix(), first) == (first, line_of("return f\"{quantity}"))
+    assert function_extent(source.resolve().as_posix(), first) == (first, line_of('return f"{quantity}'))
 
 
-@pytest.mark.parametrize("spec, problem", [
-    ("florist.py:{imports}", "no event can reach florist.py:{imports}: it is outside every function the loop calls"),
-    ("elsewhere.py:3", "no event can reach elsewhere.py:3: elsewhere.py holds no function the loop calls"),
-])
+@pytest.mark.parametrize(
+    "spec, problem",
+    [
+        (
+            "florist.py:{imports}",
+            "no event can reach florist.py:{imports}: it is outside every function the loop calls",
+        ),
+        ("elsewhere.py:3", "no event can reach elsewhere.py:3: elsewhere.py holds no function the loop calls"),
+    ],
+)
 def test_a_line_no_event_can_reach_says_so_instead_of_hits_0(florist, spec, problem):
     recorded, _source, line_of = florist
     spec, problem = (text.format(imports=line_of("import asyncio")) for text in (spec, problem))
@@ -71,6 +77,8 @@ def test_line_breakpoints_on_loopscopes_files_still_watch_event_lines_and_the_si
     assert session.breakpoints.items[1].reach is None  # not a user file: no tool reach, event lines only
     saved = json.loads(session.breakpoints.path.read_text())
     assert saved["version"] == 1 and [entry["spec"] for entry in saved["breakpoints"]] == [
-        f"line=florist.py:{line_of('total = each')}", f"line={executor_line.file}:{executor_line.line}"]
+        f"line=florist.py:{line_of('total = each')}",
+        f"line={executor_line.file}:{executor_line.line}",
+    ]
     reloaded = BreakpointSet.for_trace(recorded)
     assert [bp.spec for bp in reloaded] == [bp.spec for bp in session.breakpoints]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import shutil
 
 import pytest
@@ -17,7 +18,7 @@ SCENARIOS = sorted(name for name in tutorials.SCENARIOS if not name.endswith("-l
 
 
 def _rendered(session: DebugSession) -> str:
-    console = Console(width=200, record=True, file=open("/dev/null", "w"))
+    console = Console(width=200, record=True, file=io.StringIO())
     console.print(variables_text(session))
     return console.export_text()
 
@@ -70,8 +71,10 @@ def test_the_rendered_pane_is_the_same_live_and_replayed_at_every_frame(name, tm
         replay.goto(position), live.goto(position)
         for up in range(len(live.frames())):
             replay.frame_up = live.frame_up = up
-            expected = _rendered(live).replace("captured when this event was yielded",
-                                               "of the run re-executed on the recorded replies, paused at this event")
+            expected = _rendered(live).replace(
+                "captured when this event was yielded",
+                "of the run re-executed on the recorded replies, paused at this event",
+            )
             assert _rendered(replay) == expected, (position, up)
 
 

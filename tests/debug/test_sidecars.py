@@ -48,16 +48,25 @@ def test_a_fifo_sidecar_does_not_hang_the_debugger(trace):
     assert len(breakpoints) == 0 and "not a regular file" in breakpoints.warning
 
 
-@pytest.mark.parametrize("content, reason", [
-    (b"", "Expecting value"), (b"\xff\xfe", "not UTF-8"), (DEEP, "nested too deeply"),
-    (b'{"format": "loopscope-breakpoints", "breakpoints": [{"spec": "kind=tool_end", "ignore": Infinity}]}',
-     "Infinity is not allowed"),
-    (b'{"format": "loopscope-breakpoints", "breakpoints": {"spec": 1}}', "must be a list"),
-    (b'{"format": "loopscope-breakpoints", "breakpoints": [{"spec": 7}]}', "ignored"),
-    (b'{"format": "loopscope-breakpoints", "breakpoints": [{"spec": "iteration=' + b"9" * 5000 + b'"}]}',
-     "whole number"),
-    (b" " * (2 << 20), "more than the"),
-])
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        (b"", "Expecting value"),
+        (b"\xff\xfe", "not UTF-8"),
+        (DEEP, "nested too deeply"),
+        (
+            b'{"format": "loopscope-breakpoints", "breakpoints": [{"spec": "kind=tool_end", "ignore": Infinity}]}',
+            "Infinity is not allowed",
+        ),
+        (b'{"format": "loopscope-breakpoints", "breakpoints": {"spec": 1}}', "must be a list"),
+        (b'{"format": "loopscope-breakpoints", "breakpoints": [{"spec": 7}]}', "ignored"),
+        (
+            b'{"format": "loopscope-breakpoints", "breakpoints": [{"spec": "iteration=' + b"9" * 5000 + b'"}]}',
+            "whole number",
+        ),
+        (b" " * (2 << 20), "more than the"),
+    ],
+)
 def test_bad_breakpoint_files_are_ignored_with_a_warning(trace, content, reason):
     sidecar(trace).write_bytes(content)
     breakpoints = BreakpointSet.for_trace(trace)
@@ -79,25 +88,52 @@ def forged_cache(trace, **arrays):
     return out.getvalue()
 
 
-GOOD_SHAPES = json.dumps([{"kind": "chain_start", "frames": ["invoke"], "file": "f", "line": 1,
-                           "function": "invoke", "tool": None}])
+GOOD_SHAPES = json.dumps(
+    [{"kind": "chain_start", "frames": ["invoke"], "file": "f", "line": 1, "function": "invoke", "tool": None}]
+)
 
 
-@pytest.mark.parametrize("make, reason", [
-    (lambda trace, n: b"PK\x03\x04 not really a zip", "zip"),
-    (lambda trace, n: b"", "ignored"),
-    (lambda trace, n: forged_cache(trace, codes=np.zeros((n, 2), np.int32), iterations=np.zeros(n, np.int32),
-                                   shapes=np.array(GOOD_SHAPES)), "codes is not"),
-    (lambda trace, n: forged_cache(trace, codes=np.full(n, 7, np.int32), iterations=np.zeros(n, np.int32),
-                                   shapes=np.array(GOOD_SHAPES)), "points at no shape"),
-    (lambda trace, n: forged_cache(trace, codes=np.zeros(n, np.int32), iterations=np.zeros(n, np.int32),
-                                   shapes=np.array('[{"kind": Infinity}]')), "Infinity"),
-    (lambda trace, n: forged_cache(trace, codes=np.zeros(n, np.int32), iterations=np.zeros(n, np.int32),
-                                   shapes=np.array(DEEP.decode())), "nested too deeply"),
-    (lambda trace, n: forged_cache(trace, codes=np.zeros(n, np.int32), iterations=np.arange(n)[::-1],
-                                   shapes=np.array(GOOD_SHAPES)), "backwards"),
-    (lambda trace, n: b"\0" * (2 << 20), "more than the"),
-])
+@pytest.mark.parametrize(
+    "make, reason",
+    [
+        (lambda trace, n: b"PK\x03\x04 not really a zip", "zip"),
+        (lambda trace, n: b"", "ignored"),
+        (
+            lambda trace, n: forged_cache(
+                trace, codes=np.zeros((n, 2), np.int32), iterations=np.zeros(n, np.int32), shapes=np.array(GOOD_SHAPES)
+            ),
+            "codes is not",
+        ),
+        (
+            lambda trace, n: forged_cache(
+                trace, codes=np.full(n, 7, np.int32), iterations=np.zeros(n, np.int32), shapes=np.array(GOOD_SHAPES)
+            ),
+            "points at no shape",
+        ),
+        (
+            lambda trace, n: forged_cache(
+                trace,
+                codes=np.zeros(n, np.int32),
+                iterations=np.zeros(n, np.int32),
+                shapes=np.array('[{"kind": Infinity}]'),
+            ),
+            "Infinity",
+        ),
+        (
+            lambda trace, n: forged_cache(
+                trace, codes=np.zeros(n, np.int32), iterations=np.zeros(n, np.int32), shapes=np.array(DEEP.decode())
+            ),
+            "nested too deeply",
+        ),
+        (
+            lambda trace, n: forged_cache(
+                trace, codes=np.zeros(n, np.int32), iterations=np.arange(n)[::-1], shapes=np.array(GOOD_SHAPES)
+            ),
+            "backwards",
+        ),
+        (lambda trace, n: b"\0" * (2 << 20), "more than the"),
+    ],
+)
 def test_a_bad_index_cache_means_rebuild_with_a_warning(trace, make, reason):
     total = rose_index_cache(trace)
     with open(cache_path(trace), "wb") as out:

@@ -14,8 +14,13 @@ FUNCTION = re.compile(r"\bdef\s+(\w+)\s*\(")
 
 
 def whole_file_functions(name: str) -> list:
-    return [f for path, text in source_map._package_texts() if re.search(rf"\bdef\s+{name}\s*\(", text)
-            for f in source_map._scan(path) if f.name == name]
+    return [
+        f
+        for path, text in source_map._package_texts()
+        if re.search(rf"\bdef\s+{name}\s*\(", text)
+        for f in source_map._scan(path)
+        if f.name == name
+    ]
 
 
 def test_every_executor_function_is_read_the_same_from_its_own_lines_as_from_its_file():
@@ -29,8 +34,10 @@ def test_every_executor_function_is_read_the_same_from_its_own_lines_as_from_its
 
 def test_code_right_above_a_def_makes_it_read_from_the_whole_file(tmp_path, monkeypatch):
     monkeypatch.setattr(source_map, "PROJECT_ROOT", tmp_path)
-    text = ("import functools\n\n\nclass A:\n    @functools.lru_cache(maxsize=2)\n    # a comment\n    def run(self):\n"
-            "        return self.go()\n\n    def go(self):\n        x = (\n1)\n        return helper(x)\n")
+    text = (
+        "import functools\n\n\nclass A:\n    @functools.lru_cache(maxsize=2)\n    # a comment\n    def run(self):\n"
+        "        return self.go()\n\n    def go(self):\n        x = (\n1)\n        return helper(x)\n"
+    )
     path = tmp_path / "a.py"
     path.write_text(text)
     whole = {f.name: f for f in source_map._scan(path)}
@@ -45,7 +52,8 @@ def test_every_fixture_events_call_stack_is_unchanged(path, monkeypatch):
         stacks = [(tuple(e.frames), e.source.file, e.source.line) for e in trace]
     found = [source_map.frame_locations(*stack) for stack in stacks]
     source_map._call_site.cache_clear()
-    monkeypatch.setattr(source_map, "_scan_one", lambda path, name, text, at: [
-        f for f in source_map._scan(path) if f.name == name])
+    monkeypatch.setattr(
+        source_map, "_scan_one", lambda path, name, text, at: [f for f in source_map._scan(path) if f.name == name]
+    )
     assert found == [source_map.frame_locations(*stack) for stack in stacks]
     source_map._call_site.cache_clear()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 import threading
+from types import SimpleNamespace
 
 import pytest
-from types import SimpleNamespace
 
 from executor.callee import callee_of
 from tracer.debug.live_run import _function_snapshot
@@ -85,13 +85,15 @@ def test_the_functions_callees_and_other_threads_are_not_stepped(make):
 
 def test_a_tool_call_in_a_worker_thread_is_refused_with_a_reason():
     callee = callee_of(countdown)
-    parallel = SimpleNamespace(kind="tool_start", callee=callee, tool_call_id="call_1",
-                               frames=("invoke", "perform_tool_calls"))
+    parallel = SimpleNamespace(
+        kind="tool_start", callee=callee, tool_call_id="call_1", frames=("invoke", "perform_tool_calls")
+    )
     assert "tool-call worker thread" in why_not_steppable(parallel)
     react = SimpleNamespace(kind="tool_start", callee=callee, tool_call_id=None, frames=("invoke", "run"))
     assert why_not_steppable(react) is None
-    ours = SimpleNamespace(kind="tool_start", callee=callee.model_copy(update={"file": "tutorials/x.py"}),
-                           tool_call_id=None, frames=())
+    ours = SimpleNamespace(
+        kind="tool_start", callee=callee.model_copy(update={"file": "tutorials/x.py"}), tool_call_id=None, frames=()
+    )
     assert "loopscope's own code" in why_not_steppable(ours)
 
 
@@ -114,8 +116,9 @@ def test_a_tool_with_a_timeout_runs_in_its_own_thread_and_says_so(tmp_path, monk
         next(t for t in run.executor.tools if t.name == "price").timeout = 5.0
         while (pulled := run.pull()) and pulled[0].kind != "tool_start":
             pass
-        assert run.why_not_step_into(pulled[0]) == ("price has a timeout, so it runs in a thread of its own, "
-                                                   "which is not traced")
+        assert run.why_not_step_into(pulled[0]) == (
+            "price has a timeout, so it runs in a thread of its own, which is not traced"
+        )
         run.close()
     finally:
         sys.modules.pop("florist", None)

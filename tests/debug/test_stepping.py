@@ -23,24 +23,28 @@ def rose():
 
 def go(rose, origin, motion, direction=1, breakpoints=None):
     trace, index = rose
-    return move(index, breakpoints or BreakpointSet(), lambda i: resolve_in(trace.fields(i), i),
-                origin, motion, direction)
+    return move(
+        index, breakpoints or BreakpointSet(), lambda i: resolve_in(trace.fields(i), i), origin, motion, direction
+    )
 
 
-@pytest.mark.parametrize("origin, motion, direction, expected, reason", [
-    (0, S, 1, 1, "step"),
-    (5, S, -1, 4, "step"),
-    (1, N, 1, 2, "next"),        # llm_start -> llm_end, same frame
-    (3, N, 1, 6, "next"),        # agent_action: steps over the whole tool run to the step event
-    (11, N, 1, 15, "next"),      # Calculator tool_start -> tool_end, over its nested model call
-    (15, N, -1, 11, "next"),
-    (12, R, 1, 14, "out"),       # out of call_model into calculate: calculator_eval
-    (14, R, 1, 15, "out"),       # out of calculate into run: tool_end
-    (1, R, 1, 3, "out"),         # out of call_model (and plan) to the agent_action
-    (14, R, -1, 11, "out"),      # back to where run was before calculate was entered
-    (0, C, 1, 22, "end"),
-    (22, C, -1, 0, "start"),
-])
+@pytest.mark.parametrize(
+    "origin, motion, direction, expected, reason",
+    [
+        (0, S, 1, 1, "step"),
+        (5, S, -1, 4, "step"),
+        (1, N, 1, 2, "next"),  # llm_start -> llm_end, same frame
+        (3, N, 1, 6, "next"),  # agent_action: steps over the whole tool run to the step event
+        (11, N, 1, 15, "next"),  # Calculator tool_start -> tool_end, over its nested model call
+        (15, N, -1, 11, "next"),
+        (12, R, 1, 14, "out"),  # out of call_model into calculate: calculator_eval
+        (14, R, 1, 15, "out"),  # out of calculate into run: tool_end
+        (1, R, 1, 3, "out"),  # out of call_model (and plan) to the agent_action
+        (14, R, -1, 11, "out"),  # back to where run was before calculate was entered
+        (0, C, 1, 22, "end"),
+        (22, C, -1, 0, "start"),
+    ],
+)
 def test_motions_on_the_rose_run(rose, origin, motion, direction, expected, reason):
     stop = go(rose, origin, motion, direction)
     assert (stop.position, stop.reason) == (expected, reason)
@@ -74,7 +78,7 @@ def test_continue_both_ways_between_breakpoints(rose):
 
 
 def test_a_live_search_waits_for_more_events_then_resumes(rose):
-    trace, full = rose
+    trace, _full = rose
     live = TraceIndex()
     for i in range(5):  # the live run has produced events 0..4 so far
         live.append(trace[i])
@@ -108,8 +112,11 @@ def test_step_over_on_the_acting_phase_runs_every_call(parallel, origin):
     trace, _ = parallel
     stop = go(parallel, origin, N)
     assert kinds_and_ids(trace, stop.position) == ("step", "call_bj")
-    lanes = {trace.fields(i).get("tool_call_id") for i in range(origin, stop.position)
-             if trace.fields(i)["kind"] in ("tool_end", "tool_error")}
+    lanes = {
+        trace.fields(i).get("tool_call_id")
+        for i in range(origin, stop.position)
+        if trace.fields(i)["kind"] in ("tool_end", "tool_error")
+    }
     assert lanes == {"call_bj", "call_sh", "call_gz"} or origin > 6
 
 

@@ -5,8 +5,7 @@ import threading
 
 import pytest
 
-from executor import (AgentExecutor, ManualClock, ModelReply, ScriptedModel, Tool, ToolError,
-                      create_react_agent, tool)
+from executor import AgentExecutor, ManualClock, ModelReply, ScriptedModel, Tool, ToolError, create_react_agent, tool
 from executor.models.chat_model import cut_at_stop
 from tests.helpers.loop_builders import action, finish
 
@@ -35,9 +34,13 @@ class AsyncScriptedModel:
 
 
 def build(model, tools=(price,)):
-    return AgentExecutor(agent=create_react_agent(model, list(tools)), tools=list(tools),
-                         clock=ManualClock(tick=0.001), run_id_factory=lambda: "r",
-                         handle_parsing_errors=True)
+    return AgentExecutor(
+        agent=create_react_agent(model, list(tools)),
+        tools=list(tools),
+        clock=ManualClock(tick=0.001),
+        run_id_factory=lambda: "r",
+        handle_parsing_errors=True,
+    )
 
 
 def replies():
@@ -81,7 +84,10 @@ async def test_aiter_events_gives_the_same_events_as_iter_events():
     stream = build(AsyncScriptedModel(replies())).aiter_events({"input": "q"})
     async_events = [event async for event in stream]
     assert stream.result == {"input": "q", "output": "25 yuan"}
-    strip = lambda events: [e.model_dump(exclude=VOLATILE) for e in events]
+
+    def strip(events):
+        return [e.model_dump(exclude=VOLATILE) for e in events]
+
     assert strip(async_events) == strip(sync_events)  # frames and source lines included: one loop
 
 
@@ -170,8 +176,9 @@ async def test_a_retry_backoff_under_ainvoke_lets_other_tasks_run():
             await asyncio.sleep(0.005)
 
     tools = [Tool("F", "Flaky.", flaky, retry_policy=RetryPolicy(initial_delay=0.1, jitter=False))]
-    executor = AgentExecutor(agent=create_react_agent(ScriptedModel([action("F", "x"), finish("done")]), tools),
-                             tools=tools)  # the real clock: the backoff really waits
+    executor = AgentExecutor(
+        agent=create_react_agent(ScriptedModel([action("F", "x"), finish("done")]), tools), tools=tools
+    )  # the real clock: the backoff really waits
     task = asyncio.create_task(ticker())
     await asyncio.sleep(0)
     before = len(ticks)
@@ -215,8 +222,9 @@ async def test_a_rate_limit_wait_under_ainvoke_lets_other_tasks_run():
             await asyncio.sleep(0.005)
 
     model = ScriptedModel([action("price", "roses"), finish("25 yuan")])
-    executor = AgentExecutor(agent=create_react_agent(model, [price]), tools=[price],
-                             rate_limiter=RateLimiter(max_qps=10, burst=1))  # real clock: 0.1 s per call
+    executor = AgentExecutor(
+        agent=create_react_agent(model, [price]), tools=[price], rate_limiter=RateLimiter(max_qps=10, burst=1)
+    )  # real clock: 0.1 s per call
     task = asyncio.create_task(ticker())
     await asyncio.sleep(0)
     before = len(ticks)

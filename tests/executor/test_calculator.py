@@ -19,7 +19,7 @@ def run_tool(tool, question):
 
 
 def reply_with(expression):
-    return f"```text\n{expression}\n```\n...numexpr.evaluate(\"{expression}\")...\n"
+    return f'```text\n{expression}\n```\n...numexpr.evaluate("{expression}")...\n'
 
 
 def test_model_writes_the_expression_and_numexpr_computes_it():
@@ -30,16 +30,35 @@ def test_model_writes_the_expression_and_numexpr_computes_it():
     assert events[1].stop == ["```output"] and "Question: 25 * 1.05" in model.prompts[0]
 
 
-@pytest.mark.parametrize("expression,value", [
-    ("2**10", "1024"), ("sqrt(16) + abs(-2)", "6.0"), ("10 % 4", "2"), ("-(3 - 5) * 1.5", "3.0"),
-    ("pi * 0", "0.0"), ("e ** 0", "1.0"),
-])
+@pytest.mark.parametrize(
+    "expression,value",
+    [
+        ("2**10", "1024"),
+        ("sqrt(16) + abs(-2)", "6.0"),
+        ("10 % 4", "2"),
+        ("-(3 - 5) * 1.5", "3.0"),
+        ("pi * 0", "0.0"),
+        ("e ** 0", "1.0"),
+    ],
+)
 def test_plain_arithmetic_is_evaluated(expression, value):
     assert evaluate_expression(expression) == value
 
 
-INJECTIONS = ["__import__('os').system('id')", "().__class__", "a.b", "1;2", "open('x')",
-              "(lambda: 1)()", "[1, 2]", "'text'", "x", "2 if 1 else 3", "9" * 40, "1 +" * 300 + "1"]
+INJECTIONS = [
+    "__import__('os').system('id')",
+    "().__class__",
+    "a.b",
+    "1;2",
+    "open('x')",
+    "(lambda: 1)()",
+    "[1, 2]",
+    "'text'",
+    "x",
+    "2 if 1 else 3",
+    "9" * 40,
+    "1 +" * 300 + "1",
+]
 
 
 @pytest.mark.parametrize("expression", INJECTIONS)
@@ -79,6 +98,7 @@ def test_reply_with_neither_is_an_error_the_model_is_told_about():
 
 def test_check_expression_uses_only_a_syntax_tree(monkeypatch):
     import builtins
+
     monkeypatch.setattr(builtins, "eval", lambda *a: pytest.fail("eval was called"))
     assert check_expression(" 25 * 1.05 ") == "25 * 1.05"
 
@@ -86,8 +106,12 @@ def test_check_expression_uses_only_a_syntax_tree(monkeypatch):
 # Powers whose exact value numexpr would fold with Python's unbounded integers, for hours.
 HANGING_POWERS = ["9**9**9", "10**10**10", "(9**9)**(9**9)", "3**3**3**3"]
 # Out of float range by another route: a float power, a function, inf - inf (nan) standing for 10**599.
-BEYOND_FLOAT = ["1.5**2000", "-2**5000", "exp(1000)**2",
-                "(10**300*10**300-(10**300*10**300-10**300*10**299))**(10**10)"]
+BEYOND_FLOAT = [
+    "1.5**2000",
+    "-2**5000",
+    "exp(1000)**2",
+    "(10**300*10**300-(10**300*10**300-10**300*10**299))**(10**10)",
+]
 
 
 @pytest.mark.parametrize("expression", HANGING_POWERS + BEYOND_FLOAT)
@@ -101,10 +125,18 @@ def test_powers_beyond_float_range_are_refused_before_numexpr_sees_them(expressi
     assert "beyond the largest number a float can hold" in str(caught.value)
 
 
-@pytest.mark.parametrize("expression,value", [
-    ("2**62", str(2**62)), ("0**(10**18)", "0"), ("(-1)**(10**18)", "1"), ("1.5**1000", "1.2338405969061735e+176"),
-    ("2**-1", "0.5"), ("9**9", "387420489"), ("10.0**308", "1e+308"),
-])
+@pytest.mark.parametrize(
+    "expression,value",
+    [
+        ("2**62", str(2**62)),
+        ("0**(10**18)", "0"),
+        ("(-1)**(10**18)", "1"),
+        ("1.5**1000", "1.2338405969061735e+176"),
+        ("2**-1", "0.5"),
+        ("9**9", "387420489"),
+        ("10.0**308", "1e+308"),
+    ],
+)
 def test_large_powers_within_float_range_still_evaluate(expression, value):
     assert evaluate_expression(expression) == value
 
@@ -132,8 +164,14 @@ def test_a_model_that_asks_for_a_hanging_power_gets_a_refusal_and_the_run_goes_o
     import subprocess
     import sys
     from pathlib import Path
-    done = subprocess.run([sys.executable, "-c", ATTACK, json.dumps(HANGING_POWERS)], capture_output=True,
-                          text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
+
+    done = subprocess.run(
+        [sys.executable, "-c", ATTACK, json.dumps(HANGING_POWERS)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert done.returncode == 0, done.stderr
     for expression, (output, observation) in zip(HANGING_POWERS, json.loads(done.stdout)):
         assert output == "too big"

@@ -12,9 +12,18 @@ from executor import ScriptedModel, ToolError, llm_math_tool
 from executor.tools.calculator import evaluate_expression
 from tests.executor.test_calculator import reply_with, run_tool
 
-OVERFLOWS = ["2**63", "abs(-2**62)**2", "9223372036854775807 + 1", "-2**63 - 1", "abs(-2)**63",
-             "abs(-2**40) * abs(-2**40)", "floor(2**62) * 4", "abs(-9223372036854775807 - 1)",
-             "abs(-5) + 2**62 * 2", "10**300 * 10**300"]
+OVERFLOWS = [
+    "2**63",
+    "abs(-2**62)**2",
+    "9223372036854775807 + 1",
+    "-2**63 - 1",
+    "abs(-2)**63",
+    "abs(-2**40) * abs(-2**40)",
+    "floor(2**62) * 4",
+    "abs(-9223372036854775807 - 1)",
+    "abs(-5) + 2**62 * 2",
+    "10**300 * 10**300",
+]
 
 
 @pytest.mark.parametrize("expression", OVERFLOWS)
@@ -32,8 +41,9 @@ def test_whole_number_modulo_zero_is_refused_not_zero(expression):
         evaluate_expression(expression)
 
 
-@pytest.mark.parametrize("expression", ["(abs(2)**0 * 5) % 9223372036854775807",
-                                        "abs(abs(0)**1)**0 % 9223372036854775807"])
+@pytest.mark.parametrize(
+    "expression", ["(abs(2)**0 * 5) % 9223372036854775807", "abs(abs(0)**1)**0 % 9223372036854775807"]
+)
 def test_a_remainder_numexpr_would_get_wrong_is_refused(expression):
     # numexpr's int64 remainder adds the divisor before its last %, which wraps for one near 2**63:
     # these came out as -9223372036854775804 and -1 (found by the property test below).
@@ -41,14 +51,21 @@ def test_a_remainder_numexpr_would_get_wrong_is_refused(expression):
         evaluate_expression(expression)
 
 
-@pytest.mark.parametrize("expression,value", [
-    ("25 * 1.05", "26.25"),  # the rose run's calculation
-    ("2.0**63", "9.223372036854776e+18"), ("abs(-2.0)**63", "9.223372036854776e+18"),
-    ("-2**63", "-9223372036854775808"), ("9223372036854775807", "9223372036854775807"),
-    ("-abs(-2**62) * 2", "-9223372036854775808"),
-    ("3000000000 * 4000000000 / 7", "1.7142857142857142e+18"),  # folded by Python, exactly, into a float
-    ("2**62 * 4 - 2**62 * 4", "0"), ("abs(2)**abs(10)", "1024"), ("abs(-7) % -2", "-1"),
-])
+@pytest.mark.parametrize(
+    "expression,value",
+    [
+        ("25 * 1.05", "26.25"),  # the rose run's calculation
+        ("2.0**63", "9.223372036854776e+18"),
+        ("abs(-2.0)**63", "9.223372036854776e+18"),
+        ("-2**63", "-9223372036854775808"),
+        ("9223372036854775807", "9223372036854775807"),
+        ("-abs(-2**62) * 2", "-9223372036854775808"),
+        ("3000000000 * 4000000000 / 7", "1.7142857142857142e+18"),  # folded by Python, exactly, into a float
+        ("2**62 * 4 - 2**62 * 4", "0"),
+        ("abs(2)**abs(10)", "1024"),
+        ("abs(-7) % -2", "-1"),
+    ],
+)
 def test_what_fits_or_is_floating_point_is_computed_as_before(expression, value):
     assert evaluate_expression(expression) == value
 

@@ -104,8 +104,10 @@ def test_the_calculator_and_scripted_model_point_at_loopscopes_own_code():
 
 
 def test_an_old_trace_without_callee_still_loads():
-    old = ('{"kind": "llm_start", "seq": 1, "run_id": "r", "t": 0.0, "iteration": 1, "frames": ["plan"], '
-           '"source": {"file": "executor/models/chat_model.py", "line": 70, "function": "call_model"}, '
-           '"model": "m", "prompt": "p", "stop": []}')
+    old = (
+        '{"kind": "llm_start", "seq": 1, "run_id": "r", "t": 0.0, "iteration": 1, "frames": ["plan"], '
+        '"source": {"file": "executor/models/chat_model.py", "line": 70, "function": "call_model"}, '
+        '"model": "m", "prompt": "p", "stop": []}'
+    )
     event = event_from_json(old)
     assert isinstance(event, LLMStartEvent) and event.callee is None

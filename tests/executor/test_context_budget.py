@@ -23,8 +23,9 @@ def roles(messages):
 
 def test_a_message_window_keeps_the_system_the_question_and_the_newest_whole_turns():
     budget = ContextBudget(context_window=5)
-    executor, model = tool_calling_executor(three_lookups_then("done"), [lookup_tool()],
-                                            agent_settings={"context_budget": budget})
+    executor, model = tool_calling_executor(
+        three_lookups_then("done"), [lookup_tool()], agent_settings={"context_budget": budget}
+    )
     result, events, error = run_collecting(executor)
     assert error is None and result["output"] == "done"
     assert [len(r["messages"]) for r in model.requests] == [2, 4, 4, 4]  # 6 would be over 5: one turn dropped
@@ -32,7 +33,9 @@ def test_a_message_window_keeps_the_system_the_question_and_the_newest_whole_tur
     assert roles(last) == ["system", "user", "assistant", "tool"] and last[3]["tool_call_id"] == "c3"
     trims = [e for e in events if e.kind == "context_trimmed"]
     assert [(t.messages_before, t.messages_after, t.reason) for t in trims] == [
-        (6, 4, "context_window"), (8, 4, "context_window")]
+        (6, 4, "context_window"),
+        (8, 4, "context_window"),
+    ]
     assert [m.get("tool_call_id") for m in trims[1].dropped] == [None, "c1", None, "c2"]
     assert trims[1].tokens_after < trims[1].tokens_before
 
@@ -40,8 +43,9 @@ def test_a_message_window_keeps_the_system_the_question_and_the_newest_whole_tur
 def test_an_assistant_turn_is_never_split_from_its_tool_results():
     reply = calls(("a", "lookup", {"tool_input": "x"}), ("b", "lookup", {"tool_input": "y"}))
     budget = ContextBudget(context_window=4)  # the two-call turn is 3 messages: head(2) + 3 > 4
-    executor, model = tool_calling_executor([reply, reply, "done"], [lookup_tool()],
-                                            agent_settings={"context_budget": budget})
+    executor, model = tool_calling_executor(
+        [reply, reply, "done"], [lookup_tool()], agent_settings={"context_budget": budget}
+    )
     run_collecting(executor)
     for request in model.requests:
         messages = request["messages"]
@@ -54,8 +58,9 @@ def test_an_assistant_turn_is_never_split_from_its_tool_results():
 
 def test_a_token_budget_trims_by_the_counters_estimate():
     budget = ContextBudget(max_tokens=500)
-    executor, model = tool_calling_executor(three_lookups_then("done"), [lookup_tool()],
-                                            agent_settings={"context_budget": budget})
+    executor, model = tool_calling_executor(
+        three_lookups_then("done"), [lookup_tool()], agent_settings={"context_budget": budget}
+    )
     _, events, _ = run_collecting(executor)
     trims = [e for e in events if e.kind == "context_trimmed"]
     assert trims and all(t.reason == "max_tokens" and t.tokens_after <= 500 < t.tokens_before for t in trims)
@@ -70,8 +75,9 @@ def test_the_token_counter_is_pluggable():
         return len(text)
 
     budget = ContextBudget(max_tokens=1200, token_counter=count_characters)
-    executor, model = tool_calling_executor(three_lookups_then("done"), [lookup_tool()],
-                                            agent_settings={"context_budget": budget})
+    executor, model = tool_calling_executor(
+        three_lookups_then("done"), [lookup_tool()], agent_settings={"context_budget": budget}
+    )
     _, events, _ = run_collecting(executor)
     assert seen and "context_trimmed" in [e.kind for e in events]
     assert all(sum(len(m["content"] or "") + 4 for m in r["messages"]) <= 1200 for r in model.requests)
@@ -79,8 +85,12 @@ def test_the_token_counter_is_pluggable():
 
 def test_summarize_asks_the_model_in_a_nested_call_and_the_summary_replaces_the_old_turns():
     budget = ContextBudget(context_window=5, strategy="summarize")
-    replies = [calls(("c1", "lookup", {"tool_input": "page 1"})), calls(("c2", "lookup", {"tool_input": "page 2"})),
-               "SUMMARY: page 1 says lorem.", "done"]
+    replies = [
+        calls(("c1", "lookup", {"tool_input": "page 1"})),
+        calls(("c2", "lookup", {"tool_input": "page 2"})),
+        "SUMMARY: page 1 says lorem.",
+        "done",
+    ]
     executor, model = tool_calling_executor(replies, [lookup_tool()], agent_settings={"context_budget": budget})
     result, events, error = run_collecting(executor)
     assert error is None and result["output"] == "done"
@@ -100,9 +110,15 @@ def test_summarize_asks_the_model_in_a_nested_call_and_the_summary_replaces_the_
 
 def test_a_summary_is_reused_until_the_history_outgrows_the_budget_again():
     budget = ContextBudget(context_window=6, strategy="summarize")
-    replies = [calls(("c1", "lookup", {"tool_input": "1"})), calls(("c2", "lookup", {"tool_input": "2"})),
-               calls(("c3", "lookup", {"tool_input": "3"})), "S1", calls(("c4", "lookup", {"tool_input": "4"})),
-               "S2", "done"]
+    replies = [
+        calls(("c1", "lookup", {"tool_input": "1"})),
+        calls(("c2", "lookup", {"tool_input": "2"})),
+        calls(("c3", "lookup", {"tool_input": "3"})),
+        "S1",
+        calls(("c4", "lookup", {"tool_input": "4"})),
+        "S2",
+        "done",
+    ]
     executor, model = tool_calling_executor(replies, [lookup_tool()], agent_settings={"context_budget": budget})
     _, events, error = run_collecting(executor)
     assert error is None
@@ -118,10 +134,14 @@ def test_the_default_counter_needs_no_vocabulary_and_counts_cjk_per_character():
     assert approx_token_count("internationalization!") == 6  # 20 letters -> 5, "!" -> 1
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({}, "needs context_window"), ({"context_window": 2}, "at least 3"),
-    ({"context_window": 5, "strategy": "drop"}, "strategy must be"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({}, "needs context_window"),
+        ({"context_window": 2}, "at least 3"),
+        ({"context_window": 5, "strategy": "drop"}, "strategy must be"),
+    ],
+)
 def test_bad_budgets_are_refused_with_a_clear_message(kwargs, message):
     with pytest.raises(ValueError, match=message):
         ContextBudget(**kwargs)
@@ -129,10 +149,15 @@ def test_bad_budgets_are_refused_with_a_clear_message(kwargs, message):
 
 def test_a_second_run_of_the_same_agent_does_not_inherit_the_first_runs_summary():
     budget = ContextBudget(context_window=5, strategy="summarize")
-    one_run = [calls(("c1", "lookup", {"tool_input": "page 1"})), calls(("c2", "lookup", {"tool_input": "page 2"})),
-               "S", "done"]
-    executor, model = tool_calling_executor(one_run * 2, [lookup_tool()], agent_settings={"context_budget": budget},
-                                            run_id_factory=lambda: "same-id")
+    one_run = [
+        calls(("c1", "lookup", {"tool_input": "page 1"})),
+        calls(("c2", "lookup", {"tool_input": "page 2"})),
+        "S",
+        "done",
+    ]
+    executor, model = tool_calling_executor(
+        one_run * 2, [lookup_tool()], agent_settings={"context_budget": budget}, run_id_factory=lambda: "same-id"
+    )
     for _ in range(2):
         _, events, error = run_collecting(executor)
         assert error is None and [e.kind for e in events].count("summarized") == 1

@@ -11,8 +11,11 @@ RULES = RuleSet([Rule("stock", r"price of (\w+)", "get_stock", "{1}"), WEATHER])
 
 
 def weather_tool():
-    return Tool(name="get_weather", description="get_weather(city): the weather in a city",
-                func=lambda city: f"{city}: sunny, 21°C")
+    return Tool(
+        name="get_weather",
+        description="get_weather(city): the weather in a city",
+        func=lambda city: f"{city}: sunny, 21°C",
+    )
 
 
 class Down:
@@ -42,14 +45,23 @@ def test_three_parse_errors_in_a_row_switch_to_the_rules_which_call_the_tool():
     assert (degrade.rule, degrade.tool, degrade.tool_input, degrade.failures) == ("weather", "get_weather", "Paris", 3)
     assert degrade.pattern == WEATHER.pattern and degrade.question == "What is the weather in Paris?"
     assert degrade.last_error.startswith("OutputParserException: Could not parse LLM output: `nope`")
-    after = kinds(events)[kinds(events).index("degrade"):]
-    assert after == ["degrade", "agent_action", "tool_start", "tool_end", "step", "finish_check",
-                     "agent_finish", "finish_check", "chain_end"]
+    after = kinds(events)[kinds(events).index("degrade") :]
+    assert after == [
+        "degrade",
+        "agent_action",
+        "tool_start",
+        "tool_end",
+        "step",
+        "finish_check",
+        "agent_finish",
+        "finish_check",
+        "chain_end",
+    ]
     assert next(e for e in events if e.kind == "agent_action").log.startswith("Rule 'weather' matched")
 
 
 def test_chain_start_records_the_rules_and_they_rebuild_from_it():
-    result, events, _ = run(ScriptedModel([finish("x")]), degrade_after=4)
+    _result, events, _ = run(ScriptedModel([finish("x")]), degrade_after=4)
     recorded = events[0].settings["degradation"]
     assert recorded["degrade_after"] == 4 and [r["name"] for r in recorded["rules"]] == ["stock", "weather"]
     assert RuleSet.from_description(recorded["rules"]).rules == RULES.rules
@@ -69,20 +81,31 @@ def test_model_calls_that_fail_for_good_count_too_and_each_is_a_plan_error():
     assert error is None and result["output"] == "Paris: sunny, 21°C" and down.calls == 6
     plan_errors = [e for e in events if e.kind == "plan_error"]
     assert [(e.failures, e.degrade_after, e.error_type) for e in plan_errors] == [
-        (1, 3, "RetriesExhausted"), (2, 3, "RetriesExhausted"), (3, 3, "RetriesExhausted")]
-    assert kinds(events)[:8] == ["chain_start", "llm_start", "retry", "plan_error", "llm_start", "retry",
-                                 "plan_error", "llm_start"]
+        (1, 3, "RetriesExhausted"),
+        (2, 3, "RetriesExhausted"),
+        (3, 3, "RetriesExhausted"),
+    ]
+    assert kinds(events)[:8] == [
+        "chain_start",
+        "llm_start",
+        "retry",
+        "plan_error",
+        "llm_start",
+        "retry",
+        "plan_error",
+        "llm_start",
+    ]
     assert next(e for e in events if e.kind == "degrade").iteration == 1  # all within the first round
 
 
 def test_degrade_after_is_configurable():
     down = Down()
-    result, events, _ = run(down, degrade_after=1)
+    result, _events, _ = run(down, degrade_after=1)
     assert result["output"] == "Paris: sunny, 21°C" and down.calls == 1
 
 
 def test_without_a_matching_rule_the_run_ends_with_a_clear_error():
-    result, events, error = run(Down(), question="Tell me a joke", degrade_after=2)
+    _result, events, error = run(Down(), question="Tell me a joke", degrade_after=2)
     assert isinstance(error, NoRuleMatched) and "no rule matches the question" in str(error)
     degrade = next(e for e in events if e.kind == "degrade")
     assert degrade.rule is None and degrade.tool is None and degrade.tool_input is None
@@ -90,16 +113,19 @@ def test_without_a_matching_rule_the_run_ends_with_a_clear_error():
 
 
 def test_without_rules_a_failing_model_still_ends_the_run():
-    result, events, error = run(Down(), rules=None)
+    _result, events, error = run(Down(), rules=None)
     assert isinstance(error, ConnectionError) and "plan_error" not in kinds(events)
 
 
-@pytest.mark.parametrize("reply, detected_by", [
-    (ModelReply("", finish_reason="content_filter"), "content_filter"),
-    (ModelReply("", refusal="I can't help with that."), "refusal_field"),
-    ("I'm sorry, but I can't help with that request.", "refusal_text"),
-    ("抱歉，我无法回答这个问题。", "refusal_text"),
-])
+@pytest.mark.parametrize(
+    "reply, detected_by",
+    [
+        (ModelReply("", finish_reason="content_filter"), "content_filter"),
+        (ModelReply("", refusal="I can't help with that."), "refusal_field"),
+        ("I'm sorry, but I can't help with that request.", "refusal_text"),
+        ("抱歉，我无法回答这个问题。", "refusal_text"),
+    ],
+)
 def test_a_refusal_is_answered_as_plain_text(reply, detected_by):
     result, events, error = run(ScriptedModel([reply]), handle_parsing_errors=True)
     assert error is None
@@ -166,5 +192,5 @@ def test_copying_an_executor_keeps_its_rules_without_wrapping_twice():
     assert not hasattr(copy.agent.agent, "rules")  # the ReAct agent itself, not a second wrapper
     plain = executor.with_overrides(rules=None)
     assert plain.agent is executor.agent.agent
-    result, events, _ = run_collecting(copy, "weather in Oslo")
+    result, _events, _ = run_collecting(copy, "weather in Oslo")
     assert result["output"] == "Oslo: sunny, 21°C"

@@ -5,37 +5,68 @@ from pydantic import ValidationError
 
 import tutorials
 from executor import ManualClock, ScriptedModel
+from executor.events import (
+    EVENT_CLASSES,
+    ActionRecord,
+    AgentActionEvent,
+    ChainStartEvent,
+    LimitReachedEvent,
+    LLMEndEvent,
+    LLMStartEvent,
+    RetryEvent,
+    SourceRef,
+    ToolInfo,
+    event_from_json,
+)
 from executor.events.builder import build_event
-from executor.events import (EVENT_CLASSES, ActionRecord, AgentActionEvent, ChainStartEvent, LimitReachedEvent,
-                             LLMEndEvent, LLMStartEvent, RetryEvent, SourceRef, ToolInfo, event_from_json)
 
-ENVELOPE = {"seq": 3, "run_id": "abc123", "t": 0.25, "iteration": 2, "frames": ("iter_events", "_call"),
-            "source": SourceRef(file="executor/agent_executor.py", line=99, function="_call")}
+ENVELOPE = {
+    "seq": 3,
+    "run_id": "abc123",
+    "t": 0.25,
+    "iteration": 2,
+    "frames": ("iter_events", "_call"),
+    "source": SourceRef(file="executor/agent_executor.py", line=99, function="_call"),
+}
 ACTION = ActionRecord(tool="Search", tool_input="rose", log="Action: Search\nAction Input: rose")
 
 # One payload per kind, every field given, plus the shortest (defaults left out) where it differs.
 PAYLOADS = {
-    "chain_start": [{"inputs": {"input": "q", "extra": [1, {"a": None}]},
-                     "tools": [ToolInfo(name="Search", description="d", return_direct=True)],
-                     "settings": {"max_iterations": 15, "model": "m", "stop": ["\nObservation"]}}],
+    "chain_start": [
+        {
+            "inputs": {"input": "q", "extra": [1, {"a": None}]},
+            "tools": [ToolInfo(name="Search", description="d", return_direct=True)],
+            "settings": {"max_iterations": 15, "model": "m", "stop": ["\nObservation"]},
+        }
+    ],
     "llm_start": [{"model": "gpt", "prompt": "Question: q\nThought:", "stop": ["\nObservation"]}],
-    "llm_end": [{"text": " Action: Search", "usage": {"prompt_tokens": 3, "total_tokens": 5}, "duration": 0.5,
-                 "replaced_surrogates": 2}, {"text": "t", "duration": 0.0}],
+    "llm_end": [
+        {
+            "text": " Action: Search",
+            "usage": {"prompt_tokens": 3, "total_tokens": 5},
+            "duration": 0.5,
+            "replaced_surrogates": 2,
+        },
+        {"text": "t", "duration": 0.0},
+    ],
     "agent_action": [{"tool": "Search", "tool_input": "rose", "log": "Action: Search"}],
     "agent_finish": [{"return_values": {"output": "26.25"}, "log": "Final Answer: 26.25"}],
-    "parse_error": [{"error": "Could not parse", "llm_output": "x", "observation": "hint", "handled": True},
-                    {"error": "e", "llm_output": "x", "observation": None, "handled": False}],
+    "parse_error": [
+        {"error": "Could not parse", "llm_output": "x", "observation": "hint", "handled": True},
+        {"error": "e", "llm_output": "x", "observation": None, "handled": False},
+    ],
     "invalid_tool": [{"requested": "Serch", "available": ["Search", "Calculator"], "observation": "not valid"}],
     "tool_start": [{"tool": "Search", "tool_input": "rose"}],
     "tool_end": [{"tool": "Search", "observation": "25 yuan"}],
-    "tool_error": [{"tool": "T", "error_type": "ToolError", "message": "m", "handled": True, "observation": "o"},
-                   {"tool": "T", "error_type": "ValueError", "message": "m", "handled": False}],
+    "tool_error": [
+        {"tool": "T", "error_type": "ToolError", "message": "m", "handled": True, "observation": "o"},
+        {"tool": "T", "error_type": "ValueError", "message": "m", "handled": False},
+    ],
     "retry": [{"target": "llm", "name": "gpt", "attempt": 1, "error": "TransientError: x", "delay": 1.5}],
     "rate_limit_wait": [{"waited": 0.125}],
     "step": [{"action": ACTION, "observation": "25 yuan", "n_steps": 1}],
     "finish_check": [{"is_finish": False, "output_type": "list[AgentStep]"}],
-    "limit_reached": [{"reason": "max_iterations", "iterations": 3, "elapsed": 0.5,
-                       "early_stopping_method": "force"}],
+    "limit_reached": [{"reason": "max_iterations", "iterations": 3, "elapsed": 0.5, "early_stopping_method": "force"}],
     "calculator_eval": [{"expression": "25 * 1.05", "result": "26.25"}],
     "chain_end": [{"outputs": {"output": "26.25"}}],
     "chain_error": [{"error_type": "ToolError", "message": "boom"}],
@@ -88,27 +119,33 @@ class Label(str):
     pass
 
 
-@pytest.mark.parametrize("cls,payload", [
-    (LLMEndEvent, {"text": "t", "duration": 1}),  # an int for a float: validation makes it 1.0
-    (LLMEndEvent, {"text": "t", "duration": 0.5, "usage": {"tokens": True}}),  # bool for int: coerced to 1
-    (AgentActionEvent, {"tool": Label("Search"), "tool_input": "x", "log": "l"}),  # a str subclass
-    (LimitReachedEvent, {"reason": "max_iterations", "iterations": 1, "elapsed": 0, "early_stopping_method": "f"}),
-])
+@pytest.mark.parametrize(
+    "cls,payload",
+    [
+        (LLMEndEvent, {"text": "t", "duration": 1}),  # an int for a float: validation makes it 1.0
+        (LLMEndEvent, {"text": "t", "duration": 0.5, "usage": {"tokens": True}}),  # bool for int: coerced to 1
+        (AgentActionEvent, {"tool": Label("Search"), "tool_input": "x", "log": "l"}),  # a str subclass
+        (LimitReachedEvent, {"reason": "max_iterations", "iterations": 1, "elapsed": 0, "early_stopping_method": "f"}),
+    ],
+)
 def test_values_of_another_type_are_validated_as_before(cls, payload):
     built = build_event(cls, dict(payload), **ENVELOPE)
     assert_same_event(built, cls(**ENVELOPE, **payload))
     assert type(built.model_dump()["t"]) is float
 
 
-@pytest.mark.parametrize("cls,payload", [
-    (LLMEndEvent, {"text": None, "duration": 0.5}),  # a model that returned no text
-    (LLMEndEvent, {"text": "t"}),  # a required field missing
-    (LLMEndEvent, {"text": "t", "duration": 0.5, "colour": "red"}),  # a field the kind does not have
-    (RetryEvent, {"target": "database", "name": "n", "attempt": 1, "error": "e", "delay": 0.1}),  # not a literal
-    (LLMStartEvent, {"model": "m", "prompt": "p", "stop": [1]}),  # a wrong element
-    (ChainStartEvent, {"inputs": {1: "q"}, "tools": [], "settings": {}}),  # a key that is not a str
-    (LLMEndEvent, {"text": "t", "duration": 0.5, "usage": {"tokens": "many"}}),
-])
+@pytest.mark.parametrize(
+    "cls,payload",
+    [
+        (LLMEndEvent, {"text": None, "duration": 0.5}),  # a model that returned no text
+        (LLMEndEvent, {"text": "t"}),  # a required field missing
+        (LLMEndEvent, {"text": "t", "duration": 0.5, "colour": "red"}),  # a field the kind does not have
+        (RetryEvent, {"target": "database", "name": "n", "attempt": 1, "error": "e", "delay": 0.1}),  # not a literal
+        (LLMStartEvent, {"model": "m", "prompt": "p", "stop": [1]}),  # a wrong element
+        (ChainStartEvent, {"inputs": {1: "q"}, "tools": [], "settings": {}}),  # a key that is not a str
+        (LLMEndEvent, {"text": "t", "duration": 0.5, "usage": {"tokens": "many"}}),
+    ],
+)
 def test_invalid_values_raise_the_validation_error_they_always_did(cls, payload):
     with pytest.raises(ValidationError) as built:
         build_event(cls, dict(payload), **ENVELOPE)
@@ -152,8 +189,12 @@ def test_an_emit_site_that_changes_its_names_gets_the_right_event_each_time():
 
     run = RunContext()
     events = []
-    for payload in ({"text": "a", "duration": 0.5}, {"text": "b", "usage": {"n": 1}},
-                    {"text": "c", "duration": 0.25}, {"text": "d", "finish_reason": "stop"}):
+    for payload in (
+        {"text": "a", "duration": 0.5},
+        {"text": "b", "usage": {"n": 1}},
+        {"text": "c", "duration": 0.25},
+        {"text": "d", "finish_reason": "stop"},
+    ):
         try:
             events.append(run.emit(LLMEndEvent, **payload))  # one site, other names with the same count
         except ValidationError:

@@ -24,8 +24,10 @@ from tests.helpers.loop_builders import (
     scripted_executor,
 )
 
-PARSING_PREFIX = ("An output parsing error occurred. In order to pass this error back to the agent and have "
-                  "it try again, pass `handle_parsing_errors=True` to the AgentExecutor. This is the error: ")
+PARSING_PREFIX = (
+    "An output parsing error occurred. In order to pass this error back to the agent and have "
+    "it try again, pass `handle_parsing_errors=True` to the AgentExecutor. This is the error: "
+)
 
 
 def test_prompt_lists_tools_and_ends_with_question_then_scratchpad():
@@ -41,8 +43,9 @@ def test_prompt_lists_tools_and_ends_with_question_then_scratchpad():
 
 
 def test_stop_sequence_cuts_an_invented_observation():
-    ex, model = scripted_executor([action("Echo", "hi") + "\nObservation: made up", finish("ok")],
-                                  return_intermediate_steps=True)
+    ex, _model = scripted_executor(
+        [action("Echo", "hi") + "\nObservation: made up", finish("ok")], return_intermediate_steps=True
+    )
     result, events, _ = run_collecting(ex)
     step_action, observation = result["intermediate_steps"][0]
     assert "made up" not in step_action.log
@@ -80,8 +83,9 @@ def test_parsing_error_raises_by_default_with_the_classic_message():
 
 
 def test_handled_parsing_error_sends_the_parser_hint_and_records_an_exception_step():
-    ex, model = scripted_executor(["just words", finish("fixed")], handle_parsing_errors=True,
-                                  return_intermediate_steps=True)
+    ex, model = scripted_executor(
+        ["just words", finish("fixed")], handle_parsing_errors=True, return_intermediate_steps=True
+    )
     result, events, _ = run_collecting(ex)
     ((act, obs),) = result["intermediate_steps"]
     assert act == AgentAction("_Exception", MISSING_ACTION, "just words") and obs == MISSING_ACTION
@@ -98,13 +102,15 @@ def test_handled_parse_error_without_hint_says_invalid_or_incomplete():
     assert act.log.startswith("Parsing LLM output produced both a final answer and a parse-able action:")
 
 
-@pytest.mark.parametrize("handler,expected", [
-    ("Please follow the format.", "Please follow the format."),
-    (lambda error: f"custom:{error.llm_output}", "custom:oops"),
-])
+@pytest.mark.parametrize(
+    "handler,expected",
+    [
+        ("Please follow the format.", "Please follow the format."),
+        (lambda error: f"custom:{error.llm_output}", "custom:oops"),
+    ],
+)
 def test_parsing_error_handler_string_or_callable(handler, expected):
-    ex, _ = scripted_executor(["oops", finish("z")], handle_parsing_errors=handler,
-                              return_intermediate_steps=True)
+    ex, _ = scripted_executor(["oops", finish("z")], handle_parsing_errors=handler, return_intermediate_steps=True)
     result, _, _ = run_collecting(ex)
     assert result["intermediate_steps"][0][1] == expected
 
@@ -112,19 +118,22 @@ def test_parsing_error_handler_string_or_callable(handler, expected):
 def failing(message=None, exc=ToolError):
     def func(text):
         raise exc(message) if message is not None else exc()
+
     return func
 
 
-@pytest.mark.parametrize("handle,error_args,expected", [
-    (True, ("db is down",), "db is down"),
-    (True, (), "Tool execution error"),
-    ("Try later.", ("db is down",), "Try later."),
-    (lambda e: f"handled: {e}", ("db is down",), "handled: db is down"),
-])
+@pytest.mark.parametrize(
+    "handle,error_args,expected",
+    [
+        (True, ("db is down",), "db is down"),
+        (True, (), "Tool execution error"),
+        ("Try later.", ("db is down",), "Try later."),
+        (lambda e: f"handled: {e}", ("db is down",), "handled: db is down"),
+    ],
+)
 def test_handled_tool_error_becomes_the_observation(handle, error_args, expected):
     tool = Tool(name="Db", description="d", func=failing(*error_args), handle_tool_error=handle)
-    ex, model = scripted_executor([action("Db", "x"), finish("ok")], tools=[tool],
-                                  return_intermediate_steps=True)
+    ex, _model = scripted_executor([action("Db", "x"), finish("ok")], tools=[tool], return_intermediate_steps=True)
     result, events, _ = run_collecting(ex)
     assert result["intermediate_steps"][0][1] == expected
     (err,) = [e for e in events if e.kind == "tool_error"]
@@ -132,10 +141,13 @@ def test_handled_tool_error_becomes_the_observation(handle, error_args, expected
     assert kinds(events)[kinds(events).index("tool_error") + 1] == "tool_end"
 
 
-@pytest.mark.parametrize("tool", [
-    Tool(name="Db", description="d", func=failing("boom")),
-    Tool(name="Db", description="d", func=failing("bug", RuntimeError), handle_tool_error=True),
-])
+@pytest.mark.parametrize(
+    "tool",
+    [
+        Tool(name="Db", description="d", func=failing("boom")),
+        Tool(name="Db", description="d", func=failing("bug", RuntimeError), handle_tool_error=True),
+    ],
+)
 def test_unhandled_tool_error_ends_the_run_after_tool_error_and_chain_error(tool):
     ex, _ = scripted_executor([action("Db", "x"), finish("never")], tools=[tool])
     _, events, error = run_collecting(ex)
@@ -157,12 +169,11 @@ def test_max_iterations_forces_the_stopped_answer():
 def test_max_execution_time_is_checked_before_each_step():
     clock = ManualClock()
     slow = Tool(name="Slow", description="takes 4s", func=lambda t: clock.advance(4.0) or "done")
-    ex, model = scripted_executor([action("Slow", "a")] * 5, tools=[slow], max_execution_time=10,
-                                  clock=clock)
+    ex, model = scripted_executor([action("Slow", "a")] * 5, tools=[slow], max_execution_time=10, clock=clock)
     result, events, _ = run_collecting(ex)
     assert result["output"] == STOPPED
     assert len(model.prompts) == 3  # 0s, 4s, 8s start a step; at 12s the loop stops
-    assert [e for e in events if e.kind == "limit_reached"][0].reason == "max_execution_time"
+    assert next(e for e in events if e.kind == "limit_reached").reason == "max_execution_time"
 
 
 def test_only_force_early_stopping_is_accepted():
@@ -210,8 +221,11 @@ def test_custom_prompt_must_have_the_react_variables():
 def test_custom_prompt_is_used():
     model = ScriptedModel([finish("x")])
     tools = [echo_tool()]
-    agent = create_react_agent(model, tools, prompt=PromptTemplate("{tools}|T={tool_names}|Q={input}|{agent_scratchpad}<"))
+    agent = create_react_agent(
+        model, tools, prompt=PromptTemplate("{tools}|T={tool_names}|Q={input}|{agent_scratchpad}<")
+    )
     from executor import AgentExecutor
+
     AgentExecutor(agent=agent, tools=tools).invoke({"input": "hi"})
     assert model.prompts == ["Echo - Echo repeats its input|T=Echo|Q=hi|<"]
 
@@ -235,8 +249,9 @@ def test_iter_events_is_the_same_run_and_returns_the_result():
     listened = []
     assert ex2.invoke({"input": "q"}, [listened.append]) == result
     # The same run; only the stack differs: invoke's caller frame is part of it when invoke drove it.
-    assert [e.model_copy(update={"frames": ()}) for e in streamed] == \
-        [e.model_copy(update={"frames": ()}) for e in listened]
+    assert [e.model_copy(update={"frames": ()}) for e in streamed] == [
+        e.model_copy(update={"frames": ()}) for e in listened
+    ]
     assert all(e.frames[0] == "iter_events" for e in streamed)
     assert all(e.frames[:2] == ("invoke", "iter_events") for e in listened)
     assert [e.seq for e in streamed] == list(range(len(streamed)))

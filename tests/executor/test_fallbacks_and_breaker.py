@@ -3,8 +3,13 @@
 import pytest
 
 from executor import AgentExecutor, ManualClock, RetryPolicy, ScriptedModel, create_react_agent
-from executor.recovery.circuit_breaker import (CircuitBreaker, CircuitOpenError, breaker_for, reset_breakers,
-                                      with_breaker)
+from executor.recovery.circuit_breaker import (
+    CircuitBreaker,
+    CircuitOpenError,
+    breaker_for,
+    reset_breakers,
+    with_breaker,
+)
 from executor.recovery.fallbacks import FallbackModel, with_fallbacks
 from tests.helpers.failing_models import DeadModel, HTTPFailure
 from tests.helpers.loop_builders import echo_tool, finish, kinds, run_collecting
@@ -19,8 +24,12 @@ def fresh_breakers():
 
 def run(model, replies_model=None, clock=None, retries=2):
     tools = [echo_tool()]
-    executor = AgentExecutor(create_react_agent(model, tools), tools, clock=clock or ManualClock(tick=0.001),
-                             retry_policy=RetryPolicy(max_retries=retries, jitter=False, initial_delay=1.0))
+    executor = AgentExecutor(
+        create_react_agent(model, tools),
+        tools,
+        clock=clock or ManualClock(tick=0.001),
+        retry_policy=RetryPolicy(max_retries=retries, jitter=False, initial_delay=1.0),
+    )
     return run_collecting(executor)
 
 
@@ -45,7 +54,7 @@ def test_a_model_that_answers_leaves_answered_by_unset():
     result, events, _ = run(with_fallbacks(ok, [DeadModel()]))
     assert result["output"] == "1" and "fallback" not in kinds(events)
     assert events[0].settings["model_chain"] == {"model": "ok", "chain": [{"model": "ok"}, {"model": "primary"}]}
-    plain, plain_events, _ = run(ScriptedModel([finish("1")]))
+    _plain, plain_events, _ = run(ScriptedModel([finish("1")]))
     assert "model_chain" not in plain_events[0].settings
     assert next(e for e in events if e.kind == "llm_end").answered_by is None
 
@@ -100,15 +109,22 @@ def test_the_breaker_is_shared_across_runs_refuses_then_half_opens_and_closes():
     run(with_fallbacks(guarded, [ScriptedModel([finish("1")], model_name="backup")]), clock=clock)
     assert breaker_for("http://dead/v1").state == "open" and dead.calls == 2
     # A second run in the same process: refused without a call, the fallback answers at once.
-    result, events, _ = run(with_fallbacks(with_breaker(dead), [ScriptedModel([finish("2")], model_name="backup")]),
-                            clock=clock)
+    result, events, _ = run(
+        with_fallbacks(with_breaker(dead), [ScriptedModel([finish("2")], model_name="backup")]), clock=clock
+    )
     assert result["output"] == "2" and dead.calls == 2
     # chain_start records the chain and the breaker's state at the start: a replay starts from there.
     chain = events[0].settings["model_chain"]
     assert [link["model"] for link in chain["chain"]] == ["primary", "backup"]
-    assert chain["chain"][0]["breaker"] == {"endpoint": "http://dead/v1", "state": "open", "recent_failures": 0,
-                                                 "open_for": 0.0, "failure_threshold": 2, "window": 60.0,
-                                                 "cool_down": 30.0}
+    assert chain["chain"][0]["breaker"] == {
+        "endpoint": "http://dead/v1",
+        "state": "open",
+        "recent_failures": 0,
+        "open_for": 0.0,
+        "failure_threshold": 2,
+        "window": 60.0,
+        "cool_down": 30.0,
+    }
     assert kinds(events)[1:4] == ["llm_start", "fallback", "llm_end"] and events[2].refused
     assert "refused" in events[2].error and events[2].error_type == "CircuitOpenError"
     # After the cool-down a trial call goes through: half-open, it succeeds, closed.
@@ -126,7 +142,7 @@ def test_a_failed_trial_opens_the_breaker_again():
     dead = DeadModel()
     run(with_breaker(dead, failure_threshold=1, cool_down=10.0), clock=clock)
     clock.advance(10.0)
-    result, events, error = run(with_breaker(dead), clock=clock)
+    _result, events, error = run(with_breaker(dead), clock=clock)
     assert isinstance(error, CircuitOpenError) and not error.refused
     assert kinds(events)[1:4] == ["llm_start", "breaker_half_open", "breaker_open"]
     assert events[3].from_state == "half_open" and events[3].failures == 1
@@ -162,9 +178,11 @@ def test_runs_in_threads_share_one_breaker_and_it_opens_once():
     outcomes, lock = [], threading.Lock()
 
     def one_run():
-        model = with_fallbacks(with_breaker(dead, failure_threshold=3, cool_down=60.0),
-                               [ScriptedModel([finish("ok")], model_name="backup")])
-        result, events, error = run(model, retries=6)
+        model = with_fallbacks(
+            with_breaker(dead, failure_threshold=3, cool_down=60.0),
+            [ScriptedModel([finish("ok")], model_name="backup")],
+        )
+        result, events, _error = run(model, retries=6)
         with lock:
             outcomes.append((result, kinds(events)))
 

@@ -63,15 +63,17 @@ with TraceWriter(path) as writer:
 """
 
 
-def interrupt_when_hung(args: list[str], trace: Path) -> tuple[subprocess.Popen, str]:
-    """Start the process, wait until its hung tool's tool_start is on disk, send SIGINT; (process, stderr)."""
-    process = subprocess.Popen([sys.executable, "-c", *args], cwd=ROOT, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def interrupt_when_hung(args: list[str], trace: Path, starts: int = 1) -> tuple[subprocess.Popen, str]:
+    """Start the process, wait until its hung tool's tool_start (and `starts` tool_starts in all) are on
+    disk, send SIGINT; (process, stderr). Parallel calls start in whatever order their threads run."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", *args], cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
         for line in process.stdout:
             if line.strip() == "hanging":
                 break
-        _wait_for_hung_tool_start(trace.parent)
+        _wait_for_hung_tool_start(trace.parent, starts)
         process.send_signal(signal.SIGINT)
         _out, err = process.communicate(timeout=10)  # generous: the exit takes well under a second
     except BaseException:
@@ -81,28 +83,28 @@ def interrupt_when_hung(args: list[str], trace: Path) -> tuple[subprocess.Popen,
     return process, err
 
 
-def _wait_for_hung_tool_start(folder: Path) -> None:
+def _wait_for_hung_tool_start(folder: Path, starts: int) -> None:
     # tool_start is written out before the tool runs; the main thread may still be on its way to it.
     for _ in range(500):
         for partial in folder.glob("*.partial"):
-            if any(_is_hung_start(line) for line in partial.read_text().splitlines()[1:]):
+            events = [json.loads(line) for line in partial.read_text().splitlines()[1:]]
+            begun = [event for event in events if event["kind"] == "tool_start"]
+            if any(_is_hung_start(event) for event in begun) and len(begun) >= starts:
                 return
         time.sleep(0.01)
     raise AssertionError("the hung tool's tool_start never reached the trace")
 
 
-def _is_hung_start(line: str) -> bool:
-    event = json.loads(line)
-    return event["kind"] == "tool_start" and (event["tool"] == "hung" or event.get("tool_call_id") == "call_gz")
+def _is_hung_start(event: dict) -> bool:
+    return event["tool"] == "hung" or event.get("tool_call_id") == "call_gz"
 
 
 def test_record_exits_on_ctrl_c_while_a_parallel_tool_call_hangs_and_keeps_the_partial_trace(tmp_path):
     target = tmp_path / "weather.jsonl"
-    process, err = interrupt_when_hung([HUNG_CLI, "record", "parallel-tools", "-o", str(target)], target)
+    process, err = interrupt_when_hung([HUNG_CLI, "record", "parallel-tools", "-o", str(target)], target, starts=3)
     kept = tmp_path / "weather.jsonl.interrupted"
     assert process.returncode == 130
-    assert err.strip().splitlines() == [f"loopscope: interrupted; no trace was written; "
-                                        f"the partial run is in {kept}"]
+    assert err.strip().splitlines() == [f"loopscope: interrupted; no trace was written; the partial run is in {kept}"]
     _, events, warning = load_trace(kept)
     assert "interrupted" in warning
     starts = [e.tool_input for e in events if e.kind == "tool_start"]
@@ -116,7 +118,8 @@ def test_record_exits_on_ctrl_c_while_a_parallel_tool_call_hangs_and_keeps_the_p
 @pytest.mark.parametrize("agent_kind", ["tools", "react"])
 def test_a_script_exits_on_ctrl_c_while_its_tool_hangs(tmp_path, driver, hung_kind, agent_kind):
     target = tmp_path / "run.jsonl"
-    process, err = interrupt_when_hung([HUNG_SCRIPT, str(target), driver, agent_kind, hung_kind], target)
+    starts = 2 if agent_kind == "tools" else 1  # the tool-calling reply asks for both tools at once
+    process, err = interrupt_when_hung([HUNG_SCRIPT, str(target), driver, agent_kind, hung_kind], target, starts)
     assert process.returncode == -signal.SIGINT, err  # the interpreter's own exit on an uncaught Ctrl-C
     assert err.rstrip().endswith("KeyboardInterrupt")
     _, events, warning = load_trace(tmp_path / "run.jsonl.interrupted")

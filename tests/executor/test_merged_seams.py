@@ -5,8 +5,17 @@ import threading
 
 import pytest
 
-from executor import (AgentExecutor, CircuitBreaker, ManualClock, RetryPolicy, ScriptedModel,
-                      create_tool_calling_agent, tool, with_breaker, with_fallbacks)
+from executor import (
+    AgentExecutor,
+    CircuitBreaker,
+    ManualClock,
+    RetryPolicy,
+    ScriptedModel,
+    create_tool_calling_agent,
+    tool,
+    with_breaker,
+    with_fallbacks,
+)
 from tests.helpers.failing_models import HTTPFailure
 from tests.helpers.tool_calling_builders import calls
 
@@ -32,8 +41,9 @@ def build(barrier):
     model = with_fallbacks(with_breaker(primary, breaker), [backup])
     tools = [fetch_page, add]
     agent = create_tool_calling_agent(model, tools, "Use the tools.")
-    executor = AgentExecutor(agent, tools, clock=ManualClock(tick=0.001),
-                             retry_policy=RetryPolicy(max_retries=3, jitter=False))
+    executor = AgentExecutor(
+        agent, tools, clock=ManualClock(tick=0.001), retry_policy=RetryPolicy(max_retries=3, jitter=False)
+    )
     return executor, primary, backup
 
 
@@ -56,7 +66,9 @@ def test_fallback_answers_and_the_async_and_structured_tools_run_at_once(driver)
     assert kinds[:6] == ["chain_start", "llm_start", "retry", "breaker_open", "fallback", "llm_end"]
     fallbacks = [e for e in events if e.kind == "fallback"]
     assert [(e.error_type, e.refused, e.next_model) for e in fallbacks] == [
-        ("CircuitOpenError", False, "backup"), ("CircuitOpenError", True, "backup")]  # then refused unsent
+        ("CircuitOpenError", False, "backup"),
+        ("CircuitOpenError", True, "backup"),
+    ]  # then refused unsent
     assert len(primary.prompts) == 2  # the open breaker kept the second plan away from it
     ends = [e for e in events if e.kind == "llm_end"]
     assert [e.answered_by for e in ends] == ["backup", "backup"]

@@ -7,9 +7,12 @@ import pytest
 from executor.models.config import ModelConfig
 from executor.models.model_list import DEFAULT_MODELS, entry_config, load_model_list
 
-TWO = json.dumps([{"id": "small", "name": "Small"},
-                  {"id": "big", "name": "Big", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "BIG_KEY",
-                   "region": "eu"}])
+TWO = json.dumps(
+    [
+        {"id": "small", "name": "Small"},
+        {"id": "big", "name": "Big", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "BIG_KEY", "region": "eu"},
+    ]
+)
 
 
 def load(tmp_path, env=None, dotenv=None, model=None):
@@ -57,17 +60,20 @@ def test_a_model_outside_the_list_can_still_be_the_default(tmp_path):
     assert unknown.warnings[0].startswith("LOOPSCOPE_MODEL (environment) names the unknown provider 'nope'; ")
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("[{\"id\": \"a\",}]", "is not valid JSON (Expecting property name enclosed in double quotes at line 1"),
-    ("{\"id\": \"a\"}", "must be a JSON list of objects, got dict"),
-    ("[]", "has no usable entry; using the built-in list (gpt-4o-mini"),
-    ("[{\"id\": \"a\", \"provider\": \"nope\"}]", "entry #1 skipped: unknown provider 'nope' (available:"),
-    ("[{\"name\": \"no id\"}]", "entry #1 skipped: \"id\" must be a non-empty string"),
-    ("[{\"id\": \"a\", \"base_url\": \"ftp://x\"}]", "entry #1 skipped: \"base_url\" is not an http(s) URL"),
-    ("[3]", "entry #1 skipped: expected an object"),
-    ("[" * 5000, "is not valid JSON (nested too deeply to read; it should be a flat list of objects)"),
-    ("[" * 5000 + "]" * 5000, "is not valid JSON (nested too deeply to read"),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ('[{"id": "a",}]', "is not valid JSON (Expecting property name enclosed in double quotes at line 1"),
+        ('{"id": "a"}', "must be a JSON list of objects, got dict"),
+        ("[]", "has no usable entry; using the built-in list (gpt-4o-mini"),
+        ('[{"id": "a", "provider": "nope"}]', "entry #1 skipped: unknown provider 'nope' (available:"),
+        ('[{"name": "no id"}]', 'entry #1 skipped: "id" must be a non-empty string'),
+        ('[{"id": "a", "base_url": "ftp://x"}]', 'entry #1 skipped: "base_url" is not an http(s) URL'),
+        ("[3]", "entry #1 skipped: expected an object"),
+        ("[" * 5000, "is not valid JSON (nested too deeply to read; it should be a flat list of objects)"),
+        ("[" * 5000 + "]" * 5000, "is not valid JSON (nested too deeply to read"),
+    ],
+)
 def test_bad_lists_fall_back_to_the_built_in_list_with_one_line_warnings(tmp_path, value, expected):
     listed = load(tmp_path, env={"AVAILABLE_MODELS": value})
     assert listed.models == DEFAULT_MODELS and listed.default == DEFAULT_MODELS[0]
@@ -84,10 +90,10 @@ def test_deeply_nested_entries_are_skipped_with_a_short_warning_not_a_crash(tmp_
     value = f'[{deep}, {{"id": "a", "name": {{"k": {deep}}}}}, {{"id": "good"}}]'
     listed = load(tmp_path, env={"AVAILABLE_MODELS": value})
     assert [m.id for m in listed.models] == ["good"]
-    assert listed.warnings == ('AVAILABLE_MODELS (environment) entry #1 skipped: expected an object with an "id", '
-                               "got a list of 1",
-                               "AVAILABLE_MODELS (environment) entry #2 skipped: \"name\" must be a string, "
-                               "got an object with keys 'k'")
+    assert listed.warnings == (
+        'AVAILABLE_MODELS (environment) entry #1 skipped: expected an object with an "id", got a list of 1',
+        "AVAILABLE_MODELS (environment) entry #2 skipped: \"name\" must be a string, got an object with keys 'k'",
+    )
 
 
 def test_one_bad_entry_is_skipped_and_the_rest_is_used(tmp_path):

@@ -39,8 +39,9 @@ def test_results_return_in_call_order_though_the_first_call_finishes_last():
         second_done.set()
         return "second result"
 
-    executor, model = tool_calling_executor([TWO_CALLS, "ok"], [text_tool("first", slow_first),
-                                                                text_tool("second", quick_second)])
+    executor, model = tool_calling_executor(
+        [TWO_CALLS, "ok"], [text_tool("first", slow_first), text_tool("second", quick_second)]
+    )
     _, events, _ = run_collecting(executor)
     ends = [e.tool_call_id for e in events if e.kind == "tool_end"]
     assert ends == ["c2", "c1"]  # emission order: the quick call ended first
@@ -56,8 +57,16 @@ def test_seq_is_contiguous_and_each_calls_frames_are_its_own_call_stack():
     assert [e.seq for e in events] == list(range(len(events)))
     assert [e.t for e in events] == sorted(e.t for e in events)
     for event in (e for e in events if e.kind in ("tool_start", "tool_end")):
-        assert event.frames == ("invoke", "iter_events", "_call", "_take_next_step", "_iter_next_step",
-                                "perform_tool_calls", "perform_tool_call", "run")
+        assert event.frames == (
+            "invoke",
+            "iter_events",
+            "_call",
+            "_take_next_step",
+            "_iter_next_step",
+            "perform_tool_calls",
+            "perform_tool_call",
+            "run",
+        )
 
 
 def test_a_handled_failure_becomes_its_calls_observation_and_the_other_call_completes():
@@ -88,7 +97,9 @@ def test_an_unhandled_failure_waits_for_the_other_calls_then_ends_the_run():
     assert isinstance(error, ValueError) and str(error) == "bug in the tool"
     assert other_finished.is_set()
     assert [(e.kind, e.tool_call_id) for e in events if e.kind in ("tool_end", "tool_error")] in (
-        [("tool_error", "c1"), ("tool_end", "c2")], [("tool_end", "c2"), ("tool_error", "c1")])
+        [("tool_error", "c1"), ("tool_end", "c2")],
+        [("tool_end", "c2"), ("tool_error", "c1")],
+    )
     assert events[-1].kind == "chain_error" and events[-1].error_type == "ValueError"
 
 
@@ -101,8 +112,10 @@ def test_each_calls_retry_policy_applies_and_its_retries_carry_the_call_id():
             raise TransientError("blip")
         return "second try"
 
-    tools = [text_tool("first", flaky, retry_policy=RetryPolicy(max_retries=2, jitter=False, initial_delay=0.5)),
-             text_tool("second", str.upper)]
+    tools = [
+        text_tool("first", flaky, retry_policy=RetryPolicy(max_retries=2, jitter=False, initial_delay=0.5)),
+        text_tool("second", str.upper),
+    ]
     executor, model = tool_calling_executor([TWO_CALLS, "ok"], tools)
     _, events, error = run_collecting(executor)
     assert error is None
@@ -124,7 +137,11 @@ def test_max_concurrency_one_runs_the_calls_one_after_the_other_in_call_order():
     _, events, _ = run_collecting(executor)
     assert order == ["a", "b"]
     assert [(e.kind, e.tool_call_id) for e in events if e.kind.startswith("tool_")] == [
-        ("tool_start", "c1"), ("tool_end", "c1"), ("tool_start", "c2"), ("tool_end", "c2")]
+        ("tool_start", "c1"),
+        ("tool_end", "c1"),
+        ("tool_start", "c2"),
+        ("tool_end", "c2"),
+    ]
 
 
 def test_the_react_agent_still_runs_one_action_on_the_executors_thread():
@@ -142,7 +159,8 @@ def test_any_number_of_calls_each_get_their_own_tool_message(n_calls):
     executor, model = tool_calling_executor([reply, "ok"], [text_tool("first", lambda t: f"r{t}")])
     run_collecting(executor)
     assert [(m["tool_call_id"], m["content"]) for m in model.requests[1]["messages"] if m["role"] == "tool"] == [
-        (f"id{i}", f"r{i}") for i in range(n_calls)]
+        (f"id{i}", f"r{i}") for i in range(n_calls)
+    ]
 
 
 def test_concurrent_calculator_calls_each_make_a_paced_nested_model_call_in_their_own_lane():
@@ -158,13 +176,19 @@ def test_concurrent_calculator_calls_each_make_a_paced_nested_model_call_in_thei
             return ModelReply(f"```text\n{question}\n```")
 
     executor, _ = tool_calling_executor(
-        [calls(("m1", "Calculator", {"tool_input": "25 * 1.05"}), ("m2", "Calculator", {"tool_input": "30 * 1.05"})), "ok"],
-        [llm_math_tool(ExpressionModel())])
+        [
+            calls(("m1", "Calculator", {"tool_input": "25 * 1.05"}), ("m2", "Calculator", {"tool_input": "30 * 1.05"})),
+            "ok",
+        ],
+        [llm_math_tool(ExpressionModel())],
+    )
     executor.rate_limiter = RateLimiter(max_qps=1, burst=1, clock=executor.clock)
     _, events, error = run_collecting(executor)
     assert error is None
     assert sorted((e.tool_call_id, e.result) for e in events if e.kind == "calculator_eval") == [
-        ("m1", "26.25"), ("m2", "31.5")]
+        ("m1", "26.25"),
+        ("m2", "31.5"),
+    ]
     nested = [e for e in events if e.kind == "llm_start" and "perform_tool_call" in e.frames]
     assert len(nested) == 2 and all(e.frames[-3:] == ("run", "calculate", "call_model") for e in nested)
     assert sorted(e.tool_call_id for e in nested) == ["m1", "m2"]  # same frames: the id tells the lanes apart
@@ -195,4 +219,6 @@ def test_async_tools_of_one_reply_overlap_under_both_drivers(driver):
         _, events, error = run_collecting(executor)
     assert error is None
     assert [m["content"] for m in model.requests[1]["messages"] if m["role"] == "tool"] == [
-        "fetched a", "b is unavailable"]  # the coroutine's error was thrown back into its tool
+        "fetched a",
+        "b is unavailable",
+    ]  # the coroutine's error was thrown back into its tool

@@ -7,7 +7,7 @@ from executor.agents.parser import MISSING_ACTION, MISSING_ACTION_INPUT, parse_r
 
 ACTIONS = [
     ("Thought: look it up\nAction: Search\nAction Input: rose price", "Search", "rose price"),
-    ("Action:   Search  \nAction Input:   \"rose price\"  ", "Search", "rose price"),
+    ('Action:   Search  \nAction Input:   "rose price"  ', "Search", "rose price"),
     ("Action 1: Calculator\nAction 1 Input: 25 * 1.05", "Calculator", "25 * 1.05"),
     ("Action:Search\nAction Input:multi\nline input", "Search", "multi\nline input"),
     ("Action: search\nAction Input: x", "search", "x"),  # case is kept; the executor decides validity
@@ -21,11 +21,14 @@ def test_action_is_parsed_with_tool_input_stripped_of_spaces_then_quotes(text, t
     assert action == AgentAction(tool, tool_input, text)
 
 
-@pytest.mark.parametrize("text,answer", [
-    (" I now know the final answer.\nFinal Answer: 26.25 yuan", "26.25 yuan"),
-    ("Final Answer: first\nFinal Answer:   last  ", "last"),
-    ("Final Answer:", ""),
-])
+@pytest.mark.parametrize(
+    "text,answer",
+    [
+        (" I now know the final answer.\nFinal Answer: 26.25 yuan", "26.25 yuan"),
+        ("Final Answer: first\nFinal Answer:   last  ", "last"),
+        ("Final Answer:", ""),
+    ],
+)
 def test_final_answer_takes_text_after_last_marker(text, answer):
     finish = parse_react_output(text)
     assert finish == AgentFinish({"output": answer}, text)
@@ -42,10 +45,13 @@ def test_final_answer_and_action_together_is_an_error_not_sent_to_the_model():
     assert error.observation is None
 
 
-@pytest.mark.parametrize("text,observation", [
-    ("I am just chatting, no tool here.", MISSING_ACTION),
-    ("Thought: use a tool\nAction: Search", MISSING_ACTION_INPUT),
-])
+@pytest.mark.parametrize(
+    "text,observation",
+    [
+        ("I am just chatting, no tool here.", MISSING_ACTION),
+        ("Thought: use a tool\nAction: Search", MISSING_ACTION_INPUT),
+    ],
+)
 def test_missing_parts_raise_with_an_observation_for_the_model(text, observation):
     with pytest.raises(OutputParserException) as caught:
         parse_react_output(text)

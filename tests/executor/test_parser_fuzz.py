@@ -18,9 +18,42 @@ from tests.helpers.parser_regex_reference import ACTION_LANGCHAIN, ACTION_LOOPSC
 REGEX_SAFE_CHARS = 240
 
 # The grammar's pieces, with the look-alikes that trip regexes: unicode spaces and digits, quotes.
-PIECES = ["Action", "Action", "Input", "Action Input", "Action 1", ":", ": ", "Final Answer:", "Final Answer",
-          "Thought:", "Observation", "0", "1", "42", "\u0663", " ", "  ", "\n", "\t", "\r\n", "\u00a0",
-          "\u2003", "\x1c", "\x0b", '"', '""', "Search", "x", "Act", "ion", "In", "put", "A", "nswer:"]
+PIECES = [
+    "Action",
+    "Action",
+    "Input",
+    "Action Input",
+    "Action 1",
+    ":",
+    ": ",
+    "Final Answer:",
+    "Final Answer",
+    "Thought:",
+    "Observation",
+    "0",
+    "1",
+    "42",
+    "\u0663",
+    " ",
+    "  ",
+    "\n",
+    "\t",
+    "\r\n",
+    "\u00a0",
+    "\u2003",
+    "\x1c",
+    "\x0b",
+    '"',
+    '""',
+    "Search",
+    "x",
+    "Act",
+    "ion",
+    "In",
+    "put",
+    "A",
+    "nswer:",
+]
 
 
 def outcome(parse, text):
@@ -65,15 +98,28 @@ def test_twenty_thousand_seeded_replies_parse_exactly_as_the_regex_does():
         new = outcome(parse_react_output, text)
         outcomes.add(new[0] if new[0] != "error" else (new[0], new[2], new[4]))
     # The sweep reached every outcome, so agreement above covers all branches.
-    assert outcomes == {"action", "finish", ("error", None, False), ("error", MISSING_ACTION, True),
-                        ("error", MISSING_ACTION_INPUT, True)}
+    assert outcomes == {
+        "action",
+        "finish",
+        ("error", None, False),
+        ("error", MISSING_ACTION, True),
+        ("error", MISSING_ACTION_INPUT, True),
+    }
 
 
-@pytest.mark.parametrize("text", [
-    "Action" + " " * 60 + "x", "Action: " + " " * 60 + "x", "Action:" * 30, " " * 60 + "Action Input",
-    "Action 1 2: x Action Input: y", "Action\u0663\u00a0:\u2003t\x1cAction Input\u0663: \"v\"  ",
-    "Action: a Action: b Action 1 Input 2 : c", "Action: t\nAction Input: x\nFinal Answer: y",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Action" + " " * 60 + "x",
+        "Action: " + " " * 60 + "x",
+        "Action:" * 30,
+        " " * 60 + "Action Input",
+        "Action 1 2: x Action Input: y",
+        'Action\u0663\u00a0:\u2003t\x1cAction Input\u0663: "v"  ',
+        "Action: a Action: b Action 1 Input 2 : c",
+        "Action: t\nAction Input: x\nFinal Answer: y",
+    ],
+)
 def test_adversarial_small_replies_parse_exactly_as_the_regex_does(text):
     assert_same(text)
 
@@ -87,8 +133,7 @@ PATHOLOGICAL = [
     ("Action 1" * 15_000, ["error", MISSING_ACTION]),
     (" " * 100_000 + "Action Input" * 10_000, ["error", MISSING_ACTION]),
     ("Action:" * 20_000 + " Action Input: q", ["action", "Action:" * 19_999, "q"]),
-    ("Action: Search" + " " * 100_000 + "Action Input:" + " " * 100_000 + "\"rose\"  ",
-     ["action", "Search", "rose"]),
+    ("Action: Search" + " " * 100_000 + "Action Input:" + " " * 100_000 + '"rose"  ', ["action", "Search", "rose"]),
     ("Action: x" + "\n" * 100_000 + "Final Answer: y", ["finish", "y"]),
 ]
 
@@ -126,7 +171,13 @@ def test_pathological_100kb_replies_parse_correctly_without_hanging():
     assert all(len(text) >= 100_000 for text in texts)
     # In a child process so that a backtracking regression fails at the timeout instead of hanging
     # the suite (the linear parser needs milliseconds; bench/bench_parser.py measures it).
-    done = subprocess.run([sys.executable, "-c", CHILD], input=json.dumps(texts), capture_output=True,
-                          text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [expected for _, expected in PATHOLOGICAL]

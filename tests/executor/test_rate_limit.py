@@ -99,8 +99,9 @@ def test_each_wait_before_a_model_call_is_a_rate_limit_wait_event():
     clock = ManualClock()
     model = ScriptedModel(REPLIES)
     tools = build_tools(model)
-    executor = AgentExecutor(create_react_agent(model, tools), tools, clock=clock,
-                             rate_limiter=RateLimiter(max_qps=2, burst=1, clock=clock))
+    executor = AgentExecutor(
+        create_react_agent(model, tools), tools, clock=clock, rate_limiter=RateLimiter(max_qps=2, burst=1, clock=clock)
+    )
     events = []
     executor.invoke({"input": "q"}, [events.append])
     waits = [e for e in events if e.kind == "rate_limit_wait"]

@@ -108,17 +108,20 @@ def test_retry_after_is_read_from_a_response_header_in_seconds_or_as_a_date():
 
 
 # -- which errors are retried --------------------------------------------------------------------
-@pytest.mark.parametrize("error, expected", [
-    (ConnectionError("reset"), True),
-    (TimeoutError(), True),
-    (TransientError("flaky gateway"), True),
-    (HTTPFailure(429), True),
-    (HTTPFailure(503), True),
-    (HTTPFailure(400), False),
-    (HTTPFailure(401), False),
-    (PermissionError("bad key"), False),
-    (ValueError("a bug"), False),
-])
+@pytest.mark.parametrize(
+    "error, expected",
+    [
+        (ConnectionError("reset"), True),
+        (TimeoutError(), True),
+        (TransientError("flaky gateway"), True),
+        (HTTPFailure(429), True),
+        (HTTPFailure(503), True),
+        (HTTPFailure(400), False),
+        (HTTPFailure(401), False),
+        (PermissionError("bad key"), False),
+        (ValueError("a bug"), False),
+    ],
+)
 def test_default_policy_retries_transient_failures_only(error, expected):
     assert RetryPolicy().should_retry(error) is expected
 
@@ -133,13 +136,16 @@ def test_conditions_can_be_types_status_codes_or_substrings_and_never_retry_wins
     assert not policy.should_retry(RetriesExhausted("llm", "m", 7, ConnectionError()))
 
 
-@pytest.mark.parametrize("options, complaint", [
-    ({"max_retries": -1}, "max_retries"),
-    ({"backoff_factor": 0.5}, "backoff_factor"),
-    ({"initial_delay": -1}, "must not be negative"),
-    ({"on_failure": "ignore"}, "on_failure"),
-    ({"retry_on": (object(),)}, "retry conditions"),
-])
+@pytest.mark.parametrize(
+    "options, complaint",
+    [
+        ({"max_retries": -1}, "max_retries"),
+        ({"backoff_factor": 0.5}, "backoff_factor"),
+        ({"initial_delay": -1}, "must not be negative"),
+        ({"on_failure": "ignore"}, "on_failure"),
+        ({"retry_on": (object(),)}, "retry conditions"),
+    ],
+)
 def test_bad_settings_are_refused_with_a_message(options, complaint):
     with pytest.raises(ValueError, match=complaint):
         RetryPolicy(**options)
@@ -157,8 +163,10 @@ def test_each_failed_model_attempt_is_a_retry_event_yielded_before_the_wait():
         if event.kind == "retry":
             slept_when_seen.append(list(clock.slept))
     retries = [e for e in seen if e.kind == "retry"]
-    assert [(e.target, e.name, e.attempt, e.delay) for e in retries] == [("llm", "flaky", 1, 1.0),
-                                                                         ("llm", "flaky", 2, 2.0)]
+    assert [(e.target, e.name, e.attempt, e.delay) for e in retries] == [
+        ("llm", "flaky", 1, 1.0),
+        ("llm", "flaky", 2, 2.0),
+    ]
     assert retries[0].error == "ConnectionError: reset by peer" and retries[1].error == "HTTPFailure: HTTP 503"
     assert slept_when_seen == [[], [1.0]]  # the consumer sees each retry before its wait happens
     assert clock.slept == [1.0, 2.0]
@@ -219,8 +227,9 @@ def test_a_tool_with_its_own_policy_is_retried_and_then_succeeds():
     executor, _model = search_run(tool, clock)
     events, result = drain(executor)
     assert result["output"] == "ok" and len(calls) == 3
-    tool_events = [(e.kind, getattr(e, "attempt", None)) for e in events
-                   if e.kind in ("tool_start", "retry", "tool_end")]
+    tool_events = [
+        (e.kind, getattr(e, "attempt", None)) for e in events if e.kind in ("tool_start", "retry", "tool_end")
+    ]
     assert tool_events == [("tool_start", None), ("retry", 1), ("retry", 2), ("tool_end", None)]
     assert [e.target for e in events if e.kind == "retry"] == ["tool", "tool"]
     assert clock.slept == [0.5, 1.0]
@@ -264,7 +273,7 @@ def test_the_executor_policy_covers_tools_but_a_nested_give_up_is_not_retried_ag
 def test_tools_without_a_policy_keep_their_call_stack_unchanged():
     model = ScriptedModel(REPLIES)
     events, _ = drain(rose_executor(model, ManualClock()))
-    nested = [e for e in events if e.kind == "llm_start" and "calculate" in e.frames][0]
+    nested = next(e for e in events if e.kind == "llm_start" and "calculate" in e.frames)
     assert nested.frames[-4:] == ("_perform_agent_action", "run", "calculate", "call_model")
 
 
@@ -288,12 +297,22 @@ def test_a_described_policy_comes_back_for_replay_with_the_conditions_it_can_reb
     class ProviderQuirk(Exception):
         pass
 
-    original = RetryPolicy(max_retries=3, initial_delay=0.25, max_delay=9, on_failure="continue",
-                           retry_on=(ConnectionError, TransientError, ProviderQuirk, 429, "overloaded"),
-                           never_retry=(PermissionError, 401))
+    original = RetryPolicy(
+        max_retries=3,
+        initial_delay=0.25,
+        max_delay=9,
+        on_failure="continue",
+        retry_on=(ConnectionError, TransientError, ProviderQuirk, 429, "overloaded"),
+        never_retry=(PermissionError, 401),
+    )
     described = original.describe()
-    assert described["retry_on"] == ["ConnectionError", "TransientError", "ProviderQuirk", 429,
-                                      {"contains": "overloaded"}]
+    assert described["retry_on"] == [
+        "ConnectionError",
+        "TransientError",
+        "ProviderQuirk",
+        429,
+        {"contains": "overloaded"},
+    ]
     rebuilt = RetryPolicy.from_description(described)
     numbers = (rebuilt.max_retries, rebuilt.initial_delay, rebuilt.max_delay, rebuilt.on_failure)
     assert numbers == (3, 0.25, 9, "continue")

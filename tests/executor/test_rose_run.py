@@ -1,5 +1,6 @@
 """The rose-pricing run: the book's event order, its ledger, and events that point at real code."""
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -11,10 +12,24 @@ from tracer.report.ledger import Ledger
 from tutorials import get_scenario
 
 ROUND_WITH_TOOL = ["llm_start", "llm_end", "agent_action", "tool_start", "tool_end", "step", "finish_check"]
-CALCULATOR_ROUND = ["llm_start", "llm_end", "agent_action", "tool_start",
-                    "llm_start", "llm_end", "calculator_eval", "tool_end", "step", "finish_check"]
-EXPECTED = (["chain_start"] + ROUND_WITH_TOOL + CALCULATOR_ROUND
-            + ["llm_start", "llm_end", "agent_finish", "finish_check", "chain_end"])
+CALCULATOR_ROUND = [
+    "llm_start",
+    "llm_end",
+    "agent_action",
+    "tool_start",
+    "llm_start",
+    "llm_end",
+    "calculator_eval",
+    "tool_end",
+    "step",
+    "finish_check",
+]
+EXPECTED = (
+    ["chain_start"]
+    + ROUND_WITH_TOOL
+    + CALCULATOR_ROUND
+    + ["llm_start", "llm_end", "agent_finish", "finish_check", "chain_end"]
+)
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +108,7 @@ def test_envelope_is_contiguous_and_timed_by_the_injected_clock(rose):
 
 def test_the_recorded_fixture_is_this_run(rose):
     from tracer.trace.reader import load_trace
+
     header, recorded, warning = load_trace(Path(PROJECT_ROOT, "fixtures", "rose_pricing.jsonl"))
     assert warning is None and header.scenario == "rose-pricing"
     assert [e.kind for e in recorded] == EXPECTED
@@ -102,9 +118,24 @@ def test_the_recorded_fixture_is_this_run(rose):
 
 def test_ledger_tells_a_forced_stop_from_an_answer():
     from tests.helpers.loop_builders import action, scripted_executor
+
     executor, _ = scripted_executor([action("Echo", str(i)) for i in range(3)], max_iterations=2)
     events = []
     executor.invoke({"input": "q"}, [events.append])
     ledger = Ledger.of(events)
     assert ledger.outcome == "stopped by max_iterations"
     assert ledger.finish_checks == [False, False]
+
+
+def test_every_emit_names_its_event_on_the_line_the_debugger_marks():
+    """A paused event's line is the first line of its `yield run.emit(...)`: it must say which event."""
+    unnamed = []
+    for path in sorted((PROJECT_ROOT / "executor").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "emit" and node.args:
+                cls = ast.get_source_segment(text, node.args[0])
+                if cls not in lines[node.lineno - 1]:
+                    unnamed.append(f"{path.relative_to(PROJECT_ROOT)}:{node.lineno}")
+    assert unnamed == [], "keep the event class on the emit's first line (# fmt: skip): " + ", ".join(unnamed)

@@ -13,10 +13,20 @@ def test_a_react_run_goes_planning_acting_observing_finished():
     executor, _ = scripted_executor([action("Echo", "hi"), finish("done")])
     _, events, _ = run_collecting(executor)
     assert states(events) == [
-        ("chain_start", "planning"), ("llm_start", "planning"), ("llm_end", "planning"),
-        ("agent_action", "planning"), ("tool_start", "acting"), ("tool_end", "acting"), ("step", "observing"),
-        ("finish_check", "observing"), ("llm_start", "planning"), ("llm_end", "planning"),
-        ("agent_finish", "finished"), ("finish_check", "finished"), ("chain_end", "finished")]
+        ("chain_start", "planning"),
+        ("llm_start", "planning"),
+        ("llm_end", "planning"),
+        ("agent_action", "planning"),
+        ("tool_start", "acting"),
+        ("tool_end", "acting"),
+        ("step", "observing"),
+        ("finish_check", "observing"),
+        ("llm_start", "planning"),
+        ("llm_end", "planning"),
+        ("agent_finish", "finished"),
+        ("finish_check", "finished"),
+        ("chain_end", "finished"),
+    ]
 
 
 def test_nested_calls_and_retries_inside_a_tool_are_acting_and_summaries_are_summarizing():
@@ -30,7 +40,12 @@ def test_nested_calls_and_retries_inside_a_tool_are_acting_and_summaries_are_sum
 
     tool = text_tool("lookup", lookup, retry_policy=RetryPolicy(jitter=False))
     budget = ContextBudget(context_window=5, strategy="summarize")
-    replies = [calls(("c1", "lookup", {"tool_input": "a"})), calls(("c2", "lookup", {"tool_input": "b"})), "sum", "done"]
+    replies = [
+        calls(("c1", "lookup", {"tool_input": "a"})),
+        calls(("c2", "lookup", {"tool_input": "b"})),
+        "sum",
+        "done",
+    ]
     executor, _ = tool_calling_executor(replies, [tool], agent_settings={"context_budget": budget})
     _, events, _ = run_collecting(executor)
     by_kind = {}
@@ -45,9 +60,12 @@ def test_errors_are_error_and_handled_errors_are_observed():
     def broken(text):
         raise ToolError("down")
 
-    executor, _ = scripted_executor([action("Echo", "x"), "no action here", finish("ok")],
-                                    tools=[text_tool("Echo", broken, handle_tool_error=True)],
-                                    handle_parsing_errors=True, max_iterations=2)
+    executor, _ = scripted_executor(
+        [action("Echo", "x"), "no action here", finish("ok")],
+        tools=[text_tool("Echo", broken, handle_tool_error=True)],
+        handle_parsing_errors=True,
+        max_iterations=2,
+    )
     _, events, _ = run_collecting(executor)
     assert ("tool_error", "acting") in states(events)
     assert ("parse_error", "observing") in states(events)
@@ -55,7 +73,6 @@ def test_errors_are_error_and_handled_errors_are_observed():
     executor, _ = scripted_executor([action("Echo", "x")], tools=[text_tool("Echo", broken)])
     _, events, error = run_collecting(executor)
     assert error is not None and states(events)[-2:] == [("tool_error", "error"), ("chain_error", "error")]
-
 
 
 def test_every_event_of_every_recorded_fixture_has_a_state():

@@ -15,17 +15,29 @@ class Price(BaseModel):
     currency: str = "CNY"
 
 
-@pytest.mark.parametrize("reply", [
-    '{"item": "rose", "price": 26.25}',
-    'Here it is:\n```json\n{"item": "rose", "price": 26.25}\n```\nHope that helps.',
-    '```\n{"item": "rose", "price": 26.25}\n```',
-    'The answer is {"item": "rose", "price": 26.25} as computed.',
-    '{"answer": {"item": "rose", "price": 26.25}}',
-    '{"output": "{\\"item\\": \\"rose\\", \\"price\\": 26.25}"}',
-    '{"choices": [{"message": {"content": {"item": "rose", "price": 26.25}}}]}',
-    'Draft: {"item": "rose"} final: {"item": "rose", "price": 26.25}',
-], ids=["bare", "fenced-json-with-prose", "plain-fence", "embedded", "answer-key", "json-in-a-string",
-        "choices-path", "first-invalid-then-valid"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"item": "rose", "price": 26.25}',
+        'Here it is:\n```json\n{"item": "rose", "price": 26.25}\n```\nHope that helps.',
+        '```\n{"item": "rose", "price": 26.25}\n```',
+        'The answer is {"item": "rose", "price": 26.25} as computed.',
+        '{"answer": {"item": "rose", "price": 26.25}}',
+        '{"output": "{\\"item\\": \\"rose\\", \\"price\\": 26.25}"}',
+        '{"choices": [{"message": {"content": {"item": "rose", "price": 26.25}}}]}',
+        'Draft: {"item": "rose"} final: {"item": "rose", "price": 26.25}',
+    ],
+    ids=[
+        "bare",
+        "fenced-json-with-prose",
+        "plain-fence",
+        "embedded",
+        "answer-key",
+        "json-in-a-string",
+        "choices-path",
+        "first-invalid-then-valid",
+    ],
+)
 def test_the_answer_is_found_wherever_the_model_put_it(reply):
     assert extract_structured(reply, Price) == Price(item="rose", price=26.25)
 
@@ -46,9 +58,15 @@ def test_invalid_json_names_the_fields_that_are_wrong():
 
 def test_a_bad_answer_is_a_parse_error_the_model_is_told_about_then_the_corrected_one_wins():
     executor, model = tool_calling_executor(
-        [calls(("c1", "calc", {"tool_input": "25*1.05"})), '{"item": "rose", "price": "26.25 yuan"}',
-         'Sorry:\n```json\n{"item": "rose", "price": 26.25}\n```'],
-        [text_tool("calc", lambda e: "26.25")], response_format=Price, handle_parsing_errors=True)
+        [
+            calls(("c1", "calc", {"tool_input": "25*1.05"})),
+            '{"item": "rose", "price": "26.25 yuan"}',
+            'Sorry:\n```json\n{"item": "rose", "price": 26.25}\n```',
+        ],
+        [text_tool("calc", lambda e: "26.25")],
+        response_format=Price,
+        handle_parsing_errors=True,
+    )
     result, events, error = run_collecting(executor, "price a rose")
     assert error is None and result["output"] == Price(item="rose", price=26.25)
     (parse_error,) = [e for e in events if e.kind == "parse_error"]
@@ -69,8 +87,9 @@ def test_without_handle_parsing_errors_a_bad_answer_ends_the_run():
 
 
 def test_response_format_on_the_agent_works_the_same():
-    executor, _ = tool_calling_executor(['{"item": "tulip", "price": 3}'], [text_tool("calc", str)],
-                                        agent_settings={"response_format": Price})
+    executor, _ = tool_calling_executor(
+        ['{"item": "tulip", "price": 3}'], [text_tool("calc", str)], agent_settings={"response_format": Price}
+    )
     result, _, _ = run_collecting(executor)
     assert result["output"] == Price(item="tulip", price=3.0)
 

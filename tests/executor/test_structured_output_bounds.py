@@ -25,16 +25,21 @@ class Price(BaseModel):
 ANSWER = '{"item": "rose", "price": 26.25}'
 
 
-@pytest.mark.parametrize("reply", ["{" * 150_000, "[" * 3000, "[" * 100_000 + "]" * 100_000, '{"a": ' * 5000],
-                         ids=["150KB-of-open-braces", "3000-open-brackets", "balanced-100000-deep", "nested-keys"])
+@pytest.mark.parametrize(
+    "reply",
+    ["{" * 150_000, "[" * 3000, "[" * 100_000 + "]" * 100_000, '{"a": ' * 5000],
+    ids=["150KB-of-open-braces", "3000-open-brackets", "balanced-100000-deep", "nested-keys"],
+)
 @pytest.mark.parametrize("agent", ["tool-calling", "react"])
 def test_a_hostile_reply_is_a_parse_error_the_model_is_told_about_not_a_crash(reply, agent):
     if agent == "tool-calling":
-        executor, _ = tool_calling_executor([reply, ANSWER], [text_tool("calc", str)], response_format=Price,
-                                            handle_parsing_errors=True)
+        executor, _ = tool_calling_executor(
+            [reply, ANSWER], [text_tool("calc", str)], response_format=Price, handle_parsing_errors=True
+        )
     else:
-        executor, _ = scripted_executor([finish(reply), finish(ANSWER)], response_format=Price,
-                                        handle_parsing_errors=True)
+        executor, _ = scripted_executor(
+            [finish(reply), finish(ANSWER)], response_format=Price, handle_parsing_errors=True
+        )
     result, events, error = run_collecting(executor)
     assert error is None and result["output"] == Price(item="rose", price=26.25)
     (parse_error,) = [e for e in events if e.kind == "parse_error"]
@@ -42,8 +47,9 @@ def test_a_hostile_reply_is_a_parse_error_the_model_is_told_about_not_a_crash(re
     assert not [e for e in events if e.kind == "chain_error"]
 
 
-@pytest.mark.parametrize("reply", ["{" * 20_000, "[{" * 10_000, '{"a": [' * 5000, "[]" * 10_000, "{x}" * 7000,
-                                   "[" * 5000 + "]" * 5000])
+@pytest.mark.parametrize(
+    "reply", ["{" * 20_000, "[{" * 10_000, '{"a": [' * 5000, "[]" * 10_000, "{x}" * 7000, "[" * 5000 + "]" * 5000]
+)
 def test_the_decoder_reads_a_bounded_multiple_of_the_reply(monkeypatch, reply):
     # What the old search did: decode from every bracket of the whole reply, each failure counting the
     # lines before it (150 KB of "{" took minutes). The work is what the decoder is handed: from where
@@ -82,17 +88,25 @@ def test_the_embedded_search_stops_at_its_limits(monkeypatch):
 
 def test_spans_follow_strings_as_the_decoder_does():
     text = 'say "{" then {"a": "}", "b": [1, "]"]} and \\[2] {"c": 1 \\"x"} [3'
-    assert [text[s:e + 1] for s, e in bracket_spans(text, 100, 100)] == [
-        '{" then {"a": "}', '{"a": "}", "b": [1, "]"]}', '[1, "]"]', "[2]"]
+    assert [text[s : e + 1] for s, e in bracket_spans(text, 100, 100)] == [
+        '{" then {"a": "}',
+        '{"a": "}", "b": [1, "]"]}',
+        '[1, "]"]',
+        "[2]",
+    ]
 
 
 # Ordinary replies: prose around JSON values, fenced blocks, several candidates, and prose that
 # is itself full of the characters the scan watches (quotes, backslashes, brackets).
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(alphabet=st.sampled_from('ab "\\{}[]:,\n中'), max_size=6),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
-    max_leaves=12)
+    max_leaves=12,
+)
 PROSE = st.text(alphabet=st.sampled_from(list('ab {}[]":,\\\n1') + ["中", "`"]), max_size=20)
 
 
@@ -115,8 +129,7 @@ def test_ordinary_replies_give_the_same_candidates_in_the_same_order_as_before(t
 
 
 @settings(max_examples=3000, deadline=None)
-@given(st.lists(st.sampled_from(list('{}[]":,\\ 1a\n') + ["{}", "[]", '"a"', "1,", '"\\"']), max_size=40)
-       .map("".join))
+@given(st.lists(st.sampled_from(list('{}[]":,\\ 1a\n') + ["{}", "[]", '"a"', "1,", '"\\"']), max_size=40).map("".join))
 def test_any_text_of_brackets_quotes_and_backslashes_gives_the_same_candidates_as_before(text):
     assert list(json_candidates(text)) == list(json_candidates_reference(text))
 

@@ -22,11 +22,20 @@ def comparable(event):
 
 
 def test_replaying_the_recorded_replies_gives_the_same_events():
-    replies = [calls(("a", "upper", {"tool_input": "paris"}), ("b", "upper", '{"tool_input": 3}')),
-               calls(("c", "upper", {"tool_input": "rome"})), "S", "not json", "S2",
-               '{"cities": ["PARIS", "ROME"]}']
-    settings = dict(agent_settings={"context_budget": ContextBudget(context_window=5, strategy="summarize")},
-                    response_format=Answer, handle_parsing_errors=True, max_concurrency=1)
+    replies = [
+        calls(("a", "upper", {"tool_input": "paris"}), ("b", "upper", '{"tool_input": 3}')),
+        calls(("c", "upper", {"tool_input": "rome"})),
+        "S",
+        "not json",
+        "S2",
+        '{"cities": ["PARIS", "ROME"]}',
+    ]
+    settings = {
+        "agent_settings": {"context_budget": ContextBudget(context_window=5, strategy="summarize")},
+        "response_format": Answer,
+        "handle_parsing_errors": True,
+        "max_concurrency": 1,
+    }
     tools = [text_tool("upper", str.upper)]
     executor, _ = tool_calling_executor(replies, tools, **settings)
     result, events, error = run_collecting(executor)

@@ -6,7 +6,7 @@ import pytest
 from langchain_core.tools import BaseTool, ToolException
 from langchain_core.tools import tool as lc_tool
 
-from executor import AgentExecutor, ScriptedModel, Tool, create_react_agent
+from executor import AgentExecutor, ScriptedModel, create_react_agent
 from tests.helpers.loop_builders import action, echo_tool, finish, run_collecting, scripted_executor
 
 
@@ -45,7 +45,7 @@ def test_a_langchain_structured_tool_runs_through_its_invoke_with_its_schema():
 
 def test_a_langchain_tools_bad_input_is_an_observation_not_its_validation_error():
     ex, model = scripted_executor([action("multiply", '{"a": 6}'), finish("gave up")], tools=[multiply])
-    result, events, error = run_collecting(ex)
+    result, _events, error = run_collecting(ex)
     assert error is None and result["output"] == "gave up"
     assert "b: field required" in model.prompts[1]
 
@@ -81,11 +81,14 @@ def test_a_langchain_tool_exception_it_handles_itself_is_its_observation():
     assert "Observation: shop closed\n" in model.prompts[1]
 
 
-@pytest.mark.parametrize("given, says", [
-    ("Search", "tools[1] is a str ('Search'); expected an executor.Tool"),
-    (len, "tools[1] is a builtin_function_or_method"),
-    (Search, "tools[1] is the class Search (pass an instance, not the class)"),
-])
+@pytest.mark.parametrize(
+    "given, says",
+    [
+        ("Search", "tools[1] is a str ('Search'); expected an executor.Tool"),
+        (len, "tools[1] is a builtin_function_or_method"),
+        (Search, "tools[1] is the class Search (pass an instance, not the class)"),
+    ],
+)
 def test_anything_that_is_not_a_tool_is_refused_at_construction(given, says):
     model = ScriptedModel([])
     with pytest.raises(TypeError) as raised:
@@ -110,12 +113,15 @@ class Writer:
         pass
 
 
-@pytest.mark.parametrize("listeners, says", [
-    (["not callable"], "listeners[0] is a str ('not callable'), which is not callable"),
-    ([Writer], "listeners[0] is the class Writer; pass an instance"),
-    (Writer(), "wrap a single listener in a list"),
-    ((e for e in []), "listeners must be a list of callables"),
-])
+@pytest.mark.parametrize(
+    "listeners, says",
+    [
+        (["not callable"], "listeners[0] is a str ('not callable'), which is not callable"),
+        ([Writer], "listeners[0] is the class Writer; pass an instance"),
+        (Writer(), "wrap a single listener in a list"),
+        ((e for e in []), "listeners must be a list of callables"),
+    ],
+)
 async def test_bad_listeners_are_refused_at_the_call_before_the_run_starts(listeners, says):
     ex, model = scripted_executor([finish("x")])
     with pytest.raises(TypeError, match=says.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):

@@ -29,8 +29,10 @@ def count_items(items: dict) -> str:
 
 def test_decorator_takes_name_description_and_schema_from_the_function():
     assert add.name == "add" and add.description == "Add two whole numbers."
-    assert add.json_schema()["properties"] == {"a": {"title": "A", "type": "integer"},
-                                               "b": {"default": 1, "title": "B", "type": "integer"}}
+    assert add.json_schema()["properties"] == {
+        "a": {"title": "A", "type": "integer"},
+        "b": {"default": 1, "title": "B", "type": "integer"},
+    }
     assert add.json_schema()["required"] == ["a"]
     assert lookup.name == "Lookup" and lookup.return_direct is True
     assert list(lookup.args_schema.model_fields) == ["query"]
@@ -39,13 +41,15 @@ def test_decorator_takes_name_description_and_schema_from_the_function():
 def test_plain_tool_has_a_one_string_field_schema_and_an_openai_entry():
     plain = Tool("Search", "Look things up.", lambda q: q)
     assert plain.json_schema()["properties"] == {"tool_input": {"title": "Tool Input", "type": "string"}}
-    assert plain.openai_tool() == {"type": "function", "function": {
-        "name": "Search", "description": "Look things up.", "parameters": plain.json_schema()}}
+    assert plain.openai_tool() == {
+        "type": "function",
+        "function": {"name": "Search", "description": "Look things up.", "parameters": plain.json_schema()},
+    }
 
 
 def test_multi_argument_tool_takes_a_json_object_and_gets_typed_arguments():
     ex, model = scripted_executor([action("add", '{"a": 2, "b": "40"}'), finish("42")], tools=[add])
-    result, events, error = run_collecting(ex)
+    _result, events, error = run_collecting(ex)
     assert error is None
     (end,) = [e for e in events if e.kind == "tool_end"]
     assert end.observation == "42"  # "40" was coerced to an int: the arguments were validated, not passed as text
@@ -65,15 +69,17 @@ def test_single_dict_argument_accepts_the_bare_object_or_the_named_one():
         assert "Observation: 2 items" in model.prompts[1]
 
 
-@pytest.mark.parametrize("text, says", [
-    ('{"a": 2', "not JSON"),
-    ('{"b": 3}', "a: field required"),
-    ('{"a": "two"}', "a: input should be a valid integer"),
-    ('[1, 2]', "not an object"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ('{"a": 2', "not JSON"),
+        ('{"b": 3}', "a: field required"),
+        ('{"a": "two"}', "a: input should be a valid integer"),
+        ("[1, 2]", "not an object"),
+    ],
+)
 def test_bad_input_becomes_the_observation_and_the_loop_goes_on(text, says):
-    ex, model = scripted_executor([action("add", text), action("add", '{"a": 1, "b": 2}'), finish("3")],
-                                  tools=[add])
+    ex, model = scripted_executor([action("add", text), action("add", '{"a": 1, "b": 2}'), finish("3")], tools=[add])
     result, events, error = run_collecting(ex)
     assert error is None and result["output"] == "3"
     (tool_error,) = [e for e in events if e.kind == "tool_error"]
@@ -90,11 +96,11 @@ def test_explicit_args_schema_calls_the_function_with_keywords():
         quantity: int
 
     seen = []
-    buy = Tool("Buy", "Buy something.", lambda item, quantity: seen.append((item, quantity)) or "ok",
-               args_schema=Order)
+    buy = Tool("Buy", "Buy something.", lambda item, quantity: seen.append((item, quantity)) or "ok", args_schema=Order)
     assert buy.json_schema()["properties"]["item"]["description"] == "What to buy"
-    ex, _ = scripted_executor([action("Buy", json.dumps({"item": "roses", "quantity": 3})), finish("done")],
-                              tools=[buy])
+    ex, _ = scripted_executor(
+        [action("Buy", json.dumps({"item": "roses", "quantity": 3})), finish("done")], tools=[buy]
+    )
     run_collecting(ex)
     assert seen == [("roses", 3)]
 
@@ -117,10 +123,12 @@ def test_decorator_refuses_what_it_cannot_describe():
     with pytest.raises(ValueError, match="has no docstring"):
         tool(lambda x: x)
     with pytest.raises(TypeError, match=r"\*args cannot be described"):
+
         @tool
         def spread(*args: int) -> int:
             """Sum."""
             return sum(args)
+
     with pytest.raises(TypeError, match="args_schema must be a pydantic model class"):
         Tool("T", "d", lambda x: x, args_schema=dict)
 

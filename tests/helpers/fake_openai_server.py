@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import threading
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Sequence
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -101,34 +102,59 @@ def cut_at_stop(text: str, stop: Sequence[str] | None) -> str:
     return text[:cut]
 
 
-def completion_body(model: str, text: str, prompt: str, n: int, finish_reason: str | None = None,
-                    refusal: str | None = None, tool_calls: Sequence[tuple[str, str, str]] = ()) -> dict[str, Any]:
+def completion_body(
+    model: str,
+    text: str,
+    prompt: str,
+    n: int,
+    finish_reason: str | None = None,
+    refusal: str | None = None,
+    tool_calls: Sequence[tuple[str, str, str]] = (),
+) -> dict[str, Any]:
     prompt_tokens, completion_tokens = len(prompt) // 4 + 1, len(text) // 4 + 1
-    message: dict[str, Any] = {"role": "assistant", "content": None if refusal is not None else (text or None),
-                               "refusal": refusal}
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": None if refusal is not None else (text or None),
+        "refusal": refusal,
+    }
     if tool_calls:
-        message["tool_calls"] = [{"id": call_id, "type": "function",
-                                  "function": {"name": name, "arguments": arguments}}
-                                 for call_id, name, arguments in tool_calls]
+        message["tool_calls"] = [
+            {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+            for call_id, name, arguments in tool_calls
+        ]
     finish_reason = finish_reason or ("tool_calls" if tool_calls else "stop")
-    return {"id": f"chatcmpl-fake-{n}", "object": "chat.completion", "created": 1_700_000_000,
-            "model": model,
-            "choices": [{"index": 0, "finish_reason": finish_reason, "message": message}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens}}
+    return {
+        "id": f"chatcmpl-fake-{n}",
+        "object": "chat.completion",
+        "created": 1_700_000_000,
+        "model": model,
+        "choices": [{"index": 0, "finish_reason": finish_reason, "message": message}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "FakeOpenAIServer"
+    server: FakeOpenAIServer
 
     def log_message(self, format: str, *args: Any) -> None:  # keep pytest output clean
         return None
 
     def do_GET(self) -> None:
         if self.path.rstrip("/") == "/v1/models":
-            self._send_json(200, {"object": "list", "data": [
-                {"id": name, "object": "model", "created": 0, "owned_by": "fake"}
-                for name in self.server.model_names]})
+            self._send_json(
+                200,
+                {
+                    "object": "list",
+                    "data": [
+                        {"id": name, "object": "model", "created": 0, "owned_by": "fake"}
+                        for name in self.server.model_names
+                    ],
+                },
+            )
         else:
             self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
 
@@ -143,8 +169,16 @@ class _Handler(BaseHTTPRequestHandler):
         elif isinstance(step, str):
             self._reply(request, step)
         elif isinstance(step, ToolCalls):
-            self._send_json(200, completion_body(request.body.get("model", "?"), step.text, request.prompt,
-                                                 len(self.server.received), tool_calls=step.calls))
+            self._send_json(
+                200,
+                completion_body(
+                    request.body.get("model", "?"),
+                    step.text,
+                    request.prompt,
+                    len(self.server.received),
+                    tool_calls=step.calls,
+                ),
+            )
         elif isinstance(step, Status):
             self._send_status(step, request)
         elif isinstance(step, Slow):
@@ -161,11 +195,16 @@ class _Handler(BaseHTTPRequestHandler):
         elif isinstance(step, Huge):
             self._send_huge(step, request)
 
-    def _reply(self, request: ReceivedRequest, text: str, finish_reason: str = "stop",
-               refusal: str | None = None) -> None:
+    def _reply(
+        self, request: ReceivedRequest, text: str, finish_reason: str = "stop", refusal: str | None = None
+    ) -> None:
         text = cut_at_stop(text, request.body.get("stop"))
-        self._send_json(200, completion_body(request.body.get("model", "?"), text, request.prompt,
-                                             len(self.server.received), finish_reason, refusal))
+        self._send_json(
+            200,
+            completion_body(
+                request.body.get("model", "?"), text, request.prompt, len(self.server.received), finish_reason, refusal
+            ),
+        )
 
     def _send_status(self, step: Status, request: ReceivedRequest) -> None:
         message = step.message
@@ -173,12 +212,14 @@ class _Handler(BaseHTTPRequestHandler):
             refused = request.headers.get("authorization", "").removeprefix("Bearer ")
             message = f"Incorrect API key provided: {refused}. Find your key in your account settings."
         headers = {"Retry-After": step.retry_after} if step.retry_after is not None else {}
-        self._send_json(step.code, {"error": {"message": message, "type": "fake_fault",
-                                              "code": str(step.code)}}, headers)
+        self._send_json(
+            step.code, {"error": {"message": message, "type": "fake_fault", "code": str(step.code)}}, headers
+        )
 
     def _send_huge(self, step: Huge, request: ReceivedRequest) -> None:
-        tail = json.dumps(completion_body(request.body.get("model", "?"), step.text, request.prompt,
-                                          len(self.server.received))).encode()
+        tail = json.dumps(
+            completion_body(request.body.get("model", "?"), step.text, request.prompt, len(self.server.received))
+        ).encode()
         spaces = step.size - len(tail)
         self.protocol_version = "HTTP/1.1"  # chunked transfer needs it
         self.close_connection = True
@@ -256,8 +297,9 @@ class FakeOpenAIServer(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
 
-    def __init__(self, script: Sequence[Step] = (), model_names: Sequence[str] = ("fake-model",),
-                 always: Sequence[Step] = ()) -> None:
+    def __init__(
+        self, script: Sequence[Step] = (), model_names: Sequence[str] = ("fake-model",), always: Sequence[Step] = ()
+    ) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.script: list[Step] = list(script)
         self.always: list[Step] = list(always)
@@ -265,8 +307,7 @@ class FakeOpenAIServer(ThreadingHTTPServer):
         self.received: list[ReceivedRequest] = []
         self.stopping = threading.Event()
         self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05},
-                                        daemon=True)
+        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def base_url(self) -> str:
@@ -286,7 +327,7 @@ class FakeOpenAIServer(ThreadingHTTPServer):
                 return self.script.pop(0)
         return Status(400, f"fake server script exhausted at request #{len(self.received)}")
 
-    def start(self) -> "FakeOpenAIServer":
+    def start(self) -> FakeOpenAIServer:
         self._thread.start()
         return self
 

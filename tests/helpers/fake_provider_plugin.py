@@ -17,5 +17,3 @@ def create(request):
 
 def broken(request):
     raise AssertionError("never called")
-
-

@@ -14,8 +14,15 @@ from typing import Any
 
 import aiohttp
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
-         "--remote-debugging-port=0", "--window-size=1600,1000"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--no-first-run",
+    "--remote-debugging-port=0",
+    "--window-size=1600,1000",
+]
 
 
 def chromium_path() -> str | None:
@@ -31,12 +38,16 @@ class HeadlessChromium:
         self._ids = 0
         self.events: list[dict[str, Any]] = []  # DevTools events (requests made, ...) seen while waiting for replies
 
-    async def __aenter__(self) -> "HeadlessChromium":
+    async def __aenter__(self) -> HeadlessChromium:
         binary = chromium_path()
         if binary is None:
             raise RuntimeError("chromium is not installed (apt-get install -y chromium)")
-        self.process = subprocess.Popen([binary, *FLAGS, f"--user-data-dir={self.profile.name}", "about:blank"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.env)
+        self.process = subprocess.Popen(
+            [binary, *FLAGS, f"--user-data-dir={self.profile.name}", "about:blank"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=self.env,
+        )
         port_file = Path(self.profile.name) / "DevToolsActivePort"
         deadline = time.monotonic() + 30
         while not port_file.exists() or not port_file.read_text().strip():
@@ -77,8 +88,11 @@ class HeadlessChromium:
     def requested_urls(self) -> list[str]:
         """Every URL the page asked for so far: documents, scripts, styles, fonts, images, fetches, websockets."""
         asked = ("Network.requestWillBeSent", "Network.webSocketCreated")
-        return [event["params"]["request"]["url"] if "request" in event["params"] else event["params"]["url"]
-                for event in self.events if event["method"] in asked]
+        return [
+            event["params"]["request"]["url"] if "request" in event["params"] else event["params"]["url"]
+            for event in self.events
+            if event["method"] in asked
+        ]
 
     async def evaluate(self, expression: str) -> Any:
         result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)

@@ -11,7 +11,7 @@ from tests.helpers.paths import ROSE
 MARKER = ".imported"  # <module>.imported appears beside a bait module the moment it is imported
 
 # Writes its marker at import, then builds the rose-pricing scenario: once trusted, its traces verify OK.
-BAIT = '''from pathlib import Path
+BAIT = """from pathlib import Path
 Path(__file__).with_name(__name__.rpartition(".")[2] + "{marker}").write_text("imported")
 
 
@@ -19,7 +19,7 @@ def build(model):
     from tutorials import get_scenario
 
     return get_scenario("rose-pricing").executor(model)
-'''
+"""
 
 # Bait modules written into a folder: a module beside the trace, and a package whose __init__ is bait too
 # (importlib.util.find_spec("pkg.sub") would run pkg/__init__.py).

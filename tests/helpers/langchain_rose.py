@@ -20,7 +20,8 @@ REACT_PROMPT = PromptTemplate.from_template(
     "[{tool_names}]\nAction Input: the input to the action\nObservation: the result of the action\n"
     "... (this Thought/Action/Action Input/Observation can repeat N times)\n"
     "Thought: I now know the final answer\nFinal Answer: the final answer to the original input question\n\n"
-    "Begin!\n\nQuestion: {input}\nThought:{agent_scratchpad}")
+    "Begin!\n\nQuestion: {input}\nThought:{agent_scratchpad}"
+)
 
 
 class ScriptedLLM(FakeListLLM):
@@ -34,15 +35,17 @@ class ScriptedLLM(FakeListLLM):
     def _call(self, prompt: str, stop: list[str] | None = None, run_manager: Any = None, **kwargs: Any) -> str:
         reply = super()._call(prompt, stop, run_manager, **kwargs)
         cuts = [reply.index(word) for word in stop or () if word in reply]
-        return reply[:min(cuts)] if cuts else reply
+        return reply[: min(cuts)] if cuts else reply
 
 
 def rose_tools(llm: Any) -> list[Tool]:
     math = LLMMathChain.from_llm(llm)
-    return [Tool(name="Search", func=search,
-                 description="Useful for finding current facts, such as today's market prices."),
-            Tool(name="Calculator", func=math.run,
-                 description="Useful for when you need to answer questions about math.")]
+    return [
+        Tool(
+            name="Search", func=search, description="Useful for finding current facts, such as today's market prices."
+        ),
+        Tool(name="Calculator", func=math.run, description="Useful for when you need to answer questions about math."),
+    ]
 
 
 def rose_executor(replies: list[str] | None = None) -> AgentExecutor:
@@ -60,9 +63,11 @@ def tool_calling_replies() -> list[Any]:
     """The rose run as a tool-calling chat model would answer it: two tool calls, then the answer."""
     from langchain_core.messages import AIMessage
 
-    return [AIMessage("", tool_calls=[{"name": "Search", "args": {"query": "玫瑰花进货价格"}, "id": "call_1"}]),
-            AIMessage("", tool_calls=[{"name": "Calculator", "args": {"expression": "25 * 1.05"}, "id": "call_2"}]),
-            AIMessage("目前市场上玫瑰花的进货价格大约每扎25~30元，加价5%后定价约26.25元。")]
+    return [
+        AIMessage("", tool_calls=[{"name": "Search", "args": {"query": "玫瑰花进货价格"}, "id": "call_1"}]),
+        AIMessage("", tool_calls=[{"name": "Calculator", "args": {"expression": "25 * 1.05"}, "id": "call_2"}]),
+        AIMessage("目前市场上玫瑰花的进货价格大约每扎25~30元，加价5%后定价约26.25元。"),
+    ]
 
 
 def scripted_chat_model(replies: list[Any]) -> Any:
@@ -100,8 +105,10 @@ def structured_tools() -> list[Any]:
         """Useful for finding current facts, such as today's market prices."""
         return search(query)
 
-    return [StructuredTool.from_function(search_tool, name="Search"),
-            StructuredTool.from_function(calculator, name="Calculator")]
+    return [
+        StructuredTool.from_function(search_tool, name="Search"),
+        StructuredTool.from_function(calculator, name="Calculator"),
+    ]
 
 
 def record(path: str) -> None:

@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (ExportTraceServiceRequest,
-                                                                      ExportTraceServiceResponse)
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
 
 
 @dataclass
@@ -31,11 +33,11 @@ class OTLPReceiver:
     bodies: list[bytes] = field(default_factory=list)
     spans: list[ReceivedSpan] = field(default_factory=list)
 
-    def __enter__(self) -> "OTLPReceiver":
+    def __enter__(self) -> OTLPReceiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 if self.path != "/v1/traces" or receiver.refuse_with:
                     self.send_response(receiver.refuse_with or 404)
@@ -75,10 +77,21 @@ def decode(body: bytes) -> list[ReceivedSpan]:
         for scope in resource.scope_spans:
             for span in scope.spans:
                 attributes = {a.key: _value(a.value) for a in span.attributes}
-                events = [(e.name, e.time_unix_nano, {a.key: _value(a.value) for a in e.attributes})
-                          for e in span.events]
-                found.append(ReceivedSpan(span.name, attributes.get("openinference.span.kind", ""),
-                                          span.span_id.hex(), span.parent_span_id.hex(), span.trace_id.hex(),
-                                          span.start_time_unix_nano, span.end_time_unix_nano, attributes, events,
-                                          span.status.code))
+                events = [
+                    (e.name, e.time_unix_nano, {a.key: _value(a.value) for a in e.attributes}) for e in span.events
+                ]
+                found.append(
+                    ReceivedSpan(
+                        span.name,
+                        attributes.get("openinference.span.kind", ""),
+                        span.span_id.hex(),
+                        span.parent_span_id.hex(),
+                        span.trace_id.hex(),
+                        span.start_time_unix_nano,
+                        span.end_time_unix_nano,
+                        attributes,
+                        events,
+                        span.status.code,
+                    )
+                )
     return found

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import re
 
-from executor.agents.parser import (BOTH_FINISH_AND_ACTION, FINAL_ANSWER, MISSING_ACTION, MISSING_ACTION_INPUT,
-                             OutputParserException)
+from executor.agents.parser import (
+    BOTH_FINISH_AND_ACTION,
+    FINAL_ANSWER,
+    MISSING_ACTION,
+    MISSING_ACTION_INPUT,
+    OutputParserException,
+)
 from executor.schema import AgentAction, AgentFinish
 
 # LangChain: ReActSingleInputOutputParser.parse, regexes unchanged. They backtrack for seconds to
@@ -14,8 +19,7 @@ from executor.schema import AgentAction, AgentFinish
 # source has an extra [\s]* before the second "Action", which only moves spaces out of a group
 # that is stripped anyway. Both are kept so the fuzz test can show the new parser agrees with each.
 ACTION_LOOPSCOPE = re.compile(r"Action\s*\d*\s*:[\s]*(.*?)Action\s*\d*\s*Input\s*\d*\s*:[\s]*(.*)", re.DOTALL)
-ACTION_LANGCHAIN = re.compile(r"Action\s*\d*\s*:[\s]*(.*?)[\s]*Action\s*\d*\s*Input\s*\d*\s*:[\s]*(.*)",
-                              re.DOTALL)
+ACTION_LANGCHAIN = re.compile(r"Action\s*\d*\s*:[\s]*(.*?)[\s]*Action\s*\d*\s*Input\s*\d*\s*:[\s]*(.*)", re.DOTALL)
 _ACTION_ONLY = re.compile(r"Action\s*\d*\s*:[\s]*(.*?)", re.DOTALL)
 _ACTION_INPUT_ONLY = re.compile(r"[\s]*Action\s*\d*\s*Input\s*\d*\s*:[\s]*(.*)", re.DOTALL)
 
@@ -32,9 +36,11 @@ def parse_with_regex(text: str, action: re.Pattern[str] = ACTION_LOOPSCOPE) -> A
     if includes_answer:
         return AgentFinish({"output": text.split(FINAL_ANSWER)[-1].strip()}, text)
     if not _ACTION_ONLY.search(text):
-        raise OutputParserException(f"Could not parse LLM output: `{text}`", MISSING_ACTION,
-                                    llm_output=text, send_to_llm=True)
+        raise OutputParserException(
+            f"Could not parse LLM output: `{text}`", MISSING_ACTION, llm_output=text, send_to_llm=True
+        )
     if not _ACTION_INPUT_ONLY.search(text):
-        raise OutputParserException(f"Could not parse LLM output: `{text}`", MISSING_ACTION_INPUT,
-                                    llm_output=text, send_to_llm=True)
+        raise OutputParserException(
+            f"Could not parse LLM output: `{text}`", MISSING_ACTION_INPUT, llm_output=text, send_to_llm=True
+        )
     raise OutputParserException(f"Could not parse LLM output: `{text}`", llm_output=text)

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from typing import Iterator
+from collections.abc import Iterator
 
 from tests.helpers.paths import ROOT
 
@@ -47,9 +47,14 @@ def free_port() -> int:
 @contextlib.contextmanager
 def served(*args: str, timeout: float = 60.0) -> Iterator[ServedDebugger]:
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "tracer.cli", "serve", *args, "--port", str(port)],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               start_new_session=True)  # its own group: the per-tab debuggers stop with it
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tracer.cli", "serve", *args, "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )  # its own group: the per-tab debuggers stop with it
     try:
         banner = process.stdout.readline()  # printed before the server starts, token and all
         found = re.search(rf"http://127\.0\.0\.1:{port}/\?token=([\w-]+)", banner)
@@ -63,7 +68,7 @@ def served(*args: str, timeout: float = 60.0) -> Iterator[ServedDebugger]:
                     break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"loopscope serve did not come up: {process.stdout.read()}")
+                    raise AssertionError(f"loopscope serve did not come up: {process.stdout.read()}") from None
                 time.sleep(0.2)
         yield server
     finally:

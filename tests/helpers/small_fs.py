@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 
 @contextlib.contextmanager
@@ -14,8 +14,10 @@ def small_tmpfs(where: Path, size: str = "64k", read_only: bool = False) -> Iter
     """Mount a tmpfs of `size` at `where`; yields None when this machine does not let us mount."""
     where.mkdir(parents=True, exist_ok=True)
     options = f"size={size},nr_inodes=64" + (",ro" if read_only else "")
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)],
-                             capture_output=True).returncode == 0
+    mounted = (
+        subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)], capture_output=True).returncode
+        == 0
+    )
     try:
         yield where if mounted else None
     finally:

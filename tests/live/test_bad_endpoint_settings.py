@@ -34,10 +34,13 @@ def assert_one_line_refusal(code, out, err, *words):
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-@pytest.mark.parametrize("source, control", [(".env", "\\r\\n"), (".env", "\x00"), ("environment", "\r\n"),
-                                             ("--base-url", "\r\n"), ("--base-url", "\x85")])
+@pytest.mark.parametrize(
+    "source, control",
+    [(".env", "\\r\\n"), (".env", "\x00"), ("environment", "\r\n"), ("--base-url", "\r\n"), ("--base-url", "\x85")],
+)
 def test_a_base_url_with_a_control_character_is_one_line_naming_where_it_came_from(
-        live_env, monkeypatch, tmp_path, capsys, command, source, control):
+    live_env, monkeypatch, tmp_path, capsys, command, source, control
+):
     url = f"{live_env.base_url}{control}X-Evil: 1"
     argv = list(COMMANDS[command])
     monkeypatch.delenv("OPENAI_BASE_URL")
@@ -53,12 +56,15 @@ def test_a_base_url_with_a_control_character_is_one_line_naming_where_it_came_fr
     assert live_env.received == []
 
 
-@pytest.mark.parametrize("url, words", [
-    ("http://[::1/v1", ("is not a valid URL", "IPv6")),
-    ("http://localhost:99999/v1", ("is not a valid URL", "Port out of range")),
-    ("http://localhost:eighty/v1", ("is not a valid URL",)),
-    ("ftp://localhost/v1", ("is not an http(s) URL",)),
-])
+@pytest.mark.parametrize(
+    "url, words",
+    [
+        ("http://[::1/v1", ("is not a valid URL", "IPv6")),
+        ("http://localhost:99999/v1", ("is not a valid URL", "Port out of range")),
+        ("http://localhost:eighty/v1", ("is not a valid URL",)),
+        ("ftp://localhost/v1", ("is not an http(s) URL",)),
+    ],
+)
 @pytest.mark.parametrize("command", ["run", "models"])
 def test_a_base_url_that_does_not_parse_is_one_line(live_env, monkeypatch, tmp_path, capsys, url, words, command):
     monkeypatch.setenv("OPENAI_BASE_URL", url)
@@ -66,8 +72,9 @@ def test_a_base_url_that_does_not_parse_is_one_line(live_env, monkeypatch, tmp_p
     assert_one_line_refusal(code, out, err, "OPENAI_BASE_URL (environment)", *words)
 
 
-def test_a_key_with_a_line_break_is_refused_before_any_request_without_showing_it(live_env, monkeypatch,
-                                                                                    tmp_path, capsys):
+def test_a_key_with_a_line_break_is_refused_before_any_request_without_showing_it(
+    live_env, monkeypatch, tmp_path, capsys
+):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-part-one\r\nX-Evil: 1")
     code, out, err = loopscope(capsys, tmp_path, COMMANDS["run"])
     assert_one_line_refusal(code, out, err, "OPENAI_API_KEY (environment)", "control character")

@@ -4,13 +4,15 @@ import socket
 
 import pytest
 
-from tests.live.conftest import API_KEY
 from executor import AgentExecutor, ManualClock, RetryPolicy, ScriptedModel, Tool, create_react_agent
 from executor.models.providers import ProviderUnreachable, create_model
 from tests.helpers.fake_openai_server import Drop, Status
+from tests.live.conftest import API_KEY
 
-REPLIES = [" I should look.\nAction: Search\nAction Input: roses",
-           " I now know the final answer.\nFinal Answer: 25 yuan"]
+REPLIES = [
+    " I should look.\nAction: Search\nAction Input: roses",
+    " I now know the final answer.\nFinal Answer: 25 yuan",
+]
 
 
 def build(model, **settings):

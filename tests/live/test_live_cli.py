@@ -24,7 +24,7 @@ def test_run_with_model_narrates_a_live_run_and_its_trace_replays_offline(live_e
     assert code == 0, err
     assert "ran live against openai:fake-model" in out and ANSWER in out
     assert "plan() asks fake-model" in out
-    header, events, _ = load_trace(trace)
+    header, _events, _ = load_trace(trace)
     assert header.model == "openai:fake-model" and header.live is True
     assert header.retry_policy["max_retries"] == 6
     assert API_KEY not in trace.read_text(encoding="utf-8")
@@ -66,7 +66,7 @@ def test_a_refused_key_ends_the_run_with_one_clear_line_and_no_key(live_env, cap
 
 def test_a_missing_key_is_a_usage_error_naming_the_variable(live_env, capsys, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY")
-    code, out, err = loopscope(capsys, "run", "rose-pricing", "--model", "openai:fake-model")
+    code, _out, err = loopscope(capsys, "run", "rose-pricing", "--model", "openai:fake-model")
     assert code == 2 and err.count("\n") == 1
     assert err.startswith("loopscope: OPENAI_API_KEY is not set") and not live_env.received
 
@@ -80,8 +80,10 @@ def test_an_unknown_provider_lists_the_available_ones(live_env, capsys):
 def test_settings_from_a_dotenv_file_run_live_and_show_in_models(live_env, capsys, monkeypatch, tmp_path):
     monkeypatch.delenv("OPENAI_API_KEY")
     monkeypatch.delenv("OPENAI_BASE_URL")
-    (tmp_path / ".env").write_text(f"OPENAI_API_KEY={API_KEY}\nOPENAI_BASE_URL={live_env.base_url}\n"
-                                   "LOOPSCOPE_MODEL=openai:fake-model\n", encoding="utf-8")
+    (tmp_path / ".env").write_text(
+        f"OPENAI_API_KEY={API_KEY}\nOPENAI_BASE_URL={live_env.base_url}\nLOOPSCOPE_MODEL=openai:fake-model\n",
+        encoding="utf-8",
+    )
     code, out, err = loopscope(capsys, "models")
     assert code == 0, err
     assert "openai:fake-model" in out and live_env.base_url in out and ".env (" in out
@@ -128,8 +130,18 @@ def test_debug_live_with_model_drives_the_real_endpoint_and_records_without_the_
     live_env.push(Status(500, "hiccup"), *REPLIES)
     trace = tmp_path / "debug_live.jsonl"
     # stdout is not a terminal here, so the debugger prints the narrated live run instead of opening.
-    code, out, err = loopscope(capsys, "debug", "--live", "rose-pricing", "--model", "openai:fake-model",
-                               "--max-retries", "1", "--record", str(trace))
+    code, out, err = loopscope(
+        capsys,
+        "debug",
+        "--live",
+        "rose-pricing",
+        "--model",
+        "openai:fake-model",
+        "--max-retries",
+        "1",
+        "--record",
+        str(trace),
+    )
     assert code == 0, err
     assert "plan() asks fake-model" in out and ANSWER in out and "retry llm 'fake-model'" in out
     header, events, _ = load_trace(trace)

@@ -6,9 +6,9 @@ import json
 import pytest
 
 from executor import ManualClock, RetryPolicy
-from executor.recovery.circuit_breaker import breaker_for, reset_breakers
 from executor.models.config import load_model_config
 from executor.models.model_list import create_model_chain, load_model_list
+from executor.recovery.circuit_breaker import breaker_for, reset_breakers
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Refused, Status
 from tracer.trace.reader import load_trace
 from tracer.trace.writer import TraceWriter
@@ -25,9 +25,15 @@ def two_endpoints(live_env, monkeypatch):
     """(dead, healthy): `dead` answers 429 then 500 to everything; AVAILABLE_MODELS lists dead first."""
     dead = FakeOpenAIServer(always=[Status(429, "slow down"), Status(500, "boom")]).start()
     healthy = live_env
-    monkeypatch.setenv("AVAILABLE_MODELS", json.dumps([
-        {"id": "primary-model", "name": "Primary", "base_url": dead.base_url},
-        {"id": "backup-model", "name": "Backup", "base_url": healthy.base_url}]))
+    monkeypatch.setenv(
+        "AVAILABLE_MODELS",
+        json.dumps(
+            [
+                {"id": "primary-model", "name": "Primary", "base_url": dead.base_url},
+                {"id": "backup-model", "name": "Backup", "base_url": healthy.base_url},
+            ]
+        ),
+    )
     reset_breakers()
     yield dead, healthy
     reset_breakers()
@@ -51,7 +57,7 @@ def window(events, first_kind="llm_start"):
     """The kinds from the first llm_start through the first llm_end."""
     kinds = [e.kind for e in events]
     start = kinds.index(first_kind)
-    return kinds[start:kinds.index("llm_end", start) + 1]
+    return kinds[start : kinds.index("llm_end", start) + 1]
 
 
 def test_a_run_falls_back_when_the_breaker_opens_and_the_next_calls_are_refused(two_endpoints, tmp_path):
@@ -72,7 +78,7 @@ def test_a_run_falls_back_when_the_breaker_opens_and_the_next_calls_are_refused(
     later = [e for e in events if e.kind == "fallback"][1:]
     assert len(later) == 3 and all(e.refused for e in later)  # two plan() calls and the calculator's
     assert len(dead.received) == 3 and len(healthy.received) == 4
-    assert [r.prompt for r in healthy.received][0] == dead.received[0].prompt  # the prompt is unchanged
+    assert next(r.prompt for r in healthy.received) == dead.received[0].prompt  # the prompt is unchanged
     assert [r.body["model"] for r in healthy.received] == ["backup-model"] * 4
     _, recorded, _ = load_trace(path)
     assert [e.kind for e in recorded] == [e.kind for e in events]
@@ -113,8 +119,8 @@ def test_a_healed_endpoint_closes_the_breaker_and_answers_again(two_endpoints):
 
 def test_a_structured_refusal_over_http_is_the_final_answer(live_env):
     from executor import AgentExecutor, create_react_agent
-    from executor.recovery.degradation import RuleSet
     from executor.models.providers import create_model
+    from executor.recovery.degradation import RuleSet
 
     live_env.push(Refused("I'm sorry, I can't help with pricing."))
     config = load_model_config(model="openai:fake-model")

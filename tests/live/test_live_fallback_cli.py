@@ -18,9 +18,15 @@ ANSWER = "以25元计算，加价5%后的定价应为26.25元"
 @pytest.fixture
 def two_endpoints(live_env, monkeypatch):
     dead = FakeOpenAIServer(always=[Status(429, "slow down"), Status(500, "boom")]).start()
-    monkeypatch.setenv("AVAILABLE_MODELS", json.dumps([
-        {"id": "primary-model", "name": "Primary", "base_url": dead.base_url},
-        {"id": "backup-model", "name": "Backup", "base_url": live_env.base_url}]))
+    monkeypatch.setenv(
+        "AVAILABLE_MODELS",
+        json.dumps(
+            [
+                {"id": "primary-model", "name": "Primary", "base_url": dead.base_url},
+                {"id": "backup-model", "name": "Backup", "base_url": live_env.base_url},
+            ]
+        ),
+    )
     reset_breakers()  # the CLI's breakers live in this test process
     yield dead, live_env
     reset_breakers()
@@ -32,8 +38,9 @@ def test_a_cli_run_falls_back_opens_and_half_opens_its_breaker_and_verifies(two_
     healthy.push(*REPLIES)
     trace = tmp_path / "fallback_live.jsonl"
     # Calls paced 0.2 s apart outlast a 0.1 s cool-down, so every call after the opening is a trial.
-    code = main(["run", "rose-pricing", "--fallbacks", "--breaker-cool-down", "0.1", "--max-qps", "5",
-                 "--trace", str(trace)])
+    code = main(
+        ["run", "rose-pricing", "--fallbacks", "--breaker-cool-down", "0.1", "--max-qps", "5", "--trace", str(trace)]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     assert ANSWER in out and "ran live against openai:primary-model" in out

@@ -55,15 +55,19 @@ def test_rose_pricing_runs_live_end_to_end(live_env):
     assert [e.prompt for e in events if e.kind == "llm_start"] == [r.prompt for r in live_env.received]
 
 
-@pytest.mark.parametrize("fault, error_text", [
-    (Status(429, "slow down", retry_after="3"), "ProviderHTTPError: HTTP 429 from http://127.0.0.1"),
-    (Status(500), "ProviderHTTPError: HTTP 500"),
-    (Status(502), "ProviderHTTPError: HTTP 502"),
-    (Status(503), "ProviderHTTPError: HTTP 503"),
-    (Drop(), "ProviderConnectionError: could not reach"),
-    (Malformed(), "MalformedReply: the reply from"),
-    (Slow(3.0), "ProviderTimeout: no reply from"),
-], ids=["429", "500", "502", "503", "dropped", "malformed-json", "slow"])
+@pytest.mark.parametrize(
+    "fault, error_text",
+    [
+        (Status(429, "slow down", retry_after="3"), "ProviderHTTPError: HTTP 429 from http://127.0.0.1"),
+        (Status(500), "ProviderHTTPError: HTTP 500"),
+        (Status(502), "ProviderHTTPError: HTTP 502"),
+        (Status(503), "ProviderHTTPError: HTTP 503"),
+        (Drop(), "ProviderConnectionError: could not reach"),
+        (Malformed(), "MalformedReply: the reply from"),
+        (Slow(3.0), "ProviderTimeout: no reply from"),
+    ],
+    ids=["429", "500", "502", "503", "dropped", "malformed-json", "slow"],
+)
 def test_each_fault_is_retried_and_shows_as_a_retry_event(live_env, fault, error_text):
     live_env.push(fault, *REPLIES)
     timeout = 0.3 if isinstance(fault, Slow) else 5.0  # only the slow reply really waits (0.3 s)
@@ -109,8 +113,7 @@ def test_an_unreachable_endpoint_fails_at_once_and_says_what_to_check(live_env, 
 
 
 def record_live(path, policy):
-    with TraceWriter(path, scenario=ROSE.name, model="openai:fake-model",
-                     retry_policy=policy.describe()) as writer:
+    with TraceWriter(path, scenario=ROSE.name, model="openai:fake-model", retry_policy=policy.describe()) as writer:
         return run_rose(live_model(), policy, trace=writer)
 
 

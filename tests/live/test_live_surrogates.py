@@ -27,7 +27,7 @@ def test_a_reply_with_a_lone_surrogate_is_repaired_noted_traced_and_replayed(liv
     # The trace is valid UTF-8, notes the repair, and replays to the same events offline.
     lines = path.read_bytes().decode("utf-8").splitlines()
     assert '"replaced_surrogates":1' in lines[1 + events.index(ends[0])]
-    header, recorded, _ = load_trace(path)
+    _header, recorded, _ = load_trace(path)
     assert recorded[events.index(ends[0])].replaced_surrogates == 1
     # The cassette hands the recorded count back, so the replay equals the recording, note included.
     recorded, rerun = replay_offline(path)

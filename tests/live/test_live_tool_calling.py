@@ -10,8 +10,10 @@ from executor.models.config import load_model_config
 from executor.models.providers import MalformedReply, create_model
 from tests.helpers.fake_openai_server import ToolCalls
 
-WEATHER_CALLS = ToolCalls((("call_paris", "weather", '{"tool_input": "Paris"}'),
-                           ("call_rome", "weather", '{"tool_input": "Rome"}')), text="Checking both.")
+WEATHER_CALLS = ToolCalls(
+    (("call_paris", "weather", '{"tool_input": "Paris"}'), ("call_rome", "weather", '{"tool_input": "Rome"}')),
+    text="Checking both.",
+)
 
 
 def live_model():
@@ -37,11 +39,22 @@ def test_the_tools_request_the_calls_and_the_tool_messages_with_their_ids(live_e
     result, events = weather_run([Tool("weather", "Today's weather in a city", weather)])
     assert result["output"] == "Paris and Rome are both 21C."
     first, second = (request.body for request in live_env.received)
-    assert first["tools"] == [{"type": "function", "function": {
-        "name": "weather", "description": "Today's weather in a city",
-        # the tool's own args_schema (issue 10: every Tool has one; a plain tool's is one string)
-        "parameters": {"properties": {"tool_input": {"title": "Tool Input", "type": "string"}},
-                       "required": ["tool_input"], "title": "WeatherArgs", "type": "object"}}}]
+    assert first["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "weather",
+                "description": "Today's weather in a city",
+                # the tool's own args_schema (issue 10: every Tool has one; a plain tool's is one string)
+                "parameters": {
+                    "properties": {"tool_input": {"title": "Tool Input", "type": "string"}},
+                    "required": ["tool_input"],
+                    "title": "WeatherArgs",
+                    "type": "object",
+                },
+            },
+        }
+    ]
     assert first["tool_choice"] == "auto" and first["parallel_tool_calls"] is True and "stop" not in first
     assert [m["role"] for m in first["messages"]] == ["system", "user"]
     assert [m["role"] for m in second["messages"]] == ["system", "user", "assistant", "tool", "tool"]
@@ -49,7 +62,9 @@ def test_the_tools_request_the_calls_and_the_tool_messages_with_their_ids(live_e
     assert assistant["content"] == "Checking both."
     assert [c["id"] for c in assistant["tool_calls"]] == ["call_paris", "call_rome"]
     assert [(m["tool_call_id"], m["content"]) for m in second["messages"][3:]] == [
-        ("call_paris", "Paris: 21C"), ("call_rome", "Rome: 21C")]
+        ("call_paris", "Paris: 21C"),
+        ("call_rome", "Rome: 21C"),
+    ]
     replies = [e for e in events if e.kind == "llm_end"]
     assert [c.id for c in replies[0].tool_calls] == ["call_paris", "call_rome"] and replies[1].tool_calls is None
     assert replies[0].usage["total_tokens"] > 0  # the endpoint's usage is recorded
@@ -59,7 +74,7 @@ def test_the_tools_request_the_calls_and_the_tool_messages_with_their_ids(live_e
 
 def test_a_bad_argument_from_the_endpoint_becomes_a_tool_message_and_the_run_goes_on(live_env):
     live_env.push(ToolCalls((("c1", "weather", "{not json"),)), "Sorry, retried.")
-    result, events = weather_run([Tool("weather", "Weather", lambda city: "never")])
+    result, _events = weather_run([Tool("weather", "Weather", lambda city: "never")])
     assert result["output"] == "Sorry, retried."
     tool_message = live_env.received[1].body["messages"][-1]
     assert tool_message["role"] == "tool" and tool_message["tool_call_id"] == "c1"

@@ -51,10 +51,10 @@ def build(model):
 '''
 
 REPLIES = [
-    ' I need stock.\\nAction: stock\\nAction Input: roses',
+    " I need stock.\\nAction: stock\\nAction Input: roses",
     ' Now the total.\\nAction: total\\nAction Input: {"price": 25, "quantity": 12, "markup": 5}',
     ' Convert it.\\nAction: convert\\nAction Input: {"amount": 315, "currency": "USD"}',
-    ' I now know the final answer.\\nFinal Answer: 315.00 yuan, 45.00 USD',
+    " I now know the final answer.\\nFinal Answer: 315.00 yuan, 45.00 USD",
 ]
 
 
@@ -86,8 +86,11 @@ def test_a_users_agent_runs_live_from_dotenv_with_its_source_in_the_events(fake_
     prompts = [r.prompt for r in fake_openai.received]
     assert "Observation: roses: 12 in stock\n" in prompts[1] and "coroutine" not in "".join(prompts)
     callees = {e.tool: (e.callee.file, e.callee.qualname) for e in events if e.kind == "tool_start"}
-    assert callees == {"stock": (path.as_posix(), "stock"), "total": (path.as_posix(), "total"),
-                       "convert": (path.as_posix(), "Convert.invoke")}
+    assert callees == {
+        "stock": (path.as_posix(), "stock"),
+        "total": (path.as_posix(), "total"),
+        "convert": (path.as_posix(), "Convert.invoke"),
+    }
 
 
 async def test_the_same_agent_under_ainvoke_uses_the_async_forms(fake_openai, tmp_path, monkeypatch):

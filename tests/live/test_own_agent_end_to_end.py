@@ -14,7 +14,7 @@ from tests.helpers.user_project import QUESTION, REPLIES, write_project
 from tracer.cli import main
 from tracer.trace.reader import load_trace
 
-PROJECT_TEST = '''
+PROJECT_TEST = """
 from florist import build
 
 def test_florist(loopscope_cassette, trace_snapshot):
@@ -22,7 +22,7 @@ def test_florist(loopscope_cassette, trace_snapshot):
                                    live_model=lambda: (_ for _ in ()).throw(AssertionError("went live")))
     assert trace.outcome().startswith("finished: 12 roses cost 30.00")
     assert trace == trace_snapshot
-'''
+"""
 
 
 def loopscope(capsys, *argv):
@@ -32,8 +32,13 @@ def loopscope(capsys, *argv):
 
 
 def pytest_in(folder, *argv):
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv],
-                          cwd=folder, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture
@@ -47,8 +52,9 @@ def fresh_florist():
 async def test_a_users_project_from_record_to_debugger(live_env, tmp_path, capsys, fresh_florist):
     source = write_project(tmp_path)  # live_env already runs us from tmp_path, outside the repo
     live_env.push(*REPLIES)
-    code, out, err = loopscope(capsys, "record", "florist:build", "--input", QUESTION,
-                               "--model", "openai:fake-model", "-o", "run.jsonl")
+    code, out, err = loopscope(
+        capsys, "record", "florist:build", "--input", QUESTION, "--model", "openai:fake-model", "-o", "run.jsonl"
+    )
     assert code == 0, err
     served = len(live_env.received)
     sys.modules.pop("florist", None)
@@ -60,8 +66,19 @@ async def test_a_users_project_from_record_to_debugger(live_env, tmp_path, capsy
 
     _header, events, _ = load_trace(tmp_path / "run.jsonl")
     second_call = [e.seq for e in events if e.kind == "llm_start"][1]
-    code, out, err = loopscope(capsys, "fork", "run.jsonl", "--at", str(second_call), "--reply",
-                               "Thought: enough\nFinal Answer: about 30", "-o", "fork.jsonl", "--agent", "florist:build")
+    code, out, err = loopscope(
+        capsys,
+        "fork",
+        "run.jsonl",
+        "--at",
+        str(second_call),
+        "--reply",
+        "Thought: enough\nFinal Answer: about 30",
+        "-o",
+        "fork.jsonl",
+        "--agent",
+        "florist:build",
+    )
     assert code == 0 and "outcome: finished: about 30" in out, out + err
     code, out, err = loopscope(capsys, "diff", "run.jsonl", "fork.jsonl")
     assert "tool(stock)" in out and "A finished: 12 roses cost 30.00" in out, out

@@ -25,12 +25,13 @@ def test_call_sends_the_edited_prompt_over_http_and_diffs_the_replies(live_env, 
     live_env.push(NEW_REPLY)
     prompt_file = tmp_path / "prompt.txt"
     prompt_file.write_text("Answer in one line: what do roses cost?")
-    code, out, err = cli(capsys, "call", str(ROSE), "--at", "1", "--prompt-file", str(prompt_file),
-                         "--model", "openai:fake-model")
+    code, out, err = cli(
+        capsys, "call", str(ROSE), "--at", "1", "--prompt-file", str(prompt_file), "--model", "openai:fake-model"
+    )
     assert code == 0, err
     assert [r.prompt for r in live_env.received] == ["Answer in one line: what do roses cost?"]
     assert "answered by openai:fake-model" in out and "── diff ──" in out and "+Final Answer: 42 yuan" in out
-    assert "from the endpoint's usage" in out   # the fake server reports usage
+    assert "from the endpoint's usage" in out  # the fake server reports usage
 
 
 def test_call_with_a_changed_prompt_uses_the_configured_model(live_env, capsys, tmp_path, monkeypatch):
@@ -55,17 +56,17 @@ async def test_e_edits_the_prompt_sends_it_shows_the_diff_and_f_forks(live_env, 
     app = debugger(trace)
     app.session.call_model = ("openai:fake-model", None)
     async with app.run_test(size=(140, 44)) as pilot:
-        app.session.goto(1)   # the first llm_start
+        app.session.goto(1)  # the first llm_start
         await pilot.press("e")
         await settle(pilot, lambda: isinstance(app.screen, PlaygroundScreen))
         box = app.screen.query_one(TextArea)
-        assert box.text == app.session.event(1).prompt   # the exact prompt
-        await pilot.press("f")   # typed into the editor, not a fork: nothing has been asked yet
+        assert box.text == app.session.event(1).prompt  # the exact prompt
+        await pilot.press("f")  # typed into the editor, not a fork: nothing has been asked yet
         assert isinstance(app.screen, PlaygroundScreen) and box.text.endswith("f")
         box.text = box.text[:-1] + "\nAnswer at once."
         await pilot.press("ctrl+s")
         await settle(pilot, lambda: app.screen.rerun is not None)
-        assert live_env.received[-1].prompt.endswith("Answer at once.")   # over real HTTP
+        assert live_env.received[-1].prompt.endswith("Answer at once.")  # over real HTTP
         new = pane_text(app, "playground-new")
         assert "Final Answer: 42 yuan" in new and "+Final Answer: 42 yuan" in new
         assert "Action: Search" in pane_text(app, "playground-recorded")

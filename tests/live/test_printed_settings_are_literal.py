@@ -21,12 +21,15 @@ def hostile_dotenv(live_env, monkeypatch, tmp_path):
     return live_env
 
 
-@pytest.mark.parametrize("argv, replies, said", [
-    (["run", "rose-pricing", "--live"], REPLIES, f"ran live against openai:{SHOWN} in "),
-    (["record", "rose-pricing", "--live", "-o", "{tmp}/rec.jsonl"], REPLIES, f"live from openai:{SHOWN} to "),
-    (["call", str(ROSE), "--at", "1", "--prompt-file", "{tmp}/prompt.txt"], ["42"], f"answered by openai:{SHOWN}"),
-    (["models"], [], f"openai:{SHOWN}"),
-])
+@pytest.mark.parametrize(
+    "argv, replies, said",
+    [
+        (["run", "rose-pricing", "--live"], REPLIES, f"ran live against openai:{SHOWN} in "),
+        (["record", "rose-pricing", "--live", "-o", "{tmp}/rec.jsonl"], REPLIES, f"live from openai:{SHOWN} to "),
+        (["call", str(ROSE), "--at", "1", "--prompt-file", "{tmp}/prompt.txt"], ["42"], f"answered by openai:{SHOWN}"),
+        (["models"], [], f"openai:{SHOWN}"),
+    ],
+)
 def test_the_model_id_from_dotenv_is_printed_escaped(hostile_dotenv, argv, replies, said, tmp_path, capsys):
     (tmp_path / "prompt.txt").write_text("what do roses cost, in one line?", encoding="utf-8")
     hostile_dotenv.push(*replies)

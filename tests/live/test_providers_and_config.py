@@ -22,8 +22,11 @@ from tests.live.conftest import API_KEY
 @pytest.fixture
 def dotenv(tmp_path):
     path = tmp_path / ".env"
-    path.write_text("OPENAI_API_KEY=from-dotenv-key-123\nOPENAI_BASE_URL=http://dotenv.local/v1\n"
-                    "LOOPSCOPE_MODEL=openai:dotenv-model\n", encoding="utf-8")
+    path.write_text(
+        "OPENAI_API_KEY=from-dotenv-key-123\nOPENAI_BASE_URL=http://dotenv.local/v1\n"
+        "LOOPSCOPE_MODEL=openai:dotenv-model\n",
+        encoding="utf-8",
+    )
     return path
 
 
@@ -67,13 +70,16 @@ def test_printed_urls_lose_their_credentials():
     assert display_url("http://localhost:8000/v1") == "http://localhost:8000/v1"
 
 
-@pytest.mark.parametrize("spec, expected", [
-    ("openai:gpt-4o-mini", ("openai", "gpt-4o-mini")),
-    ("openai:llama3:8b", ("openai", "llama3:8b")),
-    ("gpt-4o-mini", ("openai", "gpt-4o-mini")),
-    ("scripted", ("scripted", "")),
-    ("replay:fixtures/a.jsonl", ("replay", "fixtures/a.jsonl")),
-])
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("openai:gpt-4o-mini", ("openai", "gpt-4o-mini")),
+        ("openai:llama3:8b", ("openai", "llama3:8b")),
+        ("gpt-4o-mini", ("openai", "gpt-4o-mini")),
+        ("scripted", ("scripted", "")),
+        ("replay:fixtures/a.jsonl", ("replay", "fixtures/a.jsonl")),
+    ],
+)
 def test_model_specs(spec, expected):
     assert parse_model_spec(spec) == expected
 
@@ -105,8 +111,14 @@ def plugin_entry_points(*points):
 
 
 def test_a_third_party_entry_point_is_found_loaded_and_listed(monkeypatch):
-    monkeypatch.setattr(providers, "entry_points", plugin_entry_points(
-        ("mycloud", "tests.helpers.fake_provider_plugin:create"), ("openai", "tests.helpers.fake_provider_plugin:broken")))
+    monkeypatch.setattr(
+        providers,
+        "entry_points",
+        plugin_entry_points(
+            ("mycloud", "tests.helpers.fake_provider_plugin:create"),
+            ("openai", "tests.helpers.fake_provider_plugin:broken"),
+        ),
+    )
     model = create_model("mycloud:big")
     assert model.model_name == "echo-big"
     assert "tests.helpers.fake_provider_plugin:create" in available_providers()["mycloud"]
@@ -128,8 +140,10 @@ def test_scripted_and_openai_need_what_they_need():
 
 
 def test_importing_the_executor_pulls_in_neither_tracer_nor_the_openai_sdk():
-    code = ("import sys, executor, executor.models.providers, executor.models.config; "
-            "print(sorted(m for m in ('tracer', 'openai', 'rich', 'textual') if m in sys.modules))")
+    code = (
+        "import sys, executor, executor.models.providers, executor.models.config; "
+        "print(sorted(m for m in ('tracer', 'openai', 'rich', 'textual') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -33,8 +33,11 @@ def generate_measuring(model):
         tracemalloc.stop()
 
 
-@pytest.mark.parametrize("body", [Huge(64 * MB), Huge(64 * MB, declared=True), Huge(64 * MB, gzip=True)],
-                         ids=["chunked-no-length", "content-length", "gzip-few-kb-on-the-wire"])
+@pytest.mark.parametrize(
+    "body",
+    [Huge(64 * MB), Huge(64 * MB, declared=True), Huge(64 * MB, gzip=True)],
+    ids=["chunked-no-length", "content-length", "gzip-few-kb-on-the-wire"],
+)
 def test_a_body_past_the_cap_fails_the_call_in_one_line_and_is_not_read_on(live_env, monkeypatch, body):
     monkeypatch.setenv("LOOPSCOPE_MAX_RESPONSE_BYTES", str(MB))
     live_env.push(body)
@@ -56,8 +59,11 @@ def test_the_default_cap_is_32_mib_and_holds_memory_to_about_that(live_env, monk
     assert peak < 48 * MB
 
 
-@pytest.mark.parametrize("body", [Huge(3 * MB), Huge(3 * MB, gzip=True), Huge(3 * MB, declared=True)],
-                         ids=["chunked", "gzip", "content-length"])
+@pytest.mark.parametrize(
+    "body",
+    [Huge(3 * MB), Huge(3 * MB, gzip=True), Huge(3 * MB, declared=True)],
+    ids=["chunked", "gzip", "content-length"],
+)
 def test_a_large_body_under_the_cap_is_read_as_before(live_env, body):
     live_env.push(body)
     reply, _ = generate_measuring(live_model(max_response_bytes=4 * MB))

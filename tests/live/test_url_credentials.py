@@ -25,7 +25,7 @@ LEAKS = (PASSWORD, BASIC)
 
 
 class _Echo(BaseHTTPRequestHandler):
-    server: "EchoingEndpoint"
+    server: EchoingEndpoint
 
     def log_message(self, format, *args):  # keep pytest output clean
         return None
@@ -35,12 +35,15 @@ class _Echo(BaseHTTPRequestHandler):
         self.server.headers_seen.append(dict(self.headers.items()))
         # A debugging gateway's 401: the request line and every header, and the credentials it
         # decoded from them written back into the URL it was asked for.
-        user, _, password = base64.b64decode(
-            self.headers.get("Authorization", "Basic ").split()[-1] or b"").decode().partition(":")
+        user, _, password = (
+            base64.b64decode(self.headers.get("Authorization", "Basic ").split()[-1] or b"").decode().partition(":")
+        )
         host = self.headers.get("Host", "")
         echoed = "".join(f"{name}: {value}\n" for name, value in self.headers.items())
-        message = (f"unauthorized: http://{user}:{password}@{host}{self.path} (password {password!r}); "
-                   f"you sent:\n{self.requestline}\n{echoed}")
+        message = (
+            f"unauthorized: http://{user}:{password}@{host}{self.path} (password {password!r}); "
+            f"you sent:\n{self.requestline}\n{echoed}"
+        )
         body = json.dumps({"error": {"message": message, "type": "unauthorized"}}).encode()
         self.send_response(401)
         self.send_header("Content-Type", "application/json")
@@ -110,16 +113,29 @@ def test_call_with_an_edited_prompt_against_it_is_one_line_without_the_password(
     prompt = tmp_path / "prompt.txt"
     prompt.write_text("what do roses cost?", encoding="utf-8")
     (tmp_path / ".env").write_text("OPENAI_API_KEY=not-a-real-key\n", encoding="utf-8")
-    code = main(["call", str(ROSE), "--at", "1", "--prompt-file", str(prompt), "--model", "openai:m1",
-                 "--base-url", echoing.url()])
+    code = main(
+        [
+            "call",
+            str(ROSE),
+            "--at",
+            "1",
+            "--prompt-file",
+            str(prompt),
+            "--model",
+            "openai:m1",
+            "--base-url",
+            echoing.url(),
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 2 and err.count("\n") == 1 and "HTTP 401" in err and "Traceback" not in err
     assert_sent_and_never_shown(echoing, out, err)
 
 
 def test_the_python_api_keeps_it_out_of_the_error_and_the_trace(echoing, tmp_path):
-    config = load_model_config(base_url=echoing.url(), api_key="not-a-real-key", environ={},
-                               dotenv_path=tmp_path / "none.env")
+    config = load_model_config(
+        base_url=echoing.url(), api_key="not-a-real-key", environ={}, dotenv_path=tmp_path / "none.env"
+    )
     model = OpenAIChatModel("m1", config)
     tools = [Tool("Search", "Looks things up.", lambda query: "roses cost 25 yuan")]
     executor = AgentExecutor(agent=create_react_agent(model, tools), tools=tools, clock=ManualClock(tick=0.001))
@@ -131,8 +147,9 @@ def test_the_python_api_keeps_it_out_of_the_error_and_the_trace(echoing, tmp_pat
 
 
 def test_a_token_alone_as_userinfo_is_hidden_too(echoing, tmp_path):
-    config = load_model_config(base_url=echoing.url("tok3n-abcdef@"), api_key="k", environ={},
-                               dotenv_path=tmp_path / "none.env")
+    config = load_model_config(
+        base_url=echoing.url("tok3n-abcdef@"), api_key="k", environ={}, dotenv_path=tmp_path / "none.env"
+    )
     with pytest.raises(ProviderAuthError) as raised:
         OpenAIChatModel("m1", config).generate("hi", [])
     token_basic = base64.b64encode(b"tok3n-abcdef:").decode()
@@ -140,15 +157,18 @@ def test_a_token_alone_as_userinfo_is_hidden_too(echoing, tmp_path):
     assert "tok3n-abcdef" not in str(raised.value) and token_basic not in str(raised.value)
 
 
-@pytest.mark.parametrize("text, hidden", [
-    ("Authorization: Basic dXNlcjpodW50ZXIy accept: json", "Authorization: *** accept: json"),
-    ("proxy-authorization: Digest abc, def", "proxy-authorization: *** def"),
-    ("you sent Basic dXNlcjpodW50ZXIy", "you sent Basic ***"),
-    ("you sent Bearer abc.def-ghi", "you sent Bearer ***"),
-    ("Incorrect API key provided: sk-abc***xyz.", "Incorrect API key provided: ***."),
-    ("for http://user:p@ss@host:1/v1 and https://tok@h/x", "for http://user:***@host:1/v1 and https://***@h/x"),
-    ("basic training, http://host:80/v1, a@b.c", "basic training, http://host:80/v1, a@b.c"),
-])
+@pytest.mark.parametrize(
+    "text, hidden",
+    [
+        ("Authorization: Basic dXNlcjpodW50ZXIy accept: json", "Authorization: *** accept: json"),
+        ("proxy-authorization: Digest abc, def", "proxy-authorization: *** def"),
+        ("you sent Basic dXNlcjpodW50ZXIy", "you sent Basic ***"),
+        ("you sent Bearer abc.def-ghi", "you sent Bearer ***"),
+        ("Incorrect API key provided: sk-abc***xyz.", "Incorrect API key provided: ***."),
+        ("for http://user:p@ss@host:1/v1 and https://tok@h/x", "for http://user:***@host:1/v1 and https://***@h/x"),
+        ("basic training, http://host:80/v1, a@b.c", "basic training, http://host:80/v1, a@b.c"),
+    ],
+)
 def test_error_text_loses_every_credential_shape(text, hidden):
     assert hide_credentials(text) == hidden
 
@@ -165,9 +185,15 @@ def test_every_model_of_the_list_has_its_url_password_and_key_redacted(monkeypat
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("OPENAI_API_KEY", "main-key-0123456789")
     monkeypatch.setenv("QWEN_K", "qwen-key-9876543210")
-    monkeypatch.setenv("AVAILABLE_MODELS", json.dumps([
-        {"id": "a", "base_url": "http://127.0.0.1:1/v1"},
-        {"id": "b", "base_url": "http://svc:entrypass123@127.0.0.1:2/v1", "api_key_env": "QWEN_K"}]))
+    monkeypatch.setenv(
+        "AVAILABLE_MODELS",
+        json.dumps(
+            [
+                {"id": "a", "base_url": "http://127.0.0.1:1/v1"},
+                {"id": "b", "base_url": "http://svc:entrypass123@127.0.0.1:2/v1", "api_key_env": "QWEN_K"},
+            ]
+        ),
+    )
     live = build_live_model(None, fallbacks=True)
     entry_basic = base64.b64encode(b"svc:entrypass123").decode()
     said = live.redactor().redact_text(f"refused entrypass123 ({entry_basic}) with qwen-key-9876543210")
@@ -197,5 +223,7 @@ def test_a_one_letter_key_for_a_local_server_does_not_blank_that_letter_in_the_t
     monkeypatch.setenv("OPENAI_API_KEY", "x")
     live = build_live_model("openai:m", base_url="http://u:pw@127.0.0.1:1/v1")
     assert live.redactor().redact_text("the next box: pw=pwned? dTpwdw") == "the next box: pw=pwned? dTpwdw"
-    assert live.redactor().redact_text("see http://u:pw@127.0.0.1:1/v1") == \
-        "see http://u:[REDACTED:url-userinfo]@127.0.0.1:1/v1"  # the shape still hides a short password
+    assert (
+        live.redactor().redact_text("see http://u:pw@127.0.0.1:1/v1")
+        == "see http://u:[REDACTED:url-userinfo]@127.0.0.1:1/v1"
+    )  # the shape still hides a short password

@@ -26,8 +26,9 @@ def project(live_env, tmp_path, monkeypatch):
 
 def test_record_names_the_agent_in_the_header_and_verify_rebuilds_it_offline(project, live_env, capsys):
     live_env.push(*REPLIES)
-    code, out, err = loopscope(capsys, "record", "florist:build", "--input", QUESTION,
-                               "--model", "openai:fake-model", "-o", "run.jsonl")
+    code, out, err = loopscope(
+        capsys, "record", "florist:build", "--input", QUESTION, "--model", "openai:fake-model", "-o", "run.jsonl"
+    )
     assert code == 0, err
     header, events, _ = load_trace(project / "run.jsonl")
     assert header.agent == "florist:build" and header.scenario is None and len(header.agent_hash) == 64
@@ -53,43 +54,61 @@ def test_record_names_the_agent_in_the_header_and_verify_rebuilds_it_offline(pro
 
 def test_a_file_path_spec_works_and_the_default_recording_lands_in_the_working_directory(project, live_env, capsys):
     live_env.push(*REPLIES)
-    code, out, err = loopscope(capsys, "record", "./florist.py:build", "--inputs", json.dumps({"input": QUESTION}),
-                               "--model", "openai:fake-model")
+    code, _out, err = loopscope(
+        capsys,
+        "record",
+        "./florist.py:build",
+        "--inputs",
+        json.dumps({"input": QUESTION}),
+        "--model",
+        "openai:fake-model",
+    )
     assert code == 0, err
     assert (project / "florist_build.jsonl").exists()
     assert load_trace(project / "florist_build.jsonl")[0].agent == "./florist.py:build"
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["record", "nosuch:build", "--input", "x", "--model", "openai:fake-model"],
-     "cannot import agent 'nosuch:build': module 'nosuch' failed with ModuleNotFoundError"),
-    (["record", "florist:nope", "--input", "x", "--model", "openai:fake-model"],
-     "module 'florist' has no function 'nope'"),
-    (["record", "florist:build", "--model", "openai:fake-model"], "give --input TEXT"),
-    (["record", "florist:build", "--input", "x"], "record it against a model"),
-    (["record", "florist:build", "--inputs", "[1]", "--model", "openai:fake-model"], "must be a JSON object"),
-    (["run", "rose-pricing", "--input", "x"], "--input/--inputs are for your own agent"),
-    (["run", "florist:build", "--agent", "other:build"], "name one agent"),
-    (["run"], "name what to run"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["record", "nosuch:build", "--input", "x", "--model", "openai:fake-model"],
+            "cannot import agent 'nosuch:build': module 'nosuch' failed with ModuleNotFoundError",
+        ),
+        (
+            ["record", "florist:nope", "--input", "x", "--model", "openai:fake-model"],
+            "module 'florist' has no function 'nope'",
+        ),
+        (["record", "florist:build", "--model", "openai:fake-model"], "give --input TEXT"),
+        (["record", "florist:build", "--input", "x"], "record it against a model"),
+        (["record", "florist:build", "--inputs", "[1]", "--model", "openai:fake-model"], "must be a JSON object"),
+        (["run", "rose-pricing", "--input", "x"], "--input/--inputs are for your own agent"),
+        (["run", "florist:build", "--agent", "other:build"], "name one agent"),
+        (["run"], "name what to run"),
+    ],
+)
 def test_bad_agent_specs_are_one_line_errors(project, capsys, argv, message):
-    code, out, err = loopscope(capsys, *argv)
+    code, _out, err = loopscope(capsys, *argv)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
 def test_a_broken_user_module_is_named_with_its_reason(project, capsys):
     (project / "broken.py").write_text("raise RuntimeError('no florist today')\n", encoding="utf-8")
-    code, out, err = loopscope(capsys, "record", "broken:build", "--input", "x", "--model", "openai:fake-model")
+    code, _out, err = loopscope(capsys, "record", "broken:build", "--input", "x", "--model", "openai:fake-model")
     assert code == 2
     assert "module 'broken' failed with RuntimeError: no florist today" in err
 
 
 def test_verify_notes_when_the_agent_file_changed_since_recording(project, live_env, capsys):
     live_env.push(*REPLIES)
-    assert loopscope(capsys, "record", "florist:build", "--input", QUESTION, "--model", "openai:fake-model",
-                     "-o", "run.jsonl")[0] == 0
+    assert (
+        loopscope(
+            capsys, "record", "florist:build", "--input", QUESTION, "--model", "openai:fake-model", "-o", "run.jsonl"
+        )[0]
+        == 0
+    )
     source = project / "florist.py"
     source.write_text(source.read_text() + "\n# a comment added later\n", encoding="utf-8")
     sys.modules.pop("florist", None)
-    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "florist:build")
+    code, out, _err = loopscope(capsys, "verify", "run.jsonl", "--agent", "florist:build")
     assert code == 0 and "note: florist.py changed since this trace was recorded; its events still match" in out

@@ -100,8 +100,12 @@ def flaky_loop(model, fails: int, handle: bool):
         return f"price of {query}: 12"
 
     tools = [Tool("Lookup", "Looks prices up.", lookup, deterministic=False, handle_tool_error=handle)]
-    return AgentExecutor(agent=create_react_agent(model, tools), tools=tools, clock=ManualClock(tick=0.001),
-                         retry_policy=RetryPolicy(max_retries=3, initial_delay=0.5, jitter=False))
+    return AgentExecutor(
+        agent=create_react_agent(model, tools),
+        tools=tools,
+        clock=ManualClock(tick=0.001),
+        retry_policy=RetryPolicy(max_retries=3, initial_delay=0.5, jitter=False),
+    )
 
 
 def record_then_replay(replies, fails=0, handle=True):
@@ -122,7 +126,9 @@ def test_recorded_retries_of_a_tool_replay_as_retries():
     assert [e.kind for e in recorded].count("retry") == 2
     assert comparable(replayed) == comparable(recorded)
     assert [e.error for e in replayed if e.kind == "retry"] == [
-        "TransientError: lookup timed out (attempt 1)", "TransientError: lookup timed out (attempt 2)"]
+        "TransientError: lookup timed out (attempt 1)",
+        "TransientError: lookup timed out (attempt 2)",
+    ]
 
 
 def test_a_recorded_handled_tool_error_replays_into_the_same_observation():

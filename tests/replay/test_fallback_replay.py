@@ -8,13 +8,21 @@ re-run must narrate exactly what the recording did.
 
 import pytest
 
-from executor import (AgentExecutor, ManualClock, ModelReply, RetryPolicy, Rule, RuleSet, ScriptedModel,
-                      create_react_agent)
+from executor import (
+    AgentExecutor,
+    ManualClock,
+    ModelReply,
+    RetryPolicy,
+    Rule,
+    RuleSet,
+    ScriptedModel,
+    create_react_agent,
+)
 from executor.recovery.circuit_breaker import reset_breakers, with_breaker
 from executor.recovery.fallbacks import with_fallbacks
 from executor.recovery.model_chain import restore_model
-from tests.helpers.loop_builders import action, echo_tool, finish
 from tests.helpers.failing_models import DeadModel
+from tests.helpers.loop_builders import action, echo_tool, finish
 from tracer.replay.builder import recorded_degradation
 from tracer.replay.cassette import ReplayModel, replay_model
 from tracer.replay.verify import compare_runs
@@ -24,8 +32,14 @@ POLICY = RetryPolicy(max_retries=3, jitter=False)
 
 def executor_for(model, clock, **settings):
     tools = [echo_tool()]
-    return AgentExecutor(create_react_agent(model, tools), tools, clock=clock, retry_policy=POLICY,
-                         run_id_factory=lambda: "run", **settings)
+    return AgentExecutor(
+        create_react_agent(model, tools),
+        tools,
+        clock=clock,
+        retry_policy=POLICY,
+        run_id_factory=lambda: "run",
+        **settings,
+    )
 
 
 def record(model, clock, question="q?", **settings):
@@ -41,8 +55,9 @@ def replay(recorded, question="q?"):
     """The cassette's model chain and the recorded rules: nothing of the recording run is reused."""
     rerun = []
     try:
-        executor_for(replay_model(recorded), ManualClock(tick=0.001),
-                     **recorded_degradation(recorded)).invoke({"input": question}, [rerun.append])
+        executor_for(replay_model(recorded), ManualClock(tick=0.001), **recorded_degradation(recorded)).invoke(
+            {"input": question}, [rerun.append]
+        )
     except Exception:
         pass
     return rerun
@@ -56,8 +71,10 @@ def fresh_breakers():
 
 
 def chain(dead, replies):
-    return with_fallbacks(with_breaker(dead, failure_threshold=2, cool_down=5.0),
-                          [with_breaker(ScriptedModel(replies, model_name="backup"))])
+    return with_fallbacks(
+        with_breaker(dead, failure_threshold=2, cool_down=5.0),
+        [with_breaker(ScriptedModel(replies, model_name="backup"))],
+    )
 
 
 def test_a_run_that_falls_back_and_opens_the_breaker_replays_exactly():
@@ -100,9 +117,16 @@ def test_without_the_recorded_breaker_state_the_replay_diverges():
     record(chain(dead, [finish("first")]), clock)
     recorded = record(chain(dead, [finish("second")]), clock)
     settings = recorded[0].settings["model_chain"]
-    closed = {**settings, "chain": [{**settings["chain"][0], "breaker": {**settings["chain"][0]["breaker"],
-                                                                         "state": "closed", "open_for": None}},
-                                    settings["chain"][1]]}
+    closed = {
+        **settings,
+        "chain": [
+            {
+                **settings["chain"][0],
+                "breaker": {**settings["chain"][0]["breaker"], "state": "closed", "open_for": None},
+            },
+            settings["chain"][1],
+        ],
+    }
     model = restore_model(closed, lambda name: ReplayModel(recorded, model_name=name))
     rerun = []
     executor_for(model, ManualClock(tick=0.001)).invoke({"input": "q?"}, [rerun.append])
@@ -155,8 +179,7 @@ def half_open_recordings():
 def test_a_live_run_replays_with_breakers_that_decide_as_recorded_whatever_the_clock(name):
     recorded = half_open_recordings()[name]
     kinds = [e.kind for e in recorded]
-    assert {"opens": "breaker_open", "trial-fails": "breaker_half_open",
-            "trial-works": "breaker_closed"}[name] in kinds
+    assert {"opens": "breaker_open", "trial-fails": "breaker_half_open", "trial-works": "breaker_closed"}[name] in kinds
     slow_clock = ManualClock(tick=7.0)  # readings nothing like the recording's, as a live run's would be
     assert compare_runs(recorded, rerun_on(replay_model(recorded, real_time=True), slow_clock)) is None
 

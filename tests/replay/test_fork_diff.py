@@ -30,8 +30,9 @@ def test_a_reply_fork_replays_up_to_the_point_then_takes_the_new_reply(tmp_path)
     assert fork.header.parent == str(ROSE) and fork.header.fork_at == at
     assert fork.header.fork == {"reply": FINAL} and fork.header.scenario == "rose-pricing"
     same = normalise_events(parent.events[:at])
-    assert [{k: v for k, v in e.items() if k != "run_id"} for e in normalise_events(fork.events[:at])] == \
-        [{k: v for k, v in e.items() if k != "run_id"} for e in same]
+    assert [{k: v for k, v in e.items() if k != "run_id"} for e in normalise_events(fork.events[:at])] == [
+        {k: v for k, v in e.items() if k != "run_id"} for e in same
+    ]
     assert fork.events[at].text == FINAL
     assert fork.outcome() == "finished: about 31.5 yuan"
     assert "AgentAction(Calculator)" not in fork.labels()
@@ -39,8 +40,7 @@ def test_a_reply_fork_replays_up_to_the_point_then_takes_the_new_reply(tmp_path)
 
 def test_an_observation_fork_changes_what_the_model_sees_next(tmp_path):
     search_end = next(e for e in rose().events if e.kind == "tool_end" and e.tool == "Search")
-    result = fork_trace(ROSE, search_end.seq, observation="Roses cost 40 yuan a bunch.",
-                        output=tmp_path / "obs.jsonl")
+    result = fork_trace(ROSE, search_end.seq, observation="Roses cost 40 yuan a bunch.", output=tmp_path / "obs.jsonl")
     fork = result.trace
     assert fork.events[search_end.seq].observation == "Roses cost 40 yuan a bunch."
     next_prompt = next(e for e in fork.events if e.kind == "llm_start" and e.seq > search_end.seq)
@@ -57,8 +57,10 @@ def test_when_no_recorded_reply_fits_the_fork_stops_with_a_clear_error(tmp_path)
     result = fork_trace(ROSE, first_end.seq, output=tmp_path / "calc.jsonl", reply=CALC_FIRST)
     # The recording's calculator was asked about 25 * 1.05, never about 2 + 2: no reply fits.
     assert type(result.error).__name__ == "RecordingExhausted"
-    assert result.trace.labels()[-2:] == ["tool_error(Calculator: RecordingExhausted, raised)",
-                                          "chain_error(RecordingExhausted)"]
+    assert result.trace.labels()[-2:] == [
+        "tool_error(Calculator: RecordingExhausted, raised)",
+        "chain_error(RecordingExhausted)",
+    ]
     assert "pass --model to let a live model answer" in result.trace.events[-1].message
 
 
@@ -75,13 +77,16 @@ def test_a_live_model_answers_what_the_recording_cannot_and_recorded_replies_ans
     assert result.trace.outcome() == rose().outcome()
 
 
-@pytest.mark.parametrize("at, kwargs, message", [
-    (4, {"reply": "x"}, "event 4 is tool_start; --reply needs a model call"),
-    (2, {"observation": "x"}, "event 2 is llm_end; --observation needs a tool call"),
-    (999, {"reply": "x"}, "there is no event 999"),
-    (2, {}, "give exactly one of"),
-    (2, {"reply": "x", "observation": "y"}, "give exactly one of"),
-])
+@pytest.mark.parametrize(
+    "at, kwargs, message",
+    [
+        (4, {"reply": "x"}, "event 4 is tool_start; --reply needs a model call"),
+        (2, {"observation": "x"}, "event 2 is llm_end; --observation needs a tool call"),
+        (999, {"reply": "x"}, "there is no event 999"),
+        (2, {}, "give exactly one of"),
+        (2, {"reply": "x", "observation": "y"}, "give exactly one of"),
+    ],
+)
 def test_bad_fork_points_are_refused_with_a_reason(tmp_path, at, kwargs, message):
     with pytest.raises(ForkError, match=message):
         fork_trace(ROSE, at, output=tmp_path / "never.jsonl", **kwargs)
@@ -102,7 +107,7 @@ def test_diff_of_a_fork_parts_at_the_forked_reply_and_shows_both_texts(tmp_path)
     assert row.a.label == row.b.label == "plan" and row.a.seq == at - 1
     assert diff.differences[0] == "reply text differs:"
     assert "  +Final Answer: about 31.5 yuan" in diff.differences
-    assert all(r.same for r in diff.rows[:diff.parted_at])
+    assert all(r.same for r in diff.rows[: diff.parted_at])
     text = "\n".join(render_diff(diff))
     assert "B finished: about 31.5 yuan" in text
 
@@ -116,8 +121,9 @@ def test_diff_names_a_changed_action_and_an_extra_transition(tmp_path):
     labels = Trace({}, events).labels()
     shorter = [e for e in events if e.kind != "step" or e.n_steps != 1]
     diff = diff_traces(events, shorter)
-    assert diff.differences == [f"only A has step (event {next(e.seq for e in events if e.kind == 'step')}, "
-                                "iteration 1)"]
+    assert diff.differences == [
+        f"only A has step (event {next(e.seq for e in events if e.kind == 'step')}, iteration 1)"
+    ]
     assert len(diff.rows) == len(labels)  # the one-sided row is not paired with a wrong partner
 
 

@@ -14,8 +14,13 @@ def test_a_diff_of_huge_texts_that_differ_everywhere_is_short_and_linear():
     recorded = "\n".join(f"line {n}" for n in range(300_000))
     rerun = "\n".join(f"line {n + 1}" for n in range(300_000))  # difflib would need ~10^11 steps
     diff = short_diff(recorded, rerun).splitlines()
-    assert diff == ["--- recorded", "+++ re-run", "@@ the texts part at line 1 (too long to diff) @@",
-                    "-line 0", "+line 1"]
+    assert diff == [
+        "--- recorded",
+        "+++ re-run",
+        "@@ the texts part at line 1 (too long to diff) @@",
+        "-line 0",
+        "+line 1",
+    ]
     one_line = short_diff("x" * 50_000_000 + "a", "x" * 50_000_000 + "b")
     assert len(one_line) < 1_000 and "(50,000,002 characters)" in one_line
 
@@ -23,7 +28,14 @@ def test_a_diff_of_huge_texts_that_differ_everywhere_is_short_and_linear():
 def test_small_diffs_keep_their_context_and_true_line_numbers():
     before = "\n".join("abcdefg")
     assert short_diff(before, before.replace("d", "X")).splitlines()[2:] == [
-        "@@ -2,5 +2,5 @@", " b", " c", "-d", "+X", " e", " f"]
+        "@@ -2,5 +2,5 @@",
+        " b",
+        " c",
+        "-d",
+        "+X",
+        " e",
+        " f",
+    ]
 
 
 def test_run_fixture_whose_huge_tool_result_no_longer_matches_leaves_quickly(tmp_path, capsys):

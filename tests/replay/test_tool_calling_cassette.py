@@ -18,10 +18,16 @@ def upper_tool():
 
 
 def record():
-    replies = [calls(("a", "upper", {"tool_input": "paris"}), ("b", "upper", {"tool_input": "rome"}),
-                     ("c", "upper", {"tool_input": "oslo"})), "PARIS ROME OSLO"]
+    replies = [
+        calls(
+            ("a", "upper", {"tool_input": "paris"}),
+            ("b", "upper", {"tool_input": "rome"}),
+            ("c", "upper", {"tool_input": "oslo"}),
+        ),
+        "PARIS ROME OSLO",
+    ]
     executor, _ = tool_calling_executor(replies, [upper_tool()])
-    result, events, error = run_collecting(executor)
+    _result, events, error = run_collecting(executor)
     assert error is None
     return [event_from_json(json.dumps(e.model_dump(mode="json"))) for e in events]
 
@@ -50,14 +56,25 @@ def lane(seq, call_id, kind="tool_start"):
 
 
 def test_in_call_order_lays_lanes_out_in_planned_order_and_keeps_the_numbers():
-    planned = [{"seq": 0, "kind": "agent_action", "tool_call_id": "x"},
-               {"seq": 1, "kind": "agent_action", "tool_call_id": "y"}]
-    interleaved = [lane(2, "y"), lane(3, "x"), lane(4, "y", "tool_end"), lane(5, "x", "tool_end"),
-                   {"seq": 6, "kind": "step"}]
+    planned = [
+        {"seq": 0, "kind": "agent_action", "tool_call_id": "x"},
+        {"seq": 1, "kind": "agent_action", "tool_call_id": "y"},
+    ]
+    interleaved = [
+        lane(2, "y"),
+        lane(3, "x"),
+        lane(4, "y", "tool_end"),
+        lane(5, "x", "tool_end"),
+        {"seq": 6, "kind": "step"},
+    ]
     ordered = in_call_order(planned + interleaved)
     assert [(e["seq"], e.get("tool_call_id"), e["kind"]) for e in ordered[2:]] == [
-        (2, "x", "tool_start"), (3, "x", "tool_end"), (4, "y", "tool_start"), (5, "y", "tool_end"),
-        (6, None, "step")]
+        (2, "x", "tool_start"),
+        (3, "x", "tool_end"),
+        (4, "y", "tool_start"),
+        (5, "y", "tool_end"),
+        (6, None, "step"),
+    ]
 
 
 def test_a_different_order_inside_a_lane_is_still_a_difference():
@@ -82,8 +99,12 @@ def test_an_observation_fork_of_one_concurrent_call_changes_only_that_lane(tmp_p
 
     events = load_trace(FIXTURES / "parallel_tools.jsonl")[1]
     gz_start = next(e.seq for e in events if e.kind == "tool_start" and e.tool_call_id == "call_gz")
-    result = fork_trace(FIXTURES / "parallel_tools.jsonl", gz_start, observation="Guangzhou: sunny, 26°C",
-                        output=tmp_path / "fork.jsonl")
+    result = fork_trace(
+        FIXTURES / "parallel_tools.jsonl",
+        gz_start,
+        observation="Guangzhou: sunny, 26°C",
+        output=tmp_path / "fork.jsonl",
+    )
     steps = {e.tool_call_id: e.observation for e in result.trace.events if e.kind == "step"}
     assert steps["call_gz"] == "Guangzhou: sunny, 26°C"
     assert steps["call_bj"].startswith("Beijing: sunny") and steps["call_sh"].startswith("Shanghai: light rain")
@@ -95,8 +116,12 @@ def test_a_reply_fork_of_a_tool_calling_run_takes_the_new_reply(tmp_path):
     from tests.helpers.paths import FIXTURES
     from tracer.replay.fork import fork_trace
 
-    result = fork_trace(FIXTURES / "structured_output.jsonl", 9, reply='{"city": "Beijing", "temperature_c": 18, '
-                        '"go_for_a_walk": true, "reason": "fine"}', output=tmp_path / "fork.jsonl")
+    result = fork_trace(
+        FIXTURES / "structured_output.jsonl",
+        9,
+        reply='{"city": "Beijing", "temperature_c": 18, "go_for_a_walk": true, "reason": "fine"}',
+        output=tmp_path / "fork.jsonl",
+    )
     assert result.error is None
     end = result.trace.events[-1]
     assert end.kind == "chain_end" and end.outputs["output"].temperature_c == 18
@@ -107,18 +132,21 @@ def test_nested_model_calls_of_concurrent_tools_replay_whichever_thread_asks_fir
     import threading
 
     from executor import ModelReply, ScriptedModel, llm_math_tool
-
     from tests.helpers.tool_calling_builders import tool_calling_executor as build
 
     class Routed(ScriptedModel):
         """Answers each calculator question with its own expression, in whatever order they arrive."""
 
         def generate(self, prompt, stop):
-            return ModelReply("```text\n2 * 3\n```" if "two times three" in prompt
-                                                     else "```text\n4 + 5\n```")
+            return ModelReply("```text\n2 * 3\n```" if "two times three" in prompt else "```text\n4 + 5\n```")
 
-    replies = [calls(("x", "Calculator", {"tool_input": "two times three"}),
-                     ("y", "Calculator", {"tool_input": "four plus five"})), "6 and 9"]
+    replies = [
+        calls(
+            ("x", "Calculator", {"tool_input": "two times three"}),
+            ("y", "Calculator", {"tool_input": "four plus five"}),
+        ),
+        "6 and 9",
+    ]
     model = Routed(replies)
     executor, _ = build([], [llm_math_tool(model)])
     executor.agent.model = model
@@ -146,6 +174,6 @@ def test_nested_model_calls_of_concurrent_tools_replay_whichever_thread_asks_fir
         replay.generate = late_first
         executor, _ = build([], [llm_math_tool(replay)])
         executor.agent.model = replay
-        result, rerun, error = run_collecting(executor)
+        _result, rerun, error = run_collecting(executor)
         assert error is None, error
         assert compare_runs(recorded, rerun) is None

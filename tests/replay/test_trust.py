@@ -21,8 +21,14 @@ from tracer.replay.verify import verify_trace
 
 # Every way a header can name code: a file beside the trace (relative, ./, absolute), a module in the
 # working directory, a module inside a package (whose __init__ is bait too), and the standard library.
-HOSTILE_AGENTS = ["evil.py:build", "./evil.py:build", "{dir}/evil.py:build", "evil:build", "pkg.sub:build",
-                  "this:build"]
+HOSTILE_AGENTS = [
+    "evil.py:build",
+    "./evil.py:build",
+    "{dir}/evil.py:build",
+    "evil:build",
+    "pkg.sub:build",
+    "this:build",
+]
 
 
 @pytest.fixture
@@ -149,12 +155,15 @@ def test_the_first_pyproject_upwards_is_the_only_one_read(bait, monkeypatch):
     assert untouched(bait)
 
 
-@pytest.mark.parametrize("content, said", [
-    ("[tool.loopscope\n", "cannot read the trusted agents"),
-    ('[tool.loopscope]\nagents = "evil:build"\n', "must be a list"),
-    ("[tool.loopscope]\nagents = ['evil']\n", "'evil' is not MODULE:FUNCTION"),
-    ("tool = 3\n", "must be a list"),
-])
+@pytest.mark.parametrize(
+    "content, said",
+    [
+        ("[tool.loopscope\n", "cannot read the trusted agents"),
+        ('[tool.loopscope]\nagents = "evil:build"\n', "must be a list"),
+        ("[tool.loopscope]\nagents = ['evil']\n", "'evil' is not MODULE:FUNCTION"),
+        ("tool = 3\n", "must be a list"),
+    ],
+)
 def test_a_bad_trust_list_is_one_line_naming_the_file(bait, content, said):
     (bait / "pyproject.toml").write_text(content, encoding="utf-8")
     result = verify_trace(hostile_trace(bait, "t.jsonl", agent="evil:build"))
@@ -193,10 +202,16 @@ def test_a_trace_that_names_no_agent_is_rebuilt_with_the_one_named(bait):
         trusted_spec(None, ["evil:build", "pkg.sub:build"])
 
 
-@pytest.mark.parametrize("body, said", [
-    ("def build(model):\n    raise RuntimeError('no florist today')\n", "build(model) raised RuntimeError: no florist today"),
-    ("def build(model):\n    return 42\n", "build(model) returned int, not an AgentExecutor"),
-])
+@pytest.mark.parametrize(
+    "body, said",
+    [
+        (
+            "def build(model):\n    raise RuntimeError('no florist today')\n",
+            "build(model) raised RuntimeError: no florist today",
+        ),
+        ("def build(model):\n    return 42\n", "build(model) returned int, not an AgentExecutor"),
+    ],
+)
 def test_a_build_that_raises_or_returns_no_executor_is_one_line(bait, body, said):
     (bait / "broken.py").write_text(body, encoding="utf-8")
     sys.modules.pop("broken", None)

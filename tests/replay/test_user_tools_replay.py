@@ -4,8 +4,8 @@ import asyncio
 
 from executor import AgentExecutor, ManualClock, ScriptedModel, create_react_agent, tool
 from tracer.replay.builder import replayed_executor
-from tracer.replay.user_agent import user_build
 from tracer.replay.fork import fork_trace
+from tracer.replay.user_agent import user_build
 from tracer.replay.verify import compare_runs, recorded_inputs, run_collecting
 from tracer.trace.normalise import first_difference, normalise_events
 from tracer.trace.transitions import Trace
@@ -75,8 +75,9 @@ def test_a_fork_after_the_structured_call_runs_the_real_tools_with_their_argumen
     trace = record(tmp_path / "run.jsonl")
     first_quote = next(e.seq for e in trace.events if e.kind == "tool_end" and e.tool == "quote")
     CALLS.clear()
-    result = fork_trace(trace, first_quote, observation="12 roses: 99.00", output=tmp_path / "fork.jsonl",
-                        build_executor=build)
+    result = fork_trace(
+        trace, first_quote, observation="12 roses: 99.00", output=tmp_path / "fork.jsonl", build_executor=build
+    )
     assert result.error is None
     observations = [e.observation for e in result.trace.events if e.kind == "tool_end"]
     assert observations[0] == "12 roses: 99.00" and observations[-1] == "SPRING10"
@@ -126,12 +127,14 @@ def test_a_trace_recorded_in_python_replays_its_retries_under_the_policy_the_run
 
 
 def test_a_recording_made_before_chain_start_named_its_policy_still_matches(tmp_path):
-    path = tmp_path / "flaky.jsonl"
+    tmp_path / "flaky.jsonl"
     executor = build(flaky_live_model(["Final Answer: 30.00"]))
     events = []
     executor.invoke({"input": "roses?"}, [events.append])
-    old = [events[0].model_copy(update={"settings": {k: v for k, v in events[0].settings.items()
-                                                      if k != "retry_policy"}}), *events[1:]]
+    old = [
+        events[0].model_copy(update={"settings": {k: v for k, v in events[0].settings.items() if k != "retry_policy"}}),
+        *events[1:],
+    ]
     assert compare_runs(old, events) is None
     changed = {**events[0].settings, "max_iterations": 3}
     assert compare_runs([events[0].model_copy(update={"settings": changed}), *events[1:]], events) is not None

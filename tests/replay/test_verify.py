@@ -96,13 +96,18 @@ def test_a_truncated_fixture_is_reported_as_truncated_with_exit_2(tmp_path, caps
     assert "they match the re-run" in line
 
 
-@pytest.mark.parametrize("mangle, expected", [
-    (lambda lines: lines[:3] + ['{"seq": 2, "kind": '] + lines[4:], ":4: not valid JSON"),
-    (lambda lines: [lines[0].replace(f'"schema_version": {SCHEMA_VERSION}', '"schema_version": 99')] + lines[1:],
-     ":1: schema_version 99 is not supported"),
-    (lambda lines: lines[:2] + [lines[2].replace('"prompt":', '"promt":')] + lines[3:], ":3: invalid event"),
-    (lambda lines: ['{"hello": 1}'] + lines[1:], ":1: not a loopscope trace"),
-])
+@pytest.mark.parametrize(
+    "mangle, expected",
+    [
+        (lambda lines: lines[:3] + ['{"seq": 2, "kind": '] + lines[4:], ":4: not valid JSON"),
+        (
+            lambda lines: [lines[0].replace(f'"schema_version": {SCHEMA_VERSION}', '"schema_version": 99')] + lines[1:],
+            ":1: schema_version 99 is not supported",
+        ),
+        (lambda lines: lines[:2] + [lines[2].replace('"prompt":', '"promt":')] + lines[3:], ":3: invalid event"),
+        (lambda lines: ['{"hello": 1}'] + lines[1:], ":1: not a loopscope trace"),
+    ],
+)
 def test_bad_files_get_one_line_with_file_and_line_and_exit_2(tmp_path, capsys, mangle, expected):
     path = write(tmp_path / "bad.jsonl", mangle(lines_of(ROSE)))
     code, out, err = verify(capsys, path)
@@ -170,7 +175,7 @@ def test_normalising_keeps_what_the_loop_decided():
 def test_a_trace_cut_between_events_is_truncated_not_diverged(tmp_path, capsys, keep):
     lines = ROSE.read_bytes().splitlines(keepends=True)
     path = tmp_path / "killed.jsonl"
-    path.write_bytes(b"".join(lines[:keep + 1]))  # the header and `keep` whole events: kill -9 between two
+    path.write_bytes(b"".join(lines[: keep + 1]))  # the header and `keep` whole events: kill -9 between two
     code, out, _ = verify(capsys, path)
     assert code == 2
     assert out.startswith(f"TRUNCATED  {path}: the run was interrupted") and "DIVERGED" not in out

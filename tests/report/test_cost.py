@@ -5,32 +5,36 @@ from __future__ import annotations
 import pytest
 
 from executor.events import LLMEndEvent, LLMStartEvent, SourceRef
+from tests.helpers.paths import FIXTURES
 from tracer.report.cost import ENV_PRICES, PriceTable, PriceTableError, call_costs
 from tracer.report.ledger import Ledger
 from tracer.report.tokens import estimate_tokens
 from tracer.trace.reader import TraceFile
-from tests.helpers.paths import FIXTURES
 
 SOURCE = SourceRef(file="executor/models/chat_model.py", line=1, function="call_model")
 
 
 def _call(model: str, prompt: str, reply: str, usage=None, iteration: int = 1):
-    envelope = dict(run_id="r", t=0.0, iteration=iteration, frames=("plan",), source=SOURCE)
-    return [LLMStartEvent(seq=0, model=model, prompt=prompt, stop=[], **envelope),
-            LLMEndEvent(seq=1, text=reply, usage=usage, duration=0.1, **envelope)]
+    envelope = {"run_id": "r", "t": 0.0, "iteration": iteration, "frames": ("plan",), "source": SOURCE}
+    return [
+        LLMStartEvent(seq=0, model=model, prompt=prompt, stop=[], **envelope),
+        LLMEndEvent(seq=1, text=reply, usage=usage, duration=0.1, **envelope),
+    ]
 
 
 def test_the_counter_counts_words_by_four_characters_and_cjk_one_by_one():
     assert estimate_tokens("") == 0
-    assert estimate_tokens("Action: Search") == 2 + 1 + 2   # "Action", ":", "Search"
+    assert estimate_tokens("Action: Search") == 2 + 1 + 2  # "Action", ":", "Search"
     assert estimate_tokens("玫瑰花") == 3
     assert estimate_tokens("a" * 40) == 10
     assert estimate_tokens("25 * 1.05") == 5
 
 
 def test_recorded_usage_wins_over_the_estimate():
-    (call,) = call_costs(_call("gpt-4o", "x " * 100, "y", usage={"prompt_tokens": 7, "completion_tokens": 3,
-                                                                  "total_tokens": 10}), PriceTable.load())
+    (call,) = call_costs(
+        _call("gpt-4o", "x " * 100, "y", usage={"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}),
+        PriceTable.load(),
+    )
     assert (call.prompt_tokens, call.completion_tokens, call.estimated) == (7, 3, False)
     assert call.dollars == pytest.approx((7 * 2.50 + 3 * 10.00) / 1e6)
     assert "from the endpoint's usage" in call.describe()
@@ -68,7 +72,7 @@ def test_an_override_file_prices_new_models_and_replaces_shipped_ones(tmp_path, 
 def test_a_malformed_override_is_one_clear_error(tmp_path):
     path = tmp_path / "prices.toml"
     path.write_text('[models."llama3"]\ninput = "cheap"\n')
-    with pytest.raises(PriceTableError, match=r'llama3.*needs numbers input and output'):
+    with pytest.raises(PriceTableError, match=r"llama3.*needs numbers input and output"):
         PriceTable.load(path)
     path.write_text("not toml [")
     with pytest.raises(PriceTableError, match="price file"):
@@ -81,7 +85,7 @@ def test_the_rose_ledger_shows_tokens_and_cost_per_iteration_and_says_it_is_an_e
     ledger = Ledger.of(events)
     lines = "\n".join(ledger.lines())
     assert len(ledger.calls) == 4 and all(call.estimated for call in ledger.calls)
-    assert [c.iteration for c in ledger.calls] == [1, 2, 2, 3]   # the calculator's call is in round 2
+    assert [c.iteration for c in ledger.calls] == [1, 2, 2, 3]  # the calculator's call is in round 2
     for n in (1, 2, 3):
         assert f"tokens, iteration {n}" in lines
     total = sum(c.dollars for c in ledger.calls)

@@ -27,8 +27,15 @@ def narrate(executor, question="q"):
 def test_rose_run_reads_like_langchain_verbose_mode():
     scenario = get_scenario("rose-pricing")
     out = narrate(scenario.executor(ScriptedModel(scenario.replies), clock=ManualClock()), scenario.question)
-    for needle in ["> Entering new AgentExecutor chain...", "Action: Search", "Observation: ",
-                   "Action Input: 25 * 1.05", "numexpr computed", "26.25", "> Finished chain."]:
+    for needle in [
+        "> Entering new AgentExecutor chain...",
+        "Action: Search",
+        "Observation: ",
+        "Action Input: 25 * 1.05",
+        "numexpr computed",
+        "26.25",
+        "> Finished chain.",
+    ]:
         assert needle in out
     checks = [line for line in out.splitlines() if "isinstance(output, AgentFinish)" in line]
     assert len(checks) == 3 and "True" in checks[2] and "False" in checks[0]
@@ -38,11 +45,12 @@ def test_hostile_tool_and_model_text_cannot_style_or_control_the_terminal():
     tool = Tool(name="Evil", description="d", func=lambda text: HOSTILE)
     executor, _ = scripted_executor([action("Evil", "x", thought=HOSTILE), finish(HOSTILE)], tools=[tool])
     out = narrate(executor)
-    assert "[bold red]pwned[/]" in out            # markup is shown, not applied
-    assert "\x1b]" not in out and "\x07" not in out and "\x9b" not in out   # no OSC, BEL or CSI from the text
-    assert "␛[31mred" in out                      # the escape is visible instead
+    assert "[bold red]pwned[/]" in out  # markup is shown, not applied
+    assert "\x1b]" not in out and "\x07" not in out and "\x9b" not in out  # no OSC, BEL or CSI from the text
+    assert "␛[31mred" in out  # the escape is visible instead
     # Every escape left in the output is one Rich wrote itself (SGR colour codes).
     import re
+
     assert all(m.endswith("m") for m in re.findall(r"\x1b\[[0-9;]*[A-Za-z]", out))
 
 
@@ -68,8 +76,20 @@ def test_every_narrated_field_of_a_hostile_trace_is_literal(tmp_path):
     evil = "\x1b]0;owned\x07\x1b[2J\u202eevil"
     hostile = []
     for event in events:
-        update = {name: evil for name in ("model", "tool", "output_type", "target", "name", "reason",
-                                          "early_stopping_method", "error_type") if hasattr(event, name)}
+        update = {
+            name: evil
+            for name in (
+                "model",
+                "tool",
+                "output_type",
+                "target",
+                "name",
+                "reason",
+                "early_stopping_method",
+                "error_type",
+            )
+            if hasattr(event, name)
+        }
         hostile.append(event.model_copy(update=update))
     buffer = io.StringIO()
     narrator = Narrator(Console(file=buffer, color_system=None, width=200))

@@ -25,7 +25,7 @@ def _tree(spans):
 
 
 def _assert_rose_span_tree(spans, events):
-    by_id, parent = _tree(spans)
+    _by_id, parent = _tree(spans)
     roots = [s for s in spans if parent[s.span_id] is None]
     assert [(r.name, r.kind) for r in roots] == [("AgentExecutor", "AGENT")]
     root = roots[0]
@@ -35,7 +35,11 @@ def _assert_rose_span_tree(spans, events):
     assert [r.attributes[om.ITERATION] for r in rounds] == [1, 2, 3]
     llms = sorted((s for s in spans if s.kind == "LLM"), key=lambda s: s.start)
     assert [(s.name, parent[s.span_id].name) for s in llms] == [
-        ("plan", "_take_next_step"), ("plan", "_take_next_step"), ("calculate", "Calculator"), ("plan", "_take_next_step")]
+        ("plan", "_take_next_step"),
+        ("plan", "_take_next_step"),
+        ("calculate", "Calculator"),
+        ("plan", "_take_next_step"),
+    ]
     prompts = [e.prompt for e in events if e.kind == "llm_start"]
     replies = [e.text for e in events if e.kind == "llm_end"]
     assert [s.attributes["llm.input_messages.0.message.content"] for s in llms] == prompts
@@ -43,12 +47,15 @@ def _assert_rose_span_tree(spans, events):
     assert {s.attributes["llm.model_name"] for s in llms} == {"scripted"}
     tools = sorted((s for s in spans if s.kind == "TOOL"), key=lambda s: s.start)
     assert [(t.attributes["tool.name"], parent[t.span_id] is rounds[i]) for i, t in enumerate(tools)] == [
-        ("Search", True), ("Calculator", True)]
+        ("Search", True),
+        ("Calculator", True),
+    ]
     assert tools[1].attributes["input.value"] == "25 * 1.05" and tools[1].attributes["output.value"] == "Answer: 26.25"
     assert json.loads(root.attributes["output.value"])["output"].endswith("26.25元。")
     # event timestamps kept: every span event sits at its event's t after the run's start
-    carried = sorted(((json.loads(a[om.EVENT_JSON]), t) for s in spans for _n, t, a in s.events),
-                     key=lambda pair: pair[0]["seq"])
+    carried = sorted(
+        ((json.loads(a[om.EVENT_JSON]), t) for s in spans for _n, t, a in s.events), key=lambda pair: pair[0]["seq"]
+    )
     first_t = carried[0][0]["t"]
     for data, t in carried:
         assert abs((t - root.start) - round((data["t"] - first_t) * 1e9)) <= 1
@@ -102,8 +109,7 @@ def test_otlp_json_file_has_hex_ids_and_the_same_tree(tmp_path):
     ids = {s["spanId"] for s in spans}
     assert all(s.get("parentSpanId", "") in ids for s in spans if s["name"] != "AgentExecutor")
     assert Counter(s["name"] for s in spans)["plan"] == 3
-    kinds = Counter(a["value"]["stringValue"] for s in spans for a in s["attributes"]
-                    if a["key"] == om.SPAN_KIND)
+    kinds = Counter(a["value"]["stringValue"] for s in spans for a in s["attributes"] if a["key"] == om.SPAN_KIND)
     assert kinds == {"AGENT": 1, "CHAIN": 3, "LLM": 4, "TOOL": 2}
 
 
@@ -136,12 +142,18 @@ def test_mapping_names_are_the_openinference_conventions():
     from openinference.semconv.trace import MessageAttributes, OpenInferenceSpanKindValues, SpanAttributes
 
     assert om.SPAN_KIND == SpanAttributes.OPENINFERENCE_SPAN_KIND
-    for ours, theirs in [(om.INPUT_VALUE, "INPUT_VALUE"), (om.OUTPUT_VALUE, "OUTPUT_VALUE"),
-                         (om.LLM_MODEL_NAME, "LLM_MODEL_NAME"), (om.LLM_INPUT_MESSAGES, "LLM_INPUT_MESSAGES"),
-                         (om.LLM_OUTPUT_MESSAGES, "LLM_OUTPUT_MESSAGES"), (om.TOOL_NAME, "TOOL_NAME"),
-                         (om.LLM_TOKEN_COUNT_PROMPT, "LLM_TOKEN_COUNT_PROMPT"),
-                         (om.LLM_INVOCATION_PARAMETERS, "LLM_INVOCATION_PARAMETERS"),
-                         (om.INPUT_MIME_TYPE, "INPUT_MIME_TYPE"), (om.METADATA, "METADATA")]:
+    for ours, theirs in [
+        (om.INPUT_VALUE, "INPUT_VALUE"),
+        (om.OUTPUT_VALUE, "OUTPUT_VALUE"),
+        (om.LLM_MODEL_NAME, "LLM_MODEL_NAME"),
+        (om.LLM_INPUT_MESSAGES, "LLM_INPUT_MESSAGES"),
+        (om.LLM_OUTPUT_MESSAGES, "LLM_OUTPUT_MESSAGES"),
+        (om.TOOL_NAME, "TOOL_NAME"),
+        (om.LLM_TOKEN_COUNT_PROMPT, "LLM_TOKEN_COUNT_PROMPT"),
+        (om.LLM_INVOCATION_PARAMETERS, "LLM_INVOCATION_PARAMETERS"),
+        (om.INPUT_MIME_TYPE, "INPUT_MIME_TYPE"),
+        (om.METADATA, "METADATA"),
+    ]:
         assert ours == getattr(SpanAttributes, theirs)
     assert (om.MESSAGE_ROLE, om.MESSAGE_CONTENT) == (MessageAttributes.MESSAGE_ROLE, MessageAttributes.MESSAGE_CONTENT)
     assert {om.AGENT, om.CHAIN, om.LLM, om.TOOL} <= {k.value for k in OpenInferenceSpanKindValues}
@@ -155,8 +167,10 @@ def test_without_opentelemetry_the_import_names_the_extra():
     import subprocess
     import sys
 
-    code = ("import sys; sys.modules['opentelemetry.sdk.trace'] = None\n"
-            "try:\n    from tracer import OTelListener\nexcept ImportError as e:\n    print(e)")
+    code = (
+        "import sys; sys.modules['opentelemetry.sdk.trace'] = None\n"
+        "try:\n    from tracer import OTelListener\nexcept ImportError as e:\n    print(e)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "pip install 'loopscope[otel]'" in out
 

@@ -14,8 +14,14 @@ from tracer.trace.reader import load_trace
 from tutorials import SCENARIOS
 
 HOSTILE = "[bold red]pwned[/] \x1b[31mred\x1b[0m"
-ENVELOPE = {"seq": 0, "run_id": "r", "t": 0.0, "iteration": 1, "frames": [],
-            "source": {"file": "executor/models/chat_model.py", "line": 1, "function": "f"}}
+ENVELOPE = {
+    "seq": 0,
+    "run_id": "r",
+    "t": 0.0,
+    "iteration": 1,
+    "frames": [],
+    "source": {"file": "executor/models/chat_model.py", "line": 1, "function": "f"},
+}
 
 
 def narrated(events):
@@ -54,11 +60,14 @@ def test_the_ledger_counts_fallbacks_refusals_by_breakers_and_the_rule():
 
 
 def test_half_open_closed_no_rule_and_refusal_are_narrated_literally():
-    events = [BreakerHalfOpenEvent(**ENVELOPE, endpoint="e", model="m", open_for=31.5),
-              BreakerClosedEvent(**ENVELOPE, endpoint="e", model="m"),
-              DegradeEvent(**ENVELOPE, failures=3, last_error="X: y", question="q", rule=None, pattern=None,
-                           tool=None, tool_input=None),
-              RefusalEvent(**ENVELOPE, text=HOSTILE, detected_by="refusal_field")]
+    events = [
+        BreakerHalfOpenEvent(**ENVELOPE, endpoint="e", model="m", open_for=31.5),
+        BreakerClosedEvent(**ENVELOPE, endpoint="e", model="m"),
+        DegradeEvent(
+            **ENVELOPE, failures=3, last_error="X: y", question="q", rule=None, pattern=None, tool=None, tool_input=None
+        ),
+        RefusalEvent(**ENVELOPE, text=HOSTILE, detected_by="refusal_field"),
+    ]
     out = narrated(events)
     assert "breaker half-open for m after 31.5s: one trial call goes through" in out
     assert "breaker closed for m: the trial call worked" in out and "no rule matches the question" in out

@@ -37,5 +37,6 @@ def test_a_tutorial_name_suggests_its_scenarios():
 
 def test_iteration_limit_does_not_call_its_run_a_rose_run():
     from tutorials.registry import TUTORIALS
+
     texts = [n.texts["en"] for n in TUTORIALS["iteration-limit"].notes.notes]
     assert not any("this tutorial's rose run" in text for text in texts)

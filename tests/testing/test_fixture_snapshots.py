@@ -1,6 +1,5 @@
 """Every recorded fixture: its transitions match the stored snapshot, and it still re-executes identically."""
 
-
 import pytest
 
 from tests.helpers.paths import FIXTURES

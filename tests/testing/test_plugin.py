@@ -6,7 +6,7 @@ import textwrap
 pytest_plugins = ["pytester"]
 
 # The README's example (tests/test_readme_snippets.py runs the README's own copy, marker included).
-README_EXAMPLE = '''
+README_EXAMPLE = """
 from executor import AgentExecutor, ScriptedModel, Tool, create_react_agent
 
 def search(query):
@@ -24,7 +24,7 @@ def test_rose_agent(loopscope_cassette, trace_snapshot):
     trace = loopscope_cassette.run(build, {"input": "What do roses cost?"}, live_model=live_model)
     assert trace.outcome() == "finished: 25 yuan"
     assert trace == trace_snapshot
-'''
+"""
 
 CASSETTE = "cassettes/test_agent/test_rose_agent.jsonl"
 SNAPSHOT = "__snapshots__/test_agent/test_rose_agent.transitions.txt"
@@ -51,8 +51,9 @@ def test_the_readme_example_records_once_then_replays_offline(pytester):
     assert "  1  AgentAction(Search)\n  1  tool(Search)\n" in snapshot
     assert "outcome: finished: 25 yuan" in snapshot
     # Replaying (record mode none, the default) must never build the live model.
-    offline = README_EXAMPLE.replace("def live_model():", "def live_model():\n    raise RuntimeError('went live')\n"
-                                     "\ndef unused():")
+    offline = README_EXAMPLE.replace(
+        "def live_model():", "def live_model():\n    raise RuntimeError('went live')\n\ndef unused():"
+    )
     pytester.makepyfile(test_agent=offline)
     run(pytester).assert_outcomes(passed=1)
 
@@ -70,8 +71,8 @@ def test_a_changed_loop_fails_naming_the_event_and_the_prompt_diff(pytester):
     # A prompt edit changes nothing before the first model call, so that is where the run parts.
     changed = README_EXAMPLE.replace(
         "create_react_agent(model, tools)",
-        "create_react_agent(model, tools, REACT_PROMPT.replace('as well as you can', 'briefly'))").replace(
-        "import AgentExecutor,", "import REACT_PROMPT, AgentExecutor,")
+        "create_react_agent(model, tools, REACT_PROMPT.replace('as well as you can', 'briefly'))",
+    ).replace("import AgentExecutor,", "import REACT_PROMPT, AgentExecutor,")
     pytester.makepyfile(test_agent=changed)
     result = run(pytester)
     result.assert_outcomes(failed=1)
@@ -93,8 +94,9 @@ def test_a_changed_transition_fails_with_a_readable_diff_and_snapshot_update_ref
     recorded(pytester)
     snapshot_path = pytester.path / SNAPSHOT
     # Pretend the stored run used a different tool: the live run's transitions no longer match.
-    snapshot_path.write_text(snapshot_path.read_text(encoding="utf-8").replace("(Search)", "(Calculator)"),
-                             encoding="utf-8")
+    snapshot_path.write_text(
+        snapshot_path.read_text(encoding="utf-8").replace("(Search)", "(Calculator)"), encoding="utf-8"
+    )
     result = run(pytester)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*-*AgentAction(Calculator)*", "*+*AgentAction(Search)*"])
@@ -106,7 +108,8 @@ def test_a_changed_transition_fails_with_a_readable_diff_and_snapshot_update_ref
 def test_rewrite_records_again_with_what_the_live_model_says_now(pytester):
     recorded(pytester)
     newer = README_EXAMPLE.replace("Final Answer: 25 yuan", "Final Answer: 26 yuan").replace(
-        '"finished: 25 yuan"', '"finished: 26 yuan"')
+        '"finished: 25 yuan"', '"finished: 26 yuan"'
+    )
     pytester.makepyfile(test_agent=newer)
     run(pytester, "--loopscope-record=rewrite", "--snapshot-update").assert_outcomes(passed=1)
     assert "26 yuan" in (pytester.path / CASSETTE).read_text(encoding="utf-8")
@@ -114,12 +117,14 @@ def test_rewrite_records_again_with_what_the_live_model_says_now(pytester):
 
 
 def test_scenario_fixture_and_events_snapshot(pytester):
-    pytester.makepyfile(test_scenarios=textwrap.dedent('''
+    pytester.makepyfile(
+        test_scenarios=textwrap.dedent("""
         def test_rose(loopscope_scenario, trace_events_snapshot):
             trace = loopscope_scenario("rose-pricing")
             assert trace.labels()[-3:] == ["AgentFinish", "finish_check(True)", "chain_end"]
             assert trace == trace_events_snapshot
-    '''))
+    """)
+    )
     run(pytester, "--snapshot-update").assert_outcomes(passed=1)
     stored = (pytester.path / "__snapshots__/test_scenarios/test_rose.events.txt").read_text(encoding="utf-8")
     assert "[14] calculator_eval" in stored and '  expression: "25 * 1.05"' in stored
@@ -129,12 +134,14 @@ def test_scenario_fixture_and_events_snapshot(pytester):
 
 def test_secrets_stay_out_of_cassettes_and_the_replay_still_matches(pytester, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-fake-plugin-0123456789abcdef")
-    leaky = README_EXAMPLE.replace('return "Roses cost 25 yuan a bunch."',
-                                   'return "Roses cost 25 yuan a bunch (key sk-fake-plugin-0123456789abcdef, '
-                                   'account cust-778899)."')
+    leaky = README_EXAMPLE.replace(
+        'return "Roses cost 25 yuan a bunch."',
+        'return "Roses cost 25 yuan a bunch (key sk-fake-plugin-0123456789abcdef, account cust-778899)."',
+    )
     pytester.makepyfile(test_agent=leaky)
-    run(pytester, "--loopscope-record=once", "--snapshot-update", "--loopscope-redact", r"cust-\d+") \
-        .assert_outcomes(passed=1)
+    run(pytester, "--loopscope-record=once", "--snapshot-update", "--loopscope-redact", r"cust-\d+").assert_outcomes(
+        passed=1
+    )
     stored = (pytester.path / CASSETTE).read_text(encoding="utf-8")
     assert "sk-fake-plugin" not in stored and "cust-778899" not in stored
     assert "[REDACTED:OPENAI_API_KEY]" in stored and "[REDACTED:pattern-1]" in stored
@@ -146,8 +153,8 @@ def test_a_failing_replay_under_snapshot_update_keeps_the_snapshot(pytester):
     before = (pytester.path / SNAPSHOT).read_text(encoding="utf-8")
     changed = README_EXAMPLE.replace(
         "create_react_agent(model, tools)",
-        "create_react_agent(model, tools, REACT_PROMPT.replace('as well as you can', 'briefly'))").replace(
-        "import AgentExecutor,", "import REACT_PROMPT, AgentExecutor,")
+        "create_react_agent(model, tools, REACT_PROMPT.replace('as well as you can', 'briefly'))",
+    ).replace("import AgentExecutor,", "import REACT_PROMPT, AgentExecutor,")
     pytester.makepyfile(test_agent=changed)
     result = run(pytester, "--snapshot-update")  # replay only: the cassette no longer fits
     result.assert_outcomes(failed=1)

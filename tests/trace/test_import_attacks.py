@@ -22,10 +22,20 @@ def attribute(key: str, value) -> dict:
     return {"key": key, "value": {"intValue": str(value)} if isinstance(value, int) else {"stringValue": value}}
 
 
-def otlp_span(span_id: str, parent: str = "", kind: str = "LLM", start=str(T0), end=str(T0 + 10**8),
-              name: str = "ChatOpenAI", **attrs) -> dict:
-    pairs = [attribute(om.SPAN_KIND, kind), attribute(om.INPUT_VALUE, f"prompt of {span_id}"),
-             attribute(om.OUTPUT_VALUE, f"reply of {span_id}")]
+def otlp_span(
+    span_id: str,
+    parent: str = "",
+    kind: str = "LLM",
+    start=str(T0),
+    end=str(T0 + 10**8),
+    name: str = "ChatOpenAI",
+    **attrs,
+) -> dict:
+    pairs = [
+        attribute(om.SPAN_KIND, kind),
+        attribute(om.INPUT_VALUE, f"prompt of {span_id}"),
+        attribute(om.OUTPUT_VALUE, f"reply of {span_id}"),
+    ]
     pairs += [attribute(key.replace("_", "."), value) for key, value in attrs.items()]
     span = {"spanId": span_id, "name": name, "startTimeUnixNano": start, "endTimeUnixNano": end, "attributes": pairs}
     if parent:
@@ -38,9 +48,16 @@ def otlp(*spans) -> dict:
 
 
 def langsmith_run(run_id: str, parent: str | None = None, run_type: str = "llm", **fields) -> dict:
-    run = {"id": run_id, "name": f"run-{run_id}", "run_type": run_type, "parent_run_id": parent,
-           "start_time": "2025-02-10T08:00:00.100", "end_time": "2025-02-10T08:00:00.300",
-           "inputs": {"prompt": f"prompt of {run_id}"}, "outputs": {"generations": [[{"text": f"reply of {run_id}"}]]}}
+    run = {
+        "id": run_id,
+        "name": f"run-{run_id}",
+        "run_type": run_type,
+        "parent_run_id": parent,
+        "start_time": "2025-02-10T08:00:00.100",
+        "end_time": "2025-02-10T08:00:00.300",
+        "inputs": {"prompt": f"prompt of {run_id}"},
+        "outputs": {"generations": [[{"text": f"reply of {run_id}"}]]},
+    }
     return {**run, **fields}
 
 
@@ -74,13 +91,16 @@ def written_and_read_back(conversion, tmp_path):
 
 
 # -- deep JSON ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a": ' * 100_000 + "1" + "}" * 100_000,
-                                  "[" * 201 + "]" * 201],
-                         ids=["100,000 nested arrays", "100,000 nested objects", "201 nested arrays"])
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 100_000 + "]" * 100_000, '{"a": ' * 100_000 + "1" + "}" * 100_000, "[" * 201 + "]" * 201],
+    ids=["100,000 nested arrays", "100,000 nested objects", "201 nested arrays"],
+)
 def test_json_nested_deeper_than_any_export_is_one_line(tmp_path, capsys, text):
     path = write(tmp_path, text)
-    assert refused(capsys, tmp_path, path) == (f"{path}: JSON nested more than 200 levels deep, deeper than any "
-                                               f"trace export; expected {SUPPORTED}")
+    assert refused(capsys, tmp_path, path) == (
+        f"{path}: JSON nested more than 200 levels deep, deeper than any trace export; expected {SUPPORTED}"
+    )
 
 
 def test_a_deep_line_in_json_lines_is_named_by_its_line(tmp_path, capsys):
@@ -92,8 +112,10 @@ def test_json_exactly_as_deep_as_allowed_imports_and_writes(tmp_path):
     deep = "bottom"
     for _ in range(196):
         deep = [deep]
-    runs = [langsmith_run("root", run_type="chain", inputs={"input": [deep]}),
-            langsmith_run("llm", "root", inputs={"deep": deep}, outputs={"generations": deep})]  # 200 levels
+    runs = [
+        langsmith_run("root", run_type="chain", inputs={"input": [deep]}),
+        langsmith_run("llm", "root", inputs={"deep": deep}, outputs={"generations": deep}),
+    ]  # 200 levels
     conversion = convert(write(tmp_path, runs))
     events = written_and_read_back(conversion, tmp_path)
     assert [e.kind for e in events] == ["chain_start", "llm_start", "llm_end", "chain_end"]
@@ -108,8 +130,10 @@ def test_langsmith_child_runs_nested_5000_deep_is_one_line(tmp_path, capsys):
 
 # -- deep span trees ---------------------------------------------------------------------------------
 def test_5000_nested_spans_are_all_kept_and_shown_at_most_100_levels_deep(tmp_path):
-    spans = [otlp_span(f"{n:016x}", f"{n - 1:016x}" if n else "", start=str(T0 + n), end=str(T0 + 10**9 - n))
-             for n in range(5000)]
+    spans = [
+        otlp_span(f"{n:016x}", f"{n - 1:016x}" if n else "", start=str(T0 + n), end=str(T0 + 10**9 - n))
+        for n in range(5000)
+    ]
     conversion = convert(write(tmp_path, otlp(*spans)))
     assert conversion.warnings == ["4899 span(s) nested more than 100 levels deep: shown at level 100"]
     events = written_and_read_back(conversion, tmp_path)
@@ -129,38 +153,57 @@ def test_5000_langsmith_runs_chained_by_parent_id(tmp_path):
 
 
 # -- wrong types -------------------------------------------------------------------------------------
-@pytest.mark.parametrize("document, problem", [
-    ({"resourceSpans": "nope"}, "recognised OTLP JSON, but could not read it: resourceSpans is a string 'nope', "
-                                "not a list"),
-    ({"resourceSpans": [{"scopeSpans": {"spans": []}}]},
-     "recognised OTLP JSON, but could not read it: resourceSpans[0].scopeSpans is an object of 1 key(s), not a list"),
-    ({"resourceSpans": [{"scopeSpans": [{"spans": [7, "x"]}]}]},
-     "recognised OTLP JSON, but could not read it: resourceSpans[0].scopeSpans[0].spans[0] is the number 7, "
-     "not an object"),
-    ({"resourceSpans": [{"scopeSpans": [{"spans": [{"spanId": "01", "attributes": "nope"}]}]}]},
-     "recognised OTLP JSON: 1 spans, 0 LLM, 0 tool, but no span is a model or tool call (OpenInference / "
-     "OpenTelemetry GenAI attributes, run_type llm/tool); span '01': attributes is a string 'nope', not a list"),
-    ({"traces": [{"id": "t", "observations": [None, "x"]}]},
-     "recognised Langfuse trace: 1 spans, 0 LLM, 0 tool, but no span is a model or tool call (OpenInference / "
-     "OpenTelemetry GenAI attributes, run_type llm/tool); trace 't': observations[0] is null, not an object"),
-], ids=["resourceSpans a string", "scopeSpans an object", "spans of numbers", "attributes a string",
-        "observations of nulls"])
-def test_a_file_whose_structure_has_the_wrong_types_is_one_line_naming_the_first(tmp_path, capsys, document,
-                                                                                 problem):
+@pytest.mark.parametrize(
+    "document, problem",
+    [
+        (
+            {"resourceSpans": "nope"},
+            "recognised OTLP JSON, but could not read it: resourceSpans is a string 'nope', not a list",
+        ),
+        (
+            {"resourceSpans": [{"scopeSpans": {"spans": []}}]},
+            "recognised OTLP JSON, but could not read it: resourceSpans[0].scopeSpans is an object of 1 key(s), not a list",
+        ),
+        (
+            {"resourceSpans": [{"scopeSpans": [{"spans": [7, "x"]}]}]},
+            "recognised OTLP JSON, but could not read it: resourceSpans[0].scopeSpans[0].spans[0] is the number 7, "
+            "not an object",
+        ),
+        (
+            {"resourceSpans": [{"scopeSpans": [{"spans": [{"spanId": "01", "attributes": "nope"}]}]}]},
+            "recognised OTLP JSON: 1 spans, 0 LLM, 0 tool, but no span is a model or tool call (OpenInference / "
+            "OpenTelemetry GenAI attributes, run_type llm/tool); span '01': attributes is a string 'nope', not a list",
+        ),
+        (
+            {"traces": [{"id": "t", "observations": [None, "x"]}]},
+            "recognised Langfuse trace: 1 spans, 0 LLM, 0 tool, but no span is a model or tool call (OpenInference / "
+            "OpenTelemetry GenAI attributes, run_type llm/tool); trace 't': observations[0] is null, not an object",
+        ),
+    ],
+    ids=[
+        "resourceSpans a string",
+        "scopeSpans an object",
+        "spans of numbers",
+        "attributes a string",
+        "observations of nulls",
+    ],
+)
+def test_a_file_whose_structure_has_the_wrong_types_is_one_line_naming_the_first(tmp_path, capsys, document, problem):
     path = write(tmp_path, document)
     assert refused(capsys, tmp_path, path) == f"{path}: {problem}"
 
 
 def test_a_wrong_typed_part_is_left_out_and_the_rest_kept(tmp_path):
     good, bad = otlp_span("01", start=str(T0)), otlp_span("02", start=str(T0 + 10**9), end=str(T0 + 2 * 10**9))
-    bad["attributes"][1] = "input.value=oops"          # one attribute pair that is not one
+    bad["attributes"][1] = "input.value=oops"  # one attribute pair that is not one
     document = otlp(good, bad)
     document["resourceSpans"].append("a resource")
     conversion = convert(write(tmp_path, document))
     assert conversion.warnings == [
         "2 part(s) of the file could not be read and were left out: resourceSpans[1] is a string 'a resource', "
         "not an object; span '02': attributes[1] is a string 'input.value=oops', not "
-        'an attribute ({"key": name, "value": ...})']
+        'an attribute ({"key": name, "value": ...})'
+    ]
     starts = [e for e in written_and_read_back(conversion, tmp_path) if e.kind == "llm_start"]
     assert [e.prompt for e in starts] == ["prompt of 01", ""]  # span 02 kept, without the attribute
 
@@ -228,11 +271,20 @@ def test_every_part_of_every_export_replaced_by_each_wrong_type(tmp_path, monkey
 
 
 # -- times and dates ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("start, shown", [
-    ('"abc"', "a string 'abc'"), ("1e400", "the number 1e400"), ("NaN", "the number NaN"),
-    ('"-5"', "a string '-5'"), ("-5", "the number -5"),
-    ('"' + "9" * 40 + '"', "a string '999999999999999999999999999999'…"), (str(2**64), f"the number {2**64}"),
-    ("true", "true"), ('{"ns": 1}', "an object of 1 key(s)")])
+@pytest.mark.parametrize(
+    "start, shown",
+    [
+        ('"abc"', "a string 'abc'"),
+        ("1e400", "the number 1e400"),
+        ("NaN", "the number NaN"),
+        ('"-5"', "a string '-5'"),
+        ("-5", "the number -5"),
+        ('"' + "9" * 40 + '"', "a string '999999999999999999999999999999'…"),
+        (str(2**64), f"the number {2**64}"),
+        ("true", "true"),
+        ('{"ns": 1}', "an object of 1 key(s)"),
+    ],
+)
 def test_an_otlp_span_whose_start_is_no_time_is_kept_at_its_parents_start(tmp_path, start, shown):
     agent = otlp_span("0a", kind="AGENT", name="agent", start=str(T0), end=str(T0 + 10**9))
     late = otlp_span("0b", "0a", start="START", end=str(T0 + 6 * 10**8))
@@ -241,27 +293,36 @@ def test_an_otlp_span_whose_start_is_no_time_is_kept_at_its_parents_start(tmp_pa
     assert conversion.warnings == [
         f"1 part(s) of the file could not be read and were left out: span '0b': startTimeUnixNano is {shown}, "
         "not a time (nanoseconds since 1970)",
-        "1 span(s) without a readable start or end time: placed at their parent's start"]
+        "1 span(s) without a readable start or end time: placed at their parent's start",
+    ]
     events = written_and_read_back(conversion, tmp_path)
-    assert [(e.kind, e.t) for e in events] == [("chain_start", 0.0), ("llm_start", 0.0), ("llm_end", 0.6),
-                                               ("chain_end", 1.0)]
+    assert [(e.kind, e.t) for e in events] == [
+        ("chain_start", 0.0),
+        ("llm_start", 0.0),
+        ("llm_end", 0.6),
+        ("chain_end", 1.0),
+    ]
 
 
 def test_a_span_with_no_times_at_all_sits_at_the_earliest_time_in_the_file(tmp_path):
     timeless = otlp_span("01")
     del timeless["startTimeUnixNano"], timeless["endTimeUnixNano"]
-    conversion = convert(write(tmp_path, otlp(timeless, otlp_span("02", start=str(T0 + 10**9),
-                                                                  end=str(T0 + 2 * 10**9)))))
+    conversion = convert(
+        write(tmp_path, otlp(timeless, otlp_span("02", start=str(T0 + 10**9), end=str(T0 + 2 * 10**9))))
+    )
     assert conversion.warnings == ["1 span(s) without a readable start or end time: placed at their parent's start"]
     events = written_and_read_back(conversion, tmp_path)
     assert [(e.kind, e.t, getattr(e, "prompt", getattr(e, "text", None))) for e in events][1:5] == [
-        ("llm_start", 0.0, "prompt of 01"), ("llm_end", 0.0, "reply of 01"), ("llm_start", 0.0, "prompt of 02"),
-        ("llm_end", 1.0, "reply of 02")]
+        ("llm_start", 0.0, "prompt of 01"),
+        ("llm_end", 0.0, "reply of 01"),
+        ("llm_start", 0.0, "prompt of 02"),
+        ("llm_end", 1.0, "reply of 02"),
+    ]
 
 
 def test_a_span_ending_after_its_run_or_before_it_starts_keeps_the_run_in_order(tmp_path):
     agent = otlp_span("0a", kind="AGENT", name="agent", start=str(T0), end=str(T0 + 10**9))
-    far = otlp_span("0b", "0a", start=str(T0 + 10**8), end=str(2**64 - 1))       # the year 2554: valid, huge
+    far = otlp_span("0b", "0a", start=str(T0 + 10**8), end=str(2**64 - 1))  # the year 2554: valid, huge
     backwards = otlp_span("0c", "0a", start=str(T0 + 5 * 10**8), end=str(T0 + 2 * 10**8))
     conversion = convert(write(tmp_path, otlp(agent, far, backwards)))
     assert conversion.warnings == ["1 span(s) end before they start: shown ending as they start"]
@@ -273,49 +334,89 @@ def test_a_span_ending_after_its_run_or_before_it_starts_keeps_the_run_in_order(
 
 @pytest.mark.parametrize("date", ["2024-02-30T25:61:00Z", "2024-13-01", "yesterday", "9999-12-31T23:59:60Z"])
 def test_an_impossible_langsmith_date_keeps_the_run_at_its_parents_start(tmp_path, date):
-    runs = [langsmith_run("root", run_type="chain", start_time="2025-02-10T08:00:00.000",
-                          end_time="2025-02-10T08:00:01.000"),
-            langsmith_run("llm", "root", start_time=date)]
+    runs = [
+        langsmith_run(
+            "root", run_type="chain", start_time="2025-02-10T08:00:00.000", end_time="2025-02-10T08:00:01.000"
+        ),
+        langsmith_run("llm", "root", start_time=date),
+    ]
     conversion = convert(write(tmp_path, runs))
     assert conversion.warnings == [
         f"1 part(s) of the file could not be read and were left out: run 'llm': start_time is a string {date!r}, "
         "not a time",
-        "1 span(s) without a readable start or end time: placed at their parent's start"]
+        "1 span(s) without a readable start or end time: placed at their parent's start",
+    ]
     events = written_and_read_back(conversion, tmp_path)
-    assert [(e.kind, e.t) for e in events] == [("chain_start", 0.0), ("llm_start", 0.0), ("llm_end", 0.3),
-                                               ("chain_end", 1.0)]
+    assert [(e.kind, e.t) for e in events] == [
+        ("chain_start", 0.0),
+        ("llm_start", 0.0),
+        ("llm_end", 0.3),
+        ("chain_end", 1.0),
+    ]
     assert events[2].text == "reply of llm"
 
 
 def test_impossible_langfuse_dates_keep_every_observation(tmp_path):
-    trace = {"id": "t", "name": "agent", "timestamp": "2024-02-30T25:61:00Z", "observations": [
-        {"id": "g", "type": "GENERATION", "startTime": "2024-02-30T25:61:00Z", "endTime": ISO,
-         "input": "question", "output": "answer"}]}
+    trace = {
+        "id": "t",
+        "name": "agent",
+        "timestamp": "2024-02-30T25:61:00Z",
+        "observations": [
+            {
+                "id": "g",
+                "type": "GENERATION",
+                "startTime": "2024-02-30T25:61:00Z",
+                "endTime": ISO,
+                "input": "question",
+                "output": "answer",
+            }
+        ],
+    }
     conversion = convert(write(tmp_path, trace))
     assert conversion.warnings == [
         "2 part(s) of the file could not be read and were left out: observation 'g': startTime is a string "
         "'2024-02-30T25:61:00Z', not a time; trace 't': timestamp is a string '2024-02-30T25:61:00Z', not a time",
-        "1 span(s) without a readable start or end time: placed at their parent's start"]
+        "1 span(s) without a readable start or end time: placed at their parent's start",
+    ]
     events = written_and_read_back(conversion, tmp_path)
-    assert [(e.kind, e.t) for e in events] == [("chain_start", 0.0), ("llm_start", 0.0), ("llm_end", 0.0),
-                                               ("chain_end", 0.0)]
+    assert [(e.kind, e.t) for e in events] == [
+        ("chain_start", 0.0),
+        ("llm_start", 0.0),
+        ("llm_end", 0.0),
+        ("chain_end", 0.0),
+    ]
     assert (events[1].prompt, events[2].text) == ("question", "answer")
 
 
 # -- usage -------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("fields, left_out", [
-    ({"outputs": {"generations": [[{"text": "reply"}]], "usage": "lots"}},
-     "run 'llm': outputs.usage is a string 'lots', not token counts"),
-    ({"prompt_tokens": "x", "completion_tokens": 3}, "run 'llm': prompt_tokens is a string 'x', not a token count"),
-    ({"outputs": {"generations": [[{"text": "reply"}]], "llm_output": {"token_usage": {
-        "prompt_tokens": float("inf"), "completion_tokens": 2}}}},
-     "run 'llm': outputs.llm_output.token_usage.prompt_tokens is the number Infinity, not a token count"),
-    ({"prompt_tokens": -4, "completion_tokens": True},
-     "run 'llm': prompt_tokens is the number -4, not a token count; run 'llm': completion_tokens is true, "
-     "not a token count"),
-    ({"prompt_tokens": 2**64, "completion_tokens": 1}, f"run 'llm': prompt_tokens is the number {2**64}, not a "
-                                                      "token count"),
-])
+@pytest.mark.parametrize(
+    "fields, left_out",
+    [
+        (
+            {"outputs": {"generations": [[{"text": "reply"}]], "usage": "lots"}},
+            "run 'llm': outputs.usage is a string 'lots', not token counts",
+        ),
+        ({"prompt_tokens": "x", "completion_tokens": 3}, "run 'llm': prompt_tokens is a string 'x', not a token count"),
+        (
+            {
+                "outputs": {
+                    "generations": [[{"text": "reply"}]],
+                    "llm_output": {"token_usage": {"prompt_tokens": float("inf"), "completion_tokens": 2}},
+                }
+            },
+            "run 'llm': outputs.llm_output.token_usage.prompt_tokens is the number Infinity, not a token count",
+        ),
+        (
+            {"prompt_tokens": -4, "completion_tokens": True},
+            "run 'llm': prompt_tokens is the number -4, not a token count; run 'llm': completion_tokens is true, "
+            "not a token count",
+        ),
+        (
+            {"prompt_tokens": 2**64, "completion_tokens": 1},
+            f"run 'llm': prompt_tokens is the number {2**64}, not a token count",
+        ),
+    ],
+)
 def test_wrong_typed_langsmith_usage_is_left_out_and_the_call_kept(tmp_path, fields, left_out):
     conversion = convert(write(tmp_path, [langsmith_run("llm", **fields)]))
     count = left_out.count("; ") + 1
@@ -324,62 +425,99 @@ def test_wrong_typed_langsmith_usage_is_left_out_and_the_call_kept(tmp_path, fie
     assert llm_end.usage is None and llm_end.text.startswith("reply")
 
 
-@pytest.mark.parametrize("usage, left_out", [
-    ("lots", "observation 'g': usage is a string 'lots', not token counts"),
-    ({"input": "x", "output": 2}, "observation 'g': usage.input is a string 'x', not a token count"),
-])
+@pytest.mark.parametrize(
+    "usage, left_out",
+    [
+        ("lots", "observation 'g': usage is a string 'lots', not token counts"),
+        ({"input": "x", "output": 2}, "observation 'g': usage.input is a string 'x', not a token count"),
+    ],
+)
 def test_wrong_typed_langfuse_usage_is_left_out(tmp_path, usage, left_out):
-    trace = {"id": "t", "timestamp": ISO, "observations": [
-        {"id": "g", "type": "GENERATION", "startTime": ISO, "input": "q", "output": "a", "usage": usage}]}
+    trace = {
+        "id": "t",
+        "timestamp": ISO,
+        "observations": [
+            {"id": "g", "type": "GENERATION", "startTime": ISO, "input": "q", "output": "a", "usage": usage}
+        ],
+    }
     conversion = convert(write(tmp_path, trace))
     assert conversion.warnings == [f"1 part(s) of the file could not be read and were left out: {left_out}"]
     llm_end = written_and_read_back(conversion, tmp_path)[2]
     assert (llm_end.text, llm_end.usage) == ("a", None)
 
 
-@pytest.mark.parametrize("value, shown", [({"stringValue": "x"}, "a string 'x'"),
-                                          ({"intValue": "x"}, "a string 'x'"),
-                                          ({"intValue": "9" * 5000}, "a string '999999999999999999999999999999'…"),
-                                          ({"doubleValue": 2.5}, "the number 2.5")])
+@pytest.mark.parametrize(
+    "value, shown",
+    [
+        ({"stringValue": "x"}, "a string 'x'"),
+        ({"intValue": "x"}, "a string 'x'"),
+        ({"intValue": "9" * 5000}, "a string '999999999999999999999999999999'…"),
+        ({"doubleValue": 2.5}, "the number 2.5"),
+    ],
+)
 def test_wrong_typed_otlp_token_counts_are_left_out(tmp_path, value, shown):
     span = otlp_span("01")
-    span["attributes"] += [attribute(om.LLM_TOKEN_COUNT_COMPLETION, 7),
-                           {"key": om.LLM_TOKEN_COUNT_PROMPT, "value": value}]
+    span["attributes"] += [
+        attribute(om.LLM_TOKEN_COUNT_COMPLETION, 7),
+        {"key": om.LLM_TOKEN_COUNT_PROMPT, "value": value},
+    ]
     conversion = convert(write(tmp_path, otlp(span)))
-    assert conversion.warnings == ["1 part(s) of the file could not be read and were left out: span '01': "
-                                   f"attribute {om.LLM_TOKEN_COUNT_PROMPT} is {shown}, not a token count"]
+    assert conversion.warnings == [
+        "1 part(s) of the file could not be read and were left out: span '01': "
+        f"attribute {om.LLM_TOKEN_COUNT_PROMPT} is {shown}, not a token count"
+    ]
     assert written_and_read_back(conversion, tmp_path)[2].usage is None
 
 
 def test_numbers_no_float_or_int64_holds_are_kept_as_the_text_the_file_has(tmp_path):
     digits = "1" * 5000  # past Python's 4,300-digit limit on int(): json.loads alone raises ValueError
-    runs = json.dumps([langsmith_run("root", run_type="chain", inputs={"big": "BIG", "huge": "HUGE", "nan": "NAN"}),
-                       langsmith_run("llm", "root", prompt_tokens="HUGE", completion_tokens=2)])
+    runs = json.dumps(
+        [
+            langsmith_run("root", run_type="chain", inputs={"big": "BIG", "huge": "HUGE", "nan": "NAN"}),
+            langsmith_run("llm", "root", prompt_tokens="HUGE", completion_tokens=2),
+        ]
+    )
     text = runs.replace('"BIG"', "1e400").replace('"HUGE"', digits).replace('"NAN"', "NaN")
     conversion = convert(write(tmp_path, text))
-    assert conversion.warnings == ["1 part(s) of the file could not be read and were left out: run 'llm': "
-                                   f"prompt_tokens is the number {digits[:30]}…, not a token count"]
+    assert conversion.warnings == [
+        "1 part(s) of the file could not be read and were left out: run 'llm': "
+        f"prompt_tokens is the number {digits[:30]}…, not a token count"
+    ]
     events = written_and_read_back(conversion, tmp_path)
     assert events[0].inputs == {"big": "1e400", "huge": digits, "nan": "NaN"} and events[2].usage is None
 
 
 # -- messages ----------------------------------------------------------------------------------------
 def test_a_langsmith_message_whose_kwargs_is_a_string_is_that_messages_text(tmp_path):
-    messages = [[{"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "HumanMessage"],
-                  "kwargs": "rose price?"},
-                 {"lc": 1, "id": "not a list", "kwargs": ["odd", 1]},
-                 {"lc": 1, "kwargs": {"type": {"not": "text"}, "content": "hi"}}]]
+    messages = [
+        [
+            {
+                "lc": 1,
+                "type": "constructor",
+                "id": ["langchain", "schema", "messages", "HumanMessage"],
+                "kwargs": "rose price?",
+            },
+            {"lc": 1, "id": "not a list", "kwargs": ["odd", 1]},
+            {"lc": 1, "kwargs": {"type": {"not": "text"}, "content": "hi"}},
+        ]
+    ]
     conversion = convert(write(tmp_path, [langsmith_run("llm", inputs={"messages": messages})]))
     assert conversion.warnings == []
     prompt = written_and_read_back(conversion, tmp_path)[1].prompt
     assert prompt == 'HumanMessage: rose price?\n\nmessage: [\n "odd",\n 1\n]\n\nmessage: hi'
 
 
-@pytest.mark.parametrize("outputs, text", [
-    ({"generations": "plain"}, "plain"), ({"generations": [[]]}, "[\n []\n]"),
-    ({"generations": [["bare"]]}, '[\n [\n  "bare"\n ]\n]'), ({"choices": [7]}, "[\n 7\n]"),
-    ({"choices": [{"message": "just text"}]}, "just text"), ("a string", "a string"),
-])
+@pytest.mark.parametrize(
+    "outputs, text",
+    [
+        ({"generations": "plain"}, "plain"),
+        ({"generations": [[]]}, "[\n []\n]"),
+        ({"generations": [["bare"]]}, '[\n [\n  "bare"\n ]\n]'),
+        ({"choices": [7]}, "[\n 7\n]"),
+        ({"choices": [{"message": "just text"}]}, "just text"),
+        ("a string", "a string"),
+    ],
+)
 def test_a_langsmith_reply_of_an_odd_shape_is_shown_whole(tmp_path, outputs, text):
     conversion = convert(write(tmp_path, [langsmith_run("llm", outputs=outputs, error="   ")]))
     events = written_and_read_back(conversion, tmp_path)
@@ -391,26 +529,36 @@ def test_a_langsmith_parent_cycle_is_broken_and_said(tmp_path, capsys):
     runs = [langsmith_run("a", "b"), langsmith_run("b", "a", start_time="2025-02-10T08:00:00.200")]
     path = write(tmp_path, runs)
     conversion = convert(path)
-    assert conversion.warnings == ["2 span(s) name each other as parents in a cycle ('a' → 'b' → 'a'): broken at "
-                                   "'a', which is shown at the top level"]
+    assert conversion.warnings == [
+        "2 span(s) name each other as parents in a cycle ('a' → 'b' → 'a'): broken at "
+        "'a', which is shown at the top level"
+    ]
     events = written_and_read_back(conversion, tmp_path)
     assert [(e.kind, e.frames[1:]) for e in events][1:5] == [
-        ("llm_start", ("run-a",)), ("llm_start", ("run-a", "run-b")), ("llm_end", ("run-a", "run-b")),
-        ("llm_end", ("run-a",))]
+        ("llm_start", ("run-a",)),
+        ("llm_start", ("run-a", "run-b")),
+        ("llm_end", ("run-a", "run-b")),
+        ("llm_end", ("run-a",)),
+    ]
     code, out, err = cli(capsys, "import", path, "-o", tmp_path / "out.jsonl")
     assert code == 0 and err == f"warning: {conversion.warnings[0]}\n" and "6 events written" in out
 
 
 def test_a_span_that_is_its_own_parent_and_a_three_span_cycle(tmp_path):
     ms = 10**6
-    spans = [otlp_span("01", "01"), otlp_span("02", "04", start=str(T0 + 3 * ms)),
-             otlp_span("03", "02", start=str(T0 + 2 * ms)), otlp_span("04", "03", start=str(T0 + ms))]
+    spans = [
+        otlp_span("01", "01"),
+        otlp_span("02", "04", start=str(T0 + 3 * ms)),
+        otlp_span("03", "02", start=str(T0 + 2 * ms)),
+        otlp_span("04", "03", start=str(T0 + ms)),
+    ]
     conversion = convert(write(tmp_path, otlp(*spans)))
     assert conversion.warnings == [
         "1 span(s) name each other as parents in a cycle ('01' → '01'): broken at '01', which is shown at the top "
         "level",
         "3 span(s) name each other as parents in a cycle ('02' → '04' → '03' → '02'): broken at '04', which is "
-        "shown at the top level"]
+        "shown at the top level",
+    ]
     events = written_and_read_back(conversion, tmp_path)
     assert len([e for e in events if e.kind == "llm_start"]) == 4
 
@@ -432,7 +580,9 @@ def test_loopscope_event_json_that_is_no_event_falls_back_to_the_spans_attribute
     span = otlp_span("01")
     span["events"] = [{"name": "llm_start", "attributes": [attribute(om.EVENT_JSON, '{"kind": "llm_start"}')]}]
     conversion = convert(write(tmp_path, otlp(span)))
-    assert conversion.warnings == [f"1 part(s) of the file could not be read and were left out: 1 span event(s) "
-                                   f"carry {om.EVENT_JSON} that is no loopscope event (the spans are read by their "
-                                   "attributes instead)"]
+    assert conversion.warnings == [
+        f"1 part(s) of the file could not be read and were left out: 1 span event(s) "
+        f"carry {om.EVENT_JSON} that is no loopscope event (the spans are read by their "
+        "attributes instead)"
+    ]
     assert written_and_read_back(conversion, tmp_path)[1].prompt == "prompt of 01"

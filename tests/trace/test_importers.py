@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -9,8 +10,14 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from tests.helpers.foreign_traces import (FINAL_REPLY, PLAN_REPLY, otlp_json_document, write_langfuse,
-                                          write_langsmith, write_otlp)
+from tests.helpers.foreign_traces import (
+    FINAL_REPLY,
+    PLAN_REPLY,
+    otlp_json_document,
+    write_langfuse,
+    write_langsmith,
+    write_otlp,
+)
 from tests.helpers.paths import FIXTURES, ROSE
 from tracer.report.ledger import Ledger
 from tracer.trace import otel_mapping as om
@@ -27,10 +34,22 @@ def test_otlp_spans_from_the_sdk_become_events_in_time_order_with_parallel_tools
     conversion = convert(write_otlp(tmp_path / "spans.json", orphan=False))
     events = conversion.events
     assert conversion.recognised == "OTLP JSON: 6 spans, 2 LLM, 3 tool" and not conversion.warnings
-    assert kinds(events) == ["chain_start", "llm_start", "llm_end", "tool_start", "tool_start", "tool_start",
-                             "tool_error", "tool_end", "tool_end", "llm_start", "llm_end", "chain_end"]
+    assert kinds(events) == [
+        "chain_start",
+        "llm_start",
+        "llm_end",
+        "tool_start",
+        "tool_start",
+        "tool_start",
+        "tool_error",
+        "tool_end",
+        "tool_end",
+        "llm_start",
+        "llm_end",
+        "chain_end",
+    ]
     assert [e.seq for e in events] == list(range(len(events)))
-    assert all(a.t <= b.t for a, b in zip(events, events[1:]))
+    assert all(a.t <= b.t for a, b in itertools.pairwise(events))
     tools = {e.tool: e.frames for e in events if e.kind == "tool_start"}
     # Siblings under the agent span, not nested in each other.
     assert tools == {name: ("AgentExecutor", name) for name in ("Search", "Calculator", "Divide")}
@@ -47,8 +66,9 @@ def test_otlp_spans_from_the_sdk_become_events_in_time_order_with_parallel_tools
 
 def test_a_span_whose_parent_is_missing_is_kept_at_the_top_level_with_a_warning(tmp_path):
     conversion = convert(write_otlp(tmp_path / "spans.json"))
-    assert conversion.warnings == ["1 span(s) name a parent that is not in the file (lost-tool): "
-                                   "shown at the top level"]
+    assert conversion.warnings == [
+        "1 span(s) name a parent that is not in the file (lost-tool): shown at the top level"
+    ]
     lost = [e for e in conversion.events if e.frames[-1:] == ("lost-tool",)]
     assert [e.kind for e in lost] == ["tool_start", "tool_end"] and len(lost[0].frames) == 2
     assert conversion.events[0].inputs == {"input": "rose price + 5%?"}  # the run keeps the agent's input
@@ -56,16 +76,26 @@ def test_a_span_whose_parent_is_missing_is_kept_at_the_top_level_with_a_warning(
 
 def test_imported_usage_is_the_endpoints_and_is_priced_as_such(tmp_path):
     ledger = Ledger.of(convert(write_otlp(tmp_path / "spans.json", orphan=False)).events)
-    assert [(c.prompt_tokens, c.completion_tokens, c.estimated) for c in ledger.calls] == [(52, 19, False),
-                                                                                           (80, 12, False)]
+    assert [(c.prompt_tokens, c.completion_tokens, c.estimated) for c in ledger.calls] == [
+        (52, 19, False),
+        (80, 12, False),
+    ]
     assert ledger.calls[0].price.entry == "gpt-4o-mini"
 
 
 def test_a_langfuse_trace_export(tmp_path):
     conversion = convert(write_langfuse(tmp_path / "langfuse.json"))
     assert conversion.recognised.startswith("Langfuse trace")
-    assert kinds(conversion.events) == ["chain_start", "llm_start", "llm_end", "tool_start", "tool_end",
-                                        "llm_start", "llm_end", "chain_end"]
+    assert kinds(conversion.events) == [
+        "chain_start",
+        "llm_start",
+        "llm_end",
+        "tool_start",
+        "tool_end",
+        "llm_start",
+        "llm_end",
+        "chain_end",
+    ]
     llm_end = conversion.events[2]
     assert llm_end.text == PLAN_REPLY and llm_end.usage["prompt_tokens"] == 30
     assert conversion.events[5].prompt == "user: Observation: 25 yuan"
@@ -87,8 +117,13 @@ def test_unknown_and_partial_files_get_one_line_naming_what_was_recognised(tmp_p
         convert(unknown)
     no_calls = tmp_path / "chains.json"
     document = {}
-    document["resourceSpans"] = [{"scopeSpans": [{"spans": [{"spanId": "01", "name": "step",
-                                                             "startTimeUnixNano": "1", "endTimeUnixNano": "2"}]}]}]
+    document["resourceSpans"] = [
+        {
+            "scopeSpans": [
+                {"spans": [{"spanId": "01", "name": "step", "startTimeUnixNano": "1", "endTimeUnixNano": "2"}]}
+            ]
+        }
+    ]
     no_calls.write_text(json.dumps(document))
     with pytest.raises(ImportProblem) as caught:
         convert(no_calls)
@@ -98,7 +133,7 @@ def test_unknown_and_partial_files_get_one_line_naming_what_was_recognised(tmp_p
 
 def test_spans_loopscope_exported_come_back_as_the_same_events(tmp_path):
     """What issue 16's exporter writes: every event rides on a span event as JSON; the import is exact."""
-    header, events, _ = load_trace(ROSE)
+    _header, events, _ = load_trace(ROSE)
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))

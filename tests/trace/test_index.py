@@ -20,8 +20,17 @@ def expected_rows(trace: TraceFile) -> list[tuple]:
     rows = []
     for event in trace:
         data = event.model_dump(mode="json")
-        rows.append((event.kind, event.iteration, tuple(event.frames), event.source.file, event.source.line,
-                     event.source.function, event_tool(data)))
+        rows.append(
+            (
+                event.kind,
+                event.iteration,
+                tuple(event.frames),
+                event.source.file,
+                event.source.line,
+                event.source.function,
+                event_tool(data),
+            )
+        )
     return rows
 
 
@@ -51,8 +60,11 @@ def test_index_of_the_rose_run_matches_the_validated_events():
 
 def test_a_trace_in_another_key_order_is_indexed_through_json(tmp_path):
     # Reversed keys defeat the fast scan; the fallback must give the same answer.
-    path = rewrite(ROSE, tmp_path / "reordered.jsonl",
-                   lambda event: json.dumps(dict(reversed(list(event.items()))), ensure_ascii=False))
+    path = rewrite(
+        ROSE,
+        tmp_path / "reordered.jsonl",
+        lambda event: json.dumps(dict(reversed(list(event.items()))), ensure_ascii=False),
+    )
     with TraceFile(ROSE) as rose, TraceFile(path) as trace:
         assert index_rows(TraceIndex.build(trace)) == expected_rows(rose)
 
@@ -62,6 +74,7 @@ def test_a_tool_name_with_an_escaped_quote_is_read_exactly(tmp_path):
         if event.get("tool") == "Search":
             event["tool"] = 'Se"arch'
         return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+
     path = rewrite(ROSE, tmp_path / "quoted.jsonl", rename)
     with TraceFile(path) as trace:
         index = TraceIndex.build(trace)
@@ -97,8 +110,9 @@ def test_a_broken_line_in_the_middle_is_reported_with_its_line_number(tmp_path):
 
 def test_a_live_index_grows_one_event_at_a_time_and_equals_the_built_one(tmp_path):
     events = []
-    executor = SCENARIO.executor(ScriptedModel(SCENARIO.replies), clock=ManualClock(tick=0.001),
-                                 run_id_factory=lambda: "live")
+    executor = SCENARIO.executor(
+        ScriptedModel(SCENARIO.replies), clock=ManualClock(tick=0.001), run_id_factory=lambda: "live"
+    )
     with TraceWriter(tmp_path / "live.jsonl") as writer:
         executor.invoke(SCENARIO.inputs(), [writer, events.append])
     live = TraceIndex()

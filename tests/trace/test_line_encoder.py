@@ -9,15 +9,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from executor.events import (ActionRecord, CalleeRef, ChainEndEvent, ChainStartEvent, LLMEndEvent, SourceRef,
-                             StepEvent, ToolEndEvent)
+from executor.events import (
+    ActionRecord,
+    CalleeRef,
+    ChainEndEvent,
+    ChainStartEvent,
+    LLMEndEvent,
+    SourceRef,
+    StepEvent,
+    ToolEndEvent,
+)
 from tests.helpers.paths import FIXTURES
 from tracer.trace import line_encoder
 from tracer.trace.line_encoder import encode_event, encode_fields, event_fields
 from tracer.trace.reader import load_trace
 
-ENVELOPE = {"seq": 3, "run_id": "abc", "t": 0.25, "iteration": 1, "frames": ("invoke", "_call"),
-            "source": SourceRef(file="executor/agent_executor.py", line=9, function="_call")}
+ENVELOPE = {
+    "seq": 3,
+    "run_id": "abc",
+    "t": 0.25,
+    "iteration": 1,
+    "frames": ("invoke", "_call"),
+    "source": SourceRef(file="executor/agent_executor.py", line=9, function="_call"),
+}
 
 
 def pydantic_line(event) -> bytes:
@@ -57,14 +71,17 @@ def test_a_zero_count_is_left_out_and_a_non_zero_one_is_written():
     assert encode_event(quiet) == pydantic_line(quiet) and encode_event(noisy) == pydantic_line(noisy)
 
 
-@pytest.mark.parametrize("outputs", [
-    {"big": 2 ** 70},  # over 64 bits: orjson refuses
-    {"set": {1, 2}},  # pydantic writes a set as a list
-    {"bytes": b"abc"},  # pydantic writes it as a string, orjson refuses
-    {"object": object()},  # pydantic falls back to repr
-    {1: "a non-str key"},
-    {"model": ActionRecord(tool="t", tool_input="i", log="l")},
-])
+@pytest.mark.parametrize(
+    "outputs",
+    [
+        {"big": 2**70},  # over 64 bits: orjson refuses
+        {"set": {1, 2}},  # pydantic writes a set as a list
+        {"bytes": b"abc"},  # pydantic writes it as a string, orjson refuses
+        {"object": object()},  # pydantic falls back to repr
+        {1: "a non-str key"},
+        {"model": ActionRecord(tool="t", tool_input="i", log="l")},
+    ],
+)
 def test_what_orjson_cannot_write_the_same_way_goes_pydantic_way(outputs):
     event = ChainEndEvent.model_construct(**ENVELOPE, outputs=outputs)
     expected = pydantic_line(event)
@@ -88,32 +105,48 @@ def test_shared_records_are_written_once_and_reused_until_the_cache_fills(monkey
     assert encode_event(first) == pydantic_line(first) and encode_event(second) == pydantic_line(second)
     assert len(line_encoder._FRAGMENTS) == 2  # the source and the callee, each once
     monkeypatch.setattr(line_encoder, "_MAX_FRAGMENTS", 2)
-    third = ToolEndEvent(**ENVELOPE, tool="Price", observation="27",
-                         callee=CalleeRef(file="other.py", line=1, function="f", qualname="f"))
+    third = ToolEndEvent(
+        **ENVELOPE,
+        tool="Price",
+        observation="27",
+        callee=CalleeRef(file="other.py", line=1, function="f", qualname="f"),
+    )
     assert encode_event(third) == pydantic_line(third)
     assert len(line_encoder._FRAGMENTS) <= 2
 
 
 text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
-json_leaf = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2 ** 63), max_value=2 ** 63 - 1),
-                      st.floats(allow_nan=True, allow_infinity=True), text)
-json_value = st.recursive(json_leaf, lambda inner: st.lists(inner, max_size=4)
-                          | st.dictionaries(text, inner, max_size=4), max_leaves=12)
+json_leaf = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.floats(allow_nan=True, allow_infinity=True),
+    text,
+)
+json_value = st.recursive(
+    json_leaf, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4), max_leaves=12
+)
 
 
 @settings(max_examples=400, deadline=None)
-@given(inputs=st.dictionaries(text, json_value, max_size=5), observation=text, log=text,
-       t=st.floats(min_value=0, max_value=1e12, allow_nan=False))
+@given(
+    inputs=st.dictionaries(text, json_value, max_size=5),
+    observation=text,
+    log=text,
+    t=st.floats(min_value=0, max_value=1e12, allow_nan=False),
+)
 def test_random_values_are_written_byte_for_byte_as_pydantic_writes_them(inputs, observation, log, t):
     start = ChainStartEvent(**{**ENVELOPE, "t": t}, inputs={"input": "q", **inputs}, tools=[], settings=inputs)
-    step = StepEvent(**ENVELOPE, action=ActionRecord(tool="T", tool_input=observation, log=log),
-                     observation=observation, n_steps=1)
+    step = StepEvent(
+        **ENVELOPE, action=ActionRecord(tool="T", tool_input=observation, log=log), observation=observation, n_steps=1
+    )
     for event in (start, step):
         assert encode_event(event) == pydantic_line(event)
 
 
-@pytest.mark.parametrize("number", [0.1, 1e16, 1e-7, 123456789.125, -0.0, 5e-324, 1.7976931348623157e308,
-                                    math.inf, -math.inf, math.nan])
+@pytest.mark.parametrize(
+    "number", [0.1, 1e16, 1e-7, 123456789.125, -0.0, 5e-324, 1.7976931348623157e308, math.inf, -math.inf, math.nan]
+)
 def test_floats_have_the_same_shortest_form(number):
     event = ChainEndEvent(**{**ENVELOPE, "t": 0.5}, outputs={"x": number})
     assert encode_event(event) == pydantic_line(event)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from executor import AgentExecutor, ManualClock, ModelReply, ScriptedModel, Tool, create_react_agent
-from executor.events import LLMStartEvent, SourceRef
 from executor.agents.prompt import Scratchpad
+from executor.events import LLMStartEvent, SourceRef
 from executor.schema import AgentAction
 from tests.helpers.loop_builders import action, finish
 from tracer.trace.line_maker import LineMaker
-from tracer.trace.redact import Redactor
 from tracer.trace.reader import load_trace
+from tracer.trace.redact import Redactor
 from tracer.trace.writer import TraceWriter
 
 GITHUB_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
@@ -37,10 +39,18 @@ def test_a_secret_arriving_anywhere_is_redacted_in_every_line_that_carries_it(tm
         replies = [action("Config", f"show {secret}"), finish("done")]
     template = None
     if where == "template":
-        template = ("Answer with tools {tools} ({tool_names}). Deploy key: " + secret +
-                    "\nQuestion: {input}\nThought:{agent_scratchpad}")
-    text = run(tmp_path, replies, observation=f"token={secret}" if where == "observation" else "fine",
-               question=f"is {secret} valid?" if where == "question" else "what is configured?", prompt=template)
+        template = (
+            "Answer with tools {tools} ({tool_names}). Deploy key: "
+            + secret
+            + "\nQuestion: {input}\nThought:{agent_scratchpad}"
+        )
+    text = run(
+        tmp_path,
+        replies,
+        observation=f"token={secret}" if where == "observation" else "fine",
+        question=f"is {secret} valid?" if where == "question" else "what is configured?",
+        prompt=template,
+    )
     assert secret not in text
     assert "[REDACTED:" in text
     assert load_trace(tmp_path / "run.jsonl")[2] is None  # still a whole, readable trace
@@ -67,8 +77,9 @@ def test_a_refusal_or_usage_key_from_the_model_client_is_screened_too(tmp_path):
 
 def test_after_a_secret_the_lines_that_repeat_it_are_redacted_too(tmp_path):
     text = run(tmp_path, [action("Config", "show"), finish("done")], observation=f"token={GITHUB_TOKEN}")
-    kinds_with_redaction = {line.split('"kind":"')[1].split('"')[0] for line in text.splitlines()[1:]
-                            if "[REDACTED:" in line}
+    kinds_with_redaction = {
+        line.split('"kind":"')[1].split('"')[0] for line in text.splitlines()[1:] if "[REDACTED:" in line
+    }
     # tool_end brought it in; step and the next prompt repeat it.
     assert {"tool_end", "step", "llm_start"} <= kinds_with_redaction
 
@@ -79,8 +90,12 @@ def _echo_run(path, rounds=6, lineage=True, monkeypatch=None):
         monkeypatch.setattr("tracer.trace.line_maker.prompt_lineage", lambda prompt: None)
     replies = [action("Echo", f"item {i}") for i in range(rounds - 1)] + [finish("done")]
     tools = [Tool("Echo", "repeats", lambda text: f"echo:{text}")]
-    executor = AgentExecutor(agent=create_react_agent(ScriptedModel(replies), tools), tools=tools,
-                             clock=ManualClock(tick=0.001), run_id_factory=lambda: "fixedrunid01")
+    executor = AgentExecutor(
+        agent=create_react_agent(ScriptedModel(replies), tools),
+        tools=tools,
+        clock=ManualClock(tick=0.001),
+        run_id_factory=lambda: "fixedrunid01",
+    )
     with TraceWriter(path) as writer:
         executor.invoke({"input": "echo"}, [writer])
     return path.read_bytes().split(b"\n", 1)[1]  # the header carries the time of writing
@@ -93,22 +108,39 @@ def test_the_scratchpads_word_on_a_prompts_base_writes_the_same_lines_as_compari
     assert told.count(b'"prompt_base"') == 5  # every prompt after the first is written as base + append
     events = load_trace(tmp_path / "told.jsonl")[1]
     prompts = [e.prompt for e in events if e.kind == "llm_start"]
-    assert all(later.startswith(earlier) for earlier, later in zip(prompts, prompts[1:]))
+    assert all(later.startswith(earlier) for earlier, later in itertools.pairwise(prompts))
 
 
 def test_a_prompt_from_another_scratchpad_at_the_same_call_site_is_written_whole(tmp_path):
     """Two agents whose plans emit from the same frames: the lineage of one never splits the other's prompt."""
     first, second = Scratchpad(), Scratchpad()
     steps = [(AgentAction("Echo", "x", "Action: Echo"), "one")]
-    prompts = [first.render("HEAD A\n", []), second.render("HEAD B\n", []),
-               second.render("HEAD B\n", steps), first.render("HEAD A\n", steps)]
+    prompts = [
+        first.render("HEAD A\n", []),
+        second.render("HEAD B\n", []),
+        second.render("HEAD B\n", steps),
+        first.render("HEAD A\n", steps),
+    ]
     maker = LineMaker(Redactor(builtin=False))
-    lines = [maker.make(LLMStartEvent(seq=seq, run_id="r", t=0.0, iteration=1, frames=("plan",), model="m",
-                                      source=SourceRef(file="f", line=1, function="plan"), prompt=prompt, stop=[]))
-             for seq, prompt in enumerate(prompts)]
+    lines = [
+        maker.make(
+            LLMStartEvent(
+                seq=seq,
+                run_id="r",
+                t=0.0,
+                iteration=1,
+                frames=("plan",),
+                model="m",
+                source=SourceRef(file="f", line=1, function="plan"),
+                prompt=prompt,
+                stop=[],
+            )
+        )
+        for seq, prompt in enumerate(prompts)
+    ]
     assert b'"prompt_base":1,' in lines[2]  # B's second prompt extends the one just before it, B's first
     # A's second prompt extends A's first, but the previous prompt from these frames was B's: written whole.
-    assert b'"prompt_base"' not in lines[3] and b'HEAD A' in lines[3]
+    assert b'"prompt_base"' not in lines[3] and b"HEAD A" in lines[3]
 
 
 def test_a_class_whose_events_change_kind_is_screened_by_each_events_own_kind():
@@ -122,7 +154,17 @@ def test_a_class_whose_events_change_kind_is_screened_by_each_events_own_kind():
     source = SourceRef(file="f.py", line=1, function="f")
     maker = LineMaker(Redactor())
     quiet = maker.make(AnyKind(seq=0, run_id="r", t=0.0, iteration=0, frames=("f",), source=source, kind="step"))
-    loud = maker.make(AnyKind(seq=1, run_id="r", t=0.0, iteration=0, frames=("f",), source=source,
-                              kind="user_note", note=f"token {GITHUB_TOKEN}"))
+    loud = maker.make(
+        AnyKind(
+            seq=1,
+            run_id="r",
+            t=0.0,
+            iteration=0,
+            frames=("f",),
+            source=source,
+            kind="user_note",
+            note=f"token {GITHUB_TOKEN}",
+        )
+    )
     assert b'"kind":"step"' in quiet
     assert GITHUB_TOKEN.encode() not in loud and b"[REDACTED:" in loud

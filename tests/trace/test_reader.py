@@ -85,7 +85,7 @@ def test_truncated_last_line_is_reported_and_the_prefix_loads(tmp_path):
     record(path)
     data = path.read_bytes()
     path.write_bytes(data[: len(data) - 40])  # cut inside the last event
-    header, loaded, warning = load_trace(path)
+    _header, loaded, warning = load_trace(path)
     assert len(loaded) == 22 and loaded[-1].kind == "finish_check"
     assert "cut off" in warning and ":24:" in warning
 
@@ -99,15 +99,21 @@ def good_header():
     return json.dumps({"format": "loopscope-trace", "schema_version": SCHEMA_VERSION})
 
 
-@pytest.mark.parametrize("content,problem", [
-    (None, "no such file"),
-    ("", "the file is empty"),
-    ("hello world\n", ":1: not a loopscope trace: the first line is not JSON"),
-    # JSON that is no loopscope trace goes to the importers, which say what they found.
-    ('{"a": 1}\n', ': not a loopscope trace or a known export: found a JSON object with keys a; expected'),
-    ('{"a": 1}\n{"seq": 0, "kind": "chain_start"}\n', ':1: not a loopscope trace: the header has no "format"'),
-    (json.dumps({"format": "loopscope-trace", "schema_version": 99}) + "\n", ":1: schema_version 99 is not supported"),
-])
+@pytest.mark.parametrize(
+    "content,problem",
+    [
+        (None, "no such file"),
+        ("", "the file is empty"),
+        ("hello world\n", ":1: not a loopscope trace: the first line is not JSON"),
+        # JSON that is no loopscope trace goes to the importers, which say what they found.
+        ('{"a": 1}\n', ": not a loopscope trace or a known export: found a JSON object with keys a; expected"),
+        ('{"a": 1}\n{"seq": 0, "kind": "chain_start"}\n', ':1: not a loopscope trace: the header has no "format"'),
+        (
+            json.dumps({"format": "loopscope-trace", "schema_version": 99}) + "\n",
+            ":1: schema_version 99 is not supported",
+        ),
+    ],
+)
 def test_bad_files_get_a_one_line_error_naming_the_file(tmp_path, content, problem):
     path = tmp_path / "bad.jsonl"
     if content is not None:
@@ -136,8 +142,11 @@ def test_an_invalid_event_line_names_the_line_and_the_field(tmp_path):
 
 def test_cli_reports_bad_trace_in_one_line_with_exit_code_2(tmp_path):
     path = write_lines(tmp_path / "bad.jsonl", ["not json"])
-    proc = subprocess.run([sys.executable, "-m", "tracer.cli", "run", "rose-pricing", "--fixture", str(path)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tracer.cli", "run", "rose-pricing", "--fixture", str(path)],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "Traceback" not in proc.stderr
     assert "bad.jsonl:1: not a loopscope trace" in proc.stderr
@@ -145,6 +154,7 @@ def test_cli_reports_bad_trace_in_one_line_with_exit_code_2(tmp_path):
 
 def test_growing_prompts_are_stored_as_base_plus_append_and_read_back_whole(tmp_path):
     from tests.helpers.loop_builders import action, finish, scripted_executor
+
     replies = [action("Echo", f"item {i}") for i in range(60)] + [finish("done")]
     executor, model = scripted_executor(replies, max_iterations=70)
     path = tmp_path / "long.jsonl"
@@ -157,7 +167,7 @@ def test_growing_prompts_are_stored_as_base_plus_append_and_read_back_whole(tmp_
     stored = sum(len(line) for line in lines if '"kind":"llm_start"' in line)
     assert stored < sum(len(p) for p in model.prompts) / 5  # linear in the run, not the sum of every prompt
     with TraceFile(path) as trace:
-        assert trace[len(trace) - 3] == events[-3]          # random access to a late event first
+        assert trace[len(trace) - 3] == events[-3]  # random access to a late event first
         assert [e.prompt for e in trace if e.kind == "llm_start"] == model.prompts
     assert load_trace(path)[1] == events
 
@@ -177,6 +187,7 @@ def test_a_prompt_base_that_points_nowhere_is_a_clear_error(tmp_path):
 
 def test_newlines_are_found_across_scan_chunk_boundaries(tmp_path, monkeypatch):
     import tracer.trace.reader as trace_file
+
     path = tmp_path / "run.jsonl"
     events = record(path)
     monkeypatch.setattr(trace_file, "SCAN_CHUNK", 4096)  # many chunks, lines cut at their edges

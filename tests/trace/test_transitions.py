@@ -16,10 +16,23 @@ from tracer.report.mermaid import mermaid_state_diagram
 from tracer.trace.transitions import Trace, transitions
 from tutorials import get_scenario
 
-ROSE_LABELS = ["chain_start",
-               "plan", "AgentAction(Search)", "tool(Search)", "step", "finish_check(False)",
-               "plan", "AgentAction(Calculator)", "tool(Calculator)", "step", "finish_check(False)",
-               "plan", "AgentFinish", "finish_check(True)", "chain_end"]
+ROSE_LABELS = [
+    "chain_start",
+    "plan",
+    "AgentAction(Search)",
+    "tool(Search)",
+    "step",
+    "finish_check(False)",
+    "plan",
+    "AgentAction(Calculator)",
+    "tool(Calculator)",
+    "step",
+    "finish_check(False)",
+    "plan",
+    "AgentFinish",
+    "finish_check(True)",
+    "chain_end",
+]
 
 
 def fixture_trace(name):
@@ -43,13 +56,18 @@ def test_the_calculators_own_model_call_is_inside_its_tool_transition_not_a_plan
 
 
 def test_failure_paths_are_transitions_of_their_own():
-    assert fixture_trace("invalid-tool").labels()[2:4] == [
-        "AgentAction(PriceDatabase)", "invalid_tool(PriceDatabase)"]
+    assert fixture_trace("invalid-tool").labels()[2:4] == ["AgentAction(PriceDatabase)", "invalid_tool(PriceDatabase)"]
     assert fixture_trace("parse-error-off").labels() == [
-        "chain_start", "plan", "parse_error(raised)", "chain_error(OutputParsingError)"]
+        "chain_start",
+        "plan",
+        "parse_error(raised)",
+        "chain_error(OutputParsingError)",
+    ]
     assert fixture_trace("parse-error-on").labels()[2] == "parse_error(handled)"
     assert fixture_trace("tool-error-unhandled").labels()[-2:] == [
-        "tool_error(SupplierQuote: ToolError, raised)", "chain_error(ToolError)"]
+        "tool_error(SupplierQuote: ToolError, raised)",
+        "chain_error(ToolError)",
+    ]
     limit = fixture_trace("iteration-limit").labels()
     assert limit[-4:] == ["finish_check(False)", "limit_reached(max_iterations)", "AgentFinish", "chain_end"]
 
@@ -66,16 +84,31 @@ def test_a_retry_is_a_transition_and_a_rate_limit_wait_is_not():
     tools = [Tool("Lookup", "Looks prices up.", lookup)]
     model = ScriptedModel([action("Lookup", "roses"), finish("12")])
     clock = ManualClock()
-    executor = AgentExecutor(agent=create_react_agent(model, tools), tools=tools, clock=clock,
-                             retry_policy=RetryPolicy(max_retries=2, jitter=False),
-                             rate_limiter=RateLimiter(max_qps=0.5, burst=1, clock=clock))
+    executor = AgentExecutor(
+        agent=create_react_agent(model, tools),
+        tools=tools,
+        clock=clock,
+        retry_policy=RetryPolicy(max_retries=2, jitter=False),
+        rate_limiter=RateLimiter(max_qps=0.5, burst=1, clock=clock),
+    )
     _, events, _ = run_collecting(executor)
     labels = [t.label for t in transitions(events)]
     assert labels[2:5] == ["AgentAction(Lookup)", "retry(tool:Lookup #1)", "tool(Lookup)"]
     # The second model call had to wait for the limiter: an event, but timing, not a decision.
     assert "rate_limit_wait" in {e.kind for e in events}
-    assert labels == ["chain_start", "plan", "AgentAction(Lookup)", "retry(tool:Lookup #1)", "tool(Lookup)",
-                      "step", "finish_check(False)", "plan", "AgentFinish", "finish_check(True)", "chain_end"]
+    assert labels == [
+        "chain_start",
+        "plan",
+        "AgentAction(Lookup)",
+        "retry(tool:Lookup #1)",
+        "tool(Lookup)",
+        "step",
+        "finish_check(False)",
+        "plan",
+        "AgentFinish",
+        "finish_check(True)",
+        "chain_end",
+    ]
 
 
 def test_outcome_and_snapshot_text():

@@ -137,8 +137,9 @@ def test_output_naming_a_directory_or_a_fifo_is_refused(tmp_path, capsys):
 
 def test_run_trace_onto_a_full_disk_keeps_the_run_and_says_the_trace_failed(tmp_path, capsys, monkeypatch):
     real_fdopen = os.fdopen
-    monkeypatch.setattr("tracer.trace.writer.os.fdopen",
-                        lambda fd, *a, **k: FullDisk(real_fdopen(fd, *a, **k), room=HALF_A_RUN))
+    monkeypatch.setattr(
+        "tracer.trace.writer.os.fdopen", lambda fd, *a, **k: FullDisk(real_fdopen(fd, *a, **k), room=HALF_A_RUN)
+    )
     out = tmp_path / "run.jsonl"
     assert main(["run", "rose-pricing", "--trace", str(out)]) == 1
     captured = capsys.readouterr()
@@ -147,7 +148,7 @@ def test_run_trace_onto_a_full_disk_keeps_the_run_and_says_the_trace_failed(tmp_
     assert "No space left on device" in captured.err and not out.exists()
 
 
-KILLED_RUN = r'''
+KILLED_RUN = r"""
 import sys, time
 from pathlib import Path
 from executor import AgentExecutor, ScriptedModel, Tool, create_react_agent
@@ -163,7 +164,7 @@ model = ScriptedModel([" I should look.\nAction: Search\nAction Input: roses", "
 executor = AgentExecutor(agent=create_react_agent(model, tools), tools=tools)
 writer = TraceWriter(sys.argv[1])
 executor.invoke({"input": "What do roses cost?"}, [writer])
-'''
+"""
 
 
 def test_kill_9_while_a_tool_runs_leaves_every_event_up_to_tool_start_on_disk(tmp_path):
@@ -222,8 +223,18 @@ def test_a_long_stretch_without_a_wait_is_written_out_as_it_goes(tmp_path):
     writer = TraceWriter(path)
     source = SourceRef(file="f.py", line=1, function="f")
     for seq in range(1000):
-        writer(FinishCheckEvent(seq=seq, run_id="r", t=0.0, iteration=seq, frames=("f",), source=source,
-                                is_finish=False, output_type="list[AgentStep]"))
+        writer(
+            FinishCheckEvent(
+                seq=seq,
+                run_id="r",
+                t=0.0,
+                iteration=seq,
+                frames=("f",),
+                source=source,
+                is_finish=False,
+                output_type="list[AgentStep]",
+            )
+        )
     on_disk = writer.partial.read_bytes().count(b"\n")
     assert 1000 - 256 <= on_disk - 1 <= 1000  # the header, and all but the last few hundred lines
     writer.close()
@@ -235,11 +246,13 @@ def test_a_tools_lone_surrogate_is_written_escaped_and_read_back_exactly(tmp_pat
     from executor import AgentExecutor, ManualClock, Tool, create_react_agent
 
     observation = "caf\udce9 menu \x1b[31m"
-    replies = [" look\nAction: Menu\nAction Input: today", " and again\nAction: Menu\nAction Input: today",
-               " Final Answer: see \ud800 above"]
+    replies = [
+        " look\nAction: Menu\nAction Input: today",
+        " and again\nAction: Menu\nAction Input: today",
+        " Final Answer: see \ud800 above",
+    ]
     tools = [Tool("Menu", "reads the menu file", lambda _: observation)]
-    executor = AgentExecutor(agent=create_react_agent(ScriptedModel(replies), tools), tools=tools,
-                             clock=ManualClock())
+    executor = AgentExecutor(agent=create_react_agent(ScriptedModel(replies), tools), tools=tools, clock=ManualClock())
     path = tmp_path / "menu.jsonl"
     with TraceWriter(path) as writer:
         executor.invoke({"input": "what is on?"}, [writer])
@@ -260,8 +273,18 @@ def test_a_disk_that_fills_on_the_last_write_fails_the_trace_with_one_line(tmp_p
     writer = TraceWriter(path)
     writer._file = FullDisk(writer._file, room=0)  # the header is out; nothing more fits
     source = SourceRef(file="f.py", line=1, function="f")
-    writer(FinishCheckEvent(seq=0, run_id="r", t=0.0, iteration=1, frames=("f",), source=source,
-                            is_finish=False, output_type="list[AgentStep]"))  # gathered: finish_check waits for nothing
+    writer(
+        FinishCheckEvent(
+            seq=0,
+            run_id="r",
+            t=0.0,
+            iteration=1,
+            frames=("f",),
+            source=source,
+            is_finish=False,
+            output_type="list[AgentStep]",
+        )
+    )  # gathered: finish_check waits for nothing
     with pytest.raises(TraceWriteError) as failure:
         writer.close()
     assert "No space left on device" in str(failure.value) and "\n" not in str(failure.value)

@@ -36,8 +36,7 @@ def _held(monkeypatch, module, name: str) -> threading.Event:
     return release
 
 
-async def test_the_tutorials_first_frame_is_painted_before_the_re_execution_and_the_real_locals_follow(
-        monkeypatch):
+async def test_the_tutorials_first_frame_is_painted_before_the_re_execution_and_the_real_locals_follow(monkeypatch):
     release = _held(monkeypatch, Reenactment, "advance")  # the re-run cannot take a step until released
     app = DebuggerApp(tutorial_session("rose-pricing", 0, "en"))
     async with app.run_test(size=SIZE) as pilot:
@@ -91,8 +90,9 @@ async def test_the_source_is_shown_plain_first_and_in_colour_once_highlighted(mo
         assert source_view.is_highlighted(view.source)
         coloured = view.render_line(0)
         assert coloured.text == plain.text
-        assert {segment.style.color for segment in coloured if segment.style} - \
-            {segment.style.color for segment in plain if segment.style}, "syntax colours were added"
+        assert {segment.style.color for segment in coloured if segment.style} - {
+            segment.style.color for segment in plain if segment.style
+        }, "syntax colours were added"
 
 
 async def test_garbage_collection_paused_for_start_up_resumes_with_the_first_frame(rose):
@@ -143,7 +143,8 @@ async def test_the_first_frame_has_the_footers_keys_and_the_source_at_the_events
 
 
 async def test_a_session_opened_over_the_first_screen_stops_its_re_execution_and_later_ones_replace_each_other(
-        monkeypatch, rose, invalid_tool):
+    monkeypatch, rose, invalid_tool
+):
     release = _held(monkeypatch, Reenactment, "advance")  # the first screen's re-run is at work
     app = debugger(rose)
     async with app.run_test(size=SIZE) as pilot:

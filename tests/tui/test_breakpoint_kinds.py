@@ -23,18 +23,21 @@ async def continues(app, pilot, key: str = "c", times: int = 3) -> list[int]:
     return seen
 
 
-@pytest.mark.parametrize("spec, stops", [
-    ("tool_error", [22, 22, 22]),                       # none in this run: continue runs to the end
-    ("finish_check", [7, 17, 21]),
-    ("tool=Calculator", [11, 22, 22]),
-    ("iteration=2", [8, 22, 22]),
-    ("method=plan", [1, 8, 18]),
-    (f"line=executor/agent_executor.py:{ACTION_LINE}", [3, 10, 22]),
-    ('if kind == "agent_action" and tool == "Calculator"', [10, 22, 22]),
-    ('if "25" in tool_input', [10, 11, 22]),
-    ("temp finish_check", [7, 22, 22]),                 # temporary: gone after the first stop
-    ("ignore=1 finish_check", [17, 21, 22]),            # the first hit is passed over
-])
+@pytest.mark.parametrize(
+    "spec, stops",
+    [
+        ("tool_error", [22, 22, 22]),  # none in this run: continue runs to the end
+        ("finish_check", [7, 17, 21]),
+        ("tool=Calculator", [11, 22, 22]),
+        ("iteration=2", [8, 22, 22]),
+        ("method=plan", [1, 8, 18]),
+        (f"line=executor/agent_executor.py:{ACTION_LINE}", [3, 10, 22]),
+        ('if kind == "agent_action" and tool == "Calculator"', [10, 22, 22]),
+        ('if "25" in tool_input', [10, 11, 22]),
+        ("temp finish_check", [7, 22, 22]),  # temporary: gone after the first stop
+        ("ignore=1 finish_check", [17, 21, 22]),  # the first hit is passed over
+    ],
+)
 async def test_continue_stops_at_each_kind_of_breakpoint(rose, spec, stops):
     app = debugger(rose, breakpoints=[spec])
     async with app.run_test(size=SIZE) as pilot:
@@ -66,4 +69,7 @@ async def test_breakpoints_persist_next_to_the_trace(rose):
         await pilot.press("b")
         await settle(pilot)
     again = BreakpointSet.for_trace(rose)
-    assert [bp.spec for bp in again] == ["tool=Calculator", f"line=executor/agent_executor.py:{app.session.event(7).source.line}"]
+    assert [bp.spec for bp in again] == [
+        "tool=Calculator",
+        f"line=executor/agent_executor.py:{app.session.event(7).source.line}",
+    ]

@@ -49,8 +49,10 @@ async def test_chinese_narration_breaks_between_characters_not_only_at_spaces():
         await settle(pilot)
         pane = app.screen.query_one("#narration-text")
         width = pane.scrollable_content_region.width
-        lines = [strip.text.rstrip() for strip in pane.query_one(".pane-text").render_lines(
-            pane.query_one(".pane-text").region.reset_offset)]
+        lines = [
+            strip.text.rstrip()
+            for strip in pane.query_one(".pane-text").render_lines(pane.query_one(".pane-text").region.reset_offset)
+        ]
         body = [line for line in lines if line and not line.startswith("停靠点")]
         # Rich alone leaves a line short before each `invoke`; wrapped by width every full line is nearly full.
         full = [line for line in body[:-1] if cell_len(line) < width - 4 and not line.endswith(("。", "：", "）"))]
@@ -88,7 +90,11 @@ async def test_the_variables_and_prompt_panes_speak_chinese_too_but_never_transl
         session = app.session
         session.goto(9)  # the second plan's reply: a prompt with new scratchpad, and a loop state to show
         header, body = prompt_text(session, "zh")
-        assert "第 2 次调用" in header.plain and "模板" in header.plain and "第 1 次调用（事件 1）之后新增的" in header.plain
+        assert (
+            "第 2 次调用" in header.plain
+            and "模板" in header.plain
+            and "第 1 次调用（事件 1）之后新增的" in header.plain
+        )
         assert "回复（事件 9），原样照录：" in body.plain
         assert "Reply (event" not in body.plain and "call #" not in header.plain
         assert "Observation: " in body.plain  # the prompt itself stays exactly as the model saw it

@@ -26,9 +26,12 @@ def bad_traces(tmp_path):
     prose.write_text("these are my notes\n")
     future = tmp_path / "future.jsonl"
     future.write_text(json.dumps({"format": "loopscope-trace", "schema_version": 99}) + "\n")
-    return {"missing": (tmp_path / "nope.jsonl", "no such file"), "empty": (empty, "the file is empty"),
-            "not JSONL": (prose, "the first line is not JSON"),
-            "wrong version": (future, "schema_version 99 is not supported")}
+    return {
+        "missing": (tmp_path / "nope.jsonl", "no such file"),
+        "empty": (empty, "the file is empty"),
+        "not JSONL": (prose, "the first line is not JSON"),
+        "wrong version": (future, "schema_version 99 is not supported"),
+    }
 
 
 @pytest.mark.parametrize("case", ["missing", "empty", "not JSONL", "wrong version"])
@@ -45,13 +48,16 @@ def test_open_debugger_raises_the_same_error_before_any_screen_appears(bad_trace
         open_debugger(path)
 
 
-@pytest.mark.parametrize("argv, message", [
-    ([], "give a trace file or --live SCENARIO"),
-    (["x.jsonl", "--live", "rose-pricing"], "give a trace file or --live SCENARIO"),
-    ([str(ROSE), "--break", "kind=nope"], "--break 'kind=nope': unknown event kind"),
-    (["--live", "no-such-scenario"], "no-such-scenario"),
-    ([str(ROSE), "--record", "x.jsonl"], "--record only applies to --live"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        ([], "give a trace file or --live SCENARIO"),
+        (["x.jsonl", "--live", "rose-pricing"], "give a trace file or --live SCENARIO"),
+        ([str(ROSE), "--break", "kind=nope"], "--break 'kind=nope': unknown event kind"),
+        (["--live", "no-such-scenario"], "no-such-scenario"),
+        ([str(ROSE), "--record", "x.jsonl"], "--record only applies to --live"),
+    ],
+)
 def test_bad_arguments_are_usage_errors(capsys, argv, message):
     code, _out, err = run_cli(capsys, *argv)
     assert code == 2 and message in err and err.count("\n") == 1

@@ -51,7 +51,7 @@ async def test_a_filter_shows_only_matching_rows_and_counts_the_hidden(rose):
         assert f"{total - len(shown)} hidden" in str(timeline.border_subtitle)
         assert "hidden" in app.session.message
         # Stepping still visits every event, hidden ones included, and the border says so.
-        app.session.goto(shown[1])   # tool_start Calculator; next comes the calculator's own model call
+        app.session.goto(shown[1])  # tool_start Calculator; next comes the calculator's own model call
         await press(pilot, "s")
         assert app.session.position == shown[1] + 1 not in shown
         assert "current event hidden" in str(timeline.border_subtitle)
@@ -92,13 +92,13 @@ async def test_a_bad_filter_keeps_the_question_open_and_empty_clears(rose):
 async def test_tokens_and_cost_show_in_the_detail_pane_and_the_status_line(rose):
     app = debugger(rose)
     async with app.run_test(size=(200, 40)) as pilot:
-        await press(pilot, "s", "3")   # the first llm_start, the Detail tab
+        await press(pilot, "s", "3")  # the first llm_start, the Detail tab
         detail = pane_text(app, "detail-text")
         assert "prompt +" in detail and "estimated (no usage recorded)" in detail
         assert "priced as gpt-4o-mini" in detail
         status = str(app.screen.query_one(StatusLine).render())
         assert "iteration" in status and "run " in status and "(est.)" in status
-        await press(pilot, "s")      # its llm_end shows the same call
+        await press(pilot, "s")  # its llm_end shows the same call
         assert pane_text(app, "detail-text").count("prompt +") == 1
 
 
@@ -117,7 +117,7 @@ async def test_an_otlp_file_from_another_tool_opens_and_steps(tmp_path):
         assert app.session.position == 2
         await press(pilot, "F")
         await answer(pilot, "tool_start")
-        assert app.screen.query_one(EventTimeline).virtual_size.height == 4   # three siblings and the orphan
+        assert app.screen.query_one(EventTimeline).virtual_size.height == 4  # three siblings and the orphan
 
 
 async def test_a_filter_that_reads_every_event_runs_off_the_ui_thread(rose, monkeypatch):
@@ -188,8 +188,7 @@ async def test_esc_stops_a_long_condition_search_where_it_got_to(rose, monkeypat
         await settle(pilot, lambda: "(esc)" in app.session.message)
         # It stopped after the first event it checked (event 3, the first with a tool_input), not at the end.
         assert app.session.position == 3
-        assert app.session.message == ("continue: stopped at event 3, breakpoint conditions checked up to "
-                                       "here (esc)")
+        assert app.session.message == ("continue: stopped at event 3, breakpoint conditions checked up to here (esc)")
 
 
 async def test_quitting_during_a_long_condition_search_stops_the_search(rose, monkeypatch):

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 from textual.widgets import OptionList, TextArea
-from tracer.tui.flows.forking import fork_destination
 
 from tests.helpers.pilot_helpers import active_tab, answer, debugger, pane_text, settle
 from tests.helpers.trace_factory import record, with_search_result
@@ -16,8 +15,9 @@ from tracer.debug.live_run import LiveRun
 from tracer.replay.fork import fork_trace
 from tracer.report.diff import diff_traces
 from tracer.trace.reader import TraceFile
-from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.flows import forking as fork_actions
+from tracer.tui.flows.forking import fork_destination
+from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.screens.ask_screen import AskScreen
 from tracer.tui.screens.diff_screen import DiffScreen
 from tracer.tui.screens.fork_screen import ForkScreen
@@ -48,8 +48,12 @@ async def fork_with(pilot, app, text: str) -> None:
     original = app.session
     app.screen.query_one(TextArea).text = text
     await press(pilot, "ctrl+s")
-    await settle(pilot, lambda: app.session is not original and isinstance(app.screen, DebuggerScreen)
-                 and app.screen.session is app.session)
+    await settle(
+        pilot,
+        lambda: (
+            app.session is not original and isinstance(app.screen, DebuggerScreen) and app.screen.session is app.session
+        ),
+    )
 
 
 @pytest.fixture

@@ -42,19 +42,22 @@ def status(app) -> str:
     return str(app.screen.query_one(StatusLine).render())
 
 
-@pytest.mark.parametrize("start, keys, expected, source", [
-    (0, "s", 1, ("executor/models/chat_model.py", "llm_start")),
-    (5, "S", 4, ("executor/tools/tool.py", "tool_start")),
-    (3, "n", 6, ("executor/agent_executor.py", "step")),
-    (11, "n", 15, ("executor/tools/tool.py", "tool_end")),
-    (15, "N", 11, ("executor/tools/tool.py", "tool_start")),
-    (12, "r", 14, ("executor/tools/calculator.py", "calculator_eval")),
-    (14, "R", 11, ("executor/tools/tool.py", "tool_start")),
-    (4, "c", 22, ("executor/agent_executor.py", "chain_end")),
-    (20, "C", 0, ("executor/agent_executor.py", "chain_start")),
-    (9, "g", 0, ("executor/agent_executor.py", "chain_start")),
-    (9, "G", 22, ("executor/agent_executor.py", "chain_end")),
-])
+@pytest.mark.parametrize(
+    "start, keys, expected, source",
+    [
+        (0, "s", 1, ("executor/models/chat_model.py", "llm_start")),
+        (5, "S", 4, ("executor/tools/tool.py", "tool_start")),
+        (3, "n", 6, ("executor/agent_executor.py", "step")),
+        (11, "n", 15, ("executor/tools/tool.py", "tool_end")),
+        (15, "N", 11, ("executor/tools/tool.py", "tool_start")),
+        (12, "r", 14, ("executor/tools/calculator.py", "calculator_eval")),
+        (14, "R", 11, ("executor/tools/tool.py", "tool_start")),
+        (4, "c", 22, ("executor/agent_executor.py", "chain_end")),
+        (20, "C", 0, ("executor/agent_executor.py", "chain_start")),
+        (9, "g", 0, ("executor/agent_executor.py", "chain_start")),
+        (9, "G", 22, ("executor/agent_executor.py", "chain_end")),
+    ],
+)
 async def test_motion_keys_select_the_event_and_highlight_its_line(rose, start, keys, expected, source):
     app = debugger(rose)
     async with app.run_test(size=SIZE) as pilot:
@@ -263,7 +266,7 @@ async def test_breakpoints_pane_keys_edit_the_selected_breakpoint(rose):
         await press(pilot, "4")
         app.screen.query_one(BreakpointsPane).focus()
         await press(pilot, "e")
-        first, second = list(app.session.breakpoints)
+        first, _second = list(app.session.breakpoints)
         assert not first.enabled
         await press(pilot, "plus", "plus", "minus")
         assert first.ignore == 1
@@ -283,8 +286,18 @@ def test_every_binding_has_an_id_and_no_two_share_one():
         tutorial_picker,
     )
 
-    owners = [DebuggerScreen, BreakpointsPane, SourceView, EventTimeline, DebuggerApp, ask_screen.AskScreen,
-              diff_screen.DiffScreen, fork_screen.ForkScreen, help_screen.HelpScreen, tutorial_picker.TutorialPicker]
+    owners = [
+        DebuggerScreen,
+        BreakpointsPane,
+        SourceView,
+        EventTimeline,
+        DebuggerApp,
+        ask_screen.AskScreen,
+        diff_screen.DiffScreen,
+        fork_screen.ForkScreen,
+        help_screen.HelpScreen,
+        tutorial_picker.TutorialPicker,
+    ]
     ids = [binding.id for owner in owners for binding in owner.BINDINGS]
     assert all(ids) and len(ids) == len(set(ids))
 

@@ -87,6 +87,8 @@ async def test_keys_typed_while_the_executor_runs_are_kept_in_order(tmp_path):
     app = debugger(None, live=run)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("s", "s", "s", "S")
-        await settle(pilot, lambda: idle(app) and len(app.session) == 4 and not app.screen.query_one("#flow-stepping")._queued)
+        await settle(
+            pilot, lambda: idle(app) and len(app.session) == 4 and not app.screen.query_one("#flow-stepping")._queued
+        )
         assert app.session.position == 2  # three steps forward (each pulled live), one back
     app.session.store.close()

@@ -23,7 +23,7 @@ HOSTILE = "[bold red]ALERT[/] \x1b]0;pwned\x07 \x1b[31mred\x1b[0m [link=http://x
 
 
 def styled(text: Text, style: str) -> str:
-    return "".join(text.plain[span.start:span.end] for span in text.spans if span.style == style)
+    return "".join(text.plain[span.start : span.end] for span in text.spans if span.style == style)
 
 
 def test_the_prompt_pane_separates_template_scratchpad_and_what_is_new(rose):
@@ -34,8 +34,8 @@ def test_the_prompt_pane_separates_template_scratchpad_and_what_is_new(rose):
     previous, first = session.event(8).prompt, session.event(1).prompt
     assert "plan() call #3 · event 18" in header.plain and "new since call #2 (event 8)" in header.plain
     assert styled(body, TEMPLATE) == first
-    assert styled(body, SCRATCHPAD) == previous[len(first):]
-    assert styled(body, NEW) == prompt[len(previous):]
+    assert styled(body, SCRATCHPAD) == previous[len(first) :]
+    assert styled(body, NEW) == prompt[len(previous) :]
     assert styled(body, NEW).startswith(" 从搜索结果可以看到") and "Observation: Answer: 26.25" in styled(body, NEW)
 
 
@@ -55,10 +55,16 @@ async def test_the_variables_pane_follows_the_loop(rose):
     async with app.run_test(size=SIZE) as pilot:
         # The real locals of _call (the re-executed run): the extend comes after each check.
         expectations = {
-            7: ["▶ _call()", "intermediate_steps  []",
-                "output              [AgentStep(action=AgentAction(tool='Search'", "is_finish           False"],
-            17: ["intermediate_steps  [AgentStep(action=AgentAction(tool='Search'",
-                 "output              [AgentStep(action=AgentAction(tool='Calculator', tool_input='25 * 1.05'"],
+            7: [
+                "▶ _call()",
+                "intermediate_steps  []",
+                "output              [AgentStep(action=AgentAction(tool='Search'",
+                "is_finish           False",
+            ],
+            17: [
+                "intermediate_steps  [AgentStep(action=AgentAction(tool='Search'",
+                "output              [AgentStep(action=AgentAction(tool='Calculator', tool_input='25 * 1.05'",
+            ],
             21: ["output              AgentFinish(return_values={'output':", "is_finish           True"],
         }
         for position, lines in expectations.items():
@@ -72,8 +78,10 @@ async def test_the_variables_pane_follows_the_loop(rose):
 
 
 async def test_tutorial_stops_show_in_the_narration_pane_and_space_walks_them(rose):
-    stops = [SimpleNamespace(seq=3, title="The first action", text="[bold]not markup[/bold] and \x1b[31m"),
-             SimpleNamespace(seq=10, title="The calculator", text="numexpr does the sum")]
+    stops = [
+        SimpleNamespace(seq=3, title="The first action", text="[bold]not markup[/bold] and \x1b[31m"),
+        SimpleNamespace(seq=10, title="The calculator", text="numexpr does the sum"),
+    ]
     app = debugger(rose, stops=stops, title="rose tutorial")
     async with app.run_test(size=SIZE) as pilot:
         assert active_tab(app) == "narration"

@@ -9,11 +9,11 @@ from tracer.tui.screens.playground_screen import PlaygroundScreen
 async def test_unchanged_prompt_replays_and_f_refuses_a_fork_that_changes_nothing(rose):
     app = debugger(rose)
     async with app.run_test(size=(140, 44)) as pilot:
-        app.session.goto(3)   # an agent_action: not a model call
+        app.session.goto(3)  # an agent_action: not a model call
         await pilot.press("e")
         await settle(pilot)
         assert "e works at a model call: event 3 is agent_action" in app.session.message
-        app.session.goto(2)   # an llm_end opens its call too
+        app.session.goto(2)  # an llm_end opens its call too
         await pilot.press("e")
         await settle(pilot, lambda: isinstance(app.screen, PlaygroundScreen))
         assert app.screen.call.at == 1

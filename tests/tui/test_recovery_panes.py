@@ -36,8 +36,11 @@ async def test_breaker_states_show_on_the_status_line_and_refused_calls_on_the_t
         refused = len(kinds) - 1 - kinds[::-1].index("fallback")
         row = app.screen.query_one(EventTimeline).render_line(refused)
         assert "fallback     primary REFUSED" in row.text  # the deciding word; the t column and the pane cut the rest
-        assert any(segment.style and segment.style.bgcolor and segment.style.bgcolor.name == "red"
-                   for segment in row if "fallback" in segment.text)
+        assert any(
+            segment.style and segment.style.bgcolor and segment.style.bgcolor.name == "red"
+            for segment in row
+            if "fallback" in segment.text
+        )
 
 
 async def test_a_run_without_breakers_keeps_its_status_line(tmp_path):
@@ -52,7 +55,9 @@ def test_each_recovery_event_has_its_own_colour_and_summary(tmp_path):
 
     events = load_trace(SCENARIOS["fallback-rules"].fixture)[1]
     fallbacks = [e for e in events if e.kind == "fallback"]
-    assert kind_style("fallback", fallbacks[0]) != REFUSED_STYLE and kind_style("fallback", fallbacks[1]) == REFUSED_STYLE
+    assert (
+        kind_style("fallback", fallbacks[0]) != REFUSED_STYLE and kind_style("fallback", fallbacks[1]) == REFUSED_STYLE
+    )
     degrade = next(e for e in events if e.kind == "degrade")
     assert summary(degrade) == "after 3 failures: rule 'weather' → get_weather('Hangzhou')"
     assert summary(next(e for e in events if e.kind == "plan_error")).startswith("1/3 CircuitOpenError")

@@ -92,7 +92,7 @@ async def test_s_at_a_tool_start_steps_through_the_tools_lines_and_r_returns(flo
 
 
 async def test_an_async_tool_is_traced_across_its_await_and_the_loop_thread_is_left_clean(florist, tmp_path):
-    recorded, source, line_of = florist
+    recorded, _source, line_of = florist
     run, _seen = spied_run(tmp_path, recorded)
     app = debugger(None, live=run, breakpoints=["tool=stock"])
     async with app.run_test(size=SIZE) as pilot:
@@ -158,7 +158,7 @@ async def test_a_tool_the_recording_answers_is_not_stepped_into_and_says_why(flo
 
 
 async def test_a_line_breakpoint_in_the_users_file_stops_live_on_that_line(florist, tmp_path):
-    recorded, source, line_of = florist
+    recorded, _source, line_of = florist
     line = line_of("total = each")
     run = LiveRun("florist:build", tmp_path / "live.jsonl", fixture=recorded)
     app = debugger(None, live=run, breakpoints=[f"florist.py:{line}"])
@@ -195,7 +195,9 @@ def test_the_new_status_lines_have_a_chinese_version():
     from tracer.tui.chrome import localise
 
     assert localise("step: price() line 11", "zh") == "单步：price() 第 11 行"
-    assert localise("step out: price() is done → event 5 (tool_end)", "zh") == "跳出：price() 已返回 → 事件 5（tool_end）"
+    assert (
+        localise("step out: price() is done → event 5 (tool_end)", "zh") == "跳出：price() 已返回 → 事件 5（tool_end）"
+    )
     replay = localise("step → event 5 · stepping into price() line by line needs live mode: a recording has …", "zh")
     assert replay.startswith("单步 → 事件 5 · 逐行进入 price() 需要实时模式")
 
@@ -233,12 +235,24 @@ async def test_breakpoints_added_or_deleted_at_the_tool_start_count_for_its_call
     app.session.store.close()
 
 
-@pytest.mark.parametrize("kind,error_type,said,zh", [
-    ("tool_end", None, "step out: price() is done → event 5 (tool_end)", "跳出：price() 已返回"),
-    ("tool_error", "ToolInputError", "step out: price() never ran: its arguments did not fit → event 5 (tool_error)",
-     "price() 没有运行"),
-    ("tool_error", "ValueError", "step out: price() raised ValueError → event 5 (tool_error)", "price() 抛出了 ValueError"),
-])
+@pytest.mark.parametrize(
+    "kind,error_type,said,zh",
+    [
+        ("tool_end", None, "step out: price() is done → event 5 (tool_end)", "跳出：price() 已返回"),
+        (
+            "tool_error",
+            "ToolInputError",
+            "step out: price() never ran: its arguments did not fit → event 5 (tool_error)",
+            "price() 没有运行",
+        ),
+        (
+            "tool_error",
+            "ValueError",
+            "step out: price() raised ValueError → event 5 (tool_error)",
+            "price() 抛出了 ValueError",
+        ),
+    ],
+)
 def test_leaving_the_function_says_how_the_call_ended(kind, error_type, said, zh):
     from types import SimpleNamespace
 

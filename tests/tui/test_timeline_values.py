@@ -54,8 +54,11 @@ async def test_round_numbers_never_run_into_the_kind_and_t_is_shown_at_120():
     app = debugger(tutorials.SCENARIOS["iteration-limit"].fixture)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        starts = [p for p in range(len(app.session)) if app.session.event(p).kind == "llm_start"
-                  and app.session.event(p).iteration >= 10]
+        starts = [
+            p
+            for p in range(len(app.session))
+            if app.session.event(p).kind == "llm_start" and app.session.event(p).iteration >= 10
+        ]
         row = _row(app, starts[0])
         assert "┌10 " in row and "┌10llm" not in row
         event = app.session.event(starts[0])

@@ -10,9 +10,9 @@ from executor import ScriptedModel
 from tests.helpers.pilot_helpers import debugger, highlighted, settle
 from tests.helpers.user_project import QUESTION, REPLIES, write_project
 from tracer.debug.source_map import read_user_source
+from tracer.trace.writer import TraceWriter
 from tracer.tui.launch import build_session
 from tracer.tui.panes.call_stack import CallStackPane
-from tracer.trace.writer import TraceWriter
 
 SIZE = (120, 40)
 
@@ -34,8 +34,7 @@ def florist_trace(tmp_path, monkeypatch):
 
 
 def _tool_event(session, tool, kind="tool_start"):
-    return next(i for i in range(len(session.store)) if session.event(i).kind == kind
-                and session.event(i).tool == tool)
+    return next(i for i in range(len(session.store)) if session.event(i).kind == kind and session.event(i).tool == tool)
 
 
 def test_the_stack_ends_in_the_users_function_below_the_executor_frames(florist_trace):
@@ -46,7 +45,7 @@ def test_the_stack_ends_in_the_users_function_below_the_executor_frames(florist_
     assert frames[-1].callee and frames[-1].function == "price"
     assert frames[-1].file == source.resolve().as_posix()
     lines = source.read_text().splitlines()
-    assert lines[frames[-1].line - 2:frames[-1].line] == ["@tool", "def price(item: str, quantity: int) -> str:"]
+    assert lines[frames[-1].line - 2 : frames[-1].line] == ["@tool", "def price(item: str, quantity: int) -> str:"]
     assert not frames[-2].callee and frames[-2].file.startswith("executor/")
     session.goto(_tool_event(session, "Discount", "tool_end"))
     assert session.frames()[-1].function == "Discount.invoke"

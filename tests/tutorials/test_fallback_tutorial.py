@@ -13,8 +13,9 @@ from tutorials.fallback import ANSWER, WEATHER
 def record(name):
     scenario = SCENARIOS[name]
     events = []
-    executor = scenario.executor(ScriptedModel(scenario.replies), clock=ManualClock(tick=0.001),
-                                 run_id_factory=lambda: name)
+    executor = scenario.executor(
+        ScriptedModel(scenario.replies), clock=ManualClock(tick=0.001), run_id_factory=lambda: name
+    )
     executor.invoke(scenario.inputs(), [events.append])
     return events
 

@@ -46,8 +46,9 @@ def test_every_pane_a_note_points_at_exists_and_is_shown_at_its_stop(name, note)
         referenced = _referenced(text)
         tabbed = referenced - ALWAYS_SHOWN
         assert len(tabbed) <= 1, f"{name}:{note.id} ({lang}) points at two tabbed panes: {tabbed}"
-        assert tabbed == ({note.pane} if note.pane else set()), \
+        assert tabbed == ({note.pane} if note.pane else set()), (
             f"{name}:{note.id} ({lang}) points at {tabbed or 'no tabbed pane'} but shows {note.pane or 'none'}"
+        )
         if note.pane:
             assert "source" not in referenced, f"{name}:{note.id}: the narration hides the source at this stop"
     assert _referenced(note.texts["en"]) - {"timeline"} == _referenced(note.texts["zh"]) - {"timeline"}

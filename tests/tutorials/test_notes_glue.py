@@ -18,8 +18,9 @@ def by_class(left: str, right: str) -> str:
 
 def test_characters_are_glued_as_the_character_classes_say():
     samples = ["a", "中", "，", "—", "“", "。", "ｆ", "", " ", "\uffef", "\ufff0", "\u2fff", "\u3000", "\ua000"]
-    edges = {edge + step for edge in (0x2014, 0x201C, 0x201D, 0x3000, 0x303F, 0x9FFF, 0xFF00, 0xFFEF)
-             for step in (-1, 0, 1)}
+    edges = {
+        edge + step for edge in (0x2014, 0x201C, 0x201D, 0x3000, 0x303F, 0x9FFF, 0xFF00, 0xFFEF) for step in (-1, 0, 1)
+    }
     everything = [chr(code) for code in sorted(edges | set(range(0, 0x10000, 7))) if not 0xD800 <= code <= 0xDFFF]
     for left in samples:
         for right in everything:

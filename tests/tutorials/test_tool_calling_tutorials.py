@@ -19,15 +19,17 @@ NEW_PARTS = ["parallel-tools", "context-budget-trim", "context-budget-summarize"
 
 def lane_times(events):
     """(kind, call id, t) of every tool event, sorted by call: what the lanes show."""
-    return sorted((e.tool_call_id, e.kind, round(e.t, 3)) for e in events
-                  if e.kind in ("tool_start", "tool_end", "tool_error"))
+    return sorted(
+        (e.tool_call_id, e.kind, round(e.t, 3)) for e in events if e.kind in ("tool_start", "tool_end", "tool_error")
+    )
 
 
 def run_parallel_scenario():
     scenario = SCENARIOS["parallel-tools"]
     events = []
-    executor = scenario.executor(ScriptedModel(scenario.replies), clock=ManualClock(tick=0.001),
-                                 run_id_factory=lambda: "parallel-tools")
+    executor = scenario.executor(
+        ScriptedModel(scenario.replies), clock=ManualClock(tick=0.001), run_id_factory=lambda: "parallel-tools"
+    )
     executor.invoke(scenario.inputs(), [events.append])
     return events
 

@@ -14,8 +14,8 @@ from rich.console import Console
 from executor import ManualClock, ScriptedModel
 from tracer.cli import main
 from tracer.cli import tutorial as tutorial_command
-from tracer.report.cjk_wrap import wrap_note
 from tracer.replay.cassette import ReplayModel
+from tracer.report.cjk_wrap import wrap_note
 from tracer.trace.reader import load_trace
 from tracer.tui.app import DebuggerApp
 from tracer.tui.launch import build_session
@@ -114,7 +114,8 @@ def test_multi_part_tutorial_name_asks_for_a_part():
 
 def test_notes_file_without_chinese_is_rejected_naming_the_note(tmp_path):
     source = tmp_path / "broken.toml"
-    source.write_text('''
+    source.write_text(
+        """
 title = { en = "T", zh = "标题" }
 parts.only = { en = "P", zh = "部分" }
 takeaways = { en = ["a"], zh = ["甲"] }
@@ -122,19 +123,25 @@ takeaways = { en = ["a"], zh = ["甲"] }
 id = "lonely"
 kind = "chain_start"
 en = { title = "Hello", text = "English only" }
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     with pytest.raises(NotesFileError, match=r"note 'lonely'.*no zh title"):
         load_notes(source, ["only"])
 
 
-@pytest.mark.parametrize(("anchor", "problem"), [
-    ('kind = "llm_begin"', "'llm_begin' is not an event kind"),
-    ('kind = "tool_end"\nwhere = { tol = "Search" }', "tool_end events have no field 'tol'"),
-    ('kind = "step"\noccurrence = 0', "occurrence must be a non-zero"),
-])
+@pytest.mark.parametrize(
+    ("anchor", "problem"),
+    [
+        ('kind = "llm_begin"', "'llm_begin' is not an event kind"),
+        ('kind = "tool_end"\nwhere = { tol = "Search" }', "tool_end events have no field 'tol'"),
+        ('kind = "step"\noccurrence = 0', "occurrence must be a non-zero"),
+    ],
+)
 def test_notes_file_with_a_bad_anchor_is_rejected(tmp_path, anchor, problem):
     source = tmp_path / "bad.toml"
-    source.write_text(f'''
+    source.write_text(
+        f"""
 title = {{ en = "T", zh = "标题" }}
 parts.only = {{ en = "P", zh = "部分" }}
 takeaways = {{ en = ["a"], zh = ["甲"] }}
@@ -143,7 +150,9 @@ id = "n"
 {anchor}
 en = {{ title = "t", text = "x" }}
 zh = {{ title = "标", text = "文" }}
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     with pytest.raises(NotesFileError, match=re.escape(problem)):
         load_notes(source, ["only"])
 
@@ -170,8 +179,13 @@ def test_rose_walk_prints_the_checks_the_prompt_gain_and_the_ledger(capsys):
     assert gained.index("Observation: 1.") < gained.index("╰")  # round 1's observation is in round 2's prompt
     assert re.search(r"plan called\s+3", out) and re.search(r"_perform_agent_action called\s+2", out)
     # each stop follows the narration of its event: chain start, its note, round 1, ..., takeaways last
-    assert out.index("> Entering") < out.index("Where the loop hides") < out.index("── round 1") \
-        < out.index("> Finished chain.") < out.index("What to take away")
+    assert (
+        out.index("> Entering")
+        < out.index("Where the loop hides")
+        < out.index("── round 1")
+        < out.index("> Finished chain.")
+        < out.index("What to take away")
+    )
 
 
 # -- every tutorial through the CLI -------------------------------------------------------
@@ -194,11 +208,14 @@ def test_tutorial_list_names_every_tutorial_with_its_title(capsys):
         assert re.search(rf"^{re.escape(name)}\s+{re.escape(tutorial.title('en'))}", out, re.M)
 
 
-@pytest.mark.parametrize(("args", "needles"), [
-    (["rose-prizing"], ["unknown tutorial 'rose-prizing'", "rose-pricing", "iteration-limit"]),
-    (["rose-pricing", "--lang", "fr"], ["unknown language 'fr'", "en, zh"]),
-    (["parse-error", "--part", "3"], ["no part 3", "1 = parse-error-off", "2 = parse-error-on"]),
-])
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["rose-prizing"], ["unknown tutorial 'rose-prizing'", "rose-pricing", "iteration-limit"]),
+        (["rose-pricing", "--lang", "fr"], ["unknown language 'fr'", "en, zh"]),
+        (["parse-error", "--part", "3"], ["no part 3", "1 = parse-error-off", "2 = parse-error-on"]),
+    ],
+)
 def test_bad_input_is_one_line_listing_what_exists_and_exit_2(capsys, args, needles):
     code, out, err = walk(capsys, *args, "--print")
     assert code == 2 and out == ""
@@ -213,14 +230,17 @@ def test_part_option_walks_only_that_part(capsys):
 
 
 # -- language from the locale -------------------------------------------------------------
-@pytest.mark.parametrize(("environ", "expected"), [
-    ({}, "en"),
-    ({"LANG": "zh_CN.UTF-8"}, "zh"),
-    ({"LANG": "en_GB.UTF-8"}, "en"),
-    ({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, "zh"),
-    ({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, "en"),
-    ({"LC_ALL": "", "LC_MESSAGES": "zh_HK", "LANG": "en_US"}, "zh"),
-])
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({}, "en"),
+        ({"LANG": "zh_CN.UTF-8"}, "zh"),
+        ({"LANG": "en_GB.UTF-8"}, "en"),
+        ({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, "zh"),
+        ({"LC_ALL": "C", "LANG": "zh_CN.UTF-8"}, "en"),
+        ({"LC_ALL": "", "LC_MESSAGES": "zh_HK", "LANG": "en_US"}, "zh"),
+    ],
+)
 def test_default_language_follows_the_locale(environ, expected):
     assert tutorial_command.default_language(environ) == expected
 
@@ -333,15 +353,21 @@ def waits_of_a_recording(name):
     events = []
     executor = scenario.executor(ScriptedModel(scenario.replies), clock=ManualClock(tick=0.001))
     executor.invoke(scenario.inputs(), [events.append])
-    return [(e.kind, getattr(e, "delay", None), getattr(e, "waited", None))
-            for e in events if e.kind in ("retry", "rate_limit_wait")]
+    return [
+        (e.kind, getattr(e, "delay", None), getattr(e, "waited", None))
+        for e in events
+        if e.kind in ("retry", "rate_limit_wait")
+    ]
 
 
 @pytest.mark.parametrize("name", ["tool-error-retried", "rate-limit"])
 def test_waiting_scenarios_wait_the_same_in_every_run_and_as_recorded(name):
     first, second = waits_of_a_recording(name), waits_of_a_recording(name)
-    recorded = [(e.kind, getattr(e, "delay", None), getattr(e, "waited", None))
-                for e in events_of(SCENARIOS[name]) if e.kind in ("retry", "rate_limit_wait")]
+    recorded = [
+        (e.kind, getattr(e, "delay", None), getattr(e, "waited", None))
+        for e in events_of(SCENARIOS[name])
+        if e.kind in ("retry", "rate_limit_wait")
+    ]
     assert first == second == recorded and len(first) >= 3
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 logger = logging.getLogger("loopscope")
 
@@ -36,8 +37,11 @@ class DroppedCallbacks:
         self.count += 1
         if self.first is None:
             self.first = f"{callback}: {one_line(error)}"
-            logger.warning("loopscope: LoopscopeCallbackHandler could not record %s; the run goes on, and the "
-                           "trace's last event will say how many callbacks were dropped", self.first)
+            logger.warning(
+                "loopscope: LoopscopeCallbackHandler could not record %s; the run goes on, and the "
+                "trace's last event will say how many callbacks were dropped",
+                self.first,
+            )
 
     def note(self) -> dict[str, Any] | None:
         """What the trace's last event carries under DROPPED_KEY, or None when nothing was dropped."""

@@ -42,7 +42,7 @@ def package_relative(filename: str) -> str | None:
     resolved = str(Path(filename).resolve())
     for directory, parent in _roots():
         if resolved.startswith(directory):
-            return resolved[len(parent):]
+            return resolved[len(parent) :]
     return None
 
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from executor.events import ToolInfo
 
-
 # A value LangChain hands a callback is the user's object: it may hold itself, nest without end, or
 # be huge. Past these bounds it is cut short, with a marker, never a RecursionError.
 _MAX_NESTING = 64
@@ -129,8 +128,9 @@ def executor_settings(executor: Any) -> dict[str, Any]:
 
 
 def tool_infos(tools: Any) -> list[ToolInfo]:
-    return [ToolInfo(name=t.name, description=t.description or "", return_direct=bool(t.return_direct))
-            for t in tools or ()]
+    return [
+        ToolInfo(name=t.name, description=t.description or "", return_direct=bool(t.return_direct)) for t in tools or ()
+    ]
 
 
 def graph_tools(graph: Any) -> list[ToolInfo]:

@@ -43,9 +43,7 @@ def chosen_command(argv: list[str]) -> str | None:
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; only the subcommand `argv` chooses gets its full arguments (and its module imported)."""
-    parser = argparse.ArgumentParser(
-        prog="loopscope",
-        description="Step through, trace and test agent loops.")
+    parser = argparse.ArgumentParser(prog="loopscope", description="Step through, trace and test agent loops.")
     parser.add_argument("--version", action="version", version=f"loopscope {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = chosen_command(sys.argv[1:] if argv is None else argv)
@@ -68,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str] | None) -> int:
     from ..report.cost import PriceTableError
-    from ..trace.reader import TraceFormatError
     from ..trace.literal_text import scrub
+    from ..trace.reader import TraceFormatError
     from ..trace.redact import RedactionPatternError, Redactor, configured_patterns
 
     parser = build_parser(argv)
@@ -98,5 +96,3 @@ def _run(argv: list[str] | None) -> int:
     except KeyboardInterrupt as interrupt:  # a command may say what it kept (KeyboardInterrupt(words))
         print("loopscope: interrupted" + (f"; {scrub(interrupt)}" if str(interrupt) else ""), file=sys.stderr)
         return 130
-
-

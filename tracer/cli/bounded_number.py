@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Callable
+from collections.abc import Callable
 
 
 def bounded_float(low: float, high: float, what: str) -> Callable[[str], float]:
     """A parser for a float in [low, high]; inf, nan and 1e-300 are refused with the range in the message."""
+
     def parse(text: str) -> float:
         try:
             value = float(text)
@@ -17,6 +18,7 @@ def bounded_float(low: float, high: float, what: str) -> Callable[[str], float]:
         if not math.isfinite(value) or not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what} must be between {low:g} and {high:g}, got {text!r}")
         return value
+
     return parse
 
 
@@ -29,4 +31,5 @@ def bounded_int(low: int, high: int, what: str) -> Callable[[str], int]:
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}, got {text!r}")
         return value
+
     return parse

@@ -13,19 +13,22 @@ from ..replay.playground import PlaygroundError, configured_model, recorded_call
 from ..report.cost import CallCost, PriceTable, call_costs
 from ..report.literal import literal
 from ..trace.reader import load_trace
+from . import COMMANDS
 from .scenarios import add_agent_argument
 from .usage_error import UsageError
-from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("call", help=COMMANDS["call"],
-                       description="Send the prompt of the model call at SEQ (its llm_start) again, or an edited "
-                                   "one from --prompt-file, and show the new reply beside the recorded one. The "
-                                   "loop is not re-run. An unchanged prompt without --model replays the recorded "
-                                   "reply; a changed one goes to --model, else the configured live model "
-                                   "(LOOPSCOPE_MODEL). `loopscope fork TRACE --at SEQ --reply ...` carries a new "
-                                   "reply on through the run.")
+    p = sub.add_parser(
+        "call",
+        help=COMMANDS["call"],
+        description="Send the prompt of the model call at SEQ (its llm_start) again, or an edited "
+        "one from --prompt-file, and show the new reply beside the recorded one. The "
+        "loop is not re-run. An unchanged prompt without --model replays the recorded "
+        "reply; a changed one goes to --model, else the configured live model "
+        "(LOOPSCOPE_MODEL). `loopscope fork TRACE --at SEQ --reply ...` carries a new "
+        "reply on through the run.",
+    )
     p.add_argument("trace", metavar="TRACE")
     p.add_argument("--at", type=int, required=True, metavar="SEQ", help="the call's llm_start (or llm_end)")
     p.add_argument("--prompt-file", metavar="FILE", help="the prompt to send instead of the recorded one ('-': stdin)")
@@ -66,8 +69,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.trace}: {error}") from None
     what = "edited prompt" if rerun.prompt_changed else "the recorded prompt"
     # The caller and model come from the trace, who answered from --model or .env: all shown literally.
-    console.print(literal(f"event {call.at} · {call.caller}() asked {call.model} · {what} "
-                          f"({len(rerun.prompt):,} chars) → answered by {rerun.answered_by}", style="bold"))
+    console.print(
+        literal(
+            f"event {call.at} · {call.caller}() asked {call.model} · {what} "
+            f"({len(rerun.prompt):,} chars) → answered by {rerun.answered_by}",
+            style="bold",
+        )
+    )
     _section(console, "recorded reply", call.reply)
     _section(console, f"new reply ({rerun.answered_by}, {rerun.seconds:.2f}s)", rerun.reply)
     diff = rerun.reply_diff()
@@ -87,9 +95,14 @@ def _cost(call, rerun) -> CallCost | None:
     from executor.events import LLMEndEvent, LLMStartEvent, SourceRef
 
     source = SourceRef(file="", line=0, function=call.caller)
-    envelope = dict(run_id="call", t=0.0, iteration=0, frames=(call.caller,), source=source)
-    start = LLMStartEvent(seq=0, model=rerun.answered_by if not rerun.replayed else call.model,
-                          prompt=rerun.prompt, stop=list(call.stop), **envelope)
+    envelope = {"run_id": "call", "t": 0.0, "iteration": 0, "frames": (call.caller,), "source": source}
+    start = LLMStartEvent(
+        seq=0,
+        model=rerun.answered_by if not rerun.replayed else call.model,
+        prompt=rerun.prompt,
+        stop=list(call.stop),
+        **envelope,
+    )
     end = LLMEndEvent(seq=1, text=rerun.reply, usage=rerun.usage, duration=rerun.seconds, **envelope)
     costs = call_costs([start, end], PriceTable.load())
     return costs[0] if costs else None

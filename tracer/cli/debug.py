@@ -12,39 +12,53 @@ from rich.console import Console
 from executor import SystemClock
 
 from ..debug.breakpoint_spec import BreakpointSpecError, parse_spec
+from ..replay.verify import recorded_inputs
 from ..report.cost import ENV_PRICES, PriceTable
 from ..report.literal import literal
 from ..report.narrator import Narrator
-from ..replay.verify import recorded_inputs
 from ..trace.reader import TraceFile
 from ..trace.transitions import Trace
+from . import COMMANDS
 from .language import LANG_HELP, chosen_language
 from .live_options import add_live_arguments, live_model
 from .scenarios import AGENT_HELP, add_agent_argument, add_input_arguments, scenario_named
 from .terminal import can_show_debugger
 from .usage_error import UsageError
-from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("debug", help=COMMANDS["debug"],
-                       description="Open the step-through debugger on a trace (no model, no network), or "
-                                   "with --live drive a scenario's executor one event at a time, the "
-                                   "fixture's recorded replies answering the model. When stdout is not "
-                                   "a terminal the narrated run is printed instead.")
+    p = sub.add_parser(
+        "debug",
+        help=COMMANDS["debug"],
+        description="Open the step-through debugger on a trace (no model, no network), or "
+        "with --live drive a scenario's executor one event at a time, the "
+        "fixture's recorded replies answering the model. When stdout is not "
+        "a terminal the narrated run is printed instead.",
+    )
     p.add_argument("trace", nargs="?", metavar="TRACE.jsonl", help="the trace file to open")
     p.add_argument("--live", metavar="SCENARIO", help="run this live: " + AGENT_HELP)
-    p.add_argument("--break", dest="breaks", action="append", default=[], metavar="SPEC",
-                   help='set a breakpoint, e.g. tool_error, tool=Calculator, iteration=2, method=plan, '
-                        'line=executor/agent_executor.py:95, a line of your tool such as tools.py:12 '
-                        '(live: the run stops on it; a trace: at that call\'s tool events), '
-                        '"if iteration >= 2"; repeatable; saved next to the trace')
-    p.add_argument("--record", metavar="OUT.jsonl",
-                   help="with --live: where to write the live run's trace (default: a temporary file)")
-    p.add_argument("--print", dest="as_text", action="store_true",
-                   help="print the narrated run instead of opening the debugger")
-    p.add_argument("--prices", metavar="FILE.toml",
-                   help="model prices for the token/cost figures (see `loopscope run --help`)")
+    p.add_argument(
+        "--break",
+        dest="breaks",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="set a breakpoint, e.g. tool_error, tool=Calculator, iteration=2, method=plan, "
+        "line=executor/agent_executor.py:95, a line of your tool such as tools.py:12 "
+        "(live: the run stops on it; a trace: at that call's tool events), "
+        '"if iteration >= 2"; repeatable; saved next to the trace',
+    )
+    p.add_argument(
+        "--record",
+        metavar="OUT.jsonl",
+        help="with --live: where to write the live run's trace (default: a temporary file)",
+    )
+    p.add_argument(
+        "--print", dest="as_text", action="store_true", help="print the narrated run instead of opening the debugger"
+    )
+    p.add_argument(
+        "--prices", metavar="FILE.toml", help="model prices for the token/cost figures (see `loopscope run --help`)"
+    )
     p.add_argument("--lang", help="the debugger's own words (panes, keys, status, help) in this " + LANG_HELP)
     add_input_arguments(p)
     add_agent_argument(p)
@@ -54,8 +68,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def _check_arguments(args: argparse.Namespace) -> None:
     if bool(args.trace) == bool(args.live):
-        raise UsageError("give a trace file or --live SCENARIO (one of them), "
-                         "e.g. `loopscope debug fixtures/rose_pricing.jsonl`")
+        raise UsageError(
+            "give a trace file or --live SCENARIO (one of them), e.g. `loopscope debug fixtures/rose_pricing.jsonl`"
+        )
     if args.record and not args.live:
         raise UsageError("--record only applies to --live runs")
     for spec in args.breaks:
@@ -128,5 +143,6 @@ def run(args: argparse.Namespace) -> int:
     from ..tui.launch import open_debugger
 
     # With a trace, --model answers prompts edited in the playground (`e`); the trace itself is replayed.
-    return open_debugger(args.trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang,
-                         agents=args.agents)
+    return open_debugger(
+        args.trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang, agents=args.agents
+    )

@@ -11,15 +11,19 @@ from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("diff", help=COMMANDS["diff"],
-                       description="Align two runs by their transitions (plan, AgentAction, tool, "
-                                   "step, ...), show where they first part and what differs there: "
-                                   "reply text, action, observation or outcome. Exit 0 when the "
-                                   "runs agree, 1 when they part.")
+    p = sub.add_parser(
+        "diff",
+        help=COMMANDS["diff"],
+        description="Align two runs by their transitions (plan, AgentAction, tool, "
+        "step, ...), show where they first part and what differs there: "
+        "reply text, action, observation or outcome. Exit 0 when the "
+        "runs agree, 1 when they part.",
+    )
     p.add_argument("a", metavar="A", help="a trace file")
     p.add_argument("b", metavar="B", help="another trace file, e.g. a fork of A")
-    p.add_argument("--context", type=int, default=3, metavar="N",
-                   help="rows shown around the parting point (default 3)")
+    p.add_argument(
+        "--context", type=int, default=3, metavar="N", help="rows shown around the parting point (default 3)"
+    )
     return p
 
 

@@ -11,26 +11,35 @@ from pathlib import Path
 
 from ..trace.literal_text import escape_controls_in_json, scrub
 from ..trace.transitions import Trace
-from .usage_error import UsageError
 from . import COMMANDS
+from .usage_error import UsageError
 
 FORMATS = ("mermaid", "otlp-json")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("export", help=COMMANDS["export"],
-                       description="Write a run's transitions as a Mermaid stateDiagram-v2, or its events as "
-                                   "OpenTelemetry spans (OpenInference conventions): --otlp URL sends them to a "
-                                   "collector over OTLP/HTTP, --format otlp-json -o FILE writes OTLP JSON. "
-                                   "Secrets are redacted before anything is written or sent.")
+    p = sub.add_parser(
+        "export",
+        help=COMMANDS["export"],
+        description="Write a run's transitions as a Mermaid stateDiagram-v2, or its events as "
+        "OpenTelemetry spans (OpenInference conventions): --otlp URL sends them to a "
+        "collector over OTLP/HTTP, --format otlp-json -o FILE writes OTLP JSON. "
+        "Secrets are redacted before anything is written or sent.",
+    )
     p.add_argument("traces", metavar="TRACE", nargs="+")
     p.add_argument("--mermaid", action="store_true", help="Mermaid state diagram (same as --format mermaid)")
     p.add_argument("--format", choices=FORMATS, help="mermaid (one trace) or otlp-json (any number)")
-    p.add_argument("--otlp", metavar="URL", help="send the spans to this OTLP/HTTP collector "
-                                                 "(e.g. http://127.0.0.1:4318 or …/v1/traces)")
-    p.add_argument("--states", action="store_true",
-                   help="with --mermaid: draw the loop's state machine (planning, acting, observing, summarizing, "
-                        "finished, error) with how often each edge was taken, instead of the transitions")
+    p.add_argument(
+        "--otlp",
+        metavar="URL",
+        help="send the spans to this OTLP/HTTP collector (e.g. http://127.0.0.1:4318 or …/v1/traces)",
+    )
+    p.add_argument(
+        "--states",
+        action="store_true",
+        help="with --mermaid: draw the loop's state machine (planning, acting, observing, summarizing, "
+        "finished, error) with how often each edge was taken, instead of the transitions",
+    )
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of printing (e.g. run.mmd, run.json)")
     return p
 
@@ -77,8 +86,11 @@ def _mermaid(args: argparse.Namespace) -> int:
 
     trace = _load(args.traces)[0]
     title = trace.scenario or Path(args.traces[0]).stem
-    diagram = (loop_state_diagram(trace.events, title) if args.states
-               else mermaid_state_diagram(trace.transitions(), title=title))
+    diagram = (
+        loop_state_diagram(trace.events, title)
+        if args.states
+        else mermaid_state_diagram(trace.transitions(), title=title)
+    )
     return _write_or_print(args, diagram, f"{len(trace.transitions())} transitions of {args.traces[0]}")
 
 
@@ -116,9 +128,9 @@ def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = 
 
 
 def _send(args: argparse.Namespace) -> int:
-    from ..report.otlp_wire import OTLPExportError, post_spans
-
     from executor.models.credentials import hide_credentials
+
+    from ..report.otlp_wire import OTLPExportError, post_spans
 
     spans = _spans(args)
     try:
@@ -127,6 +139,9 @@ def _send(args: argparse.Namespace) -> int:
         said = hide_credentials(str(error))
         print(scrub(f"error: {said}; the trace files are unchanged, try again when it is up"), file=sys.stderr)
         return 1
-    print(scrub(f"sent {len(spans)} spans of {len(args.traces)} trace(s) to {hide_credentials(args.otlp)} "
-                f"(HTTP {status})"))
+    print(
+        scrub(
+            f"sent {len(spans)} spans of {len(args.traces)} trace(s) to {hide_credentials(args.otlp)} (HTTP {status})"
+        )
+    )
     return 0

@@ -22,13 +22,16 @@ RERECORD = "loopscope fixtures --rerecord"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("fixtures", help=COMMANDS["fixtures"],
-                       description="Check that recorded traces are current: their events still match a re-run "
-                                   "(verify) and every event's source line is where today's code emits it. With "
-                                   "--rerecord, write the stale ones anew: a scenario's fixture is recorded again "
-                                   "from its scripted replies, any other trace from its own re-run (only when its "
-                                   "events still match). Without TRACE: the fixtures of the installed scenarios "
-                                   "(in a checkout, fixtures/).")
+    p = sub.add_parser(
+        "fixtures",
+        help=COMMANDS["fixtures"],
+        description="Check that recorded traces are current: their events still match a re-run "
+        "(verify) and every event's source line is where today's code emits it. With "
+        "--rerecord, write the stale ones anew: a scenario's fixture is recorded again "
+        "from its scripted replies, any other trace from its own re-run (only when its "
+        "events still match). Without TRACE: the fixtures of the installed scenarios "
+        "(in a checkout, fixtures/).",
+    )
     p.add_argument("traces", nargs="*", metavar="TRACE", help="trace files, or directories of *.jsonl")
     p.add_argument("--rerecord", action="store_true", help="write every trace that is not current anew")
     add_agent_argument(p)
@@ -64,24 +67,28 @@ def _state(result: VerifyResult, header: TraceHeader) -> str:
 
 
 def _check_line(path: Path, state: str, result: VerifyResult) -> str:
-    return {"current": f"current    {path}",
-            "moved": f"MOVED      {path}  {result.moved_count} recorded line(s) moved: {'; '.join(result.moved)}",
-            "langchain": f"LANGCHAIN  {path}  recorded from LangChain's own run: its lines are LangChain's, "
-                         "not loopscope's; re-record it with the script that made it",
-            "hashes": f"HASHES     {path}  its header carries the executor's file hashes (an older loopscope "
-                      "wrote it); its events and lines are current"}.get(
-        state, f"{state.upper():<10} {path}  {result.message.splitlines()[0] if result.message else ''}")
+    return {
+        "current": f"current    {path}",
+        "moved": f"MOVED      {path}  {result.moved_count} recorded line(s) moved: {'; '.join(result.moved)}",
+        "langchain": f"LANGCHAIN  {path}  recorded from LangChain's own run: its lines are LangChain's, "
+        "not loopscope's; re-record it with the script that made it",
+        "hashes": f"HASHES     {path}  its header carries the executor's file hashes (an older loopscope "
+        "wrote it); its events and lines are current",
+    }.get(state, f"{state.upper():<10} {path}  {result.message.splitlines()[0] if result.message else ''}")
 
 
 def _rerecord(path: Path, state: str, scenario: Any, agents: list[str]) -> str:
     if scenario is not None:  # a shipped scenario is recorded from its script, whatever changed
         count, _error = record_run(scenario, path)
         why = {"moved": "with today's lines", "hashes": "without the old executor hashes"}.get(
-            state, "its events changed: read `git diff` before you commit it")
+            state, "its events changed: read `git diff` before you commit it"
+        )
         return f"recorded   {path}  ({count} events of {scenario.name}; {why})"
     if state not in ("moved", "hashes"):
-        raise UsageError(f"{path}: {state}, so it cannot be rewritten from its own re-run; "
-                         "record it anew (`loopscope record AGENT -o PATH`)")
+        raise UsageError(
+            f"{path}: {state}, so it cannot be rewritten from its own re-run; "
+            "record it anew (`loopscope record AGENT -o PATH`)"
+        )
     return f"rewritten  {path}  ({rewrite_from_rerun(path, agents)} events, today's lines)"
 
 
@@ -107,8 +114,9 @@ def run(args: argparse.Namespace) -> int:
             continue
         stale += 1
         scenario = scenarios.get(path.resolve())
-        print(scrub(_rerecord(path, state, scenario, args.agents) if args.rerecord
-                    else _check_line(path, state, result)))
+        print(
+            scrub(_rerecord(path, state, scenario, args.agents) if args.rerecord else _check_line(path, state, result))
+        )
     if stale and not args.rerecord:
         print(f"{stale} of {len(paths)} not current: `{RERECORD}` writes them anew")
         return 1

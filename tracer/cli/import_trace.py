@@ -8,16 +8,19 @@ from pathlib import Path
 
 from ..trace.importers import ImportProblem, convert, write_conversion
 from ..trace.literal_text import scrub
-from .usage_error import UsageError
 from . import COMMANDS
+from .usage_error import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("import", help=COMMANDS["import"],
-                       description="Convert an OTLP JSON file (OpenInference or OpenTelemetry GenAI spans, as "
-                                   "Phoenix, Langfuse or a collector's file exporter write them), a LangSmith run "
-                                   "export or a Langfuse trace export into a loopscope trace. `debug`, `diff` "
-                                   "and `export` open such files directly; this keeps the converted trace.")
+    p = sub.add_parser(
+        "import",
+        help=COMMANDS["import"],
+        description="Convert an OTLP JSON file (OpenInference or OpenTelemetry GenAI spans, as "
+        "Phoenix, Langfuse or a collector's file exporter write them), a LangSmith run "
+        "export or a Langfuse trace export into a loopscope trace. `debug`, `diff` "
+        "and `export` open such files directly; this keeps the converted trace.",
+    )
     p.add_argument("file", metavar="FILE", help="the other tool's trace (JSON or JSON lines)")
     p.add_argument("-o", "--output", metavar="TRACE.jsonl", required=True, help="where to write the loopscope trace")
     return p

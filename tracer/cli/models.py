@@ -26,15 +26,23 @@ from .usage_error import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("models", help=COMMANDS["models"],
-                       description=f"Settings come from flags, then the environment ({ENV_MODELS}, {ENV_MODEL}, "
-                                   f"{ENV_BASE_URL}, {ENV_API_KEY}), then a .env file in the current directory; "
-                                   f"without a usable {ENV_MODELS} a built-in list is used. "
-                                   "The API key itself is never printed.")
-    p.add_argument("--model", metavar="ID|PROVIDER:NAME", help="preview this default model instead of the configured one")
+    p = sub.add_parser(
+        "models",
+        help=COMMANDS["models"],
+        description=f"Settings come from flags, then the environment ({ENV_MODELS}, {ENV_MODEL}, "
+        f"{ENV_BASE_URL}, {ENV_API_KEY}), then a .env file in the current directory; "
+        f"without a usable {ENV_MODELS} a built-in list is used. "
+        "The API key itself is never printed.",
+    )
+    p.add_argument(
+        "--model", metavar="ID|PROVIDER:NAME", help="preview this default model instead of the configured one"
+    )
     p.add_argument("--base-url", metavar="URL", help="preview this endpoint instead of the configured one")
-    p.add_argument("--remote", action="store_true",
-                   help="also ask the endpoint which models it serves (needs the key; one request)")
+    p.add_argument(
+        "--remote",
+        action="store_true",
+        help="also ask the endpoint which models it serves (needs the key; one request)",
+    )
     return p
 
 
@@ -60,8 +68,10 @@ def list_rows(listed: ModelList, config: ModelConfig) -> list[str]:
         extra = "   (not in the list)" if entry not in listed.models else ""
         if entry.api_key_env:  # the variable's name only, never its value
             extra += f"   key: {scrub(entry.api_key_env)} ({'set' if os.environ.get(entry.api_key_env) else 'not set'})"
-        rows.append(f"{mark}{scrub(entry.id):<{width_id}}  {scrub(entry.name):<{width_name}}  "
-                    f"{scrub(entry.provider):<{width_provider}}  {scrub(endpoint)}   ({source}){extra}")
+        rows.append(
+            f"{mark}{scrub(entry.id):<{width_id}}  {scrub(entry.name):<{width_name}}  "
+            f"{scrub(entry.provider):<{width_provider}}  {scrub(endpoint)}   ({source}){extra}"
+        )
     return rows
 
 
@@ -72,10 +82,12 @@ def setting_rows(listed: ModelList, config: ModelConfig) -> list[tuple[str, str,
     key = "set" if config.api_key else f"not set (needed by the openai provider: set {ENV_API_KEY})"
     why = listed.origins["default"]
     why = why if why.startswith("first entry") else f"{ENV_MODEL}, {why}"
-    return [("default", listed.default.spec, why),
-            ("fallbacks", fallbacks, "the rest of the list, in order: `run --fallbacks` chains them"),
-            ("endpoint", endpoint, config.origins["base_url"] if config.base_url else "built-in"),
-            ("api key", key, config.origins["api_key"] if config.api_key else "")]
+    return [
+        ("default", listed.default.spec, why),
+        ("fallbacks", fallbacks, "the rest of the list, in order: `run --fallbacks` chains them"),
+        ("endpoint", endpoint, config.origins["base_url"] if config.base_url else "built-in"),
+        ("api key", key, config.origins["api_key"] if config.api_key else ""),
+    ]
 
 
 def _load(args: argparse.Namespace) -> tuple[ModelList, ModelConfig]:

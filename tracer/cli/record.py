@@ -16,41 +16,59 @@ from ..replay.user_agent import header_meta, is_agent_spec
 from ..trace.literal_text import scrub
 from ..trace.redact import Redactor, default_redactor
 from ..trace.writer import TraceWriteError, TraceWriter
+from . import COMMANDS
 from .live_options import add_live_arguments, live_model, wants_live
 from .scenarios import AGENT_HELP, add_input_arguments, scenario_named
 from .usage_error import UsageError
-from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("record", help=COMMANDS["record"],
-                       description="Run a scenario and write its trace. The file appears only when "
-                                   "the run is over (written to a temporary FILE.*.partial, then "
-                                   "renamed); an interrupted run leaves FILE as it was and keeps "
-                                   "its partial trace as FILE.interrupted. Secrets (API keys from "
-                                   "the environment, bearer tokens, sk-... keys, LOOPSCOPE_REDACT "
-                                   "patterns) are replaced before writing.")
+    p = sub.add_parser(
+        "record",
+        help=COMMANDS["record"],
+        description="Run a scenario and write its trace. The file appears only when "
+        "the run is over (written to a temporary FILE.*.partial, then "
+        "renamed); an interrupted run leaves FILE as it was and keeps "
+        "its partial trace as FILE.interrupted. Secrets (API keys from "
+        "the environment, bearer tokens, sk-... keys, LOOPSCOPE_REDACT "
+        "patterns) are replaced before writing.",
+    )
     p.add_argument("scenario", help=AGENT_HELP)
-    p.add_argument("-o", "--output", help="where to write (default: the scenario's fixture in a checkout "
-                                          "of loopscope, else ./NAME.jsonl; MODULE_FUNCTION.jsonl for your agent)")
-    p.add_argument("--mode", choices=["once", "rewrite"], default="rewrite",
-                   help="once: keep an existing file; rewrite (default): record it again")
-    p.add_argument("--redact", action="append", default=[], metavar="REGEX",
-                   help="also replace text matching REGEX (repeatable)")
+    p.add_argument(
+        "-o",
+        "--output",
+        help="where to write (default: the scenario's fixture in a checkout "
+        "of loopscope, else ./NAME.jsonl; MODULE_FUNCTION.jsonl for your agent)",
+    )
+    p.add_argument(
+        "--mode",
+        choices=["once", "rewrite"],
+        default="rewrite",
+        help="once: keep an existing file; rewrite (default): record it again",
+    )
+    p.add_argument(
+        "--redact", action="append", default=[], metavar="REGEX", help="also replace text matching REGEX (repeatable)"
+    )
     add_input_arguments(p)
     add_live_arguments(p)
     return p
 
 
-def record_run(scenario, output: str | Path, model: ChatModel | None = None,
-               redactor: Redactor | None = None, live: LiveModel | None = None) -> tuple[int, Exception | None]:
+def record_run(
+    scenario,
+    output: str | Path,
+    model: ChatModel | None = None,
+    redactor: Redactor | None = None,
+    live: LiveModel | None = None,
+) -> tuple[int, Exception | None]:
     """Record one run of `scenario`; (events written, the error the run ended with or None)."""
     model = live.model if live else model or ScriptedModel(scenario.replies)
     # A manual clock makes a scripted recording byte-for-byte reproducible; a live run waits for real.
     clock = SystemClock() if live else ManualClock(tick=DEFAULT_CLOCK_TICK)
     meta = live.header() if live else {"clock_tick": DEFAULT_CLOCK_TICK}
-    executor = scenario.executor(model, clock=clock, run_id_factory=lambda: scenario.name,
-                                 **(live.executor_options() if live else {}))
+    executor = scenario.executor(
+        model, clock=clock, run_id_factory=lambda: scenario.name, **(live.executor_options() if live else {})
+    )
     error = None
     writer = TraceWriter(output, redactor=redactor, **header_meta(scenario), **meta)
     try:
@@ -71,8 +89,10 @@ def record_scenario(scenario, output) -> int:
 def run(args: argparse.Namespace) -> int:
     scenario = scenario_named(args.scenario, args)
     if is_agent_spec(args.scenario) and not wants_live(args):
-        raise UsageError(f"{args.scenario} has no scripted replies: record it against a model, e.g. "
-                         "--model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live")
+        raise UsageError(
+            f"{args.scenario} has no scripted replies: record it against a model, e.g. "
+            "--model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live"
+        )
     output = Path(args.output) if args.output else getattr(scenario, "recording", scenario.fixture)
     if not should_record(RecordMode.parse(args.mode), output):
         print(scrub(f"kept {output} (it exists; --mode rewrite records it again)"))
@@ -90,10 +110,19 @@ def run(args: argparse.Namespace) -> int:
     except UnknownAgent as failure:  # the user's build(model) raised, or returned no AgentExecutor
         raise UsageError(failure.args[0]) from None
     # The model's name may come from .env and the error from a server: every line is shown literally.
-    print(scrub(f"recorded {count} events of {scenario.name}" + (f" live from {live.spec}" if live else "")
-                + f" to {output}"))
+    print(
+        scrub(
+            f"recorded {count} events of {scenario.name}"
+            + (f" live from {live.spec}" if live else "")
+            + f" to {output}"
+        )
+    )
     if error is not None:
         expected = getattr(scenario, "expect_error", False)
-        print(scrub(f"the run ended with {type(error).__name__}"
-                    + (" as this scenario intends" if expected else f": {redactor.redact_text(str(error))}")))
+        print(
+            scrub(
+                f"the run ended with {type(error).__name__}"
+                + (" as this scenario intends" if expected else f": {redactor.redact_text(str(error))}")
+            )
+        )
     return 0

@@ -14,9 +14,9 @@ from executor import AgentExecutor, SystemClock
 from ..replay.agents import UnknownAgent
 from ..replay.builder import replayed_executor
 from ..replay.cassette import ReplayDivergence
-from ..replay.verify import recorded_inputs
 from ..replay.live_model import SkippingClock
 from ..replay.user_agent import header_meta
+from ..replay.verify import recorded_inputs
 from ..report.cost import PriceTable
 from ..report.ledger import Ledger
 from ..report.literal import literal
@@ -25,25 +25,34 @@ from ..trace.literal_text import scrub
 from ..trace.redact import Redactor
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriteError, TraceWriter
+from . import COMMANDS
 from .live_options import add_live_arguments, live_model, wants_live
 from .scenarios import AGENT_HELP, add_input_arguments, agent_spec, fixture_for, scenario_named
 from .usage_error import UsageError
-from . import COMMANDS
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("run", help=COMMANDS["run"],
-                       description="Re-execute the real executor: recorded model replies and "
-                                   "Search results answer, the Calculator really runs numexpr.")
+    p = sub.add_parser(
+        "run",
+        help=COMMANDS["run"],
+        description="Re-execute the real executor: recorded model replies and "
+        "Search results answer, the Calculator really runs numexpr.",
+    )
     p.add_argument("scenario", nargs="?", help=AGENT_HELP)
-    p.add_argument("--agent", metavar="MODULE:FUNCTION", type=agent_spec,
-                   help="your own agent (the same as naming it in place of SCENARIO)")
+    p.add_argument(
+        "--agent",
+        metavar="MODULE:FUNCTION",
+        type=agent_spec,
+        help="your own agent (the same as naming it in place of SCENARIO)",
+    )
     p.add_argument("--fixture", help="recording to replay (default: the scenario's fixture)")
     p.add_argument("--trace", metavar="OUT.jsonl", help="also write the new run's trace here")
     p.add_argument("--prompts", action="store_true", help="print every prompt sent to the model")
-    p.add_argument("--prices", metavar="FILE.toml",
-                   help="model prices (dollars per million tokens) over the shipped table; "
-                        "also read from $LOOPSCOPE_PRICES")
+    p.add_argument(
+        "--prices",
+        metavar="FILE.toml",
+        help="model prices (dollars per million tokens) over the shipped table; also read from $LOOPSCOPE_PRICES",
+    )
     add_input_arguments(p)
     add_live_arguments(p)
     return p
@@ -59,8 +68,9 @@ def _live_setup(args: argparse.Namespace, scenario: Any) -> tuple[AgentExecutor,
     return executor, live.header(), live.redactor(), f"ran live against {live.spec}"
 
 
-def _replay_setup(args: argparse.Namespace, scenario: Any,
-                  console: Console) -> tuple[AgentExecutor, dict, Redactor | None, str]:
+def _replay_setup(
+    args: argparse.Namespace, scenario: Any, console: Console
+) -> tuple[AgentExecutor, dict, Redactor | None, str]:
     path = fixture_for(scenario, args.fixture)
     trace = Trace.load(path)
     if trace.warning:
@@ -89,8 +99,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         executor.invoke(scenario.inputs(), listeners)
     except ReplayDivergence as error:
-        console.print(literal(f"\nThe run left the recording: {narrator.redactor.redact_text(str(error))}",
-                              style="bold red"))
+        console.print(
+            literal(f"\nThe run left the recording: {narrator.redactor.redact_text(str(error))}", style="bold red")
+        )
         _finish_trace(writer, console)
         return 1
     except KeyboardInterrupt:
@@ -107,9 +118,12 @@ def run(args: argparse.Namespace) -> int:
         console.print(literal("  " + line), highlight=False)
     took = time.perf_counter() - started
     # `done` names the model .env or the flags gave: shown literally, like every field here.
-    console.print(literal(f"\n{done} in {took:.2f}s"
-                          + (f"; trace written to {args.trace}" if writer and not trace_failure else ""),
-                          style="dim"))
+    console.print(
+        literal(
+            f"\n{done} in {took:.2f}s" + (f"; trace written to {args.trace}" if writer and not trace_failure else ""),
+            style="dim",
+        )
+    )
     if trace_failure:
         print(f"loopscope: {scrub(trace_failure)}", file=sys.stderr)
         return 1
@@ -121,8 +135,10 @@ def _named(args: argparse.Namespace) -> str:
     if args.agent and args.scenario and args.agent != args.scenario:
         raise UsageError(f"run {args.scenario} or --agent {args.agent}: name one agent")
     if not (args.agent or args.scenario):
-        raise UsageError("name what to run: a scenario (e.g. `loopscope run rose-pricing`) or your own agent "
-                         "(`loopscope run my_agent:build --input TEXT`)")
+        raise UsageError(
+            "name what to run: a scenario (e.g. `loopscope run rose-pricing`) or your own agent "
+            "(`loopscope run my_agent:build --input TEXT`)"
+        )
     return args.agent or args.scenario
 
 

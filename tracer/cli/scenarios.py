@@ -11,8 +11,10 @@ from ..replay.agents import UnknownAgent
 from ..replay.user_agent import is_agent_spec, resolve_agent
 from .usage_error import UsageError
 
-AGENT_HELP = ("a scenario name (e.g. rose-pricing), or your own agent as MODULE:FUNCTION or "
-              "path/to/file.py:FUNCTION, where FUNCTION(model) returns an AgentExecutor")
+AGENT_HELP = (
+    "a scenario name (e.g. rose-pricing), or your own agent as MODULE:FUNCTION or "
+    "path/to/file.py:FUNCTION, where FUNCTION(model) returns an AgentExecutor"
+)
 
 
 def agent_spec(text: str) -> str:
@@ -25,11 +27,17 @@ def agent_spec(text: str) -> str:
 def add_agent_argument(parser: argparse.ArgumentParser) -> None:
     """--agent: the user's own agent, which a trace's header may name; only agents named so (or in
     pyproject.toml's [tool.loopscope] agents) are ever imported."""
-    parser.add_argument("--agent", dest="agents", action="append", default=[], type=agent_spec,
-                        metavar="MODULE:FUNCTION",
-                        help="your agent, trusted to run when a trace's header names it (repeatable; "
-                             "also read from [tool.loopscope] agents in pyproject.toml); a trace alone "
-                             "never makes loopscope import anything")
+    parser.add_argument(
+        "--agent",
+        dest="agents",
+        action="append",
+        default=[],
+        type=agent_spec,
+        metavar="MODULE:FUNCTION",
+        help="your agent, trusted to run when a trace's header names it (repeatable; "
+        "also read from [tool.loopscope] agents in pyproject.toml); a trace alone "
+        "never makes loopscope import anything",
+    )
 
 
 def add_input_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,8 +52,10 @@ def given_inputs(args: argparse.Namespace) -> dict[str, Any] | None:
         try:
             value = json.loads(args.inputs)
         except json.JSONDecodeError as error:
-            raise UsageError(f"--inputs is not JSON ({error.msg} at character {error.pos}); "
-                             """give an object such as '{"input": "What do roses cost?"}'""") from None
+            raise UsageError(
+                f"--inputs is not JSON ({error.msg} at character {error.pos}); "
+                """give an object such as '{"input": "What do roses cost?"}'"""
+            ) from None
         if not isinstance(value, dict):
             raise UsageError(f"--inputs must be a JSON object, not {type(value).__name__}")
         return value
@@ -70,7 +80,5 @@ def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
 def fixture_for(scenario: Any, override: str | None) -> Path:
     path = Path(override) if override else scenario.fixture
     if not path.exists():
-        raise UsageError(f"no recording at {path}; record one with "
-                         f"`loopscope record {scenario.name} -o {path}`")
+        raise UsageError(f"no recording at {path}; record one with `loopscope record {scenario.name} -o {path}`")
     return path
-

@@ -9,34 +9,41 @@ import sys
 from pathlib import Path
 
 from ..trace.reader import TraceFile
+from . import COMMANDS
 from .scenarios import add_agent_argument
 from .usage_error import UsageError
-from . import COMMANDS
 
 LOOPBACK = "127.0.0.1"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("serve", help=COMMANDS["serve"],
-                       description="Serve the debugger on a trace (or a tutorial) to a web browser. Each browser "
-                                   "tab gets its own debugger process. Binds to 127.0.0.1, so only this machine "
-                                   "can connect, unless --host names another address. Open the address it prints: "
-                                   "its token is new at each start, and without it nothing answers.")
+    p = sub.add_parser(
+        "serve",
+        help=COMMANDS["serve"],
+        description="Serve the debugger on a trace (or a tutorial) to a web browser. Each browser "
+        "tab gets its own debugger process. Binds to 127.0.0.1, so only this machine "
+        "can connect, unless --host names another address. Open the address it prints: "
+        "its token is new at each start, and without it nothing answers.",
+    )
     p.add_argument("trace", nargs="?", metavar="TRACE.jsonl", help="the trace file to open")
     p.add_argument("--tutorial", metavar="NAME", help="open this tutorial instead (e.g. rose-pricing, langchain)")
     p.add_argument("--lang", choices=("en", "zh"), help="the tutorial's language")
     add_agent_argument(p)
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
-    p.add_argument("--host", default=LOOPBACK,
-                   help="address to bind (default 127.0.0.1; 0.0.0.0 lets any machine that can reach this one in)")
+    p.add_argument(
+        "--host",
+        default=LOOPBACK,
+        help="address to bind (default 127.0.0.1; 0.0.0.0 lets any machine that can reach this one in)",
+    )
     return p
 
 
 def debugger_command(args: argparse.Namespace) -> list[str]:
     """What each browser session runs: this Python, loopscope's own CLI, the debugger on the chosen run."""
     if bool(args.trace) == bool(args.tutorial):
-        raise UsageError("give a trace file or --tutorial NAME (one of them), "
-                         "e.g. `loopscope serve fixtures/rose_pricing.jsonl`")
+        raise UsageError(
+            "give a trace file or --tutorial NAME (one of them), e.g. `loopscope serve fixtures/rose_pricing.jsonl`"
+        )
     if args.trace:
         with TraceFile(args.trace):  # a bad file is reported here, once, not in every browser tab
             pass  # opened and closed only to check it: the browser tabs read it themselves
@@ -49,7 +56,14 @@ def debugger_command(args: argparse.Namespace) -> list[str]:
         find_part(args.tutorial)
     except KeyError as error:
         raise UsageError(str(error.args[0])) from None
-    return [sys.executable, "-m", "tracer.cli", "tutorial", args.tutorial, *(["--lang", args.lang] if args.lang else [])]
+    return [
+        sys.executable,
+        "-m",
+        "tracer.cli",
+        "tutorial",
+        args.tutorial,
+        *(["--lang", args.lang] if args.lang else []),
+    ]
 
 
 def _is_loopback(host: str) -> bool:
@@ -72,7 +86,10 @@ def run(args: argparse.Namespace) -> int:
         reach = f"bound to {args.host} only, so other machines cannot connect (--host to change that)"
     else:
         reach = f"bound to {args.host}: anyone who can reach this machine on that port and has this address can open it"
-    print(f"loopscope: serving the debugger at {server.url} — {reach}. The token is new at each start: "
-          "the page and its websocket answer no one without it", flush=True)
+    print(
+        f"loopscope: serving the debugger at {server.url} — {reach}. The token is new at each start: "
+        "the page and its websocket answer no one without it",
+        flush=True,
+    )
     server.serve()
     return 0

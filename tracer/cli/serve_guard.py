@@ -6,8 +6,8 @@ import hmac
 import ipaddress
 import json
 import secrets
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Awaitable, Callable
 
 import aiohttp_jinja2
 import jinja2
@@ -18,8 +18,10 @@ PAGE_DIR = Path(__file__).resolve().parent / "serve_page"
 # The machine's own fonts, never a download: a monospace one for Latin, then ones with Chinese (Debian's
 # fonts-noto-cjk, macOS's PingFang, Windows' YaHei). xterm.js draws on a canvas with this list, and the browser
 # takes each glyph from the first font that has it; with none that has Chinese, Chinese is drawn as empty boxes.
-FONT_STACK = ('"DejaVu Sans Mono", Menlo, Consolas, "Noto Sans Mono CJK SC", "Noto Sans CJK SC", '
-              '"WenQuanYi Zen Hei Mono", "WenQuanYi Zen Hei", "PingFang SC", "Microsoft YaHei", monospace')
+FONT_STACK = (
+    '"DejaVu Sans Mono", Menlo, Consolas, "Noto Sans Mono CJK SC", "Noto Sans CJK SC", '
+    '"WenQuanYi Zen Hei Mono", "WenQuanYi Zen Hei", "PingFang SC", "Microsoft YaHei", monospace'
+)
 # What textual-serve's script asks xterm.js for: Roboto Mono, which only its page fetched (from Google's servers).
 LIBRARY_FONT = "\"'Roboto Mono', Monaco, 'Courier New', monospace\""
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
@@ -71,12 +73,14 @@ class GuardedServer(Server):
     async def _make_app(self) -> web.Application:
         app = web.Application(middlewares=[self._require_token])
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
-        app.add_routes([
-            web.get("/", self.handle_index),
-            web.get(f"/ws/{self.token}", self.handle_websocket),
-            web.get(f"/static/{self.token}/js/textual.js", self.handle_script),  # before the folder it is in
-            web.static(f"/static/{self.token}", self.statics_path),
-        ])  # no /download/: textual-serve's script asks for it without the token, and the debugger never sends files
+        app.add_routes(
+            [
+                web.get("/", self.handle_index),
+                web.get(f"/ws/{self.token}", self.handle_websocket),
+                web.get(f"/static/{self.token}/js/textual.js", self.handle_script),  # before the folder it is in
+                web.static(f"/static/{self.token}", self.statics_path),
+            ]
+        )  # no /download/: textual-serve's script asks for it without the token, and the debugger never sends files
         app.on_startup.append(self.on_startup)
         app.on_shutdown.append(self.on_shutdown)
         return app
@@ -112,7 +116,8 @@ class GuardedServer(Server):
         response.headers["Content-Security-Policy"] = (
             f"default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
             f"font-src 'self'; connect-src 'self' ws://{request.host}; base-uri 'none'; form-action 'none'; "
-            "frame-ancestors 'none'")
+            "frame-ancestors 'none'"
+        )
         response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the address: never pass it on
         return response
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
-import os
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 from rich.panel import Panel
@@ -22,37 +21,51 @@ from ..report.cjk_wrap import wrap_note
 from ..report.literal import literal
 from ..report.narrator import Narrator, reply_text
 from ..trace.reader import load_trace
+from . import COMMANDS
 from .language import chosen_language, default_language  # noqa: F401  (default_language: tests)
 from .usage_error import UsageError
-from . import COMMANDS
 
 LABELS = {
-    "en": {"stop": "stop", "ledger": "Ledger", "prompt_gained": "what the prompt gained since the last plan():",
-           "reply": "the reply, exactly as it came back:",
-           "list_hint": "Open one with `loopscope tutorial NAME` (add --print for plain text)."},
-    "zh": {"stop": "停靠点", "ledger": "账目", "prompt_gained": "和上一次 plan() 相比，提示词新增的内容：",
-           "reply": "模型返回的原文：",
-           "list_hint": "用 `loopscope tutorial 名字` 打开一个教程（加 --print 输出纯文本）。"},
+    "en": {
+        "stop": "stop",
+        "ledger": "Ledger",
+        "prompt_gained": "what the prompt gained since the last plan():",
+        "reply": "the reply, exactly as it came back:",
+        "list_hint": "Open one with `loopscope tutorial NAME` (add --print for plain text).",
+    },
+    "zh": {
+        "stop": "停靠点",
+        "ledger": "账目",
+        "prompt_gained": "和上一次 plan() 相比，提示词新增的内容：",
+        "reply": "模型返回的原文：",
+        "list_hint": "用 `loopscope tutorial 名字` 打开一个教程（加 --print 输出纯文本）。",
+    },
 }
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("tutorial", help=COMMANDS["tutorial"],
-                       description="Step through a recorded run with narration at each important "
-                                   "event. Opens the debugger in a terminal; --print writes the walk as text.")
+    p = sub.add_parser(
+        "tutorial",
+        help=COMMANDS["tutorial"],
+        description="Step through a recorded run with narration at each important "
+        "event. Opens the debugger in a terminal; --print writes the walk as text.",
+    )
     p.add_argument("name", help="a tutorial name, or `list` to see them all")
-    p.add_argument("--print", dest="as_text", action="store_true",
-                   help="print the narrated walk instead of opening the debugger")
-    p.add_argument("--lang", help=f"narration language: {', '.join(LANGUAGES)} "
-                                  "(default: zh when LC_ALL/LC_MESSAGES/LANG starts with zh, else en)")
+    p.add_argument(
+        "--print", dest="as_text", action="store_true", help="print the narrated walk instead of opening the debugger"
+    )
+    p.add_argument(
+        "--lang",
+        help=f"narration language: {', '.join(LANGUAGES)} "
+        "(default: zh when LC_ALL/LC_MESSAGES/LANG starts with zh, else en)",
+    )
     p.add_argument("--part", type=int, metavar="N", help="only part N of a tutorial with several parts")
     return p
 
 
 def _tutorial_named(name: str) -> Tutorial:
     if name not in TUTORIALS:
-        raise UsageError(f"unknown tutorial {name!r}; available: {', '.join(TUTORIALS)} "
-                         "(or `loopscope tutorial list`)")
+        raise UsageError(f"unknown tutorial {name!r}; available: {', '.join(TUTORIALS)} (or `loopscope tutorial list`)")
     return TUTORIALS[name]
 
 
@@ -62,7 +75,7 @@ def _chosen_parts(tutorial: Tutorial, number: int | None) -> Sequence[Scenario]:
     if not 1 <= number <= len(tutorial.parts):
         names = ", ".join(f"{i} = {p.name}" for i, p in enumerate(tutorial.parts, start=1))
         raise UsageError(f"tutorial {tutorial.name!r} has no part {number}; its parts: {names}")
-    return tutorial.parts[number - 1:number]
+    return tutorial.parts[number - 1 : number]
 
 
 def _part_events(tutorial: Tutorial, part: Scenario, lang: str) -> tuple[list[EventBase], list[NarrationStop]]:
@@ -101,7 +114,7 @@ def _prompt_gain(events: Sequence[EventBase], stop: NarrationStop) -> Text:
     after = events[stop.seq].prompt
     if before and after.startswith(before):
         last_line = before.rsplit("\n", 1)[-1]
-        return Text.assemble(literal("…" + last_line, "dim"), literal(after[len(before):], "green"))
+        return Text.assemble(literal("…" + last_line, "dim"), literal(after[len(before) :], "green"))
     gained = Text()
     for line in difflib.unified_diff(before.splitlines(), after.splitlines(), n=0, lineterm=""):
         if not line.startswith(("+++", "---", "@@")):
@@ -119,8 +132,9 @@ def _evidence(events: Sequence[EventBase], stop: NarrationStop, lang: str) -> Te
     return None
 
 
-def _stop_panel(stop: NarrationStop, number: int, total: int, events: Sequence[EventBase],
-                lang: str, width: int) -> Panel:
+def _stop_panel(
+    stop: NarrationStop, number: int, total: int, events: Sequence[EventBase], lang: str, width: int
+) -> Panel:
     # Our own notes, but still plain Text: brackets in them must never be read as markup.
     body = Text(wrap_note(stop.text, width))
     evidence = _evidence(events, stop, lang)
@@ -137,8 +151,9 @@ def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str) 
     events, stops = _part_events(tutorial, part, lang)
     by_seq = {stop.seq: (number, stop) for number, stop in enumerate(stops, start=1)}
     if len(tutorial.parts) > 1:
-        console.print(Text("\n── " + _part_heading(tutorial, part, lang, with_title=False), style="bold"),
-                      soft_wrap=True)
+        console.print(
+            Text("\n── " + _part_heading(tutorial, part, lang, with_title=False), style="bold"), soft_wrap=True
+        )
     narrator = Narrator(console)
     for event in events:
         narrator(event)

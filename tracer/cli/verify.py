@@ -10,18 +10,26 @@ from ..trace.literal_text import scrub
 from . import COMMANDS
 from .scenarios import add_agent_argument
 
-LABELS = {"ok": "OK", "diverged": "DIVERGED", "truncated": "TRUNCATED", "unreadable": "UNREADABLE",
-          "untrusted": "UNTRUSTED"}
+LABELS = {
+    "ok": "OK",
+    "diverged": "DIVERGED",
+    "truncated": "TRUNCATED",
+    "unreadable": "UNREADABLE",
+    "untrusted": "UNTRUSTED",
+}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("verify", help=COMMANDS["verify"],
-                       description="Re-run every trace with the current executor, its recorded model "
-                                   "replies and tool results as the cassette, and compare the events "
-                                   "(timestamps, durations, run ids, token usage and source line "
-                                   "numbers are not compared). Exit 0: all OK; 1: a run diverged; "
-                                   "2: a file could not be read, is truncated, or names an agent you have "
-                                   "not trusted (--agent).")
+    p = sub.add_parser(
+        "verify",
+        help=COMMANDS["verify"],
+        description="Re-run every trace with the current executor, its recorded model "
+        "replies and tool results as the cassette, and compare the events "
+        "(timestamps, durations, run ids, token usage and source line "
+        "numbers are not compared). Exit 0: all OK; 1: a run diverged; "
+        "2: a file could not be read, is truncated, or names an agent you have "
+        "not trusted (--agent).",
+    )
     p.add_argument("traces", nargs="+", metavar="TRACE", help="trace files, or directories of *.jsonl")
     add_agent_argument(p)
     return p
@@ -59,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{len(results)} trace{'s' if len(results) != 1 else ''}: {summary or 'none given'}")
     moved = [r for r in results if r.status == "ok" and r.moved_count]
     if moved:
-        print(f"note: {len(moved)} of the OK traces record source lines the code has since moved (their events "
-              "still match); `loopscope fixtures --rerecord TRACE...` writes them with today's lines")
+        print(
+            f"note: {len(moved)} of the OK traces record source lines the code has since moved (their events "
+            "still match); `loopscope fixtures --rerecord TRACE...` writes them with today's lines"
+        )
     return max((r.exit_code for r in results), default=2)

@@ -22,8 +22,11 @@ def initial_states(chain_start: EventBase) -> dict[str, str]:
     settings = getattr(chain_start, "settings", None) or {}
     chain: Any = settings.get("model_chain") or {}
     links = chain.get("chain", [chain]) if isinstance(chain, dict) else []
-    return {str(link["model"]): str(link["breaker"].get("state", "closed")) for link in links
-            if isinstance(link, dict) and isinstance(link.get("breaker"), dict) and "model" in link}
+    return {
+        str(link["model"]): str(link["breaker"].get("state", "closed"))
+        for link in links
+        if isinstance(link, dict) and isinstance(link.get("breaker"), dict) and "model" in link
+    }
 
 
 class BreakerTimeline:
@@ -56,7 +59,7 @@ class BreakerTimeline:
             return {}
         self._scan()
         states = dict(self.initial)
-        for model, state in self._changes[:bisect.bisect_right(self._positions, position)]:
+        for model, state in self._changes[: bisect.bisect_right(self._positions, position)]:
             states[model] = state
         return states
 

@@ -11,8 +11,10 @@ from .conditions import Condition, ConditionError
 
 DEFAULT_LINE_FILE = "executor/agent_executor.py"
 TARGETS = ("kind", "tool", "iteration", "method", "line", "condition")
-SPEC_HELP = ("write KIND (e.g. tool_error), tool=NAME, iteration=N, method=NAME, line=[FILE:]N "
-             "or `if CONDITION`; add `if CONDITION` to any of them; prefix `temp` or `ignore=N`")
+SPEC_HELP = (
+    "write KIND (e.g. tool_error), tool=NAME, iteration=N, method=NAME, line=[FILE:]N "
+    "or `if CONDITION`; add `if CONDITION` to any of them; prefix `temp` or `ignore=N`"
+)
 
 
 class BreakpointSpecError(ValueError):
@@ -33,8 +35,9 @@ def _parse_target(what: str) -> tuple[str, Any]:
         else:
             raise BreakpointSpecError(f"cannot read breakpoint {what!r}: {SPEC_HELP}")
     if key not in TARGETS[:-1]:
-        raise BreakpointSpecError(f"unknown breakpoint target {key!r}; use one of "
-                                  f"{', '.join(TARGETS[:-1])} (or `if CONDITION`)")
+        raise BreakpointSpecError(
+            f"unknown breakpoint target {key!r}; use one of {', '.join(TARGETS[:-1])} (or `if CONDITION`)"
+        )
     if not value:
         raise BreakpointSpecError(f"{key}= needs a value: {SPEC_HELP}")
     return key, _parse_value(key, value)
@@ -62,8 +65,9 @@ def _parse_value(key: str, value: str) -> Any:
     if key == "line":
         file, _, line = value.rpartition(":")
         if not _is_count(line) or int(line) < 1:
-            raise BreakpointSpecError(f"line={quoted_start(value)} needs a line number, e.g. "
-                                      f"line={DEFAULT_LINE_FILE}:95")
+            raise BreakpointSpecError(
+                f"line={quoted_start(value)} needs a line number, e.g. line={DEFAULT_LINE_FILE}:95"
+            )
         return (file or DEFAULT_LINE_FILE, int(line))
     return value
 
@@ -89,10 +93,14 @@ def parse_spec(text: str) -> dict[str, Any]:
     try:
         condition = Condition(condition_text) if condition_text.strip() else None
         if not what:
-            return {"target": "condition", "value": None, "condition": condition,
-                    "temporary": temporary, "ignore": ignore}
+            return {
+                "target": "condition",
+                "value": None,
+                "condition": condition,
+                "temporary": temporary,
+                "ignore": ignore,
+            }
         target, value = _parse_target(what)
     except ConditionError as error:
         raise BreakpointSpecError(f"bad condition {quoted_start(condition_text.strip())!r}: {error}") from None
-    return {"target": target, "value": value, "condition": condition, "temporary": temporary,
-            "ignore": ignore}
+    return {"target": target, "value": value, "condition": condition, "temporary": temporary, "ignore": ignore}

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..trace.index import TraceIndex, scan_windows
 from ..trace.numpy_on_use import np
@@ -64,8 +65,7 @@ class Breakpoint:
             return index.shape_mask(lambda s: s.kind == self.value, lo, hi)
         if self.target == "tool":
             # Where the tool is run (or asked for and found missing), not every event naming it.
-            return index.shape_mask(lambda s: s.kind in ("tool_start", "invalid_tool")
-                                    and s.tool == self.value, lo, hi)
+            return index.shape_mask(lambda s: s.kind in ("tool_start", "invalid_tool") and s.tool == self.value, lo, hi)
         if self.target == "line":
             file, line = self.value
             mask = index.shape_mask(lambda s: s.line == line and same_file(s.file, file), lo, hi)
@@ -91,7 +91,7 @@ def _iteration_begins(index: TraceIndex, number: int, lo: int, hi: int) -> np.nd
     begins = its == number
     if len(its) > 1:
         begins[1:] &= its[:-1] != number
-    return begins[lo - start:]
+    return begins[lo - start :]
 
 
 def _entered(previous: tuple[str, ...] | None, current: tuple[str, ...], method: str) -> bool:
@@ -112,8 +112,13 @@ def _method_entered(index: TraceIndex, method: str, lo: int, hi: int) -> np.ndar
     previous[0] = index.shape_codes(lo - 1, lo)[0] if lo > 0 else -1
     pairs, inverse = np.unique((previous + 1) * (len(shapes) + 1) + current, return_inverse=True)
     width = len(shapes) + 1
-    table = np.array([_entered(shapes[p // width - 1].frames if p // width else None,
-                               shapes[p % width].frames, method) for p in pairs], dtype=bool)
+    table = np.array(
+        [
+            _entered(shapes[p // width - 1].frames if p // width else None, shapes[p % width].frames, method)
+            for p in pairs
+        ],
+        dtype=bool,
+    )
     return table[inverse]
 
 
@@ -142,7 +147,7 @@ class BreakpointSet:
     _next: int = 1
 
     @classmethod
-    def for_trace(cls, trace_path: str | os.PathLike[str]) -> "BreakpointSet":
+    def for_trace(cls, trace_path: str | os.PathLike[str]) -> BreakpointSet:
         if is_shipped(trace_path):  # a shipped recording is read-only: its breakpoints last one session
             return cls(None)
         path = Path(str(trace_path) + SIDECAR_SUFFIX)
@@ -196,12 +201,18 @@ class BreakpointSet:
 
     def lines_in(self, file: str) -> dict[int, bool]:
         """Line numbers of `file` that carry a line breakpoint, and whether it is enabled."""
-        return {bp.value[1]: bp.enabled for bp in self.items
-                if bp.target == "line" and same_file(file, bp.value[0])}
+        return {bp.value[1]: bp.enabled for bp in self.items if bp.target == "line" and same_file(file, bp.value[0])}
 
     # -- stopping ---------------------------------------------------------------------------------
-    def first_stop(self, index: TraceIndex, resolve_at: ResolveAt, start: int, end: int,
-                   direction: int, cancelled: Callable[[], bool] | None = None) -> tuple[int, list[Breakpoint]] | None:
+    def first_stop(
+        self,
+        index: TraceIndex,
+        resolve_at: ResolveAt,
+        start: int,
+        end: int,
+        direction: int,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> tuple[int, list[Breakpoint]] | None:
         """The first event from start to end (inclusive, walking `direction`) where a breakpoint stops.
 
         Like pdb: every breakpoint reached counts a hit; one with an ignore count left uses one
@@ -218,7 +229,7 @@ class BreakpointSet:
             plans = [(bp, *bp.plan(index, lo, hi)) for bp in active]
             union = np.logical_or.reduce([mask for _bp, mask, _exact in plans])
             candidates = np.flatnonzero(union) + lo
-            for position in (candidates if direction > 0 else candidates[::-1]):
+            for position in candidates if direction > 0 else candidates[::-1]:
                 checked += 1
                 if cancelled is not None and not checked % CANCEL_CHECK_EVERY and cancelled():
                     raise SearchCancelled(last_checked)
@@ -278,8 +289,10 @@ class BreakpointSet:
     def save(self) -> None:
         if self.path is None:
             return
-        entries = [{"spec": bp.spec, "enabled": bp.enabled, "temporary": bp.temporary,
-                    "ignore": bp.ignore} for bp in self.items]
+        entries = [
+            {"spec": bp.spec, "enabled": bp.enabled, "temporary": bp.temporary, "ignore": bp.ignore}
+            for bp in self.items
+        ]
         text = json.dumps({"format": SIDECAR_FORMAT, "version": 1, "breakpoints": entries}, indent=1) + "\n"
         try:
             write_sidecar(self.path, text.encode("utf-8"))
@@ -310,5 +323,7 @@ class BreakpointSet:
             self.warning = f"ignored breakpoints: {refused}"
         except (OSError, ValueError, KeyError, TypeError, AttributeError, OverflowError) as error:
             self.items, self._next = [], 1
-            self.warning = (f"ignored {self.path}: {quoted_start(str(error), 120)}; it will be rewritten when you change "
-                            "a breakpoint")
+            self.warning = (
+                f"ignored {self.path}: {quoted_start(str(error), 120)}; it will be rewritten when you change "
+                "a breakpoint"
+            )

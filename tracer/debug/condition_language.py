@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 
 class ConditionError(ValueError):
@@ -21,17 +22,25 @@ class _Missing:
 MISSING = _Missing()
 
 # -- tokens ----------------------------------------------------------------------------------------
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     (?P<space>\s+)
   | (?P<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
   | (?P<number>-?[0-9]+(?:\.[0-9]+)?)
   | (?P<op>==|!=|<=|>=|<|>)
   | (?P<punct>[()\[\],])
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
-_HINTS = {"=": "; compare with ==", "&": "; write and", "|": "; write or", "!": "; write not or !=",
-          ".": "; only field names may contain dots (e.g. action.tool); nothing can be called"}
+_HINTS = {
+    "=": "; compare with ==",
+    "&": "; write and",
+    "|": "; write or",
+    "!": "; write not or !=",
+    ".": "; only field names may contain dots (e.g. action.tool); nothing can be called",
+}
 _KEYWORDS = {"and", "or", "not", "in"}
 _CONSTANTS = {"true": True, "True": True, "false": False, "False": False, "None": None, "null": None}
 
@@ -61,15 +70,17 @@ def tokenize(text: str) -> list[Token]:
     while at < len(text):
         match = _TOKEN.match(text, at)
         if match is None:
-            hint = _HINTS.get(text[at], "; text values need quotes, e.g. tool == \"Calculator\"")
+            hint = _HINTS.get(text[at], '; text values need quotes, e.g. tool == "Calculator"')
             raise ConditionError(f"unexpected {text[at]!r} at column {at + 1}{hint}")
         kind, word = match.lastgroup, match.group()
         if kind == "string":
             tokens.append(Token("string", word, _unquote(word), at))
         elif kind == "number":
             if len(word) > MAX_NUMBER_DIGITS:
-                raise ConditionError(f"the number at column {at + 1} has {len(word)} characters; "
-                                     f"numbers here have at most {MAX_NUMBER_DIGITS}")
+                raise ConditionError(
+                    f"the number at column {at + 1} has {len(word)} characters; "
+                    f"numbers here have at most {MAX_NUMBER_DIGITS}"
+                )
             tokens.append(Token("number", word, float(word) if "." in word else int(word), at))
         elif kind == "name" and word in _KEYWORDS:
             tokens.append(Token("keyword", word, None, at))
@@ -128,8 +139,10 @@ class _Parser:
     def nest(self, token: Token) -> None:
         self.depth += 1
         if self.depth > MAX_NESTING:
-            raise ConditionError(f"{token.text!r} at column {token.at + 1} nests more than {MAX_NESTING} "
-                                 "deep; write the condition flatter")
+            raise ConditionError(
+                f"{token.text!r} at column {token.at + 1} nests more than {MAX_NESTING} "
+                "deep; write the condition flatter"
+            )
 
     def peek(self) -> Token:
         return self.tokens[self.at]
@@ -152,7 +165,7 @@ class _Parser:
 
     def parse(self) -> Any:
         if self.peek().type == "end":
-            raise ConditionError("the condition is empty; write e.g. kind == \"tool_error\"")
+            raise ConditionError('the condition is empty; write e.g. kind == "tool_error"')
         node = self.parse_or()
         if self.peek().type != "end":
             raise self.fail("'and', 'or' or the end of the condition")

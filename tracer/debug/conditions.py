@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from executor.events import EVENT_CLASSES
 from executor.states import STATES
 
-from ..trace.states import state_of_fields
-
 from ..trace.index import event_tool
 from ..trace.numpy_on_use import np
+from ..trace.states import state_of_fields
 from .condition_language import (
     MISSING,
     BoolOp,
@@ -28,8 +28,17 @@ from .condition_language import (
     truthy,
 )
 
-__all__ = ["MISSING", "Condition", "ConditionError", "Resolve", "ShapeIndex", "kinds_having", "resolve_in",
-           "tokenize", "vector_plan"]
+__all__ = [
+    "MISSING",
+    "Condition",
+    "ConditionError",
+    "Resolve",
+    "ShapeIndex",
+    "kinds_having",
+    "resolve_in",
+    "tokenize",
+    "vector_plan",
+]
 
 
 # Fields every event has, and the ones the index derives from the envelope.
@@ -37,8 +46,7 @@ ENVELOPE_FIELDS = {"seq", "run_id", "t", "iteration", "frames", "source", "kind"
 DERIVED_FIELDS = {"function", "method", "line", "file", "depth", "tool", "state"}
 NUMERIC_FIELDS = {"seq", "iteration", "line", "depth"}
 TEXT_FIELDS = {"kind", "function", "method", "file", "run_id", "state"}
-FIELDS_BY_KIND: dict[str, set[str]] = {
-    cls.model_fields["kind"].default: set(cls.model_fields) for cls in EVENT_CLASSES}
+FIELDS_BY_KIND: dict[str, set[str]] = {cls.model_fields["kind"].default: set(cls.model_fields) for cls in EVENT_CLASSES}
 
 
 class ShapeIndex(Protocol):
@@ -85,8 +93,7 @@ def _vector_compare(node: Compare, index: ShapeIndex, lo: int, hi: int) -> np.nd
 
 
 # numpy's comparison functions by name: looked up on use, so importing this module loads no numpy.
-_NUMPY_OPS = {"==": "equal", "!=": "not_equal", "<": "less", "<=": "less_equal",
-              ">": "greater", ">=": "greater_equal"}
+_NUMPY_OPS = {"==": "equal", "!=": "not_equal", "<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal"}
 _MIRRORED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
@@ -144,8 +151,9 @@ def vector_plan(node: Any, index: ShapeIndex, lo: int, hi: int) -> tuple[np.ndar
         return (mask, True) if mask is not None else (_kind_prefilter(node, index, lo, hi), False)
     if isinstance(node, Truthy):
         if node.field.name in SHAPE_FIELDS:
-            table = np.array([truthy(index.shape_value(s, node.field.name)) for s in index.shapes]
-                             + [False], dtype=bool)
+            table = np.array(
+                [truthy(index.shape_value(s, node.field.name)) for s in index.shapes] + [False], dtype=bool
+            )
             return table[index.shape_codes(lo, hi)], True
         return _kind_prefilter(node, index, lo, hi), False
     if isinstance(node, Not):
@@ -169,14 +177,17 @@ def _check_types(node: Any) -> None:
             field, literal, _left = sides
             value = literal.value
             if field.name in NUMERIC_FIELDS and (isinstance(value, (str, bool)) or value is None):
-                raise ConditionError(f"{field.name} is a number; compare it with a number, "
-                                     f"e.g. {field.name} >= 2")
+                raise ConditionError(f"{field.name} is a number; compare it with a number, e.g. {field.name} >= 2")
             if field.name in TEXT_FIELDS and not isinstance(value, str):
-                raise ConditionError(f"{field.name} is text; quote the value, e.g. {field.name} == \"...\"")
+                raise ConditionError(f'{field.name} is text; quote the value, e.g. {field.name} == "..."')
             if field.name == "state" and value not in STATES:
                 raise ConditionError(f"state {value!r} is not a loop state; use one of {', '.join(STATES)}")
-    for child in (getattr(node, "left", None), getattr(node, "right", None), getattr(node, "item", None),
-                  *getattr(node, "items", ())):
+    for child in (
+        getattr(node, "left", None),
+        getattr(node, "right", None),
+        getattr(node, "item", None),
+        *getattr(node, "items", ()),
+    ):
         if child is not None:
             _check_types(child)
 

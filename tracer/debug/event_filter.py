@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from executor.events import EVENT_KINDS
 
@@ -13,8 +13,10 @@ from ..trace.numpy_on_use import np
 from .breakpoints import ResolveAt
 from .conditions import Condition, ConditionError
 
-FILTER_HELP = ("KIND…, tool=NAME, iteration=N (or N-M), and/or `if CONDITION` (as in breakpoints); "
-               "a list of one sort shows any of them, different sorts must all hold; empty clears")
+FILTER_HELP = (
+    "KIND…, tool=NAME, iteration=N (or N-M), and/or `if CONDITION` (as in breakpoints); "
+    "a list of one sort shows any of them, different sorts must all hold; empty clears"
+)
 _ITERATIONS = re.compile(r"(\d+)(?:-(\d+))?$")
 CHECK_EVERY = 20_000  # events a condition reads between asking whether to stop
 
@@ -35,7 +37,7 @@ class EventFilter:
     condition: Condition | None = None
 
     @classmethod
-    def parse(cls, text: str) -> "EventFilter":
+    def parse(cls, text: str) -> EventFilter:
         head, _, condition_text = (" " + text.strip()).partition(" if ")
         result = cls(text.strip())
         if condition_text.strip():
@@ -65,8 +67,9 @@ class EventFilter:
         else:
             raise FilterSpecError(f"cannot read {term!r}: {FILTER_HELP}")
 
-    def mask(self, index: TraceIndex, resolve_at: ResolveAt, lo: int, hi: int,
-             cancelled: Callable[[], bool] = lambda: False) -> np.ndarray | None:
+    def mask(
+        self, index: TraceIndex, resolve_at: ResolveAt, lo: int, hi: int, cancelled: Callable[[], bool] = lambda: False
+    ) -> np.ndarray | None:
         """Which of events lo..hi-1 are shown (None if `cancelled()` said stop: it is asked every
         CHECK_EVERY events a condition reads, as that may read every line of a big trace)."""
         shown = np.ones(max(hi - lo, 0), dtype=bool)
@@ -130,8 +133,9 @@ class FilteredView:
         return int(shown[at]) if at >= 0 else None
 
 
-def describe(shown: np.ndarray | None, total: int, event_filter: EventFilter | None, step_within: bool,
-             current_hidden: bool) -> str:
+def describe(
+    shown: np.ndarray | None, total: int, event_filter: EventFilter | None, step_within: bool, current_hidden: bool
+) -> str:
     """`filter: tool=Search · 6 shown, 17 hidden · current event hidden` for the timeline's border."""
     if event_filter is None or shown is None:
         return ""

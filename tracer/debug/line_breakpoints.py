@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..trace.numpy_on_use import np
 from ..trace.reader import TraceFormatError
@@ -58,21 +59,30 @@ class Reach:
         """The tool events (start, end, error) of the calls that run the line's function, except the calls
         a live run traces (a tool-calling agent's calls run in worker threads: never traced)."""
         tools, traced = self.tools, self.traced
-        return index.shape_mask(lambda s: s.kind in TOOL_KINDS and s.tool in tools
-                                and (s.tool not in traced or "perform_tool_calls" in s.frames), lo, hi)
+        return index.shape_mask(
+            lambda s: (
+                s.kind in TOOL_KINDS and s.tool in tools and (s.tool not in traced or "perform_tool_calls" in s.frames)
+            ),
+            lo,
+            hi,
+        )
 
 
 def reach(file: str, line: int, callees: Mapping[str, Any]) -> Reach:
     """The tools (by name) whose function contains `file`:`line`, among the functions the loop calls."""
-    functions = {name: callee for name, callee in callees.items()
-                 if callee is not None and same_file(callee.file, file)}
+    functions = {
+        name: callee for name, callee in callees.items() if callee is not None and same_file(callee.file, file)
+    }
     where = f"{file}:{line}"
     if not callees:
         return Reach(frozenset())  # nothing known yet (no tool has run): not a verdict
     if not functions:
         return Reach(frozenset(), f"no event can reach {where}: {file} holds no function the loop calls")
-    inside = frozenset(name for name, callee in functions.items()
-                       if (extent := function_extent(callee.file, callee.line)) and extent[0] <= line <= extent[1])
+    inside = frozenset(
+        name
+        for name, callee in functions.items()
+        if (extent := function_extent(callee.file, callee.line)) and extent[0] <= line <= extent[1]
+    )
     if inside:
         return Reach(inside)
     return Reach(inside, f"no event can reach {where}: it is outside every function the loop calls")
@@ -84,9 +94,15 @@ def lines_in_call(breakpoints: Any, callee: Any) -> frozenset[int]:
     extent = function_extent(callee.file, callee.line) if callee is not None else None
     if extent is None:
         return frozenset()
-    return frozenset(bp.value[1] for bp in breakpoints if bp.enabled and bp.target == "line"
-                     and is_user_file(bp.value[0]) and same_file(callee.file, bp.value[0])
-                     and extent[0] <= bp.value[1] <= extent[1])
+    return frozenset(
+        bp.value[1]
+        for bp in breakpoints
+        if bp.enabled
+        and bp.target == "line"
+        and is_user_file(bp.value[0])
+        and same_file(callee.file, bp.value[0])
+        and extent[0] <= bp.value[1] <= extent[1]
+    )
 
 
 def callee_book(store: Any) -> Callees:

@@ -7,9 +7,10 @@ import re
 import reprlib
 import sys
 import threading
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generator
+from typing import Any
 
 from executor import SystemClock
 from executor.events import EventBase
@@ -23,8 +24,7 @@ from ..replay.verify import recorded_inputs
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter
 from .monitored_call import line_tracer
-from .step_into import (LOOPSCOPE_PACKAGES, FunctionTracer, LineStop, is_async_tool, on_awaiting_loop,
-                        why_not_steppable)
+from .step_into import LOOPSCOPE_PACKAGES, FunctionTracer, LineStop, is_async_tool, on_awaiting_loop, why_not_steppable
 
 
 def _repr_limits() -> reprlib.Repr:
@@ -105,8 +105,13 @@ class LiveRun:
     (`outcome` then says how). trace_path None: nothing is written (a replay re-enacting a trace).
     """
 
-    def __init__(self, scenario: Any, trace_path: str | Path | None, fixture: str | Path | None = None,
-                 model: LiveModel | None = None) -> None:
+    def __init__(
+        self,
+        scenario: Any,
+        trace_path: str | Path | None,
+        fixture: str | Path | None = None,
+        model: LiveModel | None = None,
+    ) -> None:
         # A scenario's name, a user's MODULE:FUNCTION, or the scenario / user agent itself.
         scenario = resolve_agent(scenario) if isinstance(scenario, str) else scenario
         self.scenario = scenario
@@ -114,8 +119,9 @@ class LiveRun:
         if model is not None:  # a real model answers; backoff and pacing happen in real time
             self.executor = scenario.executor(model.model, clock=SystemClock(), **model.executor_options())
             # flush="event": the run pauses at any event while a person looks at it.
-            self.writer = TraceWriter(trace_path, redactor=model.redactor(), flush="event",
-                                      **header_meta(scenario), **model.header())
+            self.writer = TraceWriter(
+                trace_path, redactor=model.redactor(), flush="event", **header_meta(scenario), **model.header()
+            )
         else:
             # Recorded retries happen again under the recorded policy, on the recording's manual clock.
             recorded = Trace.load(fixture or scenario.fixture)
@@ -165,13 +171,20 @@ class LiveRun:
 
     def traced_tools(self) -> frozenset[str]:
         """The tools whose calls a line breakpoint stops in, line by line (the others stop at their events)."""
-        return frozenset(tool.name for tool in self.executor.tools if tool.callee is not None
-                         and not tool.callee.file.startswith(LOOPSCOPE_PACKAGES) and self._why_not_trace(tool) is None)
+        return frozenset(
+            tool.name
+            for tool in self.executor.tools
+            if tool.callee is not None
+            and not tool.callee.file.startswith(LOOPSCOPE_PACKAGES)
+            and self._why_not_trace(tool) is None
+        )
 
     def _why_not_trace(self, tool: Any) -> str | None:
         if self.replaying and not tool.deterministic:
-            return (f"{tool.name} is not re-run here (a non-deterministic tool answers from the recording); "
-                    "with --model it runs, and s steps into it")
+            return (
+                f"{tool.name} is not re-run here (a non-deterministic tool answers from the recording); "
+                "with --model it runs, and s steps into it"
+            )
         if tool.emits_events:
             return f"{tool.name}'s function yields events of its own: s steps through them as events"
         if tool.timeout is not None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import inspect
 import sys
 import threading
+from collections.abc import Callable
 from types import CodeType
-from typing import Any, Callable
+from typing import Any
 
 from .step_into import CODE_FLAGS_SUSPENDING, FunctionTracer, LineStop
 
@@ -20,14 +21,22 @@ def code_of(callee: Any) -> CodeType | None:
     return next((code for (_file, code), found in list(callees._by_code.items()) if found == callee), None)
 
 
-def line_tracer(callee: Any, gate: Callable[[LineStop], None], snapshot: Callable[..., Any],
-                mode: str = "step", lines: frozenset[int] = frozenset()) -> FunctionTracer:
+def line_tracer(
+    callee: Any,
+    gate: Callable[[LineStop], None],
+    snapshot: Callable[..., Any],
+    mode: str = "step",
+    lines: frozenset[int] = frozenset(),
+) -> FunctionTracer:
     """sys.monitoring scoped to the function's code on 3.12+ (the rest of the program runs untouched),
     when the debugger's tool id is free and the code object is known; sys.settrace otherwise."""
     monitoring = getattr(sys, "monitoring", None)
     code = code_of(callee) if monitoring is not None else None
-    if code is None or code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR) \
-            or monitoring.get_tool(monitoring.DEBUGGER_ID) is not None:
+    if (
+        code is None
+        or code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR)
+        or monitoring.get_tool(monitoring.DEBUGGER_ID) is not None
+    ):
         return FunctionTracer(callee, gate, snapshot, mode, lines)
     return MonitoredTracer(callee, gate, snapshot, mode, lines, code)
 
@@ -39,8 +48,15 @@ class MonitoredTracer(FunctionTracer):
     tracer was installed on, and only on the frame of the first call (PY_START) made there.
     """
 
-    def __init__(self, callee: Any, gate: Callable[[LineStop], None], snapshot: Callable[..., Any],
-                 mode: str, lines: frozenset[int], code: CodeType) -> None:
+    def __init__(
+        self,
+        callee: Any,
+        gate: Callable[[LineStop], None],
+        snapshot: Callable[..., Any],
+        mode: str,
+        lines: frozenset[int],
+        code: CodeType,
+    ) -> None:
         super().__init__(callee, gate, snapshot, mode, lines)
         self.code = code
         self._active = False
@@ -93,8 +109,12 @@ class MonitoredTracer(FunctionTracer):
             return sys.monitoring.DISABLE  # never a stop while running to the breakpoints: no more events here
         frame = sys._getframe(1)
         if frame is self.frame and self._ours():
-            self.gate(LineStop(self.snapshot(frame, self.callee.qualname or self.callee.function),
-                               "step" if self.mode == "step" else "breakpoint"))
+            self.gate(
+                LineStop(
+                    self.snapshot(frame, self.callee.qualname or self.callee.function),
+                    "step" if self.mode == "step" else "breakpoint",
+                )
+            )
         return None
 
     def _returned(self, code: CodeType, offset: int, value: Any) -> Any:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
 
 from executor.events import EventBase
 
 from ..trace.header import TraceHeader
+
 if TYPE_CHECKING:  # the replay machinery loads with the first re-executed event, after the first frame
     from .live_run import FrameSnapshot, LiveRun
 
@@ -29,8 +31,14 @@ class Reenactment:
     are serialised by a lock, so both may be used from different threads.
     """
 
-    def __init__(self, path: Path, header: TraceHeader, length: int,
-                 recorded: Callable[[int], EventBase], agents: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        path: Path,
+        header: TraceHeader,
+        length: int,
+        recorded: Callable[[int], EventBase],
+        agents: Sequence[str] = (),
+    ) -> None:
         self.path, self.header, self.length, self.recorded = path, header, length, recorded
         self.agents = tuple(agents)  # the user's --agent specs: a header's agent runs only if trusted
         self.snapshots: list[tuple[FrameSnapshot, ...]] = []
@@ -107,13 +115,16 @@ class Reenactment:
             self.problem = f"event {seq} of the recording cannot be read ({error})"
             return
         if event.source.file != wanted.source.file:  # e.g. a LangChain run recorded by its callback handler
-            self.problem = (f"the recording was made by other code ({wanted.source.file}), so its locals "
-                            "cannot be re-created here")
+            self.problem = (
+                f"the recording was made by other code ({wanted.source.file}), so its locals cannot be re-created here"
+            )
             return
         if (event.kind, event.source, event.frames) != (wanted.kind, wanted.source, wanted.frames):
-            self.problem = (f"the re-executed run differs from the recording at event {seq} "
-                            f"({event.kind} at line {event.source.line} vs {wanted.kind} at line "
-                            f"{wanted.source.line}): the executor changed since it was recorded")
+            self.problem = (
+                f"the re-executed run differs from the recording at event {seq} "
+                f"({event.kind} at line {event.source.line} vs {wanted.kind} at line "
+                f"{wanted.source.line}): the executor changed since it was recorded"
+            )
             return
         self.snapshots.append(frames)
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from executor.events import EventBase
 
@@ -42,8 +43,9 @@ class UnreadableEvent:
 class DebugSession:
     """Position, frame selection and messages; every pane is drawn from this."""
 
-    def __init__(self, store: EventStore, breakpoints: BreakpointSet, stops: Sequence[Any] = (),
-                 title: str | None = None) -> None:
+    def __init__(
+        self, store: EventStore, breakpoints: BreakpointSet, stops: Sequence[Any] = (), title: str | None = None
+    ) -> None:
         self.store = store
         self.breakpoints = breakpoints
         self.stops = sorted(stops, key=lambda stop: stop.seq)
@@ -103,13 +105,14 @@ class DebugSession:
 
     def is_shown(self, position: int) -> bool:
         shown = self.shown()
-        return shown is None or FilteredView.row_of(shown, position) < len(shown) and \
-            int(shown[FilteredView.row_of(shown, position)]) == position
+        return shown is None or (
+            FilteredView.row_of(shown, position) < len(shown)
+            and int(shown[FilteredView.row_of(shown, position)]) == position
+        )
 
     # -- moving ---------------------------------------------------------------------------------------
     def motion(self, motion: Motion, direction: int) -> MotionSearch:
-        return MotionSearch(self.store.index, self.breakpoints, self.store.resolve_at, self.position,
-                            motion, direction)
+        return MotionSearch(self.store.index, self.breakpoints, self.store.resolve_at, self.position, motion, direction)
 
     def land(self, stop: Stop, motion: Motion, direction: int) -> None:
         """Move to where a motion stopped and say why."""
@@ -126,8 +129,9 @@ class DebugSession:
             self.message = f"step out{backwards}: left {self._left_function(stop)}"
         elif stop.reason == "paused":
             where = f"at event {stop.position}" if stop.moved else "where it started"
-            self.message = (f"{MOTION_WORDS[motion]}{backwards}: stopped {where}, breakpoint conditions "
-                            "checked up to here (esc)")
+            self.message = (
+                f"{MOTION_WORDS[motion]}{backwards}: stopped {where}, breakpoint conditions checked up to here (esc)"
+            )
         else:
             self.message = f"{MOTION_WORDS[motion]}{backwards} → event {stop.position}"
 
@@ -245,9 +249,15 @@ def _in_values(value: Any, text: str, fold: bool) -> bool:
     return text == str(value)
 
 
-def build_session(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
-                  breakpoints: Sequence[str] = (), title: str | None = None,
-                  live: LiveRun | None = None, agents: Sequence[str] = ()) -> DebugSession:
+def build_session(
+    trace_path: str | os.PathLike[str] | None,
+    *,
+    stops: Sequence[Any] | None = None,
+    breakpoints: Sequence[str] = (),
+    title: str | None = None,
+    live: LiveRun | None = None,
+    agents: Sequence[str] = (),
+) -> DebugSession:
     """The session the app shows. Raises TraceFormatError (bad trace) or BreakpointSpecError (bad --break).
     `agents`: the user's --agent specs; a trace's agent is re-run for real locals only if trusted."""
     if live is not None:
@@ -272,4 +282,4 @@ def _same_stack(live: Sequence[Any], recorded: Sequence[str]) -> bool:
     """Whether the captured frames are the event's own stack. A tool call running in a worker thread
     (parallel tool calls) is not on the captured generator chain, which then ends at its caller."""
     names = [frame.function for frame in live]
-    return names[-len(recorded):] == list(recorded) if recorded else True
+    return names[-len(recorded) :] == list(recorded) if recorded else True

@@ -6,10 +6,10 @@ import ast
 import hashlib
 import importlib.util
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import Iterator
 
 from executor.paths import PACKAGE_DIR, PROJECT_ROOT
 
@@ -92,6 +92,7 @@ def definition_line(named: str, first_line: int) -> int:
 
 DECORATOR_LINES = 40  # how far below the first decorator a def is looked for
 
+
 def read_user_source(named: str) -> SourceFile:
     """A user's own file that an event's callee names, read (only) to show it: a .py file at the
     path recorded, or, for a trace recorded elsewhere, the file of that name in the working directory."""
@@ -105,8 +106,12 @@ def read_user_source(named: str) -> SourceFile:
             return SourceFile(named, (), "", f"source not shown: {named} is larger than 2 MB")
         data = path.read_bytes()
     except OSError:
-        return SourceFile(named, (), "", f"source not found: {named} (recorded on another machine? "
-                                         "open the debugger from the folder that holds it)")
+        return SourceFile(
+            named,
+            (),
+            "",
+            f"source not found: {named} (recorded on another machine? open the debugger from the folder that holds it)",
+        )
     text = data.decode("utf-8", errors="replace")
     return SourceFile(named, tuple(text.splitlines()), hashlib.sha256(data).hexdigest())
 
@@ -131,7 +136,7 @@ def moved_line_warning(source: SourceFile, function: str, line: int) -> str | No
         return f"{source.path} changed since this trace was recorded: it has no line {line} now"
     text = source.lines[line - 1]
     depth = len(text) - len(text.lstrip())
-    for above in reversed(source.lines[:line - 1]):
+    for above in reversed(source.lines[: line - 1]):
         stripped = above.lstrip()
         indent = len(above) - len(stripped)
         if stripped and indent < depth and stripped.startswith(("def ", "async def ")):
@@ -141,8 +146,10 @@ def moved_line_warning(source: SourceFile, function: str, line: int) -> str | No
             break
         if stripped and not stripped.startswith(("#", "@", ")", "]", "}")):  # a block opener, not a closing bracket
             depth = min(depth, indent)
-    return (f"{source.path} changed since this trace was recorded: line {line} is no longer in {function}(), "
-            "so the line shown may not be what ran")
+    return (
+        f"{source.path} changed since this trace was recorded: line {line} is no longer in {function}(), "
+        "so the line shown may not be what ran"
+    )
 
 
 @dataclass(frozen=True)
@@ -188,9 +195,17 @@ def _functions_of(tree: ast.AST, relative: str) -> list[_Function]:
 
     visit(tree, ())
     functions = [node for node in ast.walk(tree) if node in inside]  # in the order callers expect
-    return [_Function(relative, node.name, node.lineno, node.end_lineno or node.lineno,
-                      tuple(sorted(inside[node][0], key=lambda c: c[1])), tuple(sorted(inside[node][1])))
-            for node in functions]
+    return [
+        _Function(
+            relative,
+            node.name,
+            node.lineno,
+            node.end_lineno or node.lineno,
+            tuple(sorted(inside[node][0], key=lambda c: c[1])),
+            tuple(sorted(inside[node][1])),
+        )
+        for node in functions
+    ]
 
 
 @lru_cache(maxsize=256)
@@ -201,17 +216,21 @@ def _scan_one(path: Path, name: str, text: str, at: int) -> list[_Function]:
     cut leaves unparseable) is read from the whole file instead (_scan): the answer is always the same."""
     lines = text.splitlines()
     first = text.count("\n", 0, at)
-    indent = lines[first][:len(lines[first]) - len(lines[first].lstrip())]
+    indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
     above = first - 1
     while above >= 0 and lines[above].lstrip().startswith("#"):
         above -= 1
     if lines[first].strip().split()[0] not in ("def", "async") or (above >= 0 and lines[above].strip()):
         return [f for f in _scan(path) if f.name == name]  # e.g. a decorator: it belongs to the def
     last = first + 1
-    while last < len(lines) and (not lines[last].strip() or lines[last].lstrip().startswith("#")
-                                 or lines[last].startswith(indent + " ") or lines[last].startswith(indent + "\t")):
+    while last < len(lines) and (
+        not lines[last].strip()
+        or lines[last].lstrip().startswith("#")
+        or lines[last].startswith(indent + " ")
+        or lines[last].startswith(indent + "\t")
+    ):
         last += 1
-    segment = "\n".join(line[len(indent):] if line.startswith(indent) else "" for line in lines[first:last])
+    segment = "\n".join(line[len(indent) :] if line.startswith(indent) else "" for line in lines[first:last])
     try:
         tree = ast.parse(segment)
     except SyntaxError:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import inspect
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import CodeType, FrameType
-from typing import Any, Callable
+from typing import Any
 
 from executor.events import CalleeRef
 from executor.paths import relative_path as _relative  # the path rule every callee's file was written with
@@ -33,8 +34,10 @@ def why_not_steppable(event: Any) -> str | None:
     if callee.file.startswith(LOOPSCOPE_PACKAGES):
         return f"{name} is loopscope's own code ({callee.file}); stepping into a function is for your tools"
     if getattr(event, "tool_call_id", None) is not None or "perform_tool_calls" in getattr(event, "frames", ()):
-        return (f"{name} runs in a tool-call worker thread (the reply's calls run side by side) and has "
-                "already started: line stepping works for tools the loop runs itself (ReAct agents)")
+        return (
+            f"{name} runs in a tool-call worker thread (the reply's calls run side by side) and has "
+            "already started: line stepping works for tools the loop runs itself (ReAct agents)"
+        )
     return None
 
 
@@ -48,9 +51,14 @@ class FunctionTracer:
     `mode` is "step" (stop at every line) or "lines" (stop only at `lines`: line breakpoints).
     """
 
-    def __init__(self, callee: CalleeRef, gate: Callable[[LineStop], None],
-                 snapshot: Callable[[FrameType, str], Any], mode: str = "step",
-                 lines: frozenset[int] = frozenset()) -> None:
+    def __init__(
+        self,
+        callee: CalleeRef,
+        gate: Callable[[LineStop], None],
+        snapshot: Callable[[FrameType, str], Any],
+        mode: str = "step",
+        lines: frozenset[int] = frozenset(),
+    ) -> None:
         self.callee, self.gate, self.snapshot = callee, gate, snapshot
         self.mode, self.lines = mode, lines
         self.frame: FrameType | None = None
@@ -82,8 +90,11 @@ class FunctionTracer:
         found = self._matches.get(code)
         if found is None:
             callee = self.callee
-            found = (code.co_firstlineno == callee.line and code.co_name == callee.function
-                     and _relative(code.co_filename) == callee.file)
+            found = (
+                code.co_firstlineno == callee.line
+                and code.co_name == callee.function
+                and _relative(code.co_filename) == callee.file
+            )
             self._matches[code] = found
         return found
 
@@ -102,8 +113,12 @@ class FunctionTracer:
 
     def on_line(self, frame: FrameType, event: str, arg: Any) -> Any:
         if event == "line" and (self.mode == "step" or frame.f_lineno in self.lines):
-            self.gate(LineStop(self.snapshot(frame, self.callee.qualname or self.callee.function),
-                               "step" if self.mode == "step" else "breakpoint"))
+            self.gate(
+                LineStop(
+                    self.snapshot(frame, self.callee.qualname or self.callee.function),
+                    "step" if self.mode == "step" else "breakpoint",
+                )
+            )
         elif event == "return" and not frame.f_code.co_flags & CODE_FLAGS_SUSPENDING:
             self.returned = True  # a plain function returned (or raised): this call is over
             self.uninstall()

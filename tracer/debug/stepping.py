@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable
 
 from ..trace.index import TraceIndex, scan_windows
 from ..trace.numpy_on_use import np
@@ -42,8 +42,9 @@ def _structural(index: TraceIndex, motion: Motion, origin_depth: int, lo: int, h
     return depths <= origin_depth if motion is Motion.NEXT else depths < origin_depth
 
 
-def first_structural(index: TraceIndex, motion: Motion, origin_depth: int, start: int, end: int,
-                     direction: int) -> int | None:
+def first_structural(
+    index: TraceIndex, motion: Motion, origin_depth: int, start: int, end: int, direction: int
+) -> int | None:
     """The first event from start to end (inclusive, walking `direction`) where the motion stops."""
     if (end - start) * direction < 0:
         return None
@@ -80,8 +81,15 @@ class MotionSearch:
     that may still produce events) it returns None when the motion has not stopped yet.
     """
 
-    def __init__(self, index: TraceIndex, breakpoints: BreakpointSet, resolve_at: ResolveAt,
-                 origin: int, motion: Motion, direction: int) -> None:
+    def __init__(
+        self,
+        index: TraceIndex,
+        breakpoints: BreakpointSet,
+        resolve_at: ResolveAt,
+        origin: int,
+        motion: Motion,
+        direction: int,
+    ) -> None:
         self.index, self.breakpoints, self.resolve_at = index, breakpoints, resolve_at
         self.origin, self.motion, self.direction = origin, motion, direction
         self.origin_depth = index.depth(origin) if 0 <= origin < len(index) else 0
@@ -119,8 +127,9 @@ class MotionSearch:
         return Stop(position, "end" if self.direction > 0 else "start", moved=position != self.origin)
 
 
-def move(index: TraceIndex, breakpoints: BreakpointSet, resolve_at: ResolveAt, origin: int,
-         motion: Motion, direction: int) -> Stop:
+def move(
+    index: TraceIndex, breakpoints: BreakpointSet, resolve_at: ResolveAt, origin: int, motion: Motion, direction: int
+) -> Stop:
     """Where a motion from `origin` stops in a complete trace."""
     stop = MotionSearch(index, breakpoints, resolve_at, origin, motion, direction).advance(complete=True)
     assert stop is not None  # a complete trace always has an edge to stop at
@@ -135,8 +144,15 @@ def _is_in(shown: np.ndarray, position: int) -> bool:
     return at < len(shown) and int(shown[at]) == position
 
 
-def move_within(shown: np.ndarray, index: TraceIndex, breakpoints: BreakpointSet, resolve_at: ResolveAt,
-                origin: int, motion: Motion, direction: int) -> Stop:
+def move_within(
+    shown: np.ndarray,
+    index: TraceIndex,
+    breakpoints: BreakpointSet,
+    resolve_at: ResolveAt,
+    origin: int,
+    motion: Motion,
+    direction: int,
+) -> Stop:
     """Like move(), landing only on `shown` events ("step within filter"): a step goes to the next
     shown event; other motions go on past hidden stops until they stop on a shown one."""
     edge_reason = "end" if direction > 0 else "start"

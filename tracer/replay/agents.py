@@ -9,8 +9,9 @@ pyproject.toml). So replay works for any package's scenarios and imports none of
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from importlib.metadata import entry_points
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 from executor import AgentExecutor, ChatModel
 

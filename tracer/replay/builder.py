@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from executor import AgentExecutor, ChatModel, ManualClock, RetryPolicy, RuleSet, Tool
 from executor.clock import Clock
 
 from ..trace.header import TraceHeader
 from ..trace.transitions import Trace
-from .agents import UnknownAgent, find_scenario
+from .agents import find_scenario
 from .cassette import cassette_tools, replay_model
 from .trust import trusted_spec
 from .user_agent import Build, load_user_agent
@@ -57,9 +58,16 @@ def agent_builder(header: TraceHeader, agents: Sequence[str] = ()) -> Build:
     return load_user_agent(trusted_spec(header.agent, agents)).executor
 
 
-def replayed_executor(trace: Trace, build: Build | None = None, *, model: ChatModel | None = None,
-                      tools: ToolWrapper | None = None, clock: Clock | None = None,
-                      run_id: str | None = None, agents: Sequence[str] = ()) -> AgentExecutor:
+def replayed_executor(
+    trace: Trace,
+    build: Build | None = None,
+    *,
+    model: ChatModel | None = None,
+    tools: ToolWrapper | None = None,
+    clock: Clock | None = None,
+    run_id: str | None = None,
+    agents: Sequence[str] = (),
+) -> AgentExecutor:
     """The executor that re-executes `trace`.
 
     model: answers model calls (default: the recording's replies, prompts checked; a recorded
@@ -73,8 +81,10 @@ def replayed_executor(trace: Trace, build: Build | None = None, *, model: ChatMo
     header, events = trace.header, trace.events
     model = model if model is not None else replay_model(events, real_time=header.recorded_in_real_time)
     recorded_run = events[0].run_id if events else "replay"
-    settings: dict[str, Any] = {"clock": clock or replay_clock(header),
-                                "run_id_factory": _constant(run_id or recorded_run)}
+    settings: dict[str, Any] = {
+        "clock": clock or replay_clock(header),
+        "run_id_factory": _constant(run_id or recorded_run),
+    }
     settings.update(recorded_degradation(events))
     policy = recorded_retry_policy(header, events)
     if policy is not None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import threading
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from executor import ChatModel, ModelReply, Tool, reply_from_llm_end
 from executor.events import EventBase
-from executor.recovery.model_chain import restore_model
 from executor.models.messages import Message, render_messages
+from executor.recovery.model_chain import restore_model
 from executor.tools.args import ToolInputError, parse_tool_input
 
 from ..trace.literal_text import scrub
@@ -19,9 +20,24 @@ from .model_calls import calls_by_model, model_calls_in_order
 from .recorded_breaker import use_recorded_breakers
 from .recorded_call import RecordedCall, failure_from_text, recorded_exception
 
-__all__ = ["CallCursor", "LaneCursor", "RecordedCall", "ReplayDivergence", "ReplayModel", "answered_calls",
-           "cassette_tools", "check_prompt", "failure_from_text", "recorded_calls", "recorded_exception",
-           "recorded_tool", "replay_model", "same_input", "tool_call_cursor", "tool_copy"]
+__all__ = [
+    "CallCursor",
+    "LaneCursor",
+    "RecordedCall",
+    "ReplayDivergence",
+    "ReplayModel",
+    "answered_calls",
+    "cassette_tools",
+    "check_prompt",
+    "failure_from_text",
+    "recorded_calls",
+    "recorded_exception",
+    "recorded_tool",
+    "replay_model",
+    "same_input",
+    "tool_call_cursor",
+    "tool_copy",
+]
 
 
 class ReplayDivergence(AssertionError):
@@ -31,8 +47,16 @@ class ReplayDivergence(AssertionError):
     `expected` and `actual` say what differed there.
     """
 
-    def __init__(self, problem: str, *, seq: int | None = None, kind: str | None = None,
-                 field: str | None = None, expected: Any = None, actual: Any = None) -> None:
+    def __init__(
+        self,
+        problem: str,
+        *,
+        seq: int | None = None,
+        kind: str | None = None,
+        field: str | None = None,
+        expected: Any = None,
+        actual: Any = None,
+    ) -> None:
         self.problem, self.seq, self.kind = problem, seq, kind
         self.field, self.expected, self.actual = field, expected, actual
         super().__init__(self._message())
@@ -87,12 +111,22 @@ def recorded_calls(events: Sequence[EventBase], tool: str | None = None) -> list
 def check_prompt(call: RecordedCall, number: int, prompt: str) -> None:
     if prompt != call.start.prompt:
         if getattr(call.start, "messages", None) is not None:
-            raise ReplayDivergence(f"the messages of model call #{number} differ from the recording",
-                                   seq=call.start.seq, kind="llm_start", field="messages",
-                                   expected=call.start.prompt, actual=prompt)
-        raise ReplayDivergence(f"the prompt of model call #{number} differs from the recording",
-                               seq=call.start.seq, kind="llm_start", field="prompt",
-                               expected=call.start.prompt, actual=prompt)
+            raise ReplayDivergence(
+                f"the messages of model call #{number} differ from the recording",
+                seq=call.start.seq,
+                kind="llm_start",
+                field="messages",
+                expected=call.start.prompt,
+                actual=prompt,
+            )
+        raise ReplayDivergence(
+            f"the prompt of model call #{number} differs from the recording",
+            seq=call.start.seq,
+            kind="llm_start",
+            field="prompt",
+            expected=call.start.prompt,
+            actual=prompt,
+        )
 
 
 class CallCursor:
@@ -100,8 +134,8 @@ class CallCursor:
 
     def __init__(self, calls: list[RecordedCall]) -> None:
         self.calls = calls
-        self.index = 0   # the call being answered
-        self.tries = 0   # attempts made at it so far
+        self.index = 0  # the call being answered
+        self.tries = 0  # attempts made at it so far
 
     def next(self) -> tuple[int, RecordedCall | None, int]:
         """(call number 0-based, the call or None when the recording ran out, attempt number)."""
@@ -124,8 +158,7 @@ class ReplayModel:
     With `model_name`, only that model's calls of a run with fallbacks (see replay_model).
     """
 
-    def __init__(self, events: Sequence[EventBase], strict_prompts: bool = True,
-                 model_name: str | None = None) -> None:
+    def __init__(self, events: Sequence[EventBase], strict_prompts: bool = True, model_name: str | None = None) -> None:
         self.calls = recorded_calls(events) if model_name is None else calls_by_model(events).get(model_name, [])
         starts = [event for event in events if event.kind == "llm_start"]
         self.model_name = model_name or (starts[0].model if starts else "replay")
@@ -133,9 +166,15 @@ class ReplayModel:
         self.strict_prompts = strict_prompts
         self.prompts: list[str] = []
         # Strict: a call is matched by its prompt, so nested calls of concurrent tools replay in any order.
-        self._attempts = LaneCursor(self.calls, lambda call, prompt: call.start.prompt == prompt,
-                                    lambda index, call, prompt: check_prompt(call, index + 1, prompt)) \
-            if strict_prompts else CallCursor(self.calls)
+        self._attempts = (
+            LaneCursor(
+                self.calls,
+                lambda call, prompt: call.start.prompt == prompt,
+                lambda index, call, prompt: check_prompt(call, index + 1, prompt),
+            )
+            if strict_prompts
+            else CallCursor(self.calls)
+        )
         self._last_seq = events[-1].seq if events else 0
         self._whose = f" of {model_name!r}" if model_name else ""
 
@@ -150,20 +189,33 @@ class ReplayModel:
         if attempt == 0:
             self.prompts.append(prompt)
         if call is None:
-            raise ReplayDivergence(f"the re-run makes model call #{index + 1}{self._whose}, but the recording "
-                                   f"has only {len(self.calls)} model calls{self._whose}", seq=self._last_seq,
-                                   kind="end of recording")
+            raise ReplayDivergence(
+                f"the re-run makes model call #{index + 1}{self._whose}, but the recording "
+                f"has only {len(self.calls)} model calls{self._whose}",
+                seq=self._last_seq,
+                kind="end of recording",
+            )
         if self.strict_prompts and attempt == 0:
             check_prompt(call, index + 1, prompt)
         call.attempt(attempt)
         end = call.end
         if end.tool_calls:
             return reply_from_llm_end(end)
-        return ModelReply(end.text, end.usage, finish_reason=end.finish_reason, refusal=end.refusal,
-                          replaced_surrogates=end.replaced_surrogates)
+        return ModelReply(
+            end.text,
+            end.usage,
+            finish_reason=end.finish_reason,
+            refusal=end.refusal,
+            replaced_surrogates=end.replaced_surrogates,
+        )
 
-    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict],
-                          tool_choice: str = "auto", parallel_tool_calls: bool = True) -> ModelReply:
+    def generate_messages(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict],
+        tool_choice: str = "auto",
+        parallel_tool_calls: bool = True,
+    ) -> ModelReply:
         """The tool-calling path: the recorded llm_end answers (its tool calls and ids included).
 
         The messages are checked as prompts are, through their rendering (the llm_start `prompt`
@@ -190,8 +242,11 @@ def replay_model(events: Sequence[EventBase], strict_prompts: bool = True, real_
 def answered_calls(events: Sequence[EventBase], tool: Tool) -> list[RecordedCall]:
     """The recorded calls of `tool` that reached its function: a refused input (ToolInputError)
     never did, and a replayed copy refuses that input again by itself."""
-    return [call for call in recorded_calls(events, tool=tool.name)
-            if getattr(call.end, "error_type", None) != "ToolInputError"]
+    return [
+        call
+        for call in recorded_calls(events, tool=tool.name)
+        if getattr(call.end, "error_type", None) != "ToolInputError"
+    ]
 
 
 def same_input(tool: Tool, recorded: str, given: str | dict[str, Any]) -> bool:
@@ -209,14 +264,24 @@ def tool_copy(tool: Tool, answer: Callable[[Any], Any], deterministic: bool) -> 
     """A Tool like `tool` (schema, error handling, retry policy, callee) whose calls go to
     `answer(tool_input or the arguments dict)`, which may return an awaitable."""
     if tool.takes_keywords:
+
         def call(**arguments: Any) -> Any:
             return answer(arguments)
     else:
+
         def call(tool_input: str) -> Any:
             return answer(tool_input)
-    copy = Tool(name=tool.name, description=tool.description, func=call, return_direct=tool.return_direct,
-                handle_tool_error=tool.handle_tool_error, deterministic=deterministic,
-                retry_policy=tool.retry_policy, args_schema=tool.args_schema if tool.takes_keywords else None)
+
+    copy = Tool(
+        name=tool.name,
+        description=tool.description,
+        func=call,
+        return_direct=tool.return_direct,
+        handle_tool_error=tool.handle_tool_error,
+        deterministic=deterministic,
+        retry_policy=tool.retry_policy,
+        args_schema=tool.args_schema if tool.takes_keywords else None,
+    )
     copy.callee = tool.callee  # tool events point at the user's function, not at the copy
     return copy
 
@@ -231,8 +296,12 @@ class LaneCursor:
     Sequential runs get the recorded order, as with CallCursor.
     """
 
-    def __init__(self, calls: list[RecordedCall], asked: Callable[[RecordedCall, Any], bool],
-                 diverge: Callable[[int, RecordedCall, Any], None]) -> None:
+    def __init__(
+        self,
+        calls: list[RecordedCall],
+        asked: Callable[[RecordedCall, Any], bool],
+        diverge: Callable[[int, RecordedCall, Any], None],
+    ) -> None:
         self.calls, self.asked, self.diverge = calls, asked, diverge
         self.tries = [0] * len(calls)
         self.done = [False] * len(calls)
@@ -259,10 +328,14 @@ def tool_call_cursor(calls: list[RecordedCall], tool: Tool) -> LaneCursor:
     """A tool's recorded calls, matched by input (validated arguments for a structured tool)."""
 
     def diverge(index: int, call: RecordedCall, tool_input: Any) -> None:
-        raise ReplayDivergence(f"the input of {call.start.tool!r} call #{index + 1} differs from the recording",
-                               seq=call.start.seq, kind="tool_start", field="tool_input",
-                               expected=call.start.tool_input,
-                               actual=tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False))
+        raise ReplayDivergence(
+            f"the input of {call.start.tool!r} call #{index + 1} differs from the recording",
+            seq=call.start.seq,
+            kind="tool_start",
+            field="tool_input",
+            expected=call.start.tool_input,
+            actual=tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False),
+        )
 
     return LaneCursor(calls, lambda call, given: same_input(tool, call.start.tool_input, given), diverge)
 
@@ -281,8 +354,11 @@ def recorded_tool(tool: Tool, events: Sequence[EventBase]) -> Tool:
     def replay(given: str | dict[str, Any]) -> Any:
         index, call, attempt = attempts.next(given)
         if call is None:
-            raise ReplayDivergence(f"the re-run calls tool {tool.name!r} {index + 1} times, but the "
-                                   f"recording has only {index} such calls", seq=last, kind="end of recording")
+            raise ReplayDivergence(
+                f"the re-run calls tool {tool.name!r} {index + 1} times, but the recording has only {index} such calls",
+                seq=last,
+                kind="end of recording",
+            )
         call.attempt(attempt)
         return call.end.observation
 
@@ -292,4 +368,3 @@ def recorded_tool(tool: Tool, events: Sequence[EventBase]) -> Tool:
 def cassette_tools(tools: Sequence[Tool], events: Sequence[EventBase]) -> list[Tool]:
     """Deterministic tools run for real; the others answer from the recording."""
     return [tool if tool.deterministic else recorded_tool(tool, events) for tool in tools]
-

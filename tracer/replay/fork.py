@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from executor import AgentExecutor, ChatModel, ModelReply, Tool, reply_from_llm_end
 from executor.events import EventBase
@@ -15,7 +16,6 @@ from executor.models.messages import Message, render_messages
 from ..trace.transitions import Trace
 from .agents import UnknownAgent
 from .builder import replayed_executor
-from .user_agent import user_build
 from .cassette import (
     CallCursor,
     RecordedCall,
@@ -27,6 +27,7 @@ from .cassette import (
     tool_call_cursor,
     tool_copy,
 )
+from .user_agent import user_build
 from .verify import Rerun, recorded_inputs, run_collecting
 
 MODEL_KINDS = ("llm_start", "llm_end")
@@ -49,8 +50,9 @@ class ForkState:
     forked: bool = False
 
 
-def _locate(events: Sequence[EventBase], at: int, reply: str | None,
-            observation: str | None) -> tuple[RecordedCall, str | None]:
+def _locate(
+    events: Sequence[EventBase], at: int, reply: str | None, observation: str | None
+) -> tuple[RecordedCall, str | None]:
     """The recorded call event `at` belongs to, and the tool name for an observation fork."""
     if (reply is None) == (observation is None):
         raise ForkError("give exactly one of a new reply (--reply) or a new observation (--observation)")
@@ -59,15 +61,23 @@ def _locate(events: Sequence[EventBase], at: int, reply: str | None,
     event = events[at]
     kinds, tool = (MODEL_KINDS, None) if reply is not None else (TOOL_KINDS, getattr(event, "tool", None))
     if event.kind not in kinds:
-        wanted = "a model call (llm_start or llm_end)" if reply is not None else \
-            "a tool call (tool_start, tool_end or tool_error)"
+        wanted = (
+            "a model call (llm_start or llm_end)"
+            if reply is not None
+            else "a tool call (tool_start, tool_end or tool_error)"
+        )
         options = ", ".join(str(e.seq) for e in events if e.kind == kinds[0])
-        raise ForkError(f"event {at} is {event.kind}; {'--reply' if reply is not None else '--observation'} "
-                        f"needs {wanted}; such calls start at events {options or 'none'}")
+        raise ForkError(
+            f"event {at} is {event.kind}; {'--reply' if reply is not None else '--observation'} "
+            f"needs {wanted}; such calls start at events {options or 'none'}"
+        )
     lane = getattr(event, "tool_call_id", None)  # concurrent calls overlap: the event's own call
     for call in recorded_calls(events, tool=tool):
-        if call.start.seq <= at and (call.end is None or at <= call.end.seq) \
-                and getattr(call.start, "tool_call_id", None) == lane:
+        if (
+            call.start.seq <= at
+            and (call.end is None or at <= call.end.seq)
+            and getattr(call.start, "tool_call_id", None) == lane
+        ):
             return call, tool
     raise ForkError(f"event {at} belongs to no complete recorded call; pick another event")
 
@@ -85,8 +95,10 @@ def recorded_answer(events: Sequence[EventBase], at: int) -> tuple[str, str]:
     change = change_for(events[at].kind) if 0 <= at < len(events) else None
     if change is None:
         where = f"event {at} is {events[at].kind}" if 0 <= at < len(events) else f"there is no event {at}"
-        raise ForkError(f"{where}; a fork replaces a model reply ({', '.join(MODEL_KINDS)}) "
-                        f"or a tool observation ({', '.join(TOOL_KINDS)})")
+        raise ForkError(
+            f"{where}; a fork replaces a model reply ({', '.join(MODEL_KINDS)}) "
+            f"or a tool observation ({', '.join(TOOL_KINDS)})"
+        )
     call, _tool = _locate(events, at, "" if change == "reply" else None, "" if change == "observation" else None)
     text = getattr(call.end, "text" if change == "reply" else "observation", None) if call.end else None
     return change, text if isinstance(text, str) else ""
@@ -110,8 +122,9 @@ class ForkModel:
     RecordingExhausted.
     """
 
-    def __init__(self, events: Sequence[EventBase], state: ForkState, reply: str | None,
-                 live_model: ChatModel | None = None) -> None:
+    def __init__(
+        self, events: Sequence[EventBase], state: ForkState, reply: str | None, live_model: ChatModel | None = None
+    ) -> None:
         calls = recorded_calls(events)
         self.model_name = calls[0].start.model if calls else "fork"
         self.callee = calls[0].start.callee if calls else None  # llm events point where recorded
@@ -140,8 +153,11 @@ class ForkModel:
                 call.attempt(attempt)
                 return _recorded_reply(call)
             if self.reply is None:
-                raise ReplayDivergence("the run left the recording before reaching the fork point",
-                                       seq=self.state.fork_seq, kind="fork point")
+                raise ReplayDivergence(
+                    "the run left the recording before reaching the fork point",
+                    seq=self.state.fork_seq,
+                    kind="fork point",
+                )
             self.state.forked = True
             return ModelReply(self.reply)
         fit = self._recorded_fit(prompt, stop)
@@ -149,17 +165,27 @@ class ForkModel:
             return _recorded_reply(fit)
         if self.live_model is not None:
             return self.live_model.generate(prompt, stop)
-        raise RecordingExhausted("the fork needs a model reply the recording does not have (no "
-                                 "recorded call was asked this); pass --model to let a live model "
-                                 "answer, or the forked run ends here")
+        raise RecordingExhausted(
+            "the fork needs a model reply the recording does not have (no "
+            "recorded call was asked this); pass --model to let a live model "
+            "answer, or the forked run ends here"
+        )
 
-    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict],
-                          tool_choice: str = "auto", parallel_tool_calls: bool = True) -> ModelReply:
+    def generate_messages(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict],
+        tool_choice: str = "auto",
+        parallel_tool_calls: bool = True,
+    ) -> ModelReply:
         """A tool-calling run forks the same way; its recorded llm_start prompt is the rendered messages."""
         if self.live_model is not None and self.state.forked and hasattr(self.live_model, "generate_messages"):
             fit = self._recorded_fit(render_messages(messages), [])
-            return _recorded_reply(fit) if fit else self.live_model.generate_messages(
-                messages, tools, tool_choice, parallel_tool_calls)
+            return (
+                _recorded_reply(fit)
+                if fit
+                else self.live_model.generate_messages(messages, tools, tool_choice, parallel_tool_calls)
+            )
         return self.generate(render_messages(messages), [])
 
 
@@ -167,8 +193,7 @@ class ForkedToolAnswers:
     """Where a tool's answers come from in a forked run: the recording before the fork (for a
     non-deterministic tool), the new observation at it, remaining recorded results after it."""
 
-    def __init__(self, tool: Tool, events: Sequence[EventBase], state: ForkState,
-                 observation: str | None) -> None:
+    def __init__(self, tool: Tool, events: Sequence[EventBase], state: ForkState, observation: str | None) -> None:
         calls = answered_calls(events, tool)
         self.tool, self.state, self.observation = tool, state, observation
         recorded = not tool.deterministic
@@ -178,8 +203,11 @@ class ForkedToolAnswers:
         self.substitute_here = observation is not None and forked_call is not None
         # Concurrent calls of one tool arrive in any order: the substitute goes to the call with the forked input.
         self.fork_input = forked_call.start.tool_input if forked_call is not None else None
-        self.after = deque(c for c in calls if recorded and c.start.seq > state.fork_seq
-                           and c.end is not None and c.end.kind == "tool_end")
+        self.after = deque(
+            c
+            for c in calls
+            if recorded and c.start.seq > state.fork_seq and c.end is not None and c.end.kind == "tool_end"
+        )
 
     def answer(self, tool_input: str | dict[str, Any]) -> tuple[bool, Any]:
         """(True, observation) when the cassette or the fork answers; (False, None) to run the tool."""
@@ -200,6 +228,7 @@ def fork_tool(tool: Tool, events: Sequence[EventBase], state: ForkState, observa
     """`tool` for a forked run; the real tool runs whenever the recording has no answer for it."""
     answers = ForkedToolAnswers(tool, events, state, observation)
     if not tool.emits_events:
+
         def answer(given: str | dict[str, Any]) -> Any:
             answered, value = answers.answer(given)
             # The real tool through its own invoke: arguments bound, an async tool awaited.
@@ -217,10 +246,16 @@ def fork_tool(tool: Tool, events: Sequence[EventBase], state: ForkState, observa
         # ours: an extra frame would show up in every event's recorded call stack.
         return _returning(value) if answered else tool.func(tool_input, run)
 
-    copy = Tool(name=tool.name, description=tool.description,
-                func=forked_keywords if tool.takes_keywords else forked, return_direct=tool.return_direct,
-                handle_tool_error=tool.handle_tool_error, deterministic=tool.deterministic,
-                retry_policy=tool.retry_policy, args_schema=tool.args_schema if tool.takes_keywords else None)
+    copy = Tool(
+        name=tool.name,
+        description=tool.description,
+        func=forked_keywords if tool.takes_keywords else forked,
+        return_direct=tool.return_direct,
+        handle_tool_error=tool.handle_tool_error,
+        deterministic=tool.deterministic,
+        retry_policy=tool.retry_policy,
+        args_schema=tool.args_schema if tool.takes_keywords else None,
+    )
     copy.emits_events = tool.emits_events
     copy.callee = tool.callee  # tool events point at the user's function, not at forked()
     return copy
@@ -244,11 +279,18 @@ def default_fork_path(parent: Path, at: int) -> Path:
     return Path.cwd() / f"{parent.stem}.fork-{at}.jsonl"
 
 
-def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str | None = None,
-               observation: str | None = None, output: "str | os.PathLike[str] | None" = None,
-               live_model: ChatModel | None = None, redactor: Any = None,
-               build_executor: Callable[[ChatModel], AgentExecutor] | None = None,
-               agents: Sequence[str] = ()) -> ForkResult:
+def fork_trace(
+    parent: str | os.PathLike[str] | Trace,
+    at: int,
+    *,
+    reply: str | None = None,
+    observation: str | None = None,
+    output: str | os.PathLike[str] | None = None,
+    live_model: ChatModel | None = None,
+    redactor: Any = None,
+    build_executor: Callable[[ChatModel], AgentExecutor] | None = None,
+    agents: Sequence[str] = (),
+) -> ForkResult:
     """Re-run `parent` with the reply or observation of the call at event `at` replaced,
     write the new trace (its header names the parent and the fork point) and return it.
 
@@ -262,20 +304,29 @@ def fork_trace(parent: "str | os.PathLike[str] | Trace", at: int, *, reply: str 
     parent_run = trace.events[0].run_id if trace.events else "run"
     try:
         executor = replayed_executor(
-            trace, user_build(build_executor) if build_executor else None,
-            model=ForkModel(trace.events, state, reply, live_model), run_id=f"{parent_run}.fork-{at}",
-            tools=lambda tools: [fork_tool(t, trace.events, state, observation) for t in tools], agents=agents)
+            trace,
+            user_build(build_executor) if build_executor else None,
+            model=ForkModel(trace.events, state, reply, live_model),
+            run_id=f"{parent_run}.fork-{at}",
+            tools=lambda tools: [fork_tool(t, trace.events, state, observation) for t in tools],
+            agents=agents,
+        )
     except UnknownAgent as error:  # an unknown scenario, an untrusted agent, a build that raised
         raise ForkError(error.args[0]) from None
     parent_path = trace.path or Path("<memory>")
     path = Path(output) if output else default_fork_path(parent_path, at)
     header = trace.header
-    meta: dict[str, Any] = {"scenario": header.scenario, "agent": header.agent, "agent_hash": header.agent_hash,
-                            "clock_tick": header.clock_tick}
+    meta: dict[str, Any] = {
+        "scenario": header.scenario,
+        "agent": header.agent,
+        "agent_hash": header.agent_hash,
+        "clock_tick": header.clock_tick,
+    }
     change = {"reply": reply} if reply is not None else {"observation": observation}
     if live_model is not None:
         meta["live_after_fork"] = getattr(live_model, "model_name", "live")
-    with TraceWriter(path, redactor=redactor, **meta, parent=str(parent_path), parent_run_id=parent_run,
-                     fork_at=at, fork=change) as writer:
+    with TraceWriter(
+        path, redactor=redactor, **meta, parent=str(parent_path), parent_run_id=parent_run, fork_at=at, fork=change
+    ) as writer:
         rerun: Rerun = run_collecting(executor, recorded_inputs(trace), [writer])
     return ForkResult(path, Trace(writer.header, rerun.events, path), rerun.error)

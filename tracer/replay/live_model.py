@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from executor import ChatModel, RateLimiter, RetryPolicy
-from executor.recovery.circuit_breaker import with_breaker
 from executor.clock import Clock
 from executor.models.config import (
     ENV_MODEL,
@@ -17,9 +16,10 @@ from executor.models.config import (
     url_credentials,
 )
 from executor.models.credentials import MIN_HIDDEN_LENGTH
-from executor.recovery.fallbacks import with_fallbacks
 from executor.models.model_list import ENV_MODELS, ModelList, entry_config, load_model_list
 from executor.models.providers import create_model
+from executor.recovery.circuit_breaker import with_breaker
+from executor.recovery.fallbacks import with_fallbacks
 
 from ..trace.redact import Redactor, default_redactor
 
@@ -51,10 +51,17 @@ class LiveModel:
         return default_redactor(extra_patterns, secrets=self.secrets)
 
 
-def build_live_model(model: str | None, base_url: str | None = None, timeout: float | None = None,
-                     max_retries: int = 6, max_qps: float | None = None,
-                     replies: tuple[str, ...] | list[str] = (), clock: Clock | None = None,
-                     fallbacks: bool = False, breaker_cool_down: float = 30.0) -> LiveModel:
+def build_live_model(
+    model: str | None,
+    base_url: str | None = None,
+    timeout: float | None = None,
+    max_retries: int = 6,
+    max_qps: float | None = None,
+    replies: tuple[str, ...] | list[str] = (),
+    clock: Clock | None = None,
+    fallbacks: bool = False,
+    breaker_cool_down: float = 30.0,
+) -> LiveModel:
     """The model `model` names (else the environment's or .env's), with its retry policy and limiter.
 
     fallbacks: the default model of AVAILABLE_MODELS (`model` may name an entry by id or name), the rest
@@ -70,8 +77,10 @@ def build_live_model(model: str | None, base_url: str | None = None, timeout: fl
         built, spec = _model_chain(listed, config, replies, breaker), listed.default.spec
         warnings = listed.warnings
     elif not config.model:
-        raise ModelConfigError(f"no model configured: pass --model PROVIDER:NAME (e.g. openai:gpt-4o-mini), "
-                               f"set {ENV_MODEL}, or pass --fallbacks to use the {ENV_MODELS} list")
+        raise ModelConfigError(
+            f"no model configured: pass --model PROVIDER:NAME (e.g. openai:gpt-4o-mini), "
+            f"set {ENV_MODEL}, or pass --fallbacks to use the {ENV_MODELS} list"
+        )
     else:
         built, spec, warnings = create_model(config.model, config, replies=replies), config.model, ()
     policy = RetryPolicy(max_retries=max_retries)
@@ -95,11 +104,14 @@ def _list_secrets(listed: ModelList) -> dict[str, str]:
     return secrets
 
 
-def _model_chain(listed: ModelList, config: Any, replies: tuple[str, ...] | list[str],
-                 breaker: dict[str, Any]) -> ChatModel:
+def _model_chain(
+    listed: ModelList, config: Any, replies: tuple[str, ...] | list[str], breaker: dict[str, Any]
+) -> ChatModel:
     """executor.create_model_chain, with the scenario's replies for a scripted entry."""
-    models = [with_breaker(create_model(entry.spec, entry_config(entry, config), replies=replies), **breaker)
-              for entry in (listed.default, *listed.fallbacks)]
+    models = [
+        with_breaker(create_model(entry.spec, entry_config(entry, config), replies=replies), **breaker)
+        for entry in (listed.default, *listed.fallbacks)
+    ]
     return models[0] if len(models) == 1 else with_fallbacks(models[0], models[1:])
 
 

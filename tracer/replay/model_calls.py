@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from executor.events import EventBase
 
@@ -157,7 +158,6 @@ class ModelCallReader:
         found = _RETRY_IN.search(error)
         self.decisions[model].append(BreakerDecision("refuse", float(found.group(1)) if found else 0.0))
 
-
     def call_of_span(self, span: _Span, model: str) -> RecordedCall:
         self.span = span
         try:
@@ -172,8 +172,11 @@ def _initial_breaker_states(events: Sequence[EventBase]) -> dict[str, bool]:
         return {}
     chain: Any = events[0].settings.get("model_chain") or {}
     links = chain.get("chain", [chain]) if isinstance(chain, dict) else []
-    return {str(link.get("model")): (link.get("breaker") or {}).get("state") == "open"
-            for link in links if isinstance(link, dict)}
+    return {
+        str(link.get("model")): (link.get("breaker") or {}).get("state") == "open"
+        for link in links
+        if isinstance(link, dict)
+    }
 
 
 def breaker_decisions(events: Sequence[EventBase]) -> dict[str, list[BreakerDecision]]:
@@ -188,5 +191,6 @@ def calls_by_model(events: Sequence[EventBase]) -> dict[str, list[RecordedCall]]
 
 def model_calls_in_order(events: Sequence[EventBase]) -> list[RecordedCall]:
     """Every model call, whichever model made it, in recorded order (one model: its calls)."""
-    return sorted((call for calls in calls_by_model(events).values() for call in calls),
-                  key=lambda call: call.start.seq)
+    return sorted(
+        (call for calls in calls_by_model(events).values() for call in calls), key=lambda call: call.start.seq
+    )

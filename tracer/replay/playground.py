@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import difflib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from executor import ChatModel
-from executor.models.config import ModelConfigError
 from executor.events import EventBase
+from executor.models.config import ModelConfigError
 from executor.models.providers.errors import ProviderError
 
 from .live_model import build_live_model
@@ -54,8 +54,11 @@ class CallRerun:
 
     def reply_diff(self) -> list[str]:
         """The recorded reply against the new one, line by line (empty when they are equal)."""
-        return list(difflib.unified_diff(self.call.reply.splitlines(), self.reply.splitlines(),
-                                         "recorded reply", "new reply", lineterm="", n=2))
+        return list(
+            difflib.unified_diff(
+                self.call.reply.splitlines(), self.reply.splitlines(), "recorded reply", "new reply", lineterm="", n=2
+            )
+        )
 
 
 def recorded_call(events: Sequence[EventBase], at: int) -> RecordedCall:
@@ -67,7 +70,7 @@ def recorded_call(events: Sequence[EventBase], at: int) -> RecordedCall:
     start = at
     while events[start].kind != "llm_start":
         start -= 1
-    end = next((e for e in events[start + 1:] if e.kind in ("llm_end", "llm_start")), None)
+    end = next((e for e in events[start + 1 :] if e.kind in ("llm_end", "llm_start")), None)
     reply = end.text if end is not None and end.kind == "llm_end" else ""
     first = events[start]
     caller = first.frames[-2] if len(first.frames) > 1 else first.frames[-1] if first.frames else "?"
@@ -83,15 +86,16 @@ def configured_model(spec: str | None, base_url: str | None = None) -> tuple[str
     return live.spec, live.model
 
 
-def rerun_call(call: RecordedCall, prompt: str | None = None, model: tuple[str, ChatModel] | None = None
-               ) -> CallRerun:
+def rerun_call(call: RecordedCall, prompt: str | None = None, model: tuple[str, ChatModel] | None = None) -> CallRerun:
     """Ask again. The same prompt and no model: the recorded reply, replayed (no model is called).
     Otherwise `model` answers (the caller picks it: --model, or the configured live model)."""
     prompt = call.prompt if prompt is None else prompt
     if model is None:
         if prompt != call.prompt:
-            raise PlaygroundError("the prompt changed, so the recording cannot answer it: pass --model "
-                                  "PROVIDER:NAME or configure LOOPSCOPE_MODEL")
+            raise PlaygroundError(
+                "the prompt changed, so the recording cannot answer it: pass --model "
+                "PROVIDER:NAME or configure LOOPSCOPE_MODEL"
+            )
         return CallRerun(call, prompt, call.reply, REPLAYED)
     spec, chat_model = model
     started = time.perf_counter()

@@ -17,4 +17,6 @@ def create(request: ModelRequest) -> ChatModel:
     header, events, _warning = load_trace(request.name)
     if not ReplayModel(events).calls:
         raise ModelConfigError(f"{request.name} has no recorded model calls to replay")
-    return replay_model(events, real_time=header.recorded_in_real_time)  # a run with fallbacks and breakers gets its chain back
+    return replay_model(
+        events, real_time=header.recorded_in_real_time
+    )  # a run with fallbacks and breakers gets its chain back

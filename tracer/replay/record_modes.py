@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import enum
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 
 class RecordMode(str, enum.Enum):
@@ -18,7 +19,7 @@ class RecordMode(str, enum.Enum):
     REWRITE = "rewrite"
 
     @classmethod
-    def parse(cls, value: "str | RecordMode | None") -> "RecordMode":
+    def parse(cls, value: str | RecordMode | None) -> RecordMode:
         if isinstance(value, cls):
             return value
         if not value:
@@ -26,8 +27,7 @@ class RecordMode(str, enum.Enum):
         try:
             return cls(value.lower())
         except ValueError:
-            raise ValueError(f"unknown record mode {value!r}; use one of: "
-                             f"{', '.join(m.value for m in cls)}") from None
+            raise ValueError(f"unknown record mode {value!r}; use one of: {', '.join(m.value for m in cls)}") from None
 
 
 class CassetteMissing(LookupError):
@@ -43,8 +43,10 @@ def should_record(mode: RecordMode, cassette: str | os.PathLike[str]) -> bool:
         return False
     if mode is RecordMode.ONCE:
         return True
-    raise CassetteMissing(f"no cassette at {path}; record it with --loopscope-record=once "
-                          "(or `loopscope record SCENARIO -o FILE` for a tutorial scenario)")
+    raise CassetteMissing(
+        f"no cassette at {path}; record it with --loopscope-record=once "
+        "(or `loopscope record SCENARIO -o FILE` for a tutorial scenario)"
+    )
 
 
 def _model_from(live_model: Any) -> Any:
@@ -62,20 +64,25 @@ class Cassette:
     live model answers and the trace is written atomically with secrets redacted.
     """
 
-    def __init__(self, path: str | os.PathLike[str], mode: RecordMode | str = RecordMode.NONE,
-                 redactor: Any = None, meta: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        mode: RecordMode | str = RecordMode.NONE,
+        redactor: Any = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
         self.path = Path(path)
         self.mode = RecordMode.parse(mode)
         self.redactor = redactor
         self.meta = dict(meta or {})
         self.recorded: bool | None = None  # after run(): True if it recorded, False if it replayed
 
-    def run(self, build_executor: Callable[[Any], Any], inputs: dict[str, Any],
-            live_model: Any = None) -> Any:
+    def run(self, build_executor: Callable[[Any], Any], inputs: dict[str, Any], live_model: Any = None) -> Any:
         if should_record(self.mode, self.path):
             if live_model is None:
-                raise CassetteMissing(f"record mode {self.mode.value} wants to record {self.path}, but no "
-                                      "live_model was given to run()")
+                raise CassetteMissing(
+                    f"record mode {self.mode.value} wants to record {self.path}, but no live_model was given to run()"
+                )
             return self._record(build_executor(_model_from(live_model)), inputs)
         return self._replay(build_executor, inputs)
 
@@ -89,25 +96,26 @@ class Cassette:
         with TraceWriter(self.path, redactor=self.redactor, **meta) as writer:
             rerun = run_collecting(executor, inputs, [writer])
         self.recorded = True
-        return Trace(Trace.load(self.path).header, rerun.events, self.path,
-                     result=rerun.result, error=rerun.error)
+        return Trace(Trace.load(self.path).header, rerun.events, self.path, result=rerun.result, error=rerun.error)
 
     def _replay(self, build_executor: Callable[[Any], Any], inputs: dict[str, Any]) -> Any:
         from ..trace.transitions import Trace
         from .builder import replayed_executor
-        from .user_agent import user_build
         from .cassette import ReplayDivergence
+        from .user_agent import user_build
         from .verify import compare_runs, run_collecting
 
         recorded = Trace.load(self.path)
         if recorded.warning:
             raise CassetteMissing(f"{recorded.warning}; record it again with --loopscope-record=rewrite")
         rerun = run_collecting(replayed_executor(recorded, user_build(build_executor)), inputs)
-        difference = compare_runs(recorded.events, rerun.events, self.redactor,
-                                  ignore_timing=recorded.header.recorded_in_real_time)
+        difference = compare_runs(
+            recorded.events, rerun.events, self.redactor, ignore_timing=recorded.header.recorded_in_real_time
+        )
         if difference is not None:
-            raise ReplayDivergence(f"the run no longer matches its cassette {self.path}; if the change "
-                                   "is intended, record it again with --loopscope-record=rewrite\n"
-                                   + difference.explain())
+            raise ReplayDivergence(
+                f"the run no longer matches its cassette {self.path}; if the change "
+                "is intended, record it again with --loopscope-record=rewrite\n" + difference.explain()
+            )
         self.recorded = False
         return Trace(recorded.header, rerun.events, self.path, result=rerun.result, error=rerun.error)

@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from executor.recovery.circuit_breaker import BreakerState, CircuitBreaker, CircuitOpenError
 from executor.events import EventBase
+from executor.recovery.circuit_breaker import BreakerState, CircuitBreaker, CircuitOpenError
 
 from .model_calls import BreakerDecision, breaker_decisions
 
@@ -20,8 +21,12 @@ class RecordedBreaker(CircuitBreaker):
     """Admits, refuses, opens and closes exactly where the recording says, whatever the clock reads."""
 
     def __init__(self, snapshot: dict[str, Any], decisions: Sequence[BreakerDecision]) -> None:
-        super().__init__(str(snapshot["endpoint"]), failure_threshold=int(snapshot["failure_threshold"]),
-                         window=float(snapshot["window"]), cool_down=float(snapshot["cool_down"]))
+        super().__init__(
+            str(snapshot["endpoint"]),
+            failure_threshold=int(snapshot["failure_threshold"]),
+            window=float(snapshot["window"]),
+            cool_down=float(snapshot["cool_down"]),
+        )
         self.state = snapshot.get("state", "closed")
         self._snapshot = dict(snapshot)
         self._decisions = deque(decisions)
@@ -61,8 +66,12 @@ def use_recorded_breakers(model: Any, events: Sequence[EventBase]) -> Any:
     for link in links:
         breaker = getattr(link, "breaker", None)
         if isinstance(breaker, CircuitBreaker):
-            snapshot = {**breaker.settings(), "endpoint": breaker.endpoint, "state": breaker.state,
-                        **_recorded_snapshot(events, link.model_name)}
+            snapshot = {
+                **breaker.settings(),
+                "endpoint": breaker.endpoint,
+                "state": breaker.state,
+                **_recorded_snapshot(events, link.model_name),
+            }
             link.breaker = RecordedBreaker(snapshot, decisions.get(link.model_name, []))
     return model
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter
@@ -21,8 +22,9 @@ def rewrite_from_rerun(path: str | Path, agents: Sequence[str] = ()) -> int:
     Call it only for a trace whose re-run verify found equal: the new file then differs from the old
     in what does not count as behaviour (source lines and paths, the header's loopscope version)."""
     trace = Trace.load(path)
-    kept: dict[str, Any] = {k: v for k, v in trace.header.model_dump().items()
-                            if k not in WRITER_FIELDS and v is not None}
+    kept: dict[str, Any] = {
+        k: v for k, v in trace.header.model_dump().items() if k not in WRITER_FIELDS and v is not None
+    }
     with TraceWriter(path, **kept) as writer:
         run_collecting(replayed_executor(trace, agents=agents), recorded_inputs(trace), [writer])
     return writer.count

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..trace.literal_text import scrub
 from .agents import UnknownAgent
@@ -76,8 +77,7 @@ def module_file(name: str) -> Path | None:
     parts = name.split(".")
     for entry in [str(Path.cwd()), *sys.path]:
         folder = Path(entry or ".")
-        for candidate in (folder.joinpath(*parts[:-1], parts[-1] + ".py"),
-                          folder.joinpath(*parts, "__init__.py")):
+        for candidate in (folder.joinpath(*parts[:-1], parts[-1] + ".py"), folder.joinpath(*parts, "__init__.py")):
             try:
                 if candidate.is_file():
                     return candidate.resolve()
@@ -103,19 +103,22 @@ def pyproject_agents(path: Path) -> list[AgentRef]:
         with path.open("rb") as file:
             table: Any = tomllib.load(file)
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise UnknownAgent(f"{path}: cannot read the trusted agents ({scrub(error)}); fix the file, "
-                           "or pass --agent MODULE:FUNCTION") from None
+        raise UnknownAgent(
+            f"{path}: cannot read the trusted agents ({scrub(error)}); fix the file, or pass --agent MODULE:FUNCTION"
+        ) from None
     listed: Any = table
     for key in ("tool", "loopscope", "agents"):
         listed = listed.get(key, {} if key != "agents" else []) if isinstance(listed, dict) else None
     if not isinstance(listed, list):
-        raise UnknownAgent(f"{path}: [tool.loopscope] agents must be a list of \"MODULE:FUNCTION\" strings")
+        raise UnknownAgent(f'{path}: [tool.loopscope] agents must be a list of "MODULE:FUNCTION" strings')
     refs = []
     for entry in listed:
         ref = agent_ref(entry, base=path.parent) if isinstance(entry, str) else None
         if ref is None:
-            raise UnknownAgent(f"{path}: [tool.loopscope] agents: {scrub(repr(entry))[:80]} is not "
-                               "MODULE:FUNCTION or path/to/file.py:FUNCTION")
+            raise UnknownAgent(
+                f"{path}: [tool.loopscope] agents: {scrub(repr(entry))[:80]} is not "
+                "MODULE:FUNCTION or path/to/file.py:FUNCTION"
+            )
         refs.append(ref)
     return refs
 
@@ -131,14 +134,20 @@ def trusted_spec(recorded: str | None, named: Sequence[str] = ()) -> str:
     if recorded is None:
         if len(named) == 1:
             return named[0]
-        raise UnknownAgent("the trace's header names no scenario or agent, so there is nothing to rebuild; "
-                           + ("give one --agent, not several" if named else
-                              "pass --agent MODULE:FUNCTION (from Python, the build function; in pytest, "
-                              "loopscope_cassette)"))
+        raise UnknownAgent(
+            "the trace's header names no scenario or agent, so there is nothing to rebuild; "
+            + (
+                "give one --agent, not several"
+                if named
+                else "pass --agent MODULE:FUNCTION (from Python, the build function; in pytest, loopscope_cassette)"
+            )
+        )
     wanted = agent_ref(recorded)
     if wanted is None:
-        raise UntrustedAgent(f"the trace names an agent that is not MODULE:FUNCTION ({_shown(recorded)}), "
-                             "so it is not run; pass the agent that recorded it with --agent MODULE:FUNCTION")
+        raise UntrustedAgent(
+            f"the trace names an agent that is not MODULE:FUNCTION ({_shown(recorded)}), "
+            "so it is not run; pass the agent that recorded it with --agent MODULE:FUNCTION"
+        )
     for spec in named:
         ref = agent_ref(spec)
         if ref is not None and ref.same_agent(wanted):
@@ -165,8 +174,10 @@ def _how_to_trust(recorded: str, named: Sequence[str], pyproject: Path | None) -
     offered = recorded if _PLAIN_SPEC.fullmatch(recorded) else "MODULE:FUNCTION"
     where = pyproject or "your pyproject.toml"
     differs = f" (--agent {', '.join(scrub(n) for n in named)} is another agent)" if named else ""
-    return (f"the trace names agent {shown}, which you have not trusted, so it is not run{differs}; "
-            f"if it is yours, pass --agent {offered} or list it in [tool.loopscope] agents in {where}")
+    return (
+        f"the trace names agent {shown}, which you have not trusted, so it is not run{differs}; "
+        f"if it is yours, pass --agent {offered} or list it in [tool.loopscope] agents in {where}"
+    )
 
 
 def _shown(recorded: str) -> str:

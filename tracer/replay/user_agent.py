@@ -6,17 +6,17 @@ import hashlib
 import importlib
 import importlib.util
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from executor import AgentExecutor, ChatModel, Tool
 
 from ..trace.literal_text import scrub
 from .agents import UnknownAgent, find_scenario, registered_scenarios
 from .trust import agent_ref
-
 
 Build = Callable[..., AgentExecutor]  # build(model, **settings) -> AgentExecutor
 
@@ -27,8 +27,11 @@ def user_build(build: Callable[[ChatModel], AgentExecutor]) -> Build:
 
     def built(model: ChatModel, **settings: Any) -> AgentExecutor:
         executor = build(model)
-        kept = {k: v for k, v in settings.items()
-                if not (k in ("clock", "retry_policy") and getattr(executor, k) is not None)}
+        kept = {
+            k: v
+            for k, v in settings.items()
+            if not (k in ("clock", "retry_policy") and getattr(executor, k) is not None)
+        }
         return executor.with_overrides(**kept)
 
     return built
@@ -69,12 +72,16 @@ def import_build(spec: str) -> tuple[Callable[[ChatModel], AgentExecutor], Path 
     try:
         module = _import_file(Path(module_name)) if module_name.endswith(".py") else _import_module(module_name)
     except Exception as error:  # any failure in the user's module is reported, not raised through
-        raise UnknownAgent(f"cannot import agent {spec!r}: module {module_name!r} failed with "
-                           f"{type(error).__name__}{_first_line(error)}") from None
+        raise UnknownAgent(
+            f"cannot import agent {spec!r}: module {module_name!r} failed with "
+            f"{type(error).__name__}{_first_line(error)}"
+        ) from None
     build = getattr(module, function, None)
     if not callable(build):
-        raise UnknownAgent(f"cannot use agent {spec!r}: module {module_name!r} has no function {function!r}; "
-                           "it should define build(model) returning an AgentExecutor")
+        raise UnknownAgent(
+            f"cannot use agent {spec!r}: module {module_name!r} has no function {function!r}; "
+            "it should define build(model) returning an AgentExecutor"
+        )
     source = getattr(module, "__file__", None)
     return build, Path(source) if source else None
 
@@ -84,7 +91,7 @@ class AgentBuildError(UnknownAgent):
 
 
 def _first_line(error: BaseException) -> str:
-    """": the first line of the error's message", or "" when it has none (printed in one line, scrubbed)."""
+    """ ": the first line of the error's message", or "" when it has none (printed in one line, scrubbed)."""
     lines = str(error).splitlines()
     return f": {scrub(lines[0])[:200]}" if lines else ""
 
@@ -131,11 +138,13 @@ class UserAgent:
         try:
             built = self.build(model)
         except Exception as error:  # the user's code, reported as theirs rather than as a loopscope crash
-            raise AgentBuildError(f"agent {self.spec!r}: {function}(model) raised "
-                                  f"{type(error).__name__}{_first_line(error)}") from None
+            raise AgentBuildError(
+                f"agent {self.spec!r}: {function}(model) raised {type(error).__name__}{_first_line(error)}"
+            ) from None
         if not isinstance(built, AgentExecutor):
-            raise AgentBuildError(f"agent {self.spec!r}: {function}(model) returned "
-                                  f"{type(built).__name__}, not an AgentExecutor")
+            raise AgentBuildError(
+                f"agent {self.spec!r}: {function}(model) returned {type(built).__name__}, not an AgentExecutor"
+            )
         return built
 
     def header_meta(self) -> dict[str, Any]:

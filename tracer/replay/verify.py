@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from executor import AgentExecutor
 from executor.events import EventBase
@@ -67,16 +68,19 @@ def recorded_inputs(trace: Trace) -> dict[str, Any]:
 TIMING_KINDS = frozenset({"rate_limit_wait"})
 
 
-def compare_runs(recorded: Sequence[EventBase], rerun: Sequence[EventBase],
-                 redactor: Redactor | None = None, ignore_timing: bool = False) -> Difference | None:
+def compare_runs(
+    recorded: Sequence[EventBase],
+    rerun: Sequence[EventBase],
+    redactor: Redactor | None = None,
+    ignore_timing: bool = False,
+) -> Difference | None:
     """The first difference after normalising; the re-run is redacted as the recording was."""
     redact = (redactor or default_redactor()).redact
     if ignore_timing:
         recorded = [e for e in recorded if e.kind not in TIMING_KINDS]
         rerun = [e for e in rerun if e.kind not in TIMING_KINDS]
     # Concurrent tool calls interleave as the threads ran; compare each call's lane in call order.
-    return first_difference(in_call_order(normalise_events(recorded)),
-                            in_call_order(normalise_events(rerun, redact)))
+    return first_difference(in_call_order(normalise_events(recorded)), in_call_order(normalise_events(rerun, redact)))
 
 
 @dataclass
@@ -112,8 +116,12 @@ def verify_trace(path: str | os.PathLike[str], agents: Sequence[str] = ()) -> Ve
     if trace.warning and not recorded:
         return VerifyResult(path, "truncated", trace.warning)
     if getattr(header, "source", None) == "langchain":  # written by LoopscopeCallbackHandler
-        return VerifyResult(path, "unreadable", f"{path}:1: recorded from a LangChain run; verify re-executes "
-                            "loopscope's executor only (compare the two with `loopscope diff A B`)")
+        return VerifyResult(
+            path,
+            "unreadable",
+            f"{path}:1: recorded from a LangChain run; verify re-executes "
+            "loopscope's executor only (compare the two with `loopscope diff A B`)",
+        )
     try:
         rerun = reexecute(trace, agents)
     except UntrustedAgent as error:
@@ -123,16 +131,21 @@ def verify_trace(path: str | os.PathLike[str], agents: Sequence[str] = ()) -> Ve
     difference = compare_runs(recorded, rerun.events, ignore_timing=header.recorded_in_real_time)
     result = VerifyResult(path, "ok", events=len(recorded), difference=difference)
     if trace.warning:
-        prefix = "they match the re-run" if difference is None or difference.field == "(extra)" \
+        prefix = (
+            "they match the re-run"
+            if difference is None or difference.field == "(extra)"
             else f"they differ from the re-run at {difference.headline()}"
+        )
         result.status, result.message = "truncated", f"{trace.warning}; {prefix}"
         return result
     if difference is not None:
         result.status, result.message = "diverged", difference.explain()
         if header.fork and "observation" in header.fork:
-            result.notes.append(f"this trace forks {header.parent} at event {header.fork_at} "
-                                "with a substituted tool result; if that tool really runs on replay "
-                                "(like the Calculator) the re-run cannot follow the fork")
+            result.notes.append(
+                f"this trace forks {header.parent} at event {header.fork_at} "
+                "with a substituted tool result; if that tool really runs on replay "
+                "(like the Calculator) the re-run cannot follow the fork"
+            )
         if rerun.divergence is not None and rerun.divergence.seq != difference.seq:
             result.notes.append("the cassette stopped the re-run: " + str(rerun.divergence).splitlines()[0])
     if result.status == "ok":
@@ -148,9 +161,15 @@ def _line_rows(events: Sequence[EventBase]) -> list[dict[str, Any]]:
     rows = []
     for event in events:
         source, callee = event.source, getattr(event, "callee", None)
-        rows.append({"seq": event.seq, "kind": event.kind, "tool_call_id": getattr(event, "tool_call_id", None),
-                     "at": f"{source.file}:{source.line}" if source else None,
-                     "callee": f"{callee.file}:{callee.line}" if callee else None})
+        rows.append(
+            {
+                "seq": event.seq,
+                "kind": event.kind,
+                "tool_call_id": getattr(event, "tool_call_id", None),
+                "at": f"{source.file}:{source.line}" if source else None,
+                "callee": f"{callee.file}:{callee.line}" if callee else None,
+            }
+        )
     return in_call_order(rows)
 
 

@@ -32,13 +32,15 @@ def _wrap_units(text: str) -> list[str]:
                 at += 1
         units.append(text[start:at])
     return units
+
+
 _NO_LINE_START = set("，。、；：！？）》」』”…—")
 
 
 def _hanging_indent(line: str) -> str:
     """Where a wrapped line continues: under a bullet's text, or under the second column of an
     indented two-column listing ("  tool        which tool to run"), else at the line's indent."""
-    lead = line[:len(line) - len(line.lstrip())]
+    lead = line[: len(line) - len(line.lstrip())]
     if line.lstrip().startswith(("• ", "- ")):
         return lead + "  "
     columns = re.match(r"\s+\S.*?\s{2,}", line) if lead else None
@@ -54,7 +56,7 @@ def wrap_note(text: str, width: int) -> str:
     """
     out = []
     for source_line in text.split("\n"):
-        line = source_line[:len(source_line) - len(source_line.lstrip())]
+        line = source_line[: len(source_line) - len(source_line.lstrip())]
         indent = _hanging_indent(source_line)
         for unit in _wrap_units(source_line.lstrip()):
             if unit.isspace():

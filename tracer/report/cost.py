@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Mapping
 
 from executor.events import EventBase
 
@@ -22,9 +22,9 @@ class PriceTableError(ValueError):
 
 @dataclass(frozen=True)
 class Price:
-    input: float   # dollars per million prompt tokens
+    input: float  # dollars per million prompt tokens
     output: float  # dollars per million completion tokens
-    entry: str     # the table entry that priced it ("gpt-4o-mini" for "gpt-4o-mini-2024-07-18")
+    entry: str  # the table entry that priced it ("gpt-4o-mini" for "gpt-4o-mini-2024-07-18")
     priced_as: str = ""  # set when a free model is priced as a real one (the scripted model)
 
 
@@ -35,7 +35,7 @@ class PriceTable:
         self.entries = {name: dict(entry) for name, entry in entries.items()}
 
     @classmethod
-    def load(cls, override: str | os.PathLike[str] | None = None) -> "PriceTable":
+    def load(cls, override: str | os.PathLike[str] | None = None) -> PriceTable:
         """The shipped table, overlaid by `override` or else the file named by $LOOPSCOPE_PRICES."""
         shipped = tomllib.loads(resources.files(__package__).joinpath("prices.toml").read_text("utf-8"))
         entries = dict(shipped["models"])
@@ -59,7 +59,7 @@ class PriceTable:
             return model
         # Longest entry first, so "gpt-4o-mini-2024-07-18" is priced as gpt-4o-mini, not gpt-4o.
         for name in sorted(self.entries, key=len, reverse=True):
-            if model.startswith(name + "-") and model[len(name) + 1:][:1].isdigit():
+            if model.startswith(name + "-") and model[len(name) + 1 :][:1].isdigit():
                 return name
         return None
 
@@ -71,14 +71,17 @@ def _read_override(path: Path) -> dict[str, dict[str, object]]:
         raise PriceTableError(f"price file {path}: {error}") from None
     models = data.get("models")
     if not isinstance(models, dict):
-        raise PriceTableError(f'price file {path}: expected [models."NAME"] tables with input and output '
-                              "(dollars per million tokens)")
+        raise PriceTableError(
+            f'price file {path}: expected [models."NAME"] tables with input and output (dollars per million tokens)'
+        )
     for name, entry in models.items():
-        ok = isinstance(entry, dict) and ("priced_as" in entry or all(
-            isinstance(entry.get(k), (int, float)) for k in ("input", "output")))
+        ok = isinstance(entry, dict) and (
+            "priced_as" in entry or all(isinstance(entry.get(k), (int, float)) for k in ("input", "output"))
+        )
         if not ok:
-            raise PriceTableError(f'price file {path}: [models."{name}"] needs numbers input and output '
-                                  "(dollars per million tokens)")
+            raise PriceTableError(
+                f'price file {path}: [models."{name}"] needs numbers input and output (dollars per million tokens)'
+            )
     return models
 
 
@@ -92,7 +95,7 @@ class CallCost:
     model: str
     prompt_tokens: int
     completion_tokens: int
-    estimated: bool        # True when the endpoint reported no usage and the counter estimated it
+    estimated: bool  # True when the endpoint reported no usage and the counter estimated it
     price: Price | None
 
     @property
@@ -104,8 +107,10 @@ class CallCost:
     def describe(self) -> str:
         """One line: tokens, where they came from, and the price."""
         source = "estimated (no usage recorded)" if self.estimated else "from the endpoint's usage"
-        return (f"{self.prompt_tokens:,} prompt + {self.completion_tokens:,} completion tokens, {source}"
-                f" · {format_dollars(self.dollars)}{price_note(self.price, self.model)}")
+        return (
+            f"{self.prompt_tokens:,} prompt + {self.completion_tokens:,} completion tokens, {source}"
+            f" · {format_dollars(self.dollars)}{price_note(self.price, self.model)}"
+        )
 
 
 def price_note(price: Price | None, model: str) -> str:
@@ -141,8 +146,17 @@ def call_costs(events: Iterable[EventBase], prices: PriceTable) -> list[CallCost
             tokens = reported or (estimate_tokens(start.prompt), estimate_tokens(event.text))
             # A fallback model that answered is the one billed, not the one llm_start named.
             model = getattr(event, "answered_by", None) or start.model
-            calls.append(CallCost(start.seq, event.seq, start.iteration, model, *tokens,
-                                  estimated=reported is None, price=prices.price(model)))
+            calls.append(
+                CallCost(
+                    start.seq,
+                    event.seq,
+                    start.iteration,
+                    model,
+                    *tokens,
+                    estimated=reported is None,
+                    price=prices.price(model),
+                )
+            )
             start = None
     return calls
 
@@ -154,16 +168,22 @@ class CostTotal:
     calls: int
     prompt_tokens: int
     completion_tokens: int
-    dollars: float | None   # None when no call could be priced
-    estimated: bool         # any part of it estimated (tokens counted here, or a free model priced as another)
-    unpriced: int = 0       # calls whose model has no price
+    dollars: float | None  # None when no call could be priced
+    estimated: bool  # any part of it estimated (tokens counted here, or a free model priced as another)
+    unpriced: int = 0  # calls whose model has no price
 
     @classmethod
-    def of(cls, calls: list[CallCost]) -> "CostTotal":
+    def of(cls, calls: list[CallCost]) -> CostTotal:
         priced = [c.dollars for c in calls if c.dollars is not None]
         estimated = any(c.estimated or (c.price is not None and c.price.priced_as) for c in calls)
-        return cls(len(calls), sum(c.prompt_tokens for c in calls), sum(c.completion_tokens for c in calls),
-                   sum(priced) if priced else None, estimated, len(calls) - len(priced))
+        return cls(
+            len(calls),
+            sum(c.prompt_tokens for c in calls),
+            sum(c.completion_tokens for c in calls),
+            sum(priced) if priced else None,
+            estimated,
+            len(calls) - len(priced),
+        )
 
     def compact(self) -> str:
         """`2,000 tok $0.000400` (no estimate mark: the caller adds one for the whole line)."""

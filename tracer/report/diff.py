@@ -12,10 +12,21 @@ from ..trace.normalise import short_diff
 from ..trace.transitions import Trace, Transition
 
 # What a learner calls each detail when two runs disagree about it.
-DETAIL_NAMES = {"reply": "reply text", "tool_input": "action input", "tool": "action",
-                "observation": "observation", "return_values": "final answer", "outputs": "outcome",
-                "message": "error message", "error": "error", "inputs": "inputs", "settings": "settings",
-                "tools": "tools", "n_steps": "step count", "iterations": "iterations"}
+DETAIL_NAMES = {
+    "reply": "reply text",
+    "tool_input": "action input",
+    "tool": "action",
+    "observation": "observation",
+    "return_values": "final answer",
+    "outputs": "outcome",
+    "message": "error message",
+    "error": "error",
+    "inputs": "inputs",
+    "settings": "settings",
+    "tools": "tools",
+    "n_steps": "step count",
+    "iterations": "iterations",
+}
 
 
 @dataclass(frozen=True)
@@ -27,8 +38,12 @@ class AlignedRow:
 
     @property
     def same(self) -> bool:
-        return self.a is not None and self.b is not None and self.a.label == self.b.label \
+        return (
+            self.a is not None
+            and self.b is not None
+            and self.a.label == self.b.label
             and self.a.detail == self.b.detail
+        )
 
     @property
     def marker(self) -> str:
@@ -61,13 +76,12 @@ def align(a: list[Transition], b: list[Transition]) -> list[AlignedRow]:
         common += 1
     rows = [AlignedRow(a[k], b[k]) for k in range(common)]
     rest_a, rest_b = a[common:], b[common:]
-    matcher = difflib.SequenceMatcher(None, [t.label for t in rest_a], [t.label for t in rest_b],
-                                      autojunk=False)
+    matcher = difflib.SequenceMatcher(None, [t.label for t in rest_a], [t.label for t in rest_b], autojunk=False)
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         paired = min(a1 - a0, b1 - b0) if op in ("equal", "replace") else 0
         rows += [AlignedRow(rest_a[a0 + k], rest_b[b0 + k]) for k in range(paired)]
-        rows += [AlignedRow(t, None) for t in rest_a[a0 + paired:a1]]
-        rows += [AlignedRow(None, t) for t in rest_b[b0 + paired:b1]]
+        rows += [AlignedRow(t, None) for t in rest_a[a0 + paired : a1]]
+        rows += [AlignedRow(None, t) for t in rest_b[b0 + paired : b1]]
     return rows
 
 
@@ -76,10 +90,13 @@ def _describe_value(name: str, a: Any, b: Any) -> list[str]:
     if isinstance(a, dict) and isinstance(b, dict):  # settings, inputs: only the keys that changed
         changed = [key for key in [*a, *(k for k in b if k not in a)] if a.get(key, _MISSING) != b.get(key, _MISSING)]
         return [f"{label} differ in {', '.join(map(str, changed))}:"] + [
-            f"  {key}: A {_shown(a, key)}, B {_shown(b, key)}" for key in changed]
+            f"  {key}: A {_shown(a, key)}, B {_shown(b, key)}" for key in changed
+        ]
     if isinstance(a, str) and isinstance(b, str) and ("\n" in a or "\n" in b or len(a) + len(b) > 100):
-        return [f"{label} differs:"] + ["  " + line for line in short_diff(a, b).replace(
-            "--- recorded", "--- A").replace("+++ re-run", "+++ B").splitlines()]
+        return [f"{label} differs:"] + [
+            "  " + line
+            for line in short_diff(a, b).replace("--- recorded", "--- A").replace("+++ re-run", "+++ B").splitlines()
+        ]
     return [f"{label} differs:", f"  A: {a!r}", f"  B: {b!r}"]
 
 
@@ -106,7 +123,7 @@ def describe_row(row: AlignedRow) -> list[str]:
     return lines
 
 
-def diff_traces(a: "Trace | str | os.PathLike[str]", b: "Trace | str | os.PathLike[str]") -> TraceDiff:
+def diff_traces(a: Trace | str | os.PathLike[str], b: Trace | str | os.PathLike[str]) -> TraceDiff:
     """Align two runs by transition and find where they part (None when they never do)."""
     trace_a, trace_b = Trace.of(a), Trace.of(b)
     rows = align(trace_a.transitions(), trace_b.transitions())
@@ -122,8 +139,12 @@ def _cell(t: Transition | None) -> str:
 def render_diff(diff: TraceDiff, names: tuple[str, str] = ("A", "B"), context: int = 3) -> list[str]:
     """The aligned table (identical stretches folded), then the parting point and the outcomes."""
     width = max([len(_cell(r.a)) for r in diff.rows] + [20]) + 2
-    lines = [f"A  {names[0]}  ({len(diff.a.events)} events)", f"B  {names[1]}  ({len(diff.b.events)} events)", "",
-             f"     {'ev A':<{width}}  {'ev B'}"]
+    lines = [
+        f"A  {names[0]}  ({len(diff.a.events)} events)",
+        f"B  {names[1]}  ({len(diff.b.events)} events)",
+        "",
+        f"     {'ev A':<{width}}  {'ev B'}",
+    ]
     end = len(diff.rows) if diff.parted_at is None else min(len(diff.rows), diff.parted_at + context + 1)
     folded_until = (diff.parted_at if diff.parted_at is not None else len(diff.rows)) - context
     hidden = range(1, folded_until - 1) if folded_until - 2 >= 2 else range(0)  # fold 2 rows or more

@@ -3,14 +3,13 @@ model calls cost in tokens and dollars (per iteration and in all)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from executor.events import EventBase
 
 from .cost import CallCost, CostTotal, PriceTable, call_costs, price_note, totals_by_iteration
 from .narrator import is_plan_call
-
 
 _RECOVERY = ("llm_end", "fallback", "breaker_open", "plan_error", "degrade")
 
@@ -31,7 +30,7 @@ class Ledger:
     plan_errors: int = 0
     degraded_by: str = ""  # the rule that answered, or "no rule"
     answered_by: dict[str, int] = field(default_factory=dict)  # model -> calls it answered
-    tool_calls: int = 0       # of a tool-calling agent (each agent_action with a tool_call_id)
+    tool_calls: int = 0  # of a tool-calling agent (each agent_action with a tool_call_id)
     multi_call_replies: int = 0
     summaries: int = 0
     trims: int = 0
@@ -106,7 +105,7 @@ class Ledger:
         self._open_call.clear()
 
     @classmethod
-    def of(cls, events: Iterable[EventBase], prices: PriceTable | None = None) -> "Ledger":
+    def of(cls, events: Iterable[EventBase], prices: PriceTable | None = None) -> Ledger:
         ledger = cls(prices=prices)
         for event in events:
             ledger.add(event)
@@ -118,15 +117,25 @@ class Ledger:
             f"plan called                  {self.plan_calls}   (one model call each)",
             f"_perform_agent_action called {self.actions_performed}   (one tool run or invalid-tool reply each)",
             f"isinstance(output, AgentFinish): {checks}",
-            f"model calls in all           {self.model_calls}" + ("   (the calculator asks the model too)"
-                                                              if self.model_calls > self.plan_calls else ""),
+            f"model calls in all           {self.model_calls}"
+            + ("   (the calculator asks the model too)" if self.model_calls > self.plan_calls else ""),
         ]
-        extras = [(self.tool_calls, "tool calls (by id)"), (self.multi_call_replies, "replies of several calls"),
-                  (self.summaries, "summary calls"), (self.trims, "context trims"),
-                  (self.invalid_tools, "invalid-tool observations"), (self.parse_errors, "parse errors"),
-                  (self.tool_errors, "tool errors"), (self.retries, "retries")]
-        extras += [(self.fallbacks, "fallbacks"), (self.refused_by_breaker, "refused by an open breaker"),
-                   (self.breakers_opened, "breakers opened"), (self.plan_errors, "plans without an action")]
+        extras = [
+            (self.tool_calls, "tool calls (by id)"),
+            (self.multi_call_replies, "replies of several calls"),
+            (self.summaries, "summary calls"),
+            (self.trims, "context trims"),
+            (self.invalid_tools, "invalid-tool observations"),
+            (self.parse_errors, "parse errors"),
+            (self.tool_errors, "tool errors"),
+            (self.retries, "retries"),
+        ]
+        extras += [
+            (self.fallbacks, "fallbacks"),
+            (self.refused_by_breaker, "refused by an open breaker"),
+            (self.breakers_opened, "breakers opened"),
+            (self.plan_errors, "plans without an action"),
+        ]
         rows += [f"{label:<29}{n}" for n, label in extras if n]
         rows += [f"answered by {name:<17}{n}   (a fallback model)" for name, n in self.answered_by.items()]
         if self.degraded_by:

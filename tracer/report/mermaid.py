@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from executor.events import EventBase
 from executor.states import state_of
@@ -70,7 +70,7 @@ def loop_state_diagram(events: Iterable[EventBase], title: str | None = None) ->
         previous = state
     lines = ["---", f"title: {_label_text(title)}", "---"] if title else []
     lines.append("stateDiagram-v2")
-    lines += [f'    {state}: {state} ({count} visit{"s" if count != 1 else ""})' for state, count in visits.items()]
+    lines += [f"    {state}: {state} ({count} visit{'s' if count != 1 else ''})" for state, count in visits.items()]
     for (source, target), count in edges.items():
         lines.append(f"    {source} --> {target}: {count}×")
     if previous in ("finished", "error"):

@@ -37,8 +37,9 @@ def _lane(e: EventBase) -> tuple[tuple[str, str], ...]:
 class Narrator:
     """A listener: feed it events and it prints the run. All model and tool text goes through `literal`."""
 
-    def __init__(self, console: Console | None = None, show_prompts: bool = False,
-                 redactor: Redactor | None = None) -> None:
+    def __init__(
+        self, console: Console | None = None, show_prompts: bool = False, redactor: Redactor | None = None
+    ) -> None:
         self.console = console or Console(highlight=False)
         self.show_prompts = show_prompts
         # What the trace file redacts, the screen redacts too: narration is often piped to a log.
@@ -73,8 +74,13 @@ class Narrator:
             self.say(("  ↳ the history is over budget: a summary call asks ", "dim"), self.text(e.model, "bold dim"))
         elif is_plan_call(e):
             sent = f" with {len(e.messages)} messages" if e.messages is not None else ""
-            self.say(("\n── round ", "dim"), (str(e.iteration), "bold dim"),
-                     (" · plan() asks ", "dim"), self.text(e.model, "dim"), (f"{sent} ──", "dim"))
+            self.say(
+                ("\n── round ", "dim"),
+                (str(e.iteration), "bold dim"),
+                (" · plan() asks ", "dim"),
+                self.text(e.model, "dim"),
+                (f"{sent} ──", "dim"),
+            )
         if self.show_prompts:
             self.say(("prompt sent:\n", "dim"), self.text(e.prompt, "dim"))
 
@@ -86,20 +92,35 @@ class Narrator:
             self.say(self.text(e.log.lstrip(), "green"))
 
     def _on_calculator_eval(self, e: EventBase) -> None:
-        self.say(("  ↳ the calculator's model wrote ", "dim"), self.text(e.expression, "bold"),
-                 (" and numexpr computed ", "dim"), self.text(e.result, "bold"))
+        self.say(
+            ("  ↳ the calculator's model wrote ", "dim"),
+            self.text(e.expression, "bold"),
+            (" and numexpr computed ", "dim"),
+            self.text(e.result, "bold"),
+        )
 
     def _on_tool_end(self, e: EventBase) -> None:
         self.say(*_lane(e), ("Observation: ", "bold"), self.text(e.observation, self.colour(e.tool)))
 
     def _on_context_trimmed(self, e: EventBase) -> None:
-        self.say((f"Context trimmed ({e.reason}): {e.messages_before} → {e.messages_after} messages, "
-                  f"{e.tokens_before} → {e.tokens_after} tokens; dropped the {len(e.dropped)} oldest", "yellow"))
+        self.say(
+            (
+                f"Context trimmed ({e.reason}): {e.messages_before} → {e.messages_after} messages, "
+                f"{e.tokens_before} → {e.tokens_after} tokens; dropped the {len(e.dropped)} oldest",
+                "yellow",
+            )
+        )
 
     def _on_summarized(self, e: EventBase) -> None:
-        self.say((f"Summarized: {len(e.replaced)} messages replaced by one summary "
-                  f"({e.messages_before} → {e.messages_after} messages, {e.tokens_before} → {e.tokens_after} "
-                  "tokens): ", "yellow"), self.text(str(e.summary.get("content", "")), "yellow"))
+        self.say(
+            (
+                f"Summarized: {len(e.replaced)} messages replaced by one summary "
+                f"({e.messages_before} → {e.messages_after} messages, {e.tokens_before} → {e.tokens_after} "
+                "tokens): ",
+                "yellow",
+            ),
+            self.text(str(e.summary.get("content", "")), "yellow"),
+        )
 
     def _on_invalid_tool(self, e: EventBase) -> None:
         self.say(("Observation (invalid tool): ", "bold red"), self.text(e.observation, "red"))
@@ -111,63 +132,101 @@ class Narrator:
 
     def _on_tool_error(self, e: EventBase) -> None:
         status = "handled, becomes the observation" if e.handled else "not handled, the run stops"
-        self.say(*_lane(e), ("Tool error in ", "bold red"), self.text(e.tool, "bold red"),
-                 (f" ({status}): ", "bold red"), self.text(f"{e.error_type}: {e.message}", "red"))
+        self.say(
+            *_lane(e),
+            ("Tool error in ", "bold red"),
+            self.text(e.tool, "bold red"),
+            (f" ({status}): ", "bold red"),
+            self.text(f"{e.error_type}: {e.message}", "red"),
+        )
 
     def _on_retry(self, e: EventBase) -> None:
-        self.say(("  retry ", "yellow"), self.text(f"{e.target} {e.name!r}", "yellow"),
-                 (f" after attempt {e.attempt}, waiting {float(e.delay):.2f}s: ", "yellow"),
-                 self.text(e.error, "yellow"))
+        self.say(
+            ("  retry ", "yellow"),
+            self.text(f"{e.target} {e.name!r}", "yellow"),
+            (f" after attempt {e.attempt}, waiting {float(e.delay):.2f}s: ", "yellow"),
+            self.text(e.error, "yellow"),
+        )
 
     def _on_rate_limit_wait(self, e: EventBase) -> None:
         self.say((f"  rate limiter held the call for {e.waited:.3f}s", "yellow"))
 
     # A model that fails for good: breakers, fallbacks, degradation to rules, refusals.
     def _on_breaker_open(self, e: EventBase) -> None:
-        cause = "its half-open trial failed" if e.from_state == "half_open" else f"{e.failures} failures in {e.window:g}s"
-        self.say(("  breaker OPEN for ", "bold red"), literal(e.model, "bold red"),
-                 (f" ({cause}; no calls for {e.cool_down:g}s): ", "red"), literal(e.error, "red"))
+        cause = (
+            "its half-open trial failed" if e.from_state == "half_open" else f"{e.failures} failures in {e.window:g}s"
+        )
+        self.say(
+            ("  breaker OPEN for ", "bold red"),
+            literal(e.model, "bold red"),
+            (f" ({cause}; no calls for {e.cool_down:g}s): ", "red"),
+            literal(e.error, "red"),
+        )
 
     def _on_breaker_half_open(self, e: EventBase) -> None:
-        self.say(("  breaker half-open for ", "yellow"), literal(e.model, "yellow"),
-                 (f" after {e.open_for:g}s: one trial call goes through", "yellow"))
+        self.say(
+            ("  breaker half-open for ", "yellow"),
+            literal(e.model, "yellow"),
+            (f" after {e.open_for:g}s: one trial call goes through", "yellow"),
+        )
 
     def _on_breaker_closed(self, e: EventBase) -> None:
         self.say(("  breaker closed for ", "green"), literal(e.model, "green"), (": the trial call worked", "green"))
 
     def _on_fallback(self, e: EventBase) -> None:
         why = "refused unsent by its open breaker" if e.refused else f"failed for good ({e.error_type})"
-        self.say(("  fallback: ", "bold yellow"), literal(e.failed_model, "bold"), (f" {why}; ", "yellow"),
-                 ("asking ", "yellow"), literal(e.next_model, "bold"), (" the same prompt", "yellow"))
+        self.say(
+            ("  fallback: ", "bold yellow"),
+            literal(e.failed_model, "bold"),
+            (f" {why}; ", "yellow"),
+            ("asking ", "yellow"),
+            literal(e.next_model, "bold"),
+            (" the same prompt", "yellow"),
+        )
 
     def _on_llm_end(self, e: EventBase) -> None:
         if e.answered_by:
             self.say(("  (answered by ", "dim"), literal(e.answered_by, "bold"), (")", "dim"))
 
     def _on_plan_error(self, e: EventBase) -> None:
-        self.say((f"  plan got no action ({e.failures}/{e.degrade_after} before the rules take over): ", "red"),
-                 literal(f"{e.error_type}: {e.message}", "red"))
+        self.say(
+            (f"  plan got no action ({e.failures}/{e.degrade_after} before the rules take over): ", "red"),
+            literal(f"{e.error_type}: {e.message}", "red"),
+        )
 
     def _on_degrade(self, e: EventBase) -> None:
         head = f"Degraded to rules after {e.failures} failures in a row: "
         if e.rule is None:
             self.say((head, "bold red"), ("no rule matches the question", "red"))
             return
-        self.say((head, "bold magenta"), ("rule ", "magenta"), literal(e.rule, "bold"), (" → ", "magenta"),
-                 literal(f"{e.tool}({e.tool_input!r})", "bold"))
+        self.say(
+            (head, "bold magenta"),
+            ("rule ", "magenta"),
+            literal(e.rule, "bold"),
+            (" → ", "magenta"),
+            literal(f"{e.tool}({e.tool_input!r})", "bold"),
+        )
 
     def _on_refusal(self, e: EventBase) -> None:
         self.say((f"Refusal ({e.detected_by}), answered as plain text: ", "bold yellow"), literal(e.text, "yellow"))
 
     def _on_finish_check(self, e: EventBase) -> None:
         style = "bold green" if e.is_finish else "bold yellow"
-        self.say(("isinstance(output, AgentFinish) → ", "dim"), (str(e.is_finish), style),
-                 ("   (", "dim"), self.text(e.output_type, "dim"), (")", "dim"))
+        self.say(
+            ("isinstance(output, AgentFinish) → ", "dim"),
+            (str(e.is_finish), style),
+            ("   (", "dim"),
+            self.text(e.output_type, "dim"),
+            (")", "dim"),
+        )
 
     def _on_limit_reached(self, e: EventBase) -> None:
-        self.say(("Stopped: ", "bold red"), self.text(e.reason, "bold red"),
-                 (f" reached after {e.iterations} iterations ({e.elapsed:.2f}s), "
-                  "early_stopping_method=", "bold red"), self.text(e.early_stopping_method, "bold red"))
+        self.say(
+            ("Stopped: ", "bold red"),
+            self.text(e.reason, "bold red"),
+            (f" reached after {e.iterations} iterations ({e.elapsed:.2f}s), early_stopping_method=", "bold red"),
+            self.text(e.early_stopping_method, "bold red"),
+        )
 
     def _on_chain_end(self, e: EventBase) -> None:
         self.say(("> Finished chain.", "bold"))

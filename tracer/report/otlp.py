@@ -6,7 +6,8 @@ import json
 import os
 import re
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from executor.events import CLASS_BY_KIND, EventBase
 
@@ -19,22 +20,24 @@ try:
     from opentelemetry import trace as otel_trace
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-    from opentelemetry.sdk.trace.export import (BatchSpanProcessor, SimpleSpanProcessor, SpanExporter,
-                                                SpanExportResult)
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExporter, SpanExportResult
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
     from opentelemetry.trace import Status, StatusCode
 except ImportError as missing:  # pragma: no cover - exercised by a test that hides the package
-    raise ImportError(f"OTLP export needs OpenTelemetry ({missing.name} is not installed): "
-                      "pip install 'loopscope[otel]'") from missing
+    raise ImportError(
+        f"OTLP export needs OpenTelemetry ({missing.name} is not installed): pip install 'loopscope[otel]'"
+    ) from missing
 
 # A lone surrogate (half a UTF-16 pair, as text read with errors="surrogateescape" holds) cannot be
 # UTF-8, which OTLP strings must be: span names and attributes carry U+FFFD in its place, while the
 # event's own JSON (om.EVENT_JSON) keeps it \u-escaped, as the trace file does, so an import is exact.
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
-_TOKEN_KEYS = {om.LLM_TOKEN_COUNT_PROMPT: ("prompt_tokens", "input_tokens"),
-               om.LLM_TOKEN_COUNT_COMPLETION: ("completion_tokens", "output_tokens"),
-               om.LLM_TOKEN_COUNT_TOTAL: ("total_tokens",)}
+_TOKEN_KEYS = {
+    om.LLM_TOKEN_COUNT_PROMPT: ("prompt_tokens", "input_tokens"),
+    om.LLM_TOKEN_COUNT_COMPLETION: ("completion_tokens", "output_tokens"),
+    om.LLM_TOKEN_COUNT_TOTAL: ("total_tokens",),
+}
 
 
 def redacted(event: EventBase, redactor: Redactor) -> EventBase:
@@ -92,19 +95,28 @@ class SpanBuilder:
     def _start(self, name: str, kind: str, now: int, attributes: dict[str, Any]) -> Any:
         parent = self.open[-1][1] if self.open else None
         context = otel_trace.set_span_in_context(parent) if parent is not None else None
-        return self.tracer.start_span(utf8(name), context=context, start_time=now,
-                                      attributes=utf8_values({om.SPAN_KIND: kind, **attributes}))
+        return self.tracer.start_span(
+            utf8(name), context=context, start_time=now, attributes=utf8_values({om.SPAN_KIND: kind, **attributes})
+        )
 
     def _open(self, kind: str, event: EventBase, now: int) -> None:
         if kind == om.AGENT:
-            attributes = {om.INPUT_VALUE: json.dumps(event.inputs, ensure_ascii=False), om.INPUT_MIME_TYPE: om.JSON_MIME,
-                          om.METADATA: json.dumps(event.settings, ensure_ascii=False), om.RUN_ID: event.run_id}
+            attributes = {
+                om.INPUT_VALUE: json.dumps(event.inputs, ensure_ascii=False),
+                om.INPUT_MIME_TYPE: om.JSON_MIME,
+                om.METADATA: json.dumps(event.settings, ensure_ascii=False),
+                om.RUN_ID: event.run_id,
+            }
             name = om.ROOT_SPAN_NAME
         elif kind == om.LLM:
-            attributes = {om.LLM_MODEL_NAME: event.model, om.INPUT_VALUE: event.prompt, om.INPUT_MIME_TYPE: om.TEXT_MIME,
-                          om.LLM_INVOCATION_PARAMETERS: json.dumps({"stop": event.stop}, ensure_ascii=False),
-                          om.message_attribute(om.LLM_INPUT_MESSAGES, 0, om.MESSAGE_ROLE): "user",
-                          om.message_attribute(om.LLM_INPUT_MESSAGES, 0, om.MESSAGE_CONTENT): event.prompt}
+            attributes = {
+                om.LLM_MODEL_NAME: event.model,
+                om.INPUT_VALUE: event.prompt,
+                om.INPUT_MIME_TYPE: om.TEXT_MIME,
+                om.LLM_INVOCATION_PARAMETERS: json.dumps({"stop": event.stop}, ensure_ascii=False),
+                om.message_attribute(om.LLM_INPUT_MESSAGES, 0, om.MESSAGE_ROLE): "user",
+                om.message_attribute(om.LLM_INPUT_MESSAGES, 0, om.MESSAGE_CONTENT): event.prompt,
+            }
             name = event.frames[-2] if len(event.frames) > 1 else "llm"  # the caller: plan, calculate, ...
         else:
             attributes = {om.TOOL_NAME: event.tool, om.INPUT_VALUE: event.tool_input, om.INPUT_MIME_TYPE: om.TEXT_MIME}
@@ -141,9 +153,12 @@ def utf8_values(attributes: dict[str, Any]) -> dict[str, Any]:
 
 def _closing_attributes(event: EventBase) -> dict[str, Any]:
     if event.kind == "llm_end":
-        attributes = {om.OUTPUT_VALUE: event.text, om.OUTPUT_MIME_TYPE: om.TEXT_MIME,
-                      om.message_attribute(om.LLM_OUTPUT_MESSAGES, 0, om.MESSAGE_ROLE): "assistant",
-                      om.message_attribute(om.LLM_OUTPUT_MESSAGES, 0, om.MESSAGE_CONTENT): event.text}
+        attributes = {
+            om.OUTPUT_VALUE: event.text,
+            om.OUTPUT_MIME_TYPE: om.TEXT_MIME,
+            om.message_attribute(om.LLM_OUTPUT_MESSAGES, 0, om.MESSAGE_ROLE): "assistant",
+            om.message_attribute(om.LLM_OUTPUT_MESSAGES, 0, om.MESSAGE_CONTENT): event.text,
+        }
         for name, keys in _TOKEN_KEYS.items():
             found = [event.usage[k] for k in keys if event.usage and k in event.usage]
             if found:
@@ -152,8 +167,11 @@ def _closing_attributes(event: EventBase) -> dict[str, Any]:
     if event.kind == "tool_end":
         return {om.OUTPUT_VALUE: event.observation, om.OUTPUT_MIME_TYPE: om.TEXT_MIME}
     if event.kind == "tool_error":
-        return {om.OUTPUT_VALUE: event.observation or "", "exception.type": event.error_type,
-                "exception.message": event.message}
+        return {
+            om.OUTPUT_VALUE: event.observation or "",
+            "exception.type": event.error_type,
+            "exception.message": event.message,
+        }
     if event.kind == "chain_end":
         return {om.OUTPUT_VALUE: json.dumps(event.outputs, ensure_ascii=False), om.OUTPUT_MIME_TYPE: om.JSON_MIME}
     return {"exception.type": event.error_type, "exception.message": event.message}
@@ -205,8 +223,15 @@ class OTelListener:
     A collector that is down never stops the run: the batch fails in the background and
     `close()` returns a one-line error (write a TraceWriter too and nothing is lost)."""
 
-    def __init__(self, endpoint: str | None = None, *, exporter: SpanExporter | None = None,
-                 redactor: Redactor | None = None, service_name: str = om.SERVICE_NAME, timeout: float = 5.0) -> None:
+    def __init__(
+        self,
+        endpoint: str | None = None,
+        *,
+        exporter: SpanExporter | None = None,
+        redactor: Redactor | None = None,
+        service_name: str = om.SERVICE_NAME,
+        timeout: float = 5.0,
+    ) -> None:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
         if exporter is None and endpoint is None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import base64
 import urllib.error
 import urllib.request
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from google.protobuf.json_format import MessageToDict
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
@@ -37,15 +38,16 @@ def post_spans(endpoint: str, spans: Sequence[ReadableSpan], timeout: float = 10
     """POST the spans as OTLP/HTTP protobuf; the HTTP status when accepted, else OTLPExportError."""
     url = traces_url(endpoint)
     body = encode_spans(spans).SerializeToString()
-    request = urllib.request.Request(url, data=body, method="POST",
-                                     headers={"Content-Type": "application/x-protobuf"})
+    request = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": "application/x-protobuf"})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status
     except urllib.error.HTTPError as error:
         detail = error.read(200).decode("utf-8", "replace").strip().splitlines()
-        raise OTLPExportError(f"the collector at {url} refused the spans: HTTP {error.code} {error.reason}"
-                              + (f" ({detail[0]})" if detail else "")) from None
+        raise OTLPExportError(
+            f"the collector at {url} refused the spans: HTTP {error.code} {error.reason}"
+            + (f" ({detail[0]})" if detail else "")
+        ) from None
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, "reason", error)
         raise OTLPExportError(f"cannot reach the collector at {url}: {reason}") from None

@@ -23,8 +23,12 @@ def estimate_tokens(text: str) -> int:
         if not piece.isascii():  # CJK characters count one each until the first other character,
             for char in piece:  # whose run (CJK after it too) is one word
                 code = ord(char)  # (the ranges written out: this loop meets every character of Chinese text)
-                if not (0x3400 <= code <= 0x9FFF or 0x3040 <= code <= 0x30FF or 0xAC00 <= code <= 0xD7AF
-                        or 0xF900 <= code <= 0xFAFF):
+                if not (
+                    0x3400 <= code <= 0x9FFF
+                    or 0x3040 <= code <= 0x30FF
+                    or 0xAC00 <= code <= 0xD7AF
+                    or 0xF900 <= code <= 0xFAFF
+                ):
                     break
                 start += 1
             count += start

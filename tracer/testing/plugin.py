@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 from ..replay.record_modes import Cassette, RecordMode
 from ..trace.redact import default_redactor
 
-
 SNAPSHOT_FIXTURES = frozenset({"trace_snapshot", "trace_events_snapshot"})
 _failed_under_update: set[str] = set()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", 'loopscope(record="once"): the cassette record mode for this test '
-                                       "(none, once or rewrite); --loopscope-record still wins")
+    config.addinivalue_line(
+        "markers",
+        'loopscope(record="once"): the cassette record mode for this test '
+        "(none, once or rewrite); --loopscope-record still wins",
+    )
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -59,17 +62,27 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("loopscope", "loopscope trace cassettes")
-    group.addoption("--loopscope-record", dest="loopscope_record", default=None,
-                    choices=[mode.value for mode in RecordMode],
-                    help="none (default): replay cassettes only, never call a live model; "
-                         "once: record cassettes that are missing; rewrite: record every cassette again")
-    group.addoption("--loopscope-redact", dest="loopscope_redact", action="append", default=[],
-                    metavar="REGEX", help="also redact text matching REGEX from recorded cassettes")
+    group.addoption(
+        "--loopscope-record",
+        dest="loopscope_record",
+        default=None,
+        choices=[mode.value for mode in RecordMode],
+        help="none (default): replay cassettes only, never call a live model; "
+        "once: record cassettes that are missing; rewrite: record every cassette again",
+    )
+    group.addoption(
+        "--loopscope-redact",
+        dest="loopscope_redact",
+        action="append",
+        default=[],
+        metavar="REGEX",
+        help="also redact text matching REGEX from recorded cassettes",
+    )
     parser.addini("loopscope_record_mode", "default --loopscope-record mode", default="none")
-    parser.addini("loopscope_redact", "regular expressions to redact from cassettes, one per line",
-                  type="linelist", default=[])
-    parser.addini("loopscope_cassette_dir", "where cassettes live, relative to each test file",
-                  default="cassettes")
+    parser.addini(
+        "loopscope_redact", "regular expressions to redact from cassettes, one per line", type="linelist", default=[]
+    )
+    parser.addini("loopscope_cassette_dir", "where cassettes live, relative to each test file", default="cassettes")
 
 
 @pytest.fixture
@@ -80,8 +93,9 @@ def loopscope_record_mode(request: pytest.FixtureRequest) -> RecordMode:
     marker = request.node.get_closest_marker("loopscope")
     marked = marker.kwargs.get("record") if marker else None
     try:
-        return RecordMode.parse(config.getoption("loopscope_record") or marked
-                                or config.getini("loopscope_record_mode"))
+        return RecordMode.parse(
+            config.getoption("loopscope_record") or marked or config.getini("loopscope_record_mode")
+        )
     except ValueError as error:
         raise pytest.UsageError(f"{request.node.nodeid}: {error}") from None
 
@@ -100,11 +114,13 @@ def cassette_path(request: pytest.FixtureRequest) -> Path:
 
 
 @pytest.fixture
-def loopscope_cassette(request: pytest.FixtureRequest, loopscope_record_mode: RecordMode,
-                       loopscope_redactor: Any) -> Cassette:
+def loopscope_cassette(
+    request: pytest.FixtureRequest, loopscope_record_mode: RecordMode, loopscope_redactor: Any
+) -> Cassette:
     """A Cassette for this test: `loopscope_cassette.run(build_executor, inputs, live_model=...)`."""
-    return Cassette(cassette_path(request), loopscope_record_mode, loopscope_redactor,
-                    meta={"test": request.node.nodeid})
+    return Cassette(
+        cassette_path(request), loopscope_record_mode, loopscope_redactor, meta={"test": request.node.nodeid}
+    )
 
 
 @pytest.fixture
@@ -117,13 +133,15 @@ def loopscope_scenario(loopscope_record_mode: RecordMode, loopscope_redactor: An
 
     def run(name: str) -> Any:
         scenario = get_scenario(name)
-        cassette = Cassette(scenario.fixture, loopscope_record_mode, loopscope_redactor,
-                            meta={"scenario": scenario.name})
+        cassette = Cassette(
+            scenario.fixture, loopscope_record_mode, loopscope_redactor, meta={"scenario": scenario.name}
+        )
 
         def build(model: Any) -> Any:
             # As `loopscope record` does: a manual clock, so waits are instant and reproducible.
-            return scenario.executor(model, clock=ManualClock(tick=DEFAULT_CLOCK_TICK),
-                                     run_id_factory=lambda: scenario.name)
+            return scenario.executor(
+                model, clock=ManualClock(tick=DEFAULT_CLOCK_TICK), run_id_factory=lambda: scenario.name
+            )
 
         return cassette.run(build, scenario.inputs(), live_model=lambda: ScriptedModel(scenario.replies))
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,20 @@ class EventShape:
 _ENVELOPE = re.compile(
     rb'\n\{"seq":\d+,"run_id":"[^"]*","t":[-+0-9.eE]+,"iteration":(-?\d+),'
     rb'("frames":\[[^\]]*\],"source":\{"file":"[^"]*","line":\d+,"function":"[^"]*"\},'
-    rb'"kind":"[a-z_]+"(?:,"(?:tool|requested)":"[^"]*"|,"action":\{"tool":"[^"]*")?)')
+    rb'"kind":"[a-z_]+"(?:,"(?:tool|requested)":"[^"]*"|,"action":\{"tool":"[^"]*")?)'
+)
 _TEXT = rb'[^"\\]*(?:\\.[^"\\]*)*'
 _SHAPE = re.compile(
-    rb'"frames":\[([^\]]*)\],"source":\{"file":"(' + _TEXT + rb')","line":(\d+),"function":"('
-    + _TEXT + rb')"\},"kind":"([a-z_]+)"(?:,"(?:tool|requested)":"(' + _TEXT + rb')"|,"action":\{"tool":"('
-    + _TEXT + rb')")?')
+    rb'"frames":\[([^\]]*)\],"source":\{"file":"('
+    + _TEXT
+    + rb')","line":(\d+),"function":"('
+    + _TEXT
+    + rb')"\},"kind":"([a-z_]+)"(?:,"(?:tool|requested)":"('
+    + _TEXT
+    + rb')"|,"action":\{"tool":"('
+    + _TEXT
+    + rb')")?'
+)
 _CHUNK = 4 << 20  # small enough that a background scan lets the UI thread in often
 
 
@@ -57,16 +66,27 @@ def shape_from_tail(tail: bytes) -> EventShape:
         raise Unusual(tail[:80])
     frames, file, line, function, kind, tool, step_tool = match.groups()
     tool_bytes = tool if tool is not None else step_tool
-    return EventShape(kind=kind.decode(), frames=tuple(json.loads(b"[" + frames + b"]")),
-                      file=json_text(file), line=int(line), function=json_text(function),
-                      tool=json_text(tool_bytes) if tool_bytes is not None else None)
+    return EventShape(
+        kind=kind.decode(),
+        frames=tuple(json.loads(b"[" + frames + b"]")),
+        file=json_text(file),
+        line=int(line),
+        function=json_text(function),
+        tool=json_text(tool_bytes) if tool_bytes is not None else None,
+    )
 
 
 def shape_of(event: dict[str, Any]) -> EventShape:
     """The shape of a decoded event (the JSON dict)."""
     source = event["source"]
-    return EventShape(kind=event["kind"], frames=tuple(event["frames"]), file=source["file"],
-                      line=int(source["line"]), function=source["function"], tool=event_tool(event))
+    return EventShape(
+        kind=event["kind"],
+        frames=tuple(event["frames"]),
+        file=source["file"],
+        line=int(source["line"]),
+        function=source["function"],
+        tool=event_tool(event),
+    )
 
 
 def envelopes(path: Any) -> Iterator[list[tuple[bytes, bytes]]]:
@@ -91,7 +111,7 @@ def envelopes(path: Any) -> Iterator[list[tuple[bytes, bytes]]]:
             yield _ENVELOPE.findall(buffer, 0, end)
             if not got:
                 return
-            buffer[:limit - end] = buffer[end:limit]
+            buffer[: limit - end] = buffer[end:limit]
             filled = limit - end
 
 

@@ -7,8 +7,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from executor import __version__ as LOOPSCOPE_VERSION
-from executor.events.base import describe_fields
 from executor.events import SCHEMA_VERSION
+from executor.events.base import describe_fields
 
 TRACE_MARKER = "loopscope-trace"
 
@@ -86,10 +86,12 @@ def header_from(value: Any) -> TraceHeader:
     if isinstance(value, TraceHeader):
         return value
     if not isinstance(value, dict) or value.get("format") != TRACE_MARKER:
-        raise ValueError(f"not a loopscope trace: the header has no \"format\": \"{TRACE_MARKER}\"")
+        raise ValueError(f'not a loopscope trace: the header has no "format": "{TRACE_MARKER}"')
     if value.get("schema_version") != SCHEMA_VERSION:
-        raise ValueError(f"schema_version {value.get('schema_version')!r} is not supported (this loopscope "
-                         f"reads {SCHEMA_VERSION}); re-record the trace or use the loopscope version that wrote it")
+        raise ValueError(
+            f"schema_version {value.get('schema_version')!r} is not supported (this loopscope "
+            f"reads {SCHEMA_VERSION}); re-record the trace or use the loopscope version that wrote it"
+        )
     try:
         return TraceHeader.model_validate(value)
     except ValidationError as error:

@@ -8,16 +8,22 @@ import os
 import zipfile
 from array import array
 from bisect import bisect_left, bisect_right
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from executor.events import EventBase
 
-from .event_shape import EventShape, Unusual, envelopes, shape_from_tail, shape_of
-from .event_shape import event_tool  # noqa: F401  (still importable from here)
+from .event_shape import (
+    EventShape,
+    Unusual,
+    envelopes,
+    event_tool,  # noqa: F401  (still importable from here)
+    shape_from_tail,
+    shape_of,
+)
 from .numpy_on_use import np
 from .reader import TraceFile
 from .sidecar import SidecarRefused, loads_json, read_sidecar, write_sidecar
-
 
 # Up to this many events an index is kept in Python arrays and numpy is imported only when a
 # breakpoint, filter or step asks for a mask: a tutorial's first frame needs none (numpy's import
@@ -61,9 +67,11 @@ def _shapes_from_json(text: str) -> list[EventShape]:
     for item in loads_json(text.encode("utf-8")):
         if not isinstance(item, dict) or set(item) != {*_SHAPE_FIELDS, "frames", "tool"}:
             raise ValueError("a shape has the wrong fields")
-        if not all(isinstance(item[name], kind) for name, kind in _SHAPE_FIELDS.items()) or \
-                not (item["tool"] is None or isinstance(item["tool"], str)) or \
-                not (isinstance(item["frames"], list) and all(isinstance(f, str) for f in item["frames"])):
+        if (
+            not all(isinstance(item[name], kind) for name, kind in _SHAPE_FIELDS.items())
+            or not (item["tool"] is None or isinstance(item["tool"], str))
+            or not (isinstance(item["frames"], list) and all(isinstance(f, str) for f in item["frames"]))
+        ):
             raise ValueError("a shape has a field of the wrong type")
         shapes.append(EventShape(**{**item, "frames": tuple(item["frames"])}))
     return shapes
@@ -97,7 +105,7 @@ class TraceIndex:
 
     # -- building ---------------------------------------------------------------------------
     @classmethod
-    def build(cls, trace: TraceFile, progress: Progress | None = None) -> "TraceIndex":
+    def build(cls, trace: TraceFile, progress: Progress | None = None) -> TraceIndex:
         """Index every event of an open trace: a fast scan of the raw bytes, JSON per line as fallback."""
         index = cls.scan(trace.path, len(trace), progress)
         if index is None:
@@ -108,8 +116,7 @@ class TraceIndex:
         return index
 
     @classmethod
-    def scan(cls, path: str | os.PathLike[str], total: int,
-             progress: Progress | None = None) -> "TraceIndex | None":
+    def scan(cls, path: str | os.PathLike[str], total: int, progress: Progress | None = None) -> TraceIndex | None:
         """The fast scan alone (needs no TraceFile, so it can run in another process).
 
         None when some line is not in TraceWriter's layout; then use build().
@@ -142,18 +149,21 @@ class TraceIndex:
         if small:
             index._load(_joined(codes)[:total], _joined(iterations)[:total], shapes)
         else:
-            index._load(np.concatenate(codes)[:total] if codes else np.zeros(0, np.int32),
-                        np.concatenate(iterations)[:total] if iterations else np.zeros(0, np.int32), shapes)
+            index._load(
+                np.concatenate(codes)[:total] if codes else np.zeros(0, np.int32),
+                np.concatenate(iterations)[:total] if iterations else np.zeros(0, np.int32),
+                shapes,
+            )
         return index
 
     # -- a cache next to big traces, so reopening one is instant ------------------------------
     @classmethod
-    def cached(cls, path: str | os.PathLike[str], total: int) -> "TraceIndex | None":
+    def cached(cls, path: str | os.PathLike[str], total: int) -> TraceIndex | None:
         """The index saved by save_cache, if it is there, whole, and the trace has not changed since."""
         return cls.load_cache(path, total)[0]
 
     @classmethod
-    def load_cache(cls, path: str | os.PathLike[str], total: int) -> "tuple[TraceIndex | None, str | None]":
+    def load_cache(cls, path: str | os.PathLike[str], total: int) -> tuple[TraceIndex | None, str | None]:
         """(index or None, why the cache next to the trace was not used, or None when there was none).
 
         The cache is untrusted: a planted link, a FIFO, a giant, a bad zip, arrays of the
@@ -187,7 +197,7 @@ class TraceIndex:
             pass  # best effort (see the docstring): the next open scans again
 
     @classmethod
-    def scan_and_cache(cls, path: str | os.PathLike[str], total: int) -> "TraceIndex | None":
+    def scan_and_cache(cls, path: str | os.PathLike[str], total: int) -> TraceIndex | None:
         stamp = _stamp(path)  # taken first: a trace that changes during the scan is not cached as it was
         index = cls.scan(path, total)
         if index is not None:

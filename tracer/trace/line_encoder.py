@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import types
 import typing
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 from pydantic import BaseModel
@@ -34,12 +35,25 @@ def _exclusions(cls: type[BaseModel]) -> tuple[tuple[str, Callable[[Any], bool]]
     if cls in _EXCLUDED:
         return _EXCLUDED[cls]
     decorators = cls.__pydantic_decorators__
-    plain = (not decorators.field_serializers and not decorators.model_serializers
-             and not cls.__pydantic_computed_fields__ and cls.model_config.get("extra") != "allow"
-             and all(field.serialization_alias is None and field.alias is None and not field.exclude
-                     for field in cls.model_fields.values()))
-    found = tuple((name, field.exclude_if) for name, field in cls.model_fields.items()
-                  if getattr(field, "exclude_if", None) is not None) if plain else None
+    plain = (
+        not decorators.field_serializers
+        and not decorators.model_serializers
+        and not cls.__pydantic_computed_fields__
+        and cls.model_config.get("extra") != "allow"
+        and all(
+            field.serialization_alias is None and field.alias is None and not field.exclude
+            for field in cls.model_fields.values()
+        )
+    )
+    found = (
+        tuple(
+            (name, field.exclude_if)
+            for name, field in cls.model_fields.items()
+            if getattr(field, "exclude_if", None) is not None
+        )
+        if plain
+        else None
+    )
     _EXCLUDED[cls] = found
     return found
 
@@ -52,8 +66,11 @@ def _fields_of(value: Any) -> dict[str, Any]:
             raise _NotPlain
         fields = value.__dict__
         if excluded:
-            fields = {name: item for name, item in fields.items()
-                      if not any(name == skip and test(item) for skip, test in excluded)}
+            fields = {
+                name: item
+                for name, item in fields.items()
+                if not any(name == skip and test(item) for skip, test in excluded)
+            }
         return fields
     raise _NotPlain
 
@@ -89,12 +106,14 @@ def event_fields(event: EventBase) -> dict[str, Any] | None:
 
 
 # Event class -> (fields-to-write function, line function); both written out once (see _compile).
-_COMPILED: dict[type[BaseModel], tuple[Callable[[dict[str, Any]], dict[str, Any] | None],
-                                       Callable[[BaseModel], bytes]]] = {}
+_COMPILED: dict[
+    type[BaseModel], tuple[Callable[[dict[str, Any]], dict[str, Any] | None], Callable[[BaseModel], bytes]]
+] = {}
 
 
-def _compiled(cls: type[BaseModel]) -> tuple[Callable[[dict[str, Any]], dict[str, Any] | None],
-                                             Callable[[BaseModel], bytes]]:
+def _compiled(
+    cls: type[BaseModel],
+) -> tuple[Callable[[dict[str, Any]], dict[str, Any] | None], Callable[[BaseModel], bytes]]:
     known = _COMPILED.get(cls)
     if known is None:
         known = _COMPILED[cls] = _compile(cls)
@@ -138,12 +157,14 @@ def _is_flat(annotation: Any) -> bool:
     """A plain value or an optional one (str, str | None): nothing for orjson to call back about."""
     if annotation in _FLAT:
         return True
-    return (typing.get_origin(annotation) in (typing.Union, types.UnionType)
-            and all(arg in _FLAT for arg in typing.get_args(annotation)))
+    return typing.get_origin(annotation) in (typing.Union, types.UnionType) and all(
+        arg in _FLAT for arg in typing.get_args(annotation)
+    )
 
 
-def _compile(cls: type[BaseModel]) -> tuple[Callable[[dict[str, Any]], dict[str, Any] | None],
-                                            Callable[[BaseModel], bytes]]:
+def _compile(
+    cls: type[BaseModel],
+) -> tuple[Callable[[dict[str, Any]], dict[str, Any] | None], Callable[[BaseModel], bytes]]:
     """`select(fields)` and `line(event)` for `cls`, written out once (like the executor's event builders).
 
     select: a copy of the dict, minus each excluded field (an inline `is None` test where the
@@ -155,10 +176,15 @@ def _compile(cls: type[BaseModel]) -> tuple[Callable[[dict[str, Any]], dict[str,
     pydantic_line = _pydantic_line
     if excluded is None:
         return _ALWAYS_NONE, pydantic_line
-    constants: dict[str, Any] = {"fragment": _fragment, "fragments": _FRAGMENTS, "dumps": orjson.dumps,
-                                 "fields_of": _fields_of, "options": _OPTIONS | orjson.OPT_APPEND_NEWLINE,
-                                 "declined": (orjson.JSONEncodeError, _NotPlain, TypeError),
-                                 "pydantic_line": pydantic_line}
+    constants: dict[str, Any] = {
+        "fragment": _fragment,
+        "fragments": _FRAGMENTS,
+        "dumps": orjson.dumps,
+        "fields_of": _fields_of,
+        "options": _OPTIONS | orjson.OPT_APPEND_NEWLINE,
+        "declined": (orjson.JSONEncodeError, _NotPlain, TypeError),
+        "pydantic_line": pydantic_line,
+    }
     body = ["    fields = fields.copy()"]
     for index, (name, test) in enumerate(excluded):
         if _is_none(test):
@@ -169,22 +195,36 @@ def _compile(cls: type[BaseModel]) -> tuple[Callable[[dict[str, Any]], dict[str,
             constants[f"test{index}"] = test
             body.append(f"    if test{index}(fields[{name!r}]): del fields[{name!r}]")
     if "source" in cls.model_fields:
-        body += ["    source = fields['source']",
-                 "    known = fragments.get(id(source))",
-                 "    fields['source'] = known[1] if known is not None and known[0] is source else fragment(source)"]
+        body += [
+            "    source = fields['source']",
+            "    known = fragments.get(id(source))",
+            "    fields['source'] = known[1] if known is not None and known[0] is source else fragment(source)",
+        ]
     if "callee" in cls.model_fields:
-        body += ["    callee = fields['callee']",
-                 "    if callee is not None:",
-                 "        known = fragments.get(id(callee))",
-                 "        fields['callee'] = known[1] if known is not None and known[0] is callee else fragment(callee)"]
+        body += [
+            "    callee = fields['callee']",
+            "    if callee is not None:",
+            "        known = fragments.get(id(callee))",
+            "        fields['callee'] = known[1] if known is not None and known[0] is callee else fragment(callee)",
+        ]
     for index, (name, record) in enumerate(_flat_records(cls)):  # e.g. a step's ActionRecord
         constants[f"record{index}"] = record
-        body += [f"    value = fields[{name!r}]",
-                 f"    if type(value) is record{index}: fields[{name!r}] = value.__dict__"]
-    lines = ["def select(fields):", *body, "    return fields",
-             "def line(event):", "    fields = event.__dict__", *body,
-             "    try:", "        return dumps(fields, default=fields_of, option=options)",
-             "    except declined:", "        return pydantic_line(event)"]
+        body += [
+            f"    value = fields[{name!r}]",
+            f"    if type(value) is record{index}: fields[{name!r}] = value.__dict__",
+        ]
+    lines = [
+        "def select(fields):",
+        *body,
+        "    return fields",
+        "def line(event):",
+        "    fields = event.__dict__",
+        *body,
+        "    try:",
+        "        return dumps(fields, default=fields_of, option=options)",
+        "    except declined:",
+        "        return pydantic_line(event)",
+    ]
     exec(compile("\n".join(lines), f"<line fields {cls.__name__}>", "exec"), constants)
     return constants["select"], constants["line"]
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import typing
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from executor.events import EventBase
 from executor.agents.prompt import prompt_lineage
+from executor.events import EventBase
 
 from .line_encoder import encode_fields, encode_line, event_fields, line_function, pydantic_json
 from .redact import Redactor
@@ -16,8 +17,7 @@ from .redact import Redactor
 # result) or text of the program itself. While no screened line has looked like it holds a
 # secret, these are written unscreened; once one has, every line is screened. Every other kind,
 # including kinds this list does not know yet, is screened whole: that is where outside text enters.
-DERIVED = frozenset({"agent_action", "agent_finish", "tool_start", "step", "finish_check",
-                     "rate_limit_wait"})
+DERIVED = frozenset({"agent_action", "agent_finish", "tool_start", "step", "finish_check", "rate_limit_wait"})
 # The busiest kinds (llm_start, llm_end, tool_end) carry outside text in a few known fields, and
 # only those are screened (LineMaker._llm_start and friends), not the whole JSON line. A secret
 # found there taints the maker, and the whole line is redacted as any other.
@@ -74,8 +74,12 @@ class LineMaker:
             return line
         self.tainted = True
         # Redact the decoded value, not the text, so the line stays valid JSON.
-        return json.dumps(self.redactor.redact(json.loads(text)), ensure_ascii=False,
-                          separators=(",", ":")).encode("utf-8", "replace") + b"\n"
+        return (
+            json.dumps(self.redactor.redact(json.loads(text)), ensure_ascii=False, separators=(",", ":")).encode(
+                "utf-8", "replace"
+            )
+            + b"\n"
+        )
 
     # -- the busiest kinds: screen the fields outside text arrives in ---------------------------
     def _llm_end(self, event: EventBase) -> bytes:
@@ -114,15 +118,19 @@ class LineMaker:
         frames, prompt = values["frames"], values["prompt"]
         lineage = prompt_lineage(prompt)
         previous = self._last_prompt.get(frames)
-        self._last_prompt[frames] = ((values["seq"], lineage[0], len(prompt), None) if lineage is not None
-                                     else (values["seq"], None, len(prompt), prompt))
+        self._last_prompt[frames] = (
+            (values["seq"], lineage[0], len(prompt), None)
+            if lineage is not None
+            else (values["seq"], None, len(prompt), prompt)
+        )
         if previous is None:
             return encode_line(event), prompt
         base_seq, base_number, base_length, base_text = previous
         # The scratchpad says when it made this prompt by appending to that one; otherwise the
         # two are compared, a pass over the whole earlier prompt.
         if not (lineage is not None and base_number is not None and lineage[1] == base_number) and (
-                base_text is None or len(prompt) <= base_length or not prompt.startswith(base_text)):
+            base_text is None or len(prompt) <= base_length or not prompt.startswith(base_text)
+        ):
             return encode_line(event), prompt
         added = prompt[base_length:]
         fields: dict[str, Any] | None = event_fields(event)
@@ -137,5 +145,5 @@ class LineMaker:
                 appended = json.dumps(added, ensure_ascii=False).encode("utf-8")
             except UnicodeEncodeError:  # a lone surrogate: escaped, as pydantic_json does
                 appended = json.dumps(added).encode("ascii")
-            line = b"%s,\"prompt_base\":%d,\"prompt_append\":%s}" % (head, base_seq, appended)
+            line = b'%s,"prompt_base":%d,"prompt_append":%s}' % (head, base_seq, appended)
         return line + b"\n", added

@@ -9,8 +9,9 @@ import re
 # isolates (U+202A-E, U+2066-9, the "Trojan Source" set), marks, and line/paragraph separators;
 # and lone surrogates (a tool's text read with errors="surrogateescape"), which no terminal can
 # print: measured as one cell, written out as six, they pushed a row past its pane's border.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-                      "\ud800-\udfff]")
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 
 
 def _visible(match: re.Match[str]) -> str:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import difflib
-import re
 import json
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from executor.events import EventBase
 
@@ -16,22 +17,23 @@ from .literal_text import scrub
 # Fields whose values depend on when, where or against which live service a run happened,
 # not on what the loop did. `source.line` is here because moving code is not changing
 # behaviour; the header's executor hashes already tell the debugger the source moved.
-VOLATILE_FIELDS = frozenset({
-    "t",         # seconds since the run started
-    "duration",  # how long a model call took
-    "run_id",    # random per run
-    "usage",     # token counts: a live provider reports them, a replay only repeats them
-    "elapsed",   # limit_reached: wall time spent
-    "waited",    # rate_limit_wait: how long the limiter held the call
-    "delay",     # retry: backoff with jitter
-})
+VOLATILE_FIELDS = frozenset(
+    {
+        "t",  # seconds since the run started
+        "duration",  # how long a model call took
+        "run_id",  # random per run
+        "usage",  # token counts: a live provider reports them, a replay only repeats them
+        "elapsed",  # limit_reached: wall time spent
+        "waited",  # rate_limit_wait: how long the limiter held the call
+        "delay",  # retry: backoff with jitter
+    }
+)
 VOLATILE_SOURCE_FIELDS = frozenset({"line"})
 PLACEHOLDER = "<volatile>"
 MISSING = "<no event>"
 
 
-def normalise_event(event: EventBase | dict[str, Any],
-                    redact: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+def normalise_event(event: EventBase | dict[str, Any], redact: Callable[[Any], Any] | None = None) -> dict[str, Any]:
     """A plain dict of the event with volatile fields replaced by a placeholder."""
     data = event if isinstance(event, dict) else event.model_dump(mode="json")
     out = {key: (PLACEHOLDER if key in VOLATILE_FIELDS else value) for key, value in data.items()}
@@ -53,8 +55,9 @@ def _normalise_callee(callee: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def normalise_events(events: Iterable[EventBase | dict[str, Any]],
-                     redact: Callable[[Any], Any] | None = None) -> list[dict[str, Any]]:
+def normalise_events(
+    events: Iterable[EventBase | dict[str, Any]], redact: Callable[[Any], Any] | None = None
+) -> list[dict[str, Any]]:
     return [normalise_event(event, redact) for event in events]
 
 
@@ -115,8 +118,11 @@ class Difference:
 
         lines = [self.headline()]
         expected, actual = self.expected, self.actual
-        if isinstance(expected, str) and isinstance(actual, str) and (
-                "\n" in expected or "\n" in actual or max(len(expected), len(actual)) > width):
+        if (
+            isinstance(expected, str)
+            and isinstance(actual, str)
+            and ("\n" in expected or "\n" in actual or max(len(expected), len(actual)) > width)
+        ):
             lines.append(short_diff(expected, actual))
         else:
             lines.append(f"  recorded: {_short(expected, width)}")
@@ -126,7 +132,7 @@ class Difference:
 
 def _short(value: Any, width: int) -> str:
     text = value if value == MISSING else repr(value)
-    return text if len(text) <= width else text[:width - 3] + "..."
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _render_value(key: str, value: Any) -> list[str]:
@@ -142,9 +148,11 @@ def render_normalised_events(events: Iterable[EventBase]) -> list[str]:
     for event in events:
         data = normalise_event(event)
         source = data.get("source", {})
-        lines.append(f"[{data['seq']}] {data['kind']}  iteration {data['iteration']}  "
-                     f"at {source.get('file')}:{source.get('function')}  "
-                     f"stack {' > '.join(data['frames'])}")
+        lines.append(
+            f"[{data['seq']}] {data['kind']}  iteration {data['iteration']}  "
+            f"at {source.get('file')}:{source.get('function')}  "
+            f"stack {' > '.join(data['frames'])}"
+        )
         for key, value in data.items():
             if key not in _ENVELOPE and key != "kind" and value != PLACEHOLDER:
                 lines += _render_value(key, value)
@@ -155,8 +163,9 @@ def _first_field_difference(expected: Any, actual: Any, path: str) -> tuple[str,
     """Walk two JSON-like values in step and return (dotted path, expected, actual) where they part."""
     if isinstance(expected, dict) and isinstance(actual, dict):
         for key in list(expected) + [k for k in actual if k not in expected]:
-            found = _first_field_difference(expected.get(key, MISSING), actual.get(key, MISSING),
-                                            f"{path}.{key}" if path else str(key))
+            found = _first_field_difference(
+                expected.get(key, MISSING), actual.get(key, MISSING), f"{path}.{key}" if path else str(key)
+            )
             if found:
                 return found
         return None
@@ -185,8 +194,7 @@ def _ordered(event: dict[str, Any]) -> dict[str, Any]:
     return {**kind, **payload, **envelope}
 
 
-def first_difference(expected: Sequence[dict[str, Any]],
-                     actual: Sequence[dict[str, Any]]) -> Difference | None:
+def first_difference(expected: Sequence[dict[str, Any]], actual: Sequence[dict[str, Any]]) -> Difference | None:
     """Compare two normalised event lists; None when they are equal."""
     for index in range(max(len(expected), len(actual))):
         if index >= len(actual):
@@ -195,15 +203,15 @@ def first_difference(expected: Sequence[dict[str, Any]],
         if index >= len(expected):
             new = actual[index]
             return Difference(new.get("seq", index), new.get("kind", "?"), "(extra)", MISSING, new.get("kind"))
-        found = _first_field_difference(_ordered(expected[index]), _ordered(_without_new_callee(
-            expected[index], actual[index])), "")
+        found = _first_field_difference(
+            _ordered(expected[index]), _ordered(_without_new_callee(expected[index], actual[index])), ""
+        )
         if found:
             field, want, got = found
             if field.startswith("frames["):  # a call stack reads better whole than one frame at a time
                 field = "frames (the executor call stack)"
                 want, got = (" > ".join(e.get("frames", ())) for e in (expected[index], actual[index]))
-            return Difference(expected[index].get("seq", index), expected[index].get("kind", "?"),
-                              field, want, got)
+            return Difference(expected[index].get("seq", index), expected[index].get("kind", "?"), field, want, got)
     return None
 
 
@@ -213,8 +221,12 @@ def _without_new_callee(expected: dict[str, Any], actual: dict[str, Any]) -> dic
     if expected.get("callee") is None and actual.get("callee") is not None:
         actual = {k: v for k, v in actual.items() if k != "callee"} | ({"callee": None} if "callee" in expected else {})
     settings, recorded = actual.get("settings"), expected.get("settings")
-    if isinstance(settings, dict) and isinstance(recorded, dict) and "retry_policy" in settings \
-            and "retry_policy" not in recorded:
+    if (
+        isinstance(settings, dict)
+        and isinstance(recorded, dict)
+        and "retry_policy" in settings
+        and "retry_policy" not in recorded
+    ):
         actual = actual | {"settings": {k: v for k, v in settings.items() if k != "retry_policy"}}
     return actual
 
@@ -229,16 +241,18 @@ def short_diff(expected: str, actual: str, context: int = 2, limit: int = 40) ->
     """A unified diff of recorded vs re-run text, cut to `limit` lines, in linear time for huge text."""
     a, b = expected.splitlines(), actual.splitlines()
     start = _common_prefix(a, b)
-    end = _common_prefix(a[:start - 1:-1] if start else a[::-1], b[:start - 1:-1] if start else b[::-1])
+    end = _common_prefix(a[: start - 1 : -1] if start else a[::-1], b[: start - 1 : -1] if start else b[::-1])
     lo = max(0, start - context)
-    a_mid, b_mid = a[lo:len(a) - end + context], b[lo:len(b) - end + context]
+    a_mid, b_mid = a[lo : len(a) - end + context], b[lo : len(b) - end + context]
     if len(a_mid) + len(b_mid) > DIFF_MAX_LINES or sum(map(len, a_mid)) + sum(map(len, b_mid)) > DIFF_MAX_CHARS:
         lines = ["--- recorded", "+++ re-run", f"@@ the texts part at line {start + 1} (too long to diff) @@"]
         lines += [f"-{a[start]}"] if start < len(a) else []
         lines += [f"+{b[start]}"] if start < len(b) else []
     else:
-        lines = [_shift_hunk(line, lo) for line in
-                 difflib.unified_diff(a_mid, b_mid, "recorded", "re-run", n=context, lineterm="")]
+        lines = [
+            _shift_hunk(line, lo)
+            for line in difflib.unified_diff(a_mid, b_mid, "recorded", "re-run", n=context, lineterm="")
+        ]
     if not lines:  # same lines, so the difference is in line endings or a trailing newline
         lines = [f"- recorded: {expected[-40:]!r}", f"+ re-run:   {actual[-40:]!r}"]
     if len(lines) > limit:

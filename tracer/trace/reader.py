@@ -6,9 +6,10 @@ import json
 import mmap
 import os
 import stat
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -21,7 +22,6 @@ from executor.events import (
 
 from .format_error import TraceFormatError
 from .header import TraceHeader, header_from
-
 
 # The events a run that came to an end (well or badly) always finishes with.
 RUN_ENDS = frozenset({"chain_end", "chain_error"})
@@ -36,8 +36,10 @@ def _dropped_note(origin: Any) -> str | None:
     from .literal_text import scrub  # only a trace that dropped something needs it
 
     first = scrub(dropped.get("first") or "").replace("\n", " ")[:200]
-    return (f"{dropped['callbacks']} callback(s) could not be recorded by the LangChain handler (first: {first}); "
-            "the trace holds the rest of the run")
+    return (
+        f"{dropped['callbacks']} callback(s) could not be recorded by the LangChain handler (first: {first}); "
+        "the trace holds the rest of the run"
+    )
 
 
 def _first_error(error: ValidationError) -> str:
@@ -60,7 +62,7 @@ class TraceFile:
         if self.path.is_dir():
             raise TraceFormatError(path, None, "is a directory, not a trace file")
         self._fh = _open_regular(self.path)
-        self.import_note: str | None = None     # what an import recognised (for a status line)
+        self.import_note: str | None = None  # what an import recognised (for a status line)
         # What the file's maker had to guess or leave out, though the run is whole: an import's orphan
         # spans, a LangChain handler's dropped callbacks. Not a cut-off run (that is `warning`).
         self.import_warning: str | None = None
@@ -99,7 +101,7 @@ class TraceFile:
 
     # -- header and tail ------------------------------------------------------------------
     def _raw(self, index: int) -> bytes:
-        return self._map[self._starts[index]:self._ends[index]]
+        return self._map[self._starts[index] : self._ends[index]]
 
     def _read_header(self) -> TraceHeader:
         try:
@@ -119,14 +121,15 @@ class TraceFile:
             json.loads(self._raw(last))
         except (json.JSONDecodeError, UnicodeDecodeError):
             self._starts, self._ends = self._starts[:-1], self._ends[:-1]
-            self.warning = (f"{self.path}:{last + 1}: the last line is cut off (the run was "
-                            f"interrupted); showing the {last - 1} complete events before it")
+            self.warning = (
+                f"{self.path}:{last + 1}: the last line is cut off (the run was "
+                f"interrupted); showing the {last - 1} complete events before it"
+            )
 
     def _unfinished_run(self) -> str | None:
         """A warning when the file ends cleanly between events, before the run's last one (kill -9)."""
         if len(self) == 0:
-            return (f"{self.path}: the file has a header and no events (the run was interrupted "
-                    "before its first event)")
+            return f"{self.path}: the file has a header and no events (the run was interrupted before its first event)"
         try:
             last = json.loads(self.raw_line(len(self) - 1))
             kind = last.get("kind")
@@ -135,8 +138,10 @@ class TraceFile:
         if kind in RUN_ENDS:
             self.import_warning = self.import_warning or _dropped_note(last.get("origin"))
             return None
-        return (f"{self.path}: the run was interrupted: it stops after event {len(self) - 1} "
-                f"({kind!s:.40}) with no chain_end or chain_error; showing the {len(self)} events it has")
+        return (
+            f"{self.path}: the run was interrupted: it stops after event {len(self) - 1} "
+            f"({kind!s:.40}) with no chain_end or chain_error; showing the {len(self)} events it has"
+        )
 
     # -- events ---------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -252,7 +257,7 @@ class TraceFile:
         self._map.close()
         self._fh.close()
 
-    def __enter__(self) -> "TraceFile":
+    def __enter__(self) -> TraceFile:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -267,8 +272,9 @@ def _open_regular(path: Path):
         raise TraceFormatError(path, None, f"cannot open: {error.strerror or error}") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise TraceFormatError(path, None, "is not a regular file (a pipe or a device?); "
-                                           "save the trace to a file first")
+        raise TraceFormatError(
+            path, None, "is not a regular file (a pipe or a device?); save the trace to a file first"
+        )
     return os.fdopen(fd, "rb")
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 import os
 import re
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from executor.models.credentials import userinfo_credentials
 
@@ -39,26 +40,46 @@ BUILTIN_PATTERNS = {
 # A tuple is a clue of several parts, all needed: a URL's userinfo needs both "@" and "://",
 # and either alone is common (every link, every e-mail address).
 BUILTIN_CLUES: dict[str, tuple[str | tuple[str, ...], ...]] = {
-    "authorization-header": ("authorization",), "bearer-token": ("bearer",),
-    "openai-style-key": ("sk-",), "anthropic-style-key": ("sk-ant-",), "google-api-key": ("aiza",),
-    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), "aws-access-key-id": ("akia",),
-    "basic-credentials": ("basic",), "url-userinfo": (("@", "://"),),
+    "authorization-header": ("authorization",),
+    "bearer-token": ("bearer",),
+    "openai-style-key": ("sk-",),
+    "anthropic-style-key": ("sk-ant-",),
+    "google-api-key": ("aiza",),
+    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    "aws-access-key-id": ("akia",),
+    "basic-credentials": ("basic",),
+    "url-userinfo": (("@", "://"),),
 }
 # Keys of a mapping whose values are secret whatever they look like (HTTP headers, config).
-SECRET_KEYS = frozenset({"authorization", "proxy-authorization", "api_key", "api-key", "apikey",
-                         "x-api-key", "password", "secret", "token", "access_token"})
+SECRET_KEYS = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "api_key",
+        "api-key",
+        "apikey",
+        "x-api-key",
+        "password",
+        "secret",
+        "token",
+        "access_token",
+    }
+)
 _ALL_CLUES = tuple(clue for clues in BUILTIN_CLUES.values() for clue in clues if isinstance(clue, str)) + tuple(
-    f'"{key}"' for key in sorted(SECRET_KEYS))
+    f'"{key}"' for key in sorted(SECRET_KEYS)
+)
 _CLUE_PARTS = tuple(clue for clues in BUILTIN_CLUES.values() for clue in clues if isinstance(clue, tuple))
 # The fewest clues that cover all of them (sk-ant- holds sk-, so sk- is enough), grouped by a
 # character they cannot appear without: '"' for the quoted keys, '_' for GitHub's prefixes.
 # A substring test is a fast scan in C; one test for the character rules a whole group out.
 # (One re alternation of every clue was ~5 ns a character: 15 µs for a 3 KB observation.)
-_FEWEST_CLUES = tuple(sorted(clue for clue in set(_ALL_CLUES)
-                             if not any(other != clue and other in clue for other in _ALL_CLUES)))
-_CLUE_GROUPS = tuple((gate, tuple(clue for clue in _FEWEST_CLUES
-                                   if ('"' if '"' in clue else "_" if "_" in clue else "") == gate))
-                     for gate in ("", '"', "_"))
+_FEWEST_CLUES = tuple(
+    sorted(clue for clue in set(_ALL_CLUES) if not any(other != clue and other in clue for other in _ALL_CLUES))
+)
+_CLUE_GROUPS = tuple(
+    (gate, tuple(clue for clue in _FEWEST_CLUES if ('"' if '"' in clue else "_" if "_" in clue else "") == gate))
+    for gate in ("", '"', "_")
+)
 
 
 def _clue_test() -> Callable[[str], bool]:
@@ -95,8 +116,10 @@ def _search_clued_builtins() -> Callable[[str, str], bool]:
     exec(f"def search(lowered, text):\n    return {' or '.join(terms)}", namespace)
     return namespace["search"]
 
-_SECRET_KEY_IN_JSON = re.compile(r'"(?:%s)"\s*:' % "|".join(re.escape(k) for k in sorted(SECRET_KEYS)),
-                                 re.IGNORECASE)
+
+_SECRET_KEY_IN_JSON = re.compile(
+    r'"(?:{})"\s*:'.format("|".join(re.escape(k) for k in sorted(SECRET_KEYS))), re.IGNORECASE
+)
 
 
 class RedactionPatternError(ValueError):
@@ -110,13 +133,26 @@ def env_secrets(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     found = {}
     for name, value in environ.items():  # every writer looks, so cheaply: substring tests first (~1 µs a name)
         upper = name.upper()  # (a non-ASCII name goes to the regex: its case rules are wider)
-        if (not name.isascii() or "KEY" in upper or "TOKEN" in upper or "SECRET" in upper or "PASS" in upper
-                or "CREDENTIAL" in upper or "AUTH" in upper) and SECRET_ENV_NAME.search(name) \
-                and len(value.strip()) >= MIN_SECRET_LENGTH:
+        if (
+            (
+                not name.isascii()
+                or "KEY" in upper
+                or "TOKEN" in upper
+                or "SECRET" in upper
+                or "PASS" in upper
+                or "CREDENTIAL" in upper
+                or "AUTH" in upper
+            )
+            and SECRET_ENV_NAME.search(name)
+            and len(value.strip()) >= MIN_SECRET_LENGTH
+        ):
             found[name] = value
         if "@" in value and "://" in value:
-            found.update((f"{name}-{part}", secret) for part, secret in userinfo_credentials(value).items()
-                         if len(secret) >= MIN_SECRET_LENGTH)
+            found.update(
+                (f"{name}-{part}", secret)
+                for part, secret in userinfo_credentials(value).items()
+                if len(secret) >= MIN_SECRET_LENGTH
+            )
     return found
 
 
@@ -128,23 +164,32 @@ class Redactor:
     built-in patterns above, and any extra regular expressions the user configures.
     """
 
-    def __init__(self, patterns: Iterable[str] = (), secrets: Mapping[str, str] | None = None,
-                 environ: Mapping[str, str] | None = None, builtin: bool = True) -> None:
+    def __init__(
+        self,
+        patterns: Iterable[str] = (),
+        secrets: Mapping[str, str] | None = None,
+        environ: Mapping[str, str] | None = None,
+        builtin: bool = True,
+    ) -> None:
         literal = dict(env_secrets(environ))
         literal.update(secrets or {})
         named = dict(BUILTIN_PATTERNS) if builtin else {}
         for index, pattern in enumerate(patterns, start=1):
             named[f"pattern-{index}"] = pattern
-        self._literals = sorted(((value, name) for name, value in literal.items() if value),
-                                key=lambda pair: -len(pair[0]))  # longest first: no partial leftovers
-        self._patterns = [(compiled, name, _marker(compiled, name))
-                          for name, pattern in named.items() for compiled in [_compile(pattern, name)]]
+        self._literals = sorted(
+            ((value, name) for name, value in literal.items() if value), key=lambda pair: -len(pair[0])
+        )  # longest first: no partial leftovers
+        self._patterns = [
+            (compiled, name, _marker(compiled, name))
+            for name, pattern in named.items()
+            for compiled in [_compile(pattern, name)]
+        ]
         self._user_patterns = [pattern for pattern, name, _ in self._patterns if name not in BUILTIN_CLUES]
         self._builtin = builtin
 
     def holds_known_secret(self, text: str) -> bool:
         """Does `text` hold one of the literal secrets (the environment's keys, configured values)?"""
-        for value, _ in self._literals:
+        for value, _ in self._literals:  # noqa: SIM110 (a loop, not any(genexpr): every line written asks)
             if value in text:
                 return True
         return False
@@ -176,9 +221,12 @@ class Redactor:
         if isinstance(value, str):
             return self.redact_text(value)
         if isinstance(value, dict):  # keys too: a client's usage or header names are outside text
-            return {(self.redact_text(key) if isinstance(key, str) else key):
-                    (f"[REDACTED:{key}]" if _is_secret_key(key, item) else self.redact(item))
-                    for key, item in value.items()}
+            return {
+                (self.redact_text(key) if isinstance(key, str) else key): (
+                    f"[REDACTED:{key}]" if _is_secret_key(key, item) else self.redact(item)
+                )
+                for key, item in value.items()
+            }
         if isinstance(value, (list, tuple)):
             return [self.redact(item) for item in value]
         return value
@@ -188,8 +236,10 @@ def _compile(pattern: str, name: str) -> re.Pattern[str]:
     try:
         return re.compile(pattern)
     except (re.error, RecursionError, OverflowError) as error:
-        raise RedactionPatternError(f"redaction pattern {name} {pattern!r} is not a valid regular expression "
-                                    f"({error}); fix LOOPSCOPE_REDACT or --redact") from None
+        raise RedactionPatternError(
+            f"redaction pattern {name} {pattern!r} is not a valid regular expression "
+            f"({error}); fix LOOPSCOPE_REDACT or --redact"
+        ) from None
 
 
 def _marker(pattern: re.Pattern[str], name: str) -> str:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from executor.events import EventBase
 
@@ -37,12 +38,16 @@ def _tool_error_label(e: EventBase) -> str:
 
 # kind -> (label, detail) for the events that are transitions of their own.
 _SIMPLE: dict[str, Callable[[EventBase], tuple[str, dict[str, Any]]]] = {
-    "chain_start": lambda e: ("chain_start", {"inputs": e.inputs, "tools": [t.name for t in e.tools],
-                                              "settings": e.settings}),
+    "chain_start": lambda e: (
+        "chain_start",
+        {"inputs": e.inputs, "tools": [t.name for t in e.tools], "settings": e.settings},
+    ),
     "agent_action": lambda e: (f"AgentAction({e.tool})", {"tool": e.tool, "tool_input": e.tool_input}),
     "agent_finish": lambda e: ("AgentFinish", {"return_values": e.return_values}),
-    "parse_error": lambda e: (f"parse_error({'handled' if e.handled else 'raised'})",
-                              {"error": e.error, "observation": e.observation}),
+    "parse_error": lambda e: (
+        f"parse_error({'handled' if e.handled else 'raised'})",
+        {"error": e.error, "observation": e.observation},
+    ),
     "invalid_tool": lambda e: (f"invalid_tool({e.requested})", {"observation": e.observation}),
     "tool_end": lambda e: (f"tool({e.tool})", {"observation": e.observation}),
     "tool_error": lambda e: (_tool_error_label(e), {"message": e.message, "observation": e.observation}),
@@ -53,14 +58,18 @@ _SIMPLE: dict[str, Callable[[EventBase], tuple[str, dict[str, Any]]]] = {
     "chain_end": lambda e: ("chain_end", {"outputs": e.outputs}),
     "chain_error": lambda e: (f"chain_error({e.error_type})", {"message": e.message}),
     # When a model fails for good: who took over, what the breakers did, and the rules' answer.
-    "fallback": lambda e: (f"fallback({e.failed_model}->{e.next_model}: {e.error_type}"
-                           f"{', refused' if e.refused else ''})", {"error": e.error}),
+    "fallback": lambda e: (
+        f"fallback({e.failed_model}->{e.next_model}: {e.error_type}{', refused' if e.refused else ''})",
+        {"error": e.error},
+    ),
     "breaker_open": lambda e: (f"breaker_open({e.model})", {"failures": e.failures, "from": e.from_state}),
     "breaker_half_open": lambda e: (f"breaker_half_open({e.model})", {"open_for": e.open_for}),
     "breaker_closed": lambda e: (f"breaker_closed({e.model})", {}),
     "plan_error": lambda e: (f"plan_error({e.error_type} {e.failures}/{e.degrade_after})", {"message": e.message}),
-    "degrade": lambda e: (f"degrade({e.rule}->{e.tool})" if e.rule else "degrade(no rule)",
-                          {"pattern": e.pattern, "tool_input": e.tool_input}),
+    "degrade": lambda e: (
+        f"degrade({e.rule}->{e.tool})" if e.rule else "degrade(no rule)",
+        {"pattern": e.pattern, "tool_input": e.tool_input},
+    ),
     "refusal": lambda e: (f"refusal({e.detected_by})", {"text": e.text}),
 }
 # Not transitions: llm_end and tool_start are halves of one (the plan / tool(...) entry carries
@@ -111,14 +120,14 @@ class Trace:
     error: BaseException | None = field(default=None, repr=False)  # what the run raised, if it did
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> "Trace":
+    def load(cls, path: str | os.PathLike[str]) -> Trace:
         from .reader import load_trace
 
         header, events, warning = load_trace(path)
         return cls(header, events, Path(path), warning)
 
     @classmethod
-    def of(cls, value: "Trace | Sequence[EventBase] | str | os.PathLike[str]") -> "Trace":
+    def of(cls, value: Trace | Sequence[EventBase] | str | os.PathLike[str]) -> Trace:
         """Accept what a user naturally has at hand: a Trace, a list of events, or a path."""
         if isinstance(value, Trace):
             return value
@@ -149,8 +158,7 @@ class Trace:
     def snapshot_text(self, include_events: bool = False) -> str:
         """The human-readable text a snapshot file stores: one transition per line, so a
         changed run shows up in a diff as the lines that changed (tracer/snapshot_extension.py)."""
-        lines = ["# loopscope trace: transitions (iteration, transition)",
-                 f"outcome: {_one_line(self.outcome())}", ""]
+        lines = ["# loopscope trace: transitions (iteration, transition)", f"outcome: {_one_line(self.outcome())}", ""]
         lines += [f"{t.iteration:>3}  {t.label}" for t in self.transitions()]
         if include_events:
             from .normalise import render_normalised_events

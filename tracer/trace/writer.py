@@ -16,13 +16,24 @@ from .header import new_header
 from .line_maker import LineMaker
 from .redact import Redactor, default_redactor
 
-
 # Kinds after which the loop goes straight on to its next event, without waiting on anything
 # outside the process. Their lines wait in the buffer; any other kind (a model call or a tool
 # about to run, a backoff, the end of the run, a kind not known here) writes the buffer out. So
 # whenever the run waits, and so whenever it can be killed at leisure, the file holds every event.
-RUNS_STRAIGHT_ON = frozenset({"chain_start", "llm_end", "agent_action", "agent_finish", "step", "finish_check",
-                              "tool_end", "invalid_tool", "parse_error", "limit_reached"})
+RUNS_STRAIGHT_ON = frozenset(
+    {
+        "chain_start",
+        "llm_end",
+        "agent_action",
+        "agent_finish",
+        "step",
+        "finish_check",
+        "tool_end",
+        "invalid_tool",
+        "parse_error",
+        "limit_reached",
+    }
+)
 
 
 _MAX_PENDING = 256  # lines gathered at most before a write, however long the run goes without waiting
@@ -47,8 +58,9 @@ class TraceWriter:
     (API keys from the environment, bearer tokens, key-shaped strings, LOOPSCOPE_REDACT).
     """
 
-    def __init__(self, path: str | os.PathLike[str], redactor: Redactor | None = None,
-                 flush: str = "wait", **meta: Any) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], redactor: Redactor | None = None, flush: str = "wait", **meta: Any
+    ) -> None:
         if flush not in ("wait", "event"):
             raise ValueError(f"flush must be 'wait' or 'event', got {flush!r}")
         self.path = Path(path)
@@ -64,8 +76,9 @@ class TraceWriter:
         # Lines since the run last waited; written out, in one write(), before it next waits.
         self._pending: list[bytes] = []
         self.partial, self._file = self._open_partial()
-        self._pending.append(json.dumps(self.header.to_json_dict(), ensure_ascii=False)
-                             .encode("utf-8", "replace") + b"\n")
+        self._pending.append(
+            json.dumps(self.header.to_json_dict(), ensure_ascii=False).encode("utf-8", "replace") + b"\n"
+        )
         self._writing = True
         self.flush()
         if self.failure:
@@ -75,18 +88,15 @@ class TraceWriter:
     def _open_partial(self):
         try:
             if self.path.is_dir():
-                raise TraceWriteError(f"{self.path} is a directory; give a file name such as "
-                                      f"{self.path / 'run.jsonl'}")
+                raise TraceWriteError(f"{self.path} is a directory; give a file name such as {self.path / 'run.jsonl'}")
             if self._target_before is not None and not stat.S_ISREG(self._target_before[2]):
-                raise TraceWriteError(f"{self.path} exists and is not a regular file; "
-                                      "choose another name")
+                raise TraceWriteError(f"{self.path} exists and is not a regular file; choose another name")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             partial = self.path.with_name(f"{self.path.name}.{secrets.token_hex(4)}.partial")
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
             fd = os.open(partial, flags, 0o644)
         except OSError as error:
-            raise TraceWriteError(f"cannot write a trace at {self.path}: "
-                                  f"{error.strerror or error}") from None
+            raise TraceWriteError(f"cannot write a trace at {self.path}: {error.strerror or error}") from None
         # Unbuffered: the writer gathers a wait's worth of lines itself (see flush).
         return partial, os.fdopen(fd, "wb", buffering=0)
 
@@ -98,7 +108,7 @@ class TraceWriter:
         self._pending.clear()
         try:
             while data:  # an unbuffered write may take only part of it
-                data = data[self._file.write(data):]
+                data = data[self._file.write(data) :]
         except OSError as error:
             self.failure = error.strerror or str(error)
             self._give_up_file()
@@ -138,8 +148,7 @@ class TraceWriter:
                 self._give_up_file()
         if self.failure:
             kept = self._keep_partial(".failed")
-            raise TraceWriteError(f"could not write {self.path} ({self.failure}); "
-                                  f"{self._old_file_words()}{kept}")
+            raise TraceWriteError(f"could not write {self.path} ({self.failure}); {self._old_file_words()}{kept}")
         if not self.partial.exists():
             return self.path  # already renamed by an earlier close()
         self._rename_into_place()
@@ -149,8 +158,7 @@ class TraceWriter:
         now = _identity(self.path)
         if now != self._target_before:
             kept = self._keep_partial(".lost")
-            raise TraceWriteError(f"another run wrote {self.path} while this one was recording; "
-                                  f"theirs was kept{kept}")
+            raise TraceWriteError(f"another run wrote {self.path} while this one was recording; theirs was kept{kept}")
         if self._target_before is None:
             try:  # link() refuses an existing name, so a run that got there first is never overwritten
                 os.link(self.partial, self.path)
@@ -158,8 +166,9 @@ class TraceWriter:
                 return
             except FileExistsError:
                 kept = self._keep_partial(".lost")
-                raise TraceWriteError(f"another run wrote {self.path} while this one was recording; "
-                                      f"theirs was kept{kept}") from None
+                raise TraceWriteError(
+                    f"another run wrote {self.path} while this one was recording; theirs was kept{kept}"
+                ) from None
             except OSError as error:
                 if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
                     raise
@@ -198,7 +207,7 @@ class TraceWriter:
     def _old_file_words(self) -> str:
         return f"{self.path} was left as it was" if self._target_before else "no trace was written"
 
-    def __enter__(self) -> "TraceWriter":
+    def __enter__(self) -> TraceWriter:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:

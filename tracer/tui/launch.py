@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..debug.session import build_session
 from ..startup import is_trace_write_error
@@ -18,10 +19,17 @@ if TYPE_CHECKING:
 __all__ = ["build_session", "open_debugger"]  # build_session lives in session.py; tests import it from here
 
 
-def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[Any] | None = None,
-                  breakpoints: Sequence[str] = (), title: str | None = None, live: LiveRun | None = None,
-                  call_model: tuple[str | None, str | None] = (None, None), lang: str | None = None,
-                  agents: Sequence[str] = ()) -> int:
+def open_debugger(
+    trace_path: str | os.PathLike[str] | None,
+    *,
+    stops: Sequence[Any] | None = None,
+    breakpoints: Sequence[str] = (),
+    title: str | None = None,
+    live: LiveRun | None = None,
+    call_model: tuple[str | None, str | None] = (None, None),
+    lang: str | None = None,
+    agents: Sequence[str] = (),
+) -> int:
     """Run the debugger until the user quits; returns the exit code.
 
     `stops` are tutorial narration stops (objects with .seq, .title, .text): a Narration pane
@@ -36,8 +44,7 @@ def open_debugger(trace_path: str | os.PathLike[str] | None, *, stops: Sequence[
     except ValueError as error:
         print(scrub(f"loopscope: LOOPSCOPE_KEYMAP: {error}"), file=sys.stderr)
         return 2
-    session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live,
-                            agents=agents)
+    session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live, agents=agents)
     session.call_model = call_model  # who answers an edited prompt in the playground (`e`)
     session.requested_lang = lang
     app = DebuggerApp(session, keymap=keymap)

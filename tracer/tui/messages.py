@@ -36,9 +36,9 @@ class Redraw(Message):
 
     def __init__(self, grew: bool = False, breakpoints: bool = False, tab: str | None = None) -> None:
         super().__init__()
-        self.grew = grew                # the store gained events: the timeline must grow
+        self.grew = grew  # the store gained events: the timeline must grow
         self.breakpoints = breakpoints  # breakpoints were added, removed or toggled
-        self.tab = tab                  # show this right-hand pane
+        self.tab = tab  # show this right-hand pane
 
 
 class OpenSession(Message):

@@ -12,15 +12,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
-from typing import Callable, Sequence
 
-from ..config import ModelConfig, ModelConfigError, load_model_config
 from ..chat_model import ChatModel, ScriptedModel
-from .errors import (MalformedReply, ProviderAuthError, ProviderConnectionError, ProviderError,
-                     ProviderHTTPError, ProviderNotFound, ProviderTimeout, ProviderUnreachable,
-                     ResponseTooLarge)
+from ..config import ModelConfig, ModelConfigError, load_model_config
+from .errors import (
+    MalformedReply,
+    ProviderAuthError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderHTTPError,
+    ProviderNotFound,
+    ProviderTimeout,
+    ProviderUnreachable,
+    ResponseTooLarge,
+)
 
 ENTRY_POINT_GROUP = "loopscope.providers"
 DEFAULT_PROVIDER = "openai"
@@ -50,14 +58,18 @@ def _create_openai(request: ModelRequest) -> ChatModel:
 
 def _create_scripted(request: ModelRequest) -> ChatModel:
     if not request.replies:
-        raise ModelConfigError("the scripted provider answers from a scenario's replies; "
-                               "use --model scripted with a scenario that has them")
+        raise ModelConfigError(
+            "the scripted provider answers from a scenario's replies; "
+            "use --model scripted with a scenario that has them"
+        )
     return ScriptedModel(request.replies, model_name=request.name or "scripted")
 
 
 _BUILTIN: dict[str, ProviderFactory] = {"openai": _create_openai, "scripted": _create_scripted}
-_BUILTIN_HELP = {"openai": "OpenAI-compatible chat completions (openai SDK)",
-                 "scripted": "answers with a scenario's scripted replies, no network"}
+_BUILTIN_HELP = {
+    "openai": "OpenAI-compatible chat completions (openai SDK)",
+    "scripted": "answers with a scenario's scripted replies, no network",
+}
 _registered: dict[str, tuple[ProviderFactory, str]] = {}
 
 
@@ -98,8 +110,9 @@ def find_provider(name: str) -> ProviderFactory:
         try:
             return installed[name].load()
         except Exception as error:  # a broken plugin must not take the command line down with a traceback
-            raise ModelConfigError(f"Provider {name!r} ({installed[name].value}) failed to load: "
-                                   f"{type(error).__name__}: {error}") from error
+            raise ModelConfigError(
+                f"Provider {name!r} ({installed[name].value}) failed to load: {type(error).__name__}: {error}"
+            ) from error
     raise ProviderNotFound(name, list(available_providers()))
 
 
@@ -130,8 +143,23 @@ def create_model(spec: str, config: ModelConfig | None = None, replies: Sequence
 
 
 __all__ = [
-    "DEFAULT_PROVIDER", "ENTRY_POINT_GROUP", "MalformedReply", "ModelRequest", "ProviderAuthError",
-    "ProviderConnectionError", "ProviderError", "ProviderFactory", "ProviderHTTPError",
-    "ProviderNotFound", "ProviderTimeout", "ProviderUnreachable", "available_providers", "create_model", "find_provider",
-    "parse_model_spec", "register_provider", "unregister_provider", "ResponseTooLarge",
+    "DEFAULT_PROVIDER",
+    "ENTRY_POINT_GROUP",
+    "MalformedReply",
+    "ModelRequest",
+    "ProviderAuthError",
+    "ProviderConnectionError",
+    "ProviderError",
+    "ProviderFactory",
+    "ProviderHTTPError",
+    "ProviderNotFound",
+    "ProviderTimeout",
+    "ProviderUnreachable",
+    "ResponseTooLarge",
+    "available_providers",
+    "create_model",
+    "find_provider",
+    "parse_model_spec",
+    "register_provider",
+    "unregister_provider",
 ]

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import openai
 
@@ -44,9 +45,9 @@ def capped_http_client(max_bytes: int, where: str) -> Any:
         if not encodings and declared.isascii() and declared.isdigit() and int(declared) > max_bytes:
             raise _too_large(where, max_bytes, f"it announced {int(declared):,}")
         # The body is decoded inside CappedStream, so the outer response must not decode it again.
-        decoding = library.Response(response.status_code,
-                                    headers={"content-encoding": encodings} if encodings else {},
-                                    stream=response.stream)
+        decoding = library.Response(
+            response.status_code, headers={"content-encoding": encodings} if encodings else {}, stream=response.stream
+        )
         if encodings:
             del response.headers["content-encoding"]
         response.stream = CappedStream(decoding)
@@ -67,9 +68,11 @@ def too_large_cause(error: BaseException) -> ResponseTooLarge | None:
 
 
 def _too_large(where: str, max_bytes: int, said: str = "") -> ResponseTooLarge:
-    return ResponseTooLarge(f"the response from {where} is larger than {max_bytes:,} bytes"
-                            f"{f' ({said})' if said else ''}; loopscope stopped reading it (raise "
-                            f"{ENV_MAX_RESPONSE_BYTES} if such a reply is expected)")
+    return ResponseTooLarge(
+        f"the response from {where} is larger than {max_bytes:,} bytes"
+        f"{f' ({said})' if said else ''}; loopscope stopped reading it (raise "
+        f"{ENV_MAX_RESPONSE_BYTES} if such a reply is expected)"
+    )
 
 
 def _http_library() -> ModuleType:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..config import ModelConfigError
 from ...recovery.retry import TransientError
+from ..config import ModelConfigError
 
 
 class ProviderNotFound(ModelConfigError, LookupError):

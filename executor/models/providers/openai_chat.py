@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import openai
 
+from ...recovery.retry import parse_retry_after
+from ..chat_model import ModelReply
 from ..config import ENV_API_KEY, ENV_BASE_URL, ModelConfig, display_url, url_credentials
 from ..credentials import hide_credentials
 from ..messages import Message, ToolCall
-from ..chat_model import ModelReply
-from ...recovery.retry import parse_retry_after
 from .body_limit import capped_http_client, too_large_cause
-from .errors import (MalformedReply, ProviderAuthError, ProviderConnectionError, ProviderError,
-                     ProviderHTTPError, ProviderTimeout, ProviderUnreachable)
+from .errors import (
+    MalformedReply,
+    ProviderAuthError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderHTTPError,
+    ProviderTimeout,
+    ProviderUnreachable,
+)
 
 MAX_MESSAGE_CHARS = 300
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -48,16 +56,19 @@ class OpenAIChatModel:
         key = config.require_api_key()
         self._secrets = [key, *url_credentials(config.endpoint).values()]  # a 401 body may echo any of them
         self._client = client or openai.OpenAI(
-            api_key=key, base_url=config.endpoint, timeout=config.timeout, max_retries=0,
-            http_client=capped_http_client(config.max_response_bytes, self.endpoint))
+            api_key=key,
+            base_url=config.endpoint,
+            timeout=config.timeout,
+            max_retries=0,
+            http_client=capped_http_client(config.max_response_bytes, self.endpoint),
+        )
         self._timeout = config.timeout
 
     def __repr__(self) -> str:
         return f"OpenAIChatModel({self.model_name!r}, endpoint={self.endpoint!r})"
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
-        request: dict[str, Any] = {"model": self.model_name,
-                                   "messages": [{"role": "user", "content": prompt}]}
+        request: dict[str, Any] = {"model": self.model_name, "messages": [{"role": "user", "content": prompt}]}
         if stop:
             request["stop"] = list(stop)  # the server cuts the reply; we do not trim it again
         try:
@@ -66,8 +77,13 @@ class OpenAIChatModel:
             raise self._translate(error) from error
         return self._reply_from(completion)
 
-    def generate_messages(self, messages: Sequence[Message], tools: Sequence[dict],
-                          tool_choice: str = "auto", parallel_tool_calls: bool = True) -> ModelReply:
+    def generate_messages(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict],
+        tool_choice: str = "auto",
+        parallel_tool_calls: bool = True,
+    ) -> ModelReply:
         """The tool-calling path: the message history as it is, the tools as JSON-Schema functions."""
         request: dict[str, Any] = {"model": self.model_name, "messages": [dict(m) for m in messages]}
         if tools:  # the API refuses tool_choice and parallel_tool_calls without tools
@@ -88,22 +104,32 @@ class OpenAIChatModel:
     def _reply_from(self, completion: Any) -> ModelReply:
         choices = getattr(completion, "choices", None)
         if not choices or getattr(choices[0], "message", None) is None:
-            raise MalformedReply(f"the reply from {self.endpoint} has no choices[0].message; "
-                                 "is this an OpenAI-compatible chat-completions endpoint?")
+            raise MalformedReply(
+                f"the reply from {self.endpoint} has no choices[0].message; "
+                "is this an OpenAI-compatible chat-completions endpoint?"
+            )
         usage = getattr(completion, "usage", None)
         counts = None
         if usage is not None:
-            counts = {name: value for name in ("prompt_tokens", "completion_tokens", "total_tokens")
-                      if isinstance(value := getattr(usage, name, None), int)}
+            counts = {
+                name: value
+                for name in ("prompt_tokens", "completion_tokens", "total_tokens")
+                if isinstance(value := getattr(usage, name, None), int)
+            }
         message = choices[0].message
         text, replaced = valid_text(message.content or "")
         refusal = getattr(message, "refusal", None)  # set when the model declined (structured refusal)
         finish_reason = getattr(choices[0], "finish_reason", None)
         if not isinstance(finish_reason, str) or finish_reason in ("stop", "tool_calls"):
             finish_reason = None  # kept only when it is news ("length", "content_filter")
-        return ModelReply(text, counts or None, finish_reason=finish_reason,
-                          refusal=valid_text(refusal)[0] if isinstance(refusal, str) else None,
-                          tool_calls=self._tool_calls_of(message), replaced_surrogates=replaced)
+        return ModelReply(
+            text,
+            counts or None,
+            finish_reason=finish_reason,
+            refusal=valid_text(refusal)[0] if isinstance(refusal, str) else None,
+            tool_calls=self._tool_calls_of(message),
+            replaced_surrogates=replaced,
+        )
 
     def _tool_calls_of(self, message: Any) -> tuple[ToolCall, ...]:
         calls = []
@@ -111,8 +137,11 @@ class OpenAIChatModel:
             function = getattr(call, "function", None)
             if not getattr(call, "id", None) or function is None or not getattr(function, "name", None):
                 raise MalformedReply(f"a tool call from {self.endpoint} has no id or function name")
-            calls.append(ToolCall(valid_text(call.id)[0], valid_text(function.name)[0],
-                                  valid_text(function.arguments or "{}")[0]))
+            calls.append(
+                ToolCall(
+                    valid_text(call.id)[0], valid_text(function.name)[0], valid_text(function.arguments or "{}")[0]
+                )
+            )
         return tuple(calls)
 
     def _clean(self, text: str) -> str:
@@ -131,12 +160,14 @@ class OpenAIChatModel:
             return ProviderTimeout(f"no reply from {where} within {self._timeout:g}s")
         if isinstance(error, openai.APIConnectionError) and _never_connected(error):
             cause = self._clean(str(error.__cause__))
-            return ProviderUnreachable(f"could not connect to {where} ({cause}); check {ENV_BASE_URL} "
-                                       "and that the server is running")
+            return ProviderUnreachable(
+                f"could not connect to {where} ({cause}); check {ENV_BASE_URL} and that the server is running"
+            )
         if isinstance(error, openai.APIConnectionError):
             cause = self._clean(str(error.__cause__ or error))
-            return ProviderConnectionError(f"could not reach {where} ({cause}); check {ENV_BASE_URL} "
-                                           "and that the server is running")
+            return ProviderConnectionError(
+                f"could not reach {where} ({cause}); check {ENV_BASE_URL} and that the server is running"
+            )
         if isinstance(error, openai.APIStatusError):
             return self._translate_status(error)
         return MalformedReply(f"the reply from {where} was not understood ({self._clean(str(error))})")
@@ -149,8 +180,9 @@ class OpenAIChatModel:
         if status == 403:
             return ProviderAuthError(f"{said}; check that {ENV_API_KEY} may use {self.model_name!r}", status)
         if status == 404:
-            return ProviderHTTPError(f"{said}; check the model name {self.model_name!r} and that "
-                                     f"{ENV_BASE_URL} ends in /v1", status)
+            return ProviderHTTPError(
+                f"{said}; check the model name {self.model_name!r} and that {ENV_BASE_URL} ends in /v1", status
+            )
         return ProviderHTTPError(said, status, _retry_after(error))
 
 

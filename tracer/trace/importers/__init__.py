@@ -54,8 +54,9 @@ def _json_lines(path: Path, text: str) -> list[Any]:
 
 
 def _too_deep(path: Path, line: int | None) -> ImportProblem:
-    return ImportProblem(path, line, f"JSON nested more than {MAX_DEPTH} levels deep, deeper than any trace "
-                                     f"export; expected {SUPPORTED}")
+    return ImportProblem(
+        path, line, f"JSON nested more than {MAX_DEPTH} levels deep, deeper than any trace export; expected {SUPPORTED}"
+    )
 
 
 def looks_foreign(handle: BinaryIO) -> bool:
@@ -63,7 +64,7 @@ def looks_foreign(handle: BinaryIO) -> bool:
     lines. A loopscope trace, even a broken one or one missing its header, is left to the trace reader."""
     first = handle.readline(1 << 16).strip()
     second = handle.readline(1 << 16)
-    if not first[:1] in (b"{", b"[") or b'"loopscope-trace"' in first:
+    if first[:1] not in (b"{", b"[") or b'"loopscope-trace"' in first:
         return False
     try:
         decoded = json.loads(first)
@@ -117,11 +118,17 @@ def convert(path: str | os.PathLike[str]) -> Conversion:
         raw = otlp.raw_spans(documents, notes)
         exact, not_events = otlp.loopscope_events(raw)
         if exact is not None:
-            return Conversion("otlp-json", f"OTLP JSON written by loopscope: {len(raw)} spans, "
-                              f"{len(exact)} events kept exactly", exact, _said(notes))
+            return Conversion(
+                "otlp-json",
+                f"OTLP JSON written by loopscope: {len(raw)} spans, {len(exact)} events kept exactly",
+                exact,
+                _said(notes),
+            )
         if not_events:
-            notes.add(f"{not_events} span event(s) carry {om.EVENT_JSON} that is no loopscope event "
-                               "(the spans are read by their attributes instead)")
+            notes.add(
+                f"{not_events} span event(s) carry {om.EVENT_JSON} that is no loopscope event "
+                "(the spans are read by their attributes instead)"
+            )
         spans = [otlp.span_from(where, s, notes) for where, s in raw]
         return _finish(path, "otlp-json", "OTLP JSON", spans, source, notes)
     runs = _listed(documents, "runs")
@@ -144,8 +151,12 @@ def _finish(path: Path, fmt: str, label: str, spans: list[Span], source: str, no
         raise ImportProblem(path, None, f"recognised {label}, but could not read it: {notes.found[0]}")
     if not any(s.role in (LLM, TOOL) for s in spans):
         why = f"; {notes.found[0]}" if notes.found else ""
-        raise ImportProblem(path, None, f"recognised {recognised}, but no span is a model or tool call "
-                                        f"(OpenInference / OpenTelemetry GenAI attributes, run_type llm/tool){why}")
+        raise ImportProblem(
+            path,
+            None,
+            f"recognised {recognised}, but no span is a model or tool call "
+            f"(OpenInference / OpenTelemetry GenAI attributes, run_type llm/tool){why}",
+        )
     events, warnings = events_from_spans(spans, source)
     return Conversion(fmt, recognised, events, _said(notes) + warnings)
 

@@ -106,7 +106,7 @@ def _indexed_messages(attrs: dict[str, Any], prefix: str, role_key: str, content
     for key, value in attrs.items():
         if not key.startswith(prefix + "."):
             continue
-        number, _, rest = key[len(prefix) + 1:].partition(".")
+        number, _, rest = key[len(prefix) + 1 :].partition(".")
         if number.isascii() and number.isdigit() and len(number) < 9 and rest in (role_key, content_key):
             found.setdefault(int(number), {})["role" if rest == role_key else "content"] = value
     return [found[n] for n in sorted(found)]
@@ -127,8 +127,10 @@ def _genai_messages(value: Any) -> list[dict[str, Any]]:
             continue
         parts = message.get("parts")
         if isinstance(parts, list) and parts:
-            content = "\n".join(text_of(p.get("content", p.get("result", p.get("arguments"))))
-                                if isinstance(p, dict) else text_of(p) for p in parts)
+            content = "\n".join(
+                text_of(p.get("content", p.get("result", p.get("arguments")))) if isinstance(p, dict) else text_of(p)
+                for p in parts
+            )
         else:
             content = text_of(parts or message.get("content"))
         result.append({"role": message.get("role"), "content": content})
@@ -142,38 +144,46 @@ def _messages(attrs: dict[str, Any], events: SpanEvents, side: str) -> list[dict
     """Input (side "input") or output messages under whichever convention the span uses."""
     oi = om.LLM_INPUT_MESSAGES if side == "input" else om.LLM_OUTPUT_MESSAGES
     found = _indexed_messages(attrs, oi, om.MESSAGE_ROLE, om.MESSAGE_CONTENT)
-    found = found or _indexed_messages(attrs, "gen_ai.prompt" if side == "input" else "gen_ai.completion",
-                                       "role", "content")
+    found = found or _indexed_messages(
+        attrs, "gen_ai.prompt" if side == "input" else "gen_ai.completion", "role", "content"
+    )
     if not found and f"gen_ai.{side}.messages" in attrs:
         found = _genai_messages(attrs[f"gen_ai.{side}.messages"])
     if not found:  # the older GenAI convention: one span event per message
         for name, event_attrs in events:
             if side == "input" and name.startswith("gen_ai.") and name.endswith(".message"):
-                found.append({"role": name[len("gen_ai."):-len(".message")], "content": event_attrs.get("content")})
+                found.append({"role": name[len("gen_ai.") : -len(".message")], "content": event_attrs.get("content")})
             elif side == "output" and name == "gen_ai.choice":
                 message = event_attrs.get("message") or event_attrs.get("content")
                 found.append({"role": "assistant", "content": message})
     return found
 
 
-_TOKEN_KEYS = ((om.LLM_TOKEN_COUNT_PROMPT, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"),
-               (om.LLM_TOKEN_COUNT_COMPLETION, "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"))
+_TOKEN_KEYS = (
+    (om.LLM_TOKEN_COUNT_PROMPT, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"),
+    (om.LLM_TOKEN_COUNT_COMPLETION, "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"),
+)
 
 
 def _usage(attrs: dict[str, Any], where: str, notes: ShapeNotes) -> dict[str, int] | None:
-    prompt, completion = (next(((key, attrs[key]) for key in keys if key in attrs), (None, None))
-                          for keys in _TOKEN_KEYS)
+    prompt, completion = (
+        next(((key, attrs[key]) for key in keys if key in attrs), (None, None)) for keys in _TOKEN_KEYS
+    )
     if prompt[0] is None or completion[0] is None:
         return None
-    prompt_count, completion_count = (notes.count(value, f"{where}: attribute {key}")
-                                      for key, value in (prompt, completion))
+    prompt_count, completion_count = (
+        notes.count(value, f"{where}: attribute {key}") for key, value in (prompt, completion)
+    )
     if prompt_count is None or completion_count is None:
         return None
     total = None
     if om.LLM_TOKEN_COUNT_TOTAL in attrs:
         total = notes.count(attrs[om.LLM_TOKEN_COUNT_TOTAL], f"{where}: attribute {om.LLM_TOKEN_COUNT_TOTAL}")
-    return {"prompt_tokens": prompt_count, "completion_tokens": completion_count,
-            "total_tokens": total if total is not None else prompt_count + completion_count}
+    return {
+        "prompt_tokens": prompt_count,
+        "completion_tokens": completion_count,
+        "total_tokens": total if total is not None else prompt_count + completion_count,
+    }
 
 
 def _role(attrs: dict[str, Any]) -> str:
@@ -186,21 +196,26 @@ def _role(attrs: dict[str, Any]) -> str:
     return OTHER
 
 
-def _error(raw: dict[str, Any], attrs: dict[str, Any], events: SpanEvents,
-           where: str, notes: ShapeNotes) -> tuple[str, str] | None:
+def _error(
+    raw: dict[str, Any], attrs: dict[str, Any], events: SpanEvents, where: str, notes: ShapeNotes
+) -> tuple[str, str] | None:
     for name, found in events:
         if name == "exception":
             return (str(found.get("exception.type", "Error")), text_of(found.get("exception.message", "")))
     status = notes.mapping(raw.get("status"), f"{where}: status")
     if status.get("code") in ERROR_CODES:
-        return (str(attrs.get("exception.type", attrs.get("error.type", "Error"))),
-                text_of(attrs.get("exception.message", status.get("message", ""))))
+        return (
+            str(attrs.get("exception.type", attrs.get("error.type", "Error"))),
+            text_of(attrs.get("exception.message", status.get("message", ""))),
+        )
     return None
 
 
 def _span_events(raw: dict[str, Any], where: str, notes: ShapeNotes) -> SpanEvents:
-    return [(_text_or_empty(event.get("name")), attributes(event.get("attributes"), f"{at}.attributes", notes))
-            for at, event in notes.objects(raw.get("events"), f"{where}: events")]
+    return [
+        (_text_or_empty(event.get("name")), attributes(event.get("attributes"), f"{at}.attributes", notes))
+        for at, event in notes.objects(raw.get("events"), f"{where}: events")
+    ]
 
 
 def _text_or_empty(value: Any) -> str:
@@ -221,13 +236,19 @@ def span_from(where: str, raw: dict[str, Any], notes: ShapeNotes) -> Span:
     tool_input = attrs.get(om.INPUT_VALUE, attrs.get("tool.parameters", attrs.get("gen_ai.tool.call.arguments")))
     model = attrs.get(om.LLM_MODEL_NAME, attrs.get("gen_ai.response.model", attrs.get("gen_ai.request.model", "")))
     return Span(
-        span_id=identifier(raw.get("spanId")) or where, parent_id=identifier(raw.get("parentSpanId")),
-        name=name, role=role, start=_seconds(raw.get("startTimeUnixNano"), f"{where}: startTimeUnixNano", notes),
-        end=_seconds(raw.get("endTimeUnixNano"), f"{where}: endTimeUnixNano", notes), model=text_of(model),
+        span_id=identifier(raw.get("spanId")) or where,
+        parent_id=identifier(raw.get("parentSpanId")),
+        name=name,
+        role=role,
+        start=_seconds(raw.get("startTimeUnixNano"), f"{where}: startTimeUnixNano", notes),
+        end=_seconds(raw.get("endTimeUnixNano"), f"{where}: endTimeUnixNano", notes),
+        model=text_of(model),
         prompt=prompt or text_of(attrs.get(om.INPUT_VALUE)),
         output=output or text_of(attrs.get(om.OUTPUT_VALUE, attrs.get("gen_ai.tool.call.result"))),
         inputs=tool_input if role != OTHER else _json_or_text(attrs.get(om.INPUT_VALUE)),
-        usage=_usage(attrs, where, notes) if role == LLM else None, error=_error(raw, attrs, events, where, notes))
+        usage=_usage(attrs, where, notes) if role == LLM else None,
+        error=_error(raw, attrs, events, where, notes),
+    )
 
 
 def _json_or_text(value: Any) -> Any:
@@ -240,9 +261,11 @@ def _json_or_text(value: Any) -> Any:
 def loopscope_events(spans: list[tuple[str, dict[str, Any]]]) -> tuple[list[EventBase] | None, int]:
     """The exact events when loopscope itself exported the spans (each span event carries its JSON),
     and how many carried JSON that is no event (then the spans are read as any other tool's)."""
-    found = [event_attributes.get(om.EVENT_JSON)
-             for _where, span in spans
-             for _name, event_attributes in _span_events(span, "", ShapeNotes())]
+    found = [
+        event_attributes.get(om.EVENT_JSON)
+        for _where, span in spans
+        for _name, event_attributes in _span_events(span, "", ShapeNotes())
+    ]
     found = [text for text in found if text]
     if not found:
         return None, 0

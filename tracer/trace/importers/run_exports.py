@@ -40,8 +40,10 @@ def _message(value: Any) -> dict[str, Any]:
         if not isinstance(kwargs, dict):  # e.g. a string: it is what the message says
             return {"role": role, "content": kwargs}
         return {"role": _text_or(kwargs.get("type"), role), "content": kwargs.get("content")}
-    return {"role": _text_or(value.get("role"), _text_or(value.get("type"), "message")),
-            "content": value.get("content")}
+    return {
+        "role": _text_or(value.get("role"), _text_or(value.get("type"), "message")),
+        "content": value.get("content"),
+    }
 
 
 def _text_or(value: Any, default: str) -> str:
@@ -97,8 +99,9 @@ def _reply(outputs: Any) -> str:
     return text_of(outputs)
 
 
-def _usage(counts: dict[str, Any], prompt_key: str, completion_key: str, where: str,
-           notes: ShapeNotes) -> dict[str, int] | None:
+def _usage(
+    counts: dict[str, Any], prompt_key: str, completion_key: str, where: str, notes: ShapeNotes
+) -> dict[str, int] | None:
     if counts.get(prompt_key) is None or counts.get(completion_key) is None:
         return None
     prompt = notes.count(counts[prompt_key], f"{where}{prompt_key}")
@@ -134,9 +137,11 @@ def _langsmith_usage(run: dict[str, Any], where: str, notes: ShapeNotes) -> dict
     key = "llm_output.token_usage" if llm_output.get("token_usage") else "usage"
     found = llm_output.get("token_usage") or outputs.get("usage")
     token_usage = notes.mapping(found, f"{where}: outputs.{key}", "token counts")
-    return (_usage(run, "prompt_tokens", "completion_tokens", f"{where}: ", notes)
-            or _usage(token_usage, "prompt_tokens", "completion_tokens", f"{where}: outputs.{key}.", notes)
-            or _usage(token_usage, "input_tokens", "output_tokens", f"{where}: outputs.{key}.", notes))
+    return (
+        _usage(run, "prompt_tokens", "completion_tokens", f"{where}: ", notes)
+        or _usage(token_usage, "prompt_tokens", "completion_tokens", f"{where}: outputs.{key}.", notes)
+        or _usage(token_usage, "input_tokens", "output_tokens", f"{where}: outputs.{key}.", notes)
+    )
 
 
 def _object_or_empty(value: Any) -> dict[str, Any]:
@@ -159,18 +164,27 @@ def _langsmith_span(run: dict[str, Any], where: str, notes: ShapeNotes) -> Span:
     start = _seconds(run.get("start_time"), f"{where}: start_time", notes)
     end = _seconds(run.get("end_time"), f"{where}: end_time", notes) if run.get("end_time") else start
     return Span(
-        span_id=identifier(run.get("id")) or where, parent_id=identifier(run.get("parent_run_id")),
-        name=name_text(run.get("name"), name_text(run_type, "run")), role=role, start=start, end=end,
-        model=_langsmith_model(run, where, notes), prompt=_prompt(inputs) if role == LLM else "",
-        output=_reply(run.get("outputs")), inputs=inputs,
-        usage=_langsmith_usage(run, where, notes) if role == LLM else None, error=_error(run.get("error")))
+        span_id=identifier(run.get("id")) or where,
+        parent_id=identifier(run.get("parent_run_id")),
+        name=name_text(run.get("name"), name_text(run_type, "run")),
+        role=role,
+        start=start,
+        end=end,
+        model=_langsmith_model(run, where, notes),
+        prompt=_prompt(inputs) if role == LLM else "",
+        output=_reply(run.get("outputs")),
+        inputs=inputs,
+        usage=_langsmith_usage(run, where, notes) if role == LLM else None,
+        error=_error(run.get("error")),
+    )
 
 
 def langsmith_spans(runs: list[dict[str, Any]], notes: ShapeNotes) -> list[Span]:
     """Each run a span; nested child_runs are flattened (their parent_run_id links them again)."""
     spans = []
     pending: list[tuple[dict[str, Any], str, str | None]] = [
-        (run, _item_name("run", run, f"runs[{index}]"), None) for index, run in enumerate(runs)]
+        (run, _item_name("run", run, f"runs[{index}]"), None) for index, run in enumerate(runs)
+    ]
     pending.reverse()
     while pending:  # depth first, a run before its children, as they nest in the file
         run, where, parent = pending.pop()
@@ -190,9 +204,11 @@ def is_langfuse(traces: list[Any]) -> bool:
 def _langfuse_usage(observation: dict[str, Any], where: str, notes: ShapeNotes) -> dict[str, int] | None:
     key = "usageDetails" if observation.get("usageDetails") else "usage"
     usage = notes.mapping(observation.get(key) or None, f"{where}: {key}", "token counts")
-    return (_usage(usage, "input", "output", f"{where}: {key}.", notes)
-            or _usage(usage, "promptTokens", "completionTokens", f"{where}: {key}.", notes)
-            or _usage(observation, "promptTokens", "completionTokens", f"{where}: ", notes))
+    return (
+        _usage(usage, "input", "output", f"{where}: {key}.", notes)
+        or _usage(usage, "promptTokens", "completionTokens", f"{where}: {key}.", notes)
+        or _usage(observation, "promptTokens", "completionTokens", f"{where}: ", notes)
+    )
 
 
 def _langfuse_span(o: dict[str, Any], where: str, trace_id: str, notes: ShapeNotes) -> Span:
@@ -202,12 +218,19 @@ def _langfuse_span(o: dict[str, Any], where: str, trace_id: str, notes: ShapeNot
     start = _seconds(o.get("startTime"), f"{where}: startTime", notes)
     end = _seconds(o.get("endTime"), f"{where}: endTime", notes) if o.get("endTime") else start
     return Span(
-        span_id=identifier(o.get("id")) or where, parent_id=identifier(o.get("parentObservationId")) or trace_id,
-        name=name_text(o.get("name"), kind.lower() or "observation"), role=role, start=start, end=end,
-        model=text_of(o.get("model") or ""), prompt=_prompt(o.get("input")) if role == LLM else "",
-        output=_reply(o.get("output")), inputs=o.get("input"),
+        span_id=identifier(o.get("id")) or where,
+        parent_id=identifier(o.get("parentObservationId")) or trace_id,
+        name=name_text(o.get("name"), kind.lower() or "observation"),
+        role=role,
+        start=start,
+        end=end,
+        model=text_of(o.get("model") or ""),
+        prompt=_prompt(o.get("input")) if role == LLM else "",
+        output=_reply(o.get("output")),
+        inputs=o.get("input"),
         usage=_langfuse_usage(o, where, notes) if role == LLM else None,
-        error=_error(o.get("statusMessage") or "Error: failed") if failed else None)
+        error=_error(o.get("statusMessage") or "Error: failed") if failed else None,
+    )
 
 
 def langfuse_spans(traces: list[dict[str, Any]], notes: ShapeNotes) -> list[Span]:
@@ -216,13 +239,24 @@ def langfuse_spans(traces: list[dict[str, Any]], notes: ShapeNotes) -> list[Span
     for index, trace in enumerate(traces):
         trace_where = _item_name("trace", trace, f"traces[{index}]")
         trace_id = identifier(trace.get("id")) or "trace"
-        observations = [_langfuse_span(o, _item_name("observation", o, at), trace_id, notes)
-                        for at, o in notes.objects(trace["observations"], f"{trace_where}: observations")]
+        observations = [
+            _langfuse_span(o, _item_name("observation", o, at), trace_id, notes)
+            for at, o in notes.objects(trace["observations"], f"{trace_where}: observations")
+        ]
         times = [t for o in observations for t in (o.start, o.end) if t is not None]
         start = _seconds(trace.get("timestamp"), f"{trace_where}: timestamp", notes)
         start = start if start is not None else min(times, default=None)
-        spans.append(Span(trace_id, None, name_text(trace.get("name"), "trace"), OTHER, start,
-                          max(times + [start]) if start is not None else None, inputs=trace.get("input"),
-                          output=_reply(trace.get("output"))))
+        spans.append(
+            Span(
+                trace_id,
+                None,
+                name_text(trace.get("name"), "trace"),
+                OTHER,
+                start,
+                max(times + [start]) if start is not None else None,
+                inputs=trace.get("input"),
+                output=_reply(trace.get("output")),
+            )
+        )
         spans += observations
     return spans

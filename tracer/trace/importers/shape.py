@@ -52,8 +52,12 @@ def nested_deeper_than(document: Any, limit: int = MAX_DEPTH) -> bool:
     for _ in range(limit):
         if not level:
             return False
-        level = [child for value in level for child in (value.values() if type(value) is dict else value)
-                 if type(child) in _CONTAINERS]
+        level = [
+            child
+            for value in level
+            for child in (value.values() if type(value) is dict else value)
+            if type(child) in _CONTAINERS
+        ]
     return bool(level)
 
 
@@ -69,7 +73,7 @@ def _finite(text: str) -> float | str:
 
 
 def _int64(text: str) -> int | str:
-    if len(text) <= 18 or (len(text) <= 20 and -2**63 <= int(text) < 2**63):
+    if len(text) <= 18 or (len(text) <= 20 and -(2**63) <= int(text) < 2**63):
         return int(text)
     return NumberText(text)
 
@@ -170,5 +174,8 @@ class ShapeNotes:
         if not self.found:
             return None
         more = f"; and {len(self.found) - QUOTED} more" if len(self.found) > QUOTED else ""
-        return (f"{len(self.found)} part(s) of the file could not be read and were left out: "
-                + "; ".join(self.found[:QUOTED]) + more)
+        return (
+            f"{len(self.found)} part(s) of the file could not be read and were left out: "
+            + "; ".join(self.found[:QUOTED])
+            + more
+        )

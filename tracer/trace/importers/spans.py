@@ -7,8 +7,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from executor.events import (
-    ChainEndEvent, ChainErrorEvent, ChainStartEvent, EventBase, LLMEndEvent, LLMStartEvent, SourceRef, ToolEndEvent,
-    ToolErrorEvent, ToolInfo, ToolStartEvent,
+    ChainEndEvent,
+    ChainErrorEvent,
+    ChainStartEvent,
+    EventBase,
+    LLMEndEvent,
+    LLMStartEvent,
+    SourceRef,
+    ToolEndEvent,
+    ToolErrorEvent,
+    ToolInfo,
+    ToolStartEvent,
 )
 
 from .shape import quoted
@@ -23,16 +32,16 @@ class Span:
     span_id: str
     parent_id: str | None
     name: str
-    role: str                      # LLM, TOOL or OTHER (chains, agents, retrievers ...)
-    start: float | None            # None: not readable from the file (link() places the span in time)
+    role: str  # LLM, TOOL or OTHER (chains, agents, retrievers ...)
+    start: float | None  # None: not readable from the file (link() places the span in time)
     end: float | None
     model: str = ""
-    prompt: str = ""               # the exact prompt, or the message list written out as text
+    prompt: str = ""  # the exact prompt, or the message list written out as text
     output: str = ""
-    inputs: Any = None             # tool input, or a chain's inputs
+    inputs: Any = None  # tool input, or a chain's inputs
     usage: dict[str, int] | None = None
-    error: tuple[str, str] | None = None   # (error type, message)
-    children: list["Span"] = field(default_factory=list)
+    error: tuple[str, str] | None = None  # (error type, message)
+    children: list[Span] = field(default_factory=list)
 
 
 @dataclass
@@ -40,7 +49,7 @@ class Conversion:
     """What an importer made of a file: the events, what it recognised, and what it had to guess."""
 
     format: str
-    recognised: str                # one line: "OTLP JSON (OpenInference): 14 spans, 4 LLM, 6 tool"
+    recognised: str  # one line: "OTLP JSON (OpenInference): 14 spans, 4 LLM, 6 tool"
     events: list[EventBase]
     warnings: list[str] = field(default_factory=list)
 
@@ -88,16 +97,20 @@ def link(spans: list[Span]) -> tuple[list[Span], list[str]]:
     warnings = []
     if orphans:
         names = ", ".join(plain_name(name) for name in sorted(set(orphans))[:5])
-        warnings.append(f"{len(orphans)} span(s) name a parent that is not in the file ({names}): "
-                        "shown at the top level")
+        warnings.append(
+            f"{len(orphans)} span(s) name a parent that is not in the file ({names}): shown at the top level"
+        )
     for cycle, broken_at in cycles:
         chain = " → ".join(quoted(spans[i].span_id, 20) for i in [*cycle[:4], cycle[0]])
-        warnings.append(f"{len(cycle)} span(s) name each other as parents in a cycle "
-                        f"({chain}{' …' if len(cycle) > 4 else ''}): broken at "
-                        f"{quoted(spans[broken_at].span_id, 20)}, which is shown at the top level")
+        warnings.append(
+            f"{len(cycle)} span(s) name each other as parents in a cycle "
+            f"({chain}{' …' if len(cycle) > 4 else ''}): broken at "
+            f"{quoted(spans[broken_at].span_id, 20)}, which is shown at the top level"
+        )
     if too_deep:
-        warnings.append(f"{too_deep} span(s) nested more than {MAX_SPAN_DEPTH} levels deep: "
-                        f"shown at level {MAX_SPAN_DEPTH}")
+        warnings.append(
+            f"{too_deep} span(s) nested more than {MAX_SPAN_DEPTH} levels deep: shown at level {MAX_SPAN_DEPTH}"
+        )
     if placed:
         warnings.append(f"{placed} span(s) without a readable start or end time: placed at their parent's start")
     if backwards:
@@ -117,7 +130,7 @@ def _break_cycles(parents: list[int | None], spans: list[Span]) -> list[tuple[li
             path.append(node)
             node = parents[node]
         if node is not None and state[node] == 1:  # the walk came back onto its own path
-            cycle = path[path.index(node):]
+            cycle = path[path.index(node) :]
             earliest = min(cycle, key=lambda i: (spans[i].start is None, spans[i].start or 0.0, i))
             parents[earliest] = None
             cycles.append((cycle, earliest))
@@ -187,26 +200,43 @@ class _EventBuilder:
         self.run_failed = run_failed  # a tool error the run survived was handled (became an observation)
         self.timed: list[tuple[int, float, int, bool, dict[str, Any]]] = []
 
-    def add(self, time: float, cls: type[EventBase], frames: tuple[str, ...], starts_round: bool = False,
-            band: int = BODY, **payload: Any) -> None:
+    def add(
+        self,
+        time: float,
+        cls: type[EventBase],
+        frames: tuple[str, ...],
+        starts_round: bool = False,
+        band: int = BODY,
+        **payload: Any,
+    ) -> None:
         self.timed.append((band, time, len(self.timed), starts_round, {"cls": cls, "frames": frames, **payload}))
 
     def walk(self, span: Span, frames: tuple[str, ...], in_tool: bool = False) -> None:
         frames = frames + (span.name,)
         start, end = span.start or 0.0, span.end or 0.0  # link() gave every span its times
         if span.role == LLM:  # a model call not inside a tool starts a round (plan); a calculator's does not
-            self.add(start, LLMStartEvent, frames, not in_tool, model=span.model or "unknown",
-                     prompt=span.prompt, stop=[])
+            self.add(
+                start, LLMStartEvent, frames, not in_tool, model=span.model or "unknown", prompt=span.prompt, stop=[]
+            )
         elif span.role == TOOL:
             self.add(start, ToolStartEvent, frames, tool=span.name, tool_input=text_of(span.inputs))
         for child in span.children:
             self.walk(child, frames, in_tool or span.role == TOOL)
         if span.role == LLM:
-            self.add(end, LLMEndEvent, frames, text=span.output, usage=span.usage,
-                     duration=round(max(end - start, 0.0), 6))
+            self.add(
+                end, LLMEndEvent, frames, text=span.output, usage=span.usage, duration=round(max(end - start, 0.0), 6)
+            )
         elif span.role == TOOL and span.error:
-            self.add(end, ToolErrorEvent, frames, tool=span.name, error_type=span.error[0],
-                     message=span.error[1], handled=not self.run_failed, observation=None)
+            self.add(
+                end,
+                ToolErrorEvent,
+                frames,
+                tool=span.name,
+                error_type=span.error[0],
+                message=span.error[1],
+                handled=not self.run_failed,
+                observation=None,
+            )
         elif span.role == TOOL:
             self.add(end, ToolEndEvent, frames, tool=span.name, observation=span.output)
 
@@ -220,8 +250,17 @@ class _EventBuilder:
                 time = max(time, latest)  # and the run ends after everything in it
             latest = max(latest, time)
             source = SourceRef(file=self.source_file, line=0, function=frames[-1])
-            built.append(cls(seq=seq, run_id="imported", t=round(time - self.origin, 6),
-                             iteration=0 if band == FIRST else iteration, frames=frames, source=source, **fields))
+            built.append(
+                cls(
+                    seq=seq,
+                    run_id="imported",
+                    t=round(time - self.origin, 6),
+                    iteration=0 if band == FIRST else iteration,
+                    frames=frames,
+                    source=source,
+                    **fields,
+                )
+            )
         return built
 
 
@@ -249,19 +288,36 @@ def events_from_spans(spans: list[Span], source_file: str) -> tuple[list[EventBa
         root = roots[0]
     else:  # a run made up to hold them, carrying the longest root's inputs and outcome
         main = max(roots, key=lambda s: (s.role == OTHER, (s.end or 0.0) - (s.start or 0.0)))
-        root = Span("imported", None, "imported run", OTHER, min(s.start or 0.0 for s in roots),
-                    max(s.end or 0.0 for s in roots), inputs=main.inputs, output=main.output, error=main.error,
-                    children=roots)
+        root = Span(
+            "imported",
+            None,
+            "imported run",
+            OTHER,
+            min(s.start or 0.0 for s in roots),
+            max(s.end or 0.0 for s in roots),
+            inputs=main.inputs,
+            output=main.output,
+            error=main.error,
+            children=roots,
+        )
     builder = _EventBuilder(root.start or 0.0, source_file, run_failed=root.error is not None)
     frames = (root.name,)
     tools = [ToolInfo(name=name, description="") for name in _tool_names(root, {})]
-    builder.add(root.start or 0.0, ChainStartEvent, frames, band=FIRST, inputs=_as_inputs(root.inputs),
-                tools=tools, settings={"imported": True})
+    builder.add(
+        root.start or 0.0,
+        ChainStartEvent,
+        frames,
+        band=FIRST,
+        inputs=_as_inputs(root.inputs),
+        tools=tools,
+        settings={"imported": True},
+    )
     for child in root.children:
         builder.walk(child, frames)
     if root.error:
-        builder.add(root.end or 0.0, ChainErrorEvent, frames, band=LAST, error_type=root.error[0],
-                    message=root.error[1])
+        builder.add(
+            root.end or 0.0, ChainErrorEvent, frames, band=LAST, error_type=root.error[0], message=root.error[1]
+        )
     else:
         builder.add(root.end or 0.0, ChainEndEvent, frames, band=LAST, outputs={"output": root.output})
     return builder.events(), warnings

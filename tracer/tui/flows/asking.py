@@ -12,7 +12,7 @@ from .flow import Flow
 
 
 def _unreachable(bp) -> str:
-    """ · why no event can reach a user-file line breakpoint ("" when it can, or when that is not known yet)."""
+    """· why no event can reach a user-file line breakpoint ("" when it can, or when that is not known yet)."""
     problem = bp.reach.problem if bp.reach is not None else None
     return f" · {problem}" if problem else ""
 
@@ -29,13 +29,22 @@ class AskingFlow(Flow):
     KEYS = [
         Binding("colon", "flow('asking', 'goto_number')", "go to event number", show=False, id="goto-event"),
         Binding("slash", "flow('asking', 'search')", "search", id="search"),
-        Binding("right_square_bracket", "flow('asking', 'search_again', 1)", "next match", show=False,
-                id="next-match"),
-        Binding("left_square_bracket", "flow('asking', 'search_again', -1)", "previous match", show=False,
-                id="previous-match"),
+        Binding("right_square_bracket", "flow('asking', 'search_again', 1)", "next match", show=False, id="next-match"),
+        Binding(
+            "left_square_bracket",
+            "flow('asking', 'search_again', -1)",
+            "previous match",
+            show=False,
+            id="previous-match",
+        ),
         Binding("b", "flow('asking', 'toggle_breakpoint')", "breakpoint", id="toggle-breakpoint"),
-        Binding("B", "flow('asking', 'add_breakpoint')", "add breakpoint (kind, tool, condition …)", show=False,
-                id="add-breakpoint"),
+        Binding(
+            "B",
+            "flow('asking', 'add_breakpoint')",
+            "add breakpoint (kind, tool, condition …)",
+            show=False,
+            id="add-breakpoint",
+        ),
     ]
 
     def goto_number(self) -> None:
@@ -57,8 +66,14 @@ class AskingFlow(Flow):
             if answer:
                 self.run_search(answer, 1)
 
-        self.app.push_screen(AskScreen("Search the events for", "smart case: capitals make it exact · "
-                                       "] and [ repeat it", value=self.session.search_text), found)
+        self.app.push_screen(
+            AskScreen(
+                "Search the events for",
+                "smart case: capitals make it exact · ] and [ repeat it",
+                value=self.session.search_text,
+            ),
+            found,
+        )
 
     def search_again(self, direction: int) -> None:
         if not self.session.search_text:
@@ -108,6 +123,9 @@ class AskingFlow(Flow):
                 return
             file, line = frame.file, frame.line
         added = self.session.breakpoints.toggle_line(file, line)
-        self.say(f"breakpoint #{added.number} set on {file}:{line}{_unreachable(added)}" if added
-                 else f"breakpoint on {file}:{line} removed")
+        self.say(
+            f"breakpoint #{added.number} set on {file}:{line}{_unreachable(added)}"
+            if added
+            else f"breakpoint on {file}:{line} removed"
+        )
         self.redraw(breakpoints=True)

@@ -36,8 +36,9 @@ def load_other(answer: str) -> Trace | str:
 
 
 class DiffFlow(Flow):
-    KEYS = [Binding("D", "flow('diffing', 'start')", "diff with the parent run (or another trace)",
-                    show=False, id="diff")]
+    KEYS = [
+        Binding("D", "flow('diffing', 'start')", "diff with the parent run (or another trace)", show=False, id="diff")
+    ]
 
     def _this_run(self) -> Trace:
         store = self.session.store
@@ -65,9 +66,15 @@ class DiffFlow(Flow):
             if answer is not None:
                 self._show_diff(loaded[answer], "the trace you named")
 
-        self.app.push_screen(AskScreen("Diff this run against which trace? (its path)",
-                                       f"{missing}the runs are aligned by transition, as `loopscope diff` does",
-                                       problem, value=str(parent or "")), diff)
+        self.app.push_screen(
+            AskScreen(
+                "Diff this run against which trace? (its path)",
+                f"{missing}the runs are aligned by transition, as `loopscope diff` does",
+                problem,
+                value=str(parent or ""),
+            ),
+            diff,
+        )
 
     def _show_diff(self, other: Path | Trace, role: str) -> None:
         from ...report.diff import diff_traces, render_diff  # with D, not with the debugger

@@ -23,10 +23,14 @@ def _filter_problem(text: str) -> str | None:
 
 class FilterFlow(Flow):
     KEYS = [
-        Binding("F", "flow('filtering', 'ask')", "filter",
-                id="filter"),
-        Binding("W", "flow('filtering', 'toggle_step_within')", "step within the filter (on/off)",
-                show=False, id="step-within-filter"),
+        Binding("F", "flow('filtering', 'ask')", "filter", id="filter"),
+        Binding(
+            "W",
+            "flow('filtering', 'toggle_step_within')",
+            "step within the filter (on/off)",
+            show=False,
+            id="step-within-filter",
+        ),
     ]
 
     def ask(self) -> None:
@@ -34,8 +38,15 @@ class FilterFlow(Flow):
             self.say("the trace is still being indexed: filter once it is ready")
             return
         current = self.session.view.filter
-        self.app.push_screen(AskScreen("Show only (empty: show everything)", FILTER_HELP, _filter_problem,
-                                       value=current.text if current else ""), self.apply)
+        self.app.push_screen(
+            AskScreen(
+                "Show only (empty: show everything)",
+                FILTER_HELP,
+                _filter_problem,
+                value=current.text if current else "",
+            ),
+            self.apply,
+        )
 
     def apply(self, text: str | None) -> None:
         if text is None:

@@ -19,6 +19,7 @@ class Flow(Widget):
 
     def on_mount(self) -> None:
         self.add_class("flow")
+
     KEYS: ClassVar[list[Binding]] = []
 
     def __init__(self, session: DebugSession, **kwargs) -> None:

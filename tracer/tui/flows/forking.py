@@ -74,7 +74,7 @@ def first_line_of(error: BaseException) -> str:
 
 
 def timeline_title(header: TraceHeader) -> Text | str:
-    """"Timeline", or for a fork where it was changed (the status line and the diff name the parent)."""
+    """ "Timeline", or for a fork where it was changed (the status line and the diff name the parent)."""
     if not header.is_fork:
         return "Timeline"
     # A Text: a str title is read as markup, and fork_at comes from the file.
@@ -91,8 +91,11 @@ def _landing(session, at: int, change: str) -> int:
 
 
 class ForkFlow(Flow):
-    KEYS = [Binding("f", "flow('forking', 'start')", "fork: change this reply or observation and re-run",
-                    show=False, id="fork")]
+    KEYS = [
+        Binding(
+            "f", "flow('forking', 'start')", "fork: change this reply or observation and re-run", show=False, id="fork"
+        )
+    ]
 
     def start(self) -> None:
         from ...replay.fork import ForkError, change_for, recorded_answer
@@ -114,8 +117,9 @@ class ForkFlow(Flow):
         except (ForkError, TraceFormatError) as error:
             self.say(f"cannot fork here: {first_line_of(error)}")
             return
-        self.app.push_screen(ForkScreen(at, event.kind, change, recorded),
-                             lambda text: self.fork_with(at, change, text))
+        self.app.push_screen(
+            ForkScreen(at, event.kind, change, recorded), lambda text: self.fork_with(at, change, text)
+        )
 
     def fork_with(self, at: int, change: str, text: str | None) -> None:
         """Re-run the trace with `text` as the reply or observation at event `at` (None: cancelled)."""

@@ -41,12 +41,18 @@ def why_not_into(session: DebugSession, motion: Motion) -> str | None:
     """Why `s` at this tool_start steps to the next event rather than into the user's function (one line)."""
     event = session.event()
     callee = getattr(event, "callee", None)
-    if motion is not Motion.STEP or getattr(event, "kind", "") != "tool_start" or callee is None \
-            or callee.file.startswith(LOOPSCOPE_PACKAGES):
+    if (
+        motion is not Motion.STEP
+        or getattr(event, "kind", "") != "tool_start"
+        or callee is None
+        or callee.file.startswith(LOOPSCOPE_PACKAGES)
+    ):
         return None
     if not session.store.live:
-        return (f"stepping into {_name(event)} line by line needs live mode: a recording has its events, not "
-                "the function's lines (loopscope debug --live AGENT --model replay:TRACE)")
+        return (
+            f"stepping into {_name(event)} line by line needs live mode: a recording has its events, not "
+            "the function's lines (loopscope debug --live AGENT --model replay:TRACE)"
+        )
     if not _at_newest(session):
         return f"this call of {_name(event)} has already run: s steps into a function at the newest event"
     problem = session.store.run.why_not_step_into(event)

@@ -9,8 +9,15 @@ from .flow import Flow
 
 
 class PlaygroundFlow(Flow):
-    KEYS = [Binding("e", "flow('playground', 'open')", "edit this model call's prompt and ask again",
-                    show=False, id="edit-prompt")]
+    KEYS = [
+        Binding(
+            "e",
+            "flow('playground', 'open')",
+            "edit this model call's prompt and ask again",
+            show=False,
+            id="edit-prompt",
+        )
+    ]
 
     def open(self) -> None:
         from ...replay.playground import PlaygroundError, recorded_call  # with e, not with the debugger
@@ -29,7 +36,9 @@ class PlaygroundFlow(Flow):
             self.say(f"e works at a model call: {error}")
             return
         spec, base_url = session.call_model
-        self.app.push_screen(PlaygroundScreen(call, spec, base_url), lambda reply: self._after_playground(call.at, reply))
+        self.app.push_screen(
+            PlaygroundScreen(call, spec, base_url), lambda reply: self._after_playground(call.at, reply)
+        )
 
     def _after_playground(self, at: int, reply: str | None) -> None:
         if reply is None:

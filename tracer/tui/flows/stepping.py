@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import deque
 
 from textual import work
-from textual.worker import get_current_worker
 from textual.binding import Binding
+from textual.worker import get_current_worker
 
 from ...debug.step_into import LineStop
 from ...debug.stepping import Motion, MotionSearch, move_within
@@ -31,9 +31,12 @@ class SteppingFlow(Flow):
     being pulled, keys are queued like a terminal would, and run in order afterwards."""
 
     KEYS = [
-        _move("s", "step", 1, "step"), _move("n", "next", 1, "next"),
-        _move("r", "out", 1, "step out"), _move("c", "continue", 1, "continue"),
-        _move("S", "step", -1, "step back", False), _move("N", "next", -1, "next, backwards", False),
+        _move("s", "step", 1, "step"),
+        _move("n", "next", 1, "next"),
+        _move("r", "out", 1, "step out"),
+        _move("c", "continue", 1, "continue"),
+        _move("S", "step", -1, "step back", False),
+        _move("N", "next", -1, "next, backwards", False),
         _move("R", "out", -1, "step out, backwards (to the call)", False),
         _move("C", "continue", -1, "reverse continue", False),
         Binding("g", "flow('stepping', 'edge', -1)", "first event", show=False, id="first-event"),
@@ -41,10 +44,14 @@ class SteppingFlow(Flow):
         Binding("u", "flow('stepping', 'frame', 1)", "up the stack (show the caller)", show=False, id="frame-up"),
         Binding("d", "flow('stepping', 'frame', -1)", "down the stack", show=False, id="frame-down"),
         Binding("space", "flow('stepping', 'tutorial_stop', 1)", "next stop", id="next-stop"),
-        Binding("backspace", "flow('stepping', 'tutorial_stop', -1)", "previous stop", show=False,
-                id="previous-stop"),
-        Binding("escape", "flow('stepping', 'pause')", "pause a running live continue or a long search", show=False,
-                id="pause"),
+        Binding("backspace", "flow('stepping', 'tutorial_stop', -1)", "previous stop", show=False, id="previous-stop"),
+        Binding(
+            "escape",
+            "flow('stepping', 'pause')",
+            "pause a running live continue or a long search",
+            show=False,
+            id="pause",
+        ),
     ]
 
     def __init__(self, session, **kwargs) -> None:
@@ -58,8 +65,9 @@ class SteppingFlow(Flow):
     def move(self, motion: str, direction: int) -> None:
         if self.blocked_by or not self.session.index_ready:
             self._queued.append((motion, direction))  # indexing or pulling: keep the key
-            self.post_message(Waiting(f"{self.blocked_by or 'indexing the trace…'} · "
-                                      f"{len(self._queued)} move(s) waiting"))
+            self.post_message(
+                Waiting(f"{self.blocked_by or 'indexing the trace…'} · {len(self._queued)} move(s) waiting")
+            )
             return
         chosen = Motion(motion)
         self._in_function = False
@@ -81,12 +89,12 @@ class SteppingFlow(Flow):
             self.busy(f"{chosen.value}: checking breakpoint conditions event by event… (esc stops)")
             self._advance_in_background(search, chosen, direction)
             return
-        self._advanced(search, search.advance(complete=self.session.store.complete or direction < 0),
-                       chosen, direction)
+        self._advanced(search, search.advance(complete=self.session.store.complete or direction < 0), chosen, direction)
 
     def _may_read_every_event(self) -> bool:
         return len(self.session) > BACKGROUND_MOTION_EVENTS and any(
-            bp.enabled and bp.condition is not None for bp in self.session.breakpoints)
+            bp.enabled and bp.condition is not None for bp in self.session.breakpoints
+        )
 
     @work(thread=True, exclusive=True, group="motion")
     def _advance_in_background(self, search: MotionSearch, motion: Motion, direction: int) -> None:
@@ -122,8 +130,15 @@ class SteppingFlow(Flow):
     def _move_within_filter(self, motion: Motion, direction: int) -> None:
         # A live run is not pulled here: the filter steps over the events recorded so far.
         session = self.session
-        stop = move_within(session.shown(), session.store.index, session.breakpoints, session.store.resolve_at,
-                           session.position, motion, direction)
+        stop = move_within(
+            session.shown(),
+            session.store.index,
+            session.breakpoints,
+            session.store.resolve_at,
+            session.position,
+            motion,
+            direction,
+        )
         session.land(stop, motion, direction)
         if not stop.moved:
             session.message = f"{session.message} · no shown event further that way (F changes the filter)"
@@ -131,8 +146,11 @@ class SteppingFlow(Flow):
 
     def edge(self, direction: int) -> None:
         self.session.goto(0 if direction < 0 else len(self.session) - 1)
-        self.say("first event" if direction < 0 else "last event" + (
-            "" if self.session.store.complete else " so far (c runs the live executor on)"))
+        self.say(
+            "first event"
+            if direction < 0
+            else "last event" + ("" if self.session.store.complete else " so far (c runs the live executor on)")
+        )
         self.redraw()
 
     def frame(self, steps: int) -> None:

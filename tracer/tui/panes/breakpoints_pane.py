@@ -40,9 +40,12 @@ class BreakpointsPane(Static, can_focus=True):
         self.selected = max(0, min(self.selected, len(items) - 1))
         text = Text()
         if not items:
-            text.append("No breakpoints. b sets one on the current line; B adds any kind:\n"
-                        "  tool_error · tool=Calculator · iteration=2 · method=plan · line=FILE:N\n"
-                        "  if kind == \"agent_action\" and \"25\" in tool_input\n", style="dim")
+            text.append(
+                "No breakpoints. b sets one on the current line; B adds any kind:\n"
+                "  tool_error · tool=Calculator · iteration=2 · method=plan · line=FILE:N\n"
+                '  if kind == "agent_action" and "25" in tool_input\n',
+                style="dim",
+            )
         for position, bp in enumerate(items):
             chosen = position == self.selected and self.has_focus
             text.append("▶ " if chosen else "  ")
@@ -51,8 +54,7 @@ class BreakpointsPane(Static, can_focus=True):
             text.append_text(line)
             text.append("\n")
         if items:
-            text.append("\ne enable/disable · x delete · t temporary · +/- ignore count (focus this pane)",
-                        style="dim")
+            text.append("\ne enable/disable · x delete · t temporary · +/- ignore count (focus this pane)", style="dim")
         if self.breakpoints.warning:
             text.append(f"\n{self.breakpoints.warning}", style="yellow")
         self.update(text)

@@ -54,8 +54,9 @@ class SourceView(ScrollView, can_focus=True):
         Binding("up", "cursor(-1)", "cursor up", show=False, id="source-cursor-minus-1"),
         Binding("pagedown", "cursor(10)", "cursor page down", show=False, id="source-cursor-10"),
         Binding("pageup", "cursor(-10)", "cursor page up", show=False, id="source-cursor-minus-10"),
-        Binding("b", "toggle_here", "toggle a breakpoint on the cursor line", show=False,
-                id="toggle-breakpoint-at-cursor"),
+        Binding(
+            "b", "toggle_here", "toggle a breakpoint on the cursor line", show=False, id="toggle-breakpoint-at-cursor"
+        ),
     ]
 
     class ToggleLine(Message):
@@ -74,8 +75,9 @@ class SourceView(ScrollView, can_focus=True):
         self.message = ""
         self._unsized = True  # not drawn with a height yet (see render_lines)
 
-    def show(self, source: SourceFile | None, line: int | None, breakpoint_lines: dict[int, bool],
-             message: str = "") -> None:
+    def show(
+        self, source: SourceFile | None, line: int | None, breakpoint_lines: dict[int, bool], message: str = ""
+    ) -> None:
         """Display `source` with `line` highlighted; the cursor jumps to that line."""
         changed = source != self.source or line != self.current_line
         self.source, self.current_line, self.breakpoint_lines = source, line, breakpoint_lines
@@ -91,8 +93,13 @@ class SourceView(ScrollView, can_focus=True):
         self.refresh()
 
     def _highlight_in_background(self, source: SourceFile) -> None:
-        self.run_worker(lambda: self._highlight(source), thread=True, group="highlight",
-                        description="syntax highlighting", exit_on_error=False)
+        self.run_worker(
+            lambda: self._highlight(source),
+            thread=True,
+            group="highlight",
+            description="syntax highlighting",
+            exit_on_error=False,
+        )
 
     def _highlight(self, source: SourceFile) -> None:
         highlighted(source)
@@ -136,7 +143,13 @@ class SourceView(ScrollView, can_focus=True):
         row = self._gutter(number)
         lines = _HIGHLIGHTED.get(self.source)
         row.append_text(lines[number - 1] if lines else Text(self.source.lines[number - 1]))
-        style = CURRENT if number == self.current_line else CURSOR if (self.has_focus and number == self.cursor_line) else None
+        style = (
+            CURRENT
+            if number == self.current_line
+            else CURSOR
+            if (self.has_focus and number == self.cursor_line)
+            else None
+        )
         if style:
             row.stylize(style)
         strip = Strip(list(row.render(self.app.console))).crop_extend(0, width, style)

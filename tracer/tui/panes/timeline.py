@@ -83,8 +83,9 @@ class EventTimeline(ScrollView, can_focus=True):
     def _filter_note(self) -> str:
         session = self.session
         shown = session.shown()
-        note = describe(shown, len(session), session.view.filter, session.view.step_within,
-                        not session.is_shown(session.position))
+        note = describe(
+            shown, len(session), session.view.filter, session.view.step_within, not session.is_shown(session.position)
+        )
         return note or (session.store.warning and "⚠ truncated: the last line was cut off") or ""
 
     def breakpoints_changed(self) -> None:
@@ -128,8 +129,7 @@ class EventTimeline(ScrollView, can_focus=True):
         if self.session.shown() is not None:  # rows are not contiguous events: mark each one
             marks = self.session.breakpoints.marks
             positions = [self._position_at(top + y) for y in range(height)]
-            return [p is not None and bool(marks(index, self.session.store.resolve_at, p, p + 1)[0])
-                    for p in positions]
+            return [p is not None and bool(marks(index, self.session.store.resolve_at, p, p + 1)[0]) for p in positions]
         key = (top, height, len(index))
         if self._marks_cache is None or self._marks_cache[0] != key:
             bottom = min(top + height, len(index))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,7 +22,7 @@ def diff_text(lines: Sequence[str]) -> Text:
     text = Text()
     for line in lines:
         marker = line[2:3] if line.startswith("  ") else ""
-        if line.startswith("The runs part at") or line.startswith("The runs take the same"):
+        if line.startswith(("The runs part at", "The runs take the same")):
             style = "bold"
         else:
             style = MARKER_STYLES.get(marker, "")

@@ -13,9 +13,11 @@ from ...trace.literal_text import scrub
 
 WHAT = {"reply": "the model's reply", "observation": "the tool's observation"}
 # What the re-run does after the edit: the learner must not expect a live model to react to it.
-AFTER = ("After this event the run re-executes, and every later model reply is replayed from the recording, "
-         "in order: a changed observation can still end in the old answer. A changed reply changes what the "
-         "executor does next (another tool, a parse error, the final answer).")
+AFTER = (
+    "After this event the run re-executes, and every later model reply is replayed from the recording, "
+    "in order: a changed observation can still end in the old answer. A changed reply changes what the "
+    "executor does next (another tool, a parse error, the final answer)."
+)
 
 
 class ForkText(TextArea):
@@ -27,8 +29,10 @@ class ForkText(TextArea):
 class ForkScreen(ModalScreen[str | None]):
     """Dismisses with the new text, or None on escape. An unchanged text is refused (it would not fork)."""
 
-    BINDINGS = [Binding("ctrl+s", "submit", "fork with this text", id="fork-screen-submit"),
-                Binding("escape", "cancel", "cancel", id="fork-screen-cancel")]
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "fork with this text", id="fork-screen-submit"),
+        Binding("escape", "cancel", "cancel", id="fork-screen-cancel"),
+    ]
 
     def __init__(self, at: int, kind: str, change: str, recorded: str) -> None:
         super().__init__()
@@ -40,18 +44,23 @@ class ForkScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fork"):
-            yield Static(Text(f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}", style="bold"),
-                         id="fork-question")
+            yield Static(
+                Text(f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}", style="bold"),
+                id="fork-question",
+            )
             yield Static(Text(AFTER, style="italic"), id="fork-after")
             yield ForkText(self.recorded, soft_wrap=True, id="fork-text")
             yield Static(self._hint(), id="fork-hint")
 
     def _hint(self) -> Text:
-        hint = Text("ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel",
-                    style="dim")
+        hint = Text(
+            "ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel", style="dim"
+        )
         if self.cleaned:
-            hint.append("\ncontrol characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
-                        style="yellow")
+            hint.append(
+                "\ncontrol characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
+                style="yellow",
+            )
         return hint
 
     def on_mount(self) -> None:
@@ -63,7 +72,8 @@ class ForkScreen(ModalScreen[str | None]):
         text = self.query_one(TextArea).text
         if text == self.recorded:
             self.query_one("#fork-hint", Static).update(
-                Text("the text is unchanged: edit it first (esc cancels)", style="bold red"))
+                Text("the text is unchanged: edit it first (esc cancels)", style="bold red")
+            )
             return
         self.dismiss(text)
 

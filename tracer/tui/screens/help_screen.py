@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,10 +13,26 @@ from textual.widgets import Static
 
 from ..chrome import localise
 
-KEY_NAMES = {"question_mark": "?", "slash": "/", "colon": ":", "space": "space", "escape": "esc",
-             "right_square_bracket": "]", "left_square_bracket": "[", "backspace": "backspace",
-             "plus": "+", "minus": "-", "equals_sign": "=", "delete": "del", "enter": "enter",
-             "pagedown": "pgdn", "pageup": "pgup", "up": "↑", "down": "↓", "tab": "tab"}
+KEY_NAMES = {
+    "question_mark": "?",
+    "slash": "/",
+    "colon": ":",
+    "space": "space",
+    "escape": "esc",
+    "right_square_bracket": "]",
+    "left_square_bracket": "[",
+    "backspace": "backspace",
+    "plus": "+",
+    "minus": "-",
+    "equals_sign": "=",
+    "delete": "del",
+    "enter": "enter",
+    "pagedown": "pgdn",
+    "pageup": "pgup",
+    "up": "↑",
+    "down": "↓",
+    "tab": "tab",
+}
 
 MOTIONS = """\
 Moving works on events the way pdb works on lines. Capitals go backwards: a replay can always go back.
@@ -72,7 +88,7 @@ MOTIONS_ZH = """\
 
 
 def key_label(keys: str) -> str:
-    """"question_mark,escape" -> "?/esc"."""
+    """ "question_mark,escape" -> "?/esc"."""
     return "/".join(KEY_NAMES.get(key.strip(), key.strip()) for key in keys.split(","))
 
 
@@ -92,7 +108,7 @@ EXPLAINED = {
     "filter": "filter the timeline: kinds, tool=NAME, iteration=N, `if CONDITION`; the hidden are counted",
     "step-within-filter": "step within the filter: s n r c (and backwards) land only on the events shown",
     "edit-prompt": "at a model call: edit its exact prompt, send it again (ctrl+s), see the new reply "
-                   "beside the recorded one; f forks the run with it",
+    "beside the recorded one; f forks the run with it",
     "diff": "diff this run with its parent (a fork's) or with a trace you name, aligned by transition",
     "scroll-pane-down": "scroll the shown right-hand pane (narration, variables, prompt …) down, whatever has focus",
     "scroll-pane-up": "scroll the shown right-hand pane up",
@@ -101,24 +117,28 @@ EXPLAINED = {
 }
 
 
-def key_table(title: str, bindings: Iterable[Binding], keymap: dict[str, str] | None = None,
-              lang: str = "en") -> Text:
+def key_table(title: str, bindings: Iterable[Binding], keymap: dict[str, str] | None = None, lang: str = "en") -> Text:
     text = Text(f"{localise(title, lang)}\n", style="bold underline")
     for binding in bindings:
         keys = (keymap or {}).get(binding.id or "", binding.key)
         text.append(f"  {key_label(keys):<12}", style="bold cyan")
-        words = localise(binding.description, lang) if lang != "en" else \
-            EXPLAINED.get(binding.id or "", binding.description)
+        words = (
+            localise(binding.description, lang)
+            if lang != "en"
+            else EXPLAINED.get(binding.id or "", binding.description)
+        )
         text.append(f"{words}\n")
     return text
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark", "close", "close help", id="close-help"),
-                Binding("j,down", "scroll(1)", "scroll down", id="help-scroll-down"),
-                Binding("k,up", "scroll(-1)", "scroll up", id="help-scroll-up"),
-                Binding("space,pagedown", "scroll(10)", "page down", id="help-page-down"),
-                Binding("pageup,backspace", "scroll(-10)", "page up", id="help-page-up")]
+    BINDINGS = [
+        Binding("escape,q,question_mark", "close", "close help", id="close-help"),
+        Binding("j,down", "scroll(1)", "scroll down", id="help-scroll-down"),
+        Binding("k,up", "scroll(-1)", "scroll up", id="help-scroll-up"),
+        Binding("space,pagedown", "scroll(10)", "page down", id="help-page-down"),
+        Binding("pageup,backspace", "scroll(-10)", "page up", id="help-page-up"),
+    ]
 
     def __init__(self, sections: Sequence[tuple[str, Sequence[Binding]]], lang: str = "en") -> None:
         super().__init__()

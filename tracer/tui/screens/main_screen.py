@@ -16,14 +16,14 @@ from textual.worker import get_current_worker
 from ...debug.session import DebugSession, UnreadableEvent
 from ...debug.source_map import hash_warning, moved_line_warning, read_source, read_user_source
 from ...report.literal import literal
+from ..chrome import chrome_language, localise
 from ..flows.asking import AskingFlow
 from ..flows.diffing import DiffFlow
 from ..flows.filtering import FilterFlow
-from ..flows.playground import PlaygroundFlow
 from ..flows.forking import ForkFlow, timeline_title
+from ..flows.playground import PlaygroundFlow
 from ..flows.stepping import SteppingFlow
 from ..flows.tutorials import TutorialFlow
-from ..chrome import chrome_language, localise
 from ..messages import Busy, ForkWith, OpenSession, PastLastStop, Redraw, Say, Waiting
 from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane
@@ -40,12 +40,23 @@ from ..views.prompt_view import prompt_text
 from ..views.variables_view import variables_text
 from .help_screen import HelpScreen
 
-FLOWS = {"stepping": SteppingFlow, "asking": AskingFlow, "forking": ForkFlow, "diffing": DiffFlow,
-         "tutorials": TutorialFlow, "filtering": FilterFlow,
-         "playground": PlaygroundFlow}
+FLOWS = {
+    "stepping": SteppingFlow,
+    "asking": AskingFlow,
+    "forking": ForkFlow,
+    "diffing": DiffFlow,
+    "tutorials": TutorialFlow,
+    "filtering": FilterFlow,
+    "playground": PlaygroundFlow,
+}
 PROGRESS_EVERY = 0.5  # seconds between redraws while a long re-execution runs
-PANES = [("1", "variables", "variables pane"), ("2", "prompt", "prompt pane"), ("3", "detail", "detail pane"),
-         ("4", "breakpoints", "breakpoints pane"), ("5", "narration", "narration pane (tutorials)")]
+PANES = [
+    ("1", "variables", "variables pane"),
+    ("2", "prompt", "prompt pane"),
+    ("3", "detail", "detail pane"),
+    ("4", "breakpoints", "breakpoints pane"),
+    ("5", "narration", "narration pane (tutorials)"),
+]
 
 
 class DebuggerScreen(Screen):
@@ -53,14 +64,20 @@ class DebuggerScreen(Screen):
     them, hands the call down to the flow, and redraws the panes when a flow says so."""
 
     # Scrolling comes right after the motions: an 80-column footer is cut after about five keys.
-    SCROLLING = [Binding("j", "scroll_pane(1)", "scroll the pane", key_display="j/k", id="scroll-pane-down"),
-                 Binding("k", "scroll_pane(-1)", "scroll the pane up", show=False, id="scroll-pane-up")]
-    BINDINGS = SteppingFlow.KEYS + SCROLLING + [
-        binding for name, flow in FLOWS.items() if name != "stepping" for binding in flow.KEYS] + [
-        Binding(key, f"tab('{name}')", text, show=False, id=f"show-{name}") for key, name, text in PANES] + [
-        Binding("z", "wide_source", "wide source (hide the timeline)", show=False, id="wide-source"),
-        Binding("question_mark", "help", "help", id="help"),
+    SCROLLING = [
+        Binding("j", "scroll_pane(1)", "scroll the pane", key_display="j/k", id="scroll-pane-down"),
+        Binding("k", "scroll_pane(-1)", "scroll the pane up", show=False, id="scroll-pane-up"),
     ]
+    BINDINGS = (
+        SteppingFlow.KEYS
+        + SCROLLING
+        + [binding for name, flow in FLOWS.items() if name != "stepping" for binding in flow.KEYS]
+        + [Binding(key, f"tab('{name}')", text, show=False, id=f"show-{name}") for key, name, text in PANES]
+        + [
+            Binding("z", "wide_source", "wide source (hide the timeline)", show=False, id="wide-source"),
+            Binding("question_mark", "help", "help", id="help"),
+        ]
+    )
 
     def __init__(self, session: DebugSession) -> None:
         super().__init__()
@@ -72,7 +89,8 @@ class DebuggerScreen(Screen):
         if self.lang != "en":  # the footer and help read the descriptions: they speak the notes' language
             for key, bindings in self._bindings.key_to_bindings.items():
                 self._bindings.key_to_bindings[key] = [
-                    dataclasses.replace(b, description=localise(b.description, self.lang)) for b in bindings]
+                    dataclasses.replace(b, description=localise(b.description, self.lang)) for b in bindings
+                ]
         self._plain_labels = {b.id: b.description for bs in self._bindings.key_to_bindings.values() for b in bs}
         self._motion_labels: dict[str, str] = {}
         self._resumed = False
@@ -84,8 +102,12 @@ class DebuggerScreen(Screen):
             return
         self._motion_labels = labels
         for key, bindings in self._bindings.key_to_bindings.items():
-            self._bindings.key_to_bindings[key] = [dataclasses.replace(b, description=localise(
-                labels.get(b.id, self._plain_labels.get(b.id, b.description)), self.lang)) for b in bindings]
+            self._bindings.key_to_bindings[key] = [
+                dataclasses.replace(
+                    b, description=localise(labels.get(b.id, self._plain_labels.get(b.id, b.description)), self.lang)
+                )
+                for b in bindings
+            ]
         self.refresh_bindings()
 
     def compose(self) -> ComposeResult:
@@ -161,18 +183,19 @@ class DebuggerScreen(Screen):
         at a stop that shows another pane, the narration above it (it is what the learner reads first)."""
         stop_text = self.query_one("#stop-text", TextPane)
         pane = stop_text if stop_text.display else self.query_one(TabbedContent).active_pane
-        scrollers = [pane] if pane is stop_text else [w for w in pane.query("*") if w.allow_vertical_scroll] \
-            if pane else []
+        scrollers = (
+            [pane] if pane is stop_text else [w for w in pane.query("*") if w.allow_vertical_scroll] if pane else []
+        )
         if scrollers:
             target = scrollers[0]
-            target.scroll_relative(y=direction * max(target.scrollable_content_region.height // 2, 1),
-                                   animate=False)
+            target.scroll_relative(y=direction * max(target.scrollable_content_region.height // 2, 1), animate=False)
 
     def action_wide_source(self) -> None:
         left = self.query_one("#left")
         left.display = not left.display
-        self.session.message = "z: the timeline is back" if left.display else \
-            "z: wide source; the timeline is hidden (z brings it back)"
+        self.session.message = (
+            "z: the timeline is back" if left.display else "z: wide source; the timeline is hidden (z brings it back)"
+        )
         self.refresh_panes()
 
     def action_help(self) -> None:
@@ -180,11 +203,16 @@ class DebuggerScreen(Screen):
 
     def help_sections(self):
         moving = SteppingFlow.KEYS + AskingFlow.KEYS[:4] + FilterFlow.KEYS
-        return [("Moving", moving),
-                ("Looking around", [b for b in self.BINDINGS if b not in moving] + list(self.app.BINDINGS)),
-                ("In the timeline / source pane (focus with tab)", EventTimeline.BINDINGS[:2]
-                 + [Binding("click", "", "go to that event / frame"), SourceView.BINDINGS[-1]]),
-                ("In the breakpoints pane (4, then tab to focus it)", BreakpointsPane.BINDINGS[2:])]
+        return [
+            ("Moving", moving),
+            ("Looking around", [b for b in self.BINDINGS if b not in moving] + list(self.app.BINDINGS)),
+            (
+                "In the timeline / source pane (focus with tab)",
+                EventTimeline.BINDINGS[:2]
+                + [Binding("click", "", "go to that event / frame"), SourceView.BINDINGS[-1]],
+            ),
+            ("In the breakpoints pane (4, then tab to focus it)", BreakpointsPane.BINDINGS[2:]),
+        ]
 
     # -- messages: from the flows and panes ---------------------------------------------------------
     def on_say(self, message: Say) -> None:
@@ -289,17 +317,27 @@ class DebuggerScreen(Screen):
         source = read_user_source(frame.file) if frame.callee else read_source(frame.file)
         view.show(source, frame.line, self.session.breakpoints.lines_in(frame.file), source.problem or "")
         if frame.callee and self.session.store.function_frame(self.session.position) is not None:
-            inferred = " · 你的代码：实时暂停在这一行" if self.lang == "zh" else " · your code, paused at this line (live)"
+            inferred = (
+                " · 你的代码：实时暂停在这一行" if self.lang == "zh" else " · your code, paused at this line (live)"
+            )
         elif frame.callee:
-            inferred = " · 你的代码：这个事件调用的函数" if self.lang == "zh" else " · your code: the function this event calls"
+            inferred = (
+                " · 你的代码：这个事件调用的函数"
+                if self.lang == "zh"
+                else " · your code: the function this event calls"
+            )
         else:
-            inferred = "" if frame.exact else (" · 调用方行号由源码推断" if self.lang == "zh" else
-                                               " · caller line inferred from the source")
+            inferred = (
+                ""
+                if frame.exact
+                else (" · 调用方行号由源码推断" if self.lang == "zh" else " · caller line inferred from the source")
+            )
         # A Text, not a str: Textual reads a str title as markup, and these names come from the trace.
         # The method first: a narrow pane cuts the end of the title, and the path matters least.
         pane.border_title = literal(f"{frame.function}() · {frame.file}:{frame.line}{inferred}")
         problem = hash_warning(source, self.session.store.header) or (
-            moved_line_warning(source, frame.function, frame.line) if frame.exact and not frame.callee else None)
+            moved_line_warning(source, frame.function, frame.line) if frame.exact and not frame.callee else None
+        )
         warning.update(literal(f"⚠ {problem}" if problem else ""))
         warning.display = problem is not None
 
@@ -315,8 +353,11 @@ class DebuggerScreen(Screen):
             self._stop_pane_at = None
             return
         stop_text.show(narration_text(self.session))
-        below = f"讲解 · 下方是{localise(pane + ' pane', 'zh')}" if self.lang == "zh" else \
-            f"Narration · the {pane} pane is below"
+        below = (
+            f"讲解 · 下方是{localise(pane + ' pane', 'zh')}"
+            if self.lang == "zh"
+            else f"Narration · the {pane} pane is below"
+        )
         self.query_one("#source-pane").border_title = literal(below)
         if getattr(self, "_stop_pane_at", None) != self.session.position:  # once per arrival: 5 still works
             self._stop_pane_at = self.session.position

@@ -32,9 +32,11 @@ def reply_text(reply: str, diff: list[str] | None = None) -> Text:
 class PlaygroundScreen(ModalScreen[str | None]):
     """Dismisses with a new reply to fork the run with (`f`), or None (esc)."""
 
-    BINDINGS = [Binding("ctrl+s", "send", "send the prompt", id="playground-send"),
-                Binding("f", "fork", "fork the run with the new reply", id="playground-fork"),
-                Binding("escape", "close", "close", id="playground-close")]
+    BINDINGS = [
+        Binding("ctrl+s", "send", "send the prompt", id="playground-send"),
+        Binding("f", "fork", "fork the run with the new reply", id="playground-fork"),
+        Binding("escape", "close", "close", id="playground-close"),
+    ]
 
     def __init__(self, call: RecordedCall, model_spec: str | None = None, base_url: str | None = None) -> None:
         super().__init__()
@@ -45,8 +47,12 @@ class PlaygroundScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         call = self.call
         with Vertical(id="playground"):
-            yield Static(literal(f"Event {call.at}: {call.caller}() asked {call.model} · edit the exact prompt, "
-                                 "ctrl+s sends it"), id="playground-question")
+            yield Static(
+                literal(
+                    f"Event {call.at}: {call.caller}() asked {call.model} · edit the exact prompt, ctrl+s sends it"
+                ),
+                id="playground-question",
+            )
             yield TextArea(self.prompt, soft_wrap=True, id="playground-prompt")
             with Horizontal(id="playground-replies"):
                 yield TextPane(id="playground-recorded")

@@ -23,7 +23,7 @@ def part_count(tutorial: Tutorial, lang: str) -> str:
 
 
 def part_number(number: int, tutorial: Tutorial, lang: str) -> str:
-    """"part 2/3" (1-based `number`), in the narration's language."""
+    """ "part 2/3" (1-based `number`), in the narration's language."""
     total = len(tutorial.parts)
     return f"第 {number}/{total} 部分" if lang == "zh" else f"part {number}/{total}"
 
@@ -62,11 +62,14 @@ class TutorialPicker(ModalScreen[tuple[str, int] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker"):
-            yield Static(Text(f"Tutorials · narration in {LANGUAGE_NAMES.get(self.lang, self.lang)}",
-                              style="bold"), id="picker-title")
+            yield Static(
+                Text(f"Tutorials · narration in {LANGUAGE_NAMES.get(self.lang, self.lang)}", style="bold"),
+                id="picker-title",
+            )
             yield OptionList(*tutorial_options(self.lang), id="picker-list")
-            yield Static(Text("↑/↓ choose · enter opens (a name opens part 1) · esc cancels",
-                              style="dim"), id="picker-hint")
+            yield Static(
+                Text("↑/↓ choose · enter opens (a name opens part 1) · esc cancels", style="dim"), id="picker-hint"
+            )
 
     def on_mount(self) -> None:
         choices = self.query_one(OptionList)

@@ -19,8 +19,11 @@ def budget_text(event, next_call) -> tuple[Text, Text]:
     removed = event.dropped if trimmed else event.replaced
     header = Text()
     what = f"trimmed ({event.reason})" if trimmed else "summarized"
-    header.append(f"history {what} · event {event.seq} · {event.messages_before} → {event.messages_after} messages"
-                  f" · {event.tokens_before} → {event.tokens_after} tokens", style="bold")
+    header.append(
+        f"history {what} · event {event.seq} · {event.messages_before} → {event.messages_after} messages"
+        f" · {event.tokens_before} → {event.tokens_after} tokens",
+        style="bold",
+    )
     header.append("\n")
     header.append("dropped" if trimmed else "replaced", style=DROPPED)
     if not trimmed:

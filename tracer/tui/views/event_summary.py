@@ -10,21 +10,39 @@ from ...trace.literal_text import scrub
 from .clipped_text import first_line
 
 KIND_STYLES = {
-    "chain_start": "bold magenta", "chain_end": "bold magenta", "chain_error": "bold red",
-    "llm_start": "cyan", "llm_end": "bright_cyan",
-    "agent_action": "bold yellow", "agent_finish": "bold green",
-    "tool_start": "magenta", "tool_end": "bright_magenta", "calculator_eval": "blue",
-    "step": "yellow", "finish_check": "green",
-    "parse_error": "bold red", "invalid_tool": "bold red", "tool_error": "bold red",
-    "limit_reached": "bold red", "retry": "dark_orange", "rate_limit_wait": "dark_orange",
+    "chain_start": "bold magenta",
+    "chain_end": "bold magenta",
+    "chain_error": "bold red",
+    "llm_start": "cyan",
+    "llm_end": "bright_cyan",
+    "agent_action": "bold yellow",
+    "agent_finish": "bold green",
+    "tool_start": "magenta",
+    "tool_end": "bright_magenta",
+    "calculator_eval": "blue",
+    "step": "yellow",
+    "finish_check": "green",
+    "parse_error": "bold red",
+    "invalid_tool": "bold red",
+    "tool_error": "bold red",
+    "limit_reached": "bold red",
+    "retry": "dark_orange",
+    "rate_limit_wait": "dark_orange",
 }
 KIND_WIDTH = max(len(kind) for kind in KIND_STYLES)
 # When a model fails for good. Rare, so the long breaker_half_open pushes its own summary along
 # instead of widening every row of every timeline.
-KIND_STYLES.update({
-    "fallback": "bold dark_orange", "breaker_open": "bold red", "breaker_half_open": "yellow",
-    "breaker_closed": "green", "plan_error": "bold red", "degrade": "bold magenta", "refusal": "bold yellow",
-})
+KIND_STYLES.update(
+    {
+        "fallback": "bold dark_orange",
+        "breaker_open": "bold red",
+        "breaker_half_open": "yellow",
+        "breaker_closed": "green",
+        "plan_error": "bold red",
+        "degrade": "bold magenta",
+        "refusal": "bold yellow",
+    }
+)
 REFUSED_STYLE = "bold white on red"  # a call an open breaker refused unsent: it stands out on the timeline
 
 
@@ -73,8 +91,11 @@ def recovery_summary(e: EventBase) -> str:
 SUMMARIES = {
     "chain_start": lambda e: "question: " + first_line(str(e.inputs.get("input", ""))),
     "llm_start": lambda e: f"{_caller(e)}() → {e.model} · {len(e.prompt):,} chars",
-    "llm_end": lambda e: _tool_calls(e) if e.tool_calls else
-    (f"reply from {e.answered_by}: " if e.answered_by else "reply: ") + first_line(e.text),
+    "llm_end": lambda e: (
+        _tool_calls(e)
+        if e.tool_calls
+        else (f"reply from {e.answered_by}: " if e.answered_by else "reply: ") + first_line(e.text)
+    ),
     "agent_action": lambda e: f"{e.tool}({first_line(e.tool_input)})",
     "agent_finish": lambda e: "final answer: " + _output(e.return_values),
     "parse_error": lambda e: ("handled: " if e.handled else "not handled: ") + first_line(e.error),
@@ -90,12 +111,18 @@ SUMMARIES = {
     "calculator_eval": lambda e: f"{first_line(e.expression)} = {first_line(e.result)}",
     "chain_end": lambda e: "output: " + _output(e.outputs),
     "chain_error": lambda e: f"{e.error_type}: {first_line(e.message)}",
-    **{kind: recovery_summary for kind in
-       ("fallback", "breaker_open", "breaker_half_open", "breaker_closed", "plan_error", "degrade", "refusal")},
-    "context_trimmed": lambda e: (f"{e.reason}: {e.messages_before} → {e.messages_after} messages, "
-                                  f"{e.tokens_before} → {e.tokens_after} tokens, {len(e.dropped)} dropped"),
-    "summarized": lambda e: (f"{len(e.replaced)} messages → 1 summary: {e.messages_before} → "
-                             f"{e.messages_after} messages, {e.tokens_before} → {e.tokens_after} tokens"),
+    **dict.fromkeys(
+        ("fallback", "breaker_open", "breaker_half_open", "breaker_closed", "plan_error", "degrade", "refusal"),
+        recovery_summary,
+    ),
+    "context_trimmed": lambda e: (
+        f"{e.reason}: {e.messages_before} → {e.messages_after} messages, "
+        f"{e.tokens_before} → {e.tokens_after} tokens, {len(e.dropped)} dropped"
+    ),
+    "summarized": lambda e: (
+        f"{len(e.replaced)} messages → 1 summary: {e.messages_before} → "
+        f"{e.messages_after} messages, {e.tokens_before} → {e.tokens_after} tokens"
+    ),
 }
 
 
@@ -104,6 +131,7 @@ def _tool_calls(event: EventBase) -> str:
     calls = event.tool_calls or []
     listed = ", ".join(f"{call.name}({first_line(call.arguments)}) [{call.id}]" for call in calls)
     return f"{len(calls)} tool call{'s' if len(calls) != 1 else ''}: {listed}"
+
 
 # In a narrow timeline the deciding value must come before a long tool name (tool_start names it).
 NARROW_SUMMARIES = {

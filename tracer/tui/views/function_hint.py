@@ -19,8 +19,12 @@ def _place(session: DebugSession) -> tuple[str, str]:
         return "inside", f"{inside.function}()"
     event = session.event()
     callee = getattr(event, "callee", None)
-    if getattr(event, "kind", "") != "tool_start" or callee is None or callee.file.startswith(LOOPSCOPE_PACKAGES) \
-            or store.run.why_not_step_into(event) is not None:
+    if (
+        getattr(event, "kind", "") != "tool_start"
+        or callee is None
+        or callee.file.startswith(LOOPSCOPE_PACKAGES)
+        or store.run.why_not_step_into(event) is not None
+    ):
         return "", ""
     return "into", f"{callee.qualname or callee.function}()"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 from rich.text import Text
 
@@ -73,4 +73,4 @@ class LaneMap:
 
 def _short(call_id: str) -> str:
     """Provider ids are long (call_ plus 24 characters); their end tells them apart."""
-    return call_id if len(call_id) <= ID_WIDTH else "…" + call_id[-(ID_WIDTH - 1):]
+    return call_id if len(call_id) <= ID_WIDTH else "…" + call_id[-(ID_WIDTH - 1) :]

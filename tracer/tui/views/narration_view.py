@@ -12,13 +12,20 @@ from ...report.cjk_wrap import wrap_note
 from .tutorial_place import after_last_stop
 
 LABELS = {
-    "en": {"stop": "Stop", "here": " (at event {seq}; you are at {position})",
-           "next": "space: next stop (event {following}) · backspace: previous stop",
-           "before": "The tutorial has not reached its first stop yet.\n",
-           "go": "Press space to go to it (event {first})."},
-    "zh": {"stop": "停靠点", "here": "（停靠点在事件 {seq}；你在事件 {position}）",
-           "next": "空格：下一个停靠点（事件 {following}）· 退格：上一个停靠点",
-           "before": "讲解还没到第一个停靠点。\n", "go": "按空格过去（事件 {first}）。"},
+    "en": {
+        "stop": "Stop",
+        "here": " (at event {seq}; you are at {position})",
+        "next": "space: next stop (event {following}) · backspace: previous stop",
+        "before": "The tutorial has not reached its first stop yet.\n",
+        "go": "Press space to go to it (event {first}).",
+    },
+    "zh": {
+        "stop": "停靠点",
+        "here": "（停靠点在事件 {seq}；你在事件 {position}）",
+        "next": "空格：下一个停靠点（事件 {following}）· 退格：上一个停靠点",
+        "before": "讲解还没到第一个停靠点。\n",
+        "go": "按空格过去（事件 {first}）。",
+    },
 }
 
 
@@ -52,8 +59,12 @@ def narration_text(session: DebugSession) -> WrappedNarration:
     number, stop = current
     here = "" if stop.seq == session.position else words["here"].format(seq=stop.seq, position=session.position)
     # Our own notes, still shown as plain Text so brackets in them are never read as markup.
-    parts = [(f"{words['stop']} {number}/{len(stops)} · {stop.title}{here}", "bold"), ("\n\n", ""),
-             (stop.text, ""), ("\n\n", "")]
+    parts = [
+        (f"{words['stop']} {number}/{len(stops)} · {stop.title}{here}", "bold"),
+        ("\n\n", ""),
+        (stop.text, ""),
+        ("\n\n", ""),
+    ]
     following = session.stop_position(1)
     if following is None:
         parts.append((after_last_stop(Path(session.store.path), lang), "bold"))

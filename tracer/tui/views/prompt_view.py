@@ -6,14 +6,13 @@ import difflib
 
 from rich.text import Text
 
-from ...trace.literal_text import scrub
-from ...trace.numpy_on_use import np
-
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
 from ...report.narrator import reply_text
-from .budget_view import BUDGET_KINDS, budget_text
+from ...trace.literal_text import scrub
+from ...trace.numpy_on_use import np
 from ..chrome import localise
+from .budget_view import BUDGET_KINDS, budget_text
 from .clipped_text import clipped, common_prefix_length
 
 SEGMENT_LIMIT = 8_000  # per part of the prompt; the end of each part is what matters most
@@ -56,8 +55,12 @@ def prompt_text(session: DebugSession, lang: str = "en") -> tuple[Text, Text]:
     first = session.event(int(calls[0])) if number >= 2 else None
     caller = event.frames[-2] if len(event.frames) >= 2 else "?"
     header = Text()
-    header.append(localise(scrub(f"{caller}() call #{number} · event {at} · {len(event.prompt):,} chars · "
-                                 f"stop {event.stop!r}"), lang), style="bold")
+    header.append(
+        localise(
+            scrub(f"{caller}() call #{number} · event {at} · {len(event.prompt):,} chars · stop {event.stop!r}"), lang
+        ),
+        style="bold",
+    )
     if at != session.position:
         header.append(localise(f" · the last call before event {session.position}", lang), style="dim")
     header.append("\n")
@@ -89,13 +92,14 @@ def _coloured_prompt(prompt: str, first, previous, lang: str = "en") -> Text:
 
 def _diff(before: str, after: str, lang: str = "en") -> Text:
     """Shown when the new prompt is not the old one plus more (e.g. trimmed intermediate steps)."""
-    text = Text("\n\n" + localise("This prompt does not simply extend the previous one; what changed:", lang) + "\n",
-                style="bold yellow")
+    text = Text(
+        "\n\n" + localise("This prompt does not simply extend the previous one; what changed:", lang) + "\n",
+        style="bold yellow",
+    )
     if max(len(before), len(after)) > DIFF_LIMIT:
         text.append(localise("(too long to diff line by line)", lang) + "\n", style="dim")
         return text
-    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), "previous", "this", n=1,
-                                     lineterm=""):
+    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), "previous", "this", n=1, lineterm=""):
         style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
         text.append_text(literal(line + "\n", style))
     return text

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from tutorials.narration import TAKEAWAYS_TITLE
 from tutorials.notes_file import LANGUAGES
@@ -42,10 +43,11 @@ def next_part(trace_path: Path) -> tuple[str, int] | None:
 
 
 def other_tutorials(trace_path: Path, lang: str) -> list[str]:
-    """"name — title" of every tutorial but this one."""
+    """ "name — title" of every tutorial but this one."""
     found = tutorial_of(trace_path)
-    return [f"{name} — {tutorial.title(lang)}" for name, tutorial in TUTORIALS.items()
-            if found is None or name != found[0]]
+    return [
+        f"{name} — {tutorial.title(lang)}" for name, tutorial in TUTORIALS.items() if found is None or name != found[0]
+    ]
 
 
 def after_last_stop(trace_path: Path, lang: str) -> str:
@@ -58,8 +60,11 @@ def after_last_stop(trace_path: Path, lang: str) -> str:
             return f"本部分到此结束。按空格进入第 {number + 1}/{len(TUTORIALS[name].parts)} 部分：{label}"
         return f"End of this part. space: on to part {number + 1} of {len(TUTORIALS[name].parts)}: {label}"
     if tutorial_of(trace_path) is None:
-        return "这是最后一个停靠点。继续单步，或按 q 离开。" if lang == "zh" else \
-            "This is the last stop. Keep stepping, or q to leave."
+        return (
+            "这是最后一个停靠点。继续单步，或按 q 离开。"
+            if lang == "zh"
+            else "This is the last stop. Keep stepping, or q to leave."
+        )
     others = "\n".join(f"  {line}" for line in other_tutorials(trace_path, lang))
     if lang == "zh":
         return f"教程到此结束。其他教程（按 T 打开，或 `loopscope tutorial 名字`）：\n{others}"

@@ -32,8 +32,10 @@ def _row(table: VariableTable, name: str, value: Text | str, note: str = "") -> 
 
 def _action_repr(event: Any) -> str:
     if event.kind == "agent_action":
-        return (f"AgentAction(tool={_short(event.tool)}, tool_input={_short(event.tool_input)}, "
-                f"log={_short(event.log, 40)})")
+        return (
+            f"AgentAction(tool={_short(event.tool)}, tool_input={_short(event.tool_input)}, "
+            f"log={_short(event.log, 40)})"
+        )
     if event.kind == "agent_finish":
         return f"AgentFinish(return_values={first_line(repr(event.return_values), 80)}, log={_short(event.log, 40)})"
     return f"OutputParserException({_short(event.error)})  → becomes AgentAction('_Exception', …)"
@@ -50,26 +52,39 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
         return Text(localise("Indexing the trace… the loop state appears when it is done.", lang), style="italic")
     if session.locals_pending():  # a worker is re-executing the run; the pane is redrawn when it gets here
         done = len(store.reenactment.snapshots)
-        note = " " + localise(f"(the real locals follow: re-executing the run, {done:,} of {position + 1:,} events…)",
-                              lang)
+        note = " " + localise(
+            f"(the real locals follow: re-executing the run, {done:,} of {position + 1:,} events…)", lang
+        )
     else:
         why = getattr(getattr(store, "reenactment", None), "problem", None)
         note = " " + localise(f"(no real locals: {why})", lang) if why else ""
-    table = VariableTable(Text(localise("_call's variables at this event, rebuilt from the recorded events", lang) + note,
-                               style="dim"))
+    table = VariableTable(
+        Text(localise("_call's variables at this event, rebuilt from the recorded events", lang) + note, style="dim")
+    )
     _row(table, "iteration", str(event.iteration))
     _tools_row(table, session, lang)
     _steps_rows(table, session, lang)
     start = index.iteration_start(position)
-    planned = max((p for p in (index.last_before(k, position, start) for k in
-                                ("agent_action", "agent_finish", "parse_error")) if p is not None), default=None)
+    planned = max(
+        (
+            p
+            for p in (index.last_before(k, position, start) for k in ("agent_action", "agent_finish", "parse_error"))
+            if p is not None
+        ),
+        default=None,
+    )
     stepped = index.last_before("step", position, start)
     if planned is None:
         _row(table, "output", Text(localise("(not planned yet in this iteration)", lang), style="dim"))
     elif stepped is not None:  # _take_next_step has returned its list of AgentSteps
         step = session.event(stepped)
-        _row(table, "output", f"[AgentStep(action=AgentAction(tool={_short(step.action.tool)}, …), "
-                              f"observation={_short(step.observation, 50)})]", localise(f"(event {stepped})", lang))
+        _row(
+            table,
+            "output",
+            f"[AgentStep(action=AgentAction(tool={_short(step.action.tool)}, …), "
+            f"observation={_short(step.observation, 50)})]",
+            localise(f"(event {stepped})", lang),
+        )
     else:
         _row(table, "output", _action_repr(session.event(planned)), localise(f"(event {planned})", lang))
         _observation_row(table, session, planned, position, lang)
@@ -78,8 +93,12 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
         _row(table, "is_finish", Text(localise("(not checked yet in this iteration)", lang), style="dim"))
     else:
         is_finish = session.event(checked).is_finish
-        _row(table, "is_finish", Text(str(is_finish), style="bold green" if is_finish else "bold yellow"),
-             localise(f"(isinstance(output, AgentFinish), event {checked})", lang))
+        _row(
+            table,
+            "is_finish",
+            Text(str(is_finish), style="bold green" if is_finish else "bold yellow"),
+            localise(f"(isinstance(output, AgentFinish), event {checked})", lang),
+        )
     return table
 
 
@@ -106,14 +125,22 @@ def _steps_rows(text: VariableTable, session: DebugSession, lang: str) -> None:
         step = session.event(int(steps[number]))
         if isinstance(step, UnreadableEvent):
             continue
-        text.add("", literal(f"[{number}] ({step.action.tool}, {_short(step.action.tool_input, 30)}) → "
-                             f"{_short(step.observation, 50)}"))
+        text.add(
+            "",
+            literal(
+                f"[{number}] ({step.action.tool}, {_short(step.action.tool_input, 30)}) → "
+                f"{_short(step.observation, 50)}"
+            ),
+        )
 
 
 def _observation_row(text: VariableTable, session: DebugSession, planned: int, position: int, lang: str) -> None:
     index = session.store.index
-    found = [p for p in (index.last_before(k, position, planned) for k in ("tool_end", "invalid_tool", "tool_error"))
-             if p is not None]
+    found = [
+        p
+        for p in (index.last_before(k, position, planned) for k in ("tool_end", "invalid_tool", "tool_error"))
+        if p is not None
+    ]
     if not found:
         return
     event = session.event(max(found))
@@ -121,15 +148,23 @@ def _observation_row(text: VariableTable, session: DebugSession, planned: int, p
     if observation is None:
         _row(text, "observation", Text(localise(f"(none: {event.kind})", lang), style="dim"))
     else:
-        _row(text, "observation", _short(observation, 70),
-             localise(f"(event {max(found)}; the next prompt ends with it)", lang))
+        _row(
+            text,
+            "observation",
+            _short(observation, 70),
+            localise(f"(event {max(found)}; the next prompt ends with it)", lang),
+        )
 
 
-def live_locals(frames: tuple[FrameSnapshot, ...], selected: int, live: bool, inside: bool = False,
-                lang: str = "en") -> VariableTable:
+def live_locals(
+    frames: tuple[FrameSnapshot, ...], selected: int, live: bool, inside: bool = False, lang: str = "en"
+) -> VariableTable:
     """The real locals of the selected frame (u/d move it); the other frames are one line each."""
-    origin = ("captured when this event was yielded" if live else
-              "of the run re-executed on the recorded replies, paused at this event")
+    origin = (
+        "captured when this event was yielded"
+        if live
+        else "of the run re-executed on the recorded replies, paused at this event"
+    )
     if inside:
         origin = f"of {frames[-1].function}(), paused before line {frames[-1].line} runs (live)"
     table = VariableTable(Text(localise(f"Real locals {origin}; u/d: caller/callee frame", lang), style="dim"))
@@ -137,9 +172,14 @@ def live_locals(frames: tuple[FrameSnapshot, ...], selected: int, live: bool, in
     for depth in range(len(frames) - 1, -1, -1):
         frame = frames[depth]
         chosen = depth == chosen_depth
-        table.add(Text(f"{'▶ ' if chosen else '  '}{frame.function}()", style="bold reverse" if chosen else "bold"),
-                  Text(f"{frame.file}:{frame.line}" + ("" if chosen else "  " + localise(f"({len(frame.locals)} locals)", lang)),
-                       style="dim"))
+        table.add(
+            Text(f"{'▶ ' if chosen else '  '}{frame.function}()", style="bold reverse" if chosen else "bold"),
+            Text(
+                f"{frame.file}:{frame.line}"
+                + ("" if chosen else "  " + localise(f"({len(frame.locals)} locals)", lang)),
+                style="dim",
+            ),
+        )
         if chosen:
             for name, value in frame.locals:
                 table.add(Text(name, style="bold"), clipped(value, limit=REPR_LIMIT))
