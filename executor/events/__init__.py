@@ -359,6 +359,6 @@ CLASS_BY_KIND: dict[str, type[EventBase]] = dict(zip(EVENT_KINDS, EVENT_CLASSES)
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
 
-def event_from_json(line: str | bytes) -> EventBase:
+def event_from_json(line: str | bytes) -> Event:
     """Validate one JSON-encoded event into its typed model."""
     return EVENT_ADAPTER.validate_json(line)

@@ -104,6 +104,10 @@ class EventBase(BaseModel):
     None for the executor's own events, whose callers' lines the debugger finds in the source."""
     origin: dict[str, Any] | None = Field(None, exclude_if=lambda value: value is None)
     """Where a foreign runtime's event came from, e.g. LangChain's callback, run_id and parent_run_id."""
+    kind: str
+    """Which event this is; each kind's class narrows it to its own name (a Literal), which is what the
+    union is discriminated on. Declared here, last, so that code holding any event can read it (and
+    the field keeps its place in every written line: after the envelope, before the payload)."""
 
 
 @functools.cache
