@@ -151,7 +151,7 @@ async def test_a_session_opened_over_the_first_screen_stops_its_re_execution_and
         try:
             await pilot.pause()
             first = app.screen
-            running = [w for w in app.workers if w.group == "reenact" and w.node is first]
+            running = [w for w in app.workers if w.group == "reenact" and w.node is first.reenactment]
             assert running and not running[0].is_finished
             await app.open_session(build_session(invalid_tool), "opened")
             await pilot.pause()

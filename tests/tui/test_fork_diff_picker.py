@@ -12,11 +12,11 @@ from textual.widgets import OptionList, TextArea
 from tests.helpers.pilot_helpers import active_tab, answer, debugger, pane_text, settle
 from tests.helpers.trace_factory import record, with_search_result
 from tracer.debug.live_run import LiveRun
-from tracer.replay.fork import fork_trace
+from tracer.replay.fork import ForkError, fork_trace
 from tracer.report.diff import diff_traces
-from tracer.trace.reader import TraceFile
+from tracer.trace.reader import TraceFile, TraceFormatError
 from tracer.tui.flows import forking as fork_actions
-from tracer.tui.flows.forking import fork_destination
+from tracer.tui.flows.forking import first_line_of, fork_destination
 from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.screens.ask_screen import AskScreen
 from tracer.tui.screens.diff_screen import DiffScreen
@@ -308,3 +308,11 @@ def test_forks_go_to_a_temporary_directory_when_the_working_one_is_read_only(tmp
     monkeypatch.setattr(fork_actions.os, "access", lambda path, mode: Path(path) != tmp_path)
     path = fork_destination(Path("fixtures/rose_pricing.jsonl"), 7, tmp_path)
     assert path.name == "rose_pricing.fork-7.jsonl" and path.parent != tmp_path and path.parent.is_dir()
+
+
+def test_our_errors_read_as_their_first_line_and_others_keep_their_type():
+    assert first_line_of(ForkError("event 3 is no model call\nmore detail")) == "event 3 is no model call"
+    assert first_line_of(TraceFormatError("t.jsonl", 2, "cut off")) == "t.jsonl:2: cut off"
+    assert first_line_of(LookupError("no recording at x.jsonl")) == "no recording at x.jsonl"
+    assert first_line_of(ValueError("bad value\nmore")) == "ValueError: bad value"
+    assert first_line_of(OSError()) == "OSError"

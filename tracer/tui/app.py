@@ -8,6 +8,7 @@ from textual.binding import Binding
 from ..debug.session import DebugSession
 from ..startup import resume_collection
 from ..trace.literal_text import scrub
+from .messages import Fail, OpenSession
 from .screens.main_screen import DebuggerScreen
 
 
@@ -35,6 +36,11 @@ class DebuggerApp(App[int]):
             self.set_keymap(self.keymap)
         self.screen.call_after_refresh(resume_collection)  # start-up ends with its first frame on the screen
 
+    def on_open_session(self, message: OpenSession) -> None:
+        # Later, not awaited here: switching screens waits for pending messages to be processed, and
+        # this handler is one of the app's.
+        self.call_later(self.open_session, message.session, message.text, message.tab)
+
     async def open_session(self, session: DebugSession, message: str, tab: str | None = None) -> None:
         """Show `session` in place of the current one (whose files stay open until exit)."""
         session.message = message
@@ -45,7 +51,9 @@ class DebuggerApp(App[int]):
         if len(self.screen_stack) > 1:
             await self.switch_screen(screen)
         else:  # the first session's screen is the base of the stack, which Textual cannot switch away:
-            self.workers.cancel_node(self.screen)  # its re-execution stops, as a removed screen's would
+            covered = self.screen
+            if isinstance(covered, DebuggerScreen):
+                covered.stop_reenacting()  # as a removed screen's re-execution would stop
             await self.push_screen(screen)
         if tab is not None:
             screen.action_tab(tab)
@@ -54,9 +62,9 @@ class DebuggerApp(App[int]):
         for session in self.opened:
             session.store.close()
 
-    def fail(self, message: str) -> None:
-        """Leave with exit code 2; launch prints `message` on stderr once the terminal is restored."""
-        self.failure = message
+    def on_fail(self, message: Fail) -> None:
+        """Leave with exit code 2; launch prints the text on stderr once the terminal is restored."""
+        self.failure = message.text
         self.exit(2, return_code=2)
 
     async def action_quit(self) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from .views.tutorial_place import narration_language
 
 # Exact strings: binding descriptions, pane and tab titles, help sections.
 WORDS_ZH = {
@@ -64,6 +66,10 @@ WORDS_ZH = {
     "ignore +1": "忽略次数 +1",
     "ignore -1": "忽略次数 -1",
     "next line": "下一行",
+    # The source pane's title, after the frame's place.
+    "your code, paused at this line (live)": "你的代码：实时暂停在这一行",
+    "your code: the function this event calls": "你的代码：这个事件调用的函数",
+    "caller line inferred from the source": "调用方行号由源码推断",
     # The loop's states (executor/states.py), as the status line names them.
     "planning": "规划",
     "acting": "行动",
@@ -90,8 +96,15 @@ WORDS_ZH = {
     "page up": "上一页",
 }
 
-# Status messages built with values: (pattern, Chinese template with \1 ...).
-MESSAGES_ZH = [
+_MOTIONS_ZH = {"step": "单步", "next": "下一步", "step out": "跳出", "continue": "继续"}
+
+
+def _motion(match: re.Match[str]) -> str:
+    return _MOTIONS_ZH[match[1]] + ("（向后）" if match[2] else "")
+
+
+# Status messages and titles built with values: (pattern, Chinese template with \1 ... or a function of the match).
+MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (
         r"s step · n next · r step out · c continue \(capitals go backwards\) · \? help",
         "s 单步 · n 下一步 · r 跳出 · c 继续（大写字母向后）· ? 帮助",
@@ -223,13 +236,10 @@ MESSAGES_ZH = [
         ),
     ),
     (r"tutorial (\S+): stop 1/(\d+) · space walks the stops", r"教程 \1：停靠点 1/\2 · 按空格逐个走"),
+    # The source pane's title at a stop whose narration points at a pane below.
+    (r"Narration · the (\w+) pane is below", lambda m: f"讲解 · 下方是{localise(m[1] + ' pane', 'zh')}"),
 ]
-_MOTIONS_ZH = {"step": "单步", "next": "下一步", "step out": "跳出", "continue": "继续"}
 _COMPILED = [(re.compile(pattern + r"$"), replacement) for pattern, replacement in MESSAGES_ZH]
-
-
-def _motion(match: re.Match) -> str:
-    return _MOTIONS_ZH[match[1]] + ("（向后）" if match[2] else "")
 
 
 def localise(text: str, lang: str) -> str:
@@ -241,12 +251,10 @@ def localise(text: str, lang: str) -> str:
     for pattern, replacement in _COMPILED:
         match = pattern.match(text)
         if match:
-            return replacement(match) if callable(replacement) else match.expand(replacement)
+            return match.expand(replacement) if isinstance(replacement, str) else replacement(match)
     return text
 
 
 def chrome_language(stops: Sequence[Any]) -> str:
     """The debugger speaks the language of the tutorial's notes (English elsewhere)."""
-    from .views.tutorial_place import narration_language  # the notes are loaded only for tutorial sessions
-
     return narration_language(stops) if stops else "en"

@@ -4,17 +4,26 @@ from __future__ import annotations
 
 import os
 
+from textual.binding import Binding
+
+from .app import DebuggerApp
+from .panes.breakpoints_pane import BreakpointsPane
+from .panes.source_view import SourceView
+from .panes.timeline import EventTimeline
+from .screens.main_screen import DebuggerScreen
+
+# Whose keys a keymap may rebind: the debugger's screen and app, and the panes that take the focus.
+KEYMAP_OWNERS = (DebuggerScreen, BreakpointsPane, SourceView, EventTimeline, DebuggerApp)
+
 
 def binding_ids() -> list[str]:
     """Every rebindable id, from the bindings themselves (so the list cannot drift)."""
-    from .app import DebuggerApp
-    from .panes.breakpoints_pane import BreakpointsPane
-    from .panes.source_view import SourceView
-    from .panes.timeline import EventTimeline
-    from .screens.main_screen import DebuggerScreen
-
-    owners = (DebuggerScreen, BreakpointsPane, SourceView, EventTimeline, DebuggerApp)
-    return [binding.id for owner in owners for binding in owner.BINDINGS if binding.id]
+    return [
+        binding.id
+        for owner in KEYMAP_OWNERS
+        for binding in owner.BINDINGS
+        if isinstance(binding, Binding) and binding.id
+    ]
 
 
 def parse_keymap(text: str) -> dict[str, str]:

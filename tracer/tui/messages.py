@@ -57,5 +57,13 @@ class ForkWith(Message):
         self.at, self.text = at, text
 
 
+class Fail(Message):
+    """The debugger cannot go on (the trace cannot be read): leave with exit code 2, saying `text`."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 class PastLastStop(Message):
     """space was pressed at a tutorial's last stop: the tutorial flow moves on (next part, or says what is next)."""

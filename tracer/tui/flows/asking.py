@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from textual import work
-from textual.binding import Binding
 from textual.worker import get_current_worker
 
 from ...debug.breakpoint_spec import SPEC_HELP, BreakpointSpecError, parse_spec
 from ..screens.ask_screen import AskScreen
-from .flow import Flow
+from .flow import Flow, KeyAction, flow_key
 
 
 def _unreachable(bp) -> str:
@@ -27,25 +28,23 @@ def _breakpoint_problem(spec: str) -> str | None:
 
 class AskingFlow(Flow):
     KEYS = [
-        Binding("colon", "flow('asking', 'goto_number')", "go to event number", show=False, id="goto-event"),
-        Binding("slash", "flow('asking', 'search')", "search", id="search"),
-        Binding("right_square_bracket", "flow('asking', 'search_again', 1)", "next match", show=False, id="next-match"),
-        Binding(
-            "left_square_bracket",
-            "flow('asking', 'search_again', -1)",
-            "previous match",
-            show=False,
-            id="previous-match",
-        ),
-        Binding("b", "flow('asking', 'toggle_breakpoint')", "breakpoint", id="toggle-breakpoint"),
-        Binding(
-            "B",
-            "flow('asking', 'add_breakpoint')",
-            "add breakpoint (kind, tool, condition …)",
-            show=False,
-            id="add-breakpoint",
-        ),
+        flow_key("colon", "goto-event", "go to event number", show=False),
+        flow_key("slash", "search", "search"),
+        flow_key("right_square_bracket", "next-match", "next match", show=False),
+        flow_key("left_square_bracket", "previous-match", "previous match", show=False),
+        flow_key("b", "toggle-breakpoint", "breakpoint"),
+        flow_key("B", "add-breakpoint", "add breakpoint (kind, tool, condition …)", show=False),
     ]
+
+    def actions(self) -> dict[str, KeyAction]:
+        return {
+            "goto-event": self.goto_number,
+            "search": self.search,
+            "next-match": partial(self.search_again, 1),
+            "previous-match": partial(self.search_again, -1),
+            "toggle-breakpoint": self.toggle_breakpoint,
+            "add-breakpoint": self.add_breakpoint,
+        }
 
     def goto_number(self) -> None:
         last = len(self.session) - 1

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.binding import Binding
-
+from ...debug.event_store import LiveStore
 from ...trace.header import TraceHeader
 from ...trace.reader import TraceFormatError
 from ...trace.transitions import Trace
 from ..screens.ask_screen import AskScreen
-from .flow import Flow
+from ..screens.diff_screen import DiffScreen
+from .flow import Flow, KeyAction, flow_key
 from .forking import first_line_of, shown_path
 
 
-def parent_path(header: TraceHeader, trace_path: Path) -> Path | None:
+def parent_path(header: TraceHeader, trace_path: Path | None) -> Path | None:
     """The parent a fork's header names, found as written or next to the fork; None when it names none."""
     named = header.parent
     if not isinstance(named, str) or not named:
         return None
     path = Path(named)
-    if not path.is_absolute() and not path.exists() and (trace_path.parent / path).exists():
+    if trace_path and not path.is_absolute() and not path.exists() and (trace_path.parent / path).exists():
         return trace_path.parent / path  # written relative to where `loopscope fork` ran
     return path
 
@@ -36,19 +36,21 @@ def load_other(answer: str) -> Trace | str:
 
 
 class DiffFlow(Flow):
-    KEYS = [
-        Binding("D", "flow('diffing', 'start')", "diff with the parent run (or another trace)", show=False, id="diff")
-    ]
+    KEYS = [flow_key("D", "diff", "diff with the parent run (or another trace)", show=False)]
+
+    def actions(self) -> dict[str, KeyAction]:
+        return {"diff": self.start}
 
     def _this_run(self) -> Trace:
         store = self.session.store
-        if store.live:  # the events pulled so far: a live trace file is still being written
-            return Trace(store.header, list(store.events), Path(store.path))
+        if isinstance(store, LiveStore):  # the events pulled so far: a live trace file is still being written
+            return Trace(store.header, list(store.events), store.path)
+        assert store.path is not None  # a recording is a file
         return Trace.load(store.path)
 
     def start(self) -> None:
         store = self.session.store
-        parent = parent_path(store.header, Path(store.path))
+        parent = parent_path(store.header, store.path)
         if parent is not None and parent.exists():
             self._show_diff(parent, "the parent of this fork")
             return
@@ -77,8 +79,7 @@ class DiffFlow(Flow):
         )
 
     def _show_diff(self, other: Path | Trace, role: str) -> None:
-        from ...report.diff import diff_traces, render_diff  # with D, not with the debugger
-        from ..screens.diff_screen import DiffScreen
+        from ...report.diff import diff_traces, render_diff  # with D, not with the debugger's first frame
 
         try:
             other_trace = other if isinstance(other, Trace) else Trace.load(other)
@@ -87,7 +88,7 @@ class DiffFlow(Flow):
         except (TraceFormatError, OSError) as error:
             self.say(f"cannot diff: {first_line_of(error)}")
             return
-        names = (shown_path(other_trace.path) if other_trace.path else "A", shown_path(Path(this.path)))
+        names = (shown_path(other_trace.path) if other_trace.path else "A", shown_path(this.path) if this.path else "B")
         title = f"A = {role} · B = the run open here"
         self.app.push_screen(DiffScreen(title, render_diff(diff, names)))
         where = "they take the same transitions" if diff.same else f"they part at transition {diff.parted_at}"

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from textual import work
-from textual.binding import Binding
 from textual.worker import get_current_worker
 
 from ...debug.event_filter import FILTER_HELP, EventFilter, FilterSpecError
 from ..screens.ask_screen import AskScreen
-from .flow import Flow
+from .flow import Flow, KeyAction, flow_key
 
 
 def _filter_problem(text: str) -> str | None:
@@ -23,15 +22,12 @@ def _filter_problem(text: str) -> str | None:
 
 class FilterFlow(Flow):
     KEYS = [
-        Binding("F", "flow('filtering', 'ask')", "filter", id="filter"),
-        Binding(
-            "W",
-            "flow('filtering', 'toggle_step_within')",
-            "step within the filter (on/off)",
-            show=False,
-            id="step-within-filter",
-        ),
+        flow_key("F", "filter", "filter"),
+        flow_key("W", "step-within-filter", "step within the filter (on/off)", show=False),
     ]
+
+    def actions(self) -> dict[str, KeyAction]:
+        return {"filter": self.ask, "step-within-filter": self.toggle_step_within}
 
     def ask(self) -> None:
         if not self.session.index_ready:

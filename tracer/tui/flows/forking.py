@@ -3,32 +3,36 @@
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import work
-from textual.binding import Binding
 
+from executor.events import EventBase
+
+from ...debug.event_store import ReplayStore
 from ...debug.session import build_session
 from ...debug.shipped import is_shipped, user_fork_dir
 from ...report.literal import literal
 from ...trace.header import TraceHeader
 from ...trace.reader import TraceFormatError
-from ..messages import OpenSession
-from .flow import Flow
+from .flow import Flow, KeyAction, flow_key
 
 if TYPE_CHECKING:
     from ...replay.fork import ForkResult
 
-# The fork machinery (replay) and its screen load when f is first pressed, not with the debugger.
+# The fork machinery (replay.fork loads the executor and the replay: ~70 ms) and its screen (Textual's
+# TextArea: ~20 ms) load when f is first pressed, not with the debugger's first frame.
 
 
 def forkable_hint() -> str:
     """Which events f forks. Short: the status line shows the current kind already, and has about
     75 columns left at 120."""
-    from ...replay.fork import MODEL_KINDS, TOOL_KINDS
+    from ...replay.fork import MODEL_KINDS, TOOL_KINDS  # with f (see above)
 
     return f"f forks {'/'.join(MODEL_KINDS)} (a reply) or {'/'.join(TOOL_KINDS)} (an observation)"
 
@@ -64,13 +68,20 @@ def shown_path(path: Path) -> str:
 
 def first_line_of(error: BaseException) -> str:
     """An error as one line; our own errors already read as sentences, others keep their type name."""
-    from ...replay.fork import ForkError  # loaded by now if a fork raised it
-
     text = str(error.args[0]) if error.args else ""
     line = text.strip().splitlines()[0] if text.strip() else ""
-    if isinstance(error, (ForkError, TraceFormatError, LookupError)) and line:
+    if _reads_as_a_sentence(error) and line:
         return line
     return f"{type(error).__name__}: {line}" if line else type(error).__name__
+
+
+def _reads_as_a_sentence(error: BaseException) -> bool:
+    if isinstance(error, (TraceFormatError, LookupError)):
+        return True
+    # Not imported for this (a diff's or a tutorial's error would load the fork machinery): a ForkError
+    # exists only once a fork has loaded its module.
+    fork = sys.modules.get("tracer.replay.fork")
+    return fork is not None and isinstance(error, fork.ForkError)
 
 
 def timeline_title(header: TraceHeader) -> Text | str:
@@ -91,18 +102,18 @@ def _landing(session, at: int, change: str) -> int:
 
 
 class ForkFlow(Flow):
-    KEYS = [
-        Binding(
-            "f", "flow('forking', 'start')", "fork: change this reply or observation and re-run", show=False, id="fork"
-        )
-    ]
+    KEYS = [flow_key("f", "fork", "fork: change this reply or observation and re-run", show=False)]
+
+    def actions(self) -> dict[str, KeyAction]:
+        return {"fork": self.start}
 
     def start(self) -> None:
+        # With f, not with the debugger (see the top of this module).
         from ...replay.fork import ForkError, change_for, recorded_answer
         from ..screens.fork_screen import ForkScreen
 
-        session = self.session
-        if session.store.live:
+        session, store = self.session, self.session.store
+        if not isinstance(store, ReplayStore):
             self.say("forking needs a recorded trace: finish the live run, then `loopscope debug` its file")
             return
         if self.blocked_by:
@@ -113,7 +124,8 @@ class ForkFlow(Flow):
             self.say(forkable_hint())
             return
         try:
-            change, recorded = recorded_answer(session.store.trace, at)
+            # A TraceFile reads like a sequence of events (tracer/trace does not declare it one).
+            change, recorded = recorded_answer(cast("Sequence[EventBase]", store.trace), at)
         except (ForkError, TraceFormatError) as error:
             self.say(f"cannot fork here: {first_line_of(error)}")
             return
@@ -126,17 +138,20 @@ class ForkFlow(Flow):
         if text is None:
             self.say("fork cancelled")
             return
+        store = self.session.store
+        assert isinstance(store, ReplayStore) and store.path is not None  # f and e refuse a live run
         self.busy(f"forking at event {at}: re-running the trace with the new {change}…")
-        parent = self.session.store.path.resolve()
+        parent = store.path.resolve()
         self._run_fork(parent, at, change, text, fork_destination(parent, at))
 
     @work(thread=True, exclusive=True, group="fork")
     def _run_fork(self, parent: Path, at: int, change: str, text: str, output: Path) -> None:
         """Re-executes the run (it may take a while on a long trace), away from the UI thread."""
-        from ...replay.fork import fork_trace
+        from ...replay.fork import fork_trace  # with a fork (f or the playground), not with the debugger
 
         try:
-            result = fork_trace(parent, at, output=output, agents=self._agents(), **{change: text})
+            reply, observation = (text, None) if change == "reply" else (None, text)
+            result = fork_trace(parent, at, reply=reply, observation=observation, output=output, agents=self._agents())
         except Exception as error:  # ForkError, a scenario it cannot build, a file it cannot write...
             self.app.call_from_thread(self._fork_failed, error)
             return
@@ -144,7 +159,8 @@ class ForkFlow(Flow):
 
     def _agents(self) -> tuple[str, ...]:
         """The --agent specs the debugger was opened with: a fork re-runs the trace's agent only if trusted."""
-        return getattr(self.session.store, "agents", ())
+        store = self.session.store
+        return store.agents if isinstance(store, ReplayStore) else ()
 
     def _fork_failed(self, error: BaseException) -> None:
         self.say(f"fork failed: {first_line_of(error)}")
@@ -164,4 +180,4 @@ class ForkFlow(Flow):
         if result.error is not None:
             message += f" · the fork stopped early: {first_line_of(result.error)}"
         self.busy("")
-        self.post_message(OpenSession(session, message, tab="detail"))
+        self.open_session(session, message, tab="detail")

@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-from textual.binding import Binding
-
 from ..messages import ForkWith
-from .flow import Flow
+from .flow import Flow, KeyAction, flow_key
 
 
 class PlaygroundFlow(Flow):
-    KEYS = [
-        Binding(
-            "e",
-            "flow('playground', 'open')",
-            "edit this model call's prompt and ask again",
-            show=False,
-            id="edit-prompt",
-        )
-    ]
+    KEYS = [flow_key("e", "edit-prompt", "edit this model call's prompt and ask again", show=False)]
+
+    def actions(self) -> dict[str, KeyAction]:
+        return {"edit-prompt": self.open}
 
     def open(self) -> None:
-        from ...replay.playground import PlaygroundError, recorded_call  # with e, not with the debugger
+        # With e, not with the debugger: the playground and its screen load the models and the replay (~190 ms).
+        from ...replay.playground import PlaygroundError, recorded_call
         from ..screens.playground_screen import PlaygroundScreen
 
         session = self.session

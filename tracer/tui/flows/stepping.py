@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections import deque
+from functools import partial
 
 from textual import work
-from textual.binding import Binding
 from textual.worker import get_current_worker
 
+from ...debug.event_store import LiveStore, ReplayStore
 from ...debug.step_into import LineStop
 from ...debug.stepping import Motion, MotionSearch, move_within
 from ...trace.reader import TraceFormatError
 from ..messages import PastLastStop, Waiting
-from .flow import Flow
+from .flow import Flow, KeyAction, flow_key
 from .into_function import arm_line_breakpoints, at_line, into_function, left_function, why_not_into
 
 QUEUE_LIMIT = 50
@@ -20,9 +21,21 @@ QUEUE_LIMIT = 50
 BACKGROUND_MOTION_EVENTS = 20_000
 
 
-def _move(key: str, motion: str, direction: int, name: str, show: bool = True) -> Binding:
-    action = f"flow('stepping', 'move', '{motion}', {direction})"
-    return Binding(key, action, name, show=show, id=f"{motion}-{'forward' if direction > 0 else 'back'}")
+# (key, motion, direction, description, shown in the footer): the binding id is "MOTION-forward" / "MOTION-back".
+MOTION_KEYS = [
+    ("s", Motion.STEP, 1, "step", True),
+    ("n", Motion.NEXT, 1, "next", True),
+    ("r", Motion.OUT, 1, "step out", True),
+    ("c", Motion.CONTINUE, 1, "continue", True),
+    ("S", Motion.STEP, -1, "step back", False),
+    ("N", Motion.NEXT, -1, "next, backwards", False),
+    ("R", Motion.OUT, -1, "step out, backwards (to the call)", False),
+    ("C", Motion.CONTINUE, -1, "reverse continue", False),
+]
+
+
+def _motion_id(motion: Motion, direction: int) -> str:
+    return f"{motion.value}-{'forward' if direction > 0 else 'back'}"
 
 
 class SteppingFlow(Flow):
@@ -31,65 +44,65 @@ class SteppingFlow(Flow):
     being pulled, keys are queued like a terminal would, and run in order afterwards."""
 
     KEYS = [
-        _move("s", "step", 1, "step"),
-        _move("n", "next", 1, "next"),
-        _move("r", "out", 1, "step out"),
-        _move("c", "continue", 1, "continue"),
-        _move("S", "step", -1, "step back", False),
-        _move("N", "next", -1, "next, backwards", False),
-        _move("R", "out", -1, "step out, backwards (to the call)", False),
-        _move("C", "continue", -1, "reverse continue", False),
-        Binding("g", "flow('stepping', 'edge', -1)", "first event", show=False, id="first-event"),
-        Binding("G", "flow('stepping', 'edge', 1)", "last event", show=False, id="last-event"),
-        Binding("u", "flow('stepping', 'frame', 1)", "up the stack (show the caller)", show=False, id="frame-up"),
-        Binding("d", "flow('stepping', 'frame', -1)", "down the stack", show=False, id="frame-down"),
-        Binding("space", "flow('stepping', 'tutorial_stop', 1)", "next stop", id="next-stop"),
-        Binding("backspace", "flow('stepping', 'tutorial_stop', -1)", "previous stop", show=False, id="previous-stop"),
-        Binding(
-            "escape",
-            "flow('stepping', 'pause')",
-            "pause a running live continue or a long search",
-            show=False,
-            id="pause",
-        ),
+        *(flow_key(key, _motion_id(motion, way), text, show) for key, motion, way, text, show in MOTION_KEYS),
+        flow_key("g", "first-event", "first event", show=False),
+        flow_key("G", "last-event", "last event", show=False),
+        flow_key("u", "frame-up", "up the stack (show the caller)", show=False),
+        flow_key("d", "frame-down", "down the stack", show=False),
+        flow_key("space", "next-stop", "next stop"),
+        flow_key("backspace", "previous-stop", "previous stop", show=False),
+        flow_key("escape", "pause", "pause a running live continue or a long search", show=False),
     ]
 
     def __init__(self, session, **kwargs) -> None:
         super().__init__(session, **kwargs)
-        self._queued: deque[tuple[str, int]] = deque(maxlen=QUEUE_LIMIT)
+        self._queued: deque[tuple[Motion, int]] = deque(maxlen=QUEUE_LIMIT)
         self._pause_requested = False
         self._in_function = False  # this motion started inside a traced tool function (live)
         self._note: str | None = None
 
+    def actions(self) -> dict[str, KeyAction]:
+        moves = {
+            _motion_id(motion, way): partial(self.move, motion, way) for _key, motion, way, _text, _show in MOTION_KEYS
+        }
+        return moves | {
+            "first-event": partial(self.edge, -1),
+            "last-event": partial(self.edge, 1),
+            "frame-up": partial(self.frame, 1),
+            "frame-down": partial(self.frame, -1),
+            "next-stop": partial(self.tutorial_stop, 1),
+            "previous-stop": partial(self.tutorial_stop, -1),
+            "pause": self.pause,
+        }
+
     # -- keys ------------------------------------------------------------------------------------
-    def move(self, motion: str, direction: int) -> None:
+    def move(self, motion: Motion, direction: int) -> None:
         if self.blocked_by or not self.session.index_ready:
             self._queued.append((motion, direction))  # indexing or pulling: keep the key
             self.post_message(
                 Waiting(f"{self.blocked_by or 'indexing the trace…'} · {len(self._queued)} move(s) waiting")
             )
             return
-        chosen = Motion(motion)
         self._in_function = False
-        if direction > 0 and (searched := into_function(self.session, chosen)) is not None:
+        if direction > 0 and (searched := into_function(self.session, motion)) is not None:
             self._in_function = True  # s at a tool_start, or any forward key inside its function
             self._pause_requested = False
             self.busy("running your tool function live… (esc pauses)")
-            self._drive_live(self.session.motion(searched, 1), chosen, 1)
+            self._drive_live(self.session.motion(searched, 1), motion, 1)
             return
-        self._note = why_not_into(self.session, chosen) if direction > 0 else None
+        self._note = why_not_into(self.session, motion) if direction > 0 else None
         if self.session.view.step_within and self.session.shown() is not None:
-            self._move_within_filter(chosen, direction)
+            self._move_within_filter(motion, direction)
             return
-        search = self.session.motion(chosen, direction)
+        search = self.session.motion(motion, direction)
         if self._may_read_every_event():
             # A breakpoint condition the index cannot decide is checked event by event: seconds on a
             # million events. A worker searches; the window keeps painting and keys wait their turn.
             self._pause_requested = False
-            self.busy(f"{chosen.value}: checking breakpoint conditions event by event… (esc stops)")
-            self._advance_in_background(search, chosen, direction)
+            self.busy(f"{motion.value}: checking breakpoint conditions event by event… (esc stops)")
+            self._advance_in_background(search, motion, direction)
             return
-        self._advanced(search, search.advance(complete=self.session.store.complete or direction < 0), chosen, direction)
+        self._advanced(search, search.advance(complete=self.session.store.complete or direction < 0), motion, direction)
 
     def _may_read_every_event(self) -> bool:
         return len(self.session) > BACKGROUND_MOTION_EVENTS and any(
@@ -129,10 +142,11 @@ class SteppingFlow(Flow):
 
     def _move_within_filter(self, motion: Motion, direction: int) -> None:
         # A live run is not pulled here: the filter steps over the events recorded so far.
-        session = self.session
+        session, index = self.session, self.session.store.index
+        assert index is not None  # a filter is set only once the index is there
         stop = move_within(
             session.shown(),
-            session.store.index,
+            index,
             session.breakpoints,
             session.store.resolve_at,
             session.position,
@@ -154,10 +168,12 @@ class SteppingFlow(Flow):
         self.redraw()
 
     def frame(self, steps: int) -> None:
-        if not self.session.move_frame(steps):
+        moved = self.session.move_frame(steps)
+        frame = self.session.selected_frame()
+        if not moved or frame is None:
             self.say("already at the outermost frame" if steps > 0 else "already at the event's frame")
         else:
-            self.say(f"frame {self.session.selected_frame().function}()")
+            self.say(f"frame {frame.function}()")
         self.redraw()
 
     def tutorial_stop(self, direction: int) -> None:
@@ -188,7 +204,7 @@ class SteppingFlow(Flow):
     @work(thread=True, exclusive=True, group="live")
     def _drive_live(self, search: MotionSearch, motion: Motion, direction: int) -> None:
         """Pull one event at a time in this thread; the UI thread appends it and decides whether to stop."""
-        run = self.session.store.run
+        run = self._live_store().run
         while True:
             if self._pause_requested:
                 self.app.call_from_thread(self._live_paused)
@@ -197,8 +213,13 @@ class SteppingFlow(Flow):
             if self.app.call_from_thread(self._live_pulled, pulled, search, motion, direction):
                 return
 
-    def _live_pulled(self, pulled, search: MotionSearch, motion: Motion, direction: int) -> bool:
+    def _live_store(self) -> LiveStore:
         store = self.session.store
+        assert isinstance(store, LiveStore)  # only a live run is pulled: a recording is complete
+        return store
+
+    def _live_pulled(self, pulled, search: MotionSearch, motion: Motion, direction: int) -> bool:
+        store = self._live_store()
         if isinstance(pulled, LineStop):  # inside a traced tool function: a line to stop at, or to run on
             if not at_line(self.session, pulled, motion):
                 return False
@@ -236,10 +257,12 @@ class SteppingFlow(Flow):
 
     @work(thread=True, exclusive=True, group="index")
     def _build_index(self) -> None:
+        store = self.session.store
+        assert isinstance(store, ReplayStore)  # a live run's index grows as it is pulled
         try:
-            index = self.session.store.build_index()
+            index = store.build_index()
         except TraceFormatError as error:
-            self.app.call_from_thread(self.app.fail, str(error))
+            self.fail(str(error))
             return
         self.app.call_from_thread(self._index_ready, index)
 

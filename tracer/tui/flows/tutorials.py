@@ -4,18 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.binding import Binding
-
 from tutorials.narration import NarrationMismatch, tutorial_stops
 from tutorials.notes_file import NotesFileError
 from tutorials.registry import TUTORIALS, Tutorial
 
 from ...debug.session import DebugSession, build_session
 from ...trace.reader import TraceFormatError, load_trace
-from ..messages import OpenSession
 from ..screens.tutorial_picker import TutorialPicker, part_number
 from ..views.tutorial_place import after_last_stop, narration_language, next_part, tutorial_of
-from .flow import Flow
+from .flow import Flow, KeyAction, flow_key
 from .forking import first_line_of
 
 
@@ -51,19 +48,24 @@ def opened_message(name: str, number: int, session: DebugSession) -> str:
 
 
 class TutorialFlow(Flow):
-    KEYS = [Binding("T", "flow('tutorials', 'pick')", "tutorials", show=False, id="tutorials")]
+    KEYS = [flow_key("T", "tutorials", "tutorials", show=False)]
+
+    def actions(self) -> dict[str, KeyAction]:
+        return {"tutorials": self.pick}
 
     def pick(self) -> None:
         if self.blocked_by:
             self.say(f"wait: {self.blocked_by}")
             return
         lang = narration_language(self.session.stops)
-        current = tutorial_of(Path(self.session.store.path))
+        path = self.session.store.path
+        current = tutorial_of(Path(path)) if path is not None else None
         self.app.push_screen(TutorialPicker(lang, current), lambda chosen: self._open_tutorial(chosen, lang))
 
     def after_last_stop(self) -> None:
         """space past the last stop: on to the next part, else name the other tutorials."""
-        path = Path(self.session.store.path)
+        path = self.session.store.path
+        assert path is not None  # stops come with a tutorial's recording
         lang = narration_language(self.session.stops)
         following = next_part(path)
         if following is None:
@@ -81,4 +83,4 @@ class TutorialFlow(Flow):
         except (LookupError, TraceFormatError, NarrationMismatch, NotesFileError, OSError) as error:
             self.say(f"cannot open tutorial {name}: {first_line_of(error)}")
             return
-        self.post_message(OpenSession(session, lead + opened_message(name, number, session), tab="narration"))
+        self.open_session(session, lead + opened_message(name, number, session), tab="narration")

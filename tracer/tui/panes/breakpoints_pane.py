@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.message import Message
 from textual.widgets import Static
 
 from ...debug.breakpoints import BreakpointSet
 from ...report.literal import literal
+from ..messages import Redraw
 
 
 class BreakpointsPane(Static, can_focus=True):
@@ -23,9 +23,6 @@ class BreakpointsPane(Static, can_focus=True):
         Binding("plus,equals_sign", "ignore(1)", "ignore +1", id="breakpoints-ignore-1"),
         Binding("minus", "ignore(-1)", "ignore -1", id="breakpoints-ignore-minus-1"),
     ]
-
-    class Changed(Message):
-        """The breakpoints were edited here; markers elsewhere need redrawing."""
 
     def __init__(self, breakpoints: BreakpointSet, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -65,7 +62,7 @@ class BreakpointsPane(Static, can_focus=True):
 
     def _changed(self) -> None:
         self.show()
-        self.post_message(self.Changed())
+        self.post_message(Redraw(breakpoints=True))  # the timeline's and source's markers too
 
     def action_select(self, step: int) -> None:
         self.selected += step

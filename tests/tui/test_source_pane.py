@@ -1,0 +1,46 @@
+"""The source pane's title says where the shown line is, in the chrome's language; at a stop it names the pane below."""
+
+from __future__ import annotations
+
+import threading
+
+from tests.helpers.pilot_helpers import debugger, settle
+from tracer.debug.reenactment import Reenactment
+from tracer.tui.app import DebuggerApp
+from tracer.tui.flows.tutorials import tutorial_session
+
+SIZE = (120, 40)
+
+
+def title(app) -> str:
+    return str(app.screen.query_one("#source-pane").border_title)
+
+
+async def test_a_stop_that_shows_the_prompt_names_it_in_the_tutorials_language():
+    for lang, words in (("en", "Narration · the prompt pane is below"), ("zh", "讲解 · 下方是提示词窗格")):
+        app = DebuggerApp(tutorial_session("rose-pricing", 0, lang))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("s")  # stop 2 points at the prompt pane
+            await settle(pilot)
+            assert title(app) == words and app.screen.tabs.active == "prompt"
+
+
+async def test_a_callers_line_found_in_the_source_says_so_in_chinese(monkeypatch, rose):
+    release = threading.Event()
+    advance = Reenactment.advance
+    monkeypatch.setattr(Reenactment, "advance", lambda self: release.wait(30) and advance(self))
+    app = debugger(rose)
+    app.session.requested_lang = "zh"
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await pilot.press(
+                "s", "u"
+            )  # plan(), the caller of the model call, while the real frames are still held back
+            await pilot.pause()
+            assert title(app).startswith("plan() · ") and title(app).endswith(" · 调用方行号由源码推断")
+            assert "inferred" not in title(app)
+        finally:
+            release.set()
+        await settle(pilot)
+        assert "调用方行号由源码推断" not in title(app)  # the re-executed run knows the caller's real line

@@ -1,0 +1,60 @@
+"""The tabbed panes under the source: narration (tutorials), variables, prompt, detail and breakpoints."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import TabbedContent, TabPane
+
+from ...debug.session import DebugSession, UnreadableEvent
+from ..chrome import localise
+from ..views.detail_view import detail_text
+from ..views.narration_view import narration_text
+from ..views.prompt_view import prompt_text
+from ..views.variables_view import variables_text
+from .breakpoints_pane import BreakpointsPane
+from .prompt_pane import PromptPane
+from .text_pane import TextPane
+
+
+class InspectorTabs(TabbedContent):
+    """Only the tab shown is drawn (on each redraw, and when another tab is picked)."""
+
+    def __init__(self, session: DebugSession, lang: str, **kwargs) -> None:
+        super().__init__(initial="narration" if session.stops else "variables", **kwargs)
+        self.session, self.lang = session, lang
+        self.narration = TextPane(id="narration-text")
+        self.variables = TextPane(id="variables-text")
+        self.prompt = PromptPane(id="prompt-pane")
+        self.detail = TextPane(id="detail-text")
+        self.breakpoints = BreakpointsPane(session.breakpoints, id="breakpoints-list")
+
+    def compose(self) -> ComposeResult:
+        panes = [
+            ("Narration", "narration", self.narration),
+            ("Variables", "variables", self.variables),
+            ("Prompt", "prompt", self.prompt),
+            ("Detail", "detail", self.detail),
+            ("Breakpoints", "breakpoints", self.breakpoints),
+        ]
+        for title, name, body in panes[0 if self.session.stops else 1 :]:  # narration only in tutorials
+            self.compose_add_child(TabPane(localise(title, self.lang), body, id=name))
+        yield from super().compose()
+
+    def show(self, name: str | None = None) -> None:
+        """Draw the tab `name` (the one shown when None) from the session."""
+        session, name = self.session, self.active if name is None else name
+        if name == "variables":
+            self.variables.show(variables_text(session, self.lang))
+        elif name == "prompt":
+            self.prompt.show(*prompt_text(session, self.lang))
+        elif name == "detail":
+            event = session.event()
+            cost = None if isinstance(event, UnreadableEvent) else session.costs.call_at(session.position)
+            self.detail.show(detail_text(event, cost, self.lang))
+        elif name == "breakpoints":
+            self.breakpoints.show()
+        elif name == "narration":
+            self.narration.show(narration_text(session))
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self.show(event.pane.id or "")

@@ -1,0 +1,82 @@
+"""The source pane: the selected frame's file at its line, titled with where it is; or a stop's narration."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from ...debug.session import DebugSession
+from ...debug.source_map import hash_warning, moved_line_warning, read_source, read_user_source
+from ...report.literal import literal
+from ..chrome import localise
+from ..views.narration_view import narration_text
+from .source_view import SourceView
+from .text_pane import TextPane
+
+
+class SourcePane(Vertical):
+    """A warning line over the source view. At a tutorial stop whose text points at another pane, the
+    stop's narration takes the source's place (that pane is then shown in the tabs below)."""
+
+    def __init__(self, lang: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.lang = lang
+        self.warning = Static(id="source-warning")
+        self.view = SourceView(id="source")
+        self.stop_text = TextPane(id="stop-text")  # the narration, when a stop shows another pane below
+        self.stop_pane_at: int | None = None  # the event whose stop last chose the tab: once per arrival
+
+    def compose(self) -> ComposeResult:
+        yield self.warning
+        yield self.view
+        yield self.stop_text
+
+    def show(self, session: DebugSession) -> str | None:
+        """Draw the session's place. Returns the pane a stop just arrived at points at, for the tabs to show
+        (None otherwise: once shown, the learner may pick another tab, and 5 still brings the narration)."""
+        self._show_source(session)
+        return self._show_stop(session)
+
+    def _show_source(self, session: DebugSession) -> None:
+        frame = session.selected_frame()
+        if frame is None or frame.file is None:
+            name = frame.function if frame else "this event"
+            self.view.show(None, None, {}, f"no source line is known for {name}()")
+            self.border_title, self.warning.display = localise("Source", self.lang), False
+            return
+        source = read_user_source(frame.file) if frame.callee else read_source(frame.file)
+        self.view.show(source, frame.line, session.breakpoints.lines_in(frame.file), source.problem or "")
+        if frame.callee and session.store.function_frame(session.position) is not None:
+            inferred = "your code, paused at this line (live)"
+        elif frame.callee:
+            inferred = "your code: the function this event calls"
+        else:
+            inferred = "" if frame.exact else "caller line inferred from the source"
+        inferred = f" · {localise(inferred, self.lang)}" if inferred else ""
+        # A Text, not a str: Textual reads a str title as markup, and these names come from the trace.
+        # The method first: a narrow pane cuts the end of the title, and the path matters least.
+        self.border_title = literal(f"{frame.function}() · {frame.file}:{frame.line}{inferred}")
+        line = frame.line
+        problem = hash_warning(source, session.store.header) or (
+            moved_line_warning(source, frame.function, line) if frame.exact and not frame.callee and line else None
+        )
+        self.warning.update(literal(f"⚠ {problem}" if problem else ""))
+        self.warning.display = problem is not None
+
+    def _show_stop(self, session: DebugSession) -> str | None:
+        current = session.current_stop()
+        stop = current[1] if current and current[1].seq == session.position else None
+        # Stops come from the tutorials or from open_debugger's callers: only a tutorial's has a pane.
+        pane = getattr(stop, "pane", "") if stop is not None else ""
+        self.view.display = not pane
+        self.stop_text.display = bool(pane)
+        if not pane:
+            self.stop_pane_at = None
+            return None
+        self.stop_text.show(narration_text(session))
+        self.border_title = literal(localise(f"Narration · the {pane} pane is below", self.lang))
+        if self.stop_pane_at == session.position:
+            return None
+        self.stop_pane_at = session.position
+        return pane
