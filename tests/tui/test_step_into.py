@@ -256,13 +256,28 @@ async def test_breakpoints_added_or_deleted_at_the_tool_start_count_for_its_call
 def test_leaving_the_function_says_how_the_call_ended(kind, error_type, said, zh):
     from types import SimpleNamespace
 
-    from executor.events.base import CalleeRef
+    from executor.events import ToolEndEvent, ToolErrorEvent
+    from executor.events.base import CalleeRef, SourceRef
     from tracer.debug.stepping import Motion
     from tracer.tui.chrome import localise
     from tracer.tui.flows.into_function import left_function
 
     callee = CalleeRef(file="florist.py", line=8, function="price", qualname="price")
-    event = SimpleNamespace(kind=kind, error_type=error_type, callee=callee)
+    where = SourceRef(file="executor/tools/tool.py", line=40, function="run")
+    envelope = {
+        "seq": 5,
+        "run_id": "r",
+        "t": 0.5,
+        "iteration": 1,
+        "frames": ("_call",),
+        "source": where,
+        "callee": callee,
+    }
+    event = (
+        ToolEndEvent(tool="price", observation="12", **envelope)
+        if kind == "tool_end"
+        else ToolErrorEvent(tool="price", error_type=error_type, message="no", handled=True, **envelope)
+    )
     session = SimpleNamespace(event=lambda: event, position=5, message="")
     left_function(session, Motion.OUT)
     assert session.message == said

@@ -4,15 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from executor.events import CalleeRef, EventBase, ToolErrorEvent
+
+from ...debug.event_store import LiveStore
 from ...debug.line_breakpoints import line_hit, lines_in_call
-from ...debug.session import MOTION_WORDS, DebugSession
+from ...debug.session import MOTION_WORDS, DebugSession, UnreadableEvent
 from ...debug.step_into import LOOPSCOPE_PACKAGES, LineStop
 from ...debug.stepping import Motion
 
 
-def _at_newest(session: DebugSession) -> bool:
+def _live_at_newest(session: DebugSession) -> LiveStore | None:
+    """The live run's store when the session is at its newest event and the run goes on; else None."""
     store = session.store
-    return store.live and not store.complete and len(store) > 0 and session.position == len(store) - 1
+    if isinstance(store, LiveStore) and not store.complete and len(store) > 0 and session.position == len(store) - 1:
+        return store
+    return None
+
+
+def _callee(event: EventBase | UnreadableEvent) -> CalleeRef | None:
+    """The function an event calls into: tool_start, llm_start and a few more carry one, other kinds none."""
+    return getattr(event, "callee", None)
 
 
 def _name(event: Any) -> str:
@@ -24,11 +35,12 @@ def into_function(session: DebugSession, motion: Motion) -> Motion | None:
     """Arm the live run for a key pressed at the newest event, when it is about a tool's function: `s`
     at a tool_start traces its call line by line; inside, s/n go a line, r runs the function to its end
     and c continues (line breakpoints still stop both). Returns the motion to search with, or None."""
-    if not _at_newest(session):
+    store = _live_at_newest(session)
+    if store is None:
         return None
-    run, event = session.store.run, session.event()
+    run, event = store.run, store.event(session.position)
     if run.line_stop is not None:
-        lines = lines_in_call(session.breakpoints, event.callee)
+        lines = lines_in_call(session.breakpoints, _callee(event))
         run.step_into(event, "step" if motion in (Motion.STEP, Motion.NEXT) else "lines", lines)
         return Motion.CONTINUE if motion is Motion.CONTINUE else Motion.STEP
     if motion is Motion.STEP and event.kind == "tool_start" and run.why_not_step_into(event) is None:
@@ -40,10 +52,11 @@ def into_function(session: DebugSession, motion: Motion) -> Motion | None:
 def why_not_into(session: DebugSession, motion: Motion) -> str | None:
     """Why `s` at this tool_start steps to the next event rather than into the user's function (one line)."""
     event = session.event()
-    callee = getattr(event, "callee", None)
+    callee = _callee(event)
     if (
         motion is not Motion.STEP
-        or getattr(event, "kind", "") != "tool_start"
+        or isinstance(event, UnreadableEvent)
+        or event.kind != "tool_start"
         or callee is None
         or callee.file.startswith(LOOPSCOPE_PACKAGES)
     ):
@@ -53,9 +66,10 @@ def why_not_into(session: DebugSession, motion: Motion) -> str | None:
             f"stepping into {_name(event)} line by line needs live mode: a recording has its events, not "
             "the function's lines (loopscope debug --live AGENT --model replay:TRACE)"
         )
-    if not _at_newest(session):
+    store = _live_at_newest(session)
+    if store is None:
         return f"this call of {_name(event)} has already run: s steps into a function at the newest event"
-    problem = session.store.run.why_not_step_into(event)
+    problem = store.run.why_not_step_into(event)
     return f"not stepping into it: {problem}" if problem else None
 
 
@@ -63,15 +77,15 @@ def arm_line_breakpoints(session: DebugSession) -> None:
     """At a new tool_start whose function holds enabled line breakpoints, trace its call so the run
     stops on those lines (instead of at the call's events, as a recording does)."""
     store = session.store
-    if not (store.live and not store.complete and len(store)):
+    if not (isinstance(store, LiveStore) and not store.complete and len(store)):
         return
     run, event = store.run, store.event(len(store) - 1)
     if run.line_stop is not None:  # paused inside, a motion from an earlier event resumes: run on to the lines
-        run.step_into(event, "lines", lines_in_call(session.breakpoints, event.callee))
+        run.step_into(event, "lines", lines_in_call(session.breakpoints, _callee(event)))
         return
     if event.kind != "tool_start" or run.why_not_step_into(event):
         return
-    lines = lines_in_call(session.breakpoints, event.callee)  # as they are now: added or deleted since
+    lines = lines_in_call(session.breakpoints, _callee(event))  # as they are now: added or deleted since
     if lines:
         run.step_into(event, "lines", lines)
     else:
@@ -100,11 +114,11 @@ def at_line(session: DebugSession, stop: LineStop, motion: Motion) -> bool:
 def left_function(session: DebugSession, motion: Motion) -> None:
     """A key pressed inside the function landed on the call's next event: say that it returned."""
     event = session.event()
-    callee = getattr(event, "callee", None)
+    callee = _callee(event)
     name = f"{callee.qualname or callee.function}()" if callee is not None else "the tool"
-    if event.kind == "tool_error" and event.error_type == "ToolInputError":
+    if isinstance(event, ToolErrorEvent) and event.error_type == "ToolInputError":
         what = f"{name} never ran: its arguments did not fit"  # refused before the first line
-    elif event.kind == "tool_error":
+    elif isinstance(event, ToolErrorEvent):
         what = f"{name} raised {event.error_type}"
     else:
         what = f"{name} is done"

@@ -48,7 +48,8 @@ class CallStackPane(Static):
             text.append("\n")
         if not frames:
             text.append("(no frames)", style="dim")
-        self.update(text.rstrip() or text)
+        text.rstrip()  # in place: no blank line after the last frame
+        self.update(text)
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)

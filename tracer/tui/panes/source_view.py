@@ -140,7 +140,7 @@ class SourceView(ScrollView, can_focus=True):
             return Strip(list(text.render(self.app.console))).crop_extend(0, width, None)
         if number > len(self.source.lines):
             return Strip.blank(width, self.rich_style)
-        row = self._gutter(number)
+        row = self._gutter(number, len(self.source.lines))
         lines = _HIGHLIGHTED.get(self.source)
         row.append_text(lines[number - 1] if lines else Text(self.source.lines[number - 1]))
         style = (
@@ -155,8 +155,8 @@ class SourceView(ScrollView, can_focus=True):
         strip = Strip(list(row.render(self.app.console))).crop_extend(0, width, style)
         return strip.apply_style(self.rich_style)
 
-    def _gutter(self, number: int) -> Text:
-        digits = len(str(len(self.source.lines)))
+    def _gutter(self, number: int, count: int) -> Text:
+        digits = len(str(count))
         enabled = self.breakpoint_lines.get(number)
         mark = "●" if enabled else "○" if enabled is False else " "
         row = Text(no_wrap=True)

@@ -28,7 +28,7 @@ class StatusLine(Static):
         event = session.event()
         text = Text(no_wrap=True, overflow="ellipsis")
         total = len(session)
-        lang = getattr(session, "lang", "en")
+        lang = session.lang
         if lang == "zh":
             live = "" if session.store.complete else "（实时，目前）"
             text.append(f" 事件 {session.position}/{total}{live} ", style="bold reverse")
@@ -42,7 +42,7 @@ class StatusLine(Static):
         hint = "" if busy else function_hint(session)
         if hint:  # what s / r do here (the footer says it too, in fewer words)
             text.append(f" │ {hint}", style="bold cyan")
-        totals = session.costs.totals(getattr(event, "iteration", 0))
+        totals = session.costs.totals(event.iteration)
         if totals is not None:  # after the message: why we stopped matters more than the bill
             iteration, run = totals
             if lang == "zh":

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from ..views.narration_view import WrappedNarration
 from ..views.variable_table import VariableTable
 
 
@@ -26,8 +27,8 @@ class TextPane(VerticalScroll, can_focus=True):
             # Anchored: Textual keeps the bottom in view when the text grows after a relayout.
             self.anchor()
 
-    def show(self, text: Text | VariableTable) -> None:
-        """Any renderable with a `.plain` text (Text, VariableTable); the plain text is what tests read."""
+    def show(self, text: Text | VariableTable | WrappedNarration) -> None:
+        """Any renderable with a `.plain` text; the plain text is what tests read."""
         if text.plain == self.plain:
             return  # unchanged: keep the reader's scroll position
         self.plain = text.plain

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from executor.events import EventBase
+from executor.events import (
+    BreakerClosedEvent,
+    BreakerHalfOpenEvent,
+    BreakerOpenEvent,
+    DegradeEvent,
+    EventBase,
+    FallbackEvent,
+    FinishCheckEvent,
+    LLMEndEvent,
+    PlanErrorEvent,
+    RefusalEvent,
+)
 
 from ...trace.literal_text import scrub
 from .clipped_text import first_line
@@ -47,9 +58,9 @@ REFUSED_STYLE = "bold white on red"  # a call an open breaker refused unsent: it
 
 
 def kind_style(event_kind: str, event: EventBase | None = None) -> str:
-    if event_kind == "finish_check" and event is not None and not event.is_finish:
+    if event_kind == "finish_check" and isinstance(event, FinishCheckEvent) and not event.is_finish:
         return "yellow"
-    if event_kind == "fallback" and event is not None and event.refused:
+    if event_kind == "fallback" and isinstance(event, FallbackEvent) and event.refused:
         return REFUSED_STYLE
     return KIND_STYLES.get(event_kind, "white")
 
@@ -65,22 +76,32 @@ def _output(values: dict) -> str:
     return first_line(str(values.get("output", values)))
 
 
-def recovery_summary(e: EventBase) -> str:
+RecoveryEvent = (
+    FallbackEvent
+    | BreakerOpenEvent
+    | BreakerHalfOpenEvent
+    | BreakerClosedEvent
+    | PlanErrorEvent
+    | DegradeEvent
+    | RefusalEvent
+)
+
+
+def recovery_summary(e: RecoveryEvent) -> str:
     """Fallbacks, breakers, degradation and refusals in a few words."""
-    kind = e.kind
-    if kind == "fallback":
+    if e.kind == "fallback":
         why = "REFUSED by open breaker, never sent" if e.refused else f"failed for good ({e.error_type})"
         return f"{e.failed_model} {why} → {e.next_model}"
-    if kind == "breaker_open":
+    if e.kind == "breaker_open":
         cause = "half-open trial failed" if e.from_state == "half_open" else f"{e.failures} failures in {e.window:g}s"
         return f"{e.model}: {cause}, refusing calls for {e.cool_down:g}s"
-    if kind == "breaker_half_open":
+    if e.kind == "breaker_half_open":
         return f"{e.model}: open for {e.open_for:g}s, one trial call goes through"
-    if kind == "breaker_closed":
+    if e.kind == "breaker_closed":
         return f"{e.model}: trial call worked, calls flow again"
-    if kind == "plan_error":
+    if e.kind == "plan_error":
         return f"{e.failures}/{e.degrade_after} {e.error_type}: {first_line(e.message)}"
-    if kind == "degrade":
+    if e.kind == "degrade":
         found = f"rule {e.rule!r} → {e.tool}({first_line(e.tool_input or '')!r})" if e.rule else "no rule matches"
         return f"after {e.failures} failures: {found}"
     return f"{e.detected_by}: {first_line(e.text)}"  # refusal
@@ -126,7 +147,7 @@ SUMMARIES = {
 }
 
 
-def _tool_calls(event: EventBase) -> str:
+def _tool_calls(event: LLMEndEvent) -> str:
     """A tool-calling reply: its calls, each with the id its result will carry."""
     calls = event.tool_calls or []
     listed = ", ".join(f"{call.name}({first_line(call.arguments)}) [{call.id}]" for call in calls)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from executor.events import ToolStartEvent
+
+from ...debug.event_store import LiveStore
 from ...debug.session import DebugSession
 from ...debug.step_into import LOOPSCOPE_PACKAGES
 
@@ -12,19 +15,14 @@ def _place(session: DebugSession) -> tuple[str, str]:
     """("into", name) at a tool_start whose function s steps into, ("inside", name) paused inside it,
     ("", "") elsewhere (always in replay: a recording has no lines to run)."""
     store = session.store
-    if not store.live or store.complete or session.position != len(store) - 1:
+    if not isinstance(store, LiveStore) or store.complete or session.position != len(store) - 1:
         return "", ""
     inside = store.function_frame(session.position)
     if inside is not None:
         return "inside", f"{inside.function}()"
-    event = session.event()
-    callee = getattr(event, "callee", None)
-    if (
-        getattr(event, "kind", "") != "tool_start"
-        or callee is None
-        or callee.file.startswith(LOOPSCOPE_PACKAGES)
-        or store.run.why_not_step_into(event) is not None
-    ):
+    event = store.event(session.position)
+    callee = event.callee if isinstance(event, ToolStartEvent) else None
+    if callee is None or callee.file.startswith(LOOPSCOPE_PACKAGES) or store.run.why_not_step_into(event) is not None:
         return "", ""
     return "into", f"{callee.qualname or callee.function}()"
 
@@ -34,7 +32,7 @@ def function_hint(session: DebugSession) -> str:
     place, name = _place(session)
     if not place:
         return ""
-    if getattr(session, "lang", "en") == "zh":
+    if session.lang == "zh":
         return HINTS_ZH[place].format(name=name)
     return f"s: step into {name} line by line" if place == "into" else f"s/n: next line · r: run {name} to its end"
 

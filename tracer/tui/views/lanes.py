@@ -7,15 +7,19 @@ from functools import lru_cache
 
 from rich.text import Text
 
+from executor.events import EventBase
+
+from ...debug.session import UnreadableEvent
+
 LANE_WIDTH = 2
 MAX_LANES = 4
 ID_WIDTH = 8
 SCAN_LIMIT = 400  # a stretch of concurrent events longer than this is drawn from its visible part
 
 
-def _lane_id(event) -> str | None:
+def _lane_id(event: EventBase | UnreadableEvent) -> str | None:
     """The call a concurrent event belongs to; the round's actions and steps are not in a lane."""
-    if getattr(event, "kind", "") in ("agent_action", "step"):
+    if event.kind in ("agent_action", "step"):
         return None
     return getattr(event, "tool_call_id", None)
 
@@ -23,7 +27,7 @@ def _lane_id(event) -> str | None:
 class LaneMap:
     """Which lanes are open at each event of a stretch of concurrent calls (looked up lazily)."""
 
-    def __init__(self, event_at: Callable[[int], object], length: int) -> None:
+    def __init__(self, event_at: Callable[[int], EventBase | UnreadableEvent], length: int) -> None:
         self.event_at, self.length = event_at, length
         self._stretch = lru_cache(maxsize=64)(self._stretch_of)
 
@@ -46,13 +50,13 @@ class LaneMap:
             position -= 1
         return position
 
-    def cell(self, position: int, event: object | None = None) -> Text:
+    def cell(self, position: int, event: EventBase | UnreadableEvent | None = None) -> Text:
         """Blank for an event outside any lane; else ● in its own lane's column and │ in each
         other lane still running (started and not yet ended) at this event. Pass the event when
         the caller has it: outside the lanes nothing else is read."""
         event = self.event_at(position) if event is None else event
         lane = _lane_id(event)
-        if lane is None:
+        if lane is None or isinstance(event, UnreadableEvent):  # an unreadable line has no call id
             return Text("")
         order, spans = self._stretch(self.start_of(position))
         if len(order) < 2:

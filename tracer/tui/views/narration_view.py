@@ -47,7 +47,7 @@ class WrappedNarration:
 
 def narration_text(session: DebugSession) -> WrappedNarration:
     stops = session.stops
-    lang = getattr(session, "lang", "en")
+    lang = session.lang
     words = LABELS.get(lang, LABELS["en"])
     current = session.current_stop()
     if current is None:
@@ -66,8 +66,8 @@ def narration_text(session: DebugSession) -> WrappedNarration:
         ("\n\n", ""),
     ]
     following = session.stop_position(1)
-    if following is None:
-        parts.append((after_last_stop(Path(session.store.path), lang), "bold"))
-    else:
+    if following is not None:
         parts.append((words["next"].format(following=following), "dim"))
+    elif session.store.path is not None:  # always: stops come with a tutorial's recording
+        parts.append((after_last_stop(Path(session.store.path), lang), "bold"))
     return WrappedNarration(parts)

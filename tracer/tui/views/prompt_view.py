@@ -6,14 +6,18 @@ import difflib
 
 from rich.text import Text
 
+from executor.events import LLMStartEvent
+
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
 from ...report.narrator import reply_text
+from ...trace.index import TraceIndex
 from ...trace.literal_text import scrub
 from ...trace.numpy_on_use import np
 from ..chrome import localise
 from .budget_view import BUDGET_KINDS, budget_text
 from .clipped_text import clipped, common_prefix_length
+from .typed_events import event_as
 
 SEGMENT_LIMIT = 8_000  # per part of the prompt; the end of each part is what matters most
 DIFF_LIMIT = 50_000  # prompts longer than this are not line-diffed (difflib is quadratic)
@@ -21,9 +25,8 @@ DIFF_LIMIT = 50_000  # prompts longer than this are not line-diffed (difflib is 
 TEMPLATE, SCRATCHPAD, NEW = "dim", "cyan", "bold green on grey15"
 
 
-def _same_caller_calls(session: DebugSession, at: int) -> np.ndarray:
+def _same_caller_calls(index: TraceIndex, at: int) -> np.ndarray:
     """Positions of the llm_start events made from the same call stack as event `at`, up to it."""
-    index = session.store.index
     frames = index.shape(at).frames
     calls = index.positions("llm_start")
     calls = calls[: np.searchsorted(calls, at, side="right")]
@@ -37,7 +40,7 @@ def prompt_text(session: DebugSession, lang: str = "en") -> tuple[Text, Text]:
     if index is None:
         return Text(localise("Indexing the trace… the prompt appears when it is done.", lang), style="italic"), Text()
     current = session.event(session.position)
-    if getattr(current, "kind", "") in BUDGET_KINDS:  # the history before and after the budget cut it
+    if current.kind in BUDGET_KINDS:  # the history before and after the budget cut it
         after = index.positions("llm_start")
         after = after[after > session.position]
         return budget_text(current, session.event(int(after[0])) if len(after) else None)
@@ -49,10 +52,12 @@ def prompt_text(session: DebugSession, lang: str = "en") -> tuple[Text, Text]:
     event = session.event(at)
     if isinstance(event, UnreadableEvent):
         return Text(event.problem, style="bold red"), Text()
-    calls = _same_caller_calls(session, at)
+    if not isinstance(event, LLMStartEvent):  # the index says llm_start: a line saying otherwise is shown, not used
+        return Text(f"event {at} is a {event.kind}, not an llm_start", style="bold red"), Text()
+    calls = _same_caller_calls(index, at)
     number = len(calls)
-    previous = session.event(int(calls[-2])) if number >= 2 else None
-    first = session.event(int(calls[0])) if number >= 2 else None
+    previous = event_as(session, int(calls[-2]), LLMStartEvent) if number >= 2 else None
+    first = event_as(session, int(calls[0]), LLMStartEvent) if number >= 2 else None
     caller = event.frames[-2] if len(event.frames) >= 2 else "?"
     header = Text()
     header.append(
@@ -71,11 +76,13 @@ def prompt_text(session: DebugSession, lang: str = "en") -> tuple[Text, Text]:
         header.append(" · ")
         header.append(localise(f"new since call #{number - 1} (event {previous.seq})", lang), style=NEW)
     body = _coloured_prompt(event.prompt, first, previous, lang)
-    _reply(body, session, at, lang)
+    _reply(body, session, index, at, lang)
     return header, body
 
 
-def _coloured_prompt(prompt: str, first, previous, lang: str = "en") -> Text:
+def _coloured_prompt(
+    prompt: str, first: LLMStartEvent | None, previous: LLMStartEvent | None, lang: str = "en"
+) -> Text:
     # The caller's first prompt has an empty scratchpad, so what it shares with this one is the
     # template; what this one shares with the previous call is old scratchpad; the rest is new.
     template_end = common_prefix_length(first.prompt, prompt) if first is not None else len(prompt)
@@ -105,11 +112,10 @@ def _diff(before: str, after: str, lang: str = "en") -> Text:
     return text
 
 
-def _reply(text: Text, session: DebugSession, at: int, lang: str = "en") -> None:
-    index = session.store.index
+def _reply(text: Text, session: DebugSession, index: TraceIndex, at: int, lang: str = "en") -> None:
     if at + 1 >= len(index) or index.kind(at + 1) != "llm_end" or at + 1 > session.position:
         text.append("\n\n" + localise("(the reply has not come back yet at this event)", lang), style="dim italic")
         return
     reply = session.event(at + 1)
     text.append("\n\n" + localise(f"Reply (event {at + 1}), exactly as it came back:", lang) + "\n", style="bold")
-    text.append_text(clipped(reply_text(reply), "yellow"))
+    text.append_text(clipped(reply.problem if isinstance(reply, UnreadableEvent) else reply_text(reply), "yellow"))

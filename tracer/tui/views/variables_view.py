@@ -6,10 +6,15 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from executor.events import ChainStartEvent, FinishCheckEvent, StepEvent
+
+from ...debug.event_store import ReplayStore
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
+from ...trace.index import TraceIndex
 from ..chrome import localise
 from .clipped_text import clipped, first_line
+from .typed_events import event_as
 from .variable_table import VariableTable
 
 if TYPE_CHECKING:
@@ -50,20 +55,21 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
         return Text(event.problem, style="bold red")
     if index is None:
         return Text(localise("Indexing the trace… the loop state appears when it is done.", lang), style="italic")
-    if session.locals_pending():  # a worker is re-executing the run; the pane is redrawn when it gets here
-        done = len(store.reenactment.snapshots)
+    reenactment = store.reenactment if isinstance(store, ReplayStore) else None  # live: the locals are real
+    if reenactment is not None and session.locals_pending():  # a worker re-executes the run; redrawn when there
+        done = len(reenactment.snapshots)
         note = " " + localise(
             f"(the real locals follow: re-executing the run, {done:,} of {position + 1:,} events…)", lang
         )
     else:
-        why = getattr(getattr(store, "reenactment", None), "problem", None)
+        why = reenactment.problem if reenactment is not None else None
         note = " " + localise(f"(no real locals: {why})", lang) if why else ""
     table = VariableTable(
         Text(localise("_call's variables at this event, rebuilt from the recorded events", lang) + note, style="dim")
     )
     _row(table, "iteration", str(event.iteration))
-    _tools_row(table, session, lang)
-    _steps_rows(table, session, lang)
+    _tools_row(table, session, index, lang)
+    _steps_rows(table, session, index, lang)
     start = index.iteration_start(position)
     planned = max(
         (
@@ -76,8 +82,10 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
     stepped = index.last_before("step", position, start)
     if planned is None:
         _row(table, "output", Text(localise("(not planned yet in this iteration)", lang), style="dim"))
-    elif stepped is not None:  # _take_next_step has returned its list of AgentSteps
-        step = session.event(stepped)
+    elif stepped is None:
+        _row(table, "output", _action_repr(session.event(planned)), localise(f"(event {planned})", lang))
+        _observation_row(table, session, index, planned, position, lang)
+    elif (step := event_as(session, stepped, StepEvent)) is not None:  # _take_next_step returned its AgentSteps
         _row(
             table,
             "output",
@@ -85,14 +93,12 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
             f"observation={_short(step.observation, 50)})]",
             localise(f"(event {stepped})", lang),
         )
-    else:
-        _row(table, "output", _action_repr(session.event(planned)), localise(f"(event {planned})", lang))
-        _observation_row(table, session, planned, position, lang)
     checked = index.last_before("finish_check", position, start)
-    if checked is None:
+    check = event_as(session, checked, FinishCheckEvent) if checked is not None else None
+    if check is None:
         _row(table, "is_finish", Text(localise("(not checked yet in this iteration)", lang), style="dim"))
     else:
-        is_finish = session.event(checked).is_finish
+        is_finish = check.is_finish
         _row(
             table,
             "is_finish",
@@ -102,18 +108,19 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
     return table
 
 
-def _tools_row(text: VariableTable, session: DebugSession, lang: str) -> None:
-    start = session.store.index.last_before("chain_start", session.position)
-    if start is None:
+def _tools_row(text: VariableTable, session: DebugSession, index: TraceIndex, lang: str) -> None:
+    start = index.last_before("chain_start", session.position)
+    chain_start = event_as(session, start, ChainStartEvent) if start is not None else None
+    if chain_start is None:
         _row(text, "name_to_tool_map", Text(localise("(no chain_start yet)", lang), style="dim"))
         return
-    tools = session.event(start).tools
+    tools = chain_start.tools
     shown = ", ".join(f"{t.name!r}: Tool({t.name!r})" for t in tools)
     _row(text, "name_to_tool_map", "{" + shown + "}")
 
 
-def _steps_rows(text: VariableTable, session: DebugSession, lang: str) -> None:
-    index, position = session.store.index, session.position
+def _steps_rows(text: VariableTable, session: DebugSession, index: TraceIndex, lang: str) -> None:
+    position = session.position
     steps = index.positions("step")
     # _call extends intermediate_steps only after the finish check has been yielded and resumed.
     checked = index.last_before("finish_check", position - 1) if position else None
@@ -122,8 +129,8 @@ def _steps_rows(text: VariableTable, session: DebugSession, lang: str) -> None:
     if count > SHOWN_STEPS:
         text.add("", Text(localise(f"… {count - SHOWN_STEPS} earlier", lang), style="dim"))
     for number in range(max(0, count - SHOWN_STEPS), count):
-        step = session.event(int(steps[number]))
-        if isinstance(step, UnreadableEvent):
+        step = event_as(session, int(steps[number]), StepEvent)
+        if step is None:  # an unreadable line
             continue
         text.add(
             "",
@@ -134,8 +141,9 @@ def _steps_rows(text: VariableTable, session: DebugSession, lang: str) -> None:
         )
 
 
-def _observation_row(text: VariableTable, session: DebugSession, planned: int, position: int, lang: str) -> None:
-    index = session.store.index
+def _observation_row(
+    text: VariableTable, session: DebugSession, index: TraceIndex, planned: int, position: int, lang: str
+) -> None:
     found = [
         p
         for p in (index.last_before(k, position, planned) for k in ("tool_end", "invalid_tool", "tool_error"))

@@ -1,0 +1,17 @@
+"""An event of the session as its own class, checked: the store hands every event out as EventBase."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from executor.events import EventBase
+
+from ...debug.session import DebugSession
+
+E = TypeVar("E", bound=EventBase)
+
+
+def event_as(session: DebugSession, position: int, kind: type[E]) -> E | None:
+    """The event at `position` if it is a `kind` (e.g. StepEvent); None for an unreadable line or another kind."""
+    event = session.event(position)
+    return event if isinstance(event, kind) else None
