@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     print(scrub(f"forked {args.trace} at event {args.at}: wrote {result.path} ({len(result.trace)} events)"))
     if diff.parted_at is not None:  # labels and the outcome quote the trace (tool names, errors): literally
         row = diff.rows[diff.parted_at]
-        label = row.a.label if row.a else row.b.label
+        label = row.either.label
         print(
             scrub(
                 f"it parts from the parent at transition {diff.parted_at} ({label}); "
