@@ -41,6 +41,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.nodeid not in _failed_under_update or report.when == "teardown":
         return
     session = getattr(_configs[-1], "_syrupy", None) if _configs else None
+    if session is None:  # syrupy is not running in this session
+        return
     try:
         session.ran_item(report.nodeid, "skipped")
     except AttributeError:  # another syrupy: keep the run going; the snapshot is its business then
