@@ -383,7 +383,7 @@ def _graph_on_stack(frame: Any) -> Any:
     """The LangGraph graph being invoked, if any (LangGraph's prebuilt agent, not a classic AgentExecutor)."""
     try:
         # Here, not at the top: langgraph is optional beside langchain-classic (a classic AgentExecutor
-        # needs none, and loading it would cost its run most of a second); a graph's run has it loaded.
+        # needs none, and loading it would cost its run about half a second); a graph's run has it loaded.
         from langgraph.pregel import Pregel
     except ImportError:
         return None

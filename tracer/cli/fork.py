@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from executor import SystemClock
+
 from ..replay.fork import ForkError, fork_trace
 from ..report.diff import diff_traces
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .live_options import live_model
 from .scenarios import add_agent_argument
 from .usage_error import UsageError
 
@@ -45,10 +48,6 @@ def _live(args: argparse.Namespace) -> tuple[object, object]:
     """(model, redactor) for --model, or (None, None) to stay offline."""
     if not args.model:
         return None, None
-    from executor import SystemClock
-
-    from .live_options import live_model
-
     live = live_model(args, [], SystemClock())
     return live.model, live.redactor()
 

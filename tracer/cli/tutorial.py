@@ -23,6 +23,7 @@ from ..report.narrator import Narrator, reply_text
 from ..trace.reader import load_trace
 from . import COMMANDS
 from .language import chosen_language, default_language  # noqa: F401  (default_language: tests)
+from .terminal import can_show_debugger
 from .usage_error import UsageError
 
 LABELS = {
@@ -177,8 +178,6 @@ def list_tutorials(console: Console, lang: str) -> None:
 
 # -- the debugger -------------------------------------------------------------------------
 def stdout_is_terminal() -> bool:
-    from .terminal import can_show_debugger
-
     return can_show_debugger()
 
 

@@ -244,6 +244,8 @@ class OTelListener:
         service_name: str = om.SERVICE_NAME,
         timeout: float = 5.0,
     ) -> None:
+        # Only a live listener sending to a collector needs the HTTP exporter (requests, protobuf;
+        # about 0.1 s): spans_of and a listener given its own exporter never load it.
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
         if exporter is None and endpoint is None:
