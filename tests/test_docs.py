@@ -166,3 +166,15 @@ def test_the_key_tables_are_the_debuggers_bindings():
         assert binding in documented, f"docs/debugger.md has no row for the binding {binding!r} ({keys})"
         assert documented[binding] == keys, f"docs/debugger.md gives {binding!r} {documented[binding]}, bound {keys}"
     assert not set(documented) - set(bindings), f"documented but not bound: {set(documented) - set(bindings)}"
+
+
+# A path into the repository anywhere on a page (prose, tables, captures), without a trailing `:LINE`.
+REPOSITORY_PATH = re.compile(r"(?<![\w/.-])((?:executor|tracer|tutorials|tests|fixtures|bench|docs)/[\w./*-]*[\w*])")
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=_name)
+def test_every_repository_path_named_exists(document):
+    """`executor/tools.py` became `executor/tools/tool.py`: a page naming a file that moved fails here."""
+    for path in REPOSITORY_PATH.findall(_text(document)):
+        path = re.sub(r"\.(interrupted|failed|lost)$", "", path)  # what a broken recording leaves beside FILE
+        assert list(ROOT.glob(path)), f"{_name(document)} names {path}, which is not in the repository"
