@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from executor.events import (
     EVENT_ADAPTER,
     EVENT_KINDS,
-    EventBase,
+    Event,
     event_from_json,
 )
 
@@ -87,7 +87,10 @@ class TraceFile:
         self._fh.seek(0)
         if first[:1] not in (b"{", b"[") or b'"loopscope-trace"' in first:
             return False  # looks_foreign's own first test, without loading the importers (and the writer)
-        from .importers import looks_foreign, opened_as_loopscope  # imported late: importers use this module
+        from .importers import (  # late: they load the writer, which opening a trace does not need
+            looks_foreign,
+            opened_as_loopscope,
+        )
 
         foreign = looks_foreign(self._fh)
         self._fh.seek(0)
@@ -174,7 +177,7 @@ class TraceFile:
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise TraceFormatError(self.path, index + 2, "not valid JSON") from None
 
-    def _decode_uncached(self, index: int) -> EventBase:
+    def _decode_uncached(self, index: int) -> Event:
         line_no = index + 2
         raw = self._raw(index + 1)
         if not raw.strip():
@@ -193,7 +196,7 @@ class TraceFile:
                 raise TraceFormatError(self.path, line_no, f"unknown event kind {kind!r}") from None
             raise TraceFormatError(self.path, line_no, f"invalid event: {_first_error(error)}") from None
 
-    def _decoded_by_json_module(self, raw: bytes, line_no: int) -> EventBase:
+    def _decoded_by_json_module(self, raw: bytes, line_no: int) -> Event:
         try:
             return EVENT_ADAPTER.validate_python(json.loads(raw))
         except (json.JSONDecodeError, UnicodeDecodeError):
@@ -238,18 +241,18 @@ class TraceFile:
             self._prompts.clear()
         self._prompts[index] = prompt
 
-    def __getitem__(self, index: int) -> EventBase:
+    def __getitem__(self, index: int) -> Event:
         if index < 0:
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(f"event {index} is out of range (0..{len(self) - 1})")
         return self._decode(index)
 
-    def __iter__(self) -> Iterator[EventBase]:
+    def __iter__(self) -> Iterator[Event]:
         for index in range(len(self)):
             yield self[index]
 
-    def events(self) -> list[EventBase]:
+    def events(self) -> list[Event]:
         """Every event, validated (raises TraceFormatError at the first bad line)."""
         return [self._decode_uncached(i) for i in range(len(self))]
 
@@ -296,7 +299,7 @@ def _line_spans(mapped: mmap.mmap, size: int) -> tuple[Any, Any]:
         if not ends or ends[-1] != size - 1:
             ends.append(size)
         return [0, *(end + 1 for end in ends[:-1])], ends
-    import numpy as np
+    import numpy as np  # only a large trace needs it (numpy's import is ~40 ms; see SMALL_TRACE)
 
     found = _newline_offsets(mapped, size)
     if len(found) == 0 or int(found[-1]) != size - 1:
@@ -311,7 +314,7 @@ def _newline_offsets(mapped: mmap.mmap, size: int) -> Any:
     keep every page resident; chunk by chunk, with each chunk's pages released after it is
     scanned, a 460 MB trace is indexed in well under 100 MB.
     """
-    import numpy as np
+    import numpy as np  # only a large trace gets here (see SMALL_TRACE)
 
     found = []
     for start in range(0, size, SCAN_CHUNK):
@@ -332,7 +335,7 @@ def _peek_kind(raw: bytes) -> str | None:
     return value.get("kind") if isinstance(value, dict) else None
 
 
-def load_trace(path: str | os.PathLike[str]) -> tuple[TraceHeader, list[EventBase], str | None]:
+def load_trace(path: str | os.PathLike[str]) -> tuple[TraceHeader, list[Event], str | None]:
     """Header, every event (validated), and the truncation (or import) warning if any."""
     with TraceFile(path) as trace:
         return trace.header, trace.events(), trace.warning or trace.import_warning
