@@ -22,6 +22,7 @@ from executor.events import (
 
 from .format_error import TraceFormatError
 from .header import TraceHeader, header_from
+from .literal_text import scrub
 
 # The events a run that came to an end (well or badly) always finishes with.
 RUN_ENDS = frozenset({"chain_end", "chain_error"})
@@ -33,8 +34,6 @@ def _dropped_note(origin: Any) -> str | None:
     dropped = origin.get("dropped") if isinstance(origin, dict) else None
     if not isinstance(dropped, dict) or not isinstance(dropped.get("callbacks"), int):
         return None
-    from .literal_text import scrub  # only a trace that dropped something needs it
-
     first = scrub(dropped.get("first") or "").replace("\n", " ")[:200]
     return (
         f"{dropped['callbacks']} callback(s) could not be recorded by the LangChain handler (first: {first}); "
@@ -52,7 +51,8 @@ class TraceFile:
     """An open trace. `len(trace)` events; `trace[i]` decodes event i on demand (cached).
 
     Opening reads only the header and scans for newlines, so a million-event file opens in
-    a fraction of a second. `warning` is set when the last line was cut off mid-write.
+    a fraction of a second. `warning` is set when the run was cut off (mid-line or between events);
+    `notice` when the run is whole but its maker left something out (see __init__).
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -65,7 +65,7 @@ class TraceFile:
         self.import_note: str | None = None  # what an import recognised (for a status line)
         # What the file's maker had to guess or leave out, though the run is whole: an import's orphan
         # spans, a LangChain handler's dropped callbacks. Not a cut-off run (that is `warning`).
-        self.import_warning: str | None = None
+        self.notice: str | None = None
         if self._convert_if_foreign():
             self._fh.close()
             self._fh = _open_regular(self.path)  # the converted trace
@@ -87,10 +87,8 @@ class TraceFile:
         self._fh.seek(0)
         if first[:1] not in (b"{", b"[") or b'"loopscope-trace"' in first:
             return False  # looks_foreign's own first test, without loading the importers (and the writer)
-        from .importers import (  # late: they load the writer, which opening a trace does not need
-            looks_foreign,
-            opened_as_loopscope,
-        )
+        # Late: the importers load the writer, which opening a loopscope trace does not need.
+        from .importers import looks_foreign, opened_as_loopscope
 
         foreign = looks_foreign(self._fh)
         self._fh.seek(0)
@@ -99,7 +97,7 @@ class TraceFile:
         source = self.path
         self.path, conversion = opened_as_loopscope(source)
         self.import_note = f"imported {source.name}: {conversion.recognised}"
-        self.import_warning = " · ".join(conversion.warnings) or None
+        self.notice = " · ".join(conversion.warnings) or None
         return True
 
     # -- header and tail ------------------------------------------------------------------
@@ -139,7 +137,7 @@ class TraceFile:
         except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
             return None  # a bad last line is reported when it is decoded
         if kind in RUN_ENDS:
-            self.import_warning = self.import_warning or _dropped_note(last.get("origin"))
+            self.notice = self.notice or _dropped_note(last.get("origin"))
             return None
         return (
             f"{self.path}: the run was interrupted: it stops after event {len(self) - 1} "
@@ -336,6 +334,6 @@ def _peek_kind(raw: bytes) -> str | None:
 
 
 def load_trace(path: str | os.PathLike[str]) -> tuple[TraceHeader, list[Event], str | None]:
-    """Header, every event (validated), and the truncation (or import) warning if any."""
+    """Header, every event (validated), and the truncation warning (or else the notice) if any."""
     with TraceFile(path) as trace:
-        return trace.header, trace.events(), trace.warning or trace.import_warning
+        return trace.header, trace.events(), trace.warning or trace.notice
