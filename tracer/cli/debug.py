@@ -88,8 +88,8 @@ def narrate_trace(path: str | Path, console: Console) -> None:
             console.print(literal(f"warning: {trace.warning}", style="yellow"))
         if trace.import_note:
             console.print(literal(trace.import_note, style="dim"))
-        if trace.import_warning:
-            console.print(literal(f"warning: {trace.import_warning}", style="yellow"))
+        if trace.notice:
+            console.print(literal(f"warning: {trace.notice}", style="yellow"))
         narrator = Narrator(console)
         for event in trace:
             narrator(event)
