@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from executor.events import EventBase, LLMEndEvent, LLMStartEvent
+from executor.events import Event, EventBase, LLMEndEvent, LLMStartEvent
 from tutorials import Scenario
 from tutorials.narration import NarrationMismatch, NarrationStop, tutorial_stops
 from tutorials.notes_file import LANGUAGES, NotesFileError
@@ -79,7 +79,7 @@ def _chosen_parts(tutorial: Tutorial, number: int | None) -> Sequence[Scenario]:
     return tutorial.parts[number - 1 : number]
 
 
-def _part_events(tutorial: Tutorial, part: Scenario, lang: str) -> tuple[list[EventBase], list[NarrationStop]]:
+def _part_events(tutorial: Tutorial, part: Scenario, lang: str) -> tuple[list[Event], list[NarrationStop]]:
     if not part.fixture.exists():
         raise UsageError(f"no recording at {part.fixture}; record it with `loopscope record {part.name}`")
     _header, events, _warning = load_trace(part.fixture)
