@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel
 
-from ..models.chat_call import ToolCallingModel, call_chat_model
-from ..models.chat_model import ModelReply
+from ..awaiting import Narrated
+from ..models.chat_call import call_chat_model
+from ..models.chat_model import ModelReply, ToolCallingModel
 from ..models.messages import (
     Message,
     ToolCall,
@@ -57,7 +58,7 @@ class ToolCallingAgent:
 
     def plan(
         self, intermediate_steps: Sequence[AgentStep], run: RunContext, **inputs: Any
-    ) -> Generator[object, None, list[ToolAgentAction] | AgentFinish]:
+    ) -> Narrated[list[ToolAgentAction] | AgentFinish]:
         # LangChain: RunnableMultiActionAgent.plan — the steps so far become messages; the reply's
         # tool calls become actions (several at once), a reply without any is the final answer.
         messages = self.build_messages(intermediate_steps, **inputs)
