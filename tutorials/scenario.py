@@ -67,6 +67,7 @@ class Scenario:
         return {"input": self.question}
 
     def executor(self, model: ChatModel, tools: list[Tool] | None = None, **overrides: Any) -> AgentExecutor:
+        # here, not at the top: the executor loads when a scenario first runs (see TYPE_CHECKING above)
         from executor import AgentExecutor, ScriptedModel, SystemClock, create_react_agent
 
         if self.scripted_endpoint is not None and isinstance(model, ScriptedModel):
