@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from pydantic import BaseModel
 
 from ..awaiting import Narrated
 from ..models.chat_call import call_chat_model
-from ..models.chat_model import ModelReply, ToolCallingModel
+from ..models.chat_model import ChatModel, ModelReply, ToolCallingModel
 from ..models.messages import (
     Message,
     ToolCall,
@@ -86,7 +86,7 @@ def _invoking_log(call: ToolCall, content: str) -> str:
 
 
 def create_tool_calling_agent(
-    model: ToolCallingModel,
+    model: ChatModel | ToolCallingModel,
     tools: Sequence[Tool],
     system_prompt: str | None = None,
     *,
@@ -95,9 +95,13 @@ def create_tool_calling_agent(
     parallel_tool_calls: bool = True,
 ) -> ToolCallingAgent:
     """LangChain: create_tool_calling_agent. Use it with the same AgentExecutor as the ReAct agent."""
-    if not callable(getattr(model, "generate_messages", None)):
+    if not _calls_tools(model):
         raise TypeError(
             f"{type(model).__name__} has no generate_messages(messages, tools, ...): "
             "the tool-calling agent needs a chat model that supports tool calls"
         )
     return ToolCallingAgent(model, tools, system_prompt, response_format, context_budget, parallel_tool_calls)
+
+
+def _calls_tools(model: ChatModel | ToolCallingModel) -> TypeGuard[ToolCallingModel]:
+    return callable(getattr(model, "generate_messages", None))  # ModelHooks.generate_messages
