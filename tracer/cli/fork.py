@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from executor import SystemClock
+from executor import ChatModel, SystemClock
 
 from ..replay.fork import ForkError, fork_trace
 from ..report.diff import diff_traces
 from ..trace.literal_text import scrub
+from ..trace.redact import Redactor
 from . import COMMANDS
 from .live_options import live_model
 from .scenarios import add_agent_argument
@@ -44,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-def _live(args: argparse.Namespace) -> tuple[object, object]:
+def _live(args: argparse.Namespace) -> tuple[ChatModel | None, Redactor | None]:
     """(model, redactor) for --model, or (None, None) to stay offline."""
     if not args.model:
         return None, None
