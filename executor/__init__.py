@@ -3,9 +3,50 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:  # editors and mypy follow `from executor import X` here; at run time __getattr__ imports it
+    from .agent_executor import STOPPED, AgentExecutor, OutputParsingError
+    from .agents.context_budget import ContextBudget, approx_token_count
+    from .agents.parser import OutputParserException
+    from .agents.prompt import REACT_PROMPT, PromptTemplate
+    from .agents.react import ReActAgent, create_react_agent
+    from .agents.structured_output import extract_structured
+    from .agents.tool_calling import ToolCallingAgent, create_tool_calling_agent
+    from .clock import ManualClock, SystemClock
+    from .models.chat_call import reply_from_llm_end
+    from .models.chat_model import (
+        ChatModel,
+        ModelHooks,
+        ModelRefused,
+        ModelReply,
+        ScriptedModel,
+        ScriptExhausted,
+        ToolCallingModel,
+    )
+    from .models.messages import ToolCall
+    from .models.model_list import ModelEntry, ModelList, create_model_chain, load_model_list
+    from .recovery.circuit_breaker import (
+        CircuitBreaker,
+        CircuitBreakerModel,
+        CircuitOpenError,
+        breaker_for,
+        reset_breakers,
+        with_breaker,
+    )
+    from .recovery.degradation import DegradingAgent, NoRuleMatched, Rule, RuleSet
+    from .recovery.fallbacks import FallbackModel, with_fallbacks
+    from .recovery.rate_limit import RateLimiter
+    from .recovery.retry import RetriesExhausted, RetryPolicy, TransientError
+    from .run_context import RunContext
+    from .schema import AgentAction, AgentFinish, AgentStep, ToolAgentAction
+    from .states import STATES, state_of
+    from .tools.args import ToolInputError
+    from .tools.calculator import llm_math_tool
+    from .tools.decorator import tool
+    from .tools.tool import Tool, ToolError, ToolTimeout
 
 # Each public name and the module it lives in. A name is imported on first use, so `import executor`
 # (and every `from executor.x import y`, which runs this file first) costs nothing: reading a trace
@@ -17,7 +58,6 @@ _PUBLIC = {
     "AgentExecutor": "agent_executor",
     "OutputParsingError": "agent_executor",
     "llm_math_tool": "tools.calculator",
-    "ToolCallingModel": "models.chat_call",
     "reply_from_llm_end": "models.chat_call",
     "CircuitBreaker": "recovery.circuit_breaker",
     "CircuitBreakerModel": "recovery.circuit_breaker",
@@ -41,6 +81,8 @@ _PUBLIC = {
     "create_model_chain": "models.model_list",
     "load_model_list": "models.model_list",
     "ChatModel": "models.chat_model",
+    "ModelHooks": "models.chat_model",
+    "ToolCallingModel": "models.chat_model",
     "ModelRefused": "models.chat_model",
     "ModelReply": "models.chat_model",
     "ScriptedModel": "models.chat_model",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Generator, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from pydantic import BaseModel
 
@@ -31,10 +32,10 @@ from .events import (
 from .events.builder import build_record
 from .listeners import check_listeners
 from .recovery.degradation import RuleSet, with_rules
-from .recovery.model_chain import describe_model
 from .recovery.rate_limit import RateLimiter
 from .recovery.retry import RetryPolicy
 from .run_context import Listener, RunContext
+from .run_settings import DEFAULT_RETRY, retry_policy_for, run_settings
 from .schema import AgentAction, AgentFinish, AgentStep, ToolAgentAction
 from .tools.adapters import as_tools
 from .tools.parallel import perform_tool_calls
@@ -43,7 +44,6 @@ from .tools.tool import Tool, invalid_tool_observation
 Events = Generator[EventBase, None, Any]
 ParsingErrorHandler = bool | str | Callable[[OutputParserException], str]
 STOPPED = "Agent stopped due to iteration limit or time limit."
-DEFAULT_RETRY = "default"  # retry_policy's default: the CLI's RetryPolicy for a live model, none otherwise
 
 
 class OutputParsingError(ValueError):
@@ -99,7 +99,7 @@ class AgentExecutor:
         self.trim_intermediate_steps = trim_intermediate_steps
         self.clock = clock
         self.run_id_factory = run_id_factory
-        self.retry_policy = _retry_policy_for(retry_policy, agent)  # model calls, and tools without their own
+        self.retry_policy = retry_policy_for(retry_policy, agent)  # model calls, and tools without their own
         self.rate_limiter = rate_limiter  # paces every model call, nested ones included
         self.response_format = response_format  # a pydantic model the final answer must validate into
         self.max_concurrency = max_concurrency  # worker threads for one reply's tool calls (None: one each)
@@ -136,7 +136,7 @@ class AgentExecutor:
         if "input" not in inputs:
             raise ValueError(f"Missing some input keys: {{'input'}} (got {sorted(inputs)})")
         run = run or self._new_run()
-        yield run.emit(ChainStartEvent, inputs=inputs, tools=self._tool_infos(), settings=self._settings(run.clock))
+        yield run.emit(ChainStartEvent, inputs=inputs, tools=self._tool_infos(), settings=run_settings(self, run.clock))
         try:
             outputs = yield from self._call(inputs, run)
         except Exception as error:
@@ -154,7 +154,7 @@ class AgentExecutor:
         time_elapsed = 0.0
         start_time = run.clock.monotonic()
         while self._should_continue(iterations, time_elapsed):
-            run.iteration = iterations + 1
+            run.start_round(iterations + 1)
             output = yield from self._take_next_step(name_to_tool_map, inputs, intermediate_steps, run)
             is_finish = isinstance(output, AgentFinish)
             yield run.emit(FinishCheckEvent, is_finish=is_finish, output_type=_type_name(output))
@@ -302,33 +302,6 @@ class AgentExecutor:
     def _tool_infos(self) -> list[ToolInfo]:
         return [ToolInfo(name=t.name, description=t.description, return_direct=t.return_direct) for t in self.tools]
 
-    def _settings(self, clock: Clock) -> dict[str, Any]:
-        settings = {
-            "max_iterations": self.max_iterations,
-            "max_execution_time": self.max_execution_time,
-            "early_stopping_method": self.early_stopping_method,
-            "handle_parsing_errors": _describe(self.handle_parsing_errors),
-            "return_intermediate_steps": self.return_intermediate_steps,
-            "trim_intermediate_steps": _describe(self.trim_intermediate_steps),
-            "model": self.agent.model.model_name,
-            "stop": list(self.agent.stop),
-            **({"response_format": self.response_format.__name__} if self.response_format else {}),
-            **({"max_concurrency": self.max_concurrency} if self.max_concurrency else {}),
-            # what a replay re-runs the recorded failures under (a Python-recorded trace's header lacks it);
-            # jitter left out: it is randomness in the waits, which a replay does not repeat
-            **(
-                {"retry_policy": {k: v for k, v in self.retry_policy.describe().items() if k != "jitter"}}
-                if self.retry_policy
-                else {}
-            ),
-        }
-        chain = describe_model(self.agent.model, clock)
-        if chain is not None:  # fallbacks and breakers (their states now): what a replay rebuilds
-            settings["model_chain"] = chain
-        if self.rules is not None:
-            settings["degradation"] = {"degrade_after": self.degrade_after, "rules": self.rules.describe()}
-        return settings
-
     def with_overrides(self, **changes: Any) -> AgentExecutor:
         """A new executor like this one with some constructor arguments changed (e.g. tools, clock).
 
@@ -336,8 +309,6 @@ class AgentExecutor:
         reaching into a built executor. Every constructor argument is kept as the attribute of
         the same name, which is what makes the copy exact.
         """
-        import inspect  # here, not at the top: copying is rare and the loop's lines stay put
-
         names = list(inspect.signature(AgentExecutor.__init__).parameters)[1:]
         unknown = sorted(set(changes) - set(names))
         if unknown:
@@ -347,25 +318,11 @@ class AgentExecutor:
         return type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
 
 
-def _retry_policy_for(given: RetryPolicy | str | None, agent: Any) -> RetryPolicy | None:
-    """None means never retry; the default retries a live model (`model.live`) as the CLI does."""
-    if given != DEFAULT_RETRY:
-        if given is not None and not isinstance(given, RetryPolicy):
-            raise TypeError(f"retry_policy must be a RetryPolicy or None, got {type(given).__name__}")
-        return given
-    live = getattr(getattr(agent, "model", None), "live", False) is True
-    return RetryPolicy(max_retries=6) if live else None  # the CLI's --max-retries default
-
-
-def _describe(value: Any) -> Any:
-    return value if isinstance(value, (bool, int, str, type(None))) else getattr(value, "__name__", repr(value))
-
-
 def _type_name(output: Any) -> str:
     return type(output).__name__ if isinstance(output, AgentFinish) else "list[AgentStep]"
 
 
-def _all_tool_calls(actions: list[AgentAction]) -> bool:
+def _all_tool_calls(actions: list[AgentAction]) -> TypeGuard[list[ToolAgentAction]]:
     for action in actions:  # noqa: SIM110 (a loop, not all(genexpr): this runs every round)
         if not isinstance(action, ToolAgentAction):
             return False

@@ -19,7 +19,14 @@ class AsyncEventStream:
 
     def __init__(self, events: Generator[Any, Any, Any]) -> None:
         self._events = events
-        self.result: dict[str, Any] | None = None
+        self._result: dict[str, Any] | None = None
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """The run's result dict, once `async for` has reached the end."""
+        if self._result is None:
+            raise RuntimeError("the run has not finished: iterate the stream to its end before reading result")
+        return self._result
 
     def __aiter__(self) -> AsyncEventStream:
         return self
@@ -31,7 +38,7 @@ class AsyncEventStream:
             try:
                 item = self._events.send(reply) if error is None else self._events.throw(error)
             except StopIteration as stop:
-                self.result = stop.value
+                self._result = stop.value
                 raise StopAsyncIteration from None
             if not isinstance(item, AwaitRequest):
                 return item

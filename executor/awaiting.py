@@ -16,11 +16,17 @@ import threading
 import types
 from collections.abc import Awaitable, Callable, Generator
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, TypeVar
 
 from .clock import Clock, SystemClock
 from .daemon_threads import in_daemon_thread
 from .run_context import RunContext
+
+T = TypeVar("T")
+
+Narrated = Generator[Any, Any, T]
+"""A generator of the loop's call chain that returns T. It yields events, and under the async driver
+AwaitRequests too, which the driver answers with send(): so neither type is narrower than Any."""
 
 
 class AwaitRequest:

@@ -7,18 +7,20 @@ import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from types import CodeType
 from typing import Any
 
+from .call_stack import CallScope, CallStacks, ThreadScope
 from .clock import Clock, SystemClock
 from .events import EventBase, SourceRef
 from .events.builder import builder_for
-from .paths import PACKAGE_DIR, relative_path
+from .paths import relative_path
 from .recovery.rate_limit import RateLimiter
 from .recovery.retry import RetryPolicy
 
-_PACKAGE_PREFIX = str(PACKAGE_DIR)
+
+def _unbuilt(*_: Any) -> EventBase:
+    raise AssertionError("a site's first emit makes its builder")  # its kind None matches no event class
 
 
 class _Site:
@@ -31,7 +33,7 @@ class _Site:
         self.source = source
         # (kind, number of payload names, builder), replaced whole: threads emitting at one site
         # (parallel tool calls) never see one kind's count with another kind's builder.
-        self.last: tuple[type[EventBase] | None, int, Callable[..., EventBase] | None] = (None, -1, None)
+        self.last: tuple[type[EventBase] | None, int, Callable[..., EventBase]] = (None, -1, _unbuilt)
 
     def builder(self, cls: type[EventBase], payload: dict[str, Any]) -> Callable[..., EventBase]:
         """The builder for `cls` from these payload names; the next emit here with as many names reuses it."""
@@ -46,7 +48,6 @@ class _Site:
 # offsets sit above bit 48, where no address reaches. A hit is checked against the site's code.
 _SITES: dict[int, _Site] = {}
 _MAX_SITES = 4096  # only code made at run time (exec) adds new entries without end
-_MAX_STACKS = 64  # a loop round makes a handful of new frames
 
 
 def _site_at(frame: Any) -> _Site:
@@ -59,28 +60,7 @@ def _site_at(frame: Any) -> _Site:
     return site
 
 
-@dataclass(frozen=True)
-class CallScope:
-    """What a worker thread running one tool call adds to the events it emits (see parallel_tools)."""
-
-    tool_call_id: str
-    prefix: tuple[str, ...]
-    """The executor's call stack where the calls were dispatched; the worker's own frames follow it."""
-    stop: CodeType
-    """The worker function: the stack walk stops there instead of at the run's outermost frame."""
-    sink: Callable[[EventBase], None]
-    """Receives each event under the emit lock, so the sink sees events in `seq` order."""
-
-
 _getframe = sys._getframe
-
-
-class _ThreadScope(threading.local):
-    """The CallScope of the current thread; None on the loop's own thread."""
-
-    # A class default rather than getattr(local, "scope", None): a missing attribute on a
-    # threading.local raises and catches AttributeError inside, ~0.4 µs on every event.
-    scope: CallScope | None = None
 
 
 class RunContext:
@@ -112,35 +92,28 @@ class RunContext:
             )
         self._seq = 0
         self._start = self.clock.monotonic()
-        self._outermost = outermost  # the stack walk stops at this code object
-        self._stacks: dict[Any, tuple[str, ...]] = {}  # frame -> the call stack at it (loop thread only)
-        self.iteration = 0
-        self._caller = caller  # ...or one further out when this entry point drove it (the user's call)
+        self._iteration = 0
+        # The walk stops at `outermost`, or one further out when `caller` drove it (the user's call).
+        self._stacks = CallStacks(outermost, caller)
+        self._known = self._stacks.known  # read on every event: one attribute, not two
         self._lock = threading.Lock()  # concurrent tool calls emit from worker threads
         self._concurrent = 0  # how many concurrent_calls blocks are open
         self.run_state: dict[Any, Any] = {}  # what an agent keeps for one run only (a context summary)
-        self._thread = _ThreadScope()  # a worker thread's CallScope
+        self._thread = ThreadScope()  # a worker thread's CallScope
 
     @property
     def iteration(self) -> int:
         """The loop round (1-based) that events are stamped with; 0 before the first."""
         return self._iteration
 
-    @iteration.setter
-    def iteration(self, value: int) -> None:
-        self._iteration = value
-        # The frames remembered for the last round are finished with; holding them would keep
-        # their locals (the last prompt) alive, and the scratchpad could no longer grow in place.
-        # Those still running (the loop's own, which set this) are kept: they are the same next round.
-        stacks, kept = self._stacks, {}
-        frame = _getframe(1)
-        while frame is not None:
-            names = stacks.get(frame)
-            if names is None:
-                break
-            kept[frame] = names
-            frame = frame.f_back
-        self._stacks = kept
+    def start_round(self, number: int) -> None:
+        """Stamp the events from here on with loop round `number` (LangChain: one pass of _call's while).
+
+        Called by the loop itself: the frames remembered for the rounds before are let go,
+        all but the caller's own and those it runs in, which are the same next round.
+        """
+        self._iteration = number
+        self._stacks.keep_running(_getframe(1))
 
     def elapsed(self) -> float:
         return self.clock.monotonic() - self._start
@@ -153,51 +126,35 @@ class RunContext:
             site = _site_at(frame)
         # A site passes the same names each time; same kind and count: the same builder, which
         # reads each of its names (a KeyError if one differs) and checks each value's type.
-        last = site.last
-        build = last[2] if last[0] is cls and last[1] == len(payload) else site.builder(cls, payload)
-        scope: CallScope | None = self._thread.scope
+        last_cls, count, build = site.last
+        if last_cls is not cls or count != len(payload):
+            build = site.builder(cls, payload)
+        scope = self._thread.scope
         if scope is None:
-            frames = self._stacks.get(frame) or self._remembered_stack(frame)
-            if not self._concurrent:  # the loop's thread alone emits: no lock to take
-                try:
-                    event = build(
-                        payload,
-                        self._seq,
-                        self.run_id,
-                        float(self.clock.monotonic() - self._start),
-                        self._iteration,
-                        frames,
-                        site.source,
-                    )
-                except KeyError:  # as many names as last time at this site, but not the same ones
-                    event = self._build(builder_for(cls, tuple(payload)), cls, payload, frames, site.source)
-                self._seq += 1
-                return event
+            frames = self._known.get(frame) or self._stacks.at(frame)
         else:
-            frames = scope.prefix + self._stack(frame, scope.stop)[1:]
+            frames = scope.prefix + self._stacks.walk(frame, scope.stop)[1:]
             if "tool_call_id" in cls.model_fields and "tool_call_id" not in payload:
                 payload["tool_call_id"] = scope.tool_call_id
                 build = builder_for(cls, tuple(payload))
-        with self._lock:  # one seq per event, and seq order is emission order, across threads
-            event = self._build(build, cls, payload, frames, site.source)
+        # Only the loop's thread emits outside concurrent_calls: no lock to take there.
+        lock = self._lock if self._concurrent or scope is not None else None
+        if lock is not None:
+            lock.acquire()  # one seq per event, and seq order is emission order, across threads
+        try:
+            t = float(self.clock.monotonic() - self._start)
+            try:
+                event = build(payload, self._seq, self.run_id, t, self._iteration, frames, site.source)
+            except KeyError:  # as many names as last time at this site, but not the same ones
+                build = builder_for(cls, tuple(payload))
+                event = build(payload, self._seq, self.run_id, t, self._iteration, frames, site.source)
             self._seq += 1
             if scope is not None:
                 scope.sink(event)
+        finally:
+            if lock is not None:
+                lock.release()
         return event
-
-    def _build(
-        self,
-        build: Callable[..., EventBase],
-        cls: type[EventBase],
-        payload: dict[str, Any],
-        frames: tuple[str, ...],
-        source: SourceRef,
-    ) -> EventBase:
-        t = float(self.clock.monotonic() - self._start)
-        try:
-            return build(payload, self._seq, self.run_id, t, self._iteration, frames, source)
-        except KeyError:  # as many names as last time at this site, but not the same ones
-            return builder_for(cls, tuple(payload))(payload, self._seq, self.run_id, t, self._iteration, frames, source)
 
     @contextmanager
     def concurrent_calls(self) -> Iterator[None]:
@@ -214,7 +171,7 @@ class RunContext:
 
     def stack_here(self) -> tuple[str, ...]:
         """The executor call stack at the caller, as an event emitted there would carry it."""
-        return self._stack(sys._getframe(1))
+        return self._stacks.walk(_getframe(1))
 
     @contextmanager
     def call_scope(self, scope: CallScope) -> Iterator[None]:
@@ -224,66 +181,6 @@ class RunContext:
             yield
         finally:
             self._thread.scope = None
-
-    def _stack(self, frame: Any, outermost: CodeType | None = None) -> tuple[str, ...]:
-        # A suspended `yield from` chain is linked through f_back while it runs,
-        # so walking outwards from the emitting frame gives the real call stack.
-        names = [frame.f_code.co_name]
-        outermost = outermost or self._outermost
-        while frame.f_code is not outermost:
-            frame = frame.f_back
-            if frame is None or (outermost is None and not frame.f_code.co_filename.startswith(_PACKAGE_PREFIX)):
-                break
-            names.append(frame.f_code.co_name)
-        # LangChain: Chain.invoke — when the user called invoke, the stack starts at their call.
-        outer = frame.f_back if frame is not None and frame.f_code is self._outermost else None
-        if outer is not None and outer.f_code is self._caller:
-            names.append(outer.f_code.co_name)
-        names.reverse()
-        return tuple(names)
-
-    def _remembered_stack(self, frame: Any) -> tuple[str, ...]:
-        """The executor call stack at `frame`, outermost first, remembered per frame object.
-
-        A suspended `yield from` chain is linked through f_back while it runs, so walking
-        outwards from the emitting frame gives the real call stack. A generator is always
-        resumed by the generator that delegates to it, so the stack at a frame stays the same
-        while it lives: one walk per new frame, not per event. The remembered frames are held
-        (a frame hashes by identity, so no other frame can take its place) until the next round.
-        """
-        stacks, outermost = self._stacks, self._outermost
-        known = stacks.get(frame.f_back)
-        if known is not None and frame.f_code is not outermost:  # most often: a new frame under a known one
-            names = known + (frame.f_code.co_name,)
-            if len(stacks) > _MAX_STACKS:
-                stacks.clear()
-            stacks[frame] = names
-            return names
-        pending = []
-        names: tuple[str, ...] = ()
-        while frame is not None:
-            known = stacks.get(frame)
-            if known is not None:
-                names = known
-                break
-            code = frame.f_code
-            if outermost is None and pending and not code.co_filename.startswith(_PACKAGE_PREFIX):
-                break  # without an outermost method, the stack ends where the executor's code does
-            pending.append(frame)
-            if code is outermost:
-                break
-            frame = frame.f_back
-        if not names and pending and pending[-1].f_code is outermost:
-            # LangChain: Chain.invoke — when the user called invoke, the stack starts at their call.
-            outer = pending[-1].f_back
-            if outer is not None and outer.f_code is self._caller:
-                names = (outer.f_code.co_name,)
-        if len(stacks) > _MAX_STACKS:  # a round that never ends (a tool run outside the executor)
-            stacks.clear()
-        for frame in reversed(pending):
-            names += (frame.f_code.co_name,)
-            stacks[frame] = names
-        return names
 
 
 Listener = Callable[[EventBase], None]

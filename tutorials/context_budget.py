@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from executor import ChatModel, ContextBudget, Tool, ToolError, create_tool_calling_agent
 
 from .scenario import Scenario
@@ -46,7 +48,7 @@ def reviews_tool() -> Tool:
     )
 
 
-def _agent(strategy: str):
+def _agent(strategy: Literal["trim", "summarize"]):
     def agent(model: ChatModel, tools: list[Tool]):
         budget = ContextBudget(max_tokens=BUDGET_TOKENS, strategy=strategy)
         return create_tool_calling_agent(model, tools, SYSTEM_PROMPT, context_budget=budget)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from executor import ChatModel, RetryPolicy, Rule, RuleSet, ScriptedModel, Tool, with_fallbacks
 from executor.recovery.circuit_breaker import CircuitBreaker, CircuitBreakerModel
@@ -16,7 +17,7 @@ ANSWER = "Light rain in Hangzhou today, 12-16°C: yes, take an umbrella."
 
 # 3 attempts per model call (2 retries), 1 s then 2 s apart; the breaker opens at the 3rd failure in a minute.
 RETRY = RetryPolicy(max_retries=2, initial_delay=1.0, backoff_factor=2.0, jitter=False)
-BREAKER = {"failure_threshold": 3, "window": 60.0, "cool_down": 30.0}
+BREAKER: dict[str, Any] = {"failure_threshold": 3, "window": 60.0, "cool_down": 30.0}  # CircuitBreaker keywords
 RULES = RuleSet([Rule("weather", r"weather in (?P<city>[a-z]+)", "get_weather", "{city}")])
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the executor loads when a scenario first runs, not when a tutorial is listed or opened
-    from executor import AgentExecutor, ChatModel, Tool
+    from executor import AgentExecutor, ChatModel, ModelReply, Tool
     from executor.clock import Clock
 
 
@@ -37,7 +37,7 @@ class Scenario:
     title: str
     question: str
     build_tools: Callable[[ChatModel], list[Tool]]
-    replies: Sequence[str]  # what the scripted model answers, in call order, when recording
+    replies: Sequence[str | ModelReply]  # what the scripted model answers, in call order, when recording
     settings: dict[str, Any] = field(default_factory=dict)
     fixture_name: str = ""
     expect_error: bool = False  # the run is meant to die (its trace ends in chain_error)
@@ -67,6 +67,7 @@ class Scenario:
         return {"input": self.question}
 
     def executor(self, model: ChatModel, tools: list[Tool] | None = None, **overrides: Any) -> AgentExecutor:
+        # here, not at the top: the executor loads when a scenario first runs (see TYPE_CHECKING above)
         from executor import AgentExecutor, ScriptedModel, SystemClock, create_react_agent
 
         if self.scripted_endpoint is not None and isinstance(model, ScriptedModel):

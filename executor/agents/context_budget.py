@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ..awaiting import Narrated
 from ..events import ContextTrimmedEvent, SummarizedEvent
-from ..models.chat_call import ToolCallingModel, call_chat_model
+from ..models.chat_call import call_chat_model
+from ..models.chat_model import ToolCallingModel
 from ..models.messages import Message, message_text, render_messages, system_message, user_message
 from ..run_context import RunContext
 
@@ -64,9 +66,7 @@ class ContextBudget:
             return False
         return self.max_tokens is None or self.count_tokens(messages) + reserve <= self.max_tokens
 
-    def fit(
-        self, messages: list[Message], run: RunContext, model: ToolCallingModel
-    ) -> Generator[object, None, list[Message]]:
+    def fit(self, messages: list[Message], run: RunContext, model: ToolCallingModel) -> Narrated[list[Message]]:
         """The messages to send: as they are when they fit, else trimmed or with older turns summarized."""
         head, rest = _split_head(messages)
         # Kept on the run, so a later run of the same agent never inherits this run's summary.
@@ -91,7 +91,7 @@ class ContextBudget:
         run: RunContext,
         model: ToolCallingModel,
         previous: tuple[int, Message] | None,
-    ) -> Generator[object, None, list[Message]]:
+    ) -> Narrated[list[Message]]:
         # The summary call: a nested, narrated model call (frames ... plan, fit, _summarize, call_chat_model).
         reserve = max(1, (self.max_tokens or 0) // 4)  # room left for the summary itself
         keep = max(self._kept_tail(head, rest, reserve), 1)

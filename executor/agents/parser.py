@@ -44,7 +44,7 @@ def parse_react_output(text: str) -> AgentAction | AgentFinish:
     head = _HEAD.search(text)
     # A later head starts after this one's end, so if no tail follows the first head, none follows any.
     tail = _TAIL.search(text, head.end()) if head else None
-    if tail:
+    if head and tail:
         if includes_answer:
             # Not sent to the model: both halves are valid, so no hint would help it.
             # LangChain's message ends in ':' and its f-string adds another: "action:: <text>".

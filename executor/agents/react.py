@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..awaiting import Narrated
 from ..models.chat_model import ChatModel, call_model
 from ..run_context import RunContext
 from ..schema import AgentAction, AgentFinish
@@ -45,9 +46,7 @@ class ReActAgent:
         text = self._scratchpad.render(head, intermediate_steps)
         return text + tail if tail else text
 
-    def plan(
-        self, intermediate_steps: Sequence, run: RunContext, **inputs: Any
-    ) -> Generator[object, None, AgentAction | AgentFinish]:
+    def plan(self, intermediate_steps: Sequence, run: RunContext, **inputs: Any) -> Narrated[AgentAction | AgentFinish]:
         # LangChain: RunnableAgent.plan — the steps so far become the scratchpad of one prompt.
         prompt = self.render_prompt(intermediate_steps, **inputs)
         text = yield from call_model(run, self.model, prompt, self.stop)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeGuard
 
 from pydantic import BaseModel
 
-from ..models.chat_call import ToolCallingModel, call_chat_model
-from ..models.chat_model import ModelReply
+from ..awaiting import Narrated
+from ..models.chat_call import call_chat_model
+from ..models.chat_model import ChatModel, ModelReply, ToolCallingModel
 from ..models.messages import (
     Message,
     ToolCall,
@@ -57,7 +58,7 @@ class ToolCallingAgent:
 
     def plan(
         self, intermediate_steps: Sequence[AgentStep], run: RunContext, **inputs: Any
-    ) -> Generator[object, None, list[ToolAgentAction] | AgentFinish]:
+    ) -> Narrated[list[ToolAgentAction] | AgentFinish]:
         # LangChain: RunnableMultiActionAgent.plan — the steps so far become messages; the reply's
         # tool calls become actions (several at once), a reply without any is the final answer.
         messages = self.build_messages(intermediate_steps, **inputs)
@@ -85,7 +86,7 @@ def _invoking_log(call: ToolCall, content: str) -> str:
 
 
 def create_tool_calling_agent(
-    model: ToolCallingModel,
+    model: ChatModel | ToolCallingModel,
     tools: Sequence[Tool],
     system_prompt: str | None = None,
     *,
@@ -94,9 +95,13 @@ def create_tool_calling_agent(
     parallel_tool_calls: bool = True,
 ) -> ToolCallingAgent:
     """LangChain: create_tool_calling_agent. Use it with the same AgentExecutor as the ReAct agent."""
-    if not callable(getattr(model, "generate_messages", None)):
+    if not _calls_tools(model):
         raise TypeError(
             f"{type(model).__name__} has no generate_messages(messages, tools, ...): "
             "the tool-calling agent needs a chat model that supports tool calls"
         )
     return ToolCallingAgent(model, tools, system_prompt, response_format, context_budget, parallel_tool_calls)
+
+
+def _calls_tools(model: ChatModel | ToolCallingModel) -> TypeGuard[ToolCallingModel]:
+    return callable(getattr(model, "generate_messages", None))  # ModelHooks.generate_messages

@@ -114,7 +114,10 @@ class EventBase(BaseModel):
 def _field_docstrings(module: str) -> dict[str, dict[str, str]]:
     """{class name: {field: docstring}} for the module's top-level classes: the string right after
     an annotated field, as pydantic's use_attribute_docstrings reads it (cleaned like a docstring)."""
-    tree = ast.parse(Path(sys.modules[module].__file__).read_text(encoding="utf-8"))
+    file = sys.modules[module].__file__
+    if file is None:  # a module without a source file has no docstrings to read
+        return {}
+    tree = ast.parse(Path(file).read_text(encoding="utf-8"))
     found: dict[str, dict[str, str]] = {}
     for node in tree.body:
         if isinstance(node, ast.ClassDef):

@@ -7,7 +7,7 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -23,6 +23,7 @@ from . import EVENT_CLASSES, ActionRecord, EventBase, SourceRef
 # What RunContext stamps on every event; EventBase's optional fields (stack, origin) are payload.
 ENVELOPE = ("seq", "run_id", "t", "iteration", "frames", "source")
 _REQUIRED = object()
+_Built = TypeVar("_Built", bound=BaseModel)  # an event, or a record built the same way
 
 
 class _Anything:
@@ -65,7 +66,7 @@ def _accepted(annotation: Any) -> tuple[Any, Any, frozenset[Any] | None]:
     return frozenset({annotation}), None, None
 
 
-def _plan(cls: type[EventBase], names: tuple[str, ...]) -> _Plan | None:
+def _plan(cls: type[BaseModel], names: tuple[str, ...]) -> _Plan | None:
     """The plan for building `cls` from these payload names; None when validation must decide."""
     fields = cls.model_fields
     payload_fields = {name: field for name, field in fields.items() if name not in ENVELOPE}
@@ -105,7 +106,7 @@ def build_event(
     return builder_for(cls, tuple(payload))(payload, seq, run_id, t, iteration, frames, source)
 
 
-def builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., EventBase]:
+def builder_for(cls: type[_Built], names: tuple[str, ...]) -> Callable[..., _Built]:
     """`build(payload, seq, run_id, t, iteration, frames, source)` for `cls` from payloads with these names."""
     builder = _BUILDERS.get((cls, names))
     if builder is None:
@@ -115,10 +116,10 @@ def builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., E
 
 # (kind, payload names) -> its builder. A call site passes the same names every time, so this
 # stays as small as the number of emit calls in the source (plus odd kinds from user code).
-_BUILDERS: dict[tuple[type[EventBase], tuple[str, ...]], Callable[..., EventBase]] = {}
+_BUILDERS: dict[tuple[type[BaseModel], tuple[str, ...]], Callable[..., Any]] = {}
 
 
-def _builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., EventBase]:
+def _builder_for(cls: type[BaseModel], names: tuple[str, ...]) -> Callable[..., Any]:
     """A function that builds `cls` from exactly these payload names, written out for them.
 
     Like dataclasses and attrs, the builder is Python source made once and compiled: each
@@ -178,11 +179,12 @@ def _builder_for(cls: type[EventBase], names: tuple[str, ...]) -> Callable[..., 
     return constants["build"]
 
 
-_KINDS = frozenset(EVENT_CLASSES)
-_RECORDS = frozenset({ActionRecord})  # records the loop makes every round, built the same way
+_KINDS: frozenset[type[BaseModel]] = frozenset(EVENT_CLASSES)
+# Records the loop makes every round, built the same way.
+_RECORDS: frozenset[type[BaseModel]] = frozenset({ActionRecord})
 
 
-def build_record(cls: type[BaseModel], **values: Any) -> BaseModel:
+def build_record(cls: type[_Built], **values: Any) -> _Built:
     """`cls(**values)` for a record the loop makes every round (an ActionRecord): built like an event."""
     return builder_for(cls, tuple(values))(values, None, None, None, None, None, None)
 
@@ -221,12 +223,12 @@ _SLOT_SETTERS = {
 }
 
 
-def _validated_record(cls: type[BaseModel], payload: dict[str, Any], *envelope: Any) -> BaseModel:
+def _validated_record(cls: type[_Built], payload: dict[str, Any], *envelope: Any) -> _Built:
     return cls.__pydantic_validator__.validate_python(payload)
 
 
 def _validated(
-    cls: type[EventBase],
+    cls: type[_Built],
     payload: dict[str, Any],
     seq: int,
     run_id: str,
@@ -234,7 +236,7 @@ def _validated(
     iteration: int,
     frames: tuple[str, ...],
     source: SourceRef,
-) -> EventBase:
+) -> _Built:
     return cls.__pydantic_validator__.validate_python(
         {**payload, "seq": seq, "run_id": run_id, "t": t, "iteration": iteration, "frames": frames, "source": source}
     )

@@ -2,31 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
-from typing import Protocol
+from collections.abc import Sequence
 
+from ..awaiting import Narrated
 from ..callee import model_callee
 from ..events import LLMEndEvent, LLMStartEvent
 from ..run_context import RunContext
-from .chat_model import ModelRefused, ModelReply, generate_with_retries
+from .chat_model import ModelRefused, ModelReply, ToolCallingModel, generate_with_retries
 from .messages import ChatRequest, Message, ToolCall, render_messages
-
-
-class ToolCallingModel(Protocol):
-    """A chat model that takes a message list and JSON-Schema tools and may answer with tool calls.
-
-    LangChain: BaseChatModel.bind_tools(...).invoke(messages).
-    """
-
-    model_name: str
-
-    def generate_messages(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[dict],
-        tool_choice: str = "auto",
-        parallel_tool_calls: bool = True,
-    ) -> ModelReply: ...
 
 
 def call_chat_model(
@@ -35,7 +18,7 @@ def call_chat_model(
     messages: Sequence[Message],
     tools: Sequence[dict],
     parallel_tool_calls: bool = True,
-) -> Generator[object, None, ModelReply]:
+) -> Narrated[ModelReply]:
     """One narrated call: the exact messages and tools go into llm_start, the reply's text and
     tool calls into llm_end, so a recording holds everything a replay must answer with.
 

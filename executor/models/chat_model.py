@@ -1,15 +1,15 @@
-"""Language models as the loop sees them: a protocol, a scripted model, and the narrated call."""
+"""Language models as the loop sees them: the protocols a model is written from, a scripted model, the narrated call."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Generator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Any, Protocol, cast
 
-from ..awaiting import call_either, pause
+from ..awaiting import Narrated, call_either, pause
 from ..callee import model_callee
-from ..events import LLMEndEvent, LLMStartEvent, RateLimitWaitEvent
+from ..events import CalleeRef, LLMEndEvent, LLMStartEvent, RateLimitWaitEvent
 from ..recovery.retry_loop import with_retries
 from ..run_context import RunContext
 from .messages import ChatRequest, Message, ToolCall, render_messages
@@ -41,16 +41,101 @@ class ModelRefused(Exception):
 
 
 class ChatModel(Protocol):
-    """Anything with a name that turns a prompt into text, honouring stop sequences.
+    """What the ReAct agent and llm_math_tool need of a model: a name for llm_start, a prompt turned into a reply.
 
-    `generate` may be a coroutine function; a model may also offer `agenerate`, which the
-    async driver (ainvoke, aiter_events) prefers. A model that calls a service sets
-    `live = True`; an AgentExecutor then retries it by default, as the command line does.
+    `generate` returns a ModelReply and honours the stop sequences (cut_at_stop does what an API
+    does); it may be a coroutine function. Everything else a model may offer is optional and
+    declared in ModelHooks: the executor looks each one up with getattr, so a model without it works.
     """
 
     model_name: str
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply: ...
+
+
+class ToolCallingModel(Protocol):
+    """A chat model that takes a message list and JSON-Schema tools and may answer with tool calls.
+
+    LangChain: BaseChatModel.bind_tools(...).invoke(messages). The tool-calling agent needs it.
+    """
+
+    model_name: str
+
+    def generate_messages(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict],
+        tool_choice: str = "auto",
+        parallel_tool_calls: bool = True,
+    ) -> ModelReply: ...
+
+
+class ModelHooks(Protocol):
+    """The optional members the executor looks for on a model, beyond ChatModel's two.
+
+    None is required: each is looked up with getattr(model, name, default), and a model without
+    one gets the default its docstring names, so duck typing keeps working. A new model has
+    `model_name`, `generate` (or `generate_messages`, see ToolCallingModel) and those of these
+    that apply; the providers' OpenAIChatModel has `live`, `endpoint` and `generate_messages`.
+
+    A wrapper around one model (a cache, a logger, a guard) forwards `model_name`, `generate`, and
+    `generate_messages` / `agenerate` when the inner model has them, and passes on `live`
+    (`getattr(inner, "live", False) is True`) and `callee` (`model_callee(inner)`, so step-into
+    still lands in the inner model's code); what it does not pass on, it hides. Wrap plain models,
+    then chain the wrappers (`with_fallbacks(Logged(a), [Logged(b)])`): around a FallbackModel a
+    wrapper would hide its `narrated_generate` and `describe`, and with them the fallback events
+    and the chain a replay rebuilds. A wrapper that emits events of its own implements
+    `narrated_generate` and asks the inner model through `generate_with_retries` (the run's rate
+    limiter and retries), as FallbackModel does. tests/executor/test_model_hooks.py has one of each.
+    """
+
+    live: bool
+    """True when the model calls a service: AgentExecutor then retries it by default, as the CLI does
+    (RetryPolicy(max_retries=6)). Default: False, no retries unless a retry_policy is given."""
+
+    endpoint: str
+    """The URL a circuit breaker is keyed by, shared by the models behind it. Default: model_name."""
+
+    callee: CalleeRef | None
+    """The code llm_start and llm_end point the debugger's step-into at (a replay names the recording's).
+    Default: the source of the class's `generate`; None: no code to show."""
+
+    async def agenerate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
+        """`generate` for ainvoke / aiter_events: awaited on the caller's loop. Default: `generate`."""
+        ...
+
+    def generate_messages(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict],
+        tool_choice: str = "auto",
+        parallel_tool_calls: bool = True,
+    ) -> ModelReply:
+        """The tool-calling request (ToolCallingModel). Without it, create_tool_calling_agent refuses the model."""
+        ...
+
+    async def agenerate_messages(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[dict],
+        tool_choice: str = "auto",
+        parallel_tool_calls: bool = True,
+    ) -> ModelReply:
+        """`generate_messages` for ainvoke / aiter_events. Default: `generate_messages`."""
+        ...
+
+    def narrated_generate(
+        self, run: RunContext, prompt: str | ChatRequest, stop: Sequence[str]
+    ) -> Narrated[ModelReply]:
+        """Inside a run, the whole call with its own attempts and events (fallback, breaker_open...),
+        instead of the run's retries around `generate`. `prompt` is a ChatRequest on the tool-calling path."""
+        ...
+
+    def describe(self, now: float) -> dict[str, Any]:
+        """What chain_start records under settings["model_chain"] at time `now`, for a replay to rebuild:
+        {"model": name}, plus "chain" (FallbackModel) or "breaker" (CircuitBreakerModel's state), the
+        keys restore_model reads. Default: nothing recorded (a plain model)."""
+        ...
 
 
 class ScriptExhausted(RuntimeError):
@@ -127,7 +212,7 @@ class ScriptedModel:
         return reply
 
 
-def call_model(run: RunContext, model: ChatModel, prompt: str, stop: Sequence[str]) -> Generator[object, None, str]:
+def call_model(run: RunContext, model: ChatModel, prompt: str, stop: Sequence[str]) -> Narrated[str]:
     """One narrated model call: llm_start with the exact prompt, then llm_end with the exact reply.
 
     Between the two, each attempt waits for the run's rate limiter and a failed attempt is
@@ -158,8 +243,8 @@ def call_model(run: RunContext, model: ChatModel, prompt: str, stop: Sequence[st
 
 
 def generate_with_retries(
-    run: RunContext, model: ChatModel, prompt: str | ChatRequest, stop: Sequence[str]
-) -> Generator[object, None, ModelReply]:
+    run: RunContext, model: ChatModel | ToolCallingModel, prompt: str | ChatRequest, stop: Sequence[str]
+) -> Narrated[ModelReply]:
     """The reply, after the run's retry policy; a model with `narrated_generate` (fallbacks, a circuit breaker)
     narrates its own attempts, so its events come from inside this call too. `prompt` may be a
     ChatRequest (the tool-calling agent's messages and tools): every wrapper passes it on unread."""
@@ -174,8 +259,8 @@ def generate_with_retries(
 
 
 def _paced_generate(
-    run: RunContext, model: ChatModel, prompt: str | ChatRequest, stop: Sequence[str]
-) -> Generator[object, None, ModelReply]:
+    run: RunContext, model: ChatModel | ToolCallingModel, prompt: str | ChatRequest, stop: Sequence[str]
+) -> Narrated[ModelReply]:
     """One attempt: wait for the rate limiter (if the run has one), then ask the model."""
     if run.rate_limiter is not None:
         waited = run.rate_limiter.reserve()  # RateLimiter.acquire, with the wait done by pause()
@@ -183,10 +268,11 @@ def _paced_generate(
             yield from pause(run, waited, run.rate_limiter.clock)  # under ainvoke: asyncio.sleep
             yield run.emit(RateLimitWaitEvent, waited=round(waited, 6))
     if isinstance(prompt, ChatRequest):  # LangChain: bind_tools(...).invoke(messages)
+        chat = cast(ToolCallingModel, model)  # a ChatRequest comes from call_chat_model, with its ToolCallingModel
         return (
             yield from call_either(
                 run,
-                model.generate_messages,
+                chat.generate_messages,
                 getattr(model, "agenerate_messages", None),
                 prompt.messages,
                 prompt.tools,
@@ -194,4 +280,5 @@ def _paced_generate(
                 parallel_tool_calls=prompt.parallel_tool_calls,
             )
         )
-    return (yield from call_either(run, model.generate, getattr(model, "agenerate", None), prompt, stop))
+    generate = cast(ChatModel, model).generate  # a prompt string comes from call_model, with its ChatModel
+    return (yield from call_either(run, generate, getattr(model, "agenerate", None), prompt, stop))

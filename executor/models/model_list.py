@@ -220,6 +220,8 @@ def create_model_chain(
     With `breaker` settings (e.g. {"failure_threshold": 3, "cool_down": 30}), each model sits behind
     the process's circuit breaker for its endpoint. A list of one model gives that model alone.
     """
+    # Here, not at the top, like available_providers above: importing this module (the CLI's option
+    # parsing does) must not load the models and their event classes.
     from ..recovery.circuit_breaker import with_breaker
     from ..recovery.fallbacks import FallbackModel
     from .providers import create_model

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable, Generator, Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, cast
 
+from ..awaiting import Narrated
 from ..callee import model_callee
 from ..clock import Clock, SystemClock
-from ..events import BreakerClosedEvent, BreakerHalfOpenEvent, BreakerOpenEvent, CalleeRef, EventBase
-from ..models.chat_model import ChatModel, ModelReply, _paced_generate
+from ..events import BreakerClosedEvent, BreakerHalfOpenEvent, BreakerOpenEvent, CalleeRef
+from ..models.chat_model import ChatModel, ModelReply, ToolCallingModel, _paced_generate
 from ..models.messages import ChatRequest, Message
 from ..models.providers.errors import ProviderUnreachable
 from ..run_context import RunContext
@@ -243,7 +244,8 @@ class CircuitBreakerModel:
         parallel_tool_calls: bool = True,
     ) -> ModelReply:
         """The tool-calling request outside a run, through the same breaker."""
-        return self._guarded(lambda: self.model.generate_messages(messages, tools, tool_choice, parallel_tool_calls))
+        model = cast(ToolCallingModel, self.model)  # asked this, it guards a tool-calling agent's model
+        return self._guarded(lambda: model.generate_messages(messages, tools, tool_choice, parallel_tool_calls))
 
     def _guarded(self, ask: Callable[[], ModelReply]) -> ModelReply:
         breaker = self.breaker
@@ -262,7 +264,7 @@ class CircuitBreakerModel:
 
     def narrated_generate(
         self, run: RunContext, prompt: str | ChatRequest, stop: Sequence[str]
-    ) -> Generator[EventBase, None, ModelReply]:
+    ) -> Narrated[ModelReply]:
         # LangChain has no breaker; this sits where Runnable.with_retry would, one level inside it.
         return (
             yield from with_retries(
@@ -270,9 +272,7 @@ class CircuitBreakerModel:
             )
         )
 
-    def _attempt(
-        self, run: RunContext, prompt: str | ChatRequest, stop: Sequence[str]
-    ) -> Generator[EventBase, None, ModelReply]:
+    def _attempt(self, run: RunContext, prompt: str | ChatRequest, stop: Sequence[str]) -> Narrated[ModelReply]:
         breaker, clock = self.breaker, self.breaker.clock or run.clock
         open_for = breaker.admit(clock.monotonic(), self.model_name)
         if open_for is not None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
+from ..awaiting import Narrated
 from ..callee import model_callee
-from ..events import CalleeRef, EventBase, FallbackEvent
-from ..models.chat_model import ChatModel, ModelReply, generate_with_retries
+from ..events import CalleeRef, FallbackEvent
+from ..models.chat_model import ChatModel, ModelReply, ToolCallingModel, generate_with_retries
 from ..models.messages import ChatRequest, Message
 from ..run_context import RunContext
 from .retry import describe_error
@@ -68,8 +69,11 @@ class FallbackModel:
         parallel_tool_calls: bool = True,
     ) -> ModelReply:
         """The tool-calling request outside a run (in a run, narrated_generate gets it as a ChatRequest)."""
+        # Asked this, the chain is a tool-calling agent's, whose models are ToolCallingModels.
         return self._first_answer(
-            lambda model: model.generate_messages(messages, tools, tool_choice, parallel_tool_calls)
+            lambda model: cast(ToolCallingModel, model).generate_messages(
+                messages, tools, tool_choice, parallel_tool_calls
+            )
         )
 
     def _first_answer(self, ask: Callable[[ChatModel], ModelReply]) -> ModelReply:
@@ -84,7 +88,7 @@ class FallbackModel:
 
     def narrated_generate(
         self, run: RunContext, prompt: str | ChatRequest, stop: Sequence[str]
-    ) -> Generator[EventBase, None, ModelReply]:
+    ) -> Narrated[ModelReply]:
         # LangChain: RunnableWithFallbacks.invoke — try each runnable in turn, raise the first error.
         models = self.models
         first_error: BaseException | None = None

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Literal
 
-from ..awaiting import pause
-from ..events import EventBase, RetryEvent
+from ..awaiting import Narrated, T, pause
+from ..events import RetryEvent
 from ..run_context import RunContext
 from .retry import RetriesExhausted, RetryPolicy, describe_error
 
@@ -16,8 +16,8 @@ def with_retries(
     policy: RetryPolicy | None,
     target: Literal["llm", "tool"],
     name: str,
-    attempt: Callable[[], Generator[EventBase, None, Any]],
-) -> Generator[EventBase, None, Any]:
+    attempt: Callable[[], Narrated[T]],
+) -> Narrated[T]:
     """Run `attempt()` (a generator) until it succeeds, the error is not retryable, or the policy gives up.
 
     LangChain: Runnable.with_retry, but each failed attempt is yielded as a `retry` event

@@ -20,7 +20,8 @@ class ToolInputError(ValueError):
 @functools.lru_cache(maxsize=1024)  # building a model costs ~0.4 ms; replays rebuild the same tools often
 def single_string_schema(name: str, field: str = SINGLE_INPUT_FIELD) -> type[BaseModel]:
     """The schema of a tool that takes the raw Action Input as one string."""
-    return create_model(_schema_name(name), **{field: (str, ...)})
+    fields: dict[str, Any] = {field: (str, ...)}  # Any: a ** of a narrower dict would be matched against __config__ too
+    return create_model(_schema_name(name), **fields)
 
 
 def schema_from_function(name: str, func: Callable[..., Any]) -> type[BaseModel]:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import functools
 import queue
-from collections.abc import Generator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future
 from typing import Any
 
-from ..awaiting import AwaitRequest, run_to_completion
+from ..awaiting import AwaitRequest, Narrated, run_to_completion
+from ..call_stack import CallScope
 from ..daemon_threads import in_daemon_thread, start_daemon_workers
-from ..events import EventBase, InvalidToolEvent, ToolErrorEvent
-from ..run_context import CallScope, RunContext
+from ..events import InvalidToolEvent, ToolErrorEvent
+from ..run_context import RunContext
 from ..schema import AgentStep, ToolAgentAction
 from .schema import ToolArgumentsError, parse_tool_arguments
 from .tool import Tool, invalid_tool_observation
@@ -24,7 +25,7 @@ def perform_tool_calls(
     actions: Sequence[ToolAgentAction],
     run: RunContext,
     max_concurrency: int | None = None,
-) -> Generator[EventBase, None, list[AgentStep]]:
+) -> Narrated[list[AgentStep]]:
     """Run every call at once and hand out their events as they happen; return the steps in call order.
 
     LangChain: AgentExecutor._aiter_next_step, which awaits asyncio.gather over
@@ -92,7 +93,7 @@ def _run_call(
 
 def perform_tool_call(
     name_to_tool_map: dict[str, Tool], action: ToolAgentAction, run: RunContext
-) -> Generator[EventBase, None, AgentStep]:
+) -> Narrated[AgentStep]:
     # LangChain: _perform_agent_action, plus the argument parsing LangChain does in its output parser.
     tool = name_to_tool_map.get(action.tool)
     if tool is None:

@@ -36,8 +36,8 @@ def tool_args_schema(tool: Tool) -> type[BaseModel]:
 
 @lru_cache(maxsize=256)
 def _single_input_schema(name: str) -> type[BaseModel]:
-    field = (str, Field(description="The tool's input text."))
-    return create_model(f"{name}_arguments", **{SINGLE_INPUT_FIELD: field})
+    fields: dict[str, Any] = {SINGLE_INPUT_FIELD: (str, Field(description="The tool's input text."))}
+    return create_model(f"{name}_arguments", **fields)
 
 
 def tool_spec(tool: Tool) -> dict[str, Any]:

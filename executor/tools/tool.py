@@ -6,13 +6,13 @@ import inspect
 import json
 import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from pydantic import BaseModel
 
-from ..awaiting import call_either
+from ..awaiting import Narrated, call_either
 from ..callee import callee_of
 from ..events import ToolEndEvent, ToolErrorEvent, ToolStartEvent
 from ..recovery.retry import RetriesExhausted, RetryPolicy
@@ -128,7 +128,7 @@ class Tool:
             except StopIteration as stop:
                 return stop.value
 
-    def run(self, tool_input: str | dict[str, Any], run: RunContext) -> Generator[object, None, Any]:
+    def run(self, tool_input: str | dict[str, Any], run: RunContext) -> Narrated[Any]:
         # LangChain: BaseTool.run
         shown = tool_input if isinstance(tool_input, str) else json.dumps(tool_input, ensure_ascii=False)
         yield run.emit(ToolStartEvent, tool=self.name, tool_input=shown, callee=self.callee)
@@ -159,18 +159,18 @@ class Tool:
         yield run.emit(ToolEndEvent, tool=self.name, observation=str(observation), callee=self.callee)
         return observation
 
-    def _refuse_input(self, error: ToolInputError, run: RunContext) -> Generator[object, None, str]:
+    def _refuse_input(self, error: ToolInputError, run: RunContext) -> Narrated[str]:
         """The arguments did not fit: tell the model what to write instead (always handled)."""
         observation = f"Invalid input for tool {self.name!r}: {error}"
         yield run.emit(ToolErrorEvent, **self._error_fields(error, True, observation))
         yield run.emit(ToolEndEvent, tool=self.name, observation=observation, callee=self.callee)
         return observation
 
-    def _bind(self, tool_input: str | dict[str, Any], run: RunContext) -> Callable[[], Generator]:
+    def _bind(self, tool_input: str | dict[str, Any], run: RunContext) -> Callable[[], Narrated[Any]]:
         """One attempt of the call, its arguments parsed from the input (ToolInputError if they do not fit)."""
         if self.emits_events:
             steps = partial(self.func, tool_input, run)
-            return steps if self.timeout is None else partial(_within_deadline, self, steps)
+            return steps if self.timeout is None else partial(_within_deadline, self.name, self.timeout, steps)
         func = self.func if self.timeout is None else partial(call_with_timeout, self.func, self.timeout, self.name)
         if isinstance(tool_input, str) and not self.takes_keywords:
             return partial(_plain_call, run, func, self.coroutine, (tool_input,), {})
@@ -204,29 +204,29 @@ def _plain_call(
     coroutine: Callable[..., Any] | None,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
-) -> Generator[object, Any, Any]:
+) -> Narrated[Any]:
     """A plain function's call as a generator (yielding only to have an awaitable awaited),
     so every tool can be `yield from`-ed."""
     return (yield from call_either(run, func, coroutine, *args, **kwargs))
 
 
-def _within_deadline(tool: Tool, steps: Callable[[], Generator]) -> Generator[object, None, Any]:
+def _within_deadline(name: str, timeout: float, steps: Callable[[], Narrated[Any]]) -> Narrated[Any]:
     """One attempt of an event-yielding tool that gives up after `tool.timeout` seconds (see Tool)."""
-    deadline = time.monotonic() + tool.timeout
+    deadline = time.monotonic() + timeout
     running = steps()
     while True:
         try:
             event = next(running)
         except StopIteration as stop:
-            _check_deadline(deadline, tool)
+            _check_deadline(deadline, name, timeout)
             return stop.value
-        _check_deadline(deadline, tool)
+        _check_deadline(deadline, name, timeout)
         yield event
 
 
-def _check_deadline(deadline: float, tool: Tool) -> None:
+def _check_deadline(deadline: float, name: str, timeout: float) -> None:
     if time.monotonic() > deadline:
-        raise ToolTimeout(f"Tool {tool.name!r} did not finish within {tool.timeout:g} seconds.")
+        raise ToolTimeout(f"Tool {name!r} did not finish within {timeout:g} seconds.")
 
 
 def call_with_timeout(func: Callable[..., Any], timeout: float, name: str, *args: Any, **kwargs: Any) -> Any:

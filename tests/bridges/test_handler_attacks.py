@@ -200,7 +200,7 @@ def test_a_callback_that_fails_drops_its_events_and_the_finished_trace_says_so(t
         "handler tripped on a reply); the trace holds the rest of the run"
     )
     with TraceFile(path) as trace:
-        assert trace.warning is None and trace.import_warning == note  # a whole run, not an interrupted one
+        assert trace.warning is None and trace.notice == note  # a whole run, not an interrupted one
         assert trace[len(trace) - 1].origin["dropped"] == {
             "callbacks": 1,
             "first": "on_llm_end: RuntimeError: the handler tripped on a reply",
@@ -246,7 +246,7 @@ def test_when_the_runs_own_end_fails_the_trace_still_ends(tmp_path, monkeypatch)
     with TraceFile(path) as trace:
         last = trace[len(trace) - 1]
         assert (last.kind, last.outputs) == ("chain_end", {}) and trace.warning is None
-        assert trace.import_warning.startswith(
+        assert trace.notice.startswith(
             "1 callback(s) could not be recorded by the LangChain handler "
             "(first: on_chain_end: RuntimeError: outputs that cannot be read)"
         )

@@ -27,6 +27,12 @@ def test_the_command_line_and_the_engine_package_import_nothing_heavy():
     assert loaded_after("import tracer.cli; tracer.cli.build_parser(['models'])", ("numexpr", "textual")) == []
 
 
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], []])
+def test_asking_loopscope_what_it_is_loads_no_engine_and_no_trace_reader(argv):
+    code = f"import contextlib, tracer.cli\nwith contextlib.suppress(SystemExit):\n    tracer.cli.main({argv!r})"
+    assert loaded_after(code, (*HEAVY, "tracer.trace.reader")) == []
+
+
 def test_the_tutorials_debugger_path_leaves_numexpr_highlighting_and_the_replay_machinery_for_later():
     later = (
         "numexpr",

@@ -97,3 +97,12 @@ def test_a_recording_made_by_langchain_says_why_it_has_no_real_locals():
     assert replay.store.frames_at(3) is None
     text = " ".join(_rendered(replay).split())
     assert "the recording was made by other code" in text and "intermediate_steps" in text
+
+
+def test_a_session_names_what_it_was_not_given_instead_of_failing_on_a_missing_path():
+    with pytest.raises(TypeError, match="needs a trace file or a live run"):
+        build_session(None)
+    run = LiveRun("rose-pricing", None)  # re-enacting a recording: nothing written, so nothing to show
+    with pytest.raises(ValueError, match="needs a run that writes its trace"):
+        build_session(None, live=run)
+    run.close()

@@ -87,6 +87,29 @@ def test_a_changed_tool_input_diverges_at_the_recorded_tool_start():
     assert "'tulip prices'" in str(caught.value) or "tulip prices" in str(caught.value)
 
 
+def test_a_recording_killed_inside_a_model_call_diverges_there_instead_of_crashing():
+    recorded = rose_recording()
+    last_start = max(i for i, e in enumerate(recorded) if e.kind == "llm_start")
+    killed = recorded[: last_start + 1]  # kill -9 while the model was answering: no llm_end, no chain_error
+    model = ReplayModel(killed)
+    starts = [e for e in killed if e.kind == "llm_start"]
+    for start in starts[:-1]:
+        model.generate(start.prompt, start.stop)
+    with pytest.raises(ReplayDivergence, match="the recording stops inside model call #4, so it has no answer"):
+        model.generate(starts[-1].prompt, starts[-1].stop)
+
+
+def test_a_recording_killed_inside_a_tool_call_diverges_there_instead_of_crashing():
+    recorded = rose_recording()
+    start = next(e for e in recorded if e.kind == "tool_start" and e.tool == "Search")
+    killed = recorded[: start.seq + 1]
+    search = cassette_tools(ROSE.build_tools(ReplayModel(killed)), killed)[0]
+    with pytest.raises(ReplayDivergence) as caught:
+        search.func(start.tool_input)
+    assert caught.value.seq == start.seq and caught.value.kind == "end of recording"
+    assert "stops inside call #1 of tool 'Search'" in str(caught.value)
+
+
 def flaky_loop(model, fails: int, handle: bool):
     """A loop whose non-deterministic Lookup tool fails `fails` times with a transient error."""
     calls = {"n": 0}

@@ -107,3 +107,22 @@ def test_narration_redacts_what_the_trace_redacts(monkeypatch):
     out = narrate(scripted_executor(steps, tools=tools)[0])
     assert "hunter2-very-secret" not in out and "sk-abcdefghijklmnop0123" not in out
     assert "[REDACTED:ROSE_SHOP_API_KEY]" in out and "[REDACTED:openai-style-key]" in out
+
+
+def test_each_handler_is_typed_as_the_event_class_its_kind_dispatches_to():
+    """Narrator finds `_on_<kind>` by name, so mypy cannot see that the kind and the handler's
+    annotation agree: a handler typed for another kind would read fields its events do not have."""
+    import inspect
+    import typing
+
+    from executor.events import CLASS_BY_KIND
+
+    handlers = {
+        name.removeprefix("_on_"): method
+        for name, method in inspect.getmembers(Narrator, inspect.isfunction)
+        if name.startswith("_on_")
+    }
+    assert set(handlers) <= set(CLASS_BY_KIND), set(handlers) - set(CLASS_BY_KIND)  # no handler for a made-up kind
+    assert len(handlers) >= 20
+    for kind, method in handlers.items():
+        assert typing.get_type_hints(method)["e"] is CLASS_BY_KIND[kind], kind

@@ -151,7 +151,7 @@ def test_the_trace_reader_converts_on_the_fly_so_every_command_can_open_them(tmp
     with TraceFile(write_otlp(tmp_path / "spans.json")) as trace:
         assert len(trace) == 14 and trace.header.model_extra["import_format"] == "otlp-json"
         assert trace.import_note.startswith("imported spans.json: OTLP JSON")
-        assert "parent that is not in the file" in trace.import_warning
+        assert "parent that is not in the file" in trace.notice
 
 
 @pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*.jsonl")), ids=lambda path: path.stem)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 logger = logging.getLogger("loopscope")
 
@@ -13,7 +13,17 @@ logger = logging.getLogger("loopscope")
 DROPPED_KEY = "dropped"
 _REASON_LIMIT = 200
 
-Callback = TypeVar("Callback", bound=Callable[..., Any])
+
+class GuardedHandler(Protocol):
+    """What `guarded` needs of the handler whose callbacks it wraps."""
+
+    raise_error: bool
+
+    def callback_failed(self, callback: str, error: BaseException, run_id: Any) -> None: ...
+
+
+Handler = TypeVar("Handler", bound=GuardedHandler)
+Arguments = ParamSpec("Arguments")
 
 
 def one_line(error: BaseException) -> str:
@@ -48,18 +58,19 @@ class DroppedCallbacks:
         return {"callbacks": self.count, "first": self.first} if self.count else None
 
 
-def guarded(callback: Callback) -> Callback:
+def guarded(
+    callback: Callable[Concatenate[Handler, Arguments], None],
+) -> Callable[Concatenate[Handler, Arguments], None]:
     """The callback, made never to raise into LangChain (so never into the user's run) unless the
     handler's raise_error asks for it: a failure is handed to the handler's `callback_failed`."""
 
     @functools.wraps(callback)
-    def guarded_callback(self: Any, *args: Any, **kwargs: Any) -> Any:
+    def guarded_callback(self: Handler, *args: Arguments.args, **kwargs: Arguments.kwargs) -> None:
         try:
-            return callback(self, *args, **kwargs)
+            callback(self, *args, **kwargs)
         except Exception as error:
             if self.raise_error:
                 raise
             self.callback_failed(callback.__name__, error, kwargs.get("run_id"))
-            return None
 
-    return guarded_callback  # type: ignore[return-value]
+    return guarded_callback

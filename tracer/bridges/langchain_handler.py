@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -15,29 +13,26 @@ from uuid import UUID
 from executor.events import (
     ActionRecord,
     AgentActionEvent,
-    AgentFinishEvent,
     ChainEndEvent,
     ChainErrorEvent,
     ChainStartEvent,
     EventBase,
-    FinishCheckEvent,
     InvalidToolEvent,
-    LimitReachedEvent,
     LLMEndEvent,
     LLMStartEvent,
     ParseErrorEvent,
     RetryEvent,
     SourceRef,
-    StepEvent,
     ToolEndEvent,
     ToolErrorEvent,
     ToolStartEvent,
 )
 
 from ..trace.redact import Redactor
-from ..trace.writer import TraceWriteError, TraceWriter
-from .callback_guard import DROPPED_KEY, DroppedCallbacks, guarded, logger
-from .langchain_stack import at_line, find_self, line_containing, local_in, loop_stack
+from .callback_guard import DroppedCallbacks, guarded
+from .langchain_recorder import TraceRecorder
+from .langchain_rounds import INVALID_TOOL, LoopRounds, plans
+from .langchain_stack import find_self, local_in, loop_stack
 from .langchain_values import (
     as_text,
     executor_settings,
@@ -59,8 +54,9 @@ except ImportError as missing:  # pragma: no cover - exercised by a test that hi
         "pip install 'loopscope[langchain]'"
     ) from missing
 
-# LangChain runs these "tools" itself to turn a mistake into an observation; loopscope has events for both.
-PARSE_ERROR_TOOL, INVALID_TOOL = "_Exception", "invalid_tool"
+# LangChain runs this "tool" itself to turn a reply that did not parse into an observation (and
+# INVALID_TOOL for a tool the agent does not have); loopscope has an event for each instead.
+PARSE_ERROR_TOOL = "_Exception"
 
 
 class LoopscopeCallbackHandler(BaseCallbackHandler):
@@ -91,112 +87,44 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         raise_error: bool = False,
         **meta: Any,
     ) -> None:
-        versions = {name: _version(name) for name in ("langchain-classic", "langchain-core", "langgraph")}
-        self.problem: str | None = None  # why the trace file is missing or incomplete (one line)
-        self.writer: TraceWriter | None = None
-        try:
-            self.writer = TraceWriter(path, redactor, source="langchain", langchain=versions, **meta)
-        except TraceWriteError as error:
-            self._could_not_write(f"{error}; the run goes on untraced (handler.events holds its events)")
-        self.path = self.writer.path if self.writer is not None else Path(path)
+        self.recorder = TraceRecorder(path, redactor, clock, **meta)
+        self.rounds = LoopRounds(self.recorder)
         self.raise_error = raise_error  # a failing callback raises into the run instead of being dropped
-        self.dropped = DroppedCallbacks()
-        self._ended = False  # the outermost chain's end (or error) was written
         self._clock = clock
-        self._lock = threading.Lock()  # LangGraph runs tools in worker threads
-        self._start = clock()
-        self._seq = self.iteration = self.n_steps = 0
-        self._root: UUID | None = None
         self._root_inputs: set[str] = set()
         self._parents: dict[UUID, UUID | None] = {}  # nested chain run -> its parent run
-        self._executor: Any = None
         self._names: dict[UUID, str] = {}  # tool / model runs by id
         self._started: dict[UUID, float] = {}
         self._failed: dict[UUID, tuple[int, str, float, float]] = {}  # parent run -> its failed model call
         self._attempts: dict[UUID, int] = {}
         self._tool_inputs: dict[UUID, Any] = {}
-        self._actions: list[ActionRecord] = []  # decided, waiting for their tool to return
-        self._pending_steps: list[tuple[ActionRecord, str]] = []
-        self.events: list[EventBase] = []
 
-    # -- writing ------------------------------------------------------------------------------
-    def _emit(
-        self,
-        cls: type[EventBase],
-        callback: str,
-        run_id: UUID | None,
-        parent: UUID | None,
-        stack: tuple[SourceRef, ...] | None = None,
-        **payload: Any,
-    ) -> None:
-        stack = loop_stack(sys._getframe(2)) if stack is None else stack
-        source = stack[-1] if stack else SourceRef(file="(langchain)", line=0, function=callback)
-        origin: dict[str, Any] = {
-            "callback": callback,
-            "run_id": str(run_id) if run_id else None,
-            "parent_run_id": str(parent) if parent else None,
-        }
-        if cls in (ChainEndEvent, ChainErrorEvent):
-            self._ended = True
-            if self.dropped.count:  # the last event says what is missing, so no reader takes it for a cut run
-                origin[DROPPED_KEY] = self.dropped.note()
-        with self._lock:
-            event = cls(
-                seq=self._seq,
-                run_id=str(self._root),
-                t=self._clock() - self._start,
-                iteration=self.iteration,
-                frames=tuple(f.function for f in stack) or (callback,),
-                source=source,
-                stack=stack or None,
-                origin=origin,
-                **payload,
-            )
-            self._seq += 1
-            self.events.append(event)
-            if self.writer is not None:
-                self.writer(event)  # a closed writer ignores it
+    @property
+    def path(self) -> Path:
+        return self.recorder.path
+
+    @property
+    def problem(self) -> str | None:
+        """Why the trace file is missing or incomplete (one line), or None."""
+        return self.recorder.problem
+
+    @property
+    def events(self) -> list[EventBase]:
+        """Every event of the run, written or not."""
+        return self.recorder.events
+
+    @property
+    def dropped(self) -> DroppedCallbacks:
+        return self.recorder.dropped
 
     def close(self) -> str | None:
         """Finish the trace file. Never raises: returns why the trace is missing or incomplete (one
         line, also in `problem`), or None when it was written whole."""
-        writer, self.writer = self.writer, None
-        if writer is not None:
-            try:
-                writer.close()
-            except TraceWriteError as error:
-                self._could_not_write(str(error))
-        return self.problem
-
-    def _could_not_write(self, problem: str) -> None:
-        self.problem = problem
-        logger.warning("loopscope: %s", problem)
+        return self.recorder.close()
 
     def callback_failed(self, callback: str, error: BaseException, run_id: UUID | None) -> None:
-        """A callback raised: its events are dropped and counted. The run's own start and end are
-        still written (without what could not be read), so the trace stays a whole run."""
-        self.dropped.add(callback, error)
-        if run_id is None or run_id != self._root:
-            return
-        try:
-            if callback == "on_chain_start" and not self.events:
-                self._emit(ChainStartEvent, callback, run_id, None, stack=(), inputs={}, tools=[], settings={})
-            elif callback in ("on_chain_end", "on_chain_error") and not self._ended:
-                if callback == "on_chain_end":
-                    self._emit(ChainEndEvent, callback, run_id, None, stack=(), outputs={})
-                else:
-                    self._emit(
-                        ChainErrorEvent,
-                        callback,
-                        run_id,
-                        None,
-                        stack=(),
-                        error_type="unknown",
-                        message="(the error could not be recorded)",
-                    )
-                self.close()
-        except Exception as again:  # the bare event failed too: what is written stays, nothing is raised
-            self.dropped.add(callback, again)
+        """Called by `guarded` when a callback raised: see TraceRecorder.callback_failed."""
+        self.recorder.callback_failed(callback, error, run_id)
 
     def __enter__(self) -> LoopscopeCallbackHandler:
         return self
@@ -215,38 +143,38 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         parent_run_id: UUID | None = None,
         **kwargs: Any,
     ) -> None:
-        if parent_run_id is not None or self._root is not None:
+        if parent_run_id is not None or self.recorder.root is not None:
             self._parents[run_id] = parent_run_id  # nested chains (the agent's runnable, LLMMathChain)
             return  # are not loop states; who called whom still tells a plan from a tool's model call
-        self._root, self._root_inputs = run_id, set(inputs) if isinstance(inputs, dict) else set()
-        self._executor = find_self(AgentExecutor, sys._getframe(1))
-        if self._executor is not None:
-            tools, settings = tool_infos(self._executor.tools), executor_settings(self._executor)
+        self.recorder.root, self._root_inputs = run_id, set(inputs) if isinstance(inputs, dict) else set()
+        executor = self.rounds.executor = find_self(AgentExecutor, sys._getframe(1))
+        if executor is not None:
+            tools, settings = tool_infos(executor.tools), executor_settings(executor)
         else:
             graph = _graph_on_stack(sys._getframe(1))
             tools, settings = graph_tools(graph), {"graph": type(graph).__name__ if graph else "unknown"}
-        self._emit(
+        self.recorder.emit(
             ChainStartEvent, "on_chain_start", run_id, None, inputs=plain(inputs), tools=tools, settings=settings
         )
 
     @guarded
     def on_chain_end(self, outputs: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
-        if run_id != self._root:
+        if run_id != self.recorder.root:
             return
-        self._flush_steps(run_id)
-        if self._executor is not None and isinstance(outputs, dict):  # Chain.invoke hands back the inputs too
+        self.rounds.end_round(run_id)
+        if self.rounds.executor is not None and isinstance(outputs, dict):  # Chain.invoke hands back the inputs too
             outputs = {k: v for k, v in outputs.items() if k not in self._root_inputs}
         elif not isinstance(outputs, dict):
             outputs = {"output": outputs}
-        self._emit(ChainEndEvent, "on_chain_end", run_id, None, outputs=plain(outputs))
+        self.recorder.emit(ChainEndEvent, "on_chain_end", run_id, None, outputs=plain(outputs))
         self.close()
 
     @guarded
     def on_chain_error(
         self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
     ) -> None:
-        if run_id == self._root:
-            self._emit(
+        if run_id == self.recorder.root:
+            self.recorder.emit(
                 ChainErrorEvent, "on_chain_error", run_id, None, error_type=type(error).__name__, message=str(error)
             )
             self.close()
@@ -292,22 +220,21 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     ) -> None:
         stack = loop_stack(sys._getframe(2))
         name = model_name(serialized, params)
-        failed = self._failed.pop(parent, None) if parent is not None else None
-        if failed is not None:  # the same caller asks again: the failed attempt is being retried
+        # The same caller asking again after a failed call: the failed attempt is being retried.
+        if parent is not None and (failed := self._failed.pop(parent, None)) is not None:
             self._retried(failed, name, run_id, parent, stack)
             return
-        if _plans(stack) or (not stack and self._asked_by_agent(parent)):  # a new round: the previous
-            # round's steps and isinstance check come first
-            self._flush_steps(run_id)
-            self.iteration += 1
+        if plans(stack) or (not stack and self._asked_by_agent(parent)):
+            self.rounds.start_round(run_id)
         self._names[run_id], self._started[run_id] = name, self._clock()
         stop = [safe_text(word) for word in ((params if isinstance(params, dict) else {}).get("stop") or [])]
-        self._emit(LLMStartEvent, callback, run_id, parent, stack, model=name, prompt=prompt, stop=stop)
+        self.recorder.emit(LLMStartEvent, callback, run_id, parent, stack, model=name, prompt=prompt, stop=stop)
 
     def _asked_by_agent(self, parent: UUID | None) -> bool:
         """The model call comes from the agent's runnable, a direct child of the executor run (under
         ainvoke, where asyncio.gather hides the frames; a tool's model call sits under the tool run)."""
-        return self._executor is not None and parent in self._parents and self._parents[parent] == self._root
+        root = self.recorder.root
+        return self.rounds.executor is not None and parent in self._parents and self._parents[parent] == root
 
     def _retried(
         self, failed: tuple[int, str, float, float], name: str, run_id: UUID, parent: UUID, stack: tuple[SourceRef, ...]
@@ -316,7 +243,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         the same parent run is a retry (loopscope's shape: one llm_start, retry events, one llm_end)."""
         attempt, error, failed_at, started = failed
         self._names[run_id], self._started[run_id], self._attempts[run_id] = name, started, attempt + 1
-        self._emit(
+        self.recorder.emit(
             RetryEvent,
             "on_llm_start",
             run_id,
@@ -347,20 +274,11 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         text, calls, usage = reply_of(response)
         duration = self._clock() - self._started.pop(run_id, self._clock())
         stack = loop_stack(sys._getframe(1))
-        self._emit(LLMEndEvent, "on_llm_end", run_id, parent_run_id, stack, text=text, usage=usage, duration=duration)
-        if self._executor is None and _plans(stack):  # LangGraph: the reply itself is the decision
-            self._graph_decision(text, calls, run_id, parent_run_id, stack)
-
-    def _graph_decision(
-        self, text: str, calls: list[dict[str, Any]], run_id: UUID, parent: UUID | None, stack: tuple[SourceRef, ...]
-    ) -> None:
-        for call in calls:
-            action = ActionRecord(tool=call.get("name", ""), tool_input=as_text(call.get("args", {})), log=text)
-            self._actions.append(action)
-            self._emit(AgentActionEvent, "on_llm_end", run_id, parent, stack, **action.model_dump())
-        if not calls:
-            self._emit(AgentFinishEvent, "on_llm_end", run_id, parent, stack, return_values={"output": text}, log=text)
-            self._emit(FinishCheckEvent, "on_llm_end", run_id, parent, stack, is_finish=True, output_type="AgentFinish")
+        self.recorder.emit(
+            LLMEndEvent, "on_llm_end", run_id, parent_run_id, stack, text=text, usage=usage, duration=duration
+        )
+        if self.rounds.executor is None and plans(stack):  # LangGraph: the reply itself is the decision
+            self.rounds.graph_decision(text, calls, run_id, parent_run_id, stack)
 
     @guarded
     def on_retry(self, retry_state: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
@@ -368,7 +286,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         error = outcome.exception() if outcome is not None and outcome.failed else None
         delay = getattr(getattr(retry_state, "next_action", None), "sleep", 0.0) or 0.0
         target = "llm" if run_id in self._started else "tool"
-        self._emit(
+        self.recorder.emit(
             RetryEvent,
             "on_retry",
             run_id,
@@ -384,13 +302,13 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     @guarded
     def on_agent_action(self, action: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
         record = ActionRecord(tool=action.tool, tool_input=as_text(action.tool_input), log=action.log)
-        self._actions.append(record)
+        self.rounds.decided(record)
         if action.tool == PARSE_ERROR_TOOL:
             caught = local_in("_iter_next_step", "e", sys._getframe(1))  # the OutputParserException
             error = str(caught) if isinstance(caught, Exception) else "the reply could not be parsed"
             # langchain_core appends a help link to the parser's message; the error is the part before it
             error = error.split("\nFor troubleshooting, visit:")[0]
-            self._emit(
+            self.recorder.emit(
                 ParseErrorEvent,
                 "on_agent_action",
                 run_id,
@@ -401,85 +319,11 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
                 handled=True,
             )
             return
-        self._emit(AgentActionEvent, "on_agent_action", run_id, parent_run_id, **record.model_dump())
+        self.recorder.emit(AgentActionEvent, "on_agent_action", run_id, parent_run_id, **record.model_dump())
 
     @guarded
     def on_agent_finish(self, finish: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
-        from_plan = not self._pending_steps  # else a limit or return_direct made this finish
-        if not from_plan:
-            self._flush_steps(run_id)
-            self._limit_if_reached(run_id)
-        self._emit(
-            AgentFinishEvent,
-            "on_agent_finish",
-            run_id,
-            parent_run_id,
-            return_values=plain(finish.return_values),
-            log=finish.log,
-        )
-        if from_plan:
-            self._emit(
-                FinishCheckEvent,
-                "on_agent_finish",
-                run_id,
-                parent_run_id,
-                stack=self._at_call("isinstance(next_step_output, AgentFinish)"),
-                is_finish=True,
-                output_type="AgentFinish",
-            )
-
-    def _limit_if_reached(self, run_id: UUID) -> None:
-        executor = self._executor
-        if executor is not None and executor.max_iterations is not None and self.iteration >= executor.max_iterations:
-            self._emit(
-                LimitReachedEvent,
-                "on_agent_finish",
-                run_id,
-                None,
-                reason="max_iterations",
-                iterations=self.iteration,
-                elapsed=self._clock() - self._start,
-                early_stopping_method=executor.early_stopping_method,
-            )
-
-    def _flush_steps(self, run_id: UUID) -> None:
-        """The steps of the round just ended, then `isinstance(output, AgentFinish)` → False.
-
-        LangChain makes both in _call and _take_next_step without a callback; they happened
-        before whatever callback comes next, so that is when they are written."""
-        if not self._pending_steps:
-            return
-        steps, self._pending_steps = self._pending_steps, []
-        for action, observation in steps:
-            self.n_steps += 1
-            self._emit(
-                StepEvent,
-                "implied",
-                run_id,
-                None,
-                stack=self._at_call("_consume_next_step(", "_take_next_step"),
-                action=action,
-                observation=observation,
-                n_steps=self.n_steps,
-            )
-        self._emit(
-            FinishCheckEvent,
-            "implied",
-            run_id,
-            None,
-            stack=self._at_call("isinstance(next_step_output, AgentFinish)"),
-            is_finish=False,
-            output_type="list[AgentStep]",
-        )
-
-    def _at_call(self, needle: str, function: str = "_call") -> tuple[SourceRef, ...]:
-        stack = loop_stack(sys._getframe(2))
-        if self._executor is None:
-            return stack
-        if any(f.function == "_acall" for f in stack):  # ainvoke: the same checks in the async twins
-            function = {"_call": "_acall", "_take_next_step": "_atake_next_step"}[function]
-        method = getattr(type(self._executor), function)
-        return at_line(stack, function, line_containing(method, needle))
+        self.rounds.finished(finish, run_id, parent_run_id)
 
     # -- tools --------------------------------------------------------------------------------
     @guarded
@@ -496,7 +340,9 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         name = (serialized if isinstance(serialized, dict) else {}).get("name") or kwargs.get("name") or "unknown"
         self._names[run_id], self._tool_inputs[run_id] = name, inputs if inputs is not None else input_str
         if name not in (PARSE_ERROR_TOOL, INVALID_TOOL):
-            self._emit(ToolStartEvent, "on_tool_start", run_id, parent_run_id, tool=name, tool_input=as_text(input_str))
+            self.recorder.emit(
+                ToolStartEvent, "on_tool_start", run_id, parent_run_id, tool=name, tool_input=as_text(input_str)
+            )
 
     @guarded
     def on_tool_end(self, output: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
@@ -504,7 +350,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         if name == INVALID_TOOL:
             asked = self._tool_inputs.get(run_id) or {}
             asked = asked if isinstance(asked, dict) else {}
-            self._emit(
+            self.recorder.emit(
                 InvalidToolEvent,
                 "on_tool_end",
                 run_id,
@@ -514,23 +360,14 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
                 observation=observation,
             )
         elif name != PARSE_ERROR_TOOL:
-            self._emit(ToolEndEvent, "on_tool_end", run_id, parent_run_id, tool=name, observation=observation)
-        action = self._action_for(name)
-        if action is not None:
-            self._pending_steps.append((action, observation))
-
-    def _action_for(self, tool: str) -> ActionRecord | None:
-        """The waiting action this tool ran for (an invalid name runs LangChain's invalid_tool)."""
-        for index, action in enumerate(self._actions):
-            if action.tool == tool:
-                return self._actions.pop(index)
-        return self._actions.pop(0) if self._actions and tool == INVALID_TOOL else None
+            self.recorder.emit(ToolEndEvent, "on_tool_end", run_id, parent_run_id, tool=name, observation=observation)
+        self.rounds.tool_returned(name, observation)
 
     @guarded
     def on_tool_error(
         self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
     ) -> None:
-        self._emit(
+        self.recorder.emit(
             ToolErrorEvent,
             "on_tool_error",
             run_id,
@@ -542,23 +379,12 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         )
 
 
-def _plans(stack: tuple[SourceRef, ...]) -> bool:
-    """A model call made to decide the next move: from an agent's plan(), or LangGraph's agent node."""
-    return any(f.function in ("plan", "aplan") for f in stack) or any(
-        f.file.startswith("langgraph/prebuilt/") and "model" in f.function for f in stack
-    )
-
-
 def _graph_on_stack(frame: Any) -> Any:
+    """The LangGraph graph being invoked, if any (LangGraph's prebuilt agent, not a classic AgentExecutor)."""
     try:
+        # Here, not at the top: langgraph is optional beside langchain-classic (a classic AgentExecutor
+        # needs none, and loading it would cost its run about half a second); a graph's run has it loaded.
         from langgraph.pregel import Pregel
     except ImportError:
         return None
     return find_self(Pregel, frame)
-
-
-def _version(distribution: str) -> str | None:
-    try:
-        return metadata.version(distribution)
-    except metadata.PackageNotFoundError:
-        return None

@@ -5,9 +5,11 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import sys
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from types import FrameType
+from typing import Any, TypeVar
 
 from executor.events import SourceRef
 
@@ -22,6 +24,8 @@ LOOP_FILES = (
     "langgraph/pregel/main.py",  # Pregel.invoke / stream
 )
 PACKAGES = ("langchain_classic", "langchain_core", "langgraph")
+
+_Found = TypeVar("_Found")
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +60,7 @@ def _loop_file(filename: str) -> str | None:
 
 def loop_stack(start: FrameType | None = None) -> tuple[SourceRef, ...]:
     """LangChain's agent-loop frames on the current stack, outermost first, each at its current line."""
-    frame = start if start is not None else sys._getframe(1)
+    frame: FrameType | None = start if start is not None else sys._getframe(1)
     found = []
     while frame is not None:
         relative = _loop_file(frame.f_code.co_filename)
@@ -67,9 +71,9 @@ def loop_stack(start: FrameType | None = None) -> tuple[SourceRef, ...]:
     return tuple(found)
 
 
-def find_self(kind: type, start: FrameType | None = None) -> object | None:
+def find_self(kind: type[_Found], start: FrameType | None = None) -> _Found | None:
     """The innermost `self` on the stack that is a `kind` (e.g. the AgentExecutor being invoked)."""
-    frame = start if start is not None else sys._getframe(1)
+    frame: FrameType | None = start if start is not None else sys._getframe(1)
     while frame is not None:
         candidate = frame.f_locals.get("self") if "self" in frame.f_code.co_varnames else None
         if isinstance(candidate, kind):
@@ -79,7 +83,7 @@ def find_self(kind: type, start: FrameType | None = None) -> object | None:
 
 
 @lru_cache(maxsize=32)
-def line_containing(function: object, needle: str) -> int | None:
+def line_containing(function: Callable[..., Any], needle: str) -> int | None:
     """The first line of `function`'s source that contains `needle` (where a check really is)."""
     try:
         lines, first = inspect.getsourcelines(function)
@@ -104,7 +108,7 @@ def at_line(stack: tuple[SourceRef, ...], function: str, line: int | None) -> tu
 def local_in(function: str, name: str, start: FrameType | None = None) -> object | None:
     """A local variable of the innermost `function` frame on the stack (e.g. `_iter_next_step`'s
     caught exception `e`, which LangChain does not hand to on_agent_action)."""
-    frame = start if start is not None else sys._getframe(1)
+    frame: FrameType | None = start if start is not None else sys._getframe(1)
     while frame is not None:
         if frame.f_code.co_name == function and _loop_file(frame.f_code.co_filename):
             return frame.f_locals.get(name)

@@ -91,6 +91,8 @@ def model_name(serialized: dict[str, Any] | None, params: dict[str, Any] | None)
 
 def _bound_model(agent: Any) -> tuple[Any, list[str]]:
     """The language model inside an agent's runnable, and the stop words bound to it."""
+    # Here, not at the top: the handler imports this module before LangChain, whose absence it names
+    # in one line (`pip install 'loopscope[langchain]'`); by the time a run is read, both are loaded.
     from langchain_core.language_models import BaseLanguageModel
     from langchain_core.runnables import RunnableBinding
 

@@ -65,16 +65,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
-    from ..report.cost import PriceTableError
-    from ..trace.literal_text import scrub
-    from ..trace.reader import TraceFormatError
-    from ..trace.redact import RedactionPatternError, Redactor, configured_patterns
-
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
+    # Here, not at the top: importing tracer.cli stays light (every subcommand module does, for
+    # COMMANDS), and --help, --version and a bare `loopscope` answer before pydantic and the trace
+    # reader load (about 0.2 s; tests/cli/test_startup_imports.py).
+    from ..report.cost import PriceTableError
+    from ..trace.literal_text import scrub
+    from ..trace.reader import TraceFormatError
+    from ..trace.redact import RedactionPatternError, Redactor, configured_patterns
+
     if args.command not in OPENS_DEBUGGER:
         resume_collection()
     try:

@@ -9,6 +9,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from executor.events import LLMEndEvent, LLMStartEvent, SourceRef
+
 from ..replay.playground import PlaygroundError, configured_model, recorded_call, rerun_call
 from ..report.cost import CallCost, PriceTable, call_costs
 from ..report.literal import literal
@@ -92,8 +94,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _cost(call, rerun) -> CallCost | None:
-    from executor.events import LLMEndEvent, LLMStartEvent, SourceRef
-
     source = SourceRef(file="", line=0, function=call.caller)
     envelope = {"run_id": "call", "t": 0.0, "iteration": 0, "frames": (call.caller,), "source": source}
     start = LLMStartEvent(

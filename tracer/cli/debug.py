@@ -88,14 +88,15 @@ def narrate_trace(path: str | Path, console: Console) -> None:
             console.print(literal(f"warning: {trace.warning}", style="yellow"))
         if trace.import_note:
             console.print(literal(trace.import_note, style="dim"))
-        if trace.import_warning:
-            console.print(literal(f"warning: {trace.import_warning}", style="yellow"))
+        if trace.notice:
+            console.print(literal(f"warning: {trace.notice}", style="yellow"))
         narrator = Narrator(console)
         for event in trace:
             narrator(event)
 
 
 def _live_run(args: argparse.Namespace):
+    # Only `debug --live` runs the executor (in a child process, multiprocessing): a trace opens without it.
     from ..debug.live_run import LiveRun
 
     safe_name = "".join(c if c.isalnum() or c in "-_" else "_" for c in args.live)
@@ -134,13 +135,13 @@ def run(args: argparse.Namespace) -> int:
         if not to_terminal:
             _narrate_live(live, console)
             return 0
-        from ..tui.launch import open_debugger
+        from ..tui.launch import open_debugger  # Textual (about 0.3 s): --print and pipes never load it
 
         return open_debugger(None, breakpoints=args.breaks, live=live, title=f"live: {args.live}", lang=lang)
     if not to_terminal:
         narrate_trace(args.trace, console)
         return 0
-    from ..tui.launch import open_debugger
+    from ..tui.launch import open_debugger  # Textual (about 0.3 s): --print and pipes never load it
 
     # With a trace, --model answers prompts edited in the playground (`e`); the trace itself is replayed.
     return open_debugger(

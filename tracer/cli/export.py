@@ -9,6 +9,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from executor.models.credentials import hide_credentials
+
+from ..report.mermaid import loop_state_diagram, mermaid_state_diagram
 from ..trace.literal_text import escape_controls_in_json, scrub
 from ..trace.transitions import Trace
 from . import COMMANDS
@@ -82,8 +85,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _mermaid(args: argparse.Namespace) -> int:
-    from ..report.mermaid import loop_state_diagram, mermaid_state_diagram
-
     trace = _load(args.traces)[0]
     title = trace.scenario or Path(args.traces[0]).stem
     diagram = (
@@ -95,13 +96,13 @@ def _mermaid(args: argparse.Namespace) -> int:
 
 
 def _spans(args: argparse.Namespace) -> list:
-    from ..report.otlp import spans_of
+    from ..report.otlp import spans_of  # OpenTelemetry is an extra ([otel]): --mermaid works without it
 
     return [span for trace in _load(args.traces) for span in spans_of(trace)]
 
 
 def _otlp_json(args: argparse.Namespace) -> int:
-    from ..report.otlp_wire import otlp_json
+    from ..report.otlp_wire import otlp_json  # the [otel] extra, as in _spans
 
     spans = _spans(args)
     # Perhaps to a terminal: what scrub() would show is written as \u escapes, the same JSON value.
@@ -128,9 +129,7 @@ def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = 
 
 
 def _send(args: argparse.Namespace) -> int:
-    from executor.models.credentials import hide_credentials
-
-    from ..report.otlp_wire import OTLPExportError, post_spans
+    from ..report.otlp_wire import OTLPExportError, post_spans  # the [otel] extra, as in _spans
 
     spans = _spans(args)
     try:

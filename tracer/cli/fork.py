@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from executor import ChatModel, SystemClock
+
 from ..replay.fork import ForkError, fork_trace
 from ..report.diff import diff_traces
 from ..trace.literal_text import scrub
+from ..trace.redact import Redactor
 from . import COMMANDS
+from .live_options import live_model
 from .scenarios import add_agent_argument
 from .usage_error import UsageError
 
@@ -41,14 +45,10 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-def _live(args: argparse.Namespace) -> tuple[object, object]:
+def _live(args: argparse.Namespace) -> tuple[ChatModel | None, Redactor | None]:
     """(model, redactor) for --model, or (None, None) to stay offline."""
     if not args.model:
         return None, None
-    from executor import SystemClock
-
-    from .live_options import live_model
-
     live = live_model(args, [], SystemClock())
     return live.model, live.redactor()
 
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     print(scrub(f"forked {args.trace} at event {args.at}: wrote {result.path} ({len(result.trace)} events)"))
     if diff.parted_at is not None:  # labels and the outcome quote the trace (tool names, errors): literally
         row = diff.rows[diff.parted_at]
-        label = row.a.label if row.a else row.b.label
+        label = row.either.label
         print(
             scrub(
                 f"it parts from the parent at transition {diff.parted_at} ({label}); "

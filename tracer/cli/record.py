@@ -100,8 +100,8 @@ def run(args: argparse.Namespace) -> int:
     live = live_model(args, scenario.replies, SystemClock()) if wants_live(args) else None
     try:
         redactor = live.redactor(args.redact) if live else default_redactor(args.redact)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    except ValueError as bad_redaction:
+        raise UsageError(str(bad_redaction)) from None
     try:
         count, error = record_run(scenario, output, redactor=redactor, live=live)
     except TraceWriteError as failure:

@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 
 from executor import AgentExecutor, SystemClock
+from executor.run_context import Listener
 
 from ..replay.agents import UnknownAgent
 from ..replay.builder import replayed_executor
@@ -95,7 +96,9 @@ def run(args: argparse.Namespace) -> int:
     ledger = Ledger(prices=PriceTable.load(args.prices))
     writer = TraceWriter(args.trace, redactor=redactor, **header_meta(scenario), **meta) if args.trace else None
     narrator = Narrator(console, show_prompts=args.prompts, redactor=writer.redactor if writer else redactor)
-    listeners = [narrator, ledger.add] + ([writer] if writer else [])
+    listeners: list[Listener] = [narrator, ledger.add]
+    if writer:
+        listeners.append(writer)
     try:
         executor.invoke(scenario.inputs(), listeners)
     except ReplayDivergence as error:

@@ -8,6 +8,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from tutorials.registry import find_part
+
 from ..trace.reader import TraceFile
 from . import COMMANDS
 from .scenarios import add_agent_argument
@@ -50,8 +52,6 @@ def debugger_command(args: argparse.Namespace) -> list[str]:
         # Each tab's debugger trusts exactly the agents given here (its folder's pyproject.toml too).
         agents = [word for spec in args.agents for word in ("--agent", spec)]
         return [sys.executable, "-m", "tracer.cli", "debug", str(Path(args.trace).resolve()), *agents]
-    from tutorials.registry import find_part
-
     try:
         find_part(args.tutorial)
     except KeyError as error:
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port}: choose a port between 1 and 65535")
     try:
-        from .serve_guard import GuardedServer
+        from .serve_guard import GuardedServer  # textual-serve, an extra ([serve]): no other command loads it
     except ImportError:
         raise UsageError("serve needs textual-serve: pip install 'loopscope[serve]'") from None
     server = GuardedServer(shlex.join(command), host=args.host, port=args.port, title="loopscope")

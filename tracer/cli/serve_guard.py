@@ -102,7 +102,7 @@ class GuardedServer(Server):
         # Bound to every address, the browser may use any of the machine's names; the token still guards.
         return is_wildcard(self.host) and origin == f"http://{request.host}" and request.url.port == self.port
 
-    async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
         if not set(request.query) <= PAGE_QUERY:
             raise web.HTTPBadRequest(text=f"loopscope serve: the page takes only {sorted(PAGE_QUERY)} in its address\n")
         context = {

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from executor.events import EventBase
+from executor.events import Event, EventBase, LLMEndEvent, LLMStartEvent
 from tutorials import Scenario
 from tutorials.narration import NarrationMismatch, NarrationStop, tutorial_stops
 from tutorials.notes_file import LANGUAGES, NotesFileError
@@ -23,6 +23,7 @@ from ..report.narrator import Narrator, reply_text
 from ..trace.reader import load_trace
 from . import COMMANDS
 from .language import chosen_language, default_language  # noqa: F401  (default_language: tests)
+from .terminal import can_show_debugger
 from .usage_error import UsageError
 
 LABELS = {
@@ -78,7 +79,7 @@ def _chosen_parts(tutorial: Tutorial, number: int | None) -> Sequence[Scenario]:
     return tutorial.parts[number - 1 : number]
 
 
-def _part_events(tutorial: Tutorial, part: Scenario, lang: str) -> tuple[list[EventBase], list[NarrationStop]]:
+def _part_events(tutorial: Tutorial, part: Scenario, lang: str) -> tuple[list[Event], list[NarrationStop]]:
     if not part.fixture.exists():
         raise UsageError(f"no recording at {part.fixture}; record it with `loopscope record {part.name}`")
     _header, events, _warning = load_trace(part.fixture)
@@ -100,18 +101,18 @@ def _part_heading(tutorial: Tutorial, part: Scenario, lang: str, with_title: boo
 
 # -- the printed walk ---------------------------------------------------------------------
 def _previous_plan_prompt(events: Sequence[EventBase], seq: int) -> str:
-    earlier = [e for e in events[:seq] if e.kind == "llm_start" and "plan" in e.frames]
+    earlier = [e for e in events[:seq] if isinstance(e, LLMStartEvent) and "plan" in e.frames]
     return earlier[-1].prompt if earlier else ""
 
 
-def _prompt_gain(events: Sequence[EventBase], stop: NarrationStop) -> Text:
+def _prompt_gain(events: Sequence[EventBase], stop: NarrationStop, asked: LLMStartEvent) -> Text:
     """What this prompt has that the previous plan() prompt had not, shown literally.
 
     The scratchpad only ever grows at the end, so normally the old prompt is a prefix of
     the new one and the gain is the appended text; otherwise fall back to a line diff.
     """
     before = _previous_plan_prompt(events, stop.seq)
-    after = events[stop.seq].prompt
+    after = asked.prompt
     if before and after.startswith(before):
         last_line = before.rsplit("\n", 1)[-1]
         return Text.assemble(literal("…" + last_line, "dim"), literal(after[len(before) :], "green"))
@@ -125,9 +126,9 @@ def _prompt_gain(events: Sequence[EventBase], stop: NarrationStop) -> Text:
 def _evidence(events: Sequence[EventBase], stop: NarrationStop, lang: str) -> Text | None:
     """What the debugger's panes would show next to this stop, for a walk printed as text."""
     event = events[stop.seq]
-    if stop.show == "prompt_diff" and event.kind == "llm_start":
-        return Text.assemble((LABELS[lang]["prompt_gained"] + "\n", "bold"), _prompt_gain(events, stop))
-    if event.kind == "llm_end":  # the narrator prints a reply only once it is parsed; show it raw here
+    if stop.show == "prompt_diff" and isinstance(event, LLMStartEvent):
+        return Text.assemble((LABELS[lang]["prompt_gained"] + "\n", "bold"), _prompt_gain(events, stop, event))
+    if isinstance(event, LLMEndEvent):  # the narrator prints a reply only once it is parsed; show it raw here
         return Text.assemble((LABELS[lang]["reply"] + "\n", "bold"), literal(reply_text(event), "yellow"))
     return None
 
@@ -142,7 +143,8 @@ def _stop_panel(
         body.append("\n\n")
         body.append_text(evidence)
     heading = Text(f" {LABELS[lang]['stop']} {number}/{total} · {stop.title} ", style="bold")
-    return Panel(body.rstrip() or body, title=heading, title_align="left", border_style="cyan")
+    body.rstrip()  # in place
+    return Panel(body, title=heading, title_align="left", border_style="cyan")
 
 
 def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str) -> None:
@@ -176,8 +178,6 @@ def list_tutorials(console: Console, lang: str) -> None:
 
 # -- the debugger -------------------------------------------------------------------------
 def stdout_is_terminal() -> bool:
-    from .terminal import can_show_debugger
-
     return can_show_debugger()
 
 

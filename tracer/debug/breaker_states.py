@@ -6,14 +6,15 @@ import bisect
 from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
-from executor.events import EventBase
+from executor.events import BreakerClosedEvent, BreakerHalfOpenEvent, BreakerOpenEvent, Event, EventBase
 
 STATE_OF_KIND = {"breaker_open": "open", "breaker_half_open": "half_open", "breaker_closed": "closed"}
+BREAKER_EVENTS = (BreakerOpenEvent, BreakerHalfOpenEvent, BreakerClosedEvent)
 
 
 class Store(Protocol):  # what of an EventStore this needs
     def __len__(self) -> int: ...
-    def event(self, position: int) -> EventBase: ...
+    def event(self, position: int) -> Event: ...
     def raw_line(self, position: int) -> bytes: ...
 
 
@@ -45,7 +46,7 @@ class BreakerTimeline:
             if b'"breaker_' not in self.store.raw_line(position):  # cheap: most events are not looked at
                 continue
             event = self.store.event(position)
-            if event.kind in STATE_OF_KIND:
+            if isinstance(event, BREAKER_EVENTS):
                 self._positions.append(position)
                 self._changes.append((event.model, STATE_OF_KIND[event.kind]))
         self._scanned = total

@@ -41,11 +41,12 @@ class Breakpoint:
     @property
     def spec(self) -> str:
         """The text that recreates this breakpoint (without temp/ignore, which are stored apart)."""
+        condition = f"if {self.condition.text}" if self.condition is not None else ""
         if self.target == "condition":
-            return f"if {self.condition.text}"
+            return condition
         value = f"{self.value[0]}:{self.value[1]}" if self.target == "line" else self.value
         what = f"{self.target}={value}"
-        return f"{what} if {self.condition.text}" if self.condition else what
+        return f"{what} {condition}" if condition else what
 
     def describe(self) -> str:
         problem = self.reach.problem if self.reach is not None else None
@@ -269,7 +270,7 @@ class BreakpointSet:
             if not bp.enabled or hi <= lo:
                 continue
             mask, exact = bp.plan(index, lo, hi)
-            if not exact:
+            if not exact and bp.condition is not None:  # not exact: a condition the index cannot decide
                 mask = mask.copy()
                 for offset in np.flatnonzero(mask):
                     mask[offset] = bp.condition.matches(resolve_at(lo + int(offset)))

@@ -72,7 +72,7 @@ def tokenize(text: str) -> list[Token]:
         if match is None:
             hint = _HINTS.get(text[at], '; text values need quotes, e.g. tool == "Calculator"')
             raise ConditionError(f"unexpected {text[at]!r} at column {at + 1}{hint}")
-        kind, word = match.lastgroup, match.group()
+        kind, word = match.lastgroup or "", match.group()  # every alternative of _TOKEN is a named group
         if kind == "string":
             tokens.append(Token("string", word, _unquote(word), at))
         elif kind == "number":

@@ -52,7 +52,8 @@ FIELDS_BY_KIND: dict[str, set[str]] = {cls.model_fields["kind"].default: set(cls
 class ShapeIndex(Protocol):
     """What vectorised evaluation needs from a TraceIndex (see tracer/trace_index.py)."""
 
-    shapes: Sequence[Any]
+    @property
+    def shapes(self) -> Sequence[Any]: ...  # read-only here, so TraceIndex's list of EventShape fits
 
     def shape_codes(self, lo: int, hi: int) -> np.ndarray: ...
     def iterations(self, lo: int, hi: int) -> np.ndarray: ...

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from executor.events import EventBase
+from executor.events import Event
 
 from ..trace.header import new_header
 from ..trace.index import TraceIndex
@@ -39,7 +39,8 @@ class ReplayStore:
         self.path = trace.path
         self.header = trace.header
         self.warning = trace.warning
-        self.import_note = " · ".join(n for n in (trace.import_note, trace.import_warning) if n) or None
+        # The status line on opening: what an import recognised, and the trace's notice (see TraceFile).
+        self.import_note = " · ".join(n for n in (trace.import_note, trace.notice) if n) or None
         self.index: TraceIndex | None = None
         self._pool: ProcessPoolExecutor | None = None
         self._read: list[int] = []  # [lines read since the last release, lowest line, highest line]
@@ -71,13 +72,14 @@ class ReplayStore:
         indexed here, event by event.
         """
         index = self._scan.result()
-        self._pool.shutdown()
+        if self._pool is not None:  # started in __init__ whenever the index was left to build here
+            self._pool.shutdown()
         return index if index is not None else TraceIndex.build(self.trace)
 
     def __len__(self) -> int:
         return len(self.trace)
 
-    def event(self, position: int) -> EventBase:
+    def event(self, position: int) -> Event:
         return self.trace[position]
 
     def fields(self, position: int) -> dict[str, Any]:
@@ -144,13 +146,15 @@ class LiveStore:
     needs_background_index = False
 
     def __init__(self, run: LiveRun) -> None:
-        from ..replay.user_agent import header_meta
+        from ..replay.user_agent import header_meta  # late: a live run has loaded it; a recording never needs it
 
+        if run.trace_path is None:  # the session's title, its breakpoints file, diff and fork all name it
+            raise ValueError("a live debugging session needs a run that writes its trace (LiveRun's trace_path)")
         self.run = run
         self.path = run.trace_path
         self.header = new_header(**header_meta(run.scenario), live=True)
         self.index = TraceIndex()
-        self.events: list[EventBase] = []
+        self.events: list[Event] = []
         self.snapshots: list[tuple[FrameSnapshot, ...]] = []
         self._fields: dict[int, dict[str, Any]] = {}
 
@@ -158,7 +162,7 @@ class LiveStore:
     def complete(self) -> bool:
         return self.run.finished
 
-    def append(self, event: EventBase, frames: tuple[FrameSnapshot, ...]) -> None:
+    def append(self, event: Event, frames: tuple[FrameSnapshot, ...]) -> None:
         self.events.append(event)
         self.snapshots.append(frames)
         self.index.append(event)
@@ -166,7 +170,7 @@ class LiveStore:
     def __len__(self) -> int:
         return len(self.events)
 
-    def event(self, position: int) -> EventBase:
+    def event(self, position: int) -> Event:
         return self.events[position]
 
     def fields(self, position: int) -> dict[str, Any]:
@@ -191,7 +195,7 @@ class LiveStore:
         stop = self.run.line_stop
         return stop.frame if stop is not None and position == len(self.events) - 1 else None
 
-    def close(self) -> Path:
+    def close(self) -> Path | None:
         return self.run.close()
 
 

@@ -10,10 +10,10 @@ import threading
 from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from executor import SystemClock
-from executor.events import EventBase
+from executor.events import Event, EventBase
 from executor.paths import PROJECT_ROOT
 from executor.paths import relative_path as callee_path  # the path rule every event's callee uses
 
@@ -77,7 +77,7 @@ def _function_snapshot(frame: Any, name: str) -> FrameSnapshot:
     return FrameSnapshot(name, callee_path(frame.f_code.co_filename), frame.f_lineno, values)
 
 
-def capture_frames(generator: Generator, caller: Any = None) -> tuple[FrameSnapshot, ...]:
+def capture_frames(generator: Generator | None, caller: Any = None) -> tuple[FrameSnapshot, ...]:
     """The real call stack of a suspended `yield from` chain, outermost first.
 
     Each generator's gi_frame is its paused frame; gi_yieldfrom is the generator it is
@@ -90,6 +90,9 @@ def capture_frames(generator: Generator, caller: Any = None) -> tuple[FrameSnaps
         frames.append(_snapshot(current.gi_frame))
         current = current.gi_yieldfrom
     return tuple(frames)
+
+
+Pulled = tuple[Event, tuple[FrameSnapshot, ...]]  # an event, and the frames suspended when it was handed out
 
 
 class _Stopped(BaseException):
@@ -119,9 +122,10 @@ class LiveRun:
         if model is not None:  # a real model answers; backoff and pacing happen in real time
             self.executor = scenario.executor(model.model, clock=SystemClock(), **model.executor_options())
             # flush="event": the run pauses at any event while a person looks at it.
-            self.writer = TraceWriter(
-                trace_path, redactor=model.redactor(), flush="event", **header_meta(scenario), **model.header()
-            )
+            if trace_path is not None:
+                self.writer = TraceWriter(
+                    trace_path, redactor=model.redactor(), flush="event", **header_meta(scenario), **model.header()
+                )
         else:
             # Recorded retries happen again under the recorded policy, on the recording's manual clock.
             recorded = Trace.load(fixture or scenario.fixture)
@@ -134,7 +138,7 @@ class LiveRun:
         self.finished = False
         self.outcome = ""
         self._wanted = threading.Semaphore(0)
-        self._handed: queue.Queue = queue.Queue()
+        self._handed: queue.Queue[Pulled | LineStop | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._closing = False
         self.line_stop: LineStop | None = None  # set while paused inside a traced tool function
@@ -144,7 +148,7 @@ class LiveRun:
     def trace_path(self) -> Path | None:
         return self.writer.path if self.writer else None
 
-    def pull(self) -> tuple[EventBase, tuple[FrameSnapshot, ...]] | LineStop | None:
+    def pull(self) -> Pulled | LineStop | None:
         """The next event with its frames; a LineStop only after `step_into` (the traced function's next line)."""
         if self.finished:
             return None
@@ -163,7 +167,7 @@ class LiveRun:
             self.writer(handed[0])
         return handed
 
-    def why_not_step_into(self, event: EventBase) -> str | None:
+    def why_not_step_into(self, event: Event) -> str | None:
         """None when `step_into(event)` can trace the tool's function line by line, else why not."""
         problem = why_not_steppable(event)
         tool = next((t for t in self.executor.tools if t.name == getattr(event, "tool", None)), None)
@@ -191,12 +195,14 @@ class LiveRun:
             return f"{tool.name} has a timeout, so it runs in a thread of its own, which is not traced"
         return None
 
-    def step_into(self, tool_start: EventBase, mode: str = "step", lines: frozenset[int] = frozenset()) -> None:
+    def step_into(self, tool_start: Event, mode: str = "step", lines: frozenset[int] = frozenset()) -> None:
         """Before the next pull: trace the call about to run (the tool of `tool_start`, the newest event),
         stopping at every line ("step") or at `lines` only; while inside it, change how the next pull stops."""
         if self._tracer is not None and self.line_stop is not None:  # already inside: the run's thread waits
             self._tracer.retarget(mode, lines)
             return
+        if tool_start.kind != "tool_start":  # callers ask why_not_step_into first, which says so
+            raise ValueError(f"only a tool_start's call can be stepped into, not a {tool_start.kind}'s")
         tool = next((t for t in self.executor.tools if t.name == tool_start.tool), None)
         self._tracer = line_tracer(tool_start.callee, self._gate, _function_snapshot, mode, lines)
         self._tracer.on_loop = is_async_tool(tool)
@@ -218,7 +224,8 @@ class LiveRun:
         # Called by invoke with the generator paused at its yield: the real frames, exactly.
         caller = sys._getframe(1)
         self._end_tracing()  # any traced call has returned by the next event (tool_end / tool_error)
-        self._handed.put((event, capture_frames(caller.f_locals.get("events"), caller)))
+        # The executor types its listeners by the base class, but every event it makes is one of the union's.
+        self._handed.put((cast(Event, event), capture_frames(caller.f_locals.get("events"), caller)))
         self._wait_for_debugger()
         if self._tracer is not None:  # `s` at this tool_start: trace the call that runs next
             self._tracer.install()

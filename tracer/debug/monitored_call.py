@@ -9,15 +9,19 @@ from collections.abc import Callable
 from types import CodeType
 from typing import Any
 
+from executor import callee as callees
+
 from .step_into import CODE_FLAGS_SUSPENDING, FunctionTracer, LineStop
 
 TOOL_NAME = "loopscope"
+# sys.monitoring is Python 3.12+: None on 3.11 (line_tracer then picks settrace). Typed Any because the
+# project is type-checked as 3.11, whose sys has no monitoring.
+_monitoring: Any = getattr(sys, "monitoring", None)
 
 
 def code_of(callee: Any) -> CodeType | None:
     """The code object behind a tool's callee: the one callee_of described when the tool was built."""
-    from executor import callee as callees  # its cache maps each described code object to its CalleeRef
-
+    # callees' cache maps each code object it described to its CalleeRef.
     return next((code for (_file, code), found in list(callees._by_code.items()) if found == callee), None)
 
 
@@ -30,12 +34,11 @@ def line_tracer(
 ) -> FunctionTracer:
     """sys.monitoring scoped to the function's code on 3.12+ (the rest of the program runs untouched),
     when the debugger's tool id is free and the code object is known; sys.settrace otherwise."""
-    monitoring = getattr(sys, "monitoring", None)
-    code = code_of(callee) if monitoring is not None else None
+    code = code_of(callee) if _monitoring is not None else None
     if (
         code is None
         or code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR)
-        or monitoring.get_tool(monitoring.DEBUGGER_ID) is not None
+        or _monitoring.get_tool(_monitoring.DEBUGGER_ID) is not None
     ):
         return FunctionTracer(callee, gate, snapshot, mode, lines)
     return MonitoredTracer(callee, gate, snapshot, mode, lines, code)
@@ -66,7 +69,7 @@ class MonitoredTracer(FunctionTracer):
             self.threads[threading.get_ident()] = None
             if self._active:
                 return
-            monitoring = sys.monitoring
+            monitoring = _monitoring
             tool, events = monitoring.DEBUGGER_ID, monitoring.events
             monitoring.use_tool_id(tool, TOOL_NAME)
             monitoring.register_callback(tool, events.PY_START, self._started)
@@ -84,7 +87,7 @@ class MonitoredTracer(FunctionTracer):
             self._release()
 
     def _release(self) -> None:
-        monitoring = sys.monitoring
+        monitoring = _monitoring
         tool, events = monitoring.DEBUGGER_ID, monitoring.events
         monitoring.set_local_events(tool, self.code, 0)
         for event in (events.PY_START, events.LINE, events.PY_RETURN):
@@ -102,11 +105,11 @@ class MonitoredTracer(FunctionTracer):
 
     def retarget(self, mode: str, lines: frozenset[int]) -> None:
         super().retarget(mode, lines)
-        sys.monitoring.restart_events()  # lines switched off while running to the breakpoints raise again
+        _monitoring.restart_events()  # lines switched off while running to the breakpoints raise again
 
     def _line(self, code: CodeType, line: int) -> Any:
         if self.mode == "lines" and line not in self.lines:
-            return sys.monitoring.DISABLE  # never a stop while running to the breakpoints: no more events here
+            return _monitoring.DISABLE  # never a stop while running to the breakpoints: no more events here
         frame = sys._getframe(1)
         if frame is self.frame and self._ours():
             self.gate(

@@ -54,6 +54,8 @@ class Reenactment:
             return None
         if not self.header.agent and not self.agents:
             return "the trace's header names no scenario, so its run cannot be re-executed"
+        # Late, like the other replay imports here: the replay machinery loads when a trace is re-executed,
+        # not with the debugger's first frame (tests/cli/test_startup_imports.py).
         from ..replay.agents import UnknownAgent
         from ..replay.trust import trusted_spec
 
@@ -66,10 +68,10 @@ class Reenactment:
     def _agent(self) -> object:
         """The scenario (from the registry, by name) or the trusted user agent the recording is re-run with."""
         if self._agent_spec is not None:
-            from ..replay.user_agent import load_user_agent
+            from ..replay.user_agent import load_user_agent  # late: see _why_not
 
             return load_user_agent(self._agent_spec)
-        from ..replay.agents import find_scenario
+        from ..replay.agents import find_scenario  # late: see _why_not
 
         return find_scenario(self.header.scenario or "")  # never resolved as MODULE:FUNCTION
 
@@ -97,7 +99,7 @@ class Reenactment:
     def _pull_one(self) -> None:
         try:
             if self._run is None:
-                from .live_run import LiveRun
+                from .live_run import LiveRun  # late: see _why_not
 
                 self._run = LiveRun(self._agent(), None, fixture=self.path)
             pulled = self._run.pull()
@@ -105,7 +107,7 @@ class Reenactment:
             self.problem = f"the run could not be re-executed ({type(error).__name__}: {error})"
             return
         seq = len(self.snapshots)
-        if pulled is None:
+        if not isinstance(pulled, tuple):  # None: the run ended (a re-enactment never steps into a function)
             self.problem = f"the re-executed run ended after {seq} events ({self._run.outcome})"
             return
         event, frames = pulled

@@ -10,8 +10,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from executor.events import EventBase
+from executor.events import Event
 
+from ..trace.index import TraceIndex
 from ..trace.numpy_on_use import np
 from ..trace.reader import TraceFile, TraceFormatError
 from .breakpoints import BreakpointSet
@@ -66,7 +67,7 @@ class DebugSession:
     def __len__(self) -> int:
         return len(self.store)
 
-    def event(self, position: int | None = None) -> EventBase | UnreadableEvent:
+    def event(self, position: int | None = None) -> Event | UnreadableEvent:
         position = self.position if position is None else position
         try:
             return self.store.event(position)
@@ -82,6 +83,14 @@ class DebugSession:
     def index_ready(self) -> bool:
         return self.store.index is not None
 
+    @property
+    def index(self) -> TraceIndex:
+        """The store's index, for motions and filters (the window holds keys back until index_ready)."""
+        index = self.store.index
+        if index is None:
+            raise RuntimeError("the trace is still being indexed; wait for index_ready")
+        return index
+
     # -- the timeline filter ------------------------------------------------------------------------
     def shown(self):
         """Sorted positions the timeline shows, or None when unfiltered (or not indexed yet)."""
@@ -95,7 +104,7 @@ class DebugSession:
     def filter_positions(self, event_filter: EventFilter, cancelled: Callable[[], bool] = lambda: False):
         """The sorted positions `event_filter` shows, computed without installing it (any thread may
         call this: a condition on a big trace reads every event); None when cancelled."""
-        index = self.store.index
+        index = self.index
         mask = event_filter.mask(index, self.store.resolve_at, 0, len(index), cancelled)
         return None if mask is None else np.flatnonzero(mask)
 
@@ -112,7 +121,7 @@ class DebugSession:
 
     # -- moving ---------------------------------------------------------------------------------------
     def motion(self, motion: Motion, direction: int) -> MotionSearch:
-        return MotionSearch(self.store.index, self.breakpoints, self.store.resolve_at, self.position, motion, direction)
+        return MotionSearch(self.index, self.breakpoints, self.store.resolve_at, self.position, motion, direction)
 
     def land(self, stop: Stop, motion: Motion, direction: int) -> None:
         """Move to where a motion stopped and say why."""
@@ -260,15 +269,18 @@ def build_session(
 ) -> DebugSession:
     """The session the app shows. Raises TraceFormatError (bad trace) or BreakpointSpecError (bad --break).
     `agents`: the user's --agent specs; a trace's agent is re-run for real locals only if trusted."""
+    store: EventStore
     if live is not None:
         store = LiveStore(live)
         pulled = live.pull()  # chain_start comes before any model call, so this never waits
-        if pulled is not None:
+        if isinstance(pulled, tuple):  # nothing is traced line by line yet, so never a LineStop
             store.append(*pulled)
-        path = Path(live.trace_path)
-    else:
+        path = store.path
+    elif trace_path is not None:
         store = ReplayStore(TraceFile(trace_path), agents)
-        path = Path(trace_path)
+        path = Path(trace_path)  # as the user named it (an imported file's store reads a converted copy)
+    else:
+        raise TypeError("build_session needs a trace file or a live run")
     marks = BreakpointSet.for_trace(path)
     marks.callees = callee_book(store)  # where line breakpoints in the user's files reach
     marks.traced = live.traced_tools if live is not None else None

@@ -179,7 +179,7 @@ def _scan(path: Path) -> list[_Function]:
 def _functions_of(tree: ast.AST, relative: str) -> list[_Function]:
     """One walk that hands each call to all its enclosing functions: walking each function's own
     subtree again cost ~20 ms for agent_executor.py, on the debugger's first frame."""
-    inside: dict[ast.AST, tuple[list, list]] = {}  # function node -> (calls, delegations)
+    inside: dict[ast.FunctionDef | ast.AsyncFunctionDef, tuple[list, list]] = {}  # node -> (calls, delegations)
 
     def visit(node: ast.AST, enclosing: tuple[tuple[list, list], ...]) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -194,7 +194,8 @@ def _functions_of(tree: ast.AST, relative: str) -> list[_Function]:
             visit(child, enclosing)
 
     visit(tree, ())
-    functions = [node for node in ast.walk(tree) if node in inside]  # in the order callers expect
+    # In the order callers expect (ast.walk's); visit put every function node in `inside`.
+    functions = [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
     return [
         _Function(
             relative,

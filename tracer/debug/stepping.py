@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal, overload
 
 from ..trace.index import TraceIndex, scan_windows
 from ..trace.numpy_on_use import np
@@ -97,9 +98,14 @@ class MotionSearch:
             self.origin_depth = acting_phase_depth(resolve_at(origin), self.origin_depth)
         self.cursor = origin  # the last event examined
 
+    @overload
+    def advance(self, complete: Literal[True] = True, cancelled: Callable[[], bool] | None = None) -> Stop: ...
+    @overload
+    def advance(self, complete: bool, cancelled: Callable[[], bool] | None = None) -> Stop | None: ...
     def advance(self, complete: bool = True, cancelled: Callable[[], bool] | None = None) -> Stop | None:
-        """Where the motion stops; with `cancelled` (see BreakpointSet.first_stop) a long breakpoint
-        search can be given up, and the motion then pauses at the last event it checked."""
+        """Where the motion stops (None only when not `complete`: a live run may bring more events); with
+        `cancelled` (see BreakpointSet.first_stop) a long breakpoint search can be given up, and the motion
+        then pauses at the last event it checked."""
         start = self.cursor + self.direction
         end = len(self.index) - 1 if self.direction > 0 else 0
         if (end - start) * self.direction < 0:
@@ -118,6 +124,10 @@ class MotionSearch:
         self.cursor = end
         return self._edge(complete)
 
+    @overload
+    def _edge(self, complete: Literal[True]) -> Stop: ...
+    @overload
+    def _edge(self, complete: bool) -> Stop | None: ...
     def _edge(self, complete: bool) -> Stop | None:
         if self.direction > 0 and not complete:
             return None
@@ -131,9 +141,7 @@ def move(
     index: TraceIndex, breakpoints: BreakpointSet, resolve_at: ResolveAt, origin: int, motion: Motion, direction: int
 ) -> Stop:
     """Where a motion from `origin` stops in a complete trace."""
-    stop = MotionSearch(index, breakpoints, resolve_at, origin, motion, direction).advance(complete=True)
-    assert stop is not None  # a complete trace always has an edge to stop at
-    return stop
+    return MotionSearch(index, breakpoints, resolve_at, origin, motion, direction).advance(complete=True)
 
 
 MAX_HOPS = 10_000  # a motion that keeps landing on hidden events gives up (and stays put) after this many

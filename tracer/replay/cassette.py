@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from executor import ChatModel, ModelReply, Tool, reply_from_llm_end
-from executor.events import EventBase
+from executor.events import Event, ToolEndEvent, ToolErrorEvent
 from executor.models.messages import Message, render_messages
 from executor.recovery.model_chain import restore_model
 from executor.tools.args import ToolInputError, parse_tool_input
@@ -18,7 +18,7 @@ from ..trace.literal_text import scrub
 from ..trace.normalise import short_diff
 from .model_calls import calls_by_model, model_calls_in_order
 from .recorded_breaker import use_recorded_breakers
-from .recorded_call import RecordedCall, failure_from_text, recorded_exception
+from .recorded_call import End, ModelCall, RecordedCall, ToolCall, failure_from_text, recorded_exception
 
 __all__ = [
     "CallCursor",
@@ -71,7 +71,7 @@ class ReplayDivergence(AssertionError):
         return scrub(text)
 
 
-def _close(call: RecordedCall, event: EventBase) -> None:
+def _close(call: ToolCall, event: ToolEndEvent | ToolErrorEvent) -> None:
     if event.kind == "tool_end":
         call.end = event
         return
@@ -81,7 +81,13 @@ def _close(call: RecordedCall, event: EventBase) -> None:
     call.final_error = (event.error_type, event.message)
 
 
-def recorded_calls(events: Sequence[EventBase], tool: str | None = None) -> list[RecordedCall]:
+@overload
+def recorded_calls(events: Sequence[Event], tool: None = None) -> list[ModelCall]: ...
+@overload
+def recorded_calls(events: Sequence[Event], tool: str) -> list[ToolCall]: ...
+@overload
+def recorded_calls(events: Sequence[Event], tool: str | None) -> list[ModelCall] | list[ToolCall]: ...
+def recorded_calls(events: Sequence[Event], tool: str | None = None) -> list[ModelCall] | list[ToolCall]:
     """The model calls (tool=None: every model's, in recorded order) or the calls of the named tool.
 
     Concurrent tool calls interleave their events, so a tool call is followed in its own lane:
@@ -89,26 +95,26 @@ def recorded_calls(events: Sequence[EventBase], tool: str | None = None) -> list
     """
     if tool is None:
         return model_calls_in_order(events)
-    calls: list[RecordedCall] = []
-    open_calls: dict[str | None, RecordedCall] = {}
+    calls: list[ToolCall] = []
+    open_calls: dict[str | None, ToolCall] = {}
     for event in events:
-        kind, lane = event.kind, getattr(event, "tool_call_id", None)
-        if kind == "tool_start" and event.tool == tool:
+        lane = getattr(event, "tool_call_id", None)
+        if event.kind == "tool_start" and event.tool == tool:
             open_calls[lane] = RecordedCall(event)
             calls.append(open_calls[lane])
             continue
         open_call = open_calls.get(lane)
         if open_call is None:
             continue
-        if kind == "retry" and event.target == "tool" and event.name == tool:
+        if event.kind == "retry" and event.target == "tool" and event.name == tool:
             open_call.failures.append(event.error)
-        elif kind in ("tool_end", "tool_error") and getattr(event, "tool", None) == tool:
+        elif (event.kind == "tool_end" or event.kind == "tool_error") and event.tool == tool:
             _close(open_call, event)
             del open_calls[lane]
     return calls
 
 
-def check_prompt(call: RecordedCall, number: int, prompt: str) -> None:
+def check_prompt(call: ModelCall, number: int, prompt: str) -> None:
     if prompt != call.start.prompt:
         if getattr(call.start, "messages", None) is not None:
             raise ReplayDivergence(
@@ -132,12 +138,12 @@ def check_prompt(call: RecordedCall, number: int, prompt: str) -> None:
 class CallCursor:
     """Which recorded call an incoming attempt belongs to: a retried call asks again, a new call moves on."""
 
-    def __init__(self, calls: list[RecordedCall]) -> None:
+    def __init__(self, calls: list[ModelCall]) -> None:
         self.calls = calls
         self.index = 0  # the call being answered
         self.tries = 0  # attempts made at it so far
 
-    def next(self) -> tuple[int, RecordedCall | None, int]:
+    def next(self) -> tuple[int, ModelCall | None, int]:
         """(call number 0-based, the call or None when the recording ran out, attempt number)."""
         index = self.index
         if index >= len(self.calls):
@@ -158,7 +164,7 @@ class ReplayModel:
     With `model_name`, only that model's calls of a run with fallbacks (see replay_model).
     """
 
-    def __init__(self, events: Sequence[EventBase], strict_prompts: bool = True, model_name: str | None = None) -> None:
+    def __init__(self, events: Sequence[Event], strict_prompts: bool = True, model_name: str | None = None) -> None:
         self.calls = recorded_calls(events) if model_name is None else calls_by_model(events).get(model_name, [])
         starts = [event for event in events if event.kind == "llm_start"]
         self.model_name = model_name or (starts[0].model if starts else "replay")
@@ -166,7 +172,7 @@ class ReplayModel:
         self.strict_prompts = strict_prompts
         self.prompts: list[str] = []
         # Strict: a call is matched by its prompt, so nested calls of concurrent tools replay in any order.
-        self._attempts = (
+        self._attempts: LaneCursor[ModelCall] | CallCursor = (
             LaneCursor(
                 self.calls,
                 lambda call, prompt: call.start.prompt == prompt,
@@ -197,8 +203,7 @@ class ReplayModel:
             )
         if self.strict_prompts and attempt == 0:
             check_prompt(call, index + 1, prompt)
-        call.attempt(attempt)
-        end = call.end
+        end = answer_of(call, attempt, f"model call #{index + 1}{self._whose}")
         if end.tool_calls:
             return reply_from_llm_end(end)
         return ModelReply(
@@ -224,7 +229,7 @@ class ReplayModel:
         return self.generate(render_messages(messages), [])
 
 
-def replay_model(events: Sequence[EventBase], strict_prompts: bool = True, real_time: bool = False) -> ChatModel:
+def replay_model(events: Sequence[Event], strict_prompts: bool = True, real_time: bool = False) -> ChatModel:
     """The model that re-executes a recording: a ReplayModel, or, when the run had fallbacks or
     breakers (chain_start's settings["model_chain"]), the same chain rebuilt around one ReplayModel
     per model, with new breakers in the recorded states (never the process's shared ones).
@@ -232,14 +237,15 @@ def replay_model(events: Sequence[EventBase], strict_prompts: bool = True, real_
     real_time: the run was recorded on the system clock (a live run), so the breakers decide as
     recorded instead of by the replay's clock (see recorded_breaker.py).
     """
-    chain = events[0].settings.get("model_chain") if events and events[0].kind == "chain_start" else None
+    first = events[0] if events else None
+    chain = first.settings.get("model_chain") if first is not None and first.kind == "chain_start" else None
     if not chain:
         return ReplayModel(events, strict_prompts)
     model = restore_model(chain, lambda name: ReplayModel(events, strict_prompts, model_name=name))
     return use_recorded_breakers(model, events) if real_time else model
 
 
-def answered_calls(events: Sequence[EventBase], tool: Tool) -> list[RecordedCall]:
+def answered_calls(events: Sequence[Event], tool: Tool) -> list[ToolCall]:
     """The recorded calls of `tool` that reached its function: a refused input (ToolInputError)
     never did, and a replayed copy refuses that input again by itself."""
     return [
@@ -263,6 +269,7 @@ def same_input(tool: Tool, recorded: str, given: str | dict[str, Any]) -> bool:
 def tool_copy(tool: Tool, answer: Callable[[Any], Any], deterministic: bool) -> Tool:
     """A Tool like `tool` (schema, error handling, retry policy, callee) whose calls go to
     `answer(tool_input or the arguments dict)`, which may return an awaitable."""
+    call: Callable[..., Any]  # one name, two signatures: a structured tool takes keywords, the others a text
     if tool.takes_keywords:
 
         def call(**arguments: Any) -> Any:
@@ -286,7 +293,23 @@ def tool_copy(tool: Tool, answer: Callable[[Any], Any], deterministic: bool) -> 
     return copy
 
 
-class LaneCursor:
+def answer_of(call: RecordedCall[Any, End], attempt: int, what: str) -> End:
+    """Attempt `attempt` of a recorded call: its recorded error raised again, or the event that ended it.
+    A recording that stops inside the call (the run was killed there) has no answer to give."""
+    call.attempt(attempt)
+    if call.end is None:
+        raise ReplayDivergence(
+            f"the recording stops inside {what}, so it has no answer for it",
+            seq=call.start.seq,
+            kind="end of recording",
+        )
+    return call.end
+
+
+Call = TypeVar("Call", bound=RecordedCall[Any, Any])
+
+
+class LaneCursor(Generic[Call]):
     """Which recorded call an incoming attempt belongs to, when calls may run concurrently.
 
     Calls of one reply run at once, so their attempts (and the model calls nested in them)
@@ -298,16 +321,16 @@ class LaneCursor:
 
     def __init__(
         self,
-        calls: list[RecordedCall],
-        asked: Callable[[RecordedCall, Any], bool],
-        diverge: Callable[[int, RecordedCall, Any], None],
+        calls: list[Call],
+        asked: Callable[[Call, Any], bool],
+        diverge: Callable[[int, Call, Any], None],
     ) -> None:
         self.calls, self.asked, self.diverge = calls, asked, diverge
         self.tries = [0] * len(calls)
         self.done = [False] * len(calls)
         self._lock = threading.Lock()  # concurrent calls ask from their worker threads
 
-    def next(self, question: Any) -> tuple[int, RecordedCall | None, int]:
+    def next(self, question: Any) -> tuple[int, Call | None, int]:
         """(call number 0-based, the call or None when the recording ran out, attempt number)."""
         with self._lock:
             open_calls = [i for i, done in enumerate(self.done) if not done]
@@ -324,10 +347,10 @@ class LaneCursor:
             return index, call, attempt
 
 
-def tool_call_cursor(calls: list[RecordedCall], tool: Tool) -> LaneCursor:
+def tool_call_cursor(calls: list[ToolCall], tool: Tool) -> LaneCursor[ToolCall]:
     """A tool's recorded calls, matched by input (validated arguments for a structured tool)."""
 
-    def diverge(index: int, call: RecordedCall, tool_input: Any) -> None:
+    def diverge(index: int, call: ToolCall, tool_input: Any) -> None:
         raise ReplayDivergence(
             f"the input of {call.start.tool!r} call #{index + 1} differs from the recording",
             seq=call.start.seq,
@@ -340,7 +363,7 @@ def tool_call_cursor(calls: list[RecordedCall], tool: Tool) -> LaneCursor:
     return LaneCursor(calls, lambda call, given: same_input(tool, call.start.tool_input, given), diverge)
 
 
-def recorded_tool(tool: Tool, events: Sequence[EventBase]) -> Tool:
+def recorded_tool(tool: Tool, events: Sequence[Event]) -> Tool:
     """A copy of `tool` whose answers come from the recording's tool_end events.
 
     A recorded failure is raised again (same type name and message), and so are retried
@@ -359,12 +382,11 @@ def recorded_tool(tool: Tool, events: Sequence[EventBase]) -> Tool:
                 seq=last,
                 kind="end of recording",
             )
-        call.attempt(attempt)
-        return call.end.observation
+        return answer_of(call, attempt, f"call #{index + 1} of tool {tool.name!r}").observation
 
     return tool_copy(tool, replay, deterministic=False)
 
 
-def cassette_tools(tools: Sequence[Tool], events: Sequence[EventBase]) -> list[Tool]:
+def cassette_tools(tools: Sequence[Tool], events: Sequence[Event]) -> list[Tool]:
     """Deterministic tools run for real; the others answer from the recording."""
     return [tool if tool.deterministic else recorded_tool(tool, events) for tool in tools]

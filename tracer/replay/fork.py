@@ -10,16 +10,17 @@ from pathlib import Path
 from typing import Any
 
 from executor import AgentExecutor, ChatModel, ModelReply, Tool, reply_from_llm_end
-from executor.events import EventBase
+from executor.events import Event, LLMEndEvent
 from executor.models.messages import Message, render_messages
 
 from ..trace.transitions import Trace
+from ..trace.writer import TraceWriter
 from .agents import UnknownAgent
 from .builder import replayed_executor
 from .cassette import (
     CallCursor,
-    RecordedCall,
     ReplayDivergence,
+    answer_of,
     answered_calls,
     check_prompt,
     recorded_calls,
@@ -27,6 +28,7 @@ from .cassette import (
     tool_call_cursor,
     tool_copy,
 )
+from .recorded_call import ModelCall, ToolCall
 from .user_agent import user_build
 from .verify import Rerun, recorded_inputs, run_collecting
 
@@ -51,8 +53,8 @@ class ForkState:
 
 
 def _locate(
-    events: Sequence[EventBase], at: int, reply: str | None, observation: str | None
-) -> tuple[RecordedCall, str | None]:
+    events: Sequence[Event], at: int, reply: str | None, observation: str | None
+) -> tuple[ModelCall | ToolCall, str | None]:
     """The recorded call event `at` belongs to, and the tool name for an observation fork."""
     if (reply is None) == (observation is None):
         raise ForkError("give exactly one of a new reply (--reply) or a new observation (--observation)")
@@ -87,7 +89,7 @@ def change_for(kind: str) -> str | None:
     return "reply" if kind in MODEL_KINDS else "observation" if kind in TOOL_KINDS else None
 
 
-def recorded_answer(events: Sequence[EventBase], at: int) -> tuple[str, str]:
+def recorded_answer(events: Sequence[Event], at: int) -> tuple[str, str]:
     """("reply" or "observation", the recorded text) that a fork at event `at` would replace.
 
     The text is "" when the run died inside that call. Raises ForkError like fork_trace would.
@@ -104,9 +106,8 @@ def recorded_answer(events: Sequence[EventBase], at: int) -> tuple[str, str]:
     return change, text if isinstance(text, str) else ""
 
 
-def _recorded_reply(call: RecordedCall) -> ModelReply:
+def _recorded_reply(end: LLMEndEvent) -> ModelReply:
     """What the recorded call answered: its text, or its tool calls (ids and all) for a tool-calling run."""
-    end = call.end
     if end.tool_calls:
         return reply_from_llm_end(end)
     return ModelReply(end.text, end.usage, replaced_surrogates=end.replaced_surrogates)
@@ -123,23 +124,24 @@ class ForkModel:
     """
 
     def __init__(
-        self, events: Sequence[EventBase], state: ForkState, reply: str | None, live_model: ChatModel | None = None
+        self, events: Sequence[Event], state: ForkState, reply: str | None, live_model: ChatModel | None = None
     ) -> None:
         calls = recorded_calls(events)
         self.model_name = calls[0].start.model if calls else "fork"
         self.callee = calls[0].start.callee if calls else None  # llm events point where recorded
         self.state, self.reply, self.live_model = state, reply, live_model
         self._before = CallCursor([c for c in calls if c.start.seq < state.fork_seq])
-        later = [c for c in calls if c.start.seq > state.fork_seq and c.end is not None]
-        self._plans = deque(c for c in later if "plan" in c.start.frames)
-        self._others = [c for c in later if "plan" not in c.start.frames]
+        later = [(c.start, c.end) for c in calls if c.start.seq > state.fork_seq and c.end is not None]
+        self._plans = deque(end for start, end in later if "plan" in start.frames)
+        self._others = [(start, end) for start, end in later if "plan" not in start.frames]
         self._plan_stops = {c.stop for c in calls if "plan" in c.start.frames}
 
-    def _recorded_fit(self, prompt: str, stop: Sequence[str]) -> RecordedCall | None:
-        for call in self._others:
-            if call.start.prompt == prompt:
-                self._others.remove(call)
-                return call
+    def _recorded_fit(self, prompt: str, stop: Sequence[str]) -> LLMEndEvent | None:
+        """The reply of a recorded call after the fork that fits this one (see the class docstring)."""
+        for index, (start, end) in enumerate(self._others):
+            if start.prompt == prompt:
+                del self._others[index]
+                return end
         if tuple(stop) in self._plan_stops and self._plans:
             return self._plans.popleft()
         return None
@@ -150,8 +152,7 @@ class ForkModel:
             if call is not None:
                 if attempt == 0:
                     check_prompt(call, index + 1, prompt)
-                call.attempt(attempt)
-                return _recorded_reply(call)
+                return _recorded_reply(answer_of(call, attempt, f"model call #{index + 1}"))
             if self.reply is None:
                 raise ReplayDivergence(
                     "the run left the recording before reaching the fork point",
@@ -193,18 +194,18 @@ class ForkedToolAnswers:
     """Where a tool's answers come from in a forked run: the recording before the fork (for a
     non-deterministic tool), the new observation at it, remaining recorded results after it."""
 
-    def __init__(self, tool: Tool, events: Sequence[EventBase], state: ForkState, observation: str | None) -> None:
+    def __init__(self, tool: Tool, events: Sequence[Event], state: ForkState, observation: str | None) -> None:
         calls = answered_calls(events, tool)
         self.tool, self.state, self.observation = tool, state, observation
         recorded = not tool.deterministic
         earlier = [c for c in calls if c.start.seq < state.fork_seq]
         self.before = tool_call_cursor(earlier, tool) if recorded else None
         forked_call = next((c for c in calls if c.start.seq == state.fork_seq), None)
-        self.substitute_here = observation is not None and forked_call is not None
-        # Concurrent calls of one tool arrive in any order: the substitute goes to the call with the forked input.
-        self.fork_input = forked_call.start.tool_input if forked_call is not None else None
+        # Concurrent calls of one tool arrive in any order: the substitute goes to the call with the forked
+        # input. None when this tool is not the one substituted.
+        self.fork_input = forked_call.start.tool_input if observation is not None and forked_call is not None else None
         self.after = deque(
-            c
+            c.end
             for c in calls
             if recorded and c.start.seq > state.fork_seq and c.end is not None and c.end.kind == "tool_end"
         )
@@ -212,19 +213,18 @@ class ForkedToolAnswers:
     def answer(self, tool_input: str | dict[str, Any]) -> tuple[bool, Any]:
         """(True, observation) when the cassette or the fork answers; (False, None) to run the tool."""
         if not self.state.forked and self.before is not None:
-            _index, call, attempt = self.before.next(tool_input)  # a different input diverges here
+            index, call, attempt = self.before.next(tool_input)  # a different input diverges here
             if call is not None:
-                call.attempt(attempt)
-                return True, call.end.observation
-        if not self.state.forked and self.substitute_here and same_input(self.tool, self.fork_input, tool_input):
+                return True, answer_of(call, attempt, f"call #{index + 1} of tool {self.tool.name!r}").observation
+        if not self.state.forked and self.fork_input is not None and same_input(self.tool, self.fork_input, tool_input):
             self.state.forked = True
             return True, self.observation
         if self.state.forked and self.after:
-            return True, self.after.popleft().end.observation
+            return True, self.after.popleft().observation
         return False, None
 
 
-def fork_tool(tool: Tool, events: Sequence[EventBase], state: ForkState, observation: str | None) -> Tool:
+def fork_tool(tool: Tool, events: Sequence[Event], state: ForkState, observation: str | None) -> Tool:
     """`tool` for a forked run; the real tool runs whenever the recording has no answer for it."""
     answers = ForkedToolAnswers(tool, events, state, observation)
     if not tool.emits_events:
@@ -296,8 +296,6 @@ def fork_trace(
 
     The agent is `build_executor`, else the scenario the header names, else the header's agent
     if the user trusts it (`agents`: their --agent specs; or their pyproject.toml)."""
-    from ..trace.writer import TraceWriter
-
     trace = Trace.of(parent)
     call, _tool = _locate(trace.events, at, reply, observation)
     state = ForkState(call.start.seq)

@@ -95,7 +95,7 @@ def build_live_model(
 
 def _list_secrets(listed: ModelList) -> dict[str, str]:
     """The credentials of the list's models: each may name its own endpoint and its own key variable."""
-    secrets = {}
+    secrets: dict[str, str] = {}
     for number, entry in enumerate((listed.default, *listed.fallbacks), start=1):
         if entry.base_url:
             secrets.update((f"model-{number}-{name}", value) for name, value in url_credentials(entry.base_url).items())

@@ -15,11 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from executor.events import EventBase
+from executor.events import ChainErrorEvent, Event, FallbackEvent, LLMStartEvent, PlanErrorEvent, ToolErrorEvent
 
-from .recorded_call import RecordedCall
+from .recorded_call import ModelCall, RecordedCall
 
-SPAN_ENDS = ("plan_error", "chain_error", "tool_error")  # the model call failed for good
 _RETRY_IN = re.compile(r"is not called again for ([0-9.e+-]+)s")
 
 
@@ -49,18 +48,18 @@ def _final_failure(text: str) -> tuple[str, str]:
 class _Span:
     """The attempts made for one llm_start, by model, and which model was asked last."""
 
-    start: EventBase
+    start: LLMStartEvent
     last_asked: str
-    calls: dict[str, RecordedCall] = field(default_factory=dict)
+    calls: dict[str, ModelCall] = field(default_factory=dict)
 
 
 class ModelCallReader:
     """Walks the events once; `calls` ends up holding each model's calls in recorded order."""
 
-    def __init__(self, events: Sequence[EventBase]) -> None:
-        self.calls: dict[str, list[RecordedCall]] = defaultdict(list)
+    def __init__(self, events: Sequence[Event]) -> None:
+        self.calls: dict[str, list[ModelCall]] = defaultdict(list)
         self.decisions: dict[str, list[BreakerDecision]] = defaultdict(list)
-        self._trial: dict[str, BreakerDecision | None] = {}
+        self._trial: dict[str, BreakerDecision] = {}
         self._counted: set[str] = set()
         self.breaker_open: dict[str, bool] = _initial_breaker_states(events)
         self.span: _Span | None = None
@@ -68,7 +67,7 @@ class ModelCallReader:
             self.read(event)
         self.end_span(None)  # the run died inside a call (a crash leaves no chain_error)
 
-    def call_of(self, model: str) -> RecordedCall:
+    def call_of(self, model: str) -> ModelCall:
         assert self.span is not None
         call = self.span.calls.get(model)
         if call is None:
@@ -76,32 +75,31 @@ class ModelCallReader:
             self.calls[model].append(call)
         return call
 
-    def read(self, event: EventBase) -> None:
-        kind = event.kind
-        if kind == "llm_start":
+    def read(self, event: Event) -> None:
+        if event.kind == "llm_start":
             self.end_span(None)
             self.span = _Span(event, event.model)
             return
-        if kind.startswith("breaker_"):
-            self.breaker_open[event.model] = kind == "breaker_open"
+        if event.kind in ("breaker_open", "breaker_half_open", "breaker_closed"):
+            self.breaker_open[event.model] = event.kind == "breaker_open"
         if self.span is None:
             return
-        if kind == "retry" and event.target == "llm":
+        if event.kind == "retry" and event.target == "llm":
             self.call_of(event.name).failures.append(event.error)
             self.attempted(event.name)
-        elif kind == "breaker_half_open":
+        elif event.kind == "breaker_half_open":
             self.call_of(event.model)  # the trial call is an attempt
             self._trial[event.model] = BreakerDecision("trial", event.open_for)
             self.decisions[event.model].append(self._trial[event.model])
-        elif kind == "breaker_open":
+        elif event.kind == "breaker_open":
             self.call_of(event.model).fail_for_good(*_split_error(event.error), retryable=True)
             self.attempted(event.model).opened = (event.from_state, event.failures)
-        elif kind == "breaker_closed":
+        elif event.kind == "breaker_closed":
             self.attempted(event.model).closed = True
             self._counted.add(event.model)  # the llm_end that follows is this same attempt
-        elif kind == "fallback":
+        elif event.kind == "fallback":
             self.read_fallback(event)
-        elif kind == "llm_end":
+        elif event.kind == "llm_end":
             model = event.answered_by or self.span.start.model
             self.call_of(model).end = event
             self.span = None
@@ -109,10 +107,10 @@ class ModelCallReader:
                 self._counted.discard(model)
             else:
                 self.attempted(model)
-        elif kind in SPAN_ENDS:
-            self.end_span(event)
+        elif event.kind == "plan_error" or event.kind == "chain_error" or event.kind == "tool_error":
+            self.end_span(event)  # the model call failed for good
 
-    def read_fallback(self, event: EventBase) -> None:
+    def read_fallback(self, event: FallbackEvent) -> None:
         assert self.span is not None
         self.span.last_asked = event.next_model
         if event.refused:
@@ -124,7 +122,7 @@ class ModelCallReader:
             call.fail_for_good(*_final_failure(event.error), retryable=event.error_type == "RetriesExhausted")
             self.attempted(event.failed_model)
 
-    def end_span(self, ending: EventBase | None) -> None:
+    def end_span(self, ending: PlanErrorEvent | ChainErrorEvent | ToolErrorEvent | None) -> None:
         """The call failed for good: the model asked last made a final attempt no event names,
         unless its breaker refused it (then it made none)."""
         span, self.span = self.span, None
@@ -158,7 +156,7 @@ class ModelCallReader:
         found = _RETRY_IN.search(error)
         self.decisions[model].append(BreakerDecision("refuse", float(found.group(1)) if found else 0.0))
 
-    def call_of_span(self, span: _Span, model: str) -> RecordedCall:
+    def call_of_span(self, span: _Span, model: str) -> ModelCall:
         self.span = span
         try:
             return self.call_of(model)
@@ -166,11 +164,12 @@ class ModelCallReader:
             self.span = None
 
 
-def _initial_breaker_states(events: Sequence[EventBase]) -> dict[str, bool]:
+def _initial_breaker_states(events: Sequence[Event]) -> dict[str, bool]:
     """Which models' breakers were open when the run began (chain_start's settings["model_chain"])."""
-    if not events or events[0].kind != "chain_start":
+    first = events[0] if events else None
+    if first is None or first.kind != "chain_start":
         return {}
-    chain: Any = events[0].settings.get("model_chain") or {}
+    chain: Any = first.settings.get("model_chain") or {}
     links = chain.get("chain", [chain]) if isinstance(chain, dict) else []
     return {
         str(link.get("model")): (link.get("breaker") or {}).get("state") == "open"
@@ -179,17 +178,17 @@ def _initial_breaker_states(events: Sequence[EventBase]) -> dict[str, bool]:
     }
 
 
-def breaker_decisions(events: Sequence[EventBase]) -> dict[str, list[BreakerDecision]]:
+def breaker_decisions(events: Sequence[Event]) -> dict[str, list[BreakerDecision]]:
     """Each model's breaker decisions in recorded order, attempt by attempt."""
     return dict(ModelCallReader(events).decisions)
 
 
-def calls_by_model(events: Sequence[EventBase]) -> dict[str, list[RecordedCall]]:
+def calls_by_model(events: Sequence[Event]) -> dict[str, list[ModelCall]]:
     """Each model's calls in recorded order (a model asked for a call it never got has none)."""
     return dict(ModelCallReader(events).calls)
 
 
-def model_calls_in_order(events: Sequence[EventBase]) -> list[RecordedCall]:
+def model_calls_in_order(events: Sequence[Event]) -> list[ModelCall]:
     """Every model call, whichever model made it, in recorded order (one model: its calls)."""
     return sorted(
         (call for calls in calls_by_model(events).values() for call in calls), key=lambda call: call.start.seq

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from executor import ChatModel
-from executor.events import EventBase
+from executor.events import Event
 from executor.models.config import ModelConfigError
 from executor.models.providers.errors import ProviderError
 
@@ -61,18 +61,18 @@ class CallRerun:
         )
 
 
-def recorded_call(events: Sequence[EventBase], at: int) -> RecordedCall:
+def recorded_call(events: Sequence[Event], at: int) -> RecordedCall:
     """The model call whose llm_start (or llm_end) is event `at`."""
     if not 0 <= at < len(events) or events[at].kind not in ("llm_start", "llm_end"):
         what = f"event {at} is {events[at].kind}" if 0 <= at < len(events) else f"there is no event {at}"
         starts = [e.seq for e in events if e.kind == "llm_start"]
         raise PlaygroundError(f"{what}; pick a model call's llm_start (events {', '.join(map(str, starts[:12]))})")
-    start = at
-    while events[start].kind != "llm_start":
+    start, first = at, events[at]
+    while first.kind != "llm_start":
         start -= 1
+        first = events[start]
     end = next((e for e in events[start + 1 :] if e.kind in ("llm_end", "llm_start")), None)
     reply = end.text if end is not None and end.kind == "llm_end" else ""
-    first = events[start]
     caller = first.frames[-2] if len(first.frames) > 1 else first.frames[-1] if first.frames else "?"
     return RecordedCall(start, caller, first.model, first.prompt, tuple(first.stop), reply)
 

@@ -87,6 +87,8 @@ class Cassette:
         return self._replay(build_executor, inputs)
 
     def _record(self, executor: Any, inputs: dict[str, Any]) -> Any:
+        # Late, here and in _replay: the pytest plugin imports this module on every test run, and the
+        # executor and the replay machinery behind these load only when a test runs a cassette.
         from ..trace.transitions import Trace
         from ..trace.writer import TraceWriter
         from .verify import run_collecting
@@ -99,7 +101,7 @@ class Cassette:
         return Trace(Trace.load(self.path).header, rerun.events, self.path, result=rerun.result, error=rerun.error)
 
     def _replay(self, build_executor: Callable[[Any], Any], inputs: dict[str, Any]) -> Any:
-        from ..trace.transitions import Trace
+        from ..trace.transitions import Trace  # late: see _record
         from .builder import replayed_executor
         from .cassette import ReplayDivergence
         from .user_agent import user_build

@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from executor.events import EventBase
+from executor.events import Event
 from executor.recovery.circuit_breaker import BreakerState, CircuitBreaker, CircuitOpenError
 
 from .model_calls import BreakerDecision, breaker_decisions
@@ -59,7 +59,7 @@ class RecordedBreaker(CircuitBreaker):
         return closed
 
 
-def use_recorded_breakers(model: Any, events: Sequence[EventBase]) -> Any:
+def use_recorded_breakers(model: Any, events: Sequence[Event]) -> Any:
     """`model` (a restored chain) with every breaker swapped for one that decides as recorded."""
     decisions = breaker_decisions(events)
     links = getattr(model, "models", (model,))
@@ -76,8 +76,9 @@ def use_recorded_breakers(model: Any, events: Sequence[EventBase]) -> Any:
     return model
 
 
-def _recorded_snapshot(events: Sequence[EventBase], model_name: str) -> dict[str, Any]:
-    chain: Any = events[0].settings.get("model_chain") or {}
+def _recorded_snapshot(events: Sequence[Event], model_name: str) -> dict[str, Any]:
+    first = events[0]  # the chain_start that named the model chain
+    chain: Any = (first.settings.get("model_chain") if first.kind == "chain_start" else None) or {}
     for link in chain.get("chain", [chain]):
         if link.get("model") == model_name and isinstance(link.get("breaker"), dict):
             return dict(link["breaker"])

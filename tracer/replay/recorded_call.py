@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from executor import ToolError
-from executor.events import EventBase
+from executor import ToolError, TransientError
+from executor.events import EventBase, LLMEndEvent, LLMStartEvent, ToolEndEvent, ToolErrorEvent, ToolStartEvent
+
+Start = TypeVar("Start", bound=EventBase)
+End = TypeVar("End", bound=EventBase)
 
 
 @dataclass
-class RecordedCall:
+class RecordedCall(Generic[Start, End]):
     """One model or tool call of the recording, with every attempt it took.
 
     `failures` are the errors of attempts that were retried (one `retry` event each);
@@ -18,8 +22,8 @@ class RecordedCall:
     `final_error` is then the (type name, message) of its last attempt.
     """
 
-    start: EventBase
-    end: EventBase | None = None
+    start: Start
+    end: End | None = None
     failures: list[str] = field(default_factory=list)
     final_error: tuple[str, str] | None = None
     final_retryable: bool = False  # rebuilt as a TransientError, so retry policy and breaker count it again
@@ -47,12 +51,13 @@ class RecordedCall:
         return None
 
 
+# A model call (llm_start, answered by its llm_end) and a tool call (tool_start, ended by tool_end or tool_error).
+ModelCall = RecordedCall[LLMStartEvent, LLMEndEvent]
+ToolCall = RecordedCall[ToolStartEvent, ToolEndEvent | ToolErrorEvent]
+
+
 # Exception types a recorded failure may name that replay can raise as themselves.
 def _known_exception(name: str) -> type[Exception] | None:
-    import builtins
-
-    from executor import TransientError
-
     known = {"ToolError": ToolError, "TransientError": TransientError}
     found = known.get(name, getattr(builtins, name, None))
     return found if isinstance(found, type) and issubclass(found, Exception) else None
@@ -68,8 +73,6 @@ def recorded_exception(error_type: str, message: str, retryable: bool = False) -
     known = _known_exception(error_type)
     if known is not None:
         return known(message)
-    from executor import TransientError
-
     base = TransientError if retryable else Exception
     return type(error_type, (base,), {"__module__": "recorded"})(message)
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from executor import AgentExecutor
-from executor.events import EventBase
+from executor.events import Event, EventBase
 
 from ..trace.normalise import (
     Difference,
@@ -31,7 +31,7 @@ from .user_agent import agent_source_note
 class Rerun:
     """What a re-execution produced: every event, and the result or the exception it ended with."""
 
-    events: list[EventBase]
+    events: list[Event]
     result: dict[str, Any] | None = None
     error: BaseException | None = None
 
@@ -43,8 +43,10 @@ class Rerun:
 def run_collecting(executor: AgentExecutor, inputs: dict[str, Any], listeners: Iterable = ()) -> Rerun:
     """Drain a run into a list. A run that raises still hands back every event up to chain_error."""
     rerun = Rerun([])
+    # The executor types its listeners by the base class, but every event it makes is one of the union's.
+    collect = cast(Callable[[EventBase], None], rerun.events.append)
     try:
-        rerun.result = executor.invoke(inputs, [rerun.events.append, *listeners])
+        rerun.result = executor.invoke(inputs, [collect, *listeners])
     except Exception as error:  # scenarios may end in an error on purpose; the caller compares
         rerun.error = error
     return rerun

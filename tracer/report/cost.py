@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from executor.events import EventBase
+from executor.events import EventBase, LLMEndEvent, LLMStartEvent
 
 from .tokens import estimate_tokens
 
@@ -31,7 +31,8 @@ class Price:
 class PriceTable:
     """Model name -> Price; a name matches its entry or a dated variant ("gpt-4o-2024-08-06")."""
 
-    def __init__(self, entries: Mapping[str, Mapping[str, object]]) -> None:
+    def __init__(self, entries: Mapping[str, Mapping[str, float | str]]) -> None:
+        # An entry is {input, output} (numbers) or {priced_as: "another entry"}; _read_override checks a user's.
         self.entries = {name: dict(entry) for name, entry in entries.items()}
 
     @classmethod
@@ -64,7 +65,7 @@ class PriceTable:
         return None
 
 
-def _read_override(path: Path) -> dict[str, dict[str, object]]:
+def _read_override(path: Path) -> dict[str, dict[str, float | str]]:
     try:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as error:
@@ -137,15 +138,16 @@ def _usage_tokens(usage: Mapping[str, int] | None) -> tuple[int, int] | None:
 
 def call_costs(events: Iterable[EventBase], prices: PriceTable) -> list[CallCost]:
     """Each llm_end paired with the llm_start before it, counted and priced."""
-    calls, start = [], None
+    calls: list[CallCost] = []
+    start: LLMStartEvent | None = None
     for event in events:
-        if event.kind == "llm_start":
+        if isinstance(event, LLMStartEvent):
             start = event
-        elif event.kind == "llm_end" and start is not None:
+        elif isinstance(event, LLMEndEvent) and start is not None:
             reported = _usage_tokens(event.usage)
             tokens = reported or (estimate_tokens(start.prompt), estimate_tokens(event.text))
             # A fallback model that answered is the one billed, not the one llm_start named.
-            model = getattr(event, "answered_by", None) or start.model
+            model = event.answered_by or start.model
             calls.append(
                 CallCost(
                     start.seq,

@@ -46,6 +46,14 @@ class AlignedRow:
         )
 
     @property
+    def either(self) -> Transition:
+        """A's transition, or B's where A has none (align never makes a row with neither)."""
+        present = self.a if self.a is not None else self.b
+        if present is None:
+            raise ValueError("an aligned row holds a transition of A, of B, or both")
+        return present
+
+    @property
     def marker(self) -> str:
         if self.same:
             return "="
@@ -109,10 +117,9 @@ def _shown(values: dict, key: Any) -> str:
 
 def describe_row(row: AlignedRow) -> list[str]:
     """What differs in one aligned row, in the words of the loop (reply, action, observation, outcome)."""
-    if row.a is None:
-        return [f"only B has {row.b.label} (event {row.b.seq}, iteration {row.b.iteration})"]
-    if row.b is None:
-        return [f"only A has {row.a.label} (event {row.a.seq}, iteration {row.a.iteration})"]
+    if row.a is None or row.b is None:
+        only = row.either
+        return [f"only {'B' if row.a is None else 'A'} has {only.label} (event {only.seq}, iteration {only.iteration})"]
     if row.a.label != row.b.label:
         return [f"A does {row.a.label} where B does {row.b.label}"]
     lines: list[str] = []
@@ -157,7 +164,7 @@ def render_diff(diff: TraceDiff, names: tuple[str, str] = ("A", "B"), context: i
     if end < len(diff.rows):
         lines.append(f"     ... {len(diff.rows) - end} more rows after the parting point ...")
     lines.append("")
-    if diff.same:
+    if diff.parted_at is None:
         lines.append("The runs take the same transitions with the same replies, actions and observations.")
     else:
         row = diff.rows[diff.parted_at]

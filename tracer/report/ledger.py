@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
-from executor.events import EventBase
+from executor.events import Event, EventBase
 
 from .cost import CallCost, CostTotal, PriceTable, call_costs, price_note, totals_by_iteration
 from .narrator import is_plan_call
@@ -42,57 +43,58 @@ class Ledger:
     _open_call: list[EventBase] = field(default_factory=list, repr=False)
 
     def add(self, event: EventBase) -> None:
-        kind = event.kind
-        if kind in ("llm_start", "llm_end"):
+        # A listener is handed EventBase; every event the executor or a reader makes is one of the
+        # union's classes, so comparing kinds below narrows it (until executor's Listener types it).
+        event = cast(Event, event)
+        if event.kind in ("llm_start", "llm_end"):
             self._count_tokens(event)
-        if kind == "llm_start":
+        if event.kind == "llm_start":
             self.model_calls += 1
             self.plan_calls += is_plan_call(event)
             self._calls_this_reply = 0
-        elif kind == "agent_action":
+        elif event.kind == "agent_action":
             self.actions_performed += 1
-            if getattr(event, "tool_call_id", None):
+            if event.tool_call_id:
                 self.tool_calls += 1
                 self._calls_this_reply += 1
                 self.multi_call_replies += self._calls_this_reply == 2
-        elif kind == "summarized":
+        elif event.kind == "summarized":
             self.summaries += 1
-        elif kind == "context_trimmed":
+        elif event.kind == "context_trimmed":
             self.trims += 1
-        elif kind == "finish_check":
+        elif event.kind == "finish_check":
             self.finish_checks.append(event.is_finish)
-        elif kind == "invalid_tool":
+        elif event.kind == "invalid_tool":
             self.invalid_tools += 1
-        elif kind == "parse_error":
+        elif event.kind == "parse_error":
             self.parse_errors += 1
-        elif kind == "tool_error":
+        elif event.kind == "tool_error":
             self.tool_errors += 1
-        elif kind == "retry":
+        elif event.kind == "retry":
             self.retries += 1
-        elif kind in _RECOVERY:
+        elif event.kind in _RECOVERY:
             self._add_recovery(event)
-        elif kind == "limit_reached":
+        elif event.kind == "limit_reached":
             self.stopped_by = event.reason
-        elif kind == "chain_end":
+        elif event.kind == "chain_end":
             # A forced stop also ends in chain_end; say so, or a limit looks like an answer.
             self.outcome = f"stopped by {self.stopped_by}" if self.stopped_by else "finished"
-        elif kind == "chain_error":
+        elif event.kind == "chain_error":
             self.outcome = f"error ({event.error_type})"
 
-    def _add_recovery(self, event: EventBase) -> None:
-        kind = event.kind
-        if kind == "llm_end":
+    def _add_recovery(self, event: Event) -> None:
+        if event.kind == "llm_end":
             name = event.answered_by
             if name:
                 self.answered_by[name] = self.answered_by.get(name, 0) + 1
-        elif kind == "fallback":
+        elif event.kind == "fallback":
             self.fallbacks += 1
             self.refused_by_breaker += event.refused
-        elif kind == "breaker_open":
+        elif event.kind == "breaker_open":
             self.breakers_opened += 1
-        elif kind == "plan_error":
+        elif event.kind == "plan_error":
             self.plan_errors += 1
-        elif kind == "degrade":
+        elif event.kind == "degrade":
             self.degraded_by = f"rule {event.rule!r}" if event.rule else "no rule"
 
     def _count_tokens(self, event: EventBase) -> None:

@@ -5,7 +5,34 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from executor.events import EventBase
+from executor.events import (
+    AgentActionEvent,
+    AgentFinishEvent,
+    BreakerClosedEvent,
+    BreakerHalfOpenEvent,
+    BreakerOpenEvent,
+    CalculatorEvalEvent,
+    ChainEndEvent,
+    ChainErrorEvent,
+    ChainStartEvent,
+    ContextTrimmedEvent,
+    DegradeEvent,
+    EventBase,
+    FallbackEvent,
+    FinishCheckEvent,
+    InvalidToolEvent,
+    LimitReachedEvent,
+    LLMEndEvent,
+    LLMStartEvent,
+    ParseErrorEvent,
+    PlanErrorEvent,
+    RateLimitWaitEvent,
+    RefusalEvent,
+    RetryEvent,
+    SummarizedEvent,
+    ToolEndEvent,
+    ToolErrorEvent,
+)
 
 from ..trace.redact import Redactor, default_redactor
 from .literal import literal
@@ -13,7 +40,7 @@ from .literal import literal
 TOOL_COLOURS = ["cyan", "magenta", "yellow", "blue", "bright_green", "bright_magenta"]
 
 
-def reply_text(e: EventBase) -> str:
+def reply_text(e: LLMEndEvent) -> str:
     """An llm_end's reply as it came back: its text, then each tool call with its id."""
     calls = [f"-> {call.name}({call.arguments}) id={call.id}" for call in e.tool_calls or ()]
     return "\n".join(([e.text] if e.text else []) + calls)
@@ -55,21 +82,23 @@ class Narrator:
             self._colours[tool] = TOOL_COLOURS[len(self._colours) % len(TOOL_COLOURS)]
         return self._colours[tool]
 
-    def say(self, *parts: Text | str) -> None:
+    def say(self, *parts: Text | str | tuple[str, str]) -> None:
+        """One line: `literal` Text for what a model, a tool or a trace wrote, (text, style) for our own words."""
         self.console.print(Text.assemble(*parts), soft_wrap=True)
 
     def __call__(self, event: EventBase) -> None:
+        # Each _on_<kind> takes its kind's class (a test holds the names to the annotations).
         handler = getattr(self, f"_on_{event.kind}", None)
         if handler is not None:
             handler(event)
 
-    def _on_chain_start(self, e: EventBase) -> None:
+    def _on_chain_start(self, e: ChainStartEvent) -> None:
         for tool in e.tools:
             self.colour(tool.name)
         self.say("\n", ("> Entering new AgentExecutor chain...", "bold"))
         self.say(("Question: ", "dim"), self.text(e.inputs.get("input", "")))
 
-    def _on_llm_start(self, e: EventBase) -> None:
+    def _on_llm_start(self, e: LLMStartEvent) -> None:
         if is_summary_call(e):
             self.say(("  ↳ the history is over budget: a summary call asks ", "dim"), self.text(e.model, "bold dim"))
         elif is_plan_call(e):
@@ -84,14 +113,14 @@ class Narrator:
         if self.show_prompts:
             self.say(("prompt sent:\n", "dim"), self.text(e.prompt, "dim"))
 
-    def _on_agent_action(self, e: EventBase) -> None:
+    def _on_agent_action(self, e: AgentActionEvent) -> None:
         self.say(*_lane(e), self.text(e.log.strip() if e.tool_call_id else e.log.lstrip(), self.colour(e.tool)))
 
-    def _on_agent_finish(self, e: EventBase) -> None:
+    def _on_agent_finish(self, e: AgentFinishEvent) -> None:
         if e.log:
             self.say(self.text(e.log.lstrip(), "green"))
 
-    def _on_calculator_eval(self, e: EventBase) -> None:
+    def _on_calculator_eval(self, e: CalculatorEvalEvent) -> None:
         self.say(
             ("  ↳ the calculator's model wrote ", "dim"),
             self.text(e.expression, "bold"),
@@ -99,10 +128,10 @@ class Narrator:
             self.text(e.result, "bold"),
         )
 
-    def _on_tool_end(self, e: EventBase) -> None:
+    def _on_tool_end(self, e: ToolEndEvent) -> None:
         self.say(*_lane(e), ("Observation: ", "bold"), self.text(e.observation, self.colour(e.tool)))
 
-    def _on_context_trimmed(self, e: EventBase) -> None:
+    def _on_context_trimmed(self, e: ContextTrimmedEvent) -> None:
         self.say(
             (
                 f"Context trimmed ({e.reason}): {e.messages_before} → {e.messages_after} messages, "
@@ -111,7 +140,7 @@ class Narrator:
             )
         )
 
-    def _on_summarized(self, e: EventBase) -> None:
+    def _on_summarized(self, e: SummarizedEvent) -> None:
         self.say(
             (
                 f"Summarized: {len(e.replaced)} messages replaced by one summary "
@@ -122,15 +151,15 @@ class Narrator:
             self.text(str(e.summary.get("content", "")), "yellow"),
         )
 
-    def _on_invalid_tool(self, e: EventBase) -> None:
+    def _on_invalid_tool(self, e: InvalidToolEvent) -> None:
         self.say(("Observation (invalid tool): ", "bold red"), self.text(e.observation, "red"))
 
-    def _on_parse_error(self, e: EventBase) -> None:
+    def _on_parse_error(self, e: ParseErrorEvent) -> None:
         self.say(("Parse error: ", "bold red"), self.text(e.error, "red"))
         if e.handled:
             self.say(("Observation (sent back): ", "bold"), self.text(e.observation, "red"))
 
-    def _on_tool_error(self, e: EventBase) -> None:
+    def _on_tool_error(self, e: ToolErrorEvent) -> None:
         status = "handled, becomes the observation" if e.handled else "not handled, the run stops"
         self.say(
             *_lane(e),
@@ -140,7 +169,7 @@ class Narrator:
             self.text(f"{e.error_type}: {e.message}", "red"),
         )
 
-    def _on_retry(self, e: EventBase) -> None:
+    def _on_retry(self, e: RetryEvent) -> None:
         self.say(
             ("  retry ", "yellow"),
             self.text(f"{e.target} {e.name!r}", "yellow"),
@@ -148,11 +177,11 @@ class Narrator:
             self.text(e.error, "yellow"),
         )
 
-    def _on_rate_limit_wait(self, e: EventBase) -> None:
+    def _on_rate_limit_wait(self, e: RateLimitWaitEvent) -> None:
         self.say((f"  rate limiter held the call for {e.waited:.3f}s", "yellow"))
 
     # A model that fails for good: breakers, fallbacks, degradation to rules, refusals.
-    def _on_breaker_open(self, e: EventBase) -> None:
+    def _on_breaker_open(self, e: BreakerOpenEvent) -> None:
         cause = (
             "its half-open trial failed" if e.from_state == "half_open" else f"{e.failures} failures in {e.window:g}s"
         )
@@ -163,17 +192,17 @@ class Narrator:
             literal(e.error, "red"),
         )
 
-    def _on_breaker_half_open(self, e: EventBase) -> None:
+    def _on_breaker_half_open(self, e: BreakerHalfOpenEvent) -> None:
         self.say(
             ("  breaker half-open for ", "yellow"),
             literal(e.model, "yellow"),
             (f" after {e.open_for:g}s: one trial call goes through", "yellow"),
         )
 
-    def _on_breaker_closed(self, e: EventBase) -> None:
+    def _on_breaker_closed(self, e: BreakerClosedEvent) -> None:
         self.say(("  breaker closed for ", "green"), literal(e.model, "green"), (": the trial call worked", "green"))
 
-    def _on_fallback(self, e: EventBase) -> None:
+    def _on_fallback(self, e: FallbackEvent) -> None:
         why = "refused unsent by its open breaker" if e.refused else f"failed for good ({e.error_type})"
         self.say(
             ("  fallback: ", "bold yellow"),
@@ -184,17 +213,17 @@ class Narrator:
             (" the same prompt", "yellow"),
         )
 
-    def _on_llm_end(self, e: EventBase) -> None:
+    def _on_llm_end(self, e: LLMEndEvent) -> None:
         if e.answered_by:
             self.say(("  (answered by ", "dim"), literal(e.answered_by, "bold"), (")", "dim"))
 
-    def _on_plan_error(self, e: EventBase) -> None:
+    def _on_plan_error(self, e: PlanErrorEvent) -> None:
         self.say(
             (f"  plan got no action ({e.failures}/{e.degrade_after} before the rules take over): ", "red"),
             literal(f"{e.error_type}: {e.message}", "red"),
         )
 
-    def _on_degrade(self, e: EventBase) -> None:
+    def _on_degrade(self, e: DegradeEvent) -> None:
         head = f"Degraded to rules after {e.failures} failures in a row: "
         if e.rule is None:
             self.say((head, "bold red"), ("no rule matches the question", "red"))
@@ -207,10 +236,10 @@ class Narrator:
             literal(f"{e.tool}({e.tool_input!r})", "bold"),
         )
 
-    def _on_refusal(self, e: EventBase) -> None:
+    def _on_refusal(self, e: RefusalEvent) -> None:
         self.say((f"Refusal ({e.detected_by}), answered as plain text: ", "bold yellow"), literal(e.text, "yellow"))
 
-    def _on_finish_check(self, e: EventBase) -> None:
+    def _on_finish_check(self, e: FinishCheckEvent) -> None:
         style = "bold green" if e.is_finish else "bold yellow"
         self.say(
             ("isinstance(output, AgentFinish) → ", "dim"),
@@ -220,7 +249,7 @@ class Narrator:
             (")", "dim"),
         )
 
-    def _on_limit_reached(self, e: EventBase) -> None:
+    def _on_limit_reached(self, e: LimitReachedEvent) -> None:
         self.say(
             ("Stopped: ", "bold red"),
             self.text(e.reason, "bold red"),
@@ -228,9 +257,9 @@ class Narrator:
             self.text(e.early_stopping_method, "bold red"),
         )
 
-    def _on_chain_end(self, e: EventBase) -> None:
+    def _on_chain_end(self, e: ChainEndEvent) -> None:
         self.say(("> Finished chain.", "bold"))
         self.say(("Output: ", "bold"), self.text(e.outputs.get("output", ""), "bold green"))
 
-    def _on_chain_error(self, e: EventBase) -> None:
+    def _on_chain_error(self, e: ChainErrorEvent) -> None:
         self.say(("> Chain failed: ", "bold red"), self.text(f"{e.error_type}: {e.message}", "red"))

@@ -7,9 +7,9 @@ import os
 import re
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar, cast
 
-from executor.events import CLASS_BY_KIND, EventBase
+from executor.events import Event, EventBase
 
 from ..trace import otel_mapping as om
 from ..trace.line_encoder import pydantic_json
@@ -40,12 +40,15 @@ _TOKEN_KEYS = {
 }
 
 
-def redacted(event: EventBase, redactor: Redactor) -> EventBase:
+_AnyEvent = TypeVar("_AnyEvent", bound=EventBase)
+
+
+def redacted(event: _AnyEvent, redactor: Redactor) -> _AnyEvent:
     """The event as it may leave the machine: secrets replaced, exactly as TraceWriter does on disk."""
     data = event.model_dump(mode="json")
     if not redactor.might_contain_secret(json.dumps(data, ensure_ascii=False)):
         return event
-    return CLASS_BY_KIND[event.kind].model_validate(redactor.redact(data))
+    return type(event).model_validate(redactor.redact(data))
 
 
 class SpanBuilder:
@@ -60,8 +63,10 @@ class SpanBuilder:
         self.round_iteration = 0
         self.last_ns = 0
 
-    def __call__(self, event: EventBase) -> None:
-        event = redacted(event, self.redactor)
+    def __call__(self, listened: EventBase) -> None:
+        # A listener is handed EventBase; every event the executor or a reader makes is one of the
+        # union's classes, so comparing kinds below narrows it (until executor's Listener types it).
+        event = cast(Event, redacted(listened, self.redactor))
         if self.start_ns is None:
             self.start_ns = time.time_ns() - int(event.t * 1e9)
         now = self.last_ns = self.start_ns + int(event.t * 1e9)
@@ -99,8 +104,9 @@ class SpanBuilder:
             utf8(name), context=context, start_time=now, attributes=utf8_values({om.SPAN_KIND: kind, **attributes})
         )
 
-    def _open(self, kind: str, event: EventBase, now: int) -> None:
-        if kind == om.AGENT:
+    def _open(self, kind: str, event: Event, now: int) -> None:
+        attributes: dict[str, Any]
+        if event.kind == "chain_start":
             attributes = {
                 om.INPUT_VALUE: json.dumps(event.inputs, ensure_ascii=False),
                 om.INPUT_MIME_TYPE: om.JSON_MIME,
@@ -108,7 +114,7 @@ class SpanBuilder:
                 om.RUN_ID: event.run_id,
             }
             name = om.ROOT_SPAN_NAME
-        elif kind == om.LLM:
+        elif event.kind == "llm_start":
             attributes = {
                 om.LLM_MODEL_NAME: event.model,
                 om.INPUT_VALUE: event.prompt,
@@ -118,21 +124,25 @@ class SpanBuilder:
                 om.message_attribute(om.LLM_INPUT_MESSAGES, 0, om.MESSAGE_CONTENT): event.prompt,
             }
             name = event.frames[-2] if len(event.frames) > 1 else "llm"  # the caller: plan, calculate, ...
-        else:
+        elif event.kind == "tool_start":
             attributes = {om.TOOL_NAME: event.tool, om.INPUT_VALUE: event.tool_input, om.INPUT_MIME_TYPE: om.TEXT_MIME}
             name = event.tool
+        else:
+            return  # om.OPENS opens a span on the three kinds above only
         self.open.append((kind, self._start(name, kind, now, attributes)))
 
-    def _close(self, kind: str, event: EventBase, now: int) -> None:
+    def _close(self, kind: str, event: Event, now: int) -> None:
         if kind == om.AGENT:
             self._end_round(now)
         index = next((i for i in range(len(self.open) - 1, -1, -1) if self.open[i][0] == kind), None)
         if index is None:
             return  # a trace cut before its start event: nothing to close
         span = self.open.pop(index)[1]
-        span.set_attributes(utf8_values(_closing_attributes(event)))
+        attributes = _closing_attributes(event)
+        span.set_attributes(utf8_values(attributes))
         if event.kind in om.ERROR_KINDS:
-            span.set_status(Status(StatusCode.ERROR, utf8(f"{event.error_type}: {event.message}")))
+            error = f"{attributes['exception.type']}: {attributes['exception.message']}"
+            span.set_status(Status(StatusCode.ERROR, utf8(error)))
         span.end(end_time=now)
 
     def finish(self) -> None:
@@ -151,9 +161,9 @@ def utf8_values(attributes: dict[str, Any]) -> dict[str, Any]:
     return {key: utf8(value) if isinstance(value, str) else value for key, value in attributes.items()}
 
 
-def _closing_attributes(event: EventBase) -> dict[str, Any]:
+def _closing_attributes(event: Event) -> dict[str, Any]:
     if event.kind == "llm_end":
-        attributes = {
+        attributes: dict[str, Any] = {
             om.OUTPUT_VALUE: event.text,
             om.OUTPUT_MIME_TYPE: om.TEXT_MIME,
             om.message_attribute(om.LLM_OUTPUT_MESSAGES, 0, om.MESSAGE_ROLE): "assistant",
@@ -174,7 +184,9 @@ def _closing_attributes(event: EventBase) -> dict[str, Any]:
         }
     if event.kind == "chain_end":
         return {om.OUTPUT_VALUE: json.dumps(event.outputs, ensure_ascii=False), om.OUTPUT_MIME_TYPE: om.JSON_MIME}
-    return {"exception.type": event.error_type, "exception.message": event.message}
+    if event.kind == "chain_error":
+        return {"exception.type": event.error_type, "exception.message": event.message}
+    return {}  # om.CLOSES closes a span on the five kinds above only
 
 
 def _provider(service_name: str, processor: Any) -> TracerProvider:
@@ -232,6 +244,8 @@ class OTelListener:
         service_name: str = om.SERVICE_NAME,
         timeout: float = 5.0,
     ) -> None:
+        # Only a live listener sending to a collector needs the HTTP exporter (requests, protobuf;
+        # about 0.1 s): spans_of and a listener given its own exporter never load it.
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
         if exporter is None and endpoint is None:

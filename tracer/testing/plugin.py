@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tutorials import get_scenario
+
 from ..replay.record_modes import Cassette, RecordMode
 from ..trace.redact import default_redactor
 
@@ -41,6 +43,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.nodeid not in _failed_under_update or report.when == "teardown":
         return
     session = getattr(_configs[-1], "_syrupy", None) if _configs else None
+    if session is None:  # syrupy is not running in this session
+        return
     try:
         session.ran_item(report.nodeid, "skipped")
     except AttributeError:  # another syrupy: keep the run going; the snapshot is its business then
@@ -126,10 +130,11 @@ def loopscope_cassette(
 @pytest.fixture
 def loopscope_scenario(loopscope_record_mode: RecordMode, loopscope_redactor: Any) -> Callable[[str], Any]:
     """Run a tutorial scenario under its fixture: `trace = loopscope_scenario("rose-pricing")`."""
+    # At first use, not when pytest loads the plugin (every pytest session of a project that installs
+    # loopscope does): the engine and the replay builder would add about 0.25 s to every such start-up.
     from executor import ManualClock, ScriptedModel
-    from tutorials import get_scenario
 
-    from ..replay.builder import DEFAULT_CLOCK_TICK
+    from ..replay.builder import DEFAULT_CLOCK_TICK  # (as above: not at every pytest start-up)
 
     def run(name: str) -> Any:
         scenario = get_scenario(name)
@@ -151,7 +156,7 @@ def loopscope_scenario(loopscope_record_mode: RecordMode, loopscope_redactor: An
 @pytest.fixture
 def trace_snapshot(snapshot: Any) -> Any:
     """syrupy's snapshot, storing a trace as its transitions: `assert trace == trace_snapshot`."""
-    from .snapshot_extension import TraceSnapshotExtension
+    from .snapshot_extension import TraceSnapshotExtension  # at first use: syrupy's extensions cost ~0.2 s
 
     return snapshot.use_extension(TraceSnapshotExtension)
 
@@ -159,6 +164,6 @@ def trace_snapshot(snapshot: Any) -> Any:
 @pytest.fixture
 def trace_events_snapshot(snapshot: Any) -> Any:
     """Like trace_snapshot, plus every event with its volatile fields left out."""
-    from .snapshot_extension import TraceEventsSnapshotExtension
+    from .snapshot_extension import TraceEventsSnapshotExtension  # at first use, as above
 
     return snapshot.use_extension(TraceEventsSnapshotExtension)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -10,7 +10,7 @@ from executor import __version__ as LOOPSCOPE_VERSION
 from executor.events import SCHEMA_VERSION
 from executor.events.base import describe_fields
 
-TRACE_MARKER = "loopscope-trace"
+TRACE_MARKER: Final = "loopscope-trace"
 
 
 class TraceHeader(BaseModel):

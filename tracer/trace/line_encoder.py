@@ -47,9 +47,9 @@ def _exclusions(cls: type[BaseModel]) -> tuple[tuple[str, Callable[[Any], bool]]
     )
     found = (
         tuple(
-            (name, field.exclude_if)
+            (name, test)
             for name, field in cls.model_fields.items()
-            if getattr(field, "exclude_if", None) is not None
+            if (test := getattr(field, "exclude_if", None)) is not None
         )
         if plain
         else None
@@ -122,7 +122,7 @@ def _compiled(
 
 def _is_none(test: Callable[[Any], bool]) -> bool:
     """Does this exclude_if leave a field out exactly when it is None (EventBase's stack and origin)?"""
-    samples = (None, 0, "", (), [], {}, False, "None", 0.0)
+    samples: tuple[Any, ...] = (None, 0, "", (), [], {}, False, "None", 0.0)
     try:
         return all(bool(test(value)) == (value is None) for value in samples)
     except Exception:

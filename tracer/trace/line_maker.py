@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from executor.agents.prompt import prompt_lineage
 from executor.events import EventBase
@@ -64,7 +64,8 @@ class LineMaker:
             return self._special[kind](event)
         return encode_line(event) if kind in DERIVED else self._screened(encode_line(event), True)
 
-    def _screened(self, line: bytes, screen: bool | str) -> bytes:
+    def _screened(self, line: bytes, screen: Literal[True] | str) -> bytes:
+        """The line, redacted if needed; `screen` is the text that can hold a secret, or True for the whole line."""
         if screen is not True and not self.tainted:
             if not self.redactor.might_contain_secret(screen):
                 return line

@@ -36,7 +36,7 @@ MISSING = "<no event>"
 def normalise_event(event: EventBase | dict[str, Any], redact: Callable[[Any], Any] | None = None) -> dict[str, Any]:
     """A plain dict of the event with volatile fields replaced by a placeholder."""
     data = event if isinstance(event, dict) else event.model_dump(mode="json")
-    out = {key: (PLACEHOLDER if key in VOLATILE_FIELDS else value) for key, value in data.items()}
+    out: dict[str, Any] = {key: (PLACEHOLDER if key in VOLATILE_FIELDS else value) for key, value in data.items()}
     source = out.get("source")
     if isinstance(source, dict):
         out["source"] = {k: (PLACEHOLDER if k in VOLATILE_SOURCE_FIELDS else v) for k, v in source.items()}
@@ -70,7 +70,7 @@ def in_call_order(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     order the calls were planned in (the agent_action events); `seq` is renumbered to match.
     """
     out: list[dict[str, Any]] = []
-    planned: list[str] = []
+    planned: list[str | None] = []  # a ReAct agent_action has no tool_call_id
     stretch: list[dict[str, Any]] = []
     for event in [*events, {}]:
         lane = event.get("tool_call_id") if event.get("kind") != "agent_action" else None
@@ -87,7 +87,7 @@ def in_call_order(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _lanes_in_order(stretch: list[dict[str, Any]], planned: list[str]) -> list[dict[str, Any]]:
+def _lanes_in_order(stretch: list[dict[str, Any]], planned: list[str | None]) -> list[dict[str, Any]]:
     rank = {call_id: i for i, call_id in enumerate(planned)}
     lanes = sorted(stretch, key=lambda e: (rank.get(e["tool_call_id"], len(rank)), str(e["tool_call_id"])))
     seqs = sorted(e["seq"] for e in stretch if "seq" in e)

@@ -16,12 +16,13 @@ from pydantic import ValidationError
 from executor.events import (
     EVENT_ADAPTER,
     EVENT_KINDS,
-    EventBase,
+    Event,
     event_from_json,
 )
 
 from .format_error import TraceFormatError
 from .header import TraceHeader, header_from
+from .literal_text import scrub
 
 # The events a run that came to an end (well or badly) always finishes with.
 RUN_ENDS = frozenset({"chain_end", "chain_error"})
@@ -33,8 +34,6 @@ def _dropped_note(origin: Any) -> str | None:
     dropped = origin.get("dropped") if isinstance(origin, dict) else None
     if not isinstance(dropped, dict) or not isinstance(dropped.get("callbacks"), int):
         return None
-    from .literal_text import scrub  # only a trace that dropped something needs it
-
     first = scrub(dropped.get("first") or "").replace("\n", " ")[:200]
     return (
         f"{dropped['callbacks']} callback(s) could not be recorded by the LangChain handler (first: {first}); "
@@ -52,7 +51,8 @@ class TraceFile:
     """An open trace. `len(trace)` events; `trace[i]` decodes event i on demand (cached).
 
     Opening reads only the header and scans for newlines, so a million-event file opens in
-    a fraction of a second. `warning` is set when the last line was cut off mid-write.
+    a fraction of a second. `warning` is set when the run was cut off (mid-line or between events);
+    `notice` when the run is whole but its maker left something out (see __init__).
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -65,7 +65,7 @@ class TraceFile:
         self.import_note: str | None = None  # what an import recognised (for a status line)
         # What the file's maker had to guess or leave out, though the run is whole: an import's orphan
         # spans, a LangChain handler's dropped callbacks. Not a cut-off run (that is `warning`).
-        self.import_warning: str | None = None
+        self.notice: str | None = None
         if self._convert_if_foreign():
             self._fh.close()
             self._fh = _open_regular(self.path)  # the converted trace
@@ -87,7 +87,8 @@ class TraceFile:
         self._fh.seek(0)
         if first[:1] not in (b"{", b"[") or b'"loopscope-trace"' in first:
             return False  # looks_foreign's own first test, without loading the importers (and the writer)
-        from .importers import looks_foreign, opened_as_loopscope  # imported late: importers use this module
+        # Late: the importers load the writer, which opening a loopscope trace does not need.
+        from .importers import looks_foreign, opened_as_loopscope
 
         foreign = looks_foreign(self._fh)
         self._fh.seek(0)
@@ -96,7 +97,7 @@ class TraceFile:
         source = self.path
         self.path, conversion = opened_as_loopscope(source)
         self.import_note = f"imported {source.name}: {conversion.recognised}"
-        self.import_warning = " · ".join(conversion.warnings) or None
+        self.notice = " · ".join(conversion.warnings) or None
         return True
 
     # -- header and tail ------------------------------------------------------------------
@@ -136,7 +137,7 @@ class TraceFile:
         except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
             return None  # a bad last line is reported when it is decoded
         if kind in RUN_ENDS:
-            self.import_warning = self.import_warning or _dropped_note(last.get("origin"))
+            self.notice = self.notice or _dropped_note(last.get("origin"))
             return None
         return (
             f"{self.path}: the run was interrupted: it stops after event {len(self) - 1} "
@@ -174,7 +175,7 @@ class TraceFile:
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise TraceFormatError(self.path, index + 2, "not valid JSON") from None
 
-    def _decode_uncached(self, index: int) -> EventBase:
+    def _decode_uncached(self, index: int) -> Event:
         line_no = index + 2
         raw = self._raw(index + 1)
         if not raw.strip():
@@ -193,7 +194,7 @@ class TraceFile:
                 raise TraceFormatError(self.path, line_no, f"unknown event kind {kind!r}") from None
             raise TraceFormatError(self.path, line_no, f"invalid event: {_first_error(error)}") from None
 
-    def _decoded_by_json_module(self, raw: bytes, line_no: int) -> EventBase:
+    def _decoded_by_json_module(self, raw: bytes, line_no: int) -> Event:
         try:
             return EVENT_ADAPTER.validate_python(json.loads(raw))
         except (json.JSONDecodeError, UnicodeDecodeError):
@@ -238,18 +239,18 @@ class TraceFile:
             self._prompts.clear()
         self._prompts[index] = prompt
 
-    def __getitem__(self, index: int) -> EventBase:
+    def __getitem__(self, index: int) -> Event:
         if index < 0:
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(f"event {index} is out of range (0..{len(self) - 1})")
         return self._decode(index)
 
-    def __iter__(self) -> Iterator[EventBase]:
+    def __iter__(self) -> Iterator[Event]:
         for index in range(len(self)):
             yield self[index]
 
-    def events(self) -> list[EventBase]:
+    def events(self) -> list[Event]:
         """Every event, validated (raises TraceFormatError at the first bad line)."""
         return [self._decode_uncached(i) for i in range(len(self))]
 
@@ -296,7 +297,7 @@ def _line_spans(mapped: mmap.mmap, size: int) -> tuple[Any, Any]:
         if not ends or ends[-1] != size - 1:
             ends.append(size)
         return [0, *(end + 1 for end in ends[:-1])], ends
-    import numpy as np
+    import numpy as np  # only a large trace needs it (numpy's import is ~40 ms; see SMALL_TRACE)
 
     found = _newline_offsets(mapped, size)
     if len(found) == 0 or int(found[-1]) != size - 1:
@@ -311,7 +312,7 @@ def _newline_offsets(mapped: mmap.mmap, size: int) -> Any:
     keep every page resident; chunk by chunk, with each chunk's pages released after it is
     scanned, a 460 MB trace is indexed in well under 100 MB.
     """
-    import numpy as np
+    import numpy as np  # only a large trace gets here (see SMALL_TRACE)
 
     found = []
     for start in range(0, size, SCAN_CHUNK):
@@ -332,7 +333,7 @@ def _peek_kind(raw: bytes) -> str | None:
     return value.get("kind") if isinstance(value, dict) else None
 
 
-def load_trace(path: str | os.PathLike[str]) -> tuple[TraceHeader, list[EventBase], str | None]:
-    """Header, every event (validated), and the truncation (or import) warning if any."""
+def load_trace(path: str | os.PathLike[str]) -> tuple[TraceHeader, list[Event], str | None]:
+    """Header, every event (validated), and the truncation warning (or else the notice) if any."""
     with TraceFile(path) as trace:
-        return trace.header, trace.events(), trace.warning or trace.import_warning
+        return trace.header, trace.events(), trace.warning or trace.notice

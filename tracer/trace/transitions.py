@@ -6,11 +6,36 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
-from executor.events import EventBase
+from executor.events import (
+    AgentActionEvent,
+    AgentFinishEvent,
+    BreakerClosedEvent,
+    BreakerHalfOpenEvent,
+    BreakerOpenEvent,
+    ChainEndEvent,
+    ChainErrorEvent,
+    ChainStartEvent,
+    DegradeEvent,
+    Event,
+    EventBase,
+    FallbackEvent,
+    FinishCheckEvent,
+    InvalidToolEvent,
+    LimitReachedEvent,
+    ParseErrorEvent,
+    PlanErrorEvent,
+    RefusalEvent,
+    RetryEvent,
+    StepEvent,
+    ToolEndEvent,
+    ToolErrorEvent,
+)
 
 from .header import TraceHeader
+from .literal_text import scrub
+from .reader import load_trace
 
 ARROW = " → "
 
@@ -32,61 +57,85 @@ def _is_plan_call(event: EventBase) -> bool:
     return "plan" in event.frames
 
 
-def _tool_error_label(e: EventBase) -> str:
+def _tool_error_label(e: ToolErrorEvent) -> str:
     return f"tool_error({e.tool}: {e.error_type}, {'handled' if e.handled else 'raised'})"
 
 
+E = TypeVar("E", bound=EventBase)
+Describe = Callable[[EventBase], tuple[str, dict[str, Any]]]
+
+
+def _rule(cls: type[E], describe: Callable[[E], tuple[str, dict[str, Any]]]) -> tuple[str, Describe]:
+    """(cls's kind, describe): mypy checks each describe against its own class. The cast is sound
+    because the table is looked up by an event's kind, and a kind names exactly one class."""
+    return cls.model_fields["kind"].default, cast(Describe, describe)
+
+
 # kind -> (label, detail) for the events that are transitions of their own.
-_SIMPLE: dict[str, Callable[[EventBase], tuple[str, dict[str, Any]]]] = {
-    "chain_start": lambda e: (
-        "chain_start",
-        {"inputs": e.inputs, "tools": [t.name for t in e.tools], "settings": e.settings},
-    ),
-    "agent_action": lambda e: (f"AgentAction({e.tool})", {"tool": e.tool, "tool_input": e.tool_input}),
-    "agent_finish": lambda e: ("AgentFinish", {"return_values": e.return_values}),
-    "parse_error": lambda e: (
-        f"parse_error({'handled' if e.handled else 'raised'})",
-        {"error": e.error, "observation": e.observation},
-    ),
-    "invalid_tool": lambda e: (f"invalid_tool({e.requested})", {"observation": e.observation}),
-    "tool_end": lambda e: (f"tool({e.tool})", {"observation": e.observation}),
-    "tool_error": lambda e: (_tool_error_label(e), {"message": e.message, "observation": e.observation}),
-    "retry": lambda e: (f"retry({e.target}:{e.name} #{e.attempt})", {"error": e.error}),
-    "step": lambda e: ("step", {"n_steps": e.n_steps}),
-    "finish_check": lambda e: (f"finish_check({e.is_finish})", {}),
-    "limit_reached": lambda e: (f"limit_reached({e.reason})", {"iterations": e.iterations}),
-    "chain_end": lambda e: ("chain_end", {"outputs": e.outputs}),
-    "chain_error": lambda e: (f"chain_error({e.error_type})", {"message": e.message}),
-    # When a model fails for good: who took over, what the breakers did, and the rules' answer.
-    "fallback": lambda e: (
-        f"fallback({e.failed_model}->{e.next_model}: {e.error_type}{', refused' if e.refused else ''})",
-        {"error": e.error},
-    ),
-    "breaker_open": lambda e: (f"breaker_open({e.model})", {"failures": e.failures, "from": e.from_state}),
-    "breaker_half_open": lambda e: (f"breaker_half_open({e.model})", {"open_for": e.open_for}),
-    "breaker_closed": lambda e: (f"breaker_closed({e.model})", {}),
-    "plan_error": lambda e: (f"plan_error({e.error_type} {e.failures}/{e.degrade_after})", {"message": e.message}),
-    "degrade": lambda e: (
-        f"degrade({e.rule}->{e.tool})" if e.rule else "degrade(no rule)",
-        {"pattern": e.pattern, "tool_input": e.tool_input},
-    ),
-    "refusal": lambda e: (f"refusal({e.detected_by})", {"text": e.text}),
-}
+_SIMPLE: dict[str, Describe] = dict(
+    [
+        _rule(
+            ChainStartEvent,
+            lambda e: ("chain_start", {"inputs": e.inputs, "tools": [t.name for t in e.tools], "settings": e.settings}),
+        ),
+        _rule(AgentActionEvent, lambda e: (f"AgentAction({e.tool})", {"tool": e.tool, "tool_input": e.tool_input})),
+        _rule(AgentFinishEvent, lambda e: ("AgentFinish", {"return_values": e.return_values})),
+        _rule(
+            ParseErrorEvent,
+            lambda e: (
+                f"parse_error({'handled' if e.handled else 'raised'})",
+                {"error": e.error, "observation": e.observation},
+            ),
+        ),
+        _rule(InvalidToolEvent, lambda e: (f"invalid_tool({e.requested})", {"observation": e.observation})),
+        _rule(ToolEndEvent, lambda e: (f"tool({e.tool})", {"observation": e.observation})),
+        _rule(ToolErrorEvent, lambda e: (_tool_error_label(e), {"message": e.message, "observation": e.observation})),
+        _rule(RetryEvent, lambda e: (f"retry({e.target}:{e.name} #{e.attempt})", {"error": e.error})),
+        _rule(StepEvent, lambda e: ("step", {"n_steps": e.n_steps})),
+        _rule(FinishCheckEvent, lambda e: (f"finish_check({e.is_finish})", {})),
+        _rule(LimitReachedEvent, lambda e: (f"limit_reached({e.reason})", {"iterations": e.iterations})),
+        _rule(ChainEndEvent, lambda e: ("chain_end", {"outputs": e.outputs})),
+        _rule(ChainErrorEvent, lambda e: (f"chain_error({e.error_type})", {"message": e.message})),
+        # When a model fails for good: who took over, what the breakers did, and the rules' answer.
+        _rule(
+            FallbackEvent,
+            lambda e: (
+                f"fallback({e.failed_model}->{e.next_model}: {e.error_type}{', refused' if e.refused else ''})",
+                {"error": e.error},
+            ),
+        ),
+        _rule(BreakerOpenEvent, lambda e: (f"breaker_open({e.model})", {"failures": e.failures, "from": e.from_state})),
+        _rule(BreakerHalfOpenEvent, lambda e: (f"breaker_half_open({e.model})", {"open_for": e.open_for})),
+        _rule(BreakerClosedEvent, lambda e: (f"breaker_closed({e.model})", {})),
+        _rule(
+            PlanErrorEvent,
+            lambda e: (f"plan_error({e.error_type} {e.failures}/{e.degrade_after})", {"message": e.message}),
+        ),
+        _rule(
+            DegradeEvent,
+            lambda e: (
+                f"degrade({e.rule}->{e.tool})" if e.rule else "degrade(no rule)",
+                {"pattern": e.pattern, "tool_input": e.tool_input},
+            ),
+        ),
+        _rule(RefusalEvent, lambda e: (f"refusal({e.detected_by})", {"text": e.text})),
+    ]
+)
 # Not transitions: llm_end and tool_start are halves of one (the plan / tool(...) entry carries
 # them), a nested model call and calculator_eval happen inside tool(Calculator), and
 # rate_limit_wait depends on timing rather than on what the loop decided.
 
 
-def transitions(events: Iterable[EventBase]) -> list[Transition]:
+def transitions(events: Iterable[Event]) -> list[Transition]:
     """The run's transitions, in order. A plan's detail holds the model's reply text."""
     out: list[Transition] = []
     open_plan: Transition | None = None
     for event in events:
         kind = event.kind
-        if kind == "llm_start" and _is_plan_call(event):
+        if event.kind == "llm_start" and _is_plan_call(event):
             open_plan = Transition("plan", event.seq, event.iteration, {"reply": None})
             out.append(open_plan)
-        elif kind == "llm_end" and open_plan is not None and _is_plan_call(event):
+        elif event.kind == "llm_end" and open_plan is not None and _is_plan_call(event):
             open_plan.detail["reply"] = event.text
             if event.answered_by:  # a fallback answered this plan
                 open_plan.detail["answered_by"] = event.answered_by
@@ -97,7 +146,7 @@ def transitions(events: Iterable[EventBase]) -> list[Transition]:
     return out
 
 
-def outcome_of(events: Sequence[EventBase]) -> str:
+def outcome_of(events: Sequence[Event]) -> str:
     """How the run ended, in a few words: the final output, the error, or that it is unfinished."""
     last = events[-1] if events else None
     if last is not None and last.kind == "chain_end":
@@ -108,12 +157,18 @@ def outcome_of(events: Sequence[EventBase]) -> str:
     return "unfinished (the trace stops before chain_end)"
 
 
+def as_events(events: Iterable[EventBase]) -> list[Event]:
+    """The events in a list typed by the union, so their kinds narrow. The executor's generators and
+    listeners are typed by the base class, but every event it makes is one of the union's classes."""
+    return cast("list[Event]", list(events))
+
+
 @dataclass
 class Trace:
     """A trace file's header and events, with the views tests and tools want of them."""
 
     header: TraceHeader
-    events: list[EventBase]
+    events: list[Event]
     path: Path | None = None
     warning: str | None = None  # set when the file's last line was cut off
     result: dict[str, Any] | None = field(default=None, repr=False)  # what invoke returned, for a fresh run
@@ -121,8 +176,6 @@ class Trace:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Trace:
-        from .reader import load_trace
-
         header, events, warning = load_trace(path)
         return cls(header, events, Path(path), warning)
 
@@ -133,7 +186,7 @@ class Trace:
             return value
         if isinstance(value, (str, os.PathLike)):
             return cls.load(value)
-        return cls(TraceHeader(), list(value))
+        return cls(TraceHeader(), as_events(value))
 
     @property
     def scenario(self) -> str | None:
@@ -161,7 +214,7 @@ class Trace:
         lines = ["# loopscope trace: transitions (iteration, transition)", f"outcome: {_one_line(self.outcome())}", ""]
         lines += [f"{t.iteration:>3}  {t.label}" for t in self.transitions()]
         if include_events:
-            from .normalise import render_normalised_events
+            from .normalise import render_normalised_events  # only snapshots with events (its difflib) need it
 
             lines += ["", "# events, volatile fields (t, duration, run_id, usage, source line) left out", ""]
             lines += render_normalised_events(self.events)
@@ -170,6 +223,4 @@ class Trace:
 
 def _one_line(text: str) -> str:
     """Model text made safe for a one-line slot: control characters visible, newlines as \\n."""
-    from .literal_text import scrub
-
     return scrub(text.replace("\r", "\\r").replace("\n", "\\n"))

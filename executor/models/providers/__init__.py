@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 
-from ..chat_model import ChatModel, ScriptedModel
+from ..chat_model import ChatModel, ModelReply, ScriptedModel
 from ..config import ModelConfig, ModelConfigError, load_model_config
 from .errors import (
     MalformedReply,
@@ -42,7 +42,7 @@ class ModelRequest:
     provider: str
     name: str
     config: ModelConfig
-    replies: tuple[str, ...] = ()
+    replies: tuple[str | ModelReply, ...] = ()
 
 
 ProviderFactory = Callable[[ModelRequest], ChatModel]
@@ -130,7 +130,7 @@ def parse_model_spec(spec: str) -> tuple[str, str]:
     return DEFAULT_PROVIDER, spec
 
 
-def create_model(spec: str, config: ModelConfig | None = None, replies: Sequence[str] = ()) -> ChatModel:
+def create_model(spec: str, config: ModelConfig | None = None, replies: Sequence[str | ModelReply] = ()) -> ChatModel:
     """The ChatModel that `spec` names, built by its provider.
 
     Without `config`, the settings come from where the command line reads them: the

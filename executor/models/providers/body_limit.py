@@ -24,7 +24,7 @@ def capped_http_client(max_bytes: int, where: str) -> Any:
     library = _http_library()
     stream_base: type = library.SyncByteStream
 
-    class CappedStream(stream_base):  # type: ignore[misc, valid-type]
+    class CappedStream(stream_base):
         def __init__(self, decoding: Any) -> None:
             self._decoding = decoding
 

@@ -168,7 +168,7 @@ def write_conversion(conversion: Conversion, source: Path, out: str | os.PathLik
     return Path(out)
 
 
-def opened_as_loopscope(path: str | os.PathLike[str]) -> tuple[Path, Conversion | None]:
+def opened_as_loopscope(path: str | os.PathLike[str]) -> tuple[Path, Conversion]:
     """The file converted into a cached temporary loopscope trace (and what the conversion made of it)."""
     path = Path(path)
     conversion = convert(path)

@@ -1,0 +1,141 @@
+"""The writing half of the LangChain handler: events numbered, stamped and written; a file that never stops the run."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from executor.events import ChainEndEvent, ChainErrorEvent, ChainStartEvent, EventBase, SourceRef
+
+from ..trace.redact import Redactor
+from ..trace.writer import TraceWriteError, TraceWriter
+from .callback_guard import DROPPED_KEY, DroppedCallbacks, logger
+from .langchain_stack import loop_stack
+
+# Their versions go in the trace's header: a reader can tell which LangChain wrote the frames' lines.
+DISTRIBUTIONS = ("langchain-classic", "langchain-core", "langgraph")
+
+
+class TraceRecorder:
+    """Events made from LangChain's callbacks, each stamped with the envelope (seq, the root run's id,
+    time, the loop's round, LangChain's frames), kept in `events` and written while the file can be.
+
+    A file that cannot be written leaves `problem` (one line) and the events in memory; a callback
+    that failed is counted in `dropped`, and the run's last event carries the count."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], redactor: Redactor | None, clock: Callable[[], float], **meta: Any
+    ) -> None:
+        versions = {name: _version(name) for name in DISTRIBUTIONS}
+        self.problem: str | None = None  # why the trace file is missing or incomplete (one line)
+        self.writer: TraceWriter | None = None
+        try:
+            self.writer = TraceWriter(path, redactor, source="langchain", langchain=versions, **meta)
+        except TraceWriteError as error:
+            self.could_not_write(f"{error}; the run goes on untraced (handler.events holds its events)")
+        self.path = self.writer.path if self.writer is not None else Path(path)
+        self.dropped = DroppedCallbacks()
+        self.root: UUID | None = None  # the outermost chain's run: its id is every event's run_id
+        self.iteration = 0  # the loop's round, stamped on every event from now on
+        self.ended = False  # the outermost chain's end (or error) was written
+        self.events: list[EventBase] = []
+        self._clock = clock
+        self._start = clock()
+        self._seq = 0
+        self._lock = threading.Lock()  # LangGraph runs tools in worker threads
+
+    def elapsed(self) -> float:
+        """Seconds since the handler was made, on its clock."""
+        return self._clock() - self._start
+
+    def emit(
+        self,
+        cls: type[EventBase],
+        callback: str,
+        run_id: UUID | None,
+        parent: UUID | None,
+        stack: tuple[SourceRef, ...] | None = None,
+        **payload: Any,
+    ) -> None:
+        """One event of class `cls`, made in `callback` for LangChain's run `run_id` (under `parent`);
+        `stack` defaults to LangChain's loop frames on the stack now."""
+        stack = loop_stack() if stack is None else stack
+        source = stack[-1] if stack else SourceRef(file="(langchain)", line=0, function=callback)
+        origin: dict[str, Any] = {
+            "callback": callback,
+            "run_id": str(run_id) if run_id else None,
+            "parent_run_id": str(parent) if parent else None,
+        }
+        if cls in (ChainEndEvent, ChainErrorEvent):
+            self.ended = True
+            if self.dropped.count:  # the last event says what is missing, so no reader takes it for a cut run
+                origin[DROPPED_KEY] = self.dropped.note()
+        with self._lock:
+            event = cls(
+                seq=self._seq,
+                run_id=str(self.root),
+                t=self.elapsed(),
+                iteration=self.iteration,
+                frames=tuple(f.function for f in stack) or (callback,),
+                source=source,
+                stack=stack or None,
+                origin=origin,
+                **payload,
+            )
+            self._seq += 1
+            self.events.append(event)
+            if self.writer is not None:
+                self.writer(event)  # a closed writer ignores it
+
+    def close(self) -> str | None:
+        """Finish the trace file. Never raises: returns why the trace is missing or incomplete (one
+        line, also in `problem`), or None when it was written whole."""
+        writer, self.writer = self.writer, None
+        if writer is not None:
+            try:
+                writer.close()
+            except TraceWriteError as error:
+                self.could_not_write(str(error))
+        return self.problem
+
+    def could_not_write(self, problem: str) -> None:
+        self.problem = problem
+        logger.warning("loopscope: %s", problem)
+
+    def callback_failed(self, callback: str, error: BaseException, run_id: UUID | None) -> None:
+        """A callback raised: its events are dropped and counted. The run's own start and end are
+        still written (without what could not be read), so the trace stays a whole run."""
+        self.dropped.add(callback, error)
+        if run_id is None or run_id != self.root:
+            return
+        try:
+            if callback == "on_chain_start" and not self.events:
+                self.emit(ChainStartEvent, callback, run_id, None, stack=(), inputs={}, tools=[], settings={})
+            elif callback in ("on_chain_end", "on_chain_error") and not self.ended:
+                if callback == "on_chain_end":
+                    self.emit(ChainEndEvent, callback, run_id, None, stack=(), outputs={})
+                else:
+                    self.emit(
+                        ChainErrorEvent,
+                        callback,
+                        run_id,
+                        None,
+                        stack=(),
+                        error_type="unknown",
+                        message="(the error could not be recorded)",
+                    )
+                self.close()
+        except Exception as again:  # the bare event failed too: what is written stays, nothing is raised
+            self.dropped.add(callback, again)
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None

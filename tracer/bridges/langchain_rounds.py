@@ -1,0 +1,145 @@
+"""What LangChain's agent loops decide without a callback, rebuilt as events: rounds, steps, isinstance checks, limits."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from executor.events import (
+    ActionRecord,
+    AgentActionEvent,
+    AgentFinishEvent,
+    FinishCheckEvent,
+    LimitReachedEvent,
+    SourceRef,
+    StepEvent,
+)
+
+from .langchain_recorder import TraceRecorder
+from .langchain_stack import at_line, line_containing, loop_stack
+from .langchain_values import as_text, plain
+
+# LangChain runs this "tool" itself when the model names a tool the agent does not have.
+INVALID_TOOL = "invalid_tool"
+
+
+def plans(stack: tuple[SourceRef, ...]) -> bool:
+    """A model call made to decide the next move: from an agent's plan(), or LangGraph's agent node."""
+    return any(f.function in ("plan", "aplan") for f in stack) or any(
+        f.file.startswith("langgraph/prebuilt/") and "model" in f.function for f in stack
+    )
+
+
+class LoopRounds:
+    """The loop's own bookkeeping, as loopscope's executor emits it: the round number, the actions
+    waiting for their tool, and the steps and `isinstance(output, AgentFinish)` check that close a
+    round. LangChain's classic AgentExecutor makes these in _call and _take_next_step and fires no
+    callback for them; they happened before whatever callback comes next, so that is when they are
+    written."""
+
+    def __init__(self, recorder: TraceRecorder) -> None:
+        self.recorder = recorder
+        self.executor: Any = None  # the classic AgentExecutor being run; None for a LangGraph agent
+        self.n_steps = 0
+        self._actions: list[ActionRecord] = []  # decided, waiting for their tool to return
+        self._pending_steps: list[tuple[ActionRecord, str]] = []
+
+    def start_round(self, run_id: UUID) -> None:
+        """A plan call begins a round: the previous round's steps and isinstance check come first."""
+        self.end_round(run_id)
+        self.recorder.iteration += 1
+
+    def decided(self, action: ActionRecord) -> None:
+        self._actions.append(action)
+
+    def tool_returned(self, tool: str, observation: str) -> None:
+        """The waiting action this tool ran for becomes a step (an invalid name runs LangChain's invalid_tool)."""
+        action = self._action_for(tool)
+        if action is not None:
+            self._pending_steps.append((action, observation))
+
+    def _action_for(self, tool: str) -> ActionRecord | None:
+        for index, action in enumerate(self._actions):
+            if action.tool == tool:
+                return self._actions.pop(index)
+        return self._actions.pop(0) if self._actions and tool == INVALID_TOOL else None
+
+    def finished(self, finish: Any, run_id: UUID, parent: UUID | None) -> None:
+        """LangChain's AgentFinish: from plan (then the isinstance check says True), or made by a
+        limit or return_direct after the round's steps."""
+        from_plan = not self._pending_steps
+        if not from_plan:
+            self.end_round(run_id)
+            self._limit_if_reached(run_id)
+        values = plain(finish.return_values)
+        self.recorder.emit(AgentFinishEvent, "on_agent_finish", run_id, parent, return_values=values, log=finish.log)
+        if from_plan:
+            self._finish_check(run_id, parent, "on_agent_finish", is_finish=True)
+
+    def graph_decision(
+        self, text: str, calls: list[dict[str, Any]], run_id: UUID, parent: UUID | None, stack: tuple[SourceRef, ...]
+    ) -> None:
+        """LangGraph's agent decides in its reply: each tool call an action, no call the finish."""
+        emit = self.recorder.emit
+        for call in calls:
+            action = ActionRecord(tool=call.get("name", ""), tool_input=as_text(call.get("args", {})), log=text)
+            self._actions.append(action)
+            emit(AgentActionEvent, "on_llm_end", run_id, parent, stack, **action.model_dump())
+        if not calls:
+            emit(AgentFinishEvent, "on_llm_end", run_id, parent, stack, return_values={"output": text}, log=text)
+            emit(FinishCheckEvent, "on_llm_end", run_id, parent, stack, is_finish=True, output_type="AgentFinish")
+
+    def end_round(self, run_id: UUID) -> None:
+        """The steps of the round just ended, then `isinstance(output, AgentFinish)` → False."""
+        if not self._pending_steps:
+            return
+        steps, self._pending_steps = self._pending_steps, []
+        for action, observation in steps:
+            self.n_steps += 1
+            self.recorder.emit(
+                StepEvent,
+                "implied",
+                run_id,
+                None,
+                stack=self._at_call("_consume_next_step(", "_take_next_step"),
+                action=action,
+                observation=observation,
+                n_steps=self.n_steps,
+            )
+        self._finish_check(run_id, None, "implied", is_finish=False)
+
+    def _finish_check(self, run_id: UUID, parent: UUID | None, callback: str, is_finish: bool) -> None:
+        self.recorder.emit(
+            FinishCheckEvent,
+            callback,
+            run_id,
+            parent,
+            stack=self._at_call("isinstance(next_step_output, AgentFinish)"),
+            is_finish=is_finish,
+            output_type="AgentFinish" if is_finish else "list[AgentStep]",
+        )
+
+    def _limit_if_reached(self, run_id: UUID) -> None:
+        executor = self.executor
+        iteration = self.recorder.iteration
+        if executor is not None and executor.max_iterations is not None and iteration >= executor.max_iterations:
+            self.recorder.emit(
+                LimitReachedEvent,
+                "on_agent_finish",
+                run_id,
+                None,
+                reason="max_iterations",
+                iterations=iteration,
+                elapsed=self.recorder.elapsed(),
+                early_stopping_method=executor.early_stopping_method,
+            )
+
+    def _at_call(self, needle: str, function: str = "_call") -> tuple[SourceRef, ...]:
+        """LangChain's frames now, the innermost `function` moved to the line holding `needle`."""
+        stack = loop_stack()
+        if self.executor is None:
+            return stack
+        if any(f.function == "_acall" for f in stack):  # ainvoke: the same checks in the async twins
+            function = {"_call": "_acall", "_take_next_step": "_atake_next_step"}[function]
+        method = getattr(type(self.executor), function)
+        return at_line(stack, function, line_containing(method, needle))
