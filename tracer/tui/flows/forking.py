@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, cast
 from rich.text import Text
 from textual import work
 
-from executor.events import EventBase
+from executor.events import Event
 
 from ...debug.event_store import ReplayStore
 from ...debug.session import build_session
@@ -125,7 +125,7 @@ class ForkFlow(Flow):
             return
         try:
             # A TraceFile reads like a sequence of events (tracer/trace does not declare it one).
-            change, recorded = recorded_answer(cast("Sequence[EventBase]", store.trace), at)
+            change, recorded = recorded_answer(cast("Sequence[Event]", store.trace), at)
         except (ForkError, TraceFormatError) as error:
             self.say(f"cannot fork here: {first_line_of(error)}")
             return

@@ -6,7 +6,7 @@ import difflib
 
 from rich.text import Text
 
-from executor.events import LLMStartEvent
+from executor.events import LLMEndEvent, LLMStartEvent
 
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
@@ -118,4 +118,7 @@ def _reply(text: Text, session: DebugSession, index: TraceIndex, at: int, lang: 
         return
     reply = session.event(at + 1)
     text.append("\n\n" + localise(f"Reply (event {at + 1}), exactly as it came back:", lang) + "\n", style="bold")
-    text.append_text(clipped(reply.problem if isinstance(reply, UnreadableEvent) else reply_text(reply), "yellow"))
+    if isinstance(reply, LLMEndEvent):
+        text.append_text(clipped(reply_text(reply), "yellow"))
+    elif isinstance(reply, UnreadableEvent):
+        text.append_text(clipped(reply.problem, "yellow"))

@@ -1,4 +1,4 @@
-"""An event of the session as its own class, checked: the store hands every event out as EventBase."""
+"""An event of the session as one kind, checked: the session hands out any kind, or an unreadable line."""
 
 from __future__ import annotations
 
