@@ -142,7 +142,8 @@ def test_5000_nested_spans_are_all_kept_and_shown_at_most_100_levels_deep(tmp_pa
     assert len([e for e in events if e.kind == "llm_end"]) == 5000
     # the made-up run, then spans 0 .. 99 as the chain nests them, then each deeper one beside the others
     assert max(len(e.frames) for e in events) == MAX_SPAN_DEPTH + 2 == len(starts[-1].frames)
-    assert [e.iteration for e in starts] == list(range(1, 5001))
+    # A model call inside a model call's span is that call seen twice (Agno's call wraps OpenAI's): one round.
+    assert [e.iteration for e in starts] == [1] * 5000
 
 
 def test_5000_langsmith_runs_chained_by_parent_id(tmp_path):
@@ -199,10 +200,10 @@ def test_a_wrong_typed_part_is_left_out_and_the_rest_kept(tmp_path):
     document = otlp(good, bad)
     document["resourceSpans"].append("a resource")
     conversion = convert(write(tmp_path, document))
-    assert conversion.warnings == [
-        "2 part(s) of the file could not be read and were left out: resourceSpans[1] is a string 'a resource', "
-        "not an object; span '02': attributes[1] is a string 'input.value=oops', not "
-        'an attribute ({"key": name, "value": ...})'
+    assert conversion.warnings == [  # in the order the file has them: the spans are read as they stream past
+        "2 part(s) of the file could not be read and were left out: span '02': attributes[1] is a string "
+        '\'input.value=oops\', not an attribute ({"key": name, "value": ...}); resourceSpans[1] is a string '
+        "'a resource', not an object"
     ]
     starts = [e for e in written_and_read_back(conversion, tmp_path) if e.kind == "llm_start"]
     assert [e.prompt for e in starts] == ["prompt of 01", ""]  # span 02 kept, without the attribute
@@ -503,8 +504,12 @@ def test_a_langsmith_message_whose_kwargs_is_a_string_is_that_messages_text(tmp_
     ]
     conversion = convert(write(tmp_path, [langsmith_run("llm", inputs={"messages": messages})]))
     assert conversion.warnings == []
-    prompt = written_and_read_back(conversion, tmp_path)[1].prompt
-    assert prompt == 'HumanMessage: rose price?\n\nmessage: [\n "odd",\n 1\n]\n\nmessage: hi'
+    messages = written_and_read_back(conversion, tmp_path)[1].messages
+    assert messages == [
+        {"role": "user", "content": "rose price?"},
+        {"role": "message", "content": '["odd", 1]'},
+        {"role": "message", "content": "hi"},
+    ]
 
 
 @pytest.mark.parametrize(

@@ -55,7 +55,11 @@ def test_otlp_spans_from_the_sdk_become_events_in_time_order_with_parallel_tools
     assert tools == {name: ("AgentExecutor", name) for name in ("Search", "Calculator", "Divide")}
     first_llm, first_reply = events[1], events[2]
     assert first_llm.model == "gpt-4o-mini-2024-07-18"
-    assert first_llm.prompt == "system: You are an agent.\n\nuser: What do roses cost, plus 5%?"
+    assert first_llm.messages == [
+        {"role": "system", "content": "You are an agent."},
+        {"role": "user", "content": "What do roses cost, plus 5%?"},
+    ]
+    assert first_llm.prompt == "[system]\nYou are an agent.\n\n[user]\nWhat do roses cost, plus 5%?"
     assert first_reply.text == PLAN_REPLY and events[-2].text == FINAL_REPLY
     assert first_reply.usage == {"prompt_tokens": 52, "completion_tokens": 19, "total_tokens": 71}
     error = events[6]
@@ -98,14 +102,14 @@ def test_a_langfuse_trace_export(tmp_path):
     ]
     llm_end = conversion.events[2]
     assert llm_end.text == PLAN_REPLY and llm_end.usage["prompt_tokens"] == 30
-    assert conversion.events[5].prompt == "user: Observation: 25 yuan"
+    assert conversion.events[5].messages == [{"role": "user", "content": "Observation: 25 yuan"}]
     assert conversion.events[-1].outputs == {"output": "26.25 yuan"}
 
 
 def test_a_langsmith_run_export_with_a_failed_tool(tmp_path):
     events = convert(write_langsmith(tmp_path / "runs.json")).events
     assert kinds(events) == ["chain_start", "llm_start", "llm_end", "tool_start", "tool_error", "chain_end"]
-    assert events[1].prompt == "human: rose price?" and events[1].model == "gpt-4o-mini"
+    assert events[1].messages == [{"role": "user", "content": "rose price?"}] and events[1].model == "gpt-4o-mini"
     assert events[2].usage["completion_tokens"] == 7
     assert (events[4].error_type, events[4].message, events[4].handled) == ("TimeoutError", "search timed out", True)
 
