@@ -194,8 +194,16 @@ def _message(role: str, content: Content, calls: list[dict[str, Any]], call_id: 
     return made + content.results
 
 
+_PLAIN_KEYS = frozenset({"role", "content", "tool_call_id"})
+
+
 def messages_of_item(item: Any) -> tuple[list[Message], list[dict[str, Any]]]:
     """(messages, tool definitions) that one item of a recorded message list stands for."""
+    if type(item) is dict and type(item.get("content")) is str and item.keys() <= _PLAIN_KEYS:
+        plain: Message = {"role": role_of(item.get("role"), "message"), "content": item["content"]}
+        if item.get("tool_call_id") is not None and plain["role"] == "tool":
+            plain["tool_call_id"] = call_id_text(item["tool_call_id"])
+        return [plain], []  # the common case, taken at once: a role and a text
     if isinstance(item, str):
         return [_agno_message(item) or {"role": "user", "content": item}], []
     if not isinstance(item, dict):

@@ -18,6 +18,7 @@ from .span_attributes import (
     TOOL_OUTPUT_KEYS,
     SpanEvents,
     first_of,
+    indexed,
     model_from,
     reply_from,
     request_from,
@@ -72,8 +73,11 @@ def attributes(pairs: Any, where: str, notes: ShapeNotes) -> dict[str, Any]:
     """A span's (or span event's) attributes by key; pairs that are not {"key": text, ...} are noted."""
     found = {}
     for index, pair in enumerate(notes.items(pairs, where)):
-        if isinstance(pair, dict) and isinstance(pair.get("key"), str):
-            found[pair["key"]] = _value(pair.get("value"))
+        key = pair.get("key") if type(pair) is dict else None
+        if type(key) is str:
+            value = pair.get("value")
+            # Most values are strings: taken at once (this loop runs for every attribute of the file).
+            found[key] = value["stringValue"] if type(value) is dict and "stringValue" in value else _value(value)
         else:
             notes.note(f"{where}[{index}]", pair, 'an attribute ({"key": name, "value": ...})')
     return found
@@ -149,9 +153,10 @@ def span_from(where: str, raw: dict[str, Any], notes: ShapeNotes) -> Span:
 def fill_span(span: Span, attrs: dict[str, Any], events: SpanEvents, where: str, notes: ShapeNotes) -> None:
     """A span's model call, tool call or chain fields, from its attributes (OTLP's, or those Langfuse kept)."""
     if span.role == LLM:
+        groups = indexed(attrs)
         span.model = model_from(attrs)
-        span.request = request_from(attrs, events)
-        span.reply = reply_from(attrs, events)
+        span.request = request_from(attrs, events, groups)
+        span.reply = reply_from(attrs, events, groups)
         span.usage = usage_from(attrs, where, notes)
     elif span.role == TOOL:
         span.name = tool_name_from(attrs, span.name)

@@ -89,8 +89,14 @@ class _Window:
             if end == len(self.text) and not self.eof and self.text[end - 1] not in ']}"':
                 self.more()  # a number or a literal cut at the window's edge: read on and parse it again
                 continue
-            self.pos = end
-            if isinstance(value, (dict, list)) and nested_deeper_than(value, MAX_DEPTH - depth):
+            start, self.pos = self.pos, end
+            limit = MAX_DEPTH - depth
+            # A value can nest no deeper than it has brackets: counting them (in C) spares the walk.
+            if (
+                isinstance(value, (dict, list))
+                and self.text.count("{", start, end) + self.text.count("[", start, end) > limit
+                and nested_deeper_than(value, limit)
+            ):
                 raise TooDeep(self.document)
             return value
 

@@ -88,6 +88,7 @@ class _EventBuilder:
         built: list[EventBase] = []
         iteration, latest = 0, self.origin
         pending: list[dict[str, Any]] = []  # calls the last replies asked for that no tool span has claimed
+        sources: dict[str, SourceRef] = {}
         for entry in entries:
             iteration += entry.what == CALL_START and entry.round_start
             time = max(entry.time, self.origin)  # nothing happens before the run starts
@@ -99,7 +100,10 @@ class _EventBuilder:
                 "t": round(time - self.origin, 6),
                 "iteration": 0 if entry.band == FIRST else iteration,
                 "frames": entry.frames,
-                "source": SourceRef(file=self.source_file, line=0, function=entry.frames[-1]),
+                "source": sources.get(entry.frames[-1])
+                or sources.setdefault(
+                    entry.frames[-1], SourceRef(file=self.source_file, line=0, function=entry.frames[-1])
+                ),
             }
             for payload_class, payload in self._payloads(entry, pending):
                 built.append(payload_class(seq=len(built), **envelope, **payload))

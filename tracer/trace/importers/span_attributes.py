@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .messages import Message, call_id_text, compact, content_of, json_or_text, messages_of
@@ -29,15 +30,38 @@ def role_of_span(attrs: dict[str, Any]) -> str:
     return OTHER
 
 
-def unflattened(attrs: dict[str, Any], prefix: str) -> list[Any]:
-    """`prefix.0.message.role`-style keys as a list of nested objects (OpenInference flattens lists so)."""
-    root: dict[str, Any] = {}
+# The lists OpenInference and OpenLLMetry flatten into `prefix.N.field` keys.
+INDEXED = ("llm.input_messages", "llm.output_messages", "llm.tools", "gen_ai.prompt", "gen_ai.completion")
+Indexed = dict[str, dict[int, dict[str, Any]]]  # prefix -> item number -> the item's fields, flat
+
+
+_INDEXED_KEY = re.compile("(" + "|".join(re.escape(p) for p in INDEXED) + r")\.([0-9]{1,8})\.(.+)", re.DOTALL)
+
+
+def indexed(attrs: dict[str, Any]) -> Indexed:
+    """The span's flattened lists, gathered in one pass over its attributes."""
+    groups: Indexed = {}
+    match = _INDEXED_KEY.match
     for key, value in attrs.items():
-        if not key.startswith(prefix + "."):
-            continue
-        holder, parts = root, key[len(prefix) + 1 :].split(".")
-        if not parts[0].isdigit() or len(parts[0]) > 8:
-            continue
+        found = match(key)
+        if found is not None:
+            prefix, number, rest = found.groups()
+            groups.setdefault(prefix, {}).setdefault(int(number), {})[rest] = value
+    return groups
+
+
+def unflattened(groups: Indexed, prefix: str) -> list[Any]:
+    """A flattened list's items, in number order, each as nested objects (`message.role` -> {"message": {"role"}})."""
+    items = groups.get(prefix)
+    if not items:
+        return []
+    return [_nested(items[number]) for number in sorted(items)]
+
+
+def _nested(flat: dict[str, Any]) -> Any:
+    root: dict[str, Any] = {}
+    for key, value in flat.items():
+        holder, parts = root, key.split(".")
         for part in parts[:-1]:
             inner = holder.get(part)
             holder = holder.setdefault(part, {}) if not isinstance(inner, dict) else inner
@@ -54,39 +78,44 @@ def _listed(value: Any) -> Any:
     return {key: _listed(inner) for key, inner in value.items()}
 
 
-def _openinference_message(item: Any) -> Any:
-    """An OpenInference message ({"message": {"role", "content" | "contents", "tool_calls"}}) as an OpenAI one."""
-    message = item.get("message") if isinstance(item, dict) else None
-    if not isinstance(message, dict):
-        return item
-    contents = message.get("contents")
-    parts = [
-        {"type": "text", "text": c["message_content"].get("text")}
-        if isinstance(c, dict) and isinstance(c.get("message_content"), dict) and "text" in c["message_content"]
-        else c.get("message_content", c)
-        if isinstance(c, dict)
-        else c
-        for c in (contents if isinstance(contents, list) else [])
-    ]
-    found: Message = {"role": message.get("role"), "content": parts or message.get("content")}
-    calls = message.get("tool_calls")
-    if isinstance(calls, list):
-        found["tool_calls"] = [
-            {"id": c["tool_call"].get("id"), "function": c["tool_call"].get("function") or {}}
-            for c in calls
-            if isinstance(c, dict) and isinstance(c.get("tool_call"), dict)
+def _openinference_message(flat: dict[str, Any]) -> Message:
+    """One OpenInference message from its flat fields (`message.role`, `message.contents.0.message_content.text`,
+    `message.tool_calls.0.tool_call.function.name` ...) as an OpenAI-shaped one, read field by field."""
+    message: Message = {}
+    contents: dict[int, dict[str, Any]] = {}
+    calls: dict[int, dict[str, Any]] = {}
+    for key, value in flat.items():
+        field = key[len("message.") :] if key.startswith("message.") else key
+        head, _, rest = field.partition(".")
+        if not rest:
+            message[field] = value
+        elif head in ("contents", "tool_calls"):
+            number, _, sub = rest.partition(".")
+            if number.isdigit():
+                holder = contents if head == "contents" else calls
+                holder.setdefault(int(number), {})[sub.partition(".")[2] or sub] = value
+    if contents:
+        message["content"] = [
+            {"type": "text", "text": part["text"]} if "text" in part else part
+            for part in (contents[n] for n in sorted(contents))
         ]
-    if message.get("tool_call_id") is not None:
-        found["tool_call_id"] = message["tool_call_id"]
-    return found
+    if calls:
+        message["tool_calls"] = [
+            {
+                "id": call.get("id"),
+                "function": {"name": call.get("function.name"), "arguments": call.get("function.arguments")},
+            }
+            for call in (calls[n] for n in sorted(calls))
+        ]
+    return message
 
 
-def _flattened_messages(attrs: dict[str, Any], side: str) -> list[Any] | None:
+def _flattened_messages(groups: Indexed, side: str) -> list[Any] | None:
     """The message list under OpenInference's or OpenLLMetry's flattened keys, if the span has one."""
-    oi = unflattened(attrs, "llm.input_messages" if side == "input" else "llm.output_messages")
+    oi = groups.get("llm.input_messages" if side == "input" else "llm.output_messages")
     if oi:
-        return [_openinference_message(item) for item in oi]
-    old = unflattened(attrs, "gen_ai.prompt" if side == "input" else "gen_ai.completion")
+        return [_openinference_message(oi[number]) for number in sorted(oi)]
+    old = unflattened(groups, "gen_ai.prompt" if side == "input" else "gen_ai.completion")
     return old or None
 
 
@@ -102,8 +131,9 @@ def _event_messages(events: SpanEvents, side: str) -> list[Any]:
     return found
 
 
-def request_from(attrs: dict[str, Any], events: SpanEvents) -> Request:
-    flattened = _flattened_messages(attrs, "input")
+def request_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None = None) -> Request:
+    groups = indexed(attrs) if groups is None else groups
+    flattened = _flattened_messages(groups, "input")
     if flattened is None and "gen_ai.input.messages" in attrs:
         flattened = json_or_text(attrs["gen_ai.input.messages"])
         flattened = flattened if isinstance(flattened, list) else [flattened]
@@ -122,19 +152,19 @@ def request_from(attrs: dict[str, Any], events: SpanEvents) -> Request:
     instructions = attrs.get("gen_ai.system_instructions")
     if instructions is not None and request.messages is not None:
         request.messages.insert(0, {"role": "system", "content": content_of(json_or_text(instructions)).text})
-    request.tools = request.tools or _tools_offered(attrs)
+    request.tools = request.tools or _tools_offered(attrs, groups)
     return request
 
 
-def _tools_offered(attrs: dict[str, Any]) -> list[dict[str, Any]]:
+def _tools_offered(attrs: dict[str, Any], groups: Indexed) -> list[dict[str, Any]]:
     for key in ("gen_ai.tool.definitions", "llm.tools"):
         if key in attrs:
             return tool_specs(attrs[key])
-    return tool_specs([item for item in unflattened(attrs, "llm.tools") if isinstance(item, dict)])
+    return tool_specs([item for item in unflattened(groups, "llm.tools") if isinstance(item, dict)])
 
 
-def reply_from(attrs: dict[str, Any], events: SpanEvents) -> Reply:
-    flattened = _flattened_messages(attrs, "output")
+def reply_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None = None) -> Reply:
+    flattened = _flattened_messages(indexed(attrs) if groups is None else groups, "output")
     if flattened is None and "gen_ai.output.messages" in attrs:
         flattened = json_or_text(attrs["gen_ai.output.messages"])
         flattened = flattened if isinstance(flattened, list) else [flattened]
