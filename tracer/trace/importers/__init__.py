@@ -110,10 +110,13 @@ def write_folder(imported: Imported, folder: str | os.PathLike[str]) -> Iterator
         yield write_conversion(conversion, imported.path, out, redactor, sync=False), conversion
 
 
-def opened_as_loopscope(path: str | os.PathLike[str], trace_id: str | None = None) -> tuple[Path, Conversion]:
-    """The file's trace converted into a cached temporary loopscope trace (and what the conversion made of it)."""
+def opened_as_loopscope(
+    path: str | os.PathLike[str], trace_id: str | None = None, imported: Imported | None = None
+) -> tuple[Path, Conversion]:
+    """The file's trace (the only one, or the one `trace_id` names) converted into a temporary
+    loopscope trace, and what the conversion made of it; `imported` when the file was read already."""
     path = Path(path)
-    conversion = convert(path, trace_id)
+    conversion = (imported or convert_all(path)).pick(trace_id)
     key = f"{path.resolve()}:{path.stat().st_mtime_ns}:{conversion.trace_id}"
     stamp = hashlib.sha256(key.encode()).hexdigest()[:12]
     out = Path(tempfile.gettempdir()) / "loopscope-imports" / f"{path.stem}-{stamp}.jsonl"

@@ -24,11 +24,16 @@ def merged_batches(documents: list[Any]) -> list[Any] | None:
     if not batches or not all(isinstance(b, dict) and set(b) & {"post", "patch"} for b in batches):
         return None
     runs: dict[Any, dict[str, Any]] = {}
+    ids_by_order: dict[Any, Any] = {}  # a patch may name its run by dotted_order alone (the JS SDK's do)
     for batch in batches:
         for key in ("post", "patch"):
             for run in batch.get(key) or []:
-                if isinstance(run, dict) and identifier(run.get("id")) is not None:
-                    runs.setdefault(run["id"], {}).update({k: v for k, v in run.items() if v is not None})
+                if not isinstance(run, dict):
+                    continue
+                run_id = identifier(run.get("id")) or ids_by_order.get(identifier(run.get("dotted_order")))
+                if run_id is not None:
+                    runs.setdefault(run_id, {"id": run_id}).update({k: v for k, v in run.items() if v is not None})
+                    ids_by_order.setdefault(identifier(run.get("dotted_order")), run_id)
     return list(runs.values())
 
 

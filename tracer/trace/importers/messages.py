@@ -136,7 +136,7 @@ def content_of(value: Any) -> Content:
     found = Content()
     if isinstance(value, str):
         found.texts.append(value)
-    elif isinstance(value, list):
+    elif isinstance(value, list) and all(_is_part(part) for part in value):
         for part in value:
             _add_part(found, part)
     elif isinstance(value, dict):
@@ -144,6 +144,15 @@ def content_of(value: Any) -> Content:
     elif value is not None:
         found.texts.append(compact(value))
     return found
+
+
+_PART_KEYS = ("type", "text", "function", "function_call", "functionCall", "function_response", "functionResponse")
+
+
+def _is_part(part: Any) -> bool:
+    """A content part (a text, a tool call, an image ...); a list of other things (a tool's search
+    results) is no list of parts, and is kept whole as JSON."""
+    return isinstance(part, str) or (isinstance(part, dict) and any(key in part for key in _PART_KEYS))
 
 
 def _add_part(found: Content, part: Any) -> None:

@@ -16,7 +16,8 @@ def seconds(value: Any, where: str, notes: ShapeNotes) -> float | None:
     if value in (None, ""):
         return None
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
+        # Milliseconds since 1970 (LangSmith's JS SDK) are past 1e11; seconds reach that in the year 5138.
+        return float(value) / 1000 if abs(value) > 1e11 else float(value)
     if isinstance(value, str):
         try:
             return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
