@@ -27,8 +27,16 @@ def _otlp_value(value) -> dict:
 
 def span_file(tmp_path, *attribute_sets: dict, name: str = "span.json") -> Path:
     """The fixtures' attributes on OTLP JSON spans under one agent span, 100 ms apart."""
-    spans = [{"traceId": "ab" * 16, "spanId": "00000000000000a0", "name": "agent", "startTimeUnixNano": str(T0),
-              "endTimeUnixNano": str(T0 + 10**9), "attributes": [{"key": "openinference.span.kind", "value": {"stringValue": "AGENT"}}]}]
+    spans = [
+        {
+            "traceId": "ab" * 16,
+            "spanId": "00000000000000a0",
+            "name": "agent",
+            "startTimeUnixNano": str(T0),
+            "endTimeUnixNano": str(T0 + 10**9),
+            "attributes": [{"key": "openinference.span.kind", "value": {"stringValue": "AGENT"}}],
+        }
+    ]
     for index, attrs in enumerate(attribute_sets, start=1):
         spans.append(
             {
@@ -55,7 +63,9 @@ PARIS = [
     {
         "role": "assistant",
         "content": "Absolutely! Let me check the weather for you.",
-        "tool_calls": [{"id": "1234", "type": "function", "function": {"name": "get_weather", "arguments": '{"location":"Paris"}'}}],
+        "tool_calls": [
+            {"id": "1234", "type": "function", "function": {"name": "get_weather", "arguments": '{"location":"Paris"}'}}
+        ],
     },
     {"role": "tool", "tool_call_id": "1234", "content": "rainy, 57°F"},
 ]
@@ -94,14 +104,18 @@ def test_a_genai_tool_execution_span_is_a_tool_call_with_its_id_input_and_output
 
 def test_a_reply_cut_at_its_length_says_so(tmp_path):
     attrs = dict(fixture("otel_genai_client_span_tool_calls.json"), **{"gen_ai.response.finish_reasons": ["length"]})
-    attrs["gen_ai.output.messages"] = json.dumps([{"role": "assistant", "parts": [{"type": "text", "content": "The wea"}]}])
+    attrs["gen_ai.output.messages"] = json.dumps(
+        [{"role": "assistant", "parts": [{"type": "text", "content": "The wea"}]}]
+    )
     end = next(e for e in convert(span_file(tmp_path, attrs)).events if e.kind == "llm_end")
     assert (end.text, end.finish_reason) == ("The wea", "length")
 
 
 def test_openinference_tools_offered_are_tools(tmp_path):
     schema = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}
-    attrs = dict(fixture("openinference_client_span_tool_calls.json"), **{"llm.tools.0.tool.json_schema": json.dumps(schema)})
+    attrs = dict(
+        fixture("openinference_client_span_tool_calls.json"), **{"llm.tools.0.tool.json_schema": json.dumps(schema)}
+    )
     start = next(e for e in convert(span_file(tmp_path, attrs)).events if e.kind == "llm_start")
     assert start.tools == [schema] and all(m["role"] != "tool" or "tool_call_id" in m for m in start.messages)
 
@@ -127,7 +141,11 @@ def test_a_langsmith_agent_run_tree_with_langchain_messages_and_a_tool_call():
         ("Search", "call_rose", {"query": "rose price"})
     ]
     tool_start, tool_end = (next(e for e in events if e.kind == kind) for kind in ("tool_start", "tool_end"))
-    assert (tool_start.tool, tool_start.tool_call_id, tool_end.observation) == ("Search", "call_rose", "25 yuan a bunch")
+    assert (tool_start.tool, tool_start.tool_call_id, tool_end.observation) == (
+        "Search",
+        "call_rose",
+        "25 yuan a bunch",
+    )
     assert [e.iteration for e in events if e.kind in ("llm_start", "tool_start")] == [1, 1, 2]
     assert events[0].origin["tags"] == ["rose-agent"] and events[-1].origin["scores"][0]["name"] == "correctness"
     assert events[-1].outputs == {"output": {"output": "Roses cost 26.25 yuan with the markup."}}

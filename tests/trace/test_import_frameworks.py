@@ -60,15 +60,29 @@ def _chatml(o: dict) -> Call:
 def _parts(o: dict) -> Call:
     """GenAI `parts` messages (pydantic-ai, Microsoft's agent framework)."""
     kept = {"text": "content", "tool_call_response": "result"}
-    texts = [p[kept[p["type"]]] if kept[p["type"]] in p else p["response"] for m in o["input"] for p in m["parts"] if p["type"] in kept]
+    texts = [
+        p[kept[p["type"]]] if kept[p["type"]] in p else p["response"]
+        for m in o["input"]
+        for p in m["parts"]
+        if p["type"] in kept
+    ]
     out = o["output"][0]["parts"]
-    calls = [(p["name"], "/".join(p["id"]) if isinstance(p["id"], list) else p["id"], p["arguments"]) for p in out if p["type"] == "tool_call"]
+    calls = [
+        (p["name"], "/".join(p["id"]) if isinstance(p["id"], list) else p["id"], p["arguments"])
+        for p in out
+        if p["type"] == "tool_call"
+    ]
     return Call(texts, "".join(p["content"] for p in out if p["type"] == "text"), calls)
 
 
 def _koog(o: dict) -> Call:
     texts = [m["content"] for m in o["input"] if isinstance(m["content"], str)]
-    calls = [(c["function"]["name"], c["id"], c["function"]["arguments"]) for m in o["output"] if isinstance(m["content"], list) for c in m["content"]]
+    calls = [
+        (c["function"]["name"], c["id"], c["function"]["arguments"])
+        for m in o["output"]
+        if isinstance(m["content"], list)
+        for c in m["content"]
+    ]
     return Call(texts, "".join(m["content"] for m in o["output"] if isinstance(m["content"], str)), calls)
 
 
@@ -196,7 +210,9 @@ def _expected_tools(name: str) -> list[ToolRun]:
             if claim is not None:
                 asked.remove(claim)
                 call_id = claim[2] or None
-        runs.append(ToolRun(tool, call_id, given, output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)))
+        runs.append(
+            ToolRun(tool, call_id, given, output if isinstance(output, str) else json.dumps(output, ensure_ascii=False))
+        )
     return runs
 
 
@@ -245,7 +261,7 @@ def test_every_tool_call_is_a_tool_start_and_end_with_its_id_input_and_output(na
     assert [e.observation for e in ends] == [r.output for r in expected]
     for start in starts:  # a tool call runs in the round of the reply that asked for it
         asking = [e for e in events if e.kind == "agent_action" and e.tool_call_id == start.tool_call_id]
-        assert not asking or asking[0].iteration == start.iteration and asking[0].seq < start.seq
+        assert not asking or (asking[0].iteration == start.iteration and asking[0].seq < start.seq)
 
 
 def test_langgraph_offers_its_tools_as_tools_not_messages(tmp_path):
@@ -255,12 +271,22 @@ def test_langgraph_offers_its_tools_as_tools_not_messages(tmp_path):
     assert [m["role"] for m in first.messages] == ["user", "user"]  # the tool definition is no `tool` message
     second = [e for e in events if e.kind == "llm_start"][1]
     assert [m["role"] for m in second.messages] == ["user", "user", "assistant", "tool"]
-    assert second.messages[2]["tool_calls"][0]["id"] == second.messages[3]["tool_call_id"] == "call_1oGK863sxQHlPreFhDdEs3yl"
-    assert [e.kind for e in events if e.iteration == 1] == ["llm_start", "llm_end", "agent_action", "tool_start", "tool_end"]
+    assert (
+        second.messages[2]["tool_calls"][0]["id"]
+        == second.messages[3]["tool_call_id"]
+        == "call_1oGK863sxQHlPreFhDdEs3yl"
+    )
+    assert [e.kind for e in events if e.iteration == 1] == [
+        "llm_start",
+        "llm_end",
+        "agent_action",
+        "tool_start",
+        "tool_end",
+    ]
 
 
 def test_the_traces_input_output_session_user_tags_and_scores_are_kept(tmp_path):
-    conversion, events = _events("google-adk-2025-08-28.json", tmp_path)
+    _conversion, events = _events("google-adk-2025-08-28.json", tmp_path)
     trace, _ = _observations("google-adk-2025-08-28.json")
     start, end = events[0], events[-1]
     assert start.inputs == json.loads(json.loads(trace["input"]))
@@ -274,7 +300,7 @@ def test_the_traces_input_output_session_user_tags_and_scores_are_kept(tmp_path)
 
 
 def test_spans_that_are_neither_model_nor_tool_calls_are_counted_in_one_line(tmp_path):
-    conversion, _events_ = _events("langgraph-2025-08-22.json", tmp_path)
+    conversion = _events("langgraph-2025-08-22.json", tmp_path)[0]
     assert conversion.plain_frames == (
         "5 span(s) kept as plain frames, neither a model nor a tool call (their own inputs and outputs are "
         "not in the events): agent ×2, should_continue ×2, tools"
