@@ -59,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     except (ImportProblem, TraceWriteError) as problem:
         raise UsageError(str(problem)) from None
     _warn(conversion.notes)
-    print(scrub(f"{source.name}: {conversion.recognised} → {len(conversion.events)} events written to {written}"))
+    lossy = f", with {len(conversion.notes)} warning(s)" if conversion.notes else ""
+    print(scrub(f"{source.name}: {conversion.recognised} → {len(conversion.events)} events written to {written}{lossy}"))
     return 0
 
 
@@ -73,7 +74,8 @@ def _to_folder(source: Path, imported: Imported, folder: Path) -> int:
         if len(imported) <= LISTED:
             print(scrub(f"{path.name}: {conversion.recognised} → {len(conversion.events)} events"))
     _warn(list(notes), notes if len(imported) > 1 else None)
-    print(scrub(f"{source.name}: {imported.label}, {traces:,} trace(s) → {events:,} events written to {folder}/"))
+    lossy = f", with {len(notes)} different warning(s)" if notes else ""
+    print(scrub(f"{source.name}: {imported.label}, {traces:,} trace(s) → {events:,} events written to {folder}/{lossy}"))
     return 0
 
 
