@@ -60,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(problem)) from None
     _warn(conversion.notes)
     lossy = f", with {len(conversion.notes)} warning(s)" if conversion.notes else ""
-    print(scrub(f"{source.name}: {conversion.recognised} → {len(conversion.events)} events written to {written}{lossy}"))
+    print(
+        scrub(f"{source.name}: {conversion.recognised} → {len(conversion.events)} events written to {written}{lossy}")
+    )
     return 0
 
 
@@ -75,7 +77,9 @@ def _to_folder(source: Path, imported: Imported, folder: Path) -> int:
             print(scrub(f"{path.name}: {conversion.recognised} → {len(conversion.events)} events"))
     _warn(list(notes), notes if len(imported) > 1 else None)
     lossy = f", with {len(notes)} different warning(s)" if notes else ""
-    print(scrub(f"{source.name}: {imported.label}, {traces:,} trace(s) → {events:,} events written to {folder}/{lossy}"))
+    print(
+        scrub(f"{source.name}: {imported.label}, {traces:,} trace(s) → {events:,} events written to {folder}/{lossy}")
+    )
     return 0
 
 

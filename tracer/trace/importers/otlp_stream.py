@@ -106,6 +106,7 @@ class _Walk:
 
     def __init__(self, window: _Window, notes: ShapeNotes) -> None:
         self.window, self.notes = window, notes
+        self.keys, self.found_spans_key = 0, False  # of the document being read: its keys, and resourceSpans
 
     def documents(self) -> Iterator[tuple[str, dict[str, Any]]]:
         window = self.window
@@ -115,7 +116,12 @@ class _Walk:
             if window.peek() != "{":
                 self.notes.note(f"document {window.document}", window.value(0), "an OTLP JSON object")
                 continue
+            self.keys, self.found_spans_key = 0, False
             yield from self.object(0, top)
+            if not self.found_spans_key:
+                self.notes.add(
+                    f"document {window.document} is an object of {self.keys} key(s), not an OTLP JSON object"
+                )
 
     def object(self, level: int, where: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """An object of the envelope: this level's list is walked into; other values parsed and dropped."""
@@ -127,7 +133,9 @@ class _Walk:
         while True:
             key = window.value(2 * level + 1)
             window.expect(":")
+            self.keys += level == 0
             if isinstance(key, str) and key in LEVELS[level]:
+                self.found_spans_key = self.found_spans_key or level == 0
                 at = where if level == 0 else f"{where}.{key}"
                 if window.peek() == "[":
                     yield from self.list(level, at)
