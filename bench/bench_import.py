@@ -68,7 +68,7 @@ def trace_spans(trace: int) -> list[dict]:
     """One agent run: plan, three tools in parallel, plan, three tools, answer (10 spans)."""
     at = T0 + trace * 10_000 * MS
     history = [
-        {"role": "system", "content": "You are a pricing assistant. " + FILLER[:200]},
+        {"role": "system", "content": "You are a pricing assistant. " + FILLER[:600]},
         {"role": "user", "content": f"Run {trace}: what should a bunch of roses cost in each region?"},
     ]
     spans, clock = [], at + MS
@@ -99,7 +99,7 @@ def trace_spans(trace: int) -> list[dict]:
         clock += 401 * MS
         history.append(reply)
         for call in calls:
-            observation = f"{call['arguments']}: 25 yuan a bunch. " + FILLER[:300]
+            observation = f"{call['arguments']}: 25 yuan a bunch. " + FILLER[:560]
             tool_attrs = [
                 _attr("openinference.span.kind", "TOOL"),
                 _attr("tool.name", call["name"]),

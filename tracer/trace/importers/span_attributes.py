@@ -78,9 +78,14 @@ def _listed(value: Any) -> Any:
     return {key: _listed(inner) for key, inner in value.items()}
 
 
+_PLAIN_FIELDS = frozenset({"message.role", "message.content", "message.tool_call_id"})
+
+
 def _openinference_message(flat: dict[str, Any]) -> Message:
     """One OpenInference message from its flat fields (`message.role`, `message.contents.0.message_content.text`,
     `message.tool_calls.0.tool_call.function.name` ...) as an OpenAI-shaped one, read field by field."""
+    if flat.keys() <= _PLAIN_FIELDS:  # most are a role and a text: taken at once
+        return {key[len("message.") :]: value for key, value in flat.items()}
     message: Message = {}
     contents: dict[int, dict[str, Any]] = {}
     calls: dict[int, dict[str, Any]] = {}
