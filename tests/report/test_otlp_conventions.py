@@ -5,9 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
+from openinference.semconv.trace import (
+    MessageAttributes,
+    MessageContentAttributes,
+    SpanAttributes,
+    ToolAttributes,
+    ToolCallAttributes,
+)
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.semconv._incubating.attributes import error_attributes, gen_ai_attributes
 
 from executor import ManualClock, ModelReply, ScriptedModel
 from tests.helpers.otlp_receiver import OTLPReceiver
@@ -32,15 +40,6 @@ def _exported(tmp_path, *traces) -> SpanTree:
 
 
 def test_every_name_is_the_conventions_own():
-    from openinference.semconv.trace import (
-        MessageAttributes,
-        MessageContentAttributes,
-        SpanAttributes,
-        ToolAttributes,
-        ToolCallAttributes,
-    )
-    from opentelemetry.semconv._incubating.attributes import error_attributes, gen_ai_attributes
-
     openinference = {
         on.LLM_TOOLS: SpanAttributes.LLM_TOOLS,
         on.TOOL_JSON_SCHEMA: ToolAttributes.TOOL_JSON_SCHEMA,

@@ -150,7 +150,7 @@ class SpanBuilder:
             attributes = oa.llm_start_attributes(event)
         elif event.kind in ("tool_start", "tool_error"):
             kind, name = om.TOOL, event.tool
-            arguments = self.arguments.get(event.tool_call_id or "")
+            arguments = self.arguments.pop(event.tool_call_id or "", None)
             attributes = oa.tool_start_attributes(event, self.descriptions.get(event.tool), arguments)
         else:
             return  # om.OPENS opens a span on the three kinds above only
@@ -178,6 +178,8 @@ class SpanBuilder:
         elif not closing.failed:
             closing.span.set_status(Status(StatusCode.OK))
         del self.lanes[key][index]
+        if key is not MAIN and not self.lanes[key]:
+            del self.lanes[key]  # that call is done: a long live run keeps no lane per call it made
         closing.span.end(end_time=now)
 
     def _fail(self, failing: OpenSpan, error_type: str, message: str, now: int) -> None:
