@@ -79,7 +79,7 @@ def test_debug_and_diff_take_trace_id_and_say_the_ids_without_it(capsys, tmp_pat
     code, _out, err = cli(capsys, "debug", three_traces, "--print")
     assert code == 2 and "holds 3 traces" in err and err.count("\n") == 1
     code, out, _err = cli(capsys, "debug", three_traces, "--print", "--trace-id", "e1fde3ef")
-    assert code == 0 and "Search the web for" in out
+    assert code == 0 and 'Observation: [{"url": "https://example.com"' in out
     code, out, _err = cli(
         capsys, "diff", three_traces, three_traces, "--trace-id", "e1fde3ef", "--trace-id", "e1fde3ef"
     )

@@ -148,4 +148,4 @@ def test_a_langsmith_agent_run_tree_with_langchain_messages_and_a_tool_call():
     )
     assert [e.iteration for e in events if e.kind in ("llm_start", "tool_start")] == [1, 1, 2]
     assert events[0].origin["tags"] == ["rose-agent"] and events[-1].origin["scores"][0]["name"] == "correctness"
-    assert events[-1].outputs == {"output": {"output": "Roses cost 26.25 yuan with the markup."}}
+    assert events[-1].outputs == {"output": "Roses cost 26.25 yuan with the markup."}

@@ -290,7 +290,7 @@ def test_the_traces_input_output_session_user_tags_and_scores_are_kept(tmp_path)
     trace, _ = _observations("google-adk-2025-08-28.json")
     start, end = events[0], events[-1]
     assert start.inputs == json.loads(json.loads(trace["input"]))
-    assert end.outputs == {"output": json.loads(json.loads(trace["output"]))}
+    assert end.outputs == json.loads(json.loads(trace["output"]))
     assert start.origin["trace_id"] == trace["id"] and start.origin["session_id"] == trace["sessionId"]
     assert start.origin["user_id"] == trace["userId"]
     assert [s["name"] for s in end.origin["scores"]] == [s["name"] for s in trace["scores"]]

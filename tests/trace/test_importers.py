@@ -169,3 +169,43 @@ def test_export_otlp_json_then_import_gives_back_the_same_transitions(fixture, t
     capsys.readouterr()
     assert Trace.load(back).transitions() == Trace.load(fixture).transitions()
     assert load_trace(back)[1] == load_trace(fixture)[1]
+
+
+def test_a_parallel_runs_otlp_export_read_by_its_attributes_alone_keeps_each_calls_siblings_and_results(
+    tmp_path, capsys
+):
+    """Without loopscope's own event JSON, as Phoenix or a collector would pass the spans on: the
+    OpenInference and GenAI attributes alone give back each call's id, input, output and failure."""
+    from tracer.cli import main
+
+    spans = tmp_path / "spans.json"
+    assert main(["export", "--format", "otlp-json", str(FIXTURES / "parallel_tools.jsonl"), "-o", str(spans)]) == 0
+    capsys.readouterr()
+    document = json.loads(spans.read_text())
+    for resource in document["resourceSpans"]:
+        for scope in resource["scopeSpans"]:
+            for span in scope["spans"]:
+                span.pop("events", None)
+    spans.write_text(json.dumps(document))
+    imported = convert(spans).events
+    recorded = load_trace(FIXTURES / "parallel_tools.jsonl")[1]
+
+    def results(events):
+        """Each call's result: its observation, or its error's message."""
+        found = {}
+        for e in events:
+            if e.kind == "tool_error":
+                found.setdefault(e.tool_call_id, e.message)
+            elif e.kind == "tool_end":
+                found.setdefault(e.tool_call_id, e.observation)
+        return found
+
+    got, want = results(imported), results(recorded)
+    assert got.keys() == want.keys() == {"call_bj", "call_sh", "call_gz"}
+    assert all(want[call] in got[call] for call in want)  # Guangzhou's timeout on Guangzhou's span
+    starts = {e.tool_call_id: e.frames for e in imported if e.kind == "tool_start"}
+    assert len(set(starts.values())) == 1 and len(starts) == 3  # siblings, one call each
+    last = [e for e in imported if e.kind == "llm_start"][-1]
+    sent = [e for e in recorded if e.kind == "llm_start"][-1].messages
+    assert last.messages == [dict(m, content=m["content"] or "") for m in sent]  # a call-only reply's null: ""
+    assert [e.iteration for e in imported if e.kind == "llm_start"] == [1, 2]

@@ -147,7 +147,8 @@ class _EventBuilder:
             yield ChainErrorEvent, {"error_type": root.error[0], "message": root.error[1], **_scores(info)}
         else:
             output = info.output if info.output is not None else root.output
-            yield ChainEndEvent, {"outputs": {"output": output if output is not None else ""}, **_scores(info)}
+            outputs = output if isinstance(output, dict) else {"output": output if output is not None else ""}
+            yield ChainEndEvent, {"outputs": outputs, **_scores(info)}
 
     def plain_note(self) -> str | None:
         """One line naming the spans that became only frames (the run's own root is its chain_start)."""
