@@ -260,7 +260,7 @@ def test_every_tool_call_is_a_tool_start_and_end_with_its_id_input_and_output(na
     assert [e.tool_input for e in starts] == [_text_of(r.input) for r in expected]
     assert [e.observation for e in ends] == [r.output for r in expected]
     for start in starts:  # a tool call runs in the round of the reply that asked for it
-        asking = [e for e in events if e.kind == "agent_action" and e.tool_call_id == start.tool_call_id]
+        asking = [e for e in events if e.kind == "llm_end" and start.tool_call_id in {c.id for c in e.tool_calls or ()}]
         assert not asking or (asking[0].iteration == start.iteration and asking[0].seq < start.seq)
 
 

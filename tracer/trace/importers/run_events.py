@@ -78,8 +78,8 @@ class _EventBuilder:
             self.walk(child, frames, role, span.tool_call_id if span.role == TOOL else tool_id)
         if span.role == LLM:
             self.add(BODY, end, CALL_END, span, frames, round_start=inside == OTHER, inside_tool=tool_id)
-            if inside == OTHER:
-                self.add(BODY, end, ACTIONS, span, frames[:-1], round_start=True)
+            if inside == OTHER:  # the reply's requests, where the call was made (see _payloads)
+                self.add(BODY, end, ACTIONS, span, frames, round_start=True)
         elif span.role == TOOL:
             self.add(BODY, end, TOOL_END, span, frames)
 
@@ -118,16 +118,11 @@ class _EventBuilder:
         elif entry.what == ACTIONS:
             reply = span.reply or Reply()
             pending += reply.tool_calls
+            # Each call's id stays on llm_end's tool_calls and on its tool events, not here: an
+            # agent_action with an id makes step-over skip a loopscope run's acting phase (a frame
+            # below), and an imported run's tools often run in a sibling span (LangGraph's tools node).
             for call in reply.tool_calls:
-                yield (
-                    AgentActionEvent,
-                    {
-                        "tool": call["name"],
-                        "tool_input": call["arguments"],
-                        "log": reply.text,
-                        "tool_call_id": call["id"] or None,
-                    },
-                )
+                yield AgentActionEvent, {"tool": call["name"], "tool_input": call["arguments"], "log": reply.text}
         elif entry.what == TOOL_START:
             _claim(span, pending)
             yield (
