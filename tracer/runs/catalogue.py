@@ -25,6 +25,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 # A file changed within this long of being read may change again with the same stamp (a filesystem's
 # clock ticks coarsely): its row is read again next time, as git treats a "racily clean" file.
 RACY_NS = 1_000_000_000
+BUSY_WAIT = 2.0  # seconds to wait for another loopscope writing the catalogue before going on without it
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE runs (
@@ -96,6 +97,8 @@ class Catalogue:
             path.parent.mkdir(parents=True, exist_ok=True)
             return cls._connect(path, owned)
         except sqlite3.Error as error:
+            if _transient(error):
+                return cls.in_memory(f"catalogue {path} is busy (another loopscope is writing it); listing without it")
             return cls.in_memory(f"catalogue {path} cannot be used ({error}); listing without it")
         except OSError as error:
             return cls.in_memory(f"catalogue {path} cannot be used ({error.strerror or error}); listing without it")
@@ -121,6 +124,7 @@ class Catalogue:
         if found is None or found[0] != FORMAT or _version(connection) != __version__:
             connection.executescript("DROP TABLE IF EXISTS runs; DROP TABLE IF EXISTS shapes; DROP TABLE meta;")
             return cls._fresh(connection, path, None)
+        connection.execute("PRAGMA synchronous = NORMAL")  # a cache: a crash may lose the last write, no more
         return cls(connection, path)
 
     @classmethod
@@ -268,9 +272,7 @@ class Catalogue:
 
 
 def _connection(path: Path) -> sqlite3.Connection:
-    connection = sqlite3.connect(path, isolation_level=None, timeout=2.0)
-    connection.execute("PRAGMA synchronous = NORMAL")
-    return connection
+    return sqlite3.connect(path, isolation_level=None, timeout=BUSY_WAIT)
 
 
 def _write_meta(connection: sqlite3.Connection) -> None:

@@ -209,7 +209,14 @@ def summarise(path: str, prices: PriceTable, info: os.stat_result | None = None)
     except (OSError, ValueError) as error:
         return Summary(unreadable_row(path, one_line(f"cannot be read: {error}"), size, recorded))
     except (RecursionError, MemoryError, OverflowError) as error:  # a hostile file, not a crash of the listing
-        return Summary(unreadable_row(path, one_line(f"cannot be read: {type(error).__name__}"), size, recorded))
+        return Summary(unreadable_row(path, f"cannot be read: {_HOSTILE[type(error)]}", size, recorded))
+
+
+_HOSTILE = {
+    RecursionError: "JSON nested too deeply",
+    MemoryError: "too large to hold in memory",
+    OverflowError: "a number too large",
+}
 
 
 def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
