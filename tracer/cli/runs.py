@@ -68,14 +68,18 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-def _sort(rows: list[RunRow], text: str | None) -> list[RunRow]:
+def sort_order(text: str | None) -> tuple[str, bool] | None:
+    """(run field, descending) from --sort KEY or --sort=-KEY; a one-line error for any other word."""
     if not text:
-        return rows
-    descending = text.startswith("-")
-    name = text.lstrip("-")
+        return None
+    name = text.removeprefix("-")
     if name not in RUN_FIELDS:
         raise UsageError(f"--sort {scrub(text)!r}: not a run field; use one of {', '.join(RUN_FIELDS)}")
-    return sorted(rows, key=sort_key(name, descending))
+    return name, text.startswith("-")
+
+
+def _sorted(rows: list[RunRow], order: tuple[str, bool] | None) -> list[RunRow]:
+    return sorted(rows, key=sort_key(*order)) if order else rows
 
 
 def _condition(text: str | None) -> RunCondition | None:
@@ -109,7 +113,8 @@ def _paths(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    condition = _condition(args.where)  # a bad condition is said before anything is read
+    condition = _condition(args.where)  # what the user got wrong is said before anything is read
+    order = sort_order(args.sort)
     lang = chosen_language(args.lang)
     prices = PriceTable.load(args.prices)
     location, owned = chosen_location(args.catalogue)
@@ -118,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         listing = list_runs(_paths(args), catalogue, imports=args.imports, prices=prices)
         for note in listing.notes:
             print(scrub(f"loopscope: {note}"), file=sys.stderr)
-        rows = _sort(condition.select(listing.rows, listing.shapes) if condition else listing.rows, args.sort)
+        rows = _sorted(condition.select(listing.rows, listing.shapes) if condition else listing.rows, order)
         if args.export_otlp:
             return _export(rows, args.export_otlp)
         if args.by:
@@ -131,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
                 os.environ[ENV_PRICES] = str(args.prices)
             from ..tui.runs_app import open_runs  # Textual (about 0.3 s): printing never loads it
 
-            return open_runs(listing, rows, args, run_columns(shown_from(args)), lang)
+            return open_runs(listing, rows, order, args.where, run_columns(shown_from(args)), lang)
         _print_table(listing, rows, run_columns(shown_from(args)), lang)
         return 0
     finally:

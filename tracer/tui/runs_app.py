@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
@@ -104,22 +103,25 @@ class RunsApp(App[int]):
 
 
 def open_runs(
-    listing: RunList, rows: Sequence[RunRow], args: argparse.Namespace, columns: Sequence[Column], lang: str
+    listing: RunList,
+    rows: Sequence[RunRow],
+    order: tuple[str, bool] | None,
+    where: str | None,
+    columns: Sequence[Column],
+    lang: str,
 ) -> int:
-    """Show the table until the user quits; returns the exit code."""
+    """Show the table until the user quits; returns the exit code. `rows` are the ones --where kept, in
+    `order` (run field, descending); F can widen the view to every run listed."""
     try:
         keymap = keymap_from_environment()
     except ValueError as error:
         print(scrub(f"loopscope: LOOPSCOPE_KEYMAP: {error}"), file=sys.stderr)
         return 2
-    every = listing.rows
-    if args.sort:  # the CLI checked the key
-        descending, key = args.sort.startswith("-"), args.sort.lstrip("-")
-        every = sorted(every, key=sort_key(key, descending))
+    every = sorted(listing.rows, key=sort_key(*order)) if order else listing.rows
     table = RunsScreen(every, columns, listing.shapes, lang)
-    table.shown, table.condition = list(rows), args.where or ""
-    if args.sort:
-        table.sort_by, table.descending = key, descending
+    table.shown, table.condition = list(rows), where or ""
+    if order:
+        table.sort_by, table.descending = order
     app = RunsApp(table, lang, keymap)
     try:
         code = app.run()
