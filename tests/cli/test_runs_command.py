@@ -44,7 +44,7 @@ def test_json_has_a_line_per_run_with_the_keys_the_issue_names(traces, capsys):
     rows = run_json(capsys, str(traces))
     assert len(rows) == len(SHIPPED)
     for row in rows:
-        assert REQUIRED <= row.keys()
+        assert row.keys() >= REQUIRED
     rose = next(row for row in rows if row["path"].endswith("fixtures-rose_pricing.jsonl"))
     assert (rose["outcome"], rose["iterations"], rose["model"], rose["errors"]) == ("finished", 3, "scripted", 0)
     assert rose["tokens"] == rose["prompt_tokens"] + rose["completion_tokens"] > 0 and rose["cost"] > 0

@@ -25,6 +25,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 # A file changed within this long of being read may change again with the same stamp (a filesystem's
 # clock ticks coarsely): its row is read again next time, as git treats a "racily clean" file.
 RACY_NS = 1_000_000_000
+QUERY_CHUNK = 500  # paths per `IN (...)`: SQLite allows 32,766 variables, older builds 999
 BUSY_WAIT = 2.0  # seconds to wait for another loopscope writing the catalogue before going on without it
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -174,16 +175,18 @@ class Catalogue:
 
     def shapes_of(self, paths: Iterable[str]) -> dict[str, frozenset[Shape] | None]:
         """Each run's event shapes; None for one the catalogue cannot give whole (its file is read instead)."""
+        wanted = list(paths)
+        blobs: dict[str, object] = {}
+        try:
+            for start in range(0, len(wanted), QUERY_CHUNK):
+                chunk = wanted[start : start + QUERY_CHUNK]
+                marks = ", ".join("?" * len(chunk))
+                blobs.update(self.db.execute(f"SELECT path, shapes FROM runs WHERE path IN ({marks})", chunk))
+        except sqlite3.DatabaseError as error:
+            self._lost(error)
+            return dict.fromkeys(wanted)
         by_id = self._shapes_by_id()
-        found: dict[str, frozenset[Shape] | None] = {}
-        for path in paths:
-            try:
-                hit = self.db.execute("SELECT shapes FROM runs WHERE path = ?", (path,)).fetchone()
-            except sqlite3.DatabaseError as error:
-                self._lost(error)
-                hit = None
-            found[path] = _decoded_shapes(hit[0], by_id) if hit else None
-        return found
+        return {path: _decoded_shapes(blobs[path], by_id) if path in blobs else None for path in wanted}
 
     def _shapes_by_id(self) -> dict[int, Shape]:
         try:

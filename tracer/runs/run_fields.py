@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 from .run_row import RunRow
-
-
-def recorded_text(row: RunRow) -> str:
-    """When the file was written, local time, ISO 8601: compares as text (`recorded >= "2026-12-01"`)."""
-    return datetime.fromtimestamp(row.recorded).astimezone().isoformat(timespec="seconds")
-
 
 # name -> (type, the row's value). Numbers compare with numbers, text with quoted text, lists with `in`.
 RUN_FIELDS: dict[str, tuple[str, Callable[[RunRow], Any]]] = {
@@ -27,7 +20,7 @@ RUN_FIELDS: dict[str, tuple[str, Callable[[RunRow], Any]]] = {
     "detail": ("text", lambda row: row.detail),
     "model": ("text", lambda row: row.model),
     "models": ("list", lambda row: row.models),
-    "recorded": ("text", recorded_text),
+    "recorded": ("text", lambda row: row.recorded_at),
     "events": ("number", lambda row: row.events),
     "iterations": ("number", lambda row: row.iterations),
     "model_calls": ("number", lambda row: row.model_calls),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
@@ -102,10 +103,17 @@ class RunRow(BaseModel):
     def readable(self) -> bool:
         return self.outcome != "unreadable"
 
+    @property
+    def recorded_at(self) -> str:
+        """When the file was written, local time, ISO 8601: compares as text (`recorded >= "2026-12-01"`)."""
+        return datetime.fromtimestamp(self.recorded).astimezone().isoformat(timespec="seconds")
+
     def to_json(self) -> dict[str, Any]:
         """The row as `loopscope runs --json` prints it: the stored fields and the derived totals."""
         data = self.model_dump(mode="json")
         data.update(
+            recorded=self.recorded_at,
+            recorded_epoch=self.recorded,
             model=self.model,
             errors=self.errors,
             tokens=self.tokens,

@@ -10,7 +10,7 @@ from textual.binding import Binding
 
 from ..debug.session import DebugSession, build_session
 from ..report.diff import diff_traces, render_diff
-from ..runs.columns import Column, shown_path
+from ..runs.columns import Column
 from ..runs.listing import RunList
 from ..runs.run_fields import sort_key
 from ..runs.run_row import RunRow
@@ -52,12 +52,12 @@ class RunsApp(App[int]):
             self.table.say(f"cannot open it: {error}")
             return
         session.requested_lang = self.lang
-        session.message = f"opened from the runs table · q goes back to it · {shown_path(message.path)}"
+        session.message = f"opened from the runs table · q goes back to it · {message.shown}"
         self.opened.append(session)
         self.push_screen(DebuggerScreen(session))
 
     def on_diff_runs(self, message: DiffRuns) -> None:
-        names = (shown_path(message.a), shown_path(message.b))
+        names = message.shown
         try:
             diff = diff_traces(message.a, message.b)
         except (TraceFormatError, OSError) as error:

@@ -37,26 +37,25 @@ MARK = "●"
 
 
 class OpenRun(Message):
-    """Open the run at `path` in the debugger (the app does)."""
+    """Open the run at `path` in the debugger (the app does); `shown` is the path as the table shows it."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, shown: str) -> None:
         super().__init__()
-        self.path = path
+        self.path, self.shown = path, shown
 
 
 class DiffRuns(Message):
-    """Diff the runs at `a` and `b` (the app shows it)."""
+    """Diff the runs at paths `a` and `b` (the app shows it); `shown` are the paths as the table shows them."""
 
-    def __init__(self, a: str, b: str) -> None:
+    def __init__(self, a: str, b: str, shown: tuple[str, str]) -> None:
         super().__init__()
-        self.a, self.b = a, b
+        self.a, self.b, self.shown = a, b, shown
 
 
 class RunsScreen(Screen[None]):
     """Rows are the listing's, in `order`; `condition` (F) and `search` (/) narrow and find among them."""
 
     BINDINGS = [
-        Binding("enter", "open_run", "open in the debugger", show=False, id="runs-open"),
         Binding("space", "mark", "mark (two for D)", id="runs-mark"),
         Binding("D", "diff", "diff the marked runs", id="runs-diff"),
         Binding("F", "filter", "filter", id="runs-filter"),
@@ -119,6 +118,12 @@ class RunsScreen(Screen[None]):
             self.table.move_cursor(row=self._positions()[keep], animate=False)
         self._show_status()
 
+    def path_shown(self, path: str) -> str:
+        """A path as the path column shows it (below the folder listed)."""
+        column = next((c for c in self.columns if c.key == "path"), None)
+        row = next((r for r in self.rows if r.path == path), None)
+        return column.cell(row) if column and row else shown_path(path)
+
     def _positions(self) -> dict[str, int]:
         return {row.path: at for at, row in enumerate(self.shown)}
 
@@ -142,7 +147,7 @@ class RunsScreen(Screen[None]):
         if row is None:
             self.detail.update(literal(self._words("no run matches")))
             return
-        text = literal(shown_path(row.path), "bold")
+        text = literal(self.path_shown(row.path), "bold")
         if row.detail:
             text.append_text(literal(f" · {row.detail}", OUTCOME_STYLES.get(row.outcome, "")))
         self.detail.update(text)
@@ -178,7 +183,7 @@ class RunsScreen(Screen[None]):
         if not row.readable:
             self.say(f"cannot open it: {row.detail}")
             return
-        self.post_message(OpenRun(row.path))
+        self.post_message(OpenRun(row.path, self.path_shown(row.path)))
 
     def action_mark(self) -> None:
         row = self.current()
@@ -198,7 +203,7 @@ class RunsScreen(Screen[None]):
         if len(pair) != 2:
             self.say("mark two runs with space, then D (or mark one and put the cursor on another)")
             return
-        self.post_message(DiffRuns(pair[0], pair[1]))
+        self.post_message(DiffRuns(pair[0], pair[1], (self.path_shown(pair[0]), self.path_shown(pair[1]))))
 
     def action_sort(self) -> None:
         keys = [column.key for column in self.columns]
@@ -278,7 +283,7 @@ class RunsScreen(Screen[None]):
         self._fill()
 
     def action_help(self) -> None:
-        self.app.push_screen(RunsHelpScreen(self.BINDINGS, self.lang))
+        self.app.push_screen(RunsHelpScreen([*RunsTable.BINDINGS, *self.BINDINGS], self.lang))
 
 
 def _relabelled(binding: Binding, lang: str) -> Binding:
