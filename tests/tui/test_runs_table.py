@@ -11,7 +11,7 @@ import pytest
 from tests.helpers.paths import FIXTURES
 from tests.helpers.pilot_helpers import settle
 from tracer.runs.catalogue import Catalogue
-from tracer.runs.columns import run_columns
+from tracer.runs.columns import screen_columns
 from tracer.runs.listing import list_runs
 from tracer.tui.runs_app import RunsApp
 from tracer.tui.screens.diff_screen import DiffScreen
@@ -32,11 +32,17 @@ def traces(tmp_path) -> Path:
 
 def app_for(folder: Path, lang: str = "en") -> RunsApp:
     listing = list_runs([folder], Catalogue.in_memory())
-    return RunsApp(RunsScreen(listing.rows, run_columns(str(folder)), listing.shapes, lang), lang)
+    return RunsApp(RunsScreen(listing.rows, screen_columns(str(folder)), listing.shapes, lang), lang)
 
 
 def shown_names(app: RunsApp) -> list[str]:
     return [row.name for row in app.table.shown]
+
+
+def drawn_names(app: RunsApp) -> list[str]:
+    """The name column, top to bottom, as the table draws it."""
+    table = app.table.table
+    return [table.get_row_at(at)[0].plain for at in range(table.row_count)]
 
 
 def cursor_name(app: RunsApp) -> str:
@@ -62,7 +68,7 @@ async def test_the_table_lists_every_run_and_says_how_many(traces):
         table = app.table.table
         assert table.row_count == len(SHIPPED)
         titles = [str(column.label) for column in table.columns.values()]
-        assert titles[:4] == ["path", "name", "outcome", "iter"]
+        assert titles[:3] == ["name", "outcome", "iter"] and titles[-2:] == ["path", "note"]
         assert status(app).strip().startswith(f"{len(SHIPPED)} runs")
         assert "context_budget_summarize.jsonl" in str(app.table.detail.render())
 
@@ -71,11 +77,11 @@ async def test_sort_search_and_move_between_matches(traces):
     app = app_for(traces)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("s", "s")  # path, then name
+        await pilot.press("s")  # the first column: name
         assert app.table.sort_by == "name"
-        assert shown_names(app) == sorted(shown_names(app))
+        assert drawn_names(app) == shown_names(app) == sorted(shown_names(app))
         await pilot.press("S")
-        assert shown_names(app) == sorted(shown_names(app), reverse=True)
+        assert drawn_names(app) == sorted(shown_names(app), reverse=True)
         await pilot.press("slash")
         await type_answer(pilot, "tool-error")
         first = cursor_name(app)
@@ -151,7 +157,7 @@ async def test_markup_and_escapes_in_a_trace_are_shown_literally(traces):
     app = app_for(traces)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        cell = app.table.table.get_cell_at((0, 1))
+        cell = app.table.table.get_cell_at((0, 0))
         assert cell.plain == "[bold red]boom[/] ␛[2J"
 
 
@@ -160,7 +166,7 @@ async def test_the_table_speaks_chinese(traces):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         titles = [str(column.label) for column in app.table.table.columns.values()]
-        assert titles[:3] == ["路径", "名称", "结果"]
+        assert titles[:2] == ["名称", "结果"] and titles[-2:] == ["路径", "说明"]
         assert status(app).strip().startswith(f"{len(SHIPPED)} 次运行")
         descriptions = {b.id: b.description for bs in app.table._bindings.key_to_bindings.values() for b in bs}
         assert descriptions["runs-filter"] == "筛选"

@@ -13,7 +13,7 @@ from ..debug.shipped import user_fork_dir
 from ..report.cost import ENV_PRICES, PriceTable
 from ..runs.aggregates import by_model, by_tool
 from ..runs.catalogue import Catalogue, chosen_location
-from ..runs.columns import MODEL_COLUMNS, TOOL_COLUMNS, Column, run_columns
+from ..runs.columns import MODEL_COLUMNS, TOOL_COLUMNS, Column, run_columns, screen_columns
 from ..runs.listing import RunList, list_runs
 from ..runs.run_fields import RUN_FIELDS, sort_key
 from ..runs.run_row import RunRow
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
                 os.environ[ENV_PRICES] = str(args.prices)
             from ..tui.runs_app import open_runs  # Textual (about 0.3 s): printing never loads it
 
-            return open_runs(listing, rows, order, args.where, run_columns(shown_from(args)), lang)
+            return open_runs(listing, rows, order, args.where, screen_columns(shown_from(args)), lang)
         _print_table(listing, rows, run_columns(shown_from(args)), lang)
         return 0
     finally:

@@ -74,6 +74,13 @@ def run_columns(base: str | None = None) -> list[Column]:
     ]
 
 
+def screen_columns(base: str | None = None) -> list[Column]:
+    """The columns for a terminal's width: the path moves to the end (the table shows the highlighted
+    run's whole path under it), so the counts, tokens and cost fit in 120 columns."""
+    columns = run_columns(base)
+    return [*columns[1:-1], columns[0], columns[-1]]
+
+
 TOOL_COLUMNS: list[tuple[str, Callable[[ToolStats], str], bool]] = [
     ("tool", lambda s: s.tool, False),
     ("calls", lambda s: count(s.calls), True),

@@ -20,7 +20,7 @@ from .keymap import keymap_from_environment
 from .messages import Fail, OpenSession
 from .screens.diff_screen import DiffScreen
 from .screens.main_screen import DebuggerScreen
-from .screens.runs_screen import DiffRuns, OpenRun, RunsScreen
+from .screens.runs_screen import DiffRuns, OpenRun, RunsScreen, relabel
 
 
 class RunsApp(App[int]):
@@ -37,6 +37,7 @@ class RunsApp(App[int]):
         self.table, self.lang = table, lang
         self.keymap = dict(keymap or {})  # binding id -> keys (the help screens show these)
         self.opened: list[DebugSession] = []  # closed at exit, as DebuggerApp closes its own
+        relabel(self, lang)
 
     def get_default_screen(self) -> RunsScreen:
         return self.table

@@ -51,5 +51,8 @@ class RunsHelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help"):
             yield Static(text)
 
+    def on_mount(self) -> None:
+        self.query_one("#help").focus()  # ↑/↓ and pgup/pgdn scroll it
+
     def action_close(self) -> None:
         self.dismiss(None)

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
@@ -77,13 +78,14 @@ class RunsScreen(Screen[None]):
         self.condition: str = ""
         self.search_text = ""
         self.marked: list[str] = []
+        self._made: dict[str, list[Text]] = {}  # path -> its cells
+        self._by_path = {row.path: row for row in rows}
         self.message = ""
         self.table = RunsTable(id="runs-table", cursor_type="row", zebra_stripes=True)
         self.detail = Static(id="runs-detail")
         self.status = Static(id="runs-status")
-        if lang != "en":
-            for key, bindings in self._bindings.key_to_bindings.items():
-                self._bindings.key_to_bindings[key] = [_relabelled(b, lang) for b in bindings]
+        relabel(self, lang)
+        relabel(self.table, lang)
 
     def compose(self) -> ComposeResult:
         yield self.table
@@ -93,21 +95,26 @@ class RunsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         for column in self.columns:
-            self.table.add_column(localise(column.title, self.lang), key=column.key)
+            title = Text(localise(column.title, self.lang), justify="right" if column.numeric else "left")
+            self.table.add_column(title, key=column.key)
         self._fill()
         self.table.focus()
 
     # -- drawing ------------------------------------------------------------------------------------
     def _cells(self, row: RunRow) -> list[Text]:
-        cells = []
-        for column in self.columns:
-            text = literal(column.cell(row), OUTCOME_STYLES.get(row.outcome, "") if column.key == "outcome" else "")
-            if column.numeric:
-                text.justify = "right"
-            cells.append(text)
-        if row.path in self.marked:
-            cells[0] = Text(f"{MARK} ", style="bold cyan") + cells[0]
+        """The row's cells, made once (sorting and filtering re-add rows: their text is not made again)."""
+        cells = self._made.get(row.path)
+        if cells is None:
+            cells = self._made[row.path] = [self._cell(row, column) for column in self.columns]
         return cells
+
+    def _cell(self, row: RunRow, column: Column) -> Text:
+        text = literal(column.cell(row), OUTCOME_STYLES.get(row.outcome, "") if column.key == "outcome" else "")
+        if column.numeric:
+            text.justify = "right"
+        if column is self.columns[0] and row.path in self.marked:
+            text = Text(f"{MARK} ", style="bold cyan") + text
+        return text
 
     def _fill(self, keep: str | None = None) -> None:
         """Show `self.shown`, the cursor on the row of path `keep` (or the first row)."""
@@ -118,10 +125,20 @@ class RunsScreen(Screen[None]):
             self.table.move_cursor(row=self._positions()[keep], animate=False)
         self._show_status()
 
+    def _remark(self, path: str) -> None:
+        """Redraw the first cell of the run at `path` (marked or not)."""
+        row = self._by_path.get(path)
+        if row is None:
+            return
+        first = self._cell(row, self.columns[0])
+        self._cells(row)[0] = first
+        if path in self._positions():
+            self.table.update_cell(path, self.columns[0].key, first, update_width=True)
+
     def path_shown(self, path: str) -> str:
         """A path as the path column shows it (below the folder listed)."""
         column = next((c for c in self.columns if c.key == "path"), None)
-        row = next((r for r in self.rows if r.path == path), None)
+        row = self._by_path.get(path)
         return column.cell(row) if column and row else shown_path(path)
 
     def _positions(self) -> dict[str, int]:
@@ -189,11 +206,14 @@ class RunsScreen(Screen[None]):
         row = self.current()
         if row is None:
             return
+        before = list(self.marked)
         if row.path in self.marked:
             self.marked.remove(row.path)
         else:
             self.marked = [*self.marked, row.path][-2:]  # a third mark replaces the oldest
-        self._fill(keep=row.path)
+        for path in set(before) ^ set(self.marked):
+            self._remark(path)
+        self._show_status()
 
     def action_diff(self) -> None:
         row = self.current()
@@ -216,9 +236,16 @@ class RunsScreen(Screen[None]):
     def _sorted(self, key: str, descending: bool) -> None:
         row = self.current()
         self.sort_by, self.descending = key, descending
-        self.rows = sorted(self.rows, key=sort_key(key, descending)) if key != "detail" else self.rows
-        self.shown = sorted(self.shown, key=sort_key(key, descending)) if key != "detail" else self.shown
-        self._fill(keep=row.path if row else None)
+        if key != "detail":
+            self.rows = sorted(self.rows, key=sort_key(key, descending))
+            self.shown = sorted(self.shown, key=sort_key(key, descending))
+        # The table's own sort moves rows without measuring their cells again (adding 2,000 rows does).
+        path_at = [c.key for c in self.columns].index("path")
+        rank = {self._cells(r)[path_at].plain: at for at, r in enumerate(self.shown)}
+        self.table.sort("path", key=lambda cell: rank.get(cell.plain, len(rank)))
+        if row is not None:
+            self.table.move_cursor(row=self._positions()[row.path], animate=False)
+        self._show_status()
 
     def action_search(self) -> None:
         def found(answer: str | None) -> None:
@@ -286,5 +313,11 @@ class RunsScreen(Screen[None]):
         self.app.push_screen(RunsHelpScreen([*RunsTable.BINDINGS, *self.BINDINGS], self.lang))
 
 
-def _relabelled(binding: Binding, lang: str) -> Binding:
-    return dataclasses.replace(binding, description=localise(binding.description, lang))
+def relabel(owner: DOMNode, lang: str) -> None:
+    """Give `owner`'s bindings their descriptions in `lang` (the footer and the help show them)."""
+    if lang == "en":
+        return
+    for key, bindings in owner._bindings.key_to_bindings.items():
+        owner._bindings.key_to_bindings[key] = [
+            dataclasses.replace(b, description=localise(b.description, lang)) for b in bindings
+        ]
