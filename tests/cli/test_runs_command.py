@@ -135,3 +135,29 @@ def test_export_otlp_to_a_collector_that_refuses_is_one_line(traces, capsys):
         code = main(["runs", str(traces), "--export-otlp", receiver.url])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1 and len(err) == 1 and "HTTP 503" in err[0] and "0 run(s) were sent before it" in err[0]
+
+
+def test_forks_adds_the_forks_folder(traces, tmp_path, capsys, monkeypatch):
+    forks = tmp_path / "forks"
+    forks.mkdir()
+    lines = (FIXTURES / "rose_pricing.jsonl").read_text("utf-8").splitlines(keepends=True)
+    header = json.loads(lines[0]) | {"parent": str(FIXTURES / "rose_pricing.jsonl"), "fork_at": 5}
+    (forks / "rose.fork-5.jsonl").write_text(json.dumps(header) + "\n" + "".join(lines[1:]), "utf-8")
+    monkeypatch.setenv("LOOPSCOPE_FORKS", str(forks))
+    plain = run_json(capsys, str(traces))
+    with_forks = run_json(capsys, str(traces), "--forks")
+    assert len(with_forks) == len(plain) + 1
+    assert [row["parent"] for row in with_forks if row["parent"]] == [str(FIXTURES / "rose_pricing.jsonl")]
+
+
+def test_imports_reads_other_tools_exports(tmp_path, capsys):
+    from tests.helpers.foreign_traces import write_langfuse, write_otlp
+
+    write_otlp(tmp_path / "collector.jsonl")
+    write_langfuse(tmp_path / "langfuse.json")
+    assert run_json(capsys, str(tmp_path)) == []
+    rows = run_json(capsys, str(tmp_path), "--imports")
+    assert sorted(Path(row["path"]).name for row in rows) == ["collector.jsonl", "langfuse.json"]
+    assert all(row["imported"] and row["outcome"] != "unreadable" for row in rows)
+    assert main(["runs", str(tmp_path)]) == 0
+    assert "1 other tools' export(s) passed over (--imports reads them)" in capsys.readouterr().err
