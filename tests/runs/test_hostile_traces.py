@@ -113,3 +113,11 @@ def test_hidden_folders_and_environments_are_not_walked_unless_named(tmp_path):
         write(tmp_path / folder, "run.jsonl", "".join(ROSE_LINES))
     assert [Path(r.path).parent.name for r in listing_of(tmp_path).rows] == ["visible"]
     assert len(listing_of(tmp_path / ".venv").rows) == 1
+
+
+def test_what_an_unfinished_recording_keeps_is_listed_and_a_partial_one_is_not(tmp_path):
+    write(tmp_path, "run.jsonl.interrupted", "".join(ROSE_LINES[:8]))
+    write(tmp_path, "run.jsonl.failed", "".join(ROSE_LINES[:4]) + ROSE_LINES[4][:20])
+    write(tmp_path, "run.jsonl.x1y2.partial", "".join(ROSE_LINES[:8]))
+    found = {Path(row.path).name: row.outcome for row in listing_of(tmp_path).rows}
+    assert found == {"run.jsonl.interrupted": "interrupted", "run.jsonl.failed": "truncated"}

@@ -7,8 +7,11 @@ import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-TRACE_SUFFIX = ".jsonl"
-IMPORT_SUFFIXES = (".json", ".jsonl")
+# A trace, and what a recording that did not finish keeps beside FILE (tracer/trace/writer.py): the
+# partial run after Ctrl-C, a failed write, or a run another one overwrote. In-progress `.partial` files
+# are left alone.
+TRACE_SUFFIXES = (".jsonl", ".jsonl.interrupted", ".jsonl.failed", ".jsonl.lost")
+IMPORT_SUFFIXES = (*TRACE_SUFFIXES, ".json")
 # Folders a recursive walk does not enter unless they are named: version control, environments,
 # caches. Hidden folders (.git, .venv, .tox …) are skipped by their leading dot.
 SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages", "venv"})
@@ -53,7 +56,7 @@ class Finding:
 def find_traces(paths: Sequence[str | os.PathLike[str]], imports: bool = False) -> Finding:
     """Every trace file under `paths` (files named are taken as they are, folders walked recursively).
     With `imports`, .json files too (other tools' exports)."""
-    suffixes = IMPORT_SUFFIXES if imports else (TRACE_SUFFIX,)
+    suffixes = IMPORT_SUFFIXES if imports else TRACE_SUFFIXES
     finding = Finding()
     seen: set[str] = set()
     for named in paths:

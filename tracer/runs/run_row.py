@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
 from ..report.cost import PriceTable
+from ..trace.literal_text import scrub
 
 Outcome = Literal["finished", "error", "iteration_limit", "time_limit", "interrupted", "truncated", "unreadable"]
 OUTCOMES: tuple[str, ...] = get_args(Outcome)
@@ -142,7 +144,13 @@ def priced(row: RunRow, prices: PriceTable) -> RunRow:
     )
 
 
+def one_line_name(path: str) -> str:
+    """A file's name as a name cell: a name may hold a newline or an escape, shown as scrub shows it."""
+    return " ".join(scrub(os.path.basename(path)).split())
+
+
 def unreadable_row(path: str, reason: str, size: int = 0, recorded: float = 0.0) -> RunRow:
     """The row of a file that cannot be read as a run: its one-line reason and nothing else."""
-    name = path.rsplit("/", 1)[-1]
-    return RunRow(path=path, name=name, outcome="unreadable", detail=reason, size=size, recorded=recorded)
+    return RunRow(
+        path=path, name=one_line_name(path), outcome="unreadable", detail=reason, size=size, recorded=recorded
+    )

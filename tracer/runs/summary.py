@@ -226,7 +226,7 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
             tally.add(trace[position])
         header = trace.header
         outcome, detail = _outcome(tally, trace.warning, _ends_mid_line(trace.path))
-        name = header.scenario or header.agent or os.path.basename(path)
+        name = header.scenario or header.agent or os.path.basename(path)  # one_line below scrubs it
         row = RunRow(
             path=path,
             name=one_line(name),
