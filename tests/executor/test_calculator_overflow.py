@@ -101,6 +101,7 @@ def whole_expressions(draw, depth=3):
     return f"({left} {symbol} {right})", None if undefined else OPERATIONS[symbol](a, b)
 
 
+@pytest.mark.slow  # 1,500 generated expressions: seconds of generation
 @settings(max_examples=1500, deadline=None)
 @given(whole_expressions())
 def test_a_whole_number_answer_is_refused_or_exact(case):

@@ -77,12 +77,14 @@ def assert_same(text):
 replies = st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=40).map("".join)
 
 
+@pytest.mark.slow  # 4,000 generated replies: seconds of generation
 @settings(max_examples=4000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(replies.filter(lambda text: len(text) <= REGEX_SAFE_CHARS))
 def test_grammar_built_replies_parse_exactly_as_the_regex_does(text):
     assert_same(text)
 
 
+@pytest.mark.slow  # 1,500 generated texts: seconds of generation
 @settings(max_examples=1500, deadline=None)
 @given(st.text(max_size=REGEX_SAFE_CHARS))
 def test_arbitrary_text_parses_exactly_as_the_regex_does(text):

@@ -122,18 +122,21 @@ def replies(draw) -> str:
     return "".join(parts)
 
 
+@pytest.mark.slow  # 3,000 generated replies: seconds of generation
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(replies())
 def test_ordinary_replies_give_the_same_candidates_in_the_same_order_as_before(text):
     assert list(json_candidates(text)) == list(json_candidates_reference(text))
 
 
+@pytest.mark.slow  # 3,000 generated texts: seconds of generation
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(st.sampled_from(list('{}[]":,\\ 1a\n') + ["{}", "[]", '"a"', "1,", '"\\"']), max_size=40).map("".join))
 def test_any_text_of_brackets_quotes_and_backslashes_gives_the_same_candidates_as_before(text):
     assert list(json_candidates(text)) == list(json_candidates_reference(text))
 
 
+@pytest.mark.slow  # 500 generated replies, each parsed twice: seconds of generation
 @settings(max_examples=500, deadline=None)
 @given(replies(), st.sampled_from([ANSWER, '```json\n{"answer": ' + ANSWER + "}\n```"]))
 def test_the_answer_picked_is_the_one_picked_before(text, answer):

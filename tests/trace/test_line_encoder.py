@@ -128,6 +128,7 @@ json_value = st.recursive(
 )
 
 
+@pytest.mark.slow  # 400 generated values, each written twice: seconds of generation
 @settings(max_examples=400, deadline=None)
 @given(
     inputs=st.dictionaries(text, json_value, max_size=5),

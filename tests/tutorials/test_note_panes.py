@@ -54,6 +54,7 @@ def test_every_pane_a_note_points_at_exists_and_is_shown_at_its_stop(name, note)
     assert _referenced(note.texts["en"]) - {"timeline"} == _referenced(note.texts["zh"]) - {"timeline"}
 
 
+@pytest.mark.slow  # drives the Textual debugger
 async def test_a_stop_that_points_at_the_prompt_pane_shows_it_with_the_narration_above():
     app = DebuggerApp(tutorial_session("rose-pricing", 0, "en"))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -1,6 +1,5 @@
 """Tutorials: every note lands on an event of its fixture, in both languages; the CLI walks them."""
 
-import asyncio
 import io
 import re
 import shutil
@@ -12,6 +11,7 @@ from rich.cells import cell_len
 from rich.console import Console
 
 from executor import ManualClock, ScriptedModel
+from tests.helpers.pilot_helpers import until
 from tracer.cli import main
 from tracer.cli import tutorial as tutorial_command
 from tracer.replay.cassette import ReplayModel
@@ -295,6 +295,7 @@ def test_print_flag_never_opens_the_debugger(capsys, fake_debugger):
     assert code == 0 and calls == [] and "isinstance(output, AgentFinish)" in out
 
 
+@pytest.mark.slow  # drives the Textual debugger
 async def test_the_real_debugger_walks_every_rose_stop_with_space(tmp_path):
     path = shutil.copy(SCENARIOS["rose-pricing"].fixture, tmp_path / "rose_pricing.jsonl")  # sidecars go to tmp
     stops = tutorial_stops("rose-pricing", "zh", events_of(SCENARIOS["rose-pricing"]))
@@ -304,10 +305,7 @@ async def test_the_real_debugger_walks_every_rose_stop_with_space(tmp_path):
         assert stops[0].title in narration_text(app.session).plain
         for stop in stops[1:]:
             await pilot.press("space")
-            for _ in range(100):  # let the key reach the screen
-                if app.session.position == stop.seq:
-                    break
-                await asyncio.sleep(0.02)
+            await until(pilot, lambda seq=stop.seq: app.session.position == seq)
             assert app.session.position == stop.seq
             assert stop.title in narration_text(app.session).plain
 
