@@ -1,13 +1,12 @@
 """Trace files: the JSONL round trip, the header, partial files, and every kind of bad input."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from executor import ManualClock, ScriptedModel
 from executor.events import SCHEMA_VERSION
+from tracer.cli import main
 from tracer.trace.reader import TraceFile, TraceFormatError, load_trace
 from tracer.trace.writer import TraceWriter
 from tutorials import get_scenario
@@ -140,16 +139,13 @@ def test_an_invalid_event_line_names_the_line_and_the_field(tmp_path):
         load_trace(path)
 
 
-def test_cli_reports_bad_trace_in_one_line_with_exit_code_2(tmp_path):
+def test_cli_reports_bad_trace_in_one_line_with_exit_code_2(tmp_path, capsys):
     path = write_lines(tmp_path / "bad.jsonl", ["not json"])
-    proc = subprocess.run(
-        [sys.executable, "-m", "tracer.cli", "run", "rose-pricing", "--fixture", str(path)],
-        capture_output=True,
-        text=True,
-    )
-    assert proc.returncode == 2
-    assert proc.stderr.strip().count("\n") == 0 and "Traceback" not in proc.stderr
-    assert "bad.jsonl:1: not a loopscope trace" in proc.stderr
+    returncode = main(["run", "rose-pricing", "--fixture", str(path)])
+    stderr = capsys.readouterr().err
+    assert returncode == 2
+    assert stderr.strip().count("\n") == 0 and "Traceback" not in stderr
+    assert "bad.jsonl:1: not a loopscope trace" in stderr
 
 
 def test_growing_prompts_are_stored_as_base_plus_append_and_read_back_whole(tmp_path):
