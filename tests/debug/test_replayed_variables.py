@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import shutil
 
 import pytest
@@ -15,6 +16,14 @@ from tracer.tui.views.variables_view import variables_text
 
 # loopscope's own recordings; a LangChain run's recording is checked to fall back instead (below).
 SCENARIOS = sorted(name for name in tutorials.SCENARIOS if not name.endswith("-langchain"))
+# A tool call's Future is "running" or "finished" at its tool_end depending on which thread got there
+# first (the worker returns after handing the event over): the recording cannot say which, so only
+# that it is a Future is compared.
+_FUTURE_STATE = re.compile(r"<Future state=[^>]*>")
+
+
+def _comparable(frame_locals) -> dict[str, str]:
+    return {name: _FUTURE_STATE.sub("<Future>", value) for name, value in frame_locals}
 
 
 def _rendered(session: DebugSession) -> str:
@@ -42,7 +51,7 @@ def test_replayed_frames_and_locals_equal_the_live_ones_at_every_event(name):
         assert [f.function for f in replayed] == [f.function for f in frames], position
         assert replayed[0].function == "invoke" and event.frames[0] == "invoke"
         for live_frame, replay_frame in zip(frames, replayed):
-            assert dict(replay_frame.locals) == dict(live_frame.locals), (position, live_frame.function)
+            assert _comparable(replay_frame.locals) == _comparable(live_frame.locals), (position, live_frame.function)
             assert [n for n, _ in replay_frame.locals] == [n for n, _ in live_frame.locals]
 
 

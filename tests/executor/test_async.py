@@ -189,26 +189,25 @@ async def test_a_retry_backoff_under_ainvoke_lets_other_tasks_run():
 
 
 async def test_a_blocking_sync_tool_under_ainvoke_runs_off_the_event_loop():
-    import time
+    tool_blocking, loop_ran_meanwhile = threading.Event(), threading.Event()
+    answers = []
 
-    def slow(q):
-        time.sleep(0.1)  # a blocking client, e.g. requests
-        return "ok"
-
-    ticks = []
+    def slow(q):  # a blocking client, e.g. requests: it answers once the event loop has run without it
+        tool_blocking.set()
+        answers.append("ok" if loop_ran_meanwhile.wait(30) else "the event loop stood still while the tool blocked")
+        return answers[-1]
 
     async def ticker():
         while True:
-            ticks.append(1)
+            if tool_blocking.is_set():
+                loop_ran_meanwhile.set()
             await asyncio.sleep(0.005)
 
     executor = build(ScriptedModel([action("S", "x"), finish("done")]), [Tool("S", "Slow.", slow)])
     task = asyncio.create_task(ticker())
-    await asyncio.sleep(0)
-    before = len(ticks)
     assert (await executor.ainvoke({"input": "q"}))["output"] == "done"
     task.cancel()
-    assert len(ticks) - before >= 5  # the loop kept serving the ticker while the tool blocked
+    assert answers == ["ok"]
 
 
 async def test_a_rate_limit_wait_under_ainvoke_lets_other_tasks_run():

@@ -193,7 +193,6 @@ async def test_esc_stops_a_long_condition_search_where_it_got_to(rose, monkeypat
 
 async def test_quitting_during_a_long_condition_search_stops_the_search(rose, monkeypatch):
     import threading
-    import time
 
     from tracer.debug import breakpoints as breakpoints_module
     from tracer.debug.breakpoints import BreakpointSet
@@ -201,21 +200,33 @@ async def test_quitting_during_a_long_condition_search_stops_the_search(rose, mo
 
     monkeypatch.setattr(stepping, "BACKGROUND_MOTION_EVENTS", 0)
     monkeypatch.setattr(breakpoints_module, "CANCEL_CHECK_EVERY", 1)
-    checks, original = [], BreakpointSet._hits_at
-    first_check = threading.Event()
+    checks, original, original_search = [], BreakpointSet._hits_at, BreakpointSet.first_stop
+    first_check, window_closed, search_over = threading.Event(), threading.Event(), threading.Event()
 
-    def slow_check(self, *args, **kwargs):  # a slow condition: 0.2 s an event
+    def slow_check(self, *args, **kwargs):  # a slow condition: the first check lasts until the window has closed
         checks.append(1)
-        first_check.set()
-        time.sleep(0.2)
+        if not first_check.is_set():
+            first_check.set()
+            window_closed.wait(30)
         return original(self, *args, **kwargs)
 
+    def watched_search(self, *args, **kwargs):
+        try:
+            return original_search(self, *args, **kwargs)
+        finally:
+            if checks:  # the search that reached the slow condition, not an earlier one
+                search_over.set()
+
     monkeypatch.setattr(BreakpointSet, "_hits_at", slow_check)
+    monkeypatch.setattr(BreakpointSet, "first_stop", watched_search)
     app = debugger(rose)
-    async with app.run_test(size=SIZE) as pilot:
-        app.session.breakpoints.add('if tool_input == "no such input"', save=False)
-        await pilot.press("c")
-        await settle(pilot, first_check.is_set)
-        await pilot.press("q")
-    time.sleep(1.0)  # long enough for the rest of the search (three more checks) had it gone on
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            app.session.breakpoints.add('if tool_input == "no such input"', save=False)
+            await pilot.press("c")
+            await settle(pilot, first_check.is_set)
+            await pilot.press("q")
+    finally:
+        window_closed.set()
+    assert search_over.wait(30)  # the search ends: at its next look, or after every check had it gone on
     assert len(checks) <= 2  # it stopped at its next look, not after all four candidates

@@ -172,7 +172,7 @@ async def test_a_big_trace_is_indexed_in_the_background_and_waiting_moves_then_r
             assert app.session.position == 0
         finally:
             release.set()
-        await settle(pilot, lambda: app.session.index_ready and not app.screen.busy, timeout=60)
+        await settle(pilot, lambda: app.session.index_ready and not app.screen.busy)
         assert app.session.position == 11 and "stopped at breakpoint #1" in app.session.message
 
 
@@ -183,7 +183,7 @@ async def test_a_broken_line_found_by_the_background_index_ends_the_session_with
     rose.write_text("\n".join(lines) + "\n", encoding="utf-8")
     app = debugger(rose)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: app.failure is not None, timeout=60)
+        await settle(pilot, lambda: app.failure is not None)
     assert app.return_code == 2 and app.failure.endswith(":7: not valid JSON")
 
 

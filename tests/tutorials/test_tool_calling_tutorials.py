@@ -1,11 +1,11 @@
 """The tool-calling tutorials: the staged latencies repeat in every run, and the real debugger walks every stop."""
 
-import asyncio
 import shutil
 
 import pytest
 
 from executor import ManualClock, ScriptedModel
+from tests.helpers.pilot_helpers import until
 from tracer.trace.reader import load_trace
 from tracer.tui.app import DebuggerApp
 from tracer.tui.launch import build_session
@@ -60,9 +60,6 @@ async def test_the_real_debugger_walks_every_stop_with_space(tmp_path, part):
     async with app.run_test(size=(140, 45)) as pilot:
         for stop in stops:  # the debugger opens on event 0; space goes to the next stop
             await pilot.press("space")
-            for _ in range(100):
-                if app.session.position == stop.seq:
-                    break
-                await asyncio.sleep(0.02)
+            await until(pilot, lambda seq=stop.seq: app.session.position == seq)
             assert app.session.position == stop.seq
             assert stop.title in narration_text(app.session).plain
