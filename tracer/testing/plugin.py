@@ -11,6 +11,7 @@ import pytest
 
 from tutorials import get_scenario
 
+from ..replay.name_clash import clash_advice, clashing_modules
 from ..replay.record_modes import Cassette, RecordMode
 from ..trace.redact import default_redactor
 
@@ -24,6 +25,21 @@ def pytest_configure(config: pytest.Config) -> None:
         'loopscope(record="once"): the cassette record mode for this test '
         "(none, once or rewrite); --loopscope-record still wins",
     )
+
+
+_name_clashes = pytest.StashKey[list[str]]()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # After collection, when sys.path holds every folder pytest put there for the tests and conftests:
+    # a tracer.py there is what the project's tests mean by `import tracer`, and they get loopscope's.
+    session.config.stash[_name_clashes] = [clash_advice(name, module) for name, module in clashing_modules()]
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """One line per module of the project that loopscope's packages hide, after the errors it caused."""
+    for advice in config.stash.get(_name_clashes, []):
+        terminalreporter.write_line(f"loopscope: {advice}", yellow=True)
 
 
 @pytest.hookimpl(hookwrapper=True)
