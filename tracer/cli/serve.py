@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tutorials.registry import find_part
 
+from ..extras import MissingExtra
 from ..trace.reader import TraceFile
 from . import COMMANDS
 from .scenarios import add_agent_argument
@@ -79,8 +80,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {args.port}: choose a port between 1 and 65535")
     try:
         from .serve_guard import GuardedServer  # textual-serve, an extra ([serve]): no other command loads it
-    except ImportError:
-        raise UsageError("serve needs textual-serve: pip install 'loopscope[serve]'") from None
+    except MissingExtra as error:
+        raise UsageError(str(error)) from None
     server = GuardedServer(shlex.join(command), host=args.host, port=args.port, title="loopscope")
     if _is_loopback(args.host):
         reach = f"bound to {args.host} only, so other machines cannot connect (--host to change that)"

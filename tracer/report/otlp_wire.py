@@ -8,11 +8,15 @@ import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
-from google.protobuf.json_format import MessageToDict
-from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
-from opentelemetry.sdk.trace import ReadableSpan
+from ..extras import missing_extra
+from .otlp import traces_url  # first: without OpenTelemetry it names the [otel] extra
 
-from .otlp import traces_url
+try:
+    from google.protobuf.json_format import MessageToDict
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+    from opentelemetry.sdk.trace import ReadableSpan
+except ImportError as missing:  # protobuf or the OTLP exporter, both from the [otel] extra
+    raise missing_extra("otel", "OTLP export", missing) from None
 
 _ID_KEYS = ("traceId", "spanId", "parentSpanId")
 
