@@ -30,6 +30,7 @@ COMMANDS = {
     "prompt": "print the exact prompt (or message list) of one recorded model call, to edit for `call --prompt-file`",
     "import": "convert another tool's trace (OTLP JSON, LangSmith, Langfuse) to a loopscope trace",
     "fixtures": "check that recorded fixtures are current with the code, or re-record them (--rerecord)",
+    "runs": "list every run under some folders: outcome, errors, tokens, cost; filter, sort, add up, export",
 }
 # Subcommands whose module name differs from the command (`import` is a Python keyword).
 MODULES = {"import": "import_trace"}
