@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.user_project import QUESTION, REPLIES, write_project
+from tracer.cli.serve import LOOPSCOPE_COMMAND
 from tracer.replay.agents import UnknownAgent
 from tracer.replay.name_clash import HOME, clash_advice, clashing_modules
 from tracer.replay.user_agent import import_build
@@ -95,6 +96,19 @@ def test_a_module_named_tracer_imported_before_pytest_is_one_line_naming_it(tmp_
         "rename that module (say, my_tracer.py)" in done.stdout + done.stderr
     )
     assert "Traceback" not in done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_the_debugger_serve_starts_for_each_tab_runs_beside_a_projects_own_tracer_py(tmp_path):
+    user_project(tmp_path)
+    done = subprocess.run(
+        [*LOOPSCOPE_COMMAND, "--version"], cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0 and done.stdout.startswith("loopscope "), done.stderr
+    plain = subprocess.run(  # what it ran before: the working directory's tracer.py came first
+        [sys.executable, "-m", "tracer.cli", "--version"], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert plain.returncode != 0 and "__path__ attribute not found on 'tracer'" in plain.stderr
 
 
 def test_only_a_module_that_import_would_find_first_is_a_clash(tmp_path):
