@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Callable
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from .callback_guard import DROPPED_KEY, DroppedCallbacks, logger
 from .langchain_stack import loop_stack
 
 # Their versions go in the trace's header: a reader can tell which LangChain wrote the frames' lines.
-DISTRIBUTIONS = ("langchain-classic", "langchain-core", "langgraph")
+DISTRIBUTIONS = ("langchain", "langchain-classic", "langchain-core", "langgraph")
 
 
 class TraceRecorder:
@@ -60,17 +62,20 @@ class TraceRecorder:
         run_id: UUID | None,
         parent: UUID | None,
         stack: tuple[SourceRef, ...] | None = None,
+        extra_origin: dict[str, Any] | None = None,
         **payload: Any,
     ) -> None:
         """One event of class `cls`, made in `callback` for LangChain's run `run_id` (under `parent`);
-        `stack` defaults to LangChain's loop frames on the stack now."""
-        stack = loop_stack() if stack is None else stack
+        `stack` defaults to LangChain's loop frames on the stack now; `extra_origin` joins its origin."""
+        stack = loop_stack(sys._getframe(1)) if stack is None else stack
         source = stack[-1] if stack else SourceRef(file="(langchain)", line=0, function=callback)
         origin: dict[str, Any] = {
             "callback": callback,
             "run_id": str(run_id) if run_id else None,
             "parent_run_id": str(parent) if parent else None,
         }
+        if extra_origin:
+            origin.update(extra_origin)
         if cls in (ChainEndEvent, ChainErrorEvent):
             self.ended = True
             if self.dropped.count:  # the last event says what is missing, so no reader takes it for a cut run
@@ -134,6 +139,7 @@ class TraceRecorder:
             self.dropped.add(callback, again)
 
 
+@cache  # reading a distribution's metadata parses its METADATA file: once a process, not once a run
 def _version(distribution: str) -> str | None:
     try:
         return metadata.version(distribution)
