@@ -14,6 +14,7 @@ from executor.callee import callee_of
 from executor.events import (
     ActionRecord,
     AgentActionEvent,
+    CalleeRef,
     ChainEndEvent,
     ChainErrorEvent,
     ChainStartEvent,
@@ -36,7 +37,7 @@ from .langchain_graph import GraphLoop
 from .langchain_graph_setup import finish_check_stack, graph_on_stack, graph_settings, graph_tools
 from .langchain_recorder import TraceRecorder
 from .langchain_rounds import INVALID_TOOL, LoopRounds, plans
-from .langchain_stack import find_self, local_in, loop_stack
+from .langchain_stack import find_self, local_in, loop_stack, package_relative
 from .langchain_values import (
     as_text,
     call_records,
@@ -107,6 +108,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self._tool_inputs: dict[UUID, Any] = {}
         self._call_ids: dict[UUID, str | None] = {}  # tool run -> the model's id for the call it runs
         self._tools: dict[str, Any] = {}  # the run's tools by name: where each one's function is
+        self._callees: dict[str, CalleeRef | None] = {}
 
     @property
     def path(self) -> Path:
@@ -409,10 +411,15 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             tool_call_id=call_id,
         )
 
-    def _callee(self, tool: str) -> Any:
-        """The user's function behind the tool (its func or coroutine): where the Source pane shows it."""
-        found = self._tools.get(tool)
-        return callee_of(found) if found is not None else None
+    def _callee(self, tool: str) -> CalleeRef | None:
+        """The user's function behind the tool (its func or coroutine): where the Source pane shows it.
+        None for a tool whose function is LangChain's own (LLMMathChain.run): its frames are the loop's."""
+        if tool not in self._callees:
+            found = self._tools.get(tool)
+            callee = callee_of(found) if found is not None else None
+            inside_langchain = callee is not None and package_relative(callee.file) is not None
+            self._callees[tool] = None if inside_langchain else callee
+        return self._callees[tool]
 
     @guarded
     def on_tool_end(self, output: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
