@@ -102,7 +102,8 @@ class LoopRounds:
         if not self._pending_steps:
             return
         steps, self._pending_steps = self._pending_steps, []
-        stack = self._at_call("_consume_next_step(", "_take_next_step")
+        walked = loop_stack() if self.graph_check is None else ()  # once for the steps and the check
+        stack = self._at_call("_consume_next_step(", "_take_next_step", walked)
         steps.sort(key=lambda step: step[3])  # parallel calls finish in any order; steps follow the reply's
         for action, observation, call_id, _order in steps:
             self.n_steps += 1
@@ -117,15 +118,17 @@ class LoopRounds:
                 n_steps=self.n_steps,
                 tool_call_id=call_id,
             )
-        self._finish_check(run_id, None, "implied", is_finish=False)
+        self._finish_check(run_id, None, "implied", is_finish=False, walked=walked)
 
-    def _finish_check(self, run_id: UUID, parent: UUID | None, callback: str, is_finish: bool) -> None:
+    def _finish_check(
+        self, run_id: UUID, parent: UUID | None, callback: str, is_finish: bool, walked: tuple[SourceRef, ...] = ()
+    ) -> None:
         self.recorder.emit(
             FinishCheckEvent,
             callback,
             run_id,
             parent,
-            stack=self._at_call("isinstance(next_step_output, AgentFinish)"),
+            stack=self._at_call("isinstance(next_step_output, AgentFinish)", walked=walked),
             is_finish=is_finish,
             output_type="AgentFinish" if is_finish else "list[AgentStep]",
         )
@@ -145,11 +148,14 @@ class LoopRounds:
                 early_stopping_method=executor.early_stopping_method,
             )
 
-    def _at_call(self, needle: str, function: str = "_call") -> tuple[SourceRef, ...]:
-        """LangChain's frames now, the innermost `function` moved to the line holding `needle`."""
+    def _at_call(
+        self, needle: str, function: str = "_call", walked: tuple[SourceRef, ...] = ()
+    ) -> tuple[SourceRef, ...]:
+        """LangChain's frames now (`walked`, when the caller has them), the innermost `function` moved
+        to the line holding `needle`."""
         if self.graph_check is not None:
             return self.graph_check()
-        stack = loop_stack()
+        stack = walked or loop_stack()
         if self.executor is None:
             return stack
         if any(f.function == "_acall" for f in stack):  # ainvoke: the same checks in the async twins

@@ -64,10 +64,10 @@ def _loop_file(filename: str) -> str | None:
 
 
 # Per code object: its loop file (or None), and each (code, line)'s SourceRef, made once. A stack walk
-# runs for every event, over 50-100 frames of LangChain's plumbing: a dict look-up per frame is its cost.
-_UNSEEN = object()
-_file_of_code: dict[CodeType, Any] = {}
-_refs: dict[tuple[CodeType, int], SourceRef] = {}
+# runs for every event: a dict look-up per frame is its cost. Keyed by id (hashing a code object hashes
+# its bytecode, every time); the code is kept in the value, so its id cannot be reused while it is there.
+_file_of_code: dict[int, tuple[CodeType, str | None]] = {}
+_refs: dict[tuple[int, int], tuple[CodeType, SourceRef]] = {}
 
 
 def loop_stack(start: FrameType | None = None) -> tuple[SourceRef, ...]:
@@ -77,11 +77,11 @@ def loop_stack(start: FrameType | None = None) -> tuple[SourceRef, ...]:
     files = _file_of_code
     while frame is not None:
         code = frame.f_code
-        relative = files.get(code, _UNSEEN)
-        if relative is _UNSEEN:
-            relative = files[code] = _loop_file(code.co_filename)
-        if relative is not None:
-            found.append(_ref(frame, code, relative))
+        known = files.get(id(code))
+        if known is None or known[0] is not code:
+            known = files[id(code)] = (code, _loop_file(code.co_filename))
+        if known[1] is not None:
+            found.append(_ref(frame, code, known[1]))
         frame = frame.f_back
     found.reverse()
     return tuple(found)
@@ -91,12 +91,13 @@ def _ref(frame: FrameType, code: CodeType, relative: str) -> SourceRef:
     line = frame.f_lineno
     if code.co_name in NODE_RUNNERS and relative == NODE_RUNNER_FILE:
         return SourceRef(file=relative, line=line, function=node_name(frame))
-    ref = _refs.get((code, line))
-    if ref is None:
+    key = (id(code), line)
+    known = _refs.get(key)
+    if known is None or known[0] is not code:
         if len(_refs) > 50_000:  # lines of code are few; this only bounds a pathological run
             _refs.clear()
-        ref = _refs[(code, line)] = SourceRef(file=relative, line=line, function=code.co_name)
-    return ref
+        known = _refs[key] = (code, SourceRef(file=relative, line=line, function=code.co_name))
+    return known[1]
 
 
 def node_name(frame: FrameType) -> str:
