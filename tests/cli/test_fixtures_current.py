@@ -96,5 +96,5 @@ def test_a_langchain_trace_no_scenario_records_names_what_to_do(tmp_path, capsys
 
     copy = tmp_path / "someone_elses.jsonl"
     copy.write_bytes(get_scenario("langchain-retry-jitter").fixture.read_bytes())
-    code, out, err = loopscope(capsys, "fixtures", str(copy))
+    code, out, _err = loopscope(capsys, "fixtures", str(copy))
     assert code == 0 and out.startswith(f"LANGCHAIN  {copy}") and "no installed scenario records it" in out
