@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any
 from uuid import UUID
@@ -11,7 +12,7 @@ from executor.events import AgentFinishEvent, LimitReachedEvent, SourceRef
 from .langchain_attempts import FailedAttempts
 from .langchain_recorder import TraceRecorder
 from .langchain_rounds import LoopRounds
-from .langchain_stack import loop_stack, rooted, thread_stack
+from .langchain_stack import rooted, thread_stack
 from .langchain_values import as_text, plain
 
 # The node that asks the model for the next move: create_agent's `model`, create_react_agent's `agent`.
@@ -47,7 +48,7 @@ class GraphLoop:
         if parent != self.recorder.root or not name:
             return
         self.nodes[run_id] = name
-        walked = loop_stack()
+        walked = self.recorder.walk(sys._getframe(1))
         self.stacks[run_id] = walked if rooted(walked, self.root_stack) else thread_stack(self.root_thread) + walked
         if name in TOOL_NODES:
             self.in_round = False
@@ -70,7 +71,7 @@ class GraphLoop:
     def stack(self, parent: UUID | None) -> tuple[SourceRef, ...]:
         """The frames for an event of a run under `parent`: this thread's, after the frames of the
         nearest node above it when this thread is one of LangGraph's workers."""
-        walked = loop_stack()
+        walked = self.recorder.walk(sys._getframe(1))
         if not self.root_stack or rooted(walked, self.root_stack):
             return walked
         ancestor = parent

@@ -37,7 +37,7 @@ from .langchain_graph import GraphLoop
 from .langchain_graph_setup import finish_check_stack, graph_on_stack, graph_settings, graph_tools
 from .langchain_recorder import TraceRecorder
 from .langchain_rounds import INVALID_TOOL, LoopRounds, plans
-from .langchain_stack import find_self, local_in, loop_stack, package_relative
+from .langchain_stack import find_self, local_in, package_relative
 from .langchain_values import (
     as_text,
     call_records,
@@ -145,7 +145,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
 
     def _stack(self, parent: UUID | None) -> tuple[SourceRef, ...]:
         """The loop's frames for an event of a run under `parent` (a LangGraph worker's after its node's)."""
-        return self.graph.stack(parent) if self.graph is not None else loop_stack(sys._getframe(1))
+        return self.graph.stack(parent) if self.graph is not None else self.recorder.walk(sys._getframe(1))
 
     # -- the run ------------------------------------------------------------------------------
     @guarded
@@ -163,7 +163,8 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             if self.graph is not None:  # a graph's nodes) are not loop states; who called whom still tells
                 self.graph.chain_started(run_id, parent_run_id, kwargs.get("name"))  # a plan from a tool's call
             return
-        self.recorder.root, self._root_inputs = run_id, set(inputs) if isinstance(inputs, dict) else set()
+        self.recorder.begin(run_id, sys._getframe(1))
+        self._root_inputs = set(inputs) if isinstance(inputs, dict) else set()
         executor = self.rounds.executor = find_self(AgentExecutor, sys._getframe(1))
         if executor is not None:
             tools, settings = executor.tools, executor_settings(executor)
@@ -171,7 +172,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             graph = graph_on_stack(sys._getframe(1))
             tools, settings = graph_tools(graph), graph_settings(graph)
             self.graph = GraphLoop(self.recorder, self.rounds, self.attempts)
-            self.graph.begin(loop_stack(sys._getframe(1)))
+            self.graph.begin(self.recorder.walk(sys._getframe(1)))
             self.rounds.graph_check = finish_check_stack(graph, self.graph)
         self._tools = {safe_text(getattr(t, "name", "")): t for t in tools or ()}
         self.recorder.emit(

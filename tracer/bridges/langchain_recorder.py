@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import cache
 from importlib import metadata
 from pathlib import Path
+from types import FrameType
 from typing import Any
 from uuid import UUID
 
@@ -17,7 +18,7 @@ from executor.events import ChainEndEvent, ChainErrorEvent, ChainStartEvent, Eve
 from ..trace.redact import Redactor
 from ..trace.writer import TraceWriteError, TraceWriter
 from .callback_guard import DROPPED_KEY, DroppedCallbacks, logger
-from .langchain_stack import loop_stack
+from .langchain_stack import loop_stack, outermost_loop_frame
 
 # Their versions go in the trace's header: a reader can tell which LangChain wrote the frames' lines.
 DISTRIBUTIONS = ("langchain", "langchain-classic", "langchain-core", "langgraph")
@@ -50,6 +51,15 @@ class TraceRecorder:
         self._start = clock()
         self._seq = 0
         self._lock = threading.Lock()  # LangGraph runs tools in worker threads
+        self._outermost: FrameType | None = None  # the run's outermost loop frame: stack walks end there
+
+    def begin(self, run_id: UUID, frame: FrameType) -> None:
+        """The outermost chain started (in `frame`'s thread): its events are this run's."""
+        self.root, self._outermost = run_id, outermost_loop_frame(frame)
+
+    def walk(self, start: FrameType | None = None) -> tuple[SourceRef, ...]:
+        """LangChain's loop frames from `start` (the caller's frame) up to the run's outermost one."""
+        return loop_stack(start if start is not None else sys._getframe(1), self._outermost)
 
     def elapsed(self) -> float:
         """Seconds since the handler was made, on its clock."""
@@ -67,7 +77,7 @@ class TraceRecorder:
     ) -> None:
         """One event of class `cls`, made in `callback` for LangChain's run `run_id` (under `parent`);
         `stack` defaults to LangChain's loop frames on the stack now; `extra_origin` joins its origin."""
-        stack = loop_stack(sys._getframe(1)) if stack is None else stack
+        stack = self.walk(sys._getframe(1)) if stack is None else stack
         source = stack[-1] if stack else SourceRef(file="(langchain)", line=0, function=callback)
         origin: dict[str, Any] = {
             "callback": callback,
@@ -100,7 +110,7 @@ class TraceRecorder:
     def close(self) -> str | None:
         """Finish the trace file. Never raises: returns why the trace is missing or incomplete (one
         line, also in `problem`), or None when it was written whole."""
-        writer, self.writer = self.writer, None
+        writer, self.writer, self._outermost = self.writer, None, None  # the frame is not kept past the run
         if writer is not None:
             try:
                 writer.close()

@@ -17,7 +17,7 @@ from executor.events import (
 )
 
 from .langchain_recorder import TraceRecorder
-from .langchain_stack import at_line, line_containing, loop_stack
+from .langchain_stack import at_line, line_containing
 from .langchain_values import arguments_of, plain
 
 # LangChain runs this "tool" itself when the model names a tool the agent does not have.
@@ -102,7 +102,7 @@ class LoopRounds:
         if not self._pending_steps:
             return
         steps, self._pending_steps = self._pending_steps, []
-        walked = loop_stack() if self.graph_check is None else ()  # once for the steps and the check
+        walked = self.recorder.walk() if self.graph_check is None else ()  # once for the steps and the check
         stack = self._at_call("_consume_next_step(", "_take_next_step", walked)
         steps.sort(key=lambda step: step[3])  # parallel calls finish in any order; steps follow the reply's
         for action, observation, call_id, _order in steps:
@@ -155,7 +155,7 @@ class LoopRounds:
         to the line holding `needle`."""
         if self.graph_check is not None:
             return self.graph_check()
-        stack = walked or loop_stack()
+        stack = walked or self.recorder.walk()
         if self.executor is None:
             return stack
         if any(f.function == "_acall" for f in stack):  # ainvoke: the same checks in the async twins

@@ -70,8 +70,9 @@ _file_of_code: dict[int, tuple[CodeType, str | None]] = {}
 _refs: dict[tuple[int, int], tuple[CodeType, SourceRef]] = {}
 
 
-def loop_stack(start: FrameType | None = None) -> tuple[SourceRef, ...]:
-    """LangChain's agent-loop frames on the current stack, outermost first, each at its current line."""
+def loop_stack(start: FrameType | None = None, stop: FrameType | None = None) -> tuple[SourceRef, ...]:
+    """LangChain's agent-loop frames on the current stack, outermost first, each at its current line.
+    The walk ends at `stop` (the run's outermost loop frame): what called the run is not shown."""
     frame: FrameType | None = start if start is not None else sys._getframe(1)
     found = []
     files = _file_of_code
@@ -82,9 +83,22 @@ def loop_stack(start: FrameType | None = None) -> tuple[SourceRef, ...]:
             known = files[id(code)] = (code, _loop_file(code.co_filename))
         if known[1] is not None:
             found.append(_ref(frame, code, known[1]))
+        if frame is stop:
+            break
         frame = frame.f_back
     found.reverse()
     return tuple(found)
+
+
+def outermost_loop_frame(start: FrameType) -> FrameType | None:
+    """The outermost frame of LangChain's loop on the stack (the run's Chain.invoke or Pregel.invoke)."""
+    frame: FrameType | None = start
+    found = None
+    while frame is not None:
+        if _loop_file(frame.f_code.co_filename) is not None:
+            found = frame
+        frame = frame.f_back
+    return found
 
 
 def _ref(frame: FrameType, code: CodeType, relative: str) -> SourceRef:
