@@ -47,11 +47,11 @@ def run_in_langchain(jitter: bool) -> Any:
         # Here, not at the top: LangChain is an optional extra, loaded only when the fixture is recorded.
         from unittest import mock
 
-        from langchain.agents import create_agent
-        from langchain.agents.middleware import ToolRetryMiddleware
-        from langchain_core.messages import AIMessage
+        from langchain.agents import create_agent  # the optional extra (as above)
+        from langchain.agents.middleware import ToolRetryMiddleware  # the optional extra (as above)
+        from langchain_core.messages import AIMessage  # the optional extra (as above)
 
-        from .langchain_chat import ScriptedChatModel, tool_call_reply
+        from .langchain_chat import ScriptedChatModel, tool_call_reply  # imports LangChain (as above)
 
         model = ScriptedChatModel(
             replies=[tool_call_reply(("call_bj", "get_weather", {"city": "Beijing"})), AIMessage(ANSWER)]
