@@ -7,7 +7,7 @@ from __future__ import annotations
 EXTRAS = {
     "otel": ("opentelemetry", "openinference", "google"),
     "serve": ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"),
-    "langchain": ("langchain_classic", "langchain_core", "langgraph"),
+    "langchain": ("langchain", "langchain_classic", "langchain_core", "langgraph"),
 }
 
 
