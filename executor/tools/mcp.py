@@ -117,18 +117,24 @@ class McpToolset(Sequence[Tool]):
             self.connection.pinned = False
             self.connection.close()
 
+    def live(self) -> Any:
+        """The connection to the server (made now if the tools were listed from a recording)."""
+        if self.connection is None:
+            # Late: the SDK (and the transports built on it) load only when a server is really used.
+            from .mcp_connection import McpConnection
+
+            self.connection = McpConnection(self.spec, self.timeout, self.max_result_bytes)
+        return self.connection
+
     def _list(self) -> list[Tool]:
         recorded = _RECORDED.get()
         listing = _take_recorded(recorded, self.server) if recorded is not None else None
         caller: Any
         if listing is not None:
-            caller = _Unanswered(self.server)  # a replay gives each tool its recorded answers
+            caller = _ConnectOnCall(self)  # a replay gives each tool its recorded answers; a fork may go live
         else:
-            # Late: the SDK (and the transports built on it) load only when a server is really used.
-            from .mcp_connection import McpConnection
-
-            self.connection = caller = McpConnection(self.spec, self.timeout, self.max_result_bytes)
-            listing = self.connection.list_tools()
+            caller = self.live()
+            listing = caller.list_tools()
         self.listing = listing
         return [self._tool(offered, caller) for offered in listing["tools"]]
 
@@ -141,16 +147,18 @@ class McpToolset(Sequence[Tool]):
         return tool
 
 
-class _Unanswered:
-    """The caller of a toolset listed from a recording, until the replay gives its tools their recorded answers."""
+class _ConnectOnCall:
+    """The caller of a toolset listed from a recording: a replay gives its tools their recorded answers,
+    and a call the recording cannot answer (a fork past its recording) opens the server then."""
 
-    def __init__(self, label: str) -> None:
-        self.label = label
+    def __init__(self, toolset: McpToolset) -> None:
+        self.toolset, self.label = toolset, toolset.server
 
     def start_call(self, tool: str, arguments: dict[str, Any], timeout: float) -> Any:
-        from .mcp_errors import McpServerError  # late: see McpToolset._list
+        return self.toolset.live().start_call(tool, arguments, timeout)
 
-        raise McpServerError(f"MCP server {self.label!r} was listed from a recording, which has no answer for {tool!r}")
+    def hold(self, run: Any) -> None:
+        self.toolset.live().hold(run)
 
 
 def _take_recorded(recorded: list[dict[str, Any]], label: str) -> dict[str, Any] | None:

@@ -89,9 +89,22 @@ def replayed_executor(
     policy = recorded_retry_policy(header, events)
     if policy is not None:
         settings["retry_policy"] = policy
-    executor = (build or agent_builder(header, agents))(model, **settings)
+    build = build or agent_builder(header, agents)
+    executor = _built_offline(build, model, settings, events)
     wrap = tools or (lambda built: cassette_tools(built, events))
     return executor.with_overrides(tools=wrap(executor.tools))
+
+
+def _built_offline(build: Build, model: ChatModel, settings: dict[str, Any], events: Sequence[Any]) -> AgentExecutor:
+    """The agent built; its mcp_tools (if any) list their tools from the recording, so no server starts."""
+    first = events[0] if events else None
+    servers = first.settings.get("mcp_servers") if first is not None and first.kind == "chain_start" else None
+    if not servers:
+        return build(model, **settings)
+    from executor.tools.mcp import offline_listings  # late: only a recording with MCP servers needs it
+
+    with offline_listings([server for server in servers if isinstance(server, dict)]):
+        return build(model, **settings)
 
 
 def _constant(value: str) -> Callable[[], str]:
