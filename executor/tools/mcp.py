@@ -19,7 +19,8 @@ from typing import Any, overload
 
 from .tool import ErrorHandler, Tool
 
-DEFAULT_TIMEOUT = 30.0  # seconds for one call (and for the handshake)
+DEFAULT_TIMEOUT = 30.0  # seconds for one call
+DEFAULT_STARTUP_TIMEOUT = 60.0  # seconds for a server to start and finish the handshake
 DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024  # an answer over this is refused unread, not held in memory
 Extract = Sequence[str] | Mapping[str, Sequence[str]] | None
 
@@ -67,12 +68,19 @@ class McpToolset(Sequence[Tool]):
     the block (several runs, one server process) and closes it at the end."""
 
     def __init__(
-        self, spec: ServerSpec, extract: Extract, timeout: float, max_result_bytes: int, **tool_options: Any
+        self,
+        spec: ServerSpec,
+        extract: Extract,
+        timeout: float,
+        max_result_bytes: int,
+        startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+        **tool_options: Any,
     ) -> None:
         self.spec = spec
         self.server = spec.label
         self.extract = extract
         self.timeout = timeout
+        self.startup_timeout = startup_timeout
         self.max_result_bytes = max_result_bytes
         self.tool_options = tool_options
         self.listing: dict[str, Any] | None = None  # what chain_start records about the server
@@ -123,7 +131,7 @@ class McpToolset(Sequence[Tool]):
             # Late: the SDK (and the transports built on it) load only when a server is really used.
             from .mcp_connection import McpConnection
 
-            self.connection = McpConnection(self.spec, self.timeout, self.max_result_bytes)
+            self.connection = McpConnection(self.spec, self.timeout, self.max_result_bytes, self.startup_timeout)
         return self.connection
 
     def _list(self) -> list[Tool]:
@@ -142,7 +150,8 @@ class McpToolset(Sequence[Tool]):
         from .mcp_tool import McpTool  # late: see _list
 
         paths = self.extract.get(offered["name"], ()) if isinstance(self.extract, Mapping) else self.extract or ()
-        tool = McpTool(offered, caller, timeout=self.timeout, extract_paths=paths, **self.tool_options)
+        tool = McpTool(offered, caller, timeout=self.timeout, extract_paths=paths, startup_timeout=self.startup_timeout,
+                       **self.tool_options)  # fmt: skip
         tool.mcp_listing = self.listing  # type: ignore[attr-defined]
         return tool
 
@@ -173,6 +182,7 @@ def mcp_tools(
     *,
     extract: Extract = None,
     timeout: float = DEFAULT_TIMEOUT,
+    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
     max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
@@ -187,7 +197,8 @@ def mcp_tools(
     extract: JSONPath expressions tried in order on each answer (`["$.pages", "$.data.pages"]`), or a
         dict of them by tool name; the first that matches is what the agent is told (a match that is
         JSON text is decoded and probed again). Without it, the answer's text is the observation.
-    timeout: seconds one call (and the handshake) may take; past it the call fails with ToolTimeout.
+    timeout: seconds one call may take; past it the call fails with ToolTimeout (and the server is told).
+    startup_timeout: seconds the server may take to start and finish the MCP handshake.
     max_result_bytes: an answer over this is refused (McpResultTooLarge) without being held in memory.
     env, cwd: for a command: environment variables added to the SDK's safe defaults, the folder to start in.
     headers: for a URL: HTTP headers sent with each request (an API key, say).
@@ -197,8 +208,9 @@ def mcp_tools(
     spec = server_spec(server, env, cwd, headers)
     if importlib.util.find_spec("mcp") is None:
         raise ImportError("mcp_tools needs the MCP SDK, an optional extra: pip install 'loopscope[mcp]'")
-    if not 0 < timeout < float("inf"):
-        raise ValueError(f"mcp_tools: timeout must be a positive number of seconds, got {timeout!r}")
+    for name, seconds in (("timeout", timeout), ("startup_timeout", startup_timeout)):
+        if not 0 < seconds < float("inf"):
+            raise ValueError(f"mcp_tools: {name} must be a positive number of seconds, got {seconds!r}")
     if not isinstance(max_result_bytes, int) or max_result_bytes < 1024:
         raise ValueError(
             f"mcp_tools: max_result_bytes must be a whole number of at least 1024, got {max_result_bytes!r}"
@@ -211,7 +223,7 @@ def mcp_tools(
             if isinstance(extract, Mapping)
             else checked_paths(extract, "mcp_tools")
         )
-    return McpToolset(spec, extract, timeout, max_result_bytes, handle_tool_error=handle_tool_error,
+    return McpToolset(spec, extract, timeout, max_result_bytes, startup_timeout, handle_tool_error=handle_tool_error,
                       retry_policy=retry_policy)  # fmt: skip
 
 

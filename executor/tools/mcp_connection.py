@@ -69,9 +69,9 @@ def mcp_loop() -> asyncio.AbstractEventLoop:
 class McpConnection:
     """A server's session, opened when first needed and reopened after the server went away."""
 
-    def __init__(self, spec: ServerSpec, timeout: float, max_bytes: int) -> None:
+    def __init__(self, spec: ServerSpec, timeout: float, max_bytes: int, startup_timeout: float) -> None:
         self.spec, self.label = spec, spec.label
-        self.timeout, self.max_bytes = timeout, max_bytes
+        self.timeout, self.max_bytes, self.startup_timeout = timeout, max_bytes, startup_timeout
         self.pinned = False  # inside `with mcp_tools(...)`: open until the block ends, whatever runs end
         self._session: _Session | None = None
         self._holders = 0
@@ -83,12 +83,12 @@ class McpConnection:
         """tools/list (every page): the server and the tools it offers, as chain_start's settings record them."""
         future = asyncio.run_coroutine_threadsafe(self._list(), mcp_loop())
         try:
-            return future.result(self.timeout * 2)  # a handshake, then the listing
+            return future.result(self.startup_timeout + self.timeout)  # a handshake, then the listing
         except TimeoutError:
             future.cancel()
             self.close(wait=False)
             raise McpServerError(
-                f"MCP server {self.label!r} did not list its tools within {self.timeout * 2:g} seconds"
+                f"MCP server {self.label!r} did not list its tools within {self.startup_timeout + self.timeout:g} seconds"
             ) from None
 
     def start_call(self, tool: str, arguments: dict[str, Any], timeout: float) -> _Pending:
@@ -101,9 +101,10 @@ class McpConnection:
         key = ("mcp", id(self))
         if key in run.run_state:
             return
+        run.run_state[key] = True
         with self._lock:
             self._holders += 1
-        run.run_state[key] = _Release(self)  # dropped with the run's state when the run is over
+        run.at_end(self.release)
 
     def release(self) -> None:
         with self._lock:
@@ -133,12 +134,12 @@ class McpConnection:
                 session = self._session = _Session(self.label)
                 session.owner = asyncio.run_coroutine_threadsafe(self._own(session), mcp_loop())
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(session.opened), self.timeout)
+            return await asyncio.wait_for(asyncio.wrap_future(session.opened), self.startup_timeout)
         except TimeoutError:
             self._drop(session)
             stray = f"; it wrote {session_stray(session)}" if session_stray(session) else ""
             raise McpServerError(
-                f"MCP server {self.label!r} did not finish the MCP handshake within {self.timeout:g} seconds{stray}"
+                f"MCP server {self.label!r} did not finish the MCP handshake within {self.startup_timeout:g} seconds{stray}"
             ) from None
 
     async def _own(self, session: _Session) -> None:
@@ -264,16 +265,6 @@ class McpConnection:
             if self._session is session:
                 self._session = None
         session.closing.set()
-
-
-class _Release:
-    """Held in a run's state: when the run is over and its state let go, the run stops holding the connection."""
-
-    def __init__(self, connection: McpConnection) -> None:
-        self.connection = connection
-
-    def __del__(self) -> None:
-        self.connection.release()
 
 
 def offered(tool: dict[str, Any]) -> dict[str, Any]:

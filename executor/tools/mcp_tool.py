@@ -64,6 +64,7 @@ class McpTool(Tool):
         caller: McpCaller,
         *,
         timeout: float,
+        startup_timeout: float = 60.0,
         extract_paths: Sequence[str] = (),
         handle_tool_error: ErrorHandler = True,
         retry_policy: Any = None,
@@ -82,13 +83,15 @@ class McpTool(Tool):
         self.caller = caller
         self.server = caller.label
         self.call_timeout = timeout
+        self.startup_timeout = startup_timeout
         self.extract_paths = tuple(extract_paths)
         self.emits_events = True
         self.callee = None  # its function runs in the server's process: no source here to step into
 
     def answered_by(self, caller: McpCaller) -> McpTool:
         """The same tool (schema, handling, probing) with its calls going to `caller` (a replay's recording)."""
-        copy = McpTool(self.offered, caller, timeout=self.call_timeout, extract_paths=self.extract_paths,
+        copy = McpTool(self.offered, caller, timeout=self.call_timeout, startup_timeout=self.startup_timeout,
+                       extract_paths=self.extract_paths,
                        handle_tool_error=self.handle_tool_error, retry_policy=self.retry_policy)  # fmt: skip
         copy.mcp_listing = getattr(self, "mcp_listing", None)  # type: ignore[attr-defined]
         return copy
@@ -106,7 +109,7 @@ class McpTool(Tool):
         value: Any = tool_input
         if isinstance(tool_input, str):
             fields = list(schema.model_fields.values())
-            if len(fields) == 1 and fields[0].annotation is str:
+            if len(fields) == 1 and fields[0].annotation in (str, str | None):  # one text argument: the input as it is
                 value = {fields[0].alias or next(iter(schema.model_fields)): tool_input}
             else:
                 try:
@@ -126,7 +129,10 @@ class McpTool(Tool):
         if hold is not None:
             hold(run)  # the connection stays open until this run is over
         pending = self.caller.start_call(self.name, arguments, self.call_timeout)
-        request_id = yield from _waited(run, pending.sent, self.call_timeout * 2, self._late("was not sent"))
+        # Sending may first (re)start the server: its start-up has a bound of its own.
+        request_id = yield from _waited(
+            run, pending.sent, self.startup_timeout + self.call_timeout, self._late("was not sent")
+        )
         yield run.emit(McpRequestEvent, server=self.server, method="tools/call", request_id=request_id,
                        tool=self.name, arguments=arguments)  # fmt: skip
         answer: McpAnswer = yield from _waited(run, pending.answer, self.call_timeout + 1, self._late("got no answer"))
