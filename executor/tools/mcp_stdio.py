@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -21,6 +23,7 @@ from typing import Any
 
 import anyio
 import mcp_types
+from mcp.client.stdio import get_default_environment
 from mcp.shared.message import SessionMessage
 
 from .mcp_errors import McpProtocolError, McpResultTooLarge, McpServerError
@@ -59,7 +62,9 @@ class ServerProcess:
 async def stdio_transport(
     command: list[str], env: dict[str, str] | None, cwd: str | None, max_bytes: int, wire: Wire, state: ServerProcess
 ) -> AsyncIterator[tuple[Any, Any]]:
-    process = await _spawn(command, env, cwd, state.label)
+    # Only a safe part of our environment (PATH, HOME, ...; the SDK's list) and what the user added: a
+    # server someone else wrote is not handed OPENAI_API_KEY and the rest.
+    process = await _spawn(command, {**get_default_environment(), **(env or {})}, cwd, state.label)
     state.pid = process.pid
     with _live_lock:
         LIVE_SERVERS[process.pid] = state.label
@@ -109,17 +114,33 @@ async def stdio_transport(
             LIVE_SERVERS.pop(process.pid, None)
 
 
-async def _spawn(command: list[str], env: dict[str, str] | None, cwd: str | None, label: str) -> Any:
+# On Linux the server is started through this trampoline: it asks the kernel to kill it when loopscope's
+# MCP thread dies (PR_SET_PDEATHSIG, kept across exec), then becomes the server. So even a loopscope
+# killed outright (SIGKILL, or SIGTERM, which skips exit hooks) leaves no server running.
+_TRAMPOLINE = (
+    "import ctypes, os, signal, sys\n"
+    "ctypes.CDLL(None).prctl(1, signal.SIGKILL)\n"
+    "if os.getppid() != int(sys.argv[1]): sys.exit(0)\n"  # loopscope died before prctl: do not start
+    "os.execvp(sys.argv[2], sys.argv[2:])\n"
+)
+
+
+async def _spawn(command: list[str], env: dict[str, str], cwd: str | None, label: str) -> Any:
+    program = command[0]
+    path = env.get("PATH")
+    found = os.path.join(cwd or ".", program) if os.sep in program else shutil.which(program, path=path)
+    if not found or not os.access(found, os.X_OK):
+        where = f" in {cwd}" if cwd and os.sep in program else ""
+        raise McpServerError(
+            f"MCP server {label!r} could not start: there is no program {program!r}{where} (is it installed, on PATH?)"
+        )
+    if sys.platform == "linux":
+        command = [sys.executable, "-I", "-S", "-c", _TRAMPOLINE, str(os.getpid()), *command]
     try:
         # A session of its own: Ctrl-C in the terminal reaches loopscope, which then stops the server itself.
         return await anyio.open_process(
             command, env=env, cwd=cwd, start_new_session=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE
         )
-    except FileNotFoundError:
-        where = f" in {cwd}" if cwd and "/" in command[0] else ""
-        raise McpServerError(
-            f"MCP server {label!r} could not start: there is no program {command[0]!r}{where} (is it installed, on PATH?)"
-        ) from None
     except OSError as error:
         raise McpServerError(f"MCP server {label!r} could not start: {error.strerror or error}") from None
 
