@@ -164,3 +164,43 @@ def replayed_mcp_tool(tool: Tool, events: Sequence[Event]) -> Tool:
     assert isinstance(tool, McpTool)
     last = events[-1].seq if events else 0
     return tool.answered_by(RecordedMcpCaller(tool.server, tool.name, recorded_mcp_calls(events, tool.name), last))
+
+
+class ForkMcpCaller:
+    """A forked run's MCP calls: the recording answers before the fork point; at it, a substituted observation
+    stands for the server's answer (the tool still probes it); after it, a recorded call with the same
+    arguments answers, and a call the recording never made goes to the server (started then)."""
+
+    def __init__(self, tool: McpTool, events: Sequence[Event], state: Any, observation: str | None) -> None:
+        calls = recorded_mcp_calls(events, tool.name)
+        last = events[-1].seq if events else 0
+        self.label, self.state, self.observation, self.live = tool.server, state, observation, tool.caller
+        self.before = RecordedMcpCaller(
+            tool.server, tool.name, [c for c in calls if c.start.seq < state.fork_seq], last
+        )
+        forked = [c for c in calls if c.start.seq == state.fork_seq]
+        self.forked_call = forked[0] if forked and observation is not None else None
+        self.after = [c for c in calls if c.start.seq > state.fork_seq]
+
+    def start_call(self, tool: str, arguments: dict[str, Any], timeout: float) -> Any:
+        forked = self.forked_call
+        if not self.state.forked and forked is not None and _asked(forked, arguments):
+            self.state.forked = True
+            request = next((a.request for a in forked.attempts if a.request is not None), None)
+            substitute = McpAnswer(
+                [{"type": "text", "text": self.observation}], None, False, len(self.observation or "")
+            )
+            return _Pending(settled(request.request_id if request else 0), settled(substitute))
+        if not self.state.forked:
+            return self.before.start_call(tool, arguments, timeout)
+        fit = next((call for call in self.after if call.arguments == arguments), None)
+        if fit is not None:
+            self.after.remove(fit)
+            sent, answer = recorded_answer(fit.attempts[-1], retried=False)
+            return _Pending(settled(sent), settled(answer))
+        return self.live.start_call(tool, arguments, timeout)
+
+
+def forked_mcp_tool(tool: Tool, events: Sequence[Event], state: Any, observation: str | None) -> Tool:
+    assert isinstance(tool, McpTool)
+    return tool.answered_by(ForkMcpCaller(tool, events, state, observation))
