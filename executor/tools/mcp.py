@@ -128,6 +128,8 @@ class McpToolset(Sequence[Tool]):
     def live(self) -> Any:
         """The connection to the server (made now if the tools were listed from a recording)."""
         if self.connection is None:
+            if importlib.util.find_spec("mcp") is None:  # a replay needs no SDK; talking to a server does
+                raise ImportError("mcp_tools needs the MCP SDK to reach a server: pip install 'loopscope[mcp]'")
             # Late: the SDK (and the transports built on it) load only when a server is really used.
             from .mcp_connection import McpConnection
 
@@ -206,8 +208,6 @@ def mcp_tools(
     retry_policy: as Tool's; a 429 from the server (or an isError that says so) is retried by it.
     """
     spec = server_spec(server, env, cwd, headers)
-    if importlib.util.find_spec("mcp") is None:
-        raise ImportError("mcp_tools needs the MCP SDK, an optional extra: pip install 'loopscope[mcp]'")
     for name, seconds in (("timeout", timeout), ("startup_timeout", startup_timeout)):
         if not 0 < seconds < float("inf"):
             raise ValueError(f"mcp_tools: {name} must be a positive number of seconds, got {seconds!r}")

@@ -83,10 +83,10 @@ def test_the_mcp_extra_missing_is_one_line():
         "import sys; sys.modules['mcp'] = None\n"  # as if `pip install loopscope` without [mcp]
         "import importlib.util; importlib.util.find_spec = lambda name, *a: None if name == 'mcp' else 1\n"
         "from executor import mcp_tools\n"
-        "try:\n    mcp_tools(['python', 'server.py'])\nexcept ImportError as e:\n    print(e)\n"
+        "try:\n    list(mcp_tools(['python', 'server.py']))\nexcept ImportError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
-    assert out.strip() == "mcp_tools needs the MCP SDK, an optional extra: pip install 'loopscope[mcp]'"
+    assert out.strip() == "mcp_tools needs the MCP SDK to reach a server: pip install 'loopscope[mcp]'"
 
 
 def test_the_server_gets_a_safe_part_of_the_environment_and_what_was_given(monkeypatch, tmp_path):
