@@ -71,9 +71,39 @@ def crash(query: str) -> str:
     os._exit(3)
 
 
+def refusing_calls(app, refusals: int):
+    """The HTTP app behind a gateway that answers the first `refusals` tools/call POSTs with HTTP 429."""
+    left = {"refusals": refusals}
+
+    async def gateway(scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await app(scope, receive, send)
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body, more = body + message.get("body", b""), message.get("more_body", False)
+        if b'"tools/call"' in body and left["refusals"] > 0:
+            left["refusals"] -= 1
+            headers = [(b"content-type", b"text/plain"), (b"retry-after", b"0")]
+            await send({"type": "http.response.start", "status": 429, "headers": headers})
+            return await send({"type": "http.response.body", "body": b"Too Many Requests"})
+        replayed = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def again():
+            return replayed.pop() if replayed else await receive()
+
+        return await app(scope, again, send)
+
+    return gateway
+
+
 if __name__ == "__main__":
-    if "--http" in sys.argv:
+    if "--http" in sys.argv:  # --http PORT [--refuse N]: streamable HTTP on 127.0.0.1, N calls refused with 429
+        import uvicorn
+
         port = int(sys.argv[sys.argv.index("--http") + 1])
-        server.run("streamable-http", host="127.0.0.1", port=port)
+        refusals = int(sys.argv[sys.argv.index("--refuse") + 1]) if "--refuse" in sys.argv else 0
+        app = refusing_calls(server.streamable_http_app(json_response=True), refusals)
+        uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
     else:
         server.run()
