@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import json
+import sys
 import threading
 import time
 import weakref
@@ -23,10 +24,9 @@ import mcp_types
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from .. import __version__
-from .mcp import ServerSpec
 from .mcp_errors import McpConnectionLost, McpProtocolError, McpRateLimited, McpServerError
 from .mcp_http import http_transport
+from .mcp_spec import ServerSpec
 from .mcp_stdio import LIVE_SERVERS, ServerProcess, kill_live_servers, stdio_transport
 from .mcp_wire import CURRENT_CALL, CallSlot, McpAnswer, Wire, observed
 from .tool import ToolTimeout
@@ -148,7 +148,7 @@ class McpConnection:
         try:
             client = Client(
                 observed(self._transport(wire, session.state), wire),
-                client_info=mcp_types.Implementation(name="loopscope", version=__version__),
+                client_info=mcp_types.Implementation(name="loopscope", version=_version()),
                 cache=None,  # every tools/list goes to the server (and into the trace)
             )
             async with client:
@@ -277,6 +277,11 @@ def offered(tool: dict[str, Any]) -> dict[str, Any]:
     if isinstance(tool.get("outputSchema"), dict):
         record["output_schema"] = tool["outputSchema"]
     return record
+
+
+def _version() -> str:
+    # Read, not imported: `from executor import __version__` here would close an import cycle.
+    return str(getattr(sys.modules.get("executor"), "__version__", "0"))
 
 
 def session_stray(session: _Session) -> str:

@@ -16,7 +16,6 @@ from tracer.runs import catalogue as catalogue_module
 from tracer.runs.catalogue import Catalogue, chosen_location, default_location
 from tracer.runs.listing import list_runs
 
-
 ALL = len(SHIPPED)  # every shipped fixture, the LangChain one included
 
 

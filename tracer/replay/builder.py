@@ -11,7 +11,7 @@ from executor.clock import Clock
 from ..trace.header import TraceHeader
 from ..trace.transitions import Trace
 from .agents import find_scenario
-from .cassette import cassette_tools, replay_model
+from .cassette import cassette_tools, is_mcp_tool, replay_model
 from .trust import trusted_spec
 from .user_agent import Build, load_user_agent
 
@@ -91,8 +91,19 @@ def replayed_executor(
         settings["retry_policy"] = policy
     build = build or agent_builder(header, agents)
     executor = _built_offline(build, model, settings, events)
-    wrap = tools or (lambda built: cassette_tools(built, events))
+    wrap = tools or (lambda built: _replay_tools(built, events))
     return executor.with_overrides(tools=wrap(executor.tools))
+
+
+def _replay_tools(tools: Sequence[Tool], events: Sequence[Any]) -> list[Tool]:
+    """cassette_tools, with an MCP tool's calls answered through the tool itself (its events narrated again)."""
+    if not any(is_mcp_tool(tool) for tool in tools):
+        return cassette_tools(tools, events)
+    from .mcp_replay import replayed_mcp_tool  # late: only a run with MCP tools needs it
+
+    return [
+        replayed_mcp_tool(tool, events) if is_mcp_tool(tool) else cassette_tools([tool], events)[0] for tool in tools
+    ]
 
 
 def _built_offline(build: Build, model: ChatModel, settings: dict[str, Any], events: Sequence[Any]) -> AgentExecutor:

@@ -396,26 +396,12 @@ def recorded_tool(tool: Tool, events: Sequence[Event]) -> Tool:
 
 
 def cassette_tools(tools: Sequence[Tool], events: Sequence[Event]) -> list[Tool]:
-    """Deterministic tools run for real; the others answer from the recording (an MCP tool's calls
-    through the tool itself, so its request, raw result and extraction are narrated again)."""
-    return [
-        replayed_mcp_tool(tool, events)
-        if is_mcp_tool(tool)
-        else tool
-        if tool.deterministic
-        else recorded_tool(tool, events)
-        for tool in tools
-    ]
+    """Deterministic tools run for real; the others answer from the recording. (An MCP tool's calls are
+    answered through the tool itself, by mcp_replay.replayed_mcp_tool: replayed_executor does that.)"""
+    return [tool if tool.deterministic else recorded_tool(tool, events) for tool in tools]
 
 
 def is_mcp_tool(tool: Tool) -> bool:
     """An mcp_tools tool. Without its module loaded no tool can be one, so a replay of plain tools loads none of it."""
     module = sys.modules.get("executor.tools.mcp_tool")
     return module is not None and isinstance(tool, module.McpTool)
-
-
-def replayed_mcp_tool(tool: Tool, events: Sequence[Event]) -> Tool:
-    # Late: mcp_replay builds on this module (LaneCursor, ReplayDivergence), and only MCP tools need it.
-    from .mcp_replay import replayed_mcp_tool as replayed
-
-    return replayed(tool, events)
