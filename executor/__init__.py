@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # editors and mypy follow `from executor import X` here; at r
     from .tools.args import ToolInputError
     from .tools.calculator import llm_math_tool
     from .tools.decorator import tool
+    from .tools.mcp import mcp_tools
     from .tools.tool import Tool, ToolError, ToolTimeout
 
 # Each public name and the module it lives in. A name is imported on first use, so `import executor`
@@ -106,6 +107,7 @@ _PUBLIC = {
     "ToolCallingAgent": "agents.tool_calling",
     "create_tool_calling_agent": "agents.tool_calling",
     "tool": "tools.decorator",
+    "mcp_tools": "tools.mcp",
     "Tool": "tools.tool",
     "ToolError": "tools.tool",
     "ToolTimeout": "tools.tool",

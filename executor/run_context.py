@@ -12,7 +12,7 @@ from typing import Any
 
 from .call_stack import CallScope, CallStacks, ThreadScope
 from .clock import Clock, SystemClock
-from .events import EventBase, SourceRef
+from .events import ChainEndEvent, ChainErrorEvent, EventBase, SourceRef
 from .events.builder import builder_for
 from .paths import relative_path
 from .recovery.rate_limit import RateLimiter
@@ -100,6 +100,7 @@ class RunContext:
         self._concurrent = 0  # how many concurrent_calls blocks are open
         self.run_state: dict[Any, Any] = {}  # what an agent keeps for one run only (a context summary)
         self._thread = ThreadScope()  # a worker thread's CallScope
+        self._at_end: list[Callable[[], None]] = []  # what to do once the run is over (close an MCP connection)
 
     @property
     def iteration(self) -> int:
@@ -154,7 +155,18 @@ class RunContext:
         finally:
             if lock is not None:
                 lock.release()
+        if self._at_end and (cls is ChainEndEvent or cls is ChainErrorEvent):
+            self._ended()
         return event
+
+    def at_end(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once, when the run emits chain_end or chain_error (an MCP tool closes its server then)."""
+        self._at_end.append(callback)
+
+    def _ended(self) -> None:
+        callbacks, self._at_end = self._at_end, []
+        for callback in callbacks:
+            callback()
 
     @contextmanager
     def concurrent_calls(self) -> Iterator[None]:

@@ -72,6 +72,8 @@ TUTORIALS: dict[str, Tutorial] = {
         _tutorial("structured-output", "structured-output"),
         # LangChain 1.x's ToolRetryMiddleware recorded from LangChain itself, then loopscope's own retry.
         _tutorial("langchain-retry", "langchain-retry-jitter", "langchain-retry-steady", "langchain-retry-loopscope"),
+        # Tools from a Model Context Protocol server: a tool list, JSON-RPC calls, answers of any shape.
+        _tutorial("mcp-search", "mcp-search"),
     )
 }
 

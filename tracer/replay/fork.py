@@ -23,6 +23,7 @@ from .cassette import (
     answer_of,
     answered_calls,
     check_prompt,
+    is_mcp_tool,
     recorded_calls,
     same_input,
     tool_call_cursor,
@@ -226,6 +227,10 @@ class ForkedToolAnswers:
 
 def fork_tool(tool: Tool, events: Sequence[Event], state: ForkState, observation: str | None) -> Tool:
     """`tool` for a forked run; the real tool runs whenever the recording has no answer for it."""
+    if is_mcp_tool(tool):
+        from .mcp_replay import forked_mcp_tool  # late: only an MCP tool needs it (see cassette_tools)
+
+        return forked_mcp_tool(tool, events, state, observation)
     answers = ForkedToolAnswers(tool, events, state, observation)
     if not tool.emits_events:
 
