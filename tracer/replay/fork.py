@@ -30,7 +30,7 @@ from .cassette import (
 )
 from .recorded_call import ModelCall, ToolCall
 from .user_agent import user_build
-from .verify import Rerun, recorded_inputs, run_collecting
+from .verify import Rerun, recorded_entry, recorded_inputs, run_collecting
 
 MODEL_KINDS = ("llm_start", "llm_end")
 TOOL_KINDS = ("tool_start", "tool_end", "tool_error")
@@ -326,5 +326,5 @@ def fork_trace(
     with TraceWriter(
         path, redactor=redactor, **meta, parent=str(parent_path), parent_run_id=parent_run, fork_at=at, fork=change
     ) as writer:
-        rerun: Rerun = run_collecting(executor, recorded_inputs(trace), [writer])
+        rerun: Rerun = run_collecting(executor, recorded_inputs(trace), [writer], recorded_entry(trace.events))
     return ForkResult(path, Trace(writer.header, rerun.events, path), rerun.error)
