@@ -26,6 +26,7 @@ _HOMES = {
     "context-budget-trim": ("context_budget", "SCENARIO_TRIM"),
     "context-budget-summarize": ("context_budget", "SCENARIO_SUMMARIZE"),
     "structured-output": ("structured_output", "SCENARIO"),
+    "own-agent": ("own_agent", "SCENARIO"),
 }
 
 

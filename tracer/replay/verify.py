@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, cast
 
 from executor import AgentExecutor
@@ -199,10 +199,17 @@ def _line_rows(events: Sequence[EventBase]) -> list[dict[str, Any]]:
                 "kind": event.kind,
                 "tool_call_id": getattr(event, "tool_call_id", None),
                 "at": f"{source.file}:{source.line}" if source else None,
-                "callee": f"{callee.file}:{callee.line}" if callee else None,
+                "callee": f"{_portable(callee.file)}:{callee.line}" if callee else None,
             }
         )
     return in_call_order(rows)
+
+
+def _portable(file: str) -> str:
+    """A callee's file as compared across machines: a file outside the project is an absolute path that
+    differs from one checkout (or temporary folder) to another, so only its name counts, as in normalise."""
+    path = PurePath(file)
+    return path.name if path.is_absolute() else file
 
 
 def moved_lines(recorded: Sequence[EventBase], rerun: Sequence[EventBase], keep: int = 3) -> tuple[list[str], int]:
