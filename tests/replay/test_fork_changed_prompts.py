@@ -95,3 +95,18 @@ def test_a_changed_prompt_with_terminal_escapes_is_printed_inert(shop, capsys):
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out
     assert "warning: model call #3" in out and "\\x1b]52;c;" in out
+
+
+def test_diff_of_a_stale_fork_says_its_outcome_may_be_stale(shop, tmp_path):
+    from tracer.report.diff import diff_traces, render_diff
+
+    trace, spec = shop("react")
+    at = _stock_end(trace)
+    stale = fork_trace(trace, at, observation="rose: 0", output=tmp_path / "stale.jsonl", agents=[spec])
+    shown = "\n".join(render_diff(diff_traces(trace, stale.path)))
+    seqs = ", ".join(str(c.seq) for c in stale.changed)
+    assert f"note: B is a fork whose model calls at events {seqs} got the other run's replies" in shown
+    stopped = fork_trace(
+        trace, at, observation="rose: 0", output=tmp_path / "s.jsonl", agents=[spec], after_fork="stop"
+    )
+    assert "note:" not in "\n".join(render_diff(diff_traces(trace, stopped.path)))

@@ -12,6 +12,7 @@ from tests.helpers.pilot_helpers import answer, debugger, highlighted, pane_text
 from tests.helpers.user_project import recorded_florist
 from tracer.debug.live_run import LiveRun
 from tracer.debug.step_into import on_awaiting_loop
+from tracer.tui.chrome import localise
 from tracer.tui.panes.status_line import StatusLine
 
 SIZE = (120, 40)
@@ -285,6 +286,28 @@ def test_leaving_the_function_says_how_the_call_ended(kind, error_type, said, zh
     assert zh in localise(said, "zh")
 
 
+def test_leaving_a_parallel_call_onto_another_calls_event_says_whose_it_is():
+    from types import SimpleNamespace
+
+    from executor.events import ToolStartEvent
+    from executor.events.base import CalleeRef, SourceRef
+    from tracer.debug.stepping import Motion
+    from tracer.tui.flows.into_function import left_function
+
+    where = SourceRef(file="executor/tools/tool.py", line=40, function="run")
+    envelope = {"run_id": "r", "t": 0.5, "iteration": 1, "frames": ("perform_tool_calls",), "source": where}
+    quote = CalleeRef(file="shop.py", line=8, function="quote", qualname="quote")
+    count = CalleeRef(file="shop.py", line=20, function="count", qualname="count")
+    stepped = ToolStartEvent(tool="quote", tool_input="{}", callee=quote, tool_call_id="c_quote", seq=6, **envelope)
+    other = ToolStartEvent(tool="count", tool_input="{}", callee=count, tool_call_id="c_count", seq=7, **envelope)
+    store = SimpleNamespace(run=SimpleNamespace(stepped_into=stepped))
+    session = SimpleNamespace(event=lambda: other, position=7, message="", store=store)
+    left_function(session, Motion.OUT)
+    said = "step out: quote() is done → event 7 (another call's tool_start; quote()'s own comes in turn)"
+    assert session.message == said
+    assert "另一个调用的 tool_start" in localise(said, "zh")
+
+
 @pytest.fixture
 def parallel(tmp_path, monkeypatch):
     """A tool-calling agent whose reply asks for quote() and count() at once, and its recording."""
@@ -316,7 +339,10 @@ async def test_s_at_a_parallel_calls_tool_start_follows_its_thread_and_r_returns
         if landed.tool_call_id == "c_quote":
             assert "quote() is done →" in app.session.message
         else:  # count's turn came first in the recording
-            assert "quote() is done; its tool_end comes in its turn" in app.session.message
+            assert f"quote() is done → event {landed.seq} (another call's {landed.kind}; quote()'s own" in (
+                app.session.message
+            )
+            assert "另一个调用的" in localise(app.session.message, "zh")
         await pilot.press("c")
         await settle(pilot, lambda: idle(app) and app.session.store.complete)
     app.session.store.close()

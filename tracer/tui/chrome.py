@@ -131,11 +131,9 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         lambda m: f"{_motion(m)}：{m[3]} 已返回 → 事件 {m[4]}（{m[5]}）",
     ),
     (
-        r"(step|next|step out|continue)( backwards)?: (\S+\(\)) is done; its tool_end comes in its turn, after this "
-        r"event of another call → event (\d+) \((\w+)\)",
-        lambda m: (
-            f"{_motion(m)}：{m[3]} 已返回；它的 tool_end 按顺序稍后到来，这是另一个调用的事件 → 事件 {m[4]}（{m[5]}）"
-        ),
+        r"(step|next|step out|continue)( backwards)?: (\S+\(\)) is done → event (\d+) \(another call's (\w+); "
+        r"\S+ own comes in turn\)",
+        lambda m: f"{_motion(m)}：{m[3]} 已返回 → 事件 {m[4]}（另一个调用的 {m[5]}；{m[3]} 自己的事件按顺序稍后到来）",
     ),
     (
         r"(step|next|step out|continue)( backwards)?: (\S+\(\)) never ran: its arguments did not fit → event (\d+) \((\w+)\)",

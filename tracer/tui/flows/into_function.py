@@ -120,8 +120,10 @@ def left_function(session: DebugSession, motion: Motion) -> None:
     call = getattr(stepped, "tool_call_id", None)
     if call is not None and getattr(event, "tool_call_id", None) != call:  # a parallel call: another's turn
         name = _name(stepped)
-        what = f"{name} is done; its tool_end comes in its turn, after this event of another call"
-        session.message = f"{MOTION_WORDS[motion]}: {what} → event {session.position} ({event.kind})"
+        session.message = (
+            f"{MOTION_WORDS[motion]}: {name} is done → event {session.position} "
+            f"(another call's {event.kind}; {name}'s own comes in turn)"
+        )
         return
     if isinstance(event, ToolErrorEvent) and event.error_type == "ToolInputError":
         what = f"{name} never ran: its arguments did not fit"  # refused before the first line
