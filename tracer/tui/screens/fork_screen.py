@@ -14,12 +14,9 @@ from ...trace.literal_text import scrub
 WHAT = {"reply": "the model's reply", "observation": "the tool's observation"}
 # What the re-run does after the edit, by what answers a later model call whose prompt changed (it now
 # holds the edit): the learner must not take an old recorded answer for the model's reaction to it.
-AFTER = (
-    "After this event the run re-executes. A later model call asked exactly what was recorded gets its recorded reply. "
-)
+AFTER = "After this event the run re-executes; a later model call asked exactly what was recorded gets its reply. "
 CHANGED = {
-    "recording": "One whose prompt changed gets the reply recorded for the old prompt: the fork names each such call, "
-    "and its outcome may be the old answer.",
+    "recording": "One whose prompt changed gets the reply recorded for the old prompt (named; the outcome may be stale).",
     "stop": "One whose prompt changed ends the fork there, its new prompt in the trace (e asks a model with it).",
     "live": "One whose prompt changed goes to the live model {model}.",
 }
