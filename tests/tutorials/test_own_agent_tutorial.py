@@ -58,6 +58,10 @@ async def test_the_tutorial_opens_live_and_s_steps_into_quote(tmp_path, monkeypa
     app = DebuggerApp(session)
     async with app.run_test(size=(120, 40)) as pilot:
         assert "An agent of your own" in pane_text(app, "narration-text")
+        await pilot.press("space")  # the next stop's event has not happened yet: s runs the live run to it
+        await settle(pilot)
+        assert app.session.position == 0
+        assert "the run is live: s (or c) runs it on; the next stop is event 4" in app.session.message
         for _ in range(5):
             await pilot.press("s")
             await settle(pilot, lambda: not app.screen.busy)

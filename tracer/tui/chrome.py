@@ -284,6 +284,10 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"step into (\S+\(\))", r"进入 \1"),
     (r"run (\S+\(\)) to its end", r"运行 \1 到结束"),
     (r"no further stop that way", "这个方向没有停靠点了"),
+    (
+        r"the run is live: s \(or c\) runs it on; the next stop is event (\d+)",
+        r"这是实时运行：按 s（或 c）让它往下跑；下一个停靠点是事件 \1",
+    ),
     (r"frame (.*)", r"栈帧 \1"),
     (r"already at the outermost frame", "已经在最外层栈帧"),
     (r"already at the event's frame", "已经在事件所在的栈帧"),
