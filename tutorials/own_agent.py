@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
+import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -65,8 +67,11 @@ def write_agent(folder: Path) -> Path:
 
 @cache
 def agent_folder() -> Path:
-    """The folder this process writes the learner's agent into: a fresh temporary one, made once."""
-    return Path(tempfile.mkdtemp(prefix="loopscope-own-agent-"))
+    """The folder this process writes the scenario's agent into (verify, fixtures, record): a fresh temporary
+    one, made once and removed when the process ends. The live tutorial writes the learner's own, which stays."""
+    folder = Path(tempfile.mkdtemp(prefix="loopscope-own-agent-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 @cache
