@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # editors and mypy follow `from executor import X` here; at r
     from .agents.react import ReActAgent, create_react_agent
     from .agents.structured_output import extract_structured
     from .agents.tool_calling import ToolCallingAgent, create_tool_calling_agent
+    from .call_gate import ToolCallGate
     from .clock import ManualClock, SystemClock
     from .models.chat_call import reply_from_llm_end
     from .models.chat_model import (
@@ -96,6 +97,7 @@ _PUBLIC = {
     "RetryPolicy": "recovery.retry",
     "TransientError": "recovery.retry",
     "RunContext": "run_context",
+    "ToolCallGate": "call_gate",
     "AgentAction": "schema",
     "AgentFinish": "schema",
     "AgentStep": "schema",

@@ -30,6 +30,7 @@ _HOMES = {
     "langchain-retry-steady": ("langchain_retry", "SCENARIO_STEADY"),
     "langchain-retry-loopscope": ("langchain_retry", "SCENARIO_LOOPSCOPE"),
     "mcp-search": ("mcp_search", "SCENARIO"),
+    "own-agent": ("own_agent", "SCENARIO"),
 }
 
 
