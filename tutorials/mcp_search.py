@@ -12,7 +12,8 @@ from .scenario import Scenario
 QUESTION = "What does a bunch of 20 red roses cost wholesale, and what does delivery in the city add?"
 # Where each vendor keeps the pages, in the order they are tried (seed 004's list).
 PAGE_PATHS = ["$.pages", "$.data.pages", "$.result.content[0].text", "$.choices[0].message.content"]
-SERVER = [sys.executable, "-m", "tutorials.mcp_search_server"]  # recorded as `python -m tutorials.mcp_search_server`
+# -P: the working directory is not put on sys.path, so a user's own tutorials/ cannot stand in for ours.
+SERVER = [sys.executable, "-P", "-m", "tutorials.mcp_search_server"]  # recorded as `python -P -m …`
 ANSWER = "A bunch of 20 red roses wholesales for 25-30 yuan (about 28); delivery in the city adds 15 yuan a bouquet."
 
 
