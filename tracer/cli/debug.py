@@ -106,6 +106,8 @@ def _live_run(args: argparse.Namespace):
     safe_name = "".join(c if c.isalnum() or c in "-_" else "_" for c in args.live)
     record = args.record or Path(tempfile.mkdtemp(prefix="loopscope-")) / f"{safe_name}.live.jsonl"
     # Here --live means a live debugging session, not a live model: only --model/--fallbacks ask for one.
+    if args.replies and not args.model:
+        args.model = "scripted"  # --replies: the built-in scripted model answers, offline
     wants_model = bool(args.model or getattr(args, "fallbacks", False))
     # Without a real model the recording answers, and it knows what was asked.
     args.needs_inputs = wants_model and not (args.model or "").startswith("replay:")

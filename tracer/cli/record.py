@@ -88,10 +88,10 @@ def record_scenario(scenario, output) -> int:
 
 def run(args: argparse.Namespace) -> int:
     scenario = scenario_named(args.scenario, args)
-    if is_agent_spec(args.scenario) and not wants_live(args):
+    if is_agent_spec(args.scenario) and not wants_live(args) and not scenario.replies:
         raise UsageError(
-            f"{args.scenario} has no scripted replies: record it against a model, e.g. "
-            "--model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live"
+            f"{args.scenario} has no scripted replies: give them with --replies FILE.json, or record it against "
+            "a model, e.g. --model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live"
         )
     output = Path(args.output) if args.output else getattr(scenario, "recording", scenario.fixture)
     if not should_record(RecordMode.parse(args.mode), output):
