@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from ...report.cjk_wrap import WrappedText
 from .text_pane import TextPane
 
 
@@ -15,5 +16,5 @@ class PromptPane(Vertical):
         yield TextPane(stick_to_end=True, id="prompt-text")
 
     def show(self, header: Text, body: Text) -> None:
-        self.query_one("#prompt-header", Static).update(header)
+        self.query_one("#prompt-header", Static).update(WrappedText(header))
         self.query_one("#prompt-text", TextPane).show(body)

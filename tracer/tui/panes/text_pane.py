@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ..views.narration_view import WrappedNarration
+from ...report.cjk_wrap import WrappedText
 from ..views.variable_table import VariableTable
 
 
@@ -27,12 +27,13 @@ class TextPane(VerticalScroll, can_focus=True):
             # Anchored: Textual keeps the bottom in view when the text grows after a relayout.
             self.anchor()
 
-    def show(self, text: Text | VariableTable | WrappedNarration) -> None:
-        """Any renderable with a `.plain` text; the plain text is what tests read."""
+    def show(self, text: Text | VariableTable | WrappedText) -> None:
+        """Any renderable with a `.plain` text; the plain text is what tests read. A Text is wrapped
+        between Chinese characters and at spaces, never inside a word (Rich would cut it anywhere)."""
         if text.plain == self.plain:
             return  # unchanged: keep the reader's scroll position
         self.plain = text.plain
-        self.body.update(text)
+        self.body.update(WrappedText(text) if isinstance(text, Text) else text)
         if self.stick_to_end:
             self.scroll_end(animate=False)  # also re-anchors if the reader had scrolled up
         else:
