@@ -26,7 +26,7 @@ async def test_a_chinese_tutorial_has_chinese_pane_titles_footer_status_and_stop
             assert english not in screen, english
         await pilot.press("s")
         await settle(pilot)
-        status = str(app.screen.query_one(StatusLine).render())
+        status = app.screen.query_one(StatusLine).plain
         assert "事件 1/23" in status and "第 1 轮" in status and "单步 → 事件 1" in status
         assert "llm_start · 规划" in status and "planning" not in status and "全程" in status
         await pilot.press("question_mark")

@@ -144,7 +144,7 @@ async def test_a_truncated_trace_opens_with_a_visible_warning(rose, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert len(app.session) == 22
-        assert "the last line is cut off" in str(app.screen.query_one(StatusLine).render())
+        assert "the last line is cut off" in app.screen.query_one(StatusLine).plain
         await pilot.press("s")
         await settle(pilot)
         assert "truncated" in str(app.screen.query_one(EventTimeline).border_subtitle)
@@ -202,7 +202,7 @@ async def test_names_in_a_hand_written_trace_cannot_style_the_screen(rose, tmp_p
         app.screen.refresh_panes()
         await pilot.press("3")
         await settle(pilot)
-        assert "[reverse]x␛[31m" in str(app.screen.query_one(CallStackPane).render())
+        assert "[reverse]x␛[31m" in app.screen.query_one(CallStackPane).plain
         assert "[b]evil.py:" in str(app.screen.query_one("#source-pane").border_title)
         assert "[reverse]x␛[31m" in pane_text(app, "detail-text")
         assert "\x1b" not in app.export_screenshot()
@@ -223,7 +223,7 @@ async def test_a_trace_killed_between_events_opens_as_interrupted(rose, tmp_path
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert len(app.session) == 10
-        assert "the run was interrupted" in str(app.screen.query_one(StatusLine).render())
+        assert "the run was interrupted" in app.screen.query_one(StatusLine).plain
         assert "truncated" in str(app.screen.query_one(EventTimeline).border_subtitle)
 
 

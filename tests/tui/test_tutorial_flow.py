@@ -57,7 +57,7 @@ async def test_the_chinese_session_moves_on_in_chinese():
         first = app.session
         await pilot.press("space")
         await settle(pilot, lambda: app.session is not first and app.screen.session is app.session)
-        status = str(app.screen.query_one(StatusLine).render())
+        status = app.screen.query_one(StatusLine).plain
         assert "上一部分结束 · 教程 tool-error，第 2/3 部分" in status, status
 
 

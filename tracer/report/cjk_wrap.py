@@ -21,8 +21,8 @@ _CJK_RANGES = ((0x2E80, 0x9FFF), (0xFF00, 0xFFEF))  # (U+3000-303F lies inside t
 # "(see below)" keeps its bracket with the word.
 NO_LINE_START = frozenset("，。、；：！？）》」』〉】〕〗”’…—・～％,.;:!?)]}%")
 NO_LINE_END = frozenset("（《「『〈【〔〖“‘([{")
-# Where an over-long Latin word (a path, a URL, an expression) may be cut when nothing else fits.
-_PATH_BREAKS = frozenset("/\\,=&?")
+# Where an over-long Latin word (a path, a dotted name, a URL) may be cut when nothing else fits.
+_PATH_BREAKS = frozenset("/\\.,=&?")
 
 
 def _is_cjk(char: str) -> bool:

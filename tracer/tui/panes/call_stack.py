@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual.events import Click
 from textual.message import Message
@@ -11,6 +13,84 @@ from textual.widgets import Static
 
 from ...debug.source_map import FrameLocation
 from ...trace.literal_text import scrub
+
+NOTES = {
+    "en": {
+        "event": "this event",
+        "callee": "your function, which it calls",
+        "unknown": "(line unknown)",
+        "none": "(no frames)",
+    },
+    "zh": {"event": "此事件", "callee": "它调用的你的函数", "unknown": "（行号未知）", "none": "（没有栈帧）"},
+}
+
+
+def _middle_cut(name: str, width: int) -> str:
+    """`agent_executor.py` as `agent_e…or.py` in `width` cells: both ends say which file it is."""
+    if cell_len(name) <= width:
+        return name
+    if width < 7:  # `a…y` says nothing: leave the name out
+        return ""
+    tail = max(1, (width - 1) // 2)
+    return name[: width - 1 - tail] + "…" + name[-tail:]
+
+
+class StackLines:
+    """The frames, one line each, fitted to the pane's width when drawn: the note after the
+    event's frame shrinks to its arrow, then file names lose their middle; the line number,
+    the arrow and the ▶ of the selected frame are never cut."""
+
+    def __init__(self, frames: list[FrameLocation], selected: int, lang: str) -> None:
+        self.frames, self.selected = frames, selected
+        self.words = NOTES.get(lang, NOTES["en"])
+        self.plain = "\n".join(line.plain for line in self.lines(10_000))
+
+    def _columns(self) -> list[tuple[str, str, str, str, bool]]:
+        """(function, file name, :line, note) per frame, and whether its line is exact."""
+        rows, shown_file = [], None
+        event_depth = max((d for d, f in enumerate(self.frames) if not f.callee), default=len(self.frames) - 1)
+        for depth, frame in enumerate(self.frames):
+            # The file only when it changes, so narrow panes still show every line number.
+            name = scrub(Path(frame.file).name) if frame.file else None
+            file = name if name != shown_file else ""
+            shown_file = name or shown_file
+            where = f":{frame.line}" if frame.line else self.words["unknown"]
+            if not frame.line:
+                file = ""
+            note = self.words["callee"] if frame.callee else self.words["event"] if depth == event_depth else ""
+            rows.append((scrub(frame.function), file, where, note, frame.exact))
+        return rows
+
+    def lines(self, width: int) -> list[Text]:
+        rows = self._columns()
+        if not rows:
+            return [Text(self.words["none"], style="dim")]
+        pad = max(cell_len(function) for function, *_ in rows)
+        return [self._line(depth, row, pad, width) for depth, row in enumerate(rows)]
+
+    def _line(self, depth: int, row: tuple[str, str, str, str, bool], pad: int, width: int) -> Text:
+        function, file, where, note, exact = row
+        chosen = depth == self.selected
+        fixed = 2 + pad + 2 + cell_len(where)
+        if fixed > width:  # narrower than the names: the alignment gives way first
+            pad = max(cell_len(function), pad - (fixed - width))
+            fixed = 2 + pad + 2 + cell_len(where)
+        room = width - fixed
+        arrow = bool(note)
+        if note and room < 4 + cell_len(note):
+            note = ""  # the arrow stays: it still marks the frame
+        marker = (4 + cell_len(note)) if note else 3 if arrow else 0
+        file = _middle_cut(file, room - marker)  # the file gives way first: the source pane's title has it
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("▶ " if chosen else "  ", style="bold green")
+        text.append(f"{function:<{pad}}", style="bold reverse" if chosen else "bold")
+        text.append(f"  {file}{where}", style="" if exact else "dim")
+        if arrow:
+            text.append(f"  ← {note}".rstrip(), style="dim italic")
+        return text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text("\n", no_wrap=True, overflow="ellipsis").join(self.lines(options.max_width))
 
 
 class CallStackPane(Static):
@@ -24,32 +104,17 @@ class CallStackPane(Static):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.frames: list[FrameLocation] = []
+        self.lines = StackLines([], 0, "en")
 
-    def show(self, frames: list[FrameLocation], frame_up: int) -> None:
+    def show(self, frames: list[FrameLocation], frame_up: int, lang: str = "en") -> None:
         self.frames = frames
-        selected = len(frames) - 1 - frame_up
-        width = max((len(f.function) for f in frames), default=0)
-        text = Text(no_wrap=True, overflow="ellipsis")
-        shown_file = None
-        event_depth = max((d for d, f in enumerate(frames) if not f.callee), default=len(frames) - 1)
-        for depth, frame in enumerate(frames):
-            chosen = depth == selected
-            text.append("▶ " if chosen else "  ", style="bold green")
-            text.append(f"{scrub(frame.function):<{width}}", style="bold reverse" if chosen else "bold")
-            # The file only when it changes, so narrow panes still show every line number.
-            name = scrub(Path(frame.file).name) if frame.file else None
-            where = f"{name if name != shown_file else ''}:{frame.line}" if frame.line else "(line unknown)"
-            shown_file = name or shown_file
-            text.append(f"  {where}", style="" if frame.exact else "dim")
-            if frame.callee:
-                text.append("  ← your function, which it calls", style="dim italic")
-            elif depth == event_depth:
-                text.append("  ← this event", style="dim italic")
-            text.append("\n")
-        if not frames:
-            text.append("(no frames)", style="dim")
-        text.rstrip()  # in place: no blank line after the last frame
-        self.update(text)
+        self.lines = StackLines(frames, len(frames) - 1 - frame_up, lang)
+        self.update(self.lines)
+
+    @property
+    def plain(self) -> str:
+        """The stack as shown on a wide pane (tests read it)."""
+        return self.lines.plain
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)

@@ -11,10 +11,12 @@ from .text_pane import TextPane
 
 
 class PromptPane(Vertical):
+    header = ""  # the fixed line's text (tests read it)
     def compose(self):
         yield Static(id="prompt-header")
         yield TextPane(stick_to_end=True, id="prompt-text")
 
     def show(self, header: Text, body: Text) -> None:
+        self.header = header.plain
         self.query_one("#prompt-header", Static).update(WrappedText(header))
         self.query_one("#prompt-text", TextPane).show(body)

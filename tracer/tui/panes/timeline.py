@@ -170,11 +170,11 @@ class EventTimeline(ScrollView, can_focus=True):
             # Indent by call depth below _call, so nested calls (the calculator's model) stand out.
             row.append(" " * min(max(len(event.frames) - 2, 0), MAX_INDENT))
         if isinstance(event, UnreadableEvent):
-            row.append("unreadable ", style="bold red")
+            row.append("无法读取 " if session.lang == "zh" else "unreadable ", style="bold red")
             row.append_text(literal(event.problem))
             return row
         row.append(f"{event.kind:<{pad}} ", style=kind_style(event.kind, event))
-        row.append_text(summary_text(event, narrow=width < NARROW_FROM))
+        row.append_text(summary_text(event, narrow=width < NARROW_FROM, lang=session.lang))
         return row
 
     def _iteration_cell(self, position: int, event, row: int) -> Text:

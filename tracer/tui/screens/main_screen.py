@@ -272,7 +272,7 @@ class DebuggerScreen(Screen[None]):
     def refresh_panes(self) -> None:
         session = self.session
         self.timeline.follow()
-        self.stack.show(session.frames(), session.frame_up)
+        self.stack.show(session.frames(), session.frame_up, self.lang)
         arrived = self.source.show(session)
         if arrived is not None:  # a stop that points at a pane shows it, once per arrival
             self.tabs.active = arrived

@@ -19,6 +19,7 @@ from executor.events import (
 
 from ...trace.literal_text import scrub
 from .clipped_text import first_line
+from .event_summary_zh import SUMMARIES_ZH
 
 KIND_STYLES = {
     "chain_start": "bold magenta",
@@ -160,11 +161,15 @@ NARROW_SUMMARIES = {
 }
 
 
-def summary(event: EventBase, narrow: bool = False) -> str:
-    describe = (NARROW_SUMMARIES if narrow else {}).get(event.kind) or SUMMARIES.get(event.kind)
+def summary(event: EventBase, narrow: bool = False, lang: str = "en") -> str:
+    describe = (
+        (NARROW_SUMMARIES if narrow else {}).get(event.kind)
+        or (SUMMARIES_ZH if lang == "zh" else {}).get(event.kind)
+        or SUMMARIES.get(event.kind)
+    )
     return describe(event) if describe else ""
 
 
-def summary_text(event: EventBase, narrow: bool = False) -> Text:
+def summary_text(event: EventBase, narrow: bool = False, lang: str = "en") -> Text:
     """The summary as literal text (scrubbed: no markup, no escapes, no control characters)."""
-    return Text(scrub(summary(event, narrow)).replace("\n", " "), style="default")
+    return Text(scrub(summary(event, narrow, lang)).replace("\n", " "), style="default")
