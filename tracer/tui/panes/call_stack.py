@@ -47,16 +47,15 @@ class StackLines:
 
     def _columns(self) -> list[tuple[str, str, str, str, bool]]:
         """(function, file name, :line, note) per frame, and whether its line is exact."""
-        rows, shown_file = [], None
+        rows: list[tuple[str, str, str, str, bool]] = []
+        shown_file = None
         event_depth = max((d for d, f in enumerate(self.frames) if not f.callee), default=len(self.frames) - 1)
         for depth, frame in enumerate(self.frames):
             # The file only when it changes, so narrow panes still show every line number.
             name = scrub(Path(frame.file).name) if frame.file else None
-            file = name if name != shown_file else ""
+            file = name if name and name != shown_file and frame.line else ""
             shown_file = name or shown_file
             where = f":{frame.line}" if frame.line else self.words["unknown"]
-            if not frame.line:
-                file = ""
             note = self.words["callee"] if frame.callee else self.words["event"] if depth == event_depth else ""
             rows.append((scrub(frame.function), file, where, note, frame.exact))
         return rows
