@@ -64,16 +64,24 @@ def _pieces(text: str) -> list[tuple[int, int, bool]]:
     return pieces
 
 
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 def _fold(text: str, start: int, end: int, width: int) -> Iterator[tuple[int, int]]:
-    """A piece wider than a whole line, cut into lines: after a / or , where one falls, else at the width."""
+    """A piece wider than a whole line, cut into lines: after a / . , = where one falls, else between
+    a name and what follows it (`AgentAction(` `tool=`), and only when there is none inside a name."""
     while cell_len(text[start:end]) > width:
         cut, used = start, 0
         while cut < end and used + cell_len(text[cut]) <= width:
             used += cell_len(text[cut])
             cut += 1
         cut = max(cut, start + 1)
+        inside = range(start + 1, cut)
         nice = max((at + 1 for at in range(start, cut) if text[at] in _PATH_BREAKS), default=start)
-        if nice > start and cut < end:  # a name stays whole when a separator allows it
+        if nice <= start:
+            nice = max((at for at in inside if not (_word_char(text[at - 1]) and _word_char(text[at]))), default=start)
+        if nice > start and cut < end:  # a name stays whole when something else allows a cut
             cut = nice
         while cut - 1 > start and cut < end and (text[cut] in NO_LINE_START or text[cut - 1] in NO_LINE_END):
             cut -= 1  # the punctuation keeps its word, even here

@@ -29,7 +29,7 @@ def _middle_cut(name: str, width: int) -> str:
     """`agent_executor.py` as `agent_e…or.py` in `width` cells: both ends say which file it is."""
     if cell_len(name) <= width:
         return name
-    if width < 7:  # `a…y` says nothing: leave the name out
+    if width < 10:  # `rea….py` says little: leave the name out (the source pane's title has it)
         return ""
     tail = max(1, (width - 1) // 2)
     return name[: width - 1 - tail] + "…" + name[-tail:]

@@ -12,9 +12,14 @@ from .text_pane import TextPane
 
 class PromptPane(Vertical):
     header = ""  # the fixed line's text (tests read it)
+
+    def __init__(self, lang: str = "en", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.lang = lang
+
     def compose(self):
         yield Static(id="prompt-header")
-        yield TextPane(stick_to_end=True, id="prompt-text")
+        yield TextPane(stick_to_end=True, lang=self.lang, id="prompt-text")
 
     def show(self, header: Text, body: Text) -> None:
         self.header = header.plain

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
@@ -71,7 +72,9 @@ class StatusLine(Static):
         if hint:  # what s / r do here (the footer says it too, in fewer words)
             text.append(f" │ {hint}", style="bold cyan")
         bill = bill_text(session, event.iteration)
-        if bill:  # after the message: why we stopped matters more than the bill
+        # After the message: why we stopped matters more than the bill, which a narrow terminal leaves
+        # to the Detail pane rather than take a second line for it.
+        if bill and cell_len(text.plain) + cell_len(bill) + 3 <= max(self.size.width, 1):
             text.append(f" │ {bill}", style="magenta")
         self.plain = text.plain
         self.update(WrappedText(text))

@@ -9,7 +9,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
+from ...report.cjk_wrap import WrappedText
 from ...trace.literal_text import scrub
+from ..chrome import app_language, localise
 
 WHAT = {"reply": "the model's reply", "observation": "the tool's observation"}
 # What the re-run does after the edit: the learner must not expect a live model to react to it.
@@ -43,22 +45,28 @@ class ForkScreen(ModalScreen[str | None]):
         self.cleaned = self.recorded != recorded
 
     def compose(self) -> ComposeResult:
+        self.lang = app_language(self.app)
+        question = f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}"
         with Vertical(id="fork"):
-            yield Static(
-                Text(f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}", style="bold"),
-                id="fork-question",
-            )
-            yield Static(Text(AFTER, style="italic"), id="fork-after")
+            yield Static(WrappedText(Text(localise(question, self.lang), style="bold")), id="fork-question")
+            yield Static(WrappedText(Text(localise(AFTER, self.lang), style="italic")), id="fork-after")
             yield ForkText(self.recorded, soft_wrap=True, id="fork-text")
             yield Static(self._hint(), id="fork-hint")
 
     def _hint(self) -> Text:
         hint = Text(
-            "ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel", style="dim"
+            localise(
+                "ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel", self.lang
+            ),
+            style="dim",
         )
         if self.cleaned:
             hint.append(
-                "\ncontrol characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
+                "\n"
+                + localise(
+                    "control characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
+                    self.lang,
+                ),
                 style="yellow",
             )
         return hint
@@ -72,7 +80,7 @@ class ForkScreen(ModalScreen[str | None]):
         text = self.query_one(TextArea).text
         if text == self.recorded:
             self.query_one("#fork-hint", Static).update(
-                Text("the text is unchanged: edit it first (esc cancels)", style="bold red")
+                Text(localise("the text is unchanged: edit it first (esc cancels)", self.lang), style="bold red")
             )
             return
         self.dismiss(text)
