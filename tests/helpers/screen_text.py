@@ -90,6 +90,7 @@ def foreign_words(rows: list[str], allowed: frozenset[str]) -> list[tuple[str, s
     counts when no allowed word starts with it."""
     found = []
     for row in rows:
+        row = re.sub(r"\\[nrt]", " ", row)  # an escape in a repr (\nObservation) is not a word
         for match in WORD.finditer(row):
             word = match.group()
             if len(word) < 2 or word in allowed or CAMEL_CASE.fullmatch(word):

@@ -70,12 +70,12 @@ class StackLines:
     def _line(self, depth: int, row: tuple[str, str, str, str, bool], pad: int, width: int) -> Text:
         function, file, where, note, exact = row
         chosen = depth == self.selected
+        arrow = bool(note)
         fixed = 2 + pad + 2 + cell_len(where)
-        if fixed > width:  # narrower than the names: the alignment gives way first
-            pad = max(cell_len(function), pad - (fixed - width))
+        if fixed + 3 * arrow > width:  # narrower than the names: the alignment gives way first
+            pad = max(cell_len(function), pad - (fixed + 3 * arrow - width))
             fixed = 2 + pad + 2 + cell_len(where)
         room = width - fixed
-        arrow = bool(note)
         if note and room < 4 + cell_len(note):
             note = ""  # the arrow stays: it still marks the frame
         marker = (4 + cell_len(note)) if note else 3 if arrow else 0
@@ -109,6 +109,13 @@ class CallStackPane(Static):
         self.frames = frames
         self.lines = StackLines(frames, len(frames) - 1 - frame_up, lang)
         self.update(self.lines)
+        self.call_after_refresh(self._keep_selected_in_view, len(frames) - 1 - frame_up)
+
+    def _keep_selected_in_view(self, selected: int) -> None:
+        """A stack taller than the pane scrolls so the selected frame (the event's, at first) shows."""
+        height = max(self.scrollable_content_region.height, 1)
+        if not self.scroll_y <= selected < self.scroll_y + height:
+            self.scroll_to(y=max(0, selected - height + 1), animate=False)
 
     @property
     def plain(self) -> str:
