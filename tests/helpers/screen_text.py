@@ -18,6 +18,7 @@ from tutorials.registry import TUTORIALS
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 # A word that touches a pane's edge, a scrollbar or an ellipsis may have been cut there.
 EDGE = re.compile(r" *(?:[\u2500-\u259f\u2026]|$)")
+START = re.compile(r"(?:^|[\u2500-\u259f] *| {2,})$")  # a word that opens a pane's row
 CAMEL_CASE = re.compile(r"[A-Z][a-z0-9]+[A-Z]\w*")  # a class's name, never a sentence's word
 # Words a Chinese screen may show that are not anybody's English: keys, the program, units.
 SHARED_WORDS = {"esc", "tab", "ctrl", "enter", "pgup", "pgdn", "del", "loopscope", "token", "py", "jsonl"}
@@ -97,6 +98,9 @@ def foreign_words(rows: list[str], allowed: frozenset[str]) -> list[tuple[str, s
                 continue
             if EDGE.match(row, match.end()) and any(other.startswith(word) for other in allowed):
                 continue
+            # the rest of a name too long for its line, folded onto the next one
+            if START.search(row[: match.start()]) and any(other.endswith(word) for other in allowed):
+                continue
             found.append((word, row.strip()))
     return found
 
@@ -111,6 +115,9 @@ def cut_words(lines: list[str], plain: str) -> list[str]:
         if not 0 < shown < len(where):
             continue
         before, after = where[shown - 1], where[shown]
+        token = line.split()[-1] if line.split() else ""
+        if re.fullmatch(r"[A-Za-z0-9_]+", token):  # a name longer than its line: folded, there was no choice
+            continue
         if after == before + 1 and re.fullmatch(r"[A-Za-z0-9_]{2}", plain[before : after + 1]):
             cut.append(plain[max(0, before - 10) : before + 1] + "|" + plain[after : after + 10])
     return cut

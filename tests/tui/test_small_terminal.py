@@ -9,8 +9,8 @@ from textual.widgets import TabbedContent
 
 from tests.helpers.pilot_helpers import settle
 from tests.helpers.screen_text import cut_words, screen_rows
-from tests.tutorials.test_note_panes import ALWAYS_SHOWN, _referenced
 from tests.tui.test_zh_walk import _wrapped_lines
+from tests.tutorials.test_note_panes import ALWAYS_SHOWN, _referenced
 from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.tutorials import tutorial_session
 from tracer.tui.panes.call_stack import CallStackPane
@@ -22,7 +22,9 @@ from tutorials.registry import TUTORIALS
 
 SIZE = (80, 24)
 FOOTER_MUST = {"en": ("? help", "q quit"), "zh": ("? 帮助", "q 退出")}
-LANE_KINDS = re.compile(r"[●✗│]+ +(tool_start|tool_end|tool_error|invalid_tool|retry|calculator_eval|llm_start|llm_end)\b")
+LANE_KINDS = re.compile(
+    r"[●✗│]+ +(tool_start|tool_end|tool_error|invalid_tool|retry|calculator_eval|llm_start|llm_end)\b"
+)
 
 
 def _squeezed(text: str) -> str:
@@ -72,7 +74,7 @@ def _narration_panes(app) -> list[TextPane]:
 
 
 def _cut_silently(pane: TextPane) -> bool:
-    above, below = pane.hidden_lines
+    _above, below = pane.hidden_lines
     return bool(below) and not pane.more.display
 
 

@@ -91,7 +91,29 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         r"\(the real locals follow: re-executing the run, ([\d,]+) of ([\d,]+) events…\)",
         r"（真实的局部变量随后就到：正在重新执行这次运行，\2 个事件中已到 \1 个…）",
     ),
-    (r"\(no real locals: (.*)\)", r"（没有真实的局部变量：\1）"),
+    (r"\(no real locals: (.*)\)", lambda m: f"（没有真实的局部变量：{localise(m[1], 'zh')}）"),
+    # Why a recording's run cannot be re-executed (tracer/debug/reenactment.py).
+    (
+        r"the trace has more than ([\d,]+) events; re-executing it would take too long",
+        r"轨迹超过 \1 个事件，重新执行太久了",
+    ),
+    (
+        r"the trace's header names no scenario, so its run cannot be re-executed",
+        "轨迹的文件头没有写场景，所以无法重新执行这次运行",
+    ),
+    (r"the run could not be re-executed \((.*)\)", r"这次运行无法重新执行（\1）"),
+    (r"the re-executed run ended after (\d+) events \((.*)\)", r"重新执行的运行在 \1 个事件之后就结束了（\2）"),
+    (r"event (\d+) of the recording cannot be read \((.*)\)", r"录制里的事件 \1 读不出来（\2）"),
+    (
+        r"the recording was made by other code \((.*)\), so its locals cannot be re-created here",
+        r"这份录制是别的代码（\1）做的，所以它的局部变量没法在这里重现",
+    ),
+    (
+        r"the re-executed run differs from the recording at event (\d+) \((\w+) at line (\d+) vs (\w+) at line "
+        r"(\d+)\): the executor changed since it was recorded",
+        r"重新执行的运行在事件 \1 和录制不同（\2 在第 \3 行，录制是 \4 在第 \5 行）：录制之后执行器改过了",
+    ),
+    (r"the trace was closed", "轨迹已经关闭"),
     (r"\(event (\d+)\)", r"（事件 \1）"),
     (r"\(isinstance\(output, AgentFinish\), event (\d+)\)", r"（isinstance(output, AgentFinish)，事件 \1）"),
     (r"… (\d+) earlier", r"… 更早的 \1 个"),
