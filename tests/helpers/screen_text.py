@@ -9,6 +9,7 @@ import tokenize
 from functools import lru_cache
 from pathlib import Path
 
+from rich.cells import cell_len
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -105,7 +106,19 @@ def foreign_words(rows: list[str], allowed: frozenset[str]) -> list[tuple[str, s
     return found
 
 
-def cut_words(lines: list[str], plain: str) -> list[str]:
+def _longer_than_its_room(line: str, plain: str, at: int, width: int) -> bool:
+    """The word at `plain[at]` would not fit between where it starts on `line` and the pane's edge:
+    folding it was the only choice."""
+    token = line.split()[-1] if line.split() else ""
+    start, end = at, at
+    while start > 0 and re.match(r"\w", plain[start - 1]):
+        start -= 1
+    while end < len(plain) and re.match(r"\w", plain[end]):
+        end += 1
+    return cell_len(plain[start:end]) > width - (cell_len(line) - cell_len(token))
+
+
+def cut_words(lines: list[str], plain: str, width: int = 0) -> list[str]:
     """Words of `plain` that the wrapped `lines` (its rendering, in order) break between two lines:
     the characters either side of a line's end stand side by side in `plain`, both inside a word."""
     where = [at for at, char in enumerate(plain) if not char.isspace()]  # plain's index of each shown character
@@ -115,8 +128,7 @@ def cut_words(lines: list[str], plain: str) -> list[str]:
         if not 0 < shown < len(where):
             continue
         before, after = where[shown - 1], where[shown]
-        token = line.split()[-1] if line.split() else ""
-        if re.fullmatch(r"[A-Za-z0-9_]+", token):  # a name longer than its line: folded, there was no choice
+        if width and _longer_than_its_room(line, plain, before, width):
             continue
         if after == before + 1 and re.fullmatch(r"[A-Za-z0-9_]{2}", plain[before : after + 1]):
             cut.append(plain[max(0, before - 10) : before + 1] + "|" + plain[after : after + 10])

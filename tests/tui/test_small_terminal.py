@@ -50,7 +50,10 @@ def losses(app, lang: str) -> list[str]:
     found += [f"narration cut without a hint: #{pane.id}" for pane in _narration_panes(app) if _cut_silently(pane)]
     for pane in app.screen.query(TextPane):
         if pane.display and pane.region.area and pane.plain:
-            found += [f"#{pane.id} cut a word: {word}" for word in cut_words(_wrapped_lines(pane.body), pane.plain)]
+            found += [
+                f"#{pane.id} cut a word: {word}"
+                for word in cut_words(_wrapped_lines(pane.body), pane.plain, pane.body.size.width)
+            ]
     timeline = app.screen.query_one(EventTimeline)
     for row in screen_rows(app)[timeline.region.y : timeline.region.bottom]:
         lane = row[timeline.region.x : timeline.region.right]

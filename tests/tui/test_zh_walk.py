@@ -26,7 +26,9 @@ def cut_words_on_screen(app) -> list[str]:
     cut = []
     for pane in app.screen.query(TextPane):
         if pane.display and pane.region.area and pane.plain:
-            cut += [f"#{pane.id}: {word}" for word in cut_words(_wrapped_lines(pane.body), pane.plain)]
+            cut += [
+                f"#{pane.id}: {word}" for word in cut_words(_wrapped_lines(pane.body), pane.plain, pane.body.size.width)
+            ]
     return cut
 
 

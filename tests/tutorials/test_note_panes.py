@@ -43,7 +43,9 @@ def test_every_pane_a_note_points_at_exists_and_is_shown_at_its_stop(name, note)
         for mention in ANY_PANE.findall(text):
             if lang == "en":
                 assert mention.lower() in KNOWN_PANES, f"{name}:{note.id} names a pane that does not exist: {mention}"
-        referenced = _referenced(text) | ({"prompt"} if note.show == "prompt_diff" else set())  # it talks about the prompt
+        referenced = _referenced(text) | (
+            {"prompt"} if note.show == "prompt_diff" else set()
+        )  # it talks about the prompt
         tabbed = referenced - ALWAYS_SHOWN
         assert len(tabbed) <= 1, f"{name}:{note.id} ({lang}) points at two tabbed panes: {tabbed}"
         assert tabbed == ({note.pane} if note.pane else set()), (
