@@ -19,10 +19,13 @@ from tutorials.registry import TUTORIALS
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 # A word that touches a pane's edge, a scrollbar or an ellipsis may have been cut there.
 EDGE = re.compile(r" *(?:[\u2500-\u259f\u2026]|$)")
-START = re.compile(r"(?:^|[\u2500-\u259f] *| {2,})$")  # a word that opens a pane's row
+START = re.compile(r"(?:^|[\u2500-\u259f] *| {2,}|…)$")  # a word that opens a pane's row, or follows a cut
 CAMEL_CASE = re.compile(r"[A-Z][a-z0-9]+[A-Z]\w*")  # a class's name, never a sentence's word
 # Words a Chinese screen may show that are not anybody's English: keys, the program, units.
-SHARED_WORDS = {"esc", "tab", "ctrl", "enter", "pgup", "pgdn", "del", "loopscope", "token", "py", "jsonl"}
+SHARED_WORDS = {"esc", "tab", "ctrl", "enter", "pgup", "pgdn", "del", "loopscope", "token", "py", "jsonl", "pdb"}
+SHARED_WORDS |= {"debug", "live", "break", "temp", "ignore", "if", "and", "or", "not", "in", "true", "false", "None"}
+SHARED_WORDS |= {"diff", "method", "depth", "breakpoints", "line", "file", "frames"}  # commands, condition fields
+SHARED_WORDS |= {"TRACE", "KIND", "NAME", "FILE", "CONDITION", "Python", "JSON", "LangChain", "ReAct", "id"}
 
 
 def screen_rows(app, without: tuple[type[Widget], ...] = ()) -> list[str]:
