@@ -90,4 +90,6 @@ class TutorialFlow(Flow):
         except (LookupError, TraceFormatError, NarrationMismatch, NotesFileError, OSError) as error:
             self.say(f"cannot open tutorial {name}: {first_line_of(error)}")
             return
-        self.open_session(session, lead + opened_message(name, number, session), tab="narration")
+        first = session.current_stop()
+        pane = getattr(first[1], "pane", "") if first else ""  # a first stop that names a pane opens it
+        self.open_session(session, lead + opened_message(name, number, session), tab=pane or "narration")

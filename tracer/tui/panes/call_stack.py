@@ -7,6 +7,8 @@ from pathlib import Path
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
@@ -75,6 +77,10 @@ class StackLines:
         if fixed + 3 * arrow > width:  # narrower than the names: the alignment gives way first
             pad = max(cell_len(function), pad - (fixed + 3 * arrow - width))
             fixed = 2 + pad + 2 + cell_len(where)
+        if fixed + 3 * arrow > width and cell_len(function) > 4:  # then the name's end, never the line number
+            pad = max(4, pad - (fixed + 3 * arrow - width))
+            function = function[: pad - 1] + "…"
+            fixed = 2 + pad + 2 + cell_len(where)
         room = width - fixed
         if note and room < 4 + cell_len(note):
             note = ""  # the arrow stays: it still marks the frame
@@ -92,8 +98,9 @@ class StackLines:
         yield Text("\n", no_wrap=True, overflow="ellipsis").join(self.lines(options.max_width))
 
 
-class CallStackPane(Static):
-    """Shows frames like `_call  agent_executor.py:95`; click one (or press u/d) to look at it."""
+class CallStackPane(VerticalScroll, can_focus=False):
+    """Shows frames like `_call  agent_executor.py:95`; click one (or press u/d) to look at it. A stack
+    taller than the pane scrolls to keep the selected frame (the event's, at first) in view."""
 
     class FramePicked(Message):
         def __init__(self, frame_up: int) -> None:
@@ -104,18 +111,21 @@ class CallStackPane(Static):
         super().__init__(**kwargs)
         self.frames: list[FrameLocation] = []
         self.lines = StackLines([], 0, "en")
+        self.body = Static(classes="stack-lines")
+
+    def compose(self) -> ComposeResult:
+        yield self.body
 
     def show(self, frames: list[FrameLocation], frame_up: int, lang: str = "en") -> None:
         self.frames = frames
         self.lines = StackLines(frames, len(frames) - 1 - frame_up, lang)
-        self.update(self.lines)
+        self.body.update(self.lines)
         self.call_after_refresh(self._keep_selected_in_view, len(frames) - 1 - frame_up)
 
     def _keep_selected_in_view(self, selected: int) -> None:
-        """A stack taller than the pane scrolls so the selected frame (the event's, at first) shows."""
         height = max(self.scrollable_content_region.height, 1)
         if not self.scroll_y <= selected < self.scroll_y + height:
-            self.scroll_to(y=max(0, selected - height + 1), animate=False)
+            self.scroll_to(y=max(0, selected - height + 1), animate=False, immediate=True)
 
     @property
     def plain(self) -> str:
@@ -124,6 +134,6 @@ class CallStackPane(Static):
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)
-        depth = offset.y if offset is not None else -1
+        depth = offset.y + round(self.scroll_y) if offset is not None else -1
         if 0 <= depth < len(self.frames):
             self.post_message(self.FramePicked(len(self.frames) - 1 - depth))
