@@ -232,7 +232,7 @@ async def test_help_lists_every_key_and_closes(rose):
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "question_mark")
         assert isinstance(app.screen, HelpScreen)
-        shown = str(app.screen.query_one("Static").render())
+        shown = app.screen.plain
         for binding in [*DebuggerScreen.BINDINGS, *BreakpointsPane.BINDINGS[2:], *type(app).BINDINGS]:
             line = f"  {key_label(binding.key):<12}{EXPLAINED.get(binding.id, binding.description)}"
             assert line in shown.splitlines(), line
@@ -310,7 +310,7 @@ async def test_a_keymap_rebinds_a_key_by_its_id(rose):
         assert app.session.position == 2
         await press(pilot, "h")
         assert isinstance(app.screen, HelpScreen)
-        assert "  j           step: to the next event" in str(app.screen.query_one("Static").render())
+        assert "  j           step: to the next event" in app.screen.plain
 
 
 def test_a_keymap_naming_no_binding_is_a_one_line_error():

@@ -11,7 +11,6 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ...report.cjk_wrap import WrappedText
 from ..chrome import app_language, localise
 
 Check = Callable[[str], str | None]  # returns an error message, or None when the answer is fine
@@ -29,17 +28,15 @@ class AskScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         self.lang = app_language(self.app)
         with Vertical(id="ask"):
-            yield Static(WrappedText(Text(localise(self.question, self.lang), style="bold")), id="ask-question")
+            yield Static(Text(localise(self.question, self.lang), style="bold"), id="ask-question")
             yield Input(value=self.value, id="ask-input")
-            yield Static(WrappedText(Text(localise(self.hint, self.lang), style="dim")), id="ask-hint")
+            yield Static(Text(localise(self.hint, self.lang), style="dim"), id="ask-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         answer = event.value.strip()
         problem = self.check(answer) if self.check else None
         if problem:
-            self.query_one("#ask-hint", Static).update(
-                WrappedText(Text(localise(problem, self.lang), style="bold red"))
-            )
+            self.query_one("#ask-hint", Static).update(Text(localise(problem, self.lang), style="bold red"))
             return
         self.dismiss(answer)
 

@@ -9,7 +9,6 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
-from ...report.cjk_wrap import WrappedText
 from ...trace.literal_text import scrub
 from ..chrome import app_language, localise
 
@@ -48,8 +47,8 @@ class ForkScreen(ModalScreen[str | None]):
         self.lang = app_language(self.app)
         question = f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}"
         with Vertical(id="fork"):
-            yield Static(WrappedText(Text(localise(question, self.lang), style="bold")), id="fork-question")
-            yield Static(WrappedText(Text(localise(AFTER, self.lang), style="italic")), id="fork-after")
+            yield Static(Text(localise(question, self.lang), style="bold"), id="fork-question")
+            yield Static(Text(localise(AFTER, self.lang), style="italic"), id="fork-after")
             yield ForkText(self.recorded, soft_wrap=True, id="fork-text")
             yield Static(self._hint(), id="fork-hint")
 

@@ -144,6 +144,7 @@ class HelpScreen(ModalScreen[None]):
             text.append("\n")
         for block in (MOTIONS_ZH, BREAKPOINTS_ZH, CONDITIONS_ZH) if zh else (MOTIONS, BREAKPOINTS, CONDITIONS):
             text.append(block + "\n")
+        self.plain = text.plain  # what it says, unwrapped (tests read it)
         with VerticalScroll(id="help") as scroller:
             scroller.border_subtitle = hint
             yield Static(WrappedText(text, hanging=True))
