@@ -18,12 +18,13 @@ from tutorials.registry import TUTORIALS
 
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 # A word that touches a pane's edge, a scrollbar or an ellipsis may have been cut there.
-EDGE = re.compile(r" *(?:[\u2500-\u259f\u2026]|$)")
-START = re.compile(r"(?:^|[\u2500-\u259f] *| {2,}|…)$")  # a word that opens a pane's row, or follows a cut
+EDGE = re.compile(r" *(?:[\u2500-\u259f\u2026]|\.\.\.|$)")
+START = re.compile(r"(?:^|[\u2500-\u259f] *| {2,}|…|\.\.\.)$")  # a word that opens a pane's row, or follows a cut
 CAMEL_CASE = re.compile(r"[A-Z][a-z0-9]+[A-Z]\w*")  # a class's name, never a sentence's word
 # Words a Chinese screen may show that are not anybody's English: keys, the program, units.
 SHARED_WORDS = {"esc", "tab", "ctrl", "enter", "pgup", "pgdn", "del", "loopscope", "token", "py", "jsonl", "pdb"}
 SHARED_WORDS |= {"debug", "live", "break", "temp", "ignore", "if", "and", "or", "not", "in", "true", "false", "None"}
+SHARED_WORDS |= {"null", "bench"}  # JSON's None; the benchmarks' folder
 SHARED_WORDS |= {"diff", "method", "depth", "breakpoints", "line", "file", "frames"}  # commands, condition fields
 SHARED_WORDS |= {"TRACE", "KIND", "NAME", "FILE", "CONDITION", "Python", "JSON", "LangChain", "ReAct", "id"}
 
@@ -83,6 +84,7 @@ def run_words(fixture: Path) -> frozenset[str]:
 def allowed_words(tutorial: str, lang: str) -> frozenset[str]:
     notes = TUTORIALS[tutorial].notes
     texts = [text for note in notes.notes for text in (note.texts[lang], note.titles[lang])]
+    texts += list(notes.takeaways.get(lang, ()))
     texts += [TUTORIALS[name].title(lang) for name in TUTORIALS]
     words = set(WORD.findall(" ".join(texts)))
     for part in TUTORIALS[tutorial].parts:
@@ -98,7 +100,7 @@ def foreign_words(rows: list[str], allowed: frozenset[str]) -> list[tuple[str, s
         row = re.sub(r"\\[nrt]", " ", row)  # an escape in a repr (\nObservation) is not a word
         for match in WORD.finditer(row):
             word = match.group()
-            if len(word) < 2 or word in allowed or CAMEL_CASE.fullmatch(word):
+            if len(word) < 2 or word in allowed or CAMEL_CASE.fullmatch(word) or "_" in word:  # names, not words
                 continue
             if EDGE.match(row, match.end()) and any(other.startswith(word) for other in allowed):
                 continue

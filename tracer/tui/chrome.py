@@ -12,6 +12,17 @@ from .views.tutorial_place import narration_language
 _MOTIONS_ZH = {"step": "单步", "next": "下一步", "step out": "跳出", "continue": "继续"}
 
 
+def _price(text: str) -> str:
+    """`$0.000074 (an estimate: …)` or `no price (no price for 'm': …)` in Chinese."""
+    estimate = re.fullmatch(r"(\S+) \(an estimate: (.*) costs nothing, priced as (.*)\)", text)
+    if estimate:
+        return f"{estimate[1]}（估算：{estimate[2]} 不收费，按 {estimate[3]} 的价格计）"
+    missing = re.fullmatch(r"no price \(no price for (.*): add it to a (\S+) file\)", text)
+    if missing:
+        return f"没有价格（{missing[1]} 没有价格：把它加进 {missing[2]} 文件）"
+    return text
+
+
 def _motion(match: re.Match[str]) -> str:
     return _MOTIONS_ZH[match[1]] + ("（向后）" if match[2] else "")
 
@@ -146,7 +157,7 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         r"([\d,]+) prompt \+ ([\d,]+) completion tokens, (estimated \(no usage recorded\)|from the endpoint's usage) · (.*)",
         lambda m: (
             f"提示词 {m[1]} + 补全 {m[2]} 个 token，"
-            f"{'估算（没有记录 usage）' if m[3].startswith('estimated') else '来自端点返回的 usage'} · {m[4]}"
+            f"{'估算（没有记录 usage）' if m[3].startswith('estimated') else '来自端点返回的 usage'} · {_price(m[4])}"
         ),
     ),
     (r"new since call #(\d+) \(event (\d+)\)", r"第 \1 次调用（事件 \2）之后新增的"),
