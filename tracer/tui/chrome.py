@@ -9,6 +9,18 @@ from typing import Any
 from .chrome_words import WORDS_ZH
 from .views.tutorial_place import narration_language
 
+RUNS_MESSAGES_ZH: list[tuple[str, str]] = [
+    (r"([\d,]+) runs", r"\1 次运行"),
+    (r"([\d,]+) shown", r"显示 \1 次"),
+    (r"(\d+) marked", r"已标记 \1 次"),
+    (r"cannot open it: (.*)", r"无法打开：\1"),
+    (r"cannot diff: (.*)", r"无法对比：\1"),
+    (r"found (.*) at row (\d+)", r"在第 \2 行找到 \1"),
+    (r"no row has (.*)", r"没有一行包含 \1"),
+    (r"they part at transition (\d+)", r"两次运行在第 \1 个转移处分开"),
+    (r"opened from the runs table · q goes back to it · (.*)", r"从运行列表打开 · 按 q 回到列表 · \1"),
+]
+
 _MOTIONS_ZH = {"step": "单步", "next": "下一步", "step out": "跳出", "continue": "继续"}
 
 
@@ -272,6 +284,7 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     # The source pane's title at a stop whose narration points at a pane below.
     (r"Narration · the (\w+) pane is below", lambda m: f"讲解 · 下方是{localise(m[1] + ' pane', 'zh')}"),
 ]
+MESSAGES_ZH += RUNS_MESSAGES_ZH
 _COMPILED = [(re.compile(pattern + r"$"), replacement) for pattern, replacement in MESSAGES_ZH]
 
 

@@ -2,6 +2,52 @@
 
 from __future__ import annotations
 
+# `loopscope runs`: the table's column titles (and --by's), its keys and its sentences. The values in the
+# cells (outcomes, models) stay as they are: they are what --where and F compare with.
+RUNS_WORDS_ZH = {
+    "path": "路径",
+    "name": "名称",
+    "outcome": "结果",
+    "iter": "轮数",
+    "llm": "模型调用",
+    "tools": "工具调用",
+    "errors": "错误",
+    "tokens": "token 数",
+    "cost": "花费",
+    "time": "用时",
+    "model": "模型",
+    "recorded": "录制于",
+    "note": "说明",
+    "tool": "工具",
+    "calls": "调用次数",
+    "retries": "重试",
+    "runs": "运行数",
+    "failures": "失败",
+    "fallbacks": "回退",
+    "open in the debugger": "在调试器中打开",
+    "mark (two for D)": "标记（标两个，按 D 对比）",
+    "diff the marked runs": "对比标记的运行",
+    "filter": "筛选",
+    "sort by the next column": "按下一列排序",
+    "reverse the order": "倒转顺序",
+    "back to the runs table": "回到运行列表",
+    "sorted by": "排序",
+    "no run matches": "没有匹配的运行",
+    "filtering…": "筛选中…",
+    "nothing to search for: / first": "没有要搜索的内容：先按 /",
+    "Search the runs for": "在运行列表中搜索",
+    "text in any cell (path, name, outcome, model, note); n / N: next / previous": (
+        "任一单元格里的文字（路径、名称、结果、模型、说明）；n / N：下一个 / 上一个"
+    ),
+    "Show only the runs where": "只显示满足条件的运行",
+    'e.g. outcome == "error", cost > 0.01, kind == "tool_error", tool == "Search"; empty clears': (
+        '例如 outcome == "error"、cost > 0.01、kind == "tool_error"、tool == "Search"；留空则清除'
+    ),
+    "mark two runs with space, then D (or mark one and put the cursor on another)": (
+        "先用空格标记两次运行，再按 D（或标记一次，把光标移到另一次上）"
+    ),
+    "the runs take the same transitions": "两次运行的转移完全相同",
+}
 # Exact strings: binding descriptions, pane and tab titles, help sections.
 WORDS_ZH = {
     "step": "单步",
@@ -189,4 +235,5 @@ WORDS_ZH = {
         "e 启用/停用 · x 删除 · t 临时 · +/- 忽略次数（先聚焦这个窗格）"
     ),
     "this event": "这个事件",
+    **RUNS_WORDS_ZH,
 }
