@@ -219,3 +219,17 @@ async def test_quitting_during_a_long_condition_search_stops_the_search(rose, mo
         await pilot.press("q")
     time.sleep(1.0)  # long enough for the rest of the search (three more checks) had it gone on
     assert len(checks) <= 2  # it stopped at its next look, not after all four candidates
+
+
+def test_the_status_lines_bill_says_nothing_it_does_not_know():
+    from tracer.report.cost import CostTotal
+    from tracer.tui.flows.tutorials import tutorial_session
+    from tracer.tui.panes.status_line import _bill, bill_text
+
+    session = tutorial_session("rose-pricing", 0, "en")
+    session.goto(0)  # chain_start: round 0 has no model call ("iteration 0 tok no price" said nothing)
+    assert bill_text(session, 0).startswith("run ") and "no price" not in bill_text(session, 0)
+    session.goto(2)
+    assert bill_text(session, 1).startswith("iteration 300 tok $")
+    assert _bill(CostTotal(1, 10, 5, None, False), "en") == "15 tok"  # a model without a price: tokens only
+    assert _bill(CostTotal(1, 10, 5, 0.5, False), "zh") == "15 token $0.500000"

@@ -249,3 +249,21 @@ def test_the_prompt_pane_at_a_trim_shows_what_was_dropped_and_what_the_next_call
     assert "history summarized" in header.plain
     assert styled(body, SUMMARY).startswith("[user]\nSummary of the earlier steps")
     assert "Lao She Tea House" in styled(body, DROPPED) and "Huxinting Tea House" in styled(body, DROPPED)
+
+
+def test_real_locals_round_a_floats_noise_and_the_detail_pane_keeps_it_exact():
+    from executor.events import LimitReachedEvent
+    from tracer.tui.views.detail_view import detail_text
+    from tracer.tui.views.variables_view import rounded_floats
+
+    assert rounded_floats("0.010000000000000005") == "0.01"
+    assert rounded_floats("[0.30000000000000004, 2.5, 'v1.2345678901']") == "[0.3, 2.5, 'v1.2345678901']"
+    assert rounded_floats("12345.678901234") == "12345.678901"
+    fields = LimitReachedEvent.model_fields
+    assert "elapsed" in fields
+    event = LimitReachedEvent(
+        seq=3, run_id="r", t=0.010000000000000005, iteration=1, frames=["_call"],
+        source={"file": "executor/agent_executor.py", "line": 1, "function": "_call"},
+        reason="max_execution_time", iterations=1, elapsed=0.010000000000000005, early_stopping_method="force",
+    )  # fmt: skip
+    assert "0.010000000000000005" in detail_text(event).plain
