@@ -70,3 +70,15 @@ async def test_a_stop_that_points_at_the_prompt_pane_shows_it_with_the_narration
         await pilot.press("space")
         await settle(pilot)
         assert not app.screen.query_one("#stop-text").display and app.screen.query_one("#source").display
+
+
+STATES = ("planning", "acting", "observing", "summarizing", "finished")
+
+
+@pytest.mark.parametrize("name,note", NOTES, ids=[f"{n}:{note.id}" for n, note in NOTES])
+def test_chinese_notes_name_states_and_panes_as_the_chinese_screen_shows_them(name, note):
+    """The status line says 行动 and the tabs say 提示词: a note saying `acting` or `Prompt 窗格` points at
+    words that are not on the screen."""
+    text = re.sub(r"`[^`]*`", "", note.texts["zh"])  # code in backticks is named as it is written
+    assert not re.findall(rf"(?<![\w.])(?:{'|'.join(STATES)})(?![\w])", text), f"{name}:{note.id}"
+    assert not re.findall(r"(?i)(?:prompt|variables|detail|narration|breakpoints) ?(?:窗格|面板)", text)
