@@ -30,6 +30,17 @@ def _is_cjk(char: str) -> bool:
     return char in _CJK_SINGLES or any(first <= code <= last for first, last in _CJK_RANGES)
 
 
+OTHER, CJK, SPACE = 0, 1, 2
+_KINDS: dict[str, int] = {}  # each character's kind, worked out once: a long Chinese reply is thousands of lookups
+
+
+def _kind(char: str) -> int:
+    kind = _KINDS.get(char)
+    if kind is None:
+        kind = _KINDS[char] = CJK if _is_cjk(char) else SPACE if char.isspace() else OTHER
+    return kind
+
+
 def _wrap_units(text: str) -> list[str]:
     """Each Chinese character alone, each run of other non-space characters, each run of spaces."""
     return [text[start:end] for start, end in _unit_spans(text)]
@@ -37,14 +48,15 @@ def _wrap_units(text: str) -> list[str]:
 
 def _unit_spans(text: str) -> Iterator[tuple[int, int]]:
     at, end = 0, len(text)
+    kinds = [_kind(char) for char in text]
     while at < end:
-        char, start = text[at], at
+        kind, start = kinds[at], at
         at += 1
-        if char.isspace() and not _is_cjk(char):  # a run of spaces takes an ideographic space (U+3000) along too
-            while at < end and text[at].isspace():
+        if kind == SPACE:  # a run of spaces takes an ideographic space (U+3000) along too
+            while at < end and (kinds[at] == SPACE or text[at] == "\u3000"):
                 at += 1
-        elif not _is_cjk(char):  # a run of other characters; a Chinese one stands alone
-            while at < end and not text[at].isspace() and not _is_cjk(text[at]):
+        elif kind == OTHER:  # a run of other characters; a Chinese one stands alone
+            while at < end and kinds[at] == OTHER:
                 at += 1
         yield start, at
 
@@ -54,7 +66,7 @@ def _pieces(text: str) -> list[tuple[int, int, bool]]:
     Chinese character with the punctuation that must stay with it are one piece each."""
     pieces: list[tuple[int, int, bool]] = []
     for start, end in _unit_spans(text):
-        space = text[start].isspace() and not _is_cjk(text[start])
+        space = _kind(text[start]) == SPACE
         if pieces and not space and not pieces[-1][2]:
             before = text[start - 1]
             if text[start] in NO_LINE_START or before in NO_LINE_END:
@@ -136,8 +148,10 @@ def wrap_text(text: Text, width: int, hanging: bool = False) -> list[Text]:
     for paragraph in text.split("\n", allow_blank=True):
         plain = paragraph.plain
         indent = _hanging_indent(plain) if hanging else ""
-        for number, (start, end) in enumerate(line_spans(plain, width, cell_len(indent))):
-            line = paragraph[start:end]
+        spans = line_spans(plain, width, cell_len(indent))
+        cuts = [at for start, end in spans for at in (start, end)][1:]  # one divide: slicing one line at a time was quadratic
+        pieces = paragraph.divide(cuts)[::2] if len(spans) > 1 else [paragraph[spans[0][0] : spans[0][1]]]
+        for number, line in enumerate(pieces):
             lines.append(Text(indent) + line if number and indent else line)
     return lines
 
