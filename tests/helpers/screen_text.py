@@ -98,6 +98,7 @@ def foreign_words(rows: list[str], allowed: frozenset[str]) -> list[tuple[str, s
     found = []
     for row in rows:
         row = re.sub(r"\\[nrt]", " ", row)  # an escape in a repr (\nObservation) is not a word
+        row = re.sub(r"<[A-Za-z][^<>]*(?:>|$)", " ", row)  # a Python repr (<generator object …>) is the run's
         for match in WORD.finditer(row):
             word = match.group()
             if len(word) < 2 or word in allowed or CAMEL_CASE.fullmatch(word) or "_" in word:  # names, not words

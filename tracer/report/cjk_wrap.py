@@ -96,6 +96,8 @@ def _fold(text: str, start: int, end: int, width: int) -> Iterator[tuple[int, in
         if nice > start and cut < end:  # a name stays whole when something else allows a cut
             cut = nice
         while cut - 1 > start and cut < end and (text[cut] in NO_LINE_START or text[cut - 1] in NO_LINE_END):
+            if _word_char(text[cut - 1]) and _word_char(text[cut - 2]):
+                break  # a name stays whole before a "." opens the next line
             cut -= 1  # the punctuation keeps its word, even here
         yield start, cut
         start = cut
