@@ -26,6 +26,7 @@ def test_each_lane_row_names_its_call_and_a_narrow_pane_gets_one_column_a_lane()
     lanes = LaneMap(events.__getitem__, len(events))
     start = next(e for e in events if e.kind == "tool_start" and e.tool_call_id == "call_sh")
     assert lanes.label(start.seq, start).plain == "call_sh " and lanes.cell(start.seq, narrow=True).plain == "│●  "
+    assert lanes.label(start.seq, start, narrow=True).plain == "…sh "  # bj, sh, gz: two letters tell them apart
 
 
 def test_the_failing_call_is_marked_in_its_lane_as_a_plain_row_marks_an_error():

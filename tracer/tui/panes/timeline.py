@@ -177,7 +177,7 @@ class EventTimeline(ScrollView, can_focus=True):
             row.append_text(literal(event.problem))
             return row
         row.append(f"{event.kind:<{pad}} ", style=kind_style(event.kind, event))
-        row.append_text(self._lanes.label(position, event))
+        row.append_text(self._lanes.label(position, event, narrow=width < NARROW_FROM))
         row.append_text(summary_text(event, narrow=width < NARROW_FROM, lang=session.lang))
         return row
 

@@ -82,13 +82,24 @@ class LaneMap:
                 cell.append(" " + gap)
         return cell.append(" ") if narrow else cell
 
-    def label(self, position: int, event: EventBase | UnreadableEvent) -> Text:
-        """The call's id, in its lane's colour, for after the event's kind ("" outside the lanes)."""
+    def label(self, position: int, event: EventBase | UnreadableEvent, narrow: bool = False) -> Text:
+        """The call's id, in its lane's colour, for after the event's kind ("" outside the lanes); on a
+        narrow pane only as much of its end as tells it from the others (call_gz: …gz)."""
         lanes = self._lanes_at(position, event)
         if lanes is None:
             return Text("")
         lane, order, _spans = lanes
-        return Text(f"{_short(lane)} ", style=f"color({order.index(lane) + 2})")
+        shown = _short(lane)
+        if narrow:
+            tail = _telling_tail(order)
+            shown = lane if len(lane) <= tail + 1 else "…" + lane[-tail:]
+        return Text(f"{shown} ", style=f"color({order.index(lane) + 2})")
+
+
+def _telling_tail(ids: tuple[str, ...]) -> int:
+    """How many characters of their ends tell these ids apart (at least 2)."""
+    longest = max(len(call_id) for call_id in ids)
+    return next((n for n in range(2, longest) if len({call_id[-n:] for call_id in ids}) == len(ids)), longest)
 
 
 def _short(call_id: str) -> str:
