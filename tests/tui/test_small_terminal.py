@@ -7,14 +7,13 @@ import re
 import pytest
 from textual.widgets import TabbedContent
 
+from tests.helpers.pane_refs import hidden_panes
 from tests.helpers.pilot_helpers import settle
 from tests.helpers.screen_text import cut_words, screen_rows
 from tests.tui.test_zh_walk import _wrapped_lines
-from tests.tutorials.test_note_panes import ALWAYS_SHOWN, _referenced
 from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.tutorials import tutorial_session
 from tracer.tui.panes.call_stack import CallStackPane
-from tracer.tui.panes.source_view import SourceView
 from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.panes.text_pane import TextPane
 from tracer.tui.panes.timeline import EventTimeline
@@ -65,7 +64,7 @@ def losses(app, lang: str) -> list[str]:
             found.append(f"stack line lost its line number: {line.strip()}")
     if app.session.frames() and not any("←" in line for line in _rows_of(app, stack)):
         found.append("stack lost the event's marker")
-    return found + _hidden_panes(app)
+    return found + hidden_panes(app)
 
 
 def _narration_panes(app) -> list[TextPane]:
@@ -79,24 +78,6 @@ def _narration_panes(app) -> list[TextPane]:
 def _cut_silently(pane: TextPane) -> bool:
     _above, below = pane.hidden_lines
     return bool(below) and not pane.more.display
-
-
-def _hidden_panes(app) -> list[str]:
-    """The panes this stop's narration talks about that are not on screen."""
-    current = app.session.current_stop()
-    if current is None or current[1].seq != app.session.position:
-        return []
-    stop = current[1]
-    wanted = _referenced(stop.text) - {"source"} if stop.pane else _referenced(stop.text)
-    if getattr(stop, "pane", ""):
-        wanted.add(stop.pane)
-    missing = []
-    for pane in wanted - ALWAYS_SHOWN:
-        if app.screen.query_one(TabbedContent).active != pane:
-            missing.append(f"the narration talks about the {pane} pane, which is not shown")
-    if "source" in wanted and not app.screen.query_one(SourceView).display:
-        missing.append("the narration talks about the source pane, which is hidden")
-    return missing
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
