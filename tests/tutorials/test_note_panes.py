@@ -65,6 +65,7 @@ def test_chinese_notes_name_states_and_panes_as_the_chinese_screen_shows_them(na
     assert not re.findall(r"(?i)(?:prompt|variables|detail|narration|breakpoints) ?(?:窗格|面板)", text)
 
 
+@pytest.mark.slow  # walks every tutorial in the Textual debugger
 @pytest.mark.parametrize("name", list(TUTORIALS))
 async def test_every_pane_a_stop_talks_about_is_on_screen_when_the_stop_is_reached(name):
     hidden = []
