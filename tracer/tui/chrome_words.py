@@ -120,6 +120,7 @@ WORDS_ZH = {
     # The Variables and Prompt panes' own sentences (model and tool text in them is never translated).
     "Indexing the trace… the loop state appears when it is done.": "正在为轨迹建索引……完成后这里显示循环的状态。",
     "_call's variables at this event, rebuilt from the recorded events": "_call 在这个事件处的变量，由录下的事件重建",
+    "The graph state at this event, rebuilt from the recorded events": "这个事件处的图状态（graph state），由录下的事件重建",
     "(not planned yet in this iteration)": "（这一轮还没有规划）",
     "(not checked yet in this iteration)": "（这一轮还没有检查）",
     "(no chain_start yet)": "（还没有 chain_start）",
