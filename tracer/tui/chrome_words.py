@@ -218,6 +218,20 @@ WORDS_ZH = {
         "录制里的控制字符以可见的替代符号显示，也以它们发送（␛、\\xNN）"
     ),
     "the text is unchanged: edit it first (esc cancels)": "文字没有改：先改一改（esc 取消）",
+    "After this event the run re-executes; a later model call asked exactly what was recorded gets its reply.": (
+        "从这个事件之后，这次运行会重新执行；之后的模型调用如果问的和录下的一字不差，就得到录下的回复。"
+    ),
+    "One whose prompt changed gets the reply recorded for the old prompt (named; the outcome may be stale).": (
+        "提示词变了的调用，得到的是为旧提示词录下的回复（会注明；结果可能已经过时）。"
+    ),
+    "One whose prompt changed ends the fork there, its new prompt in the trace (e asks a model with it).": (
+        "提示词变了的调用，分叉就停在那里，新的提示词留在轨迹里（e 可以拿它去问模型）。"
+    ),
+    "One whose prompt changed goes to the live model {model}.": "提示词变了的调用，交给实时模型 {model}。",
+    "answer from the recording": "用录下的回复回答",
+    "stop there": "停在那里",
+    "ask {model}": "问 {model}",
+    "what answers a later prompt that changed": "之后变了的提示词由谁回答",
     "esc closes · ↑/↓ pgup/pgdn scroll": "esc 关闭 · ↑/↓ pgup/pgdn 滚动",
     "Diff": "对比",
     "the parent of this fork": "这个分叉的父运行",
