@@ -16,7 +16,7 @@ from textual.widget import Widget
 from tests.helpers.paths import ROOT
 from tutorials.registry import TUTORIALS
 
-WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+WORD = re.compile(r"_*[A-Za-z][A-Za-z0-9_]*")
 # A word that touches a pane's edge, a scrollbar or an ellipsis may have been cut there.
 EDGE = re.compile(r" *(?:[\u2500-\u259f\u2026]|\.\.\.|$)")
 START = re.compile(r"(?:^|[\u2500-\u259f] *| {2,}|…|\.\.\.)$")  # a word that opens a pane's row, or follows a cut
@@ -101,7 +101,9 @@ def foreign_words(rows: list[str], allowed: frozenset[str]) -> list[tuple[str, s
         row = re.sub(r"<[A-Za-z][^<>]*(?:>|$)", " ", row)  # a Python repr (<generator object …>) is the run's
         for match in WORD.finditer(row):
             word = match.group()
-            if len(word) < 2 or word in allowed or CAMEL_CASE.fullmatch(word) or "_" in word:  # names, not words
+            if (
+                len(word) < 2 or word in allowed or CAMEL_CASE.fullmatch(word) or re.search(r"[_\d]", word)
+            ):  # names, ids
                 continue
             if EDGE.match(row, match.end()) and any(other.startswith(word) for other in allowed):
                 continue

@@ -151,7 +151,9 @@ def wrap_text(text: Text, width: int, hanging: bool = False) -> list[Text]:
         plain = paragraph.plain
         indent = _hanging_indent(plain) if hanging else ""
         spans = line_spans(plain, width, cell_len(indent))
-        cuts = [at for start, end in spans for at in (start, end)][1:]  # one divide: slicing one line at a time was quadratic
+        cuts = [at for start, end in spans for at in (start, end)][
+            1:
+        ]  # one divide: slicing one line at a time was quadratic
         pieces = paragraph.divide(cuts)[::2] if len(spans) > 1 else [paragraph[spans[0][0] : spans[0][1]]]
         for number, line in enumerate(pieces):
             lines.append(Text(indent) + line if number and indent else line)

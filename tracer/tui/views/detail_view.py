@@ -74,7 +74,7 @@ def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None
     text.append_text(
         literal(f"{where}，在 {event.source.function}() 里\n" if zh else f"{where} in {event.source.function}()\n")
     )
-    mcp = mcp_detail(event)
+    mcp = mcp_detail(event, lang)
     if mcp is not None:  # an MCP request, its raw answer, the probe, or the servers a run listed its tools from
         text.append_text(mcp)
     if cost is not None:  # the whole model call's bill, shown at both its llm_start and its llm_end

@@ -8,6 +8,7 @@ from typing import Any
 from executor.events import LLMEndEvent
 
 from .clipped_text import first_line
+from .mcp_view import mcp_summary
 
 
 def _output(values: dict) -> str:
@@ -65,6 +66,7 @@ SUMMARIES_ZH: dict[str, Callable[[Any], str]] = {
         ("fallback", "breaker_open", "breaker_half_open", "breaker_closed", "plan_error", "degrade", "refusal"),
         _recovery,
     ),
+    **dict.fromkeys(("mcp_request", "mcp_result", "mcp_extract"), lambda e: mcp_summary(e, "zh")),
     "context_trimmed": lambda e: (
         f"{e.reason}：{e.messages_before} → {e.messages_after} 条消息，"
         f"{e.tokens_before} → {e.tokens_after} token，丢掉 {len(e.dropped)} 条"
