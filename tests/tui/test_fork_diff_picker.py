@@ -40,7 +40,7 @@ async def press(pilot, *keys):
 
 
 def status(app) -> str:
-    return str(app.screen.query_one(StatusLine).render())
+    return app.screen.query_one(StatusLine).plain
 
 
 async def fork_with(pilot, app, text: str) -> None:

@@ -40,7 +40,7 @@ def spied_run(tmp_path, recorded) -> tuple[LiveRun, list]:
 
 
 def status(app) -> str:
-    return str(app.screen.query_one(StatusLine).render())
+    return app.screen.query_one(StatusLine).plain
 
 
 def footer_label(app, binding_id: str) -> str:

@@ -10,11 +10,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
 from ...trace.literal_text import scrub
+from ..chrome import app_language, localise
 
 WHAT = {"reply": "the model's reply", "observation": "the tool's observation"}
 # What the re-run does after the edit, by what answers a later model call whose prompt changed (it now
 # holds the edit): the learner must not take an old recorded answer for the model's reaction to it.
 AFTER = "After this event the run re-executes; a later model call asked exactly what was recorded gets its reply. "
+# (chrome.py has these in Chinese, with {model} left in place.)
 CHANGED = {
     "recording": "One whose prompt changed gets the reply recorded for the old prompt (named; the outcome may be stale).",
     "stop": "One whose prompt changed ends the fork there, its new prompt in the trace (e asks a model with it).",
@@ -52,11 +54,10 @@ class ForkScreen(ModalScreen[tuple[str, str] | None]):
         self.cleaned = self.recorded != recorded
 
     def compose(self) -> ComposeResult:
+        self.lang = app_language(self.app)
+        question = f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}"
         with Vertical(id="fork"):
-            yield Static(
-                Text(f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}", style="bold"),
-                id="fork-question",
-            )
+            yield Static(Text(localise(question, self.lang), style="bold"), id="fork-question")
             yield Static(self._after_text(), id="fork-after")
             yield ForkText(self.recorded, soft_wrap=True, id="fork-text")
             yield Static(self._hint(), id="fork-hint")
@@ -64,18 +65,27 @@ class ForkScreen(ModalScreen[tuple[str, str] | None]):
     def _after_text(self) -> Text:
         # The model's name comes from the user's own --model, but is shown as Text all the same.
         model = self.model or ""
-        text = Text(AFTER + CHANGED[self.after].format(model=model), style="italic")
-        others = [CHOICE[choice].format(model=model) for choice in self.choices if choice != self.after]
-        text.append(f"\nctrl+t: {' / '.join(others)} instead", style="dim")
+        lang = self.lang
+        text = Text(localise(AFTER.strip(), lang) + localise(CHANGED[self.after], lang).format(model=model))
+        text.stylize("italic")
+        others = [localise(CHOICE[choice], lang).format(model=model) for choice in self.choices if choice != self.after]
+        text.append("\n" + localise(f"ctrl+t: {' / '.join(others)} instead", lang), style="dim")
         return text
 
     def _hint(self) -> Text:
         hint = Text(
-            "ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel", style="dim"
+            localise(
+                "ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel", self.lang
+            ),
+            style="dim",
         )
         if self.cleaned:
             hint.append(
-                "\ncontrol characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
+                "\n"
+                + localise(
+                    "control characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
+                    self.lang,
+                ),
                 style="yellow",
             )
         return hint
@@ -89,7 +99,7 @@ class ForkScreen(ModalScreen[tuple[str, str] | None]):
         text = self.query_one(TextArea).text
         if text == self.recorded:
             self.query_one("#fork-hint", Static).update(
-                Text("the text is unchanged: edit it first (esc cancels)", style="bold red")
+                Text(localise("the text is unchanged: edit it first (esc cancels)", self.lang), style="bold red")
             )
             return
         self.dismiss((text, self.after))

@@ -20,6 +20,7 @@ from executor.events import (
 from ...trace.literal_text import scrub
 from ...trace.run_inputs import answer_of, question_of
 from .clipped_text import first_line
+from .event_summary_zh import SUMMARIES_ZH
 from .mcp_view import MCP_STYLE, mcp_summary
 
 KIND_STYLES = {
@@ -166,11 +167,15 @@ NARROW_SUMMARIES = {
 }
 
 
-def summary(event: EventBase, narrow: bool = False) -> str:
-    describe = (NARROW_SUMMARIES if narrow else {}).get(event.kind) or SUMMARIES.get(event.kind)
+def summary(event: EventBase, narrow: bool = False, lang: str = "en") -> str:
+    describe = (
+        (NARROW_SUMMARIES if narrow else {}).get(event.kind)
+        or (SUMMARIES_ZH if lang == "zh" else {}).get(event.kind)
+        or SUMMARIES.get(event.kind)
+    )
     return describe(event) if describe else ""
 
 
-def summary_text(event: EventBase, narrow: bool = False) -> Text:
+def summary_text(event: EventBase, narrow: bool = False, lang: str = "en") -> Text:
     """The summary as literal text (scrubbed: no markup, no escapes, no control characters)."""
-    return Text(scrub(summary(event, narrow)).replace("\n", " "), style="default")
+    return Text(scrub(summary(event, narrow, lang)).replace("\n", " "), style="default")
