@@ -15,7 +15,8 @@ from tracer.debug.session import DebugSession, build_session
 from tracer.tui.views.variables_view import variables_text
 
 # loopscope's own recordings; a LangChain run's recording is checked to fall back instead (below).
-SCENARIOS = sorted(name for name in tutorials.SCENARIOS if not name.endswith("-langchain"))
+# A scenario recorded from LangChain's own run has no run of loopscope's to re-execute.
+SCENARIOS = sorted(name for name in tutorials.SCENARIOS if tutorials.SCENARIOS[name].langchain_run is None)
 # A tool call's Future is "running" or "finished" at its tool_end depending on which thread got there
 # first (the worker returns after handing the event over): the recording cannot say which, so only
 # that it is a Future is compared.

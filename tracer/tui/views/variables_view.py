@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -14,6 +15,7 @@ from ...report.literal import literal
 from ...trace.index import TraceIndex
 from ..chrome import localise
 from .clipped_text import clipped, first_line
+from .graph_state_view import graph_run, graph_state
 from .typed_events import event_as
 from .variable_table import VariableTable
 
@@ -22,6 +24,15 @@ if TYPE_CHECKING:
 
 SHOWN_STEPS = 3
 REPR_LIMIT = 2_000
+
+
+# A float's binary noise (0.010000000000000005): the pane rounds it, the Detail pane keeps it exact.
+LONG_FLOAT = re.compile(r"(?<![\w.])-?\d+\.\d{7,}(?:e-?\d+)?(?![\w.])")
+
+
+def rounded_floats(text: str) -> str:
+    """`time_elapsed 0.010000000000000005` as `0.01`: floats in a repr, to 6 decimal places."""
+    return LONG_FLOAT.sub(lambda match: repr(round(float(match.group()), 6)), text)
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -55,6 +66,9 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
         return Text(event.problem, style="bold red")
     if index is None:
         return Text(localise("Indexing the trace… the loop state appears when it is done.", lang), style="italic")
+    graph = graph_run(session, index)
+    if graph is not None:  # a traced LangGraph agent has no _call: its state is the graph's messages
+        return graph_state(session, index, graph, lang)
     reenactment = store.reenactment if isinstance(store, ReplayStore) else None  # live: the locals are real
     if reenactment is not None and session.locals_pending():  # a worker re-executes the run; redrawn when there
         done = len(reenactment.snapshots)
@@ -190,7 +204,7 @@ def live_locals(
         )
         if chosen:
             for name, value in frame.locals:
-                table.add(Text(name, style="bold"), clipped(value, limit=REPR_LIMIT))
+                table.add(Text(name, style="bold"), clipped(rounded_floats(value), limit=REPR_LIMIT))
     return table
 
 
