@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import subprocess
 import sys
@@ -22,11 +23,17 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 ONLY_FOR_BENCH = {"bench"}  # bench/ compares speed against LangChain; no module of loopscope needs it
 
 
+@functools.cache
+def _distributions_of_modules() -> dict[str, list[str]]:
+    """Every installed module's distributions: reading them all takes a second, so once per session."""
+    return packages_distributions()
+
+
 def _modules_of(distribution: str) -> set[str]:
     wanted = distribution.lower().replace("_", "-")
     return {
         module
-        for module, dists in packages_distributions().items()
+        for module, dists in _distributions_of_modules().items()
         if any(d.lower().replace("_", "-") == wanted for d in dists)
     }
 
