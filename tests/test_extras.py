@@ -149,6 +149,7 @@ def test_a_module_behind_a_guard_is_imported_only_through_it():
         assert graph.find_modules_that_directly_import(module) <= allowed, module
 
 
+@pytest.mark.slow  # a fresh interpreter per module
 @pytest.mark.parametrize("extra", sorted(EXTRAS))
 def test_a_module_that_needs_a_missing_extra_says_so_in_one_line(extra):
     modules = [module for module, needs in AT_IMPORT if needs == extra]
@@ -167,6 +168,7 @@ def test_a_module_that_needs_a_missing_extra_says_so_in_one_line(extra):
         assert "\n" not in message and f"pip install 'loopscope[{extra}]'" in message, (module, kind, message)
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_loopscope_serve_without_its_extra_is_one_line_and_exit_2(tmp_path):
     code = (
         "import sys\nsys.modules.update(dict.fromkeys(['textual_serve', 'textual_serve.server']))\n"

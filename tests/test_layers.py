@@ -5,7 +5,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.paths import ROOT
+
+pytestmark = pytest.mark.slow  # each test runs lint-imports or a fresh interpreter: a second or more apiece
 
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 

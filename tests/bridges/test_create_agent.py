@@ -162,6 +162,7 @@ def test_question_variables_and_summary_come_from_the_graphs_messages(parallel):
     assert "tool calls out" in variables_text(session).plain
 
 
+@pytest.mark.slow  # two LangChain create_agent runs: seconds
 def test_diff_parts_two_create_agent_runs_where_their_replies_differ(tmp_path, parallel):
     other = record(tmp_path / "other.jsonl", ScriptedChatModel(replies=two_calls("Stay home.")))
     diff = diff_traces(parallel, other)

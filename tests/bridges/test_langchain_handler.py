@@ -123,6 +123,7 @@ def test_the_recorded_tutorial_fixture_is_what_the_handler_writes_today(react_tr
     )
 
 
+@pytest.mark.slow  # a fresh interpreter per case
 @pytest.mark.parametrize(
     "hidden",
     [

@@ -12,6 +12,8 @@ import pytest
 from tests.helpers.paths import ROOT, ROSE
 from tracer.trace.reader import load_trace
 
+pytestmark = pytest.mark.slow  # each case starts a process and interrupts it
+
 # Runs the CLI, but the writer pauses after PAUSE_AT events (as a slow model would) and says so.
 PAUSING_CLI = """
 import os, sys, time

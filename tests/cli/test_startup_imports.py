@@ -11,6 +11,8 @@ import pytest
 import executor
 from executor.events import LLMStartEvent
 
+pytestmark = pytest.mark.slow  # each test starts a fresh interpreter to see what it imports
+
 HEAVY = ("numexpr", "numpy", "pydantic", "executor.events", "executor.agent_executor", "textual", "rich")
 
 

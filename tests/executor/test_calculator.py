@@ -158,6 +158,7 @@ print(json.dumps(observations))
 """
 
 
+@pytest.mark.slow  # a process of its own
 def test_a_model_that_asks_for_a_hanging_power_gets_a_refusal_and_the_run_goes_on():
     # The real numexpr, in a child process: a regression fails at the timeout instead of hanging the suite.
     import json

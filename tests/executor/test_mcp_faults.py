@@ -12,6 +12,8 @@ from executor import AgentExecutor, ScriptedModel, create_react_agent, mcp_tools
 from executor.tools.mcp_stdio import CappedLines
 from tests.helpers.mcp_processes import RAW_SERVER, processes_with, server_command, wait_until
 
+pytestmark = pytest.mark.slow  # each test starts a misbehaving MCP server process: seconds apiece
+
 
 def run_calls(tools, *calls: tuple[str, str]):
     replies = [f" x\nAction: {tool}\nAction Input: {given}" for tool, given in calls] + [" x\nFinal Answer: done"]

@@ -21,6 +21,8 @@ from executor import (
 )
 from tests.helpers.mcp_processes import processes_with, server_command, wait_until
 
+pytestmark = pytest.mark.slow  # each test starts an MCP server process: seconds apiece
+
 
 def react(*replies: str) -> ScriptedModel:
     return ScriptedModel(list(replies))

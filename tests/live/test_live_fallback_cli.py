@@ -33,6 +33,7 @@ def two_endpoints(live_env, monkeypatch):
     dead.stop()
 
 
+@pytest.mark.slow  # a run against a local HTTP server, then verify: seconds
 def test_a_cli_run_falls_back_opens_and_half_opens_its_breaker_and_verifies(two_endpoints, capsys, tmp_path):
     dead, healthy = two_endpoints
     healthy.push(*REPLIES)

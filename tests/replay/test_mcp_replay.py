@@ -18,6 +18,8 @@ from tracer.replay.verify import compare_runs, recorded_inputs, run_collecting
 from tracer.trace.transitions import Trace
 from tracer.trace.writer import TraceWriter
 
+pytestmark = pytest.mark.slow  # each test starts an MCP server process: seconds apiece
+
 PATHS = ["$.pages", "$.data.pages"]
 REPLIES = [
     ' x\nAction: search\nAction Input: {"query": "roses", "shape": "data"}',

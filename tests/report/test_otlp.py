@@ -163,6 +163,7 @@ def test_receiver_decodes_what_it_is_sent():
     assert decode(b"") == []  # an empty request is valid protobuf and holds no spans
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_without_opentelemetry_the_import_names_the_extra():
     import subprocess
     import sys

@@ -49,6 +49,7 @@ def test_what_a_collector_receives_has_a_sound_tree_and_imports_back_as_the_same
     assert load_trace(back)[1] == events
 
 
+@pytest.mark.slow  # a fresh interpreter per path
 @pytest.mark.parametrize("hidden", ["google", "opentelemetry.sdk.trace", "opentelemetry.exporter"])
 def test_without_the_otel_extra_each_export_path_says_so_in_one_line(hidden, tmp_path):
     """Not `No module named 'google'`: the one line names the extra to install, and --mermaid still works."""

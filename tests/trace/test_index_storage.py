@@ -94,6 +94,7 @@ def test_a_scanned_numpy_index_can_still_grow(monkeypatch):
         assert answers(grown) == answers(expected)
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_a_small_index_loads_numpy_only_when_asked_for_arrays():
     probe = (
         f"import sys\nfrom tracer.trace.index import TraceIndex\nfrom tracer.trace.reader import TraceFile\n"

@@ -36,6 +36,7 @@ def test_a_key_from_the_environment_never_reaches_the_file(tmp_path, monkeypatch
     assert warning is None and tool_end.observation == "api_key=[REDACTED:OPENAI_API_KEY]"
 
 
+@pytest.mark.slow  # the record command in a process of its own
 def test_the_record_command_with_a_fake_key_in_the_environment_writes_no_key(tmp_path):
     out = tmp_path / "rose.jsonl"
     env = {**os.environ, "OPENAI_API_KEY": FAKE_KEY, "LOOPSCOPE_REDACT": "目前市场"}

@@ -167,6 +167,7 @@ executor.invoke({"input": "What do roses cost?"}, [writer])
 """
 
 
+@pytest.mark.slow  # a process of its own, killed
 def test_kill_9_while_a_tool_runs_leaves_every_event_up_to_tool_start_on_disk(tmp_path):
     import signal
     import subprocess

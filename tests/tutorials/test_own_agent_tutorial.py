@@ -51,6 +51,7 @@ def test_s_at_quotes_tool_start_steps_into_the_learners_lines(tmp_path):
     run.close()
 
 
+@pytest.mark.slow  # drives the Textual debugger
 async def test_the_tutorial_opens_live_and_s_steps_into_quote(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     session = tutorial_session("own-agent", 0, "en")
