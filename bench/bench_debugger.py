@@ -69,14 +69,16 @@ def generate(path: Path, events: int) -> None:
             event.pop(key)
         event["frames"], event["source"] = rose[21]["frames"], rose[21]["source"]
     seq, iteration = 0, 0
+    # Each repetition starts where the one before ended, so time runs forward as in a real run (the
+    # waterfall draws it; a copy of the same times would pile every round onto the first).
+    lap = body[-1]["t"] - body[0]["t"] + 0.001
     with open(path, "w", encoding="utf-8") as out:
         out.write(header + "\n")
 
         def write(event: dict, it: int) -> None:
             nonlocal seq
-            out.write(
-                json.dumps({**event, "seq": seq, "iteration": it}, ensure_ascii=False, separators=(",", ":")) + "\n"
-            )
+            shifted = {**event, "seq": seq, "iteration": it, "t": round(event["t"] + max(it - 1, 0) * lap, 6)}
+            out.write(json.dumps(shifted, ensure_ascii=False, separators=(",", ":")) + "\n")
             seq += 1
 
         write(rose[0], 0)

@@ -1,0 +1,345 @@
+"""A run's waterfall: model calls, tool calls, waits, fallbacks and summaries as bars on one time axis, in lanes."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..trace.numpy_on_use import np
+
+# What a bar is; its colour and its glyph in the debugger and the HTML page follow from it.
+BAR_KINDS = ("model", "summary", "tool", "retry", "rate_limit", "fallback", "trim", "error")
+MODEL, SUMMARY, TOOL, RETRY, RATE_LIMIT, FALLBACK, TRIM, ERROR = range(len(BAR_KINDS))
+# The same colours in the terminal and the HTML page (readable on a dark and a light background).
+COLOURS = ("#5b8def", "#a56de2", "#3fb06b", "#f0a030", "#d8c040", "#33c3d6", "#d066c0", "#e5484d")
+# A lane holds bars of one category; lanes are drawn in this order, top to bottom.
+CATEGORIES = ("model", "tool", "waits", "events")
+CATEGORY_OF = {MODEL: 0, SUMMARY: 0, TOOL: 1, RETRY: 2, RATE_LIMIT: 2, FALLBACK: 3, TRIM: 3, ERROR: 3}
+# A category gets at most this many lanes; calls that overlap more share the last one (drawn aggregated).
+MAX_LANES = 8
+# Events that are a point on the time axis: a mark in the events lane.
+POINTS = {
+    "fallback": FALLBACK,
+    "context_trimmed": TRIM,
+    "chain_error": ERROR,
+    "parse_error": ERROR,
+    "invalid_tool": ERROR,
+    "plan_error": ERROR,
+    "refusal": ERROR,
+    "breaker_open": ERROR,
+    "limit_reached": ERROR,
+    "degrade": ERROR,
+}
+# Every kind the waterfall reads; the rest (agent_action, step, finish_check …) are not bars.
+BAR_EVENTS = frozenset(
+    {"llm_start", "llm_end", "tool_start", "tool_end", "tool_error", "retry", "rate_limit_wait", "summarized"}
+    | set(POINTS)
+    | {"chain_end"}
+)
+# Kinds whose payload the builder reads (the rest need only their time and call id).
+PAYLOAD_EVENTS = BAR_EVENTS - {"llm_start", "llm_end", "tool_start", "tool_end", "chain_end"}
+
+
+@dataclass
+class Lane:
+    category: int  # index into CATEGORIES
+    number: int  # 1, 2, … within its category
+    overflow: bool = False  # the last lane a category may have: it takes every call that overlaps more
+
+    @property
+    def name(self) -> str:
+        word = CATEGORIES[self.category]
+        numbered = self.number > 1 or self.overflow or self.category == 1
+        return f"{word} {self.number}{'+' if self.overflow else ''}" if numbered else word
+
+
+@dataclass
+class _Open:
+    bar: int  # index of the bar it draws
+    lane: int
+    category: int
+
+
+@dataclass
+class Waterfall:
+    """Bars in event order (by the position of the event that starts them), as numpy arrays."""
+
+    start: Any  # float64 seconds
+    end: Any
+    kind: Any  # int8, index into BAR_KINDS
+    lane: Any  # int16, index into `lanes`
+    first: Any  # int64: the event that starts the bar
+    last: Any  # int64: the event that ends it (== first for a point)
+    error_at: Any  # float64: when it failed (NaN when it did not)
+    running: Any  # bool: not ended when the run (or the trace) stopped
+    label: Any  # int32, index into `labels`
+    labels: list[str]
+    lanes: list[Lane]
+    order: list[int]  # lane indexes top to bottom
+    events: int  # how many events were read
+    _by_lane: dict[int, tuple[Any, Any, Any]] = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    @property
+    def t0(self) -> float:
+        return float(min(self.start.min(), 0.0)) if len(self) else 0.0
+
+    @property
+    def t1(self) -> float:
+        return float(self.end.max()) if len(self) else 0.0
+
+    def describe(self, bar: int) -> str:
+        """One line for a bar: what it is, when, how long, its events."""
+        kind, label = BAR_KINDS[int(self.kind[bar])], self.labels[int(self.label[bar])]
+        what = label if CATEGORY_OF[int(self.kind[bar])] == 3 else f"{kind.replace('_', ' ')} {label}".strip()
+        start, end = float(self.start[bar]), float(self.end[bar])
+        first, last = int(self.first[bar]), int(self.last[bar])
+        span = f"event {first}" if first == last else f"events {first}–{last}"
+        when = f"{start:.3f} s" if end == start else f"{start:.3f} → {end:.3f} s ({end - start:.3f} s)"
+        notes = [
+            n
+            for n, on in (("failed", self.error_at[bar] == self.error_at[bar]), ("unfinished", self.running[bar]))
+            if on
+        ]
+        return " · ".join([what, when, span, *notes])
+
+    # -- finding bars ---------------------------------------------------------------------------
+    def bar_at(self, position: int) -> int | None:
+        """The innermost bar whose events include `position` (the latest to start), else None."""
+        if not len(self):
+            return None
+        upto = int(np.searchsorted(self.first, position, side="right"))
+        inside = np.flatnonzero(self.last[:upto] >= position)
+        return int(inside[-1]) if len(inside) else None
+
+    def lane_bars(self, lane: int) -> tuple[Any, Any, Any]:
+        """(bar indexes by start, their starts, the latest end so far) of one lane, for window lookups."""
+        if lane not in self._by_lane:
+            bars = np.flatnonzero(self.lane == lane)
+            bars = bars[np.argsort(self.start[bars], kind="stable")]
+            self._by_lane[lane] = (bars, self.start[bars], np.maximum.accumulate(self.end[bars]))
+        return self._by_lane[lane]
+
+    def in_window(self, lane: int, t0: float, t1: float) -> Any:
+        """The bars of `lane` that reach into [t0, t1], by start."""
+        bars, starts, reach = self.lane_bars(lane)
+        lo = int(np.searchsorted(reach, t0, side="left"))
+        hi = int(np.searchsorted(starts, t1, side="right"))
+        return bars[lo:hi] if hi > lo else bars[:0]
+
+    def nearest_in_lane(self, lane: int, t: float) -> int | None:
+        """The bar of `lane` running at `t`, else the one starting nearest to it."""
+        bars, starts, _reach = self.lane_bars(lane)
+        if not len(bars):
+            return None
+        at = int(np.searchsorted(starts, t, side="right")) - 1
+        if at >= 0 and self.end[bars[at]] >= t:
+            return int(bars[at])
+        near = [i for i in (at, at + 1) if 0 <= i < len(bars)]
+        return int(bars[min(near, key=lambda i: abs(float(starts[i]) - t))])
+
+
+class WaterfallBuilder:
+    """Turns events, in order, into bars. Feed it with `add`; `waterfall()` gives what it has so far,
+    so a live run grows its waterfall event by event.
+
+    A call is paired with its end within its lane of work, as the OTLP export pairs spans: the loop's
+    own, and one per tool call id (events inside a parallel call carry its id). A lane of the picture
+    is free again once its bar ended, so calls that overlap take the next lane.
+    """
+
+    def __init__(self) -> None:
+        self.start: list[float] = []
+        self.end: list[float] = []
+        self.kind: list[int] = []
+        self.lane: list[int] = []
+        self.first: list[int] = []
+        self.last: list[int] = []
+        self.error_at: list[float] = []
+        self.running: list[bool] = []
+        self.label: list[int] = []
+        self.labels: list[str] = []
+        self._label_ids: dict[str, int] = {}
+        self.lanes: list[Lane] = []
+        self._lanes_of: list[list[int]] = [[] for _ in CATEGORIES]  # lane indexes per category
+        self._busy: dict[int, int] = {}  # lane -> open bar in it
+        self._lane_end: dict[int, float] = {}  # lane -> when its last bar ended
+        self._open: dict[str | None, list[_Open]] = {None: []}
+        self.events = 0
+        self._last_t = 0.0
+        self._last_closed_model: int | None = None
+
+    # -- feeding ---------------------------------------------------------------------------------
+    def add(self, position: int, kind: str, t: float, call_id: str | None = None, payload: Any = None) -> None:
+        """One event: its position, kind and time, the tool call it belongs to, and (for the kinds in
+        PAYLOAD_EVENTS) its fields; `payload` for llm_start / tool_start is the model / tool name."""
+        self.events = max(self.events, position + 1)
+        if not math.isfinite(t):  # an imported span without a usable time stays where the run was
+            t = self._last_t
+        self._last_t = max(self._last_t, t)
+        if kind in ("llm_start", "tool_start"):
+            self._start_call(position, MODEL if kind == "llm_start" else TOOL, t, call_id, payload)
+        elif kind in ("llm_end", "tool_end"):
+            self._end_call(position, MODEL if kind == "llm_end" else TOOL, t, call_id)
+        elif kind == "tool_error":
+            self._tool_error(position, t, call_id, payload or {})
+        elif kind == "retry":
+            fields = payload or {}
+            delay = _number(fields.get("delay"))
+            name = f"{fields.get('target', '')} {fields.get('name', '')} attempt {fields.get('attempt', '?')}"
+            self._bar(position, position, RETRY, t, t + delay, " ".join(name.split()), error_at=t)
+        elif kind == "rate_limit_wait":
+            waited = _number((payload or {}).get("waited"))
+            self._bar(position, position, RATE_LIMIT, t - waited, t, "")
+        elif kind == "summarized":
+            self._summarized(position, t)
+        elif kind in POINTS:
+            self._point(position, kind, t, payload or {})
+        elif kind == "chain_end":
+            self._close_all(position, t)
+
+    def _start_call(self, position: int, kind: int, t: float, call_id: str | None, name: Any) -> None:
+        label = str(name or "")
+        if kind == TOOL and call_id:
+            label = f"{label} {call_id}".strip()
+        bar = self._bar(position, position, kind, t, t, label, running=True)
+        self._open.setdefault(call_id, []).append(_Open(bar, self.lane[bar], CATEGORY_OF[kind]))
+
+    def _find_open(self, call_id: str | None, category: int) -> tuple[str | None, int] | None:
+        for key in dict.fromkeys((call_id, None)):
+            stack = self._open.get(key, [])
+            for at in range(len(stack) - 1, -1, -1):
+                if stack[at].category == category:
+                    return key, at
+        return None
+
+    def _end_call(self, position: int, kind: int, t: float, call_id: str | None) -> int | None:
+        found = self._find_open(call_id, CATEGORY_OF[kind])
+        if found is None:
+            return None  # a trace cut before the call's start: nothing to end
+        key, at = found
+        opened = self._open[key].pop(at)
+        if key is not None and not self._open[key]:
+            del self._open[key]  # that call is done: a long live run keeps no entry per call it made
+        self._finish(opened, position, t)
+        if kind == MODEL:
+            self._last_closed_model = opened.bar
+        return opened.bar
+
+    def _finish(self, opened: _Open, position: int, t: float) -> None:
+        bar = opened.bar
+        self.end[bar], self.last[bar], self.running[bar] = max(t, self.start[bar]), position, False
+        self._busy.pop(opened.lane, None)
+        self._lane_end[opened.lane] = max(self._lane_end.get(opened.lane, t), t)
+
+    def _tool_error(self, position: int, t: float, call_id: str | None, fields: dict[str, Any]) -> None:
+        found = self._find_open(call_id, CATEGORY_OF[TOOL])
+        if found is None:  # refused before it ran (arguments that do not parse): a failed call of no length
+            self._bar(position, position, TOOL, t, t, str(fields.get("tool", "")), error_at=t)
+            return
+        key, at = found
+        bar = self._open[key][at].bar
+        self.error_at[bar] = t
+        if not fields.get("handled"):  # a handled error still has its tool_end to come
+            self._end_call(position, TOOL, t, call_id)
+
+    def _summarized(self, position: int, t: float) -> None:
+        """The summary is the model call just before it (the summariser's); else a mark."""
+        bar = self._last_closed_model
+        if bar is not None and bar == len(self.start) - 1:
+            self.kind[bar], self.last[bar] = SUMMARY, position
+            return
+        self._bar(position, position, SUMMARY, t, t, "summary")
+
+    def _point(self, position: int, kind: str, t: float, fields: dict[str, Any]) -> None:
+        mark = POINTS[kind]
+        if kind == "fallback":
+            label = f"{fields.get('failed_model', '')} → {fields.get('next_model', '')}"
+        else:
+            label = kind.replace("_", " ")
+        self._bar(position, position, mark, t, t, label, error_at=t if mark == ERROR else float("nan"))
+        if kind == "chain_error":
+            self._close_all(position, t)
+
+    def _close_all(self, position: int, t: float) -> None:
+        """The run ended: whatever is still open (the model call a chain_error came out of) ends with it."""
+        for stack in self._open.values():
+            for opened in stack:
+                self._finish(opened, position, t)
+        self._open = {None: []}
+
+    def _bar(self, first: int, last: int, kind: int, start: float, end: float, label: str, *,
+             error_at: float = float("nan"), running: bool = False) -> int:  # fmt: skip
+        bar = len(self.start)
+        self.start.append(start)
+        self.end.append(max(end, start))
+        self.kind.append(kind)
+        self.lane.append(self._free_lane(CATEGORY_OF[kind], start, bar if running else None))
+        self.first.append(first)
+        self.last.append(last)
+        self.error_at.append(error_at)
+        self.running.append(running)
+        label_id = self._label_ids.get(label)
+        if label_id is None:
+            label_id = self._label_ids[label] = len(self.labels)
+            self.labels.append(label)
+        self.label.append(label_id)
+        if not running:
+            self._lane_end[self.lane[bar]] = max(self._lane_end.get(self.lane[bar], end), end)
+        return bar
+
+    def _free_lane(self, category: int, start: float, opening: int | None) -> int:
+        """The first lane of the category with no open bar that ended by `start`; a new one if none
+        (up to MAX_LANES: then the last, which draws what overlaps there as one aggregate)."""
+        lanes = self._lanes_of[category]
+        for lane in lanes:
+            if lane not in self._busy and (opening is not None or self._lane_end.get(lane, start) <= start):
+                break
+        else:
+            if len(lanes) < MAX_LANES:
+                lane = len(self.lanes)
+                self.lanes.append(Lane(category, len(lanes) + 1, overflow=len(lanes) + 1 == MAX_LANES))
+                lanes.append(lane)
+            else:
+                lane = lanes[-1]
+        if opening is not None:
+            self._busy[lane] = opening
+        return lane
+
+    # -- the result -------------------------------------------------------------------------------
+    def waterfall(self) -> Waterfall:
+        """The bars so far; calls still open end at the latest time seen."""
+        end = np.array(self.end, dtype=np.float64)
+        last = np.array(self.last, dtype=np.int64)
+        running = np.array(self.running, dtype=bool)
+        if running.any():  # still open: they reach the latest time and the latest event seen
+            end[running] = np.maximum(end[running], self._last_t)
+            last[running] = max(self.events - 1, 0)
+        order = sorted(range(len(self.lanes)), key=lambda i: (self.lanes[i].category, self.lanes[i].number))
+        return Waterfall(
+            start=np.array(self.start, dtype=np.float64),
+            end=end,
+            kind=np.array(self.kind, dtype=np.int8),
+            lane=np.array(self.lane, dtype=np.int16),
+            first=np.array(self.first, dtype=np.int64),
+            last=last,
+            error_at=np.array(self.error_at, dtype=np.float64),
+            running=running,
+            label=np.array(self.label, dtype=np.int32),
+            labels=list(self.labels),
+            lanes=list(self.lanes),
+            order=order,
+            events=self.events,
+        )
+
+
+def _number(value: Any) -> float:
+    """A wait's length from a trace: a finite, non-negative number, else 0."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return number if 0.0 <= number < float("inf") else 0.0
