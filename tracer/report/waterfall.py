@@ -59,6 +59,8 @@ class _Open:
     bar: int  # index of the bar it draws
     lane: int
     category: int
+    name: str = ""  # the tool's (or model's) name, to pair an end that has no call id
+    failed_at: tuple[int, float] | None = None  # (event, time) of a handled error, where it ends if nothing follows
 
 
 @dataclass
@@ -124,10 +126,10 @@ class Waterfall:
         return self._by_lane[lane]
 
     def in_window(self, lane: int, t0: float, t1: float) -> Any:
-        """The bars of `lane` that reach into [t0, t1], by start."""
+        """The bars of `lane` that reach into [t0, t1), by start."""
         bars, starts, reach = self.lane_bars(lane)
         lo = int(np.searchsorted(reach, t0, side="left"))
-        hi = int(np.searchsorted(starts, t1, side="right"))
+        hi = int(np.searchsorted(starts, t1, side="left"))
         return bars[lo:hi] if hi > lo else bars[:0]
 
     def nearest_in_lane(self, lane: int, t: float) -> int | None:
@@ -183,7 +185,7 @@ class WaterfallBuilder:
         if kind in ("llm_start", "tool_start"):
             self._start_call(position, MODEL if kind == "llm_start" else TOOL, t, call_id, payload)
         elif kind in ("llm_end", "tool_end"):
-            self._end_call(position, MODEL if kind == "llm_end" else TOOL, t, call_id)
+            self._end_call(position, MODEL if kind == "llm_end" else TOOL, t, call_id, str(payload or ""))
         elif kind == "tool_error":
             self._tool_error(position, t, call_id, payload or {})
         elif kind == "retry":
@@ -206,18 +208,21 @@ class WaterfallBuilder:
         if kind == TOOL and call_id:
             label = f"{label} {call_id}".strip()
         bar = self._bar(position, position, kind, t, t, label, running=True)
-        self._open.setdefault(call_id, []).append(_Open(bar, self.lane[bar], CATEGORY_OF[kind]))
+        self._open.setdefault(call_id, []).append(_Open(bar, self.lane[bar], CATEGORY_OF[kind], str(name or "")))
 
-    def _find_open(self, call_id: str | None, category: int) -> tuple[str | None, int] | None:
+    def _find_open(self, call_id: str | None, category: int, name: str = "") -> tuple[str | None, int] | None:
+        """The innermost open call of `category` in the event's lane of work (else the loop's); with no
+        call id to go by, the innermost of that name first (an import's parallel tools end in any order)."""
         for key in dict.fromkeys((call_id, None)):
             stack = self._open.get(key, [])
-            for at in range(len(stack) - 1, -1, -1):
-                if stack[at].category == category:
-                    return key, at
+            found = [at for at in range(len(stack) - 1, -1, -1) if stack[at].category == category]
+            named = [at for at in found if name and stack[at].name == name] if call_id is None else []
+            if named or found:
+                return key, (named or found)[0]
         return None
 
-    def _end_call(self, position: int, kind: int, t: float, call_id: str | None) -> int | None:
-        found = self._find_open(call_id, CATEGORY_OF[kind])
+    def _end_call(self, position: int, kind: int, t: float, call_id: str | None, name: str = "") -> int | None:
+        found = self._find_open(call_id, CATEGORY_OF[kind], name)
         if found is None:
             return None  # a trace cut before the call's start: nothing to end
         key, at = found
@@ -236,15 +241,17 @@ class WaterfallBuilder:
         self._lane_end[opened.lane] = max(self._lane_end.get(opened.lane, t), t)
 
     def _tool_error(self, position: int, t: float, call_id: str | None, fields: dict[str, Any]) -> None:
-        found = self._find_open(call_id, CATEGORY_OF[TOOL])
+        name = str(fields.get("tool", ""))
+        found = self._find_open(call_id, CATEGORY_OF[TOOL], name)
         if found is None:  # refused before it ran (arguments that do not parse): a failed call of no length
-            self._bar(position, position, TOOL, t, t, str(fields.get("tool", "")), error_at=t)
+            self._bar(position, position, TOOL, t, t, name, error_at=t)
             return
         key, at = found
-        bar = self._open[key][at].bar
-        self.error_at[bar] = t
-        if not fields.get("handled"):  # a handled error still has its tool_end to come
-            self._end_call(position, TOOL, t, call_id)
+        opened = self._open[key][at]
+        self.error_at[opened.bar] = t
+        opened.failed_at = (position, t)
+        if not fields.get("handled"):  # a handled error may still have its tool_end to come
+            self._end_call(position, TOOL, t, call_id, name)
 
     def _summarized(self, position: int, t: float) -> None:
         """The summary is the model call just before it (the summariser's); else a mark."""
@@ -255,6 +262,11 @@ class WaterfallBuilder:
         self._bar(position, position, SUMMARY, t, t, "summary")
 
     def _point(self, position: int, kind: str, t: float, fields: dict[str, Any]) -> None:
+        if kind == "plan_error" and self._find_open(None, CATEGORY_OF[MODEL]) is not None:
+            bar = self._end_call(position, MODEL, t, None)  # the model call the plan waited on failed
+            if bar is not None:
+                self.error_at[bar] = t
+                return
         mark = POINTS[kind]
         if kind == "fallback":
             label = f"{fields.get('failed_model', '')} → {fields.get('next_model', '')}"
@@ -267,8 +279,8 @@ class WaterfallBuilder:
     def _close_all(self, position: int, t: float) -> None:
         """The run ended: whatever is still open (the model call a chain_error came out of) ends with it."""
         for stack in self._open.values():
-            for opened in stack:
-                self._finish(opened, position, t)
+            for opened in stack:  # a call that failed and had no end of its own ends where it failed
+                self._finish(opened, *(opened.failed_at or (position, t)))
         self._open = {None: []}
 
     def _bar(self, first: int, last: int, kind: int, start: float, end: float, label: str, *,

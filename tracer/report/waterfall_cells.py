@@ -43,9 +43,11 @@ class Window:
 
 
 def fit(waterfall: Waterfall, width: int) -> Window:
-    """The whole run in `width` cells (a run of no length gets a tenth of a second)."""
+    """The whole run in `width` cells (a run of no length gets a tenth of a second); the end is
+    just inside, so a mark at the run's last moment (its chain_error) is drawn."""
     t0, t1 = waterfall.t0, waterfall.t1
-    return Window(t0, t1 if t1 > t0 else t0 + 0.1, max(width, 1))
+    t1 = t1 if t1 > t0 else t0 + 0.1
+    return Window(t0, t1 + (t1 - t0) * 1e-9, max(width, 1))
 
 
 def zoomed(window: Window, factor: float, around: float, whole: Window) -> Window:
@@ -70,8 +72,9 @@ def lane_cells(waterfall: Waterfall, lane: int, window: Window, label_from: int 
     width = window.width
     bars = waterfall.in_window(lane, window.t0, window.t1)
     first = np.clip(((waterfall.start[bars] - window.t0) // window.step).astype(np.int64), 0, width - 1)
-    last = np.clip(((waterfall.end[bars] - window.t0) // window.step).astype(np.int64), 0, width - 1)
-    last = np.maximum(first, np.where(waterfall.end[bars] > waterfall.start[bars], last, first))
+    # A bar is [start, end): one that ends where a cell begins does not reach into it.
+    reach = np.ceil((waterfall.end[bars] - window.t0) / window.step - 1e-9).astype(np.int64) - 1
+    last = np.maximum(first, np.clip(reach, 0, width - 1))
     change = (
         np.bincount(first, minlength=width + 1)[: width + 1] - np.bincount(last + 1, minlength=width + 1)[: width + 1]
     )

@@ -32,7 +32,7 @@ def feed_event(builder: WaterfallBuilder, position: int, event: EventBase) -> No
     payload: Any = None
     if kind == "llm_start":
         payload = getattr(event, "model", "")
-    elif kind == "tool_start":
+    elif kind in ("tool_start", "tool_end"):
         payload = getattr(event, "tool", "")
     elif kind in PAYLOAD_EVENTS:
         payload = event.model_dump(mode="json")
@@ -81,7 +81,7 @@ def waterfall_of_trace(
             payload: Any = fields
             if kind == "llm_start":
                 payload = fields.get("model")
-            elif kind == "tool_start":
+            elif kind in ("tool_start", "tool_end"):
                 payload = fields.get("tool")
             builder.add(position, kind, _time(fields.get("t")), _call_id(fields.get("tool_call_id")), payload)
         else:

@@ -22,6 +22,7 @@ from .timeline import EventTimeline
 
 # Up to this many events a recording's waterfall is read at once; a bigger one in a worker thread.
 READ_NOW_LIMIT = 50_000
+MAX_LANE_ROWS = 8  # more lanes scroll (the current bar's is always shown)
 
 
 class WaterfallPane(Widget, can_focus=True):
@@ -100,6 +101,7 @@ class WaterfallPane(Widget, can_focus=True):
         whole = fit(waterfall, self._cells())
         self.window = self.window if keep_window and self.window is not None else whole
         lanes = len(waterfall.lanes)
+        self.styles.height = min(max(lanes, 1), MAX_LANE_ROWS) + 4  # the axis, the lanes, the line, the border
         self.border_title = localise("Waterfall", self.lang) + f" · {lanes} lane{'s' * (lanes != 1)}"
         self.follow()
 
