@@ -29,13 +29,13 @@ class WaterfallPane(Widget, can_focus=True):
     """Hidden until `w`. Rows: the time axis, one per lane, and a line about the current bar."""
 
     BINDINGS = [
-        Binding("right", "bar(1)", "next bar", id="waterfall-next-bar"),
-        Binding("left", "bar(-1)", "previous bar", id="waterfall-previous-bar"),
-        Binding("down", "lane(1)", "lane below", id="waterfall-lane-below"),
-        Binding("up", "lane(-1)", "lane above", id="waterfall-lane-above"),
-        Binding("plus,equals_sign", "zoom(2)", "zoom in", id="waterfall-zoom-in"),
-        Binding("minus", "zoom(0.5)", "zoom out", id="waterfall-zoom-out"),
-        Binding("0", "whole_run", "the whole run", id="waterfall-whole-run"),
+        Binding("right", "bar(1)", "next bar", show=False, id="waterfall-next-bar"),
+        Binding("left", "bar(-1)", "previous bar", show=False, id="waterfall-previous-bar"),
+        Binding("down", "lane(1)", "lane below", show=False, id="waterfall-lane-below"),
+        Binding("up", "lane(-1)", "lane above", show=False, id="waterfall-lane-above"),
+        Binding("plus,equals_sign", "zoom(2)", "zoom in", show=False, id="waterfall-zoom-in"),
+        Binding("minus", "zoom(0.5)", "zoom out", show=False, id="waterfall-zoom-out"),
+        Binding("0", "whole_run", "the whole run", show=False, id="waterfall-whole-run"),
     ]
 
     def __init__(self, session: DebugSession, lang: str = "en", **kwargs) -> None:

@@ -18,7 +18,8 @@ FAILED = Style(color="bright_white", bgcolor="red3", bold=True)
 CURSOR = Style(color="yellow", dim=True)
 STYLES = [Style(bgcolor=colour, color="black") for colour in COLOURS]
 AGGREGATE = [Style(color=colour, bold=True) for colour in COLOURS]
-CURRENT = Style(reverse=True, bold=True, underline=True)
+CURRENT = Style(bold=True, underline=True)
+HERE = [Style(color="bright_white", bgcolor=colour, bold=True) for colour in COLOURS]
 
 
 def tick_step(span: float, cells: int, min_cells: int = 12) -> float:
@@ -55,8 +56,9 @@ def axis_row(window: Window, cursor: int | None, label: str) -> Text:
 
 
 def lane_row(waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | None, current: int | None) -> Text:
-    """A lane: its name, then each cell: a bar's colour, ▒ where several bars share it, ✗ where one
-    failed, the marks of points (◆ fallback, ✂ trim, ✗ error), ┊ at the current event's time."""
+    """A lane: its name, then each cell: █ in a bar's colour (▓ the current event's bar), ▒ where several
+    bars share a cell, ✗ where one failed, the marks of points (◆ fallback, ✂ trim, ✗ error), ┊ at the
+    current event's time. Glyphs, not only colours, so a plain-text capture shows the bars too."""
     row = Text(f"{name:<{LABEL_WIDTH}}"[:LABEL_WIDTH], style="dim", no_wrap=True)
     glyphs: list[tuple[str, Style | None]] = []
     for at in range(len(cells.bars)):
@@ -64,6 +66,7 @@ def lane_row(waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | No
         if cells.bars[at] == 0 or kind < 0:
             glyphs.append(("┊", CURSOR) if at == cursor else (" ", None))
             continue
+        here = current is not None and int(cells.bar[at]) == current
         if cells.failed[at]:
             glyph, style = "✗", FAILED
         elif CATEGORY_OF[kind] == 3:
@@ -71,18 +74,17 @@ def lane_row(waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | No
         elif cells.starts[at] >= 2:  # several bars begin in this one cell: too many to draw apart
             glyph, style = "▒", AGGREGATE[kind]
         else:
-            glyph, style = " ", STYLES[kind]
-        if current is not None and int(cells.bar[at]) == current:
-            style = style + CURRENT
-        glyphs.append((glyph, style))
+            glyph, style = ("▓", HERE[kind]) if here else ("█", AGGREGATE[kind])
+        glyphs.append((glyph, style + CURRENT if here else style))
     for first, width, bar in cells.labels:  # a name inside the bars wide enough for it
         text = waterfall.labels[int(waterfall.label[bar])][: width - 1]
+        label = HERE[int(waterfall.kind[bar])] + CURRENT if bar == current else STYLES[int(waterfall.kind[bar])]
         for offset, char in enumerate(literal(text).plain):
             at = first + 1 + offset
             if cell_len(char) != 1:  # a wide (CJK) character would push the cells after it along
                 break
-            if at < len(glyphs) and glyphs[at][0] == " " and glyphs[at][1] is not None:
-                glyphs[at] = (char, glyphs[at][1])
+            if at < len(glyphs) and glyphs[at][0] in "█▓":
+                glyphs[at] = (char, label)
     for glyph, shown in glyphs:
         row.append(glyph, shown)
     return row
