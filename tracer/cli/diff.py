@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from ..report.diff import diff_traces, render_diff
+from ..report.diff import TraceDiff, diff_traces, render_diff
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .progress_bar import progress_bar
+from .usage_error import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -24,6 +27,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument(
         "--context", type=int, default=3, metavar="N", help="rows shown around the parting point (default 3)"
     )
+    p.add_argument(
+        "--html",
+        metavar="OUT.html",
+        help="also write one self-contained HTML page: the aligned transitions, then each run's waterfall "
+        "and timeline side by side (it loads nothing from anywhere and opens offline)",
+    )
     return p
 
 
@@ -33,4 +42,20 @@ def run(args: argparse.Namespace) -> int:
         if trace.warning:
             print(scrub(f"warning: {trace.warning}"), file=sys.stderr)
     print(scrub("\n".join(render_diff(diff, (args.a, args.b), context=max(0, args.context)))))
+    if args.html:
+        _write_html(diff, args)
     return 0 if diff.same else 1
+
+
+def _write_html(diff: TraceDiff, args: argparse.Namespace) -> None:
+    from ..report.html_diff import diff_page  # late: only --html needs the page's renderers
+    from .export import write_atomically
+
+    with progress_bar("writing the diff page") as report:
+        text = diff_page(diff, (args.a, args.b), report)
+    output = Path(args.html)
+    try:
+        write_atomically(output, text)
+    except OSError as error:
+        raise UsageError(f"cannot write {output}: {error.strerror or error}; nothing was written") from None
+    print(scrub(f"wrote the HTML page of the diff to {output}"), file=sys.stderr)

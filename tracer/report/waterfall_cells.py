@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,3 +93,17 @@ def lane_cells(waterfall: Waterfall, lane: int, window: Window, label_from: int 
     wide = np.flatnonzero(last - first + 1 >= label_from)
     labels = [(int(first[i]), int(last[i] - first[i] + 1), int(bars[i])) for i in wide.tolist()]
     return LaneCells(touching, starts, kind, bar, failed, labels)
+
+
+def tick_step(span: float, cells: int, min_cells: int = 12) -> float:
+    """A 1, 2 or 5 times a power of ten, so that ticks are at least `min_cells` apart."""
+    if span <= 0 or cells <= 0:
+        return 1.0
+    rough = span * min_cells / cells
+    power = 10 ** math.floor(math.log10(rough))
+    return next(step * power for step in (1, 2, 5, 10) if step * power >= rough)
+
+
+def seconds(t: float, step: float) -> str:
+    decimals = max(0, min(6, -math.floor(math.log10(step)) if step > 0 else 0))
+    return f"{t:.{decimals}f}s"

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from ...report.literal import literal
 from ...report.waterfall import CATEGORY_OF, COLOURS, ERROR, FALLBACK, TRIM, Waterfall
-from ...report.waterfall_cells import LaneCells, Window
+from ...report.waterfall_cells import LaneCells, Window, seconds, tick_step
 
 LABEL_WIDTH = 9  # "tool 3+  "
 POINT_GLYPHS = {FALLBACK: "◆", TRIM: "✂", ERROR: "✗"}
@@ -20,20 +20,6 @@ STYLES = [Style(bgcolor=colour, color="black") for colour in COLOURS]
 AGGREGATE = [Style(color=colour, bold=True) for colour in COLOURS]
 CURRENT = Style(bold=True, underline=True)
 HERE = [Style(color="bright_white", bgcolor=colour, bold=True) for colour in COLOURS]
-
-
-def tick_step(span: float, cells: int, min_cells: int = 12) -> float:
-    """A 1, 2 or 5 times a power of ten, so that ticks are at least `min_cells` apart."""
-    if span <= 0 or cells <= 0:
-        return 1.0
-    rough = span * min_cells / cells
-    power = 10 ** math.floor(math.log10(rough))
-    return next(step * power for step in (1, 2, 5, 10) if step * power >= rough)
-
-
-def seconds(t: float, step: float) -> str:
-    decimals = max(0, min(6, -math.floor(math.log10(step)) if step > 0 else 0))
-    return f"{t:.{decimals}f}s"
 
 
 def axis_row(window: Window, cursor: int | None, label: str) -> Text:
