@@ -94,6 +94,11 @@ async def _open_each(pages: list[tuple[Path, Path]]) -> list[dict]:
                 "marked": await browser.evaluate("document.querySelectorAll('.b.cur').length"),
                 "urls": browser.requested_urls(),
             }
+            # Open every event: their details are drawn from the data block; none of it may become markup.
+            await browser.evaluate("document.querySelectorAll('.tl details').forEach(d => { d.open = true; })")
+            await browser.wait_for("[...document.querySelectorAll('.tl details')].every(d => d.querySelector('dl'))")
+            found["drawn"] = await browser.evaluate("document.querySelectorAll('.tl dl img, .tl dl script').length")
+            found["text"] = await browser.evaluate("document.querySelector('.tl').innerText")
             await browser.call("Page.navigate", url="about:blank")
             await browser.wait_for("document.readyState === 'complete' && location.href === 'about:blank'")
             result = await browser.call(
@@ -116,7 +121,7 @@ def test_every_fixtures_page_opens_offline_in_chromium_and_shows_its_lanes(tmp_p
     for (page, shot), found, fixture in zip(pages, asyncio.run(_open_each(pages)), EVERY_FIXTURE):
         assert found["urls"] == [page.as_uri()], (fixture.name, found["urls"])  # nothing else was fetched
         assert found["lanes"] == lane_count(fixture), fixture.name
-        assert found["scripts"] == 1 and found["marked"] >= 1, (fixture.name, found)
+        assert found["scripts"] == 2 and found["marked"] >= 1, (fixture.name, found)  # ours, and its data block
         assert found["model_pixels"] > 20, (fixture.name, shot)  # the model lane is drawn
         if "tool 1" in page.read_text(encoding="utf-8"):
             assert found["tool_pixels"] > 20, (fixture.name, shot)
@@ -128,5 +133,6 @@ def test_a_page_of_hostile_text_runs_none_of_it_in_chromium(tmp_path):
     out = tmp_path / "hostile.html"
     assert main(["export", "--html", str(out), str(hostile_trace(tmp_path))]) == 0
     found = asyncio.run(_open_each([(out, tmp_path / "hostile.png")]))[0]
-    assert found["pwned"] == "undefined" and found["scripts"] == 1
+    assert found["pwned"] == "undefined" and found["scripts"] == 2 and found["drawn"] == 0
+    assert "<script>window.pwned = 1</script>" in found["text"]  # there to read, every event opened
     assert found["urls"] == [out.as_uri()]  # the planted https:// style and the img were never fetched

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import html
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 
+from ..trace.literal_text import scrub
 from ..trace.redact import Redactor
 from .cost import CallCost
-from .html_page import esc
 
 ENVELOPE = {"seq", "run_id", "t", "iteration", "kind"}
 ERRORS = {"tool_error", "chain_error", "parse_error", "invalid_tool", "plan_error", "retry", "fallback", "refusal"}
@@ -66,94 +67,114 @@ def summary(data: dict[str, Any]) -> str:
     return _line(next(iter(payload.values()), "")) if payload else ""
 
 
+# Where an event's detail points at another event: (that event, the words before the link).
+Link = tuple[int, str]
+
+
 class EventPages:
-    """Renders events one by one, remembering what the previous model call sent, so that a call
-    shows only the messages and tools that changed (a long run resends its whole history)."""
+    """Renders events one by one: a summary line each (HTML) and its detail as data the page's
+    script draws when the line is opened (as text, never as markup). Every text of the details is
+    kept once in a table (a run repeats its stacks, tool lists and prompts), and a message history
+    that only grew shows the new messages after a link to the call that sent the rest."""
 
     def __init__(self, run: str, costs: dict[int, CallCost], redactor: Redactor) -> None:
         self.run, self.costs, self.redactor = run, costs, redactor
+        self.details: dict[str, list[list[int]]] = {}  # anchor -> [label, text(, event, words)] as table indexes
+        self.strings: list[str] = []
+        self._string_ids: dict[str, int] = {}
         self._messages: tuple[int, list[Any]] | None = None  # (event, messages) of the last llm_start
-        self._tools: tuple[int, Any] | None = None
 
-    def rows(self, raw_lines: Iterable[tuple[int, bytes]]) -> Iterator[str]:
-        for position, raw in raw_lines:
-            yield self.row(position, raw)
+    def _id(self, value: str) -> int:
+        found = self._string_ids.get(value)
+        if found is None:
+            found = self._string_ids[value] = len(self.strings)
+            self.strings.append(scrub(value))
+        return found
+
+    def _add(self, anchor: str, label: str, shown: str, link: Link | None = None) -> None:
+        entry = [self._id(label), self._id(shown)]
+        if link is not None:
+            entry += [link[0], self._id(link[1])]
+        self.details.setdefault(anchor, []).append(entry)
 
     def row(self, position: int, raw: bytes) -> str:
         anchor = f"{self.run}e{position}"
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError as error:
-            return _unreadable(anchor, position, str(error), raw)
+            return self._unreadable(anchor, position, str(error), raw)
         if not isinstance(data, dict):
-            return _unreadable(anchor, position, "not a JSON object", raw)
+            return self._unreadable(anchor, position, "not a JSON object", raw)
         if self.redactor.might_contain_secret(raw.decode("utf-8", "replace")):
             data = self.redactor.redact(data)
         kind = str(data.get("kind", "?"))
         t = data.get("t")
         when = f"{t:.3f}s" if isinstance(t, (int, float)) and not isinstance(t, bool) else ""
-        failed = " err" if kind in ERRORS else ""
-        head = (
-            f'<span class="it">{esc(data.get("iteration", ""))}</span><span class="t">{when}</span>'
-            f'<span class="k">{esc(kind)}</span>{esc(summary(data))}'
+        self._detail(anchor, position, data)
+        return (
+            f'<details id="{anchor}"{" class=err" if kind in ERRORS else ""}><summary><i>{text(data.get("iteration", ""))}'
+            f"</i><b>{when}</b><u>{text(kind)}</u>{text(summary(data))}</summary></details>"
         )
-        return f'<details class="ev{failed}" id="{anchor}"><summary>{head}</summary>{self._detail(position, data)}</details>'
 
-    def _detail(self, position: int, data: dict[str, Any]) -> str:
-        parts = [f"<dt>event</dt><dd class=mono>{position} · seq {esc(data.get('seq', ''))}</dd>"]
+    def _unreadable(self, anchor: str, position: int, problem: str, raw: bytes) -> str:
+        self._add(anchor, "line", raw[:2000].decode("utf-8", "replace"))
+        return (
+            f"<details id={anchor} class=err><summary><u>unreadable</u>line of event {position}: "
+            f"{text(problem)}</summary></details>"
+        )
+
+    def _detail(self, anchor: str, position: int, data: dict[str, Any]) -> None:
         seq = data.get("seq")
-        cost = self.costs.get(seq) if isinstance(seq, int) else None
+        if seq != position:
+            self._add(anchor, "seq", str(seq))
+        cost = self.costs.get(seq) if isinstance(seq, int) and data.get("kind") == "llm_end" else None
         if cost is not None:
-            parts.append(f'<dt>tokens and cost</dt><dd class="cost">{esc(cost.describe())}</dd>')
+            self._add(anchor, "tokens and cost", cost.describe())
+        source = data.get("source")
+        if isinstance(source, dict):
+            where = f"{source.get('file')}:{source.get('line')} {source.get('function')}()"
+            self._add(anchor, "source", where + " · " + " › ".join(map(str, data.get("frames") or [])))
         for key, value in data.items():
-            if key in ENVELOPE:
+            if key in ENVELOPE or key in ("source", "frames") or value is None:
                 continue
-            parts.append(f"<dt>{esc(key)}</dt><dd>{self._value(position, data, key, value)}</dd>")
-        return f"<dl>{''.join(parts)}</dl>"
+            if key == "prompt_base" and isinstance(value, int):
+                self._add(anchor, "prompt", "", (value, "this prompt is the prompt of "))
+            elif key == "messages" and isinstance(value, list) and data.get("kind") == "llm_start":
+                self._messages_entry(anchor, position, value)
+            else:
+                self._add(anchor, key, _shown(value))
 
-    def _value(self, position: int, data: dict[str, Any], key: str, value: Any) -> str:
-        if key == "frames" and isinstance(value, list):
-            return f"<code>{esc(' › '.join(map(str, value)))}</code>"
-        if key == "source" and isinstance(value, dict):
-            return f"<code>{esc(value.get('file'))}:{esc(value.get('line'))} {esc(value.get('function'))}()</code>"
-        if key == "prompt_base" and isinstance(value, int):
-            return (
-                f'the prompt of <a href="#{self.run}e{value}">event {value}</a>, '
-                "then what prompt_append adds (the whole prompt is that one's plus this)"
-            )
-        if key == "messages" and isinstance(value, list) and data.get("kind") == "llm_start":
-            return self._messages_value(position, value)
-        if key == "tools" and data.get("kind") == "llm_start":
-            same = self._tools is not None and self._tools[1] == value
-            earlier = self._tools
-            self._tools = (position, value)
-            if same and earlier is not None:
-                return f'the same as <a href="#{self.run}e{earlier[0]}">event {earlier[0]}</a>'
-        if isinstance(value, str):
-            return f"<pre>{esc(value)}</pre>"
-        return f"<pre>{esc(json.dumps(value, ensure_ascii=False, indent=1))}</pre>"
-
-    def _messages_value(self, position: int, messages: list[Any]) -> str:
+    def _messages_entry(self, anchor: str, position: int, messages: list[Any]) -> None:
         earlier = self._messages
         self._messages = (position, messages)
         if earlier is not None and 0 < len(earlier[1]) <= len(messages) and messages[: len(earlier[1])] == earlier[1]:
-            kept, new = len(earlier[1]), messages[len(earlier[1]) :]
-            note = f'the {kept} messages of <a href="#{self.run}e{earlier[0]}">event {earlier[0]}</a>, then:'
-            return note + "".join(_message(m) for m in new)
-        return "".join(_message(m) for m in messages)
+            new = "\n\n".join(map(_message, messages[len(earlier[1]) :]))
+            self._add(anchor, "messages", new, (earlier[0], f"the {len(earlier[1])} messages of "))
+        else:
+            self._add(anchor, "messages", "\n\n".join(map(_message, messages)))
+
+    def data_block(self) -> str:
+        """The details, as JSON inside a data block the browser never runs: every <, > and & is a
+        \\u escape, so no text from the trace can end the block or open a tag."""
+        raw = json.dumps({"s": self.strings, "e": self.details}, ensure_ascii=False, separators=(",", ":"))
+        safe = raw.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        return f'<script type="application/json" class="ev-data">{safe}</script>'
 
 
-def _unreadable(anchor: str, position: int, problem: str, raw: bytes) -> str:
-    return (
-        f'<details class="ev err" id="{anchor}"><summary><span class="k">unreadable</span>'
-        f"line of event {position}: {esc(problem)}</summary><pre>{esc(raw[:2000].decode('utf-8', 'replace'))}"
-        "</pre></details>"
-    )
+def text(value: object) -> str:
+    """Trace text as HTML text (quotes need no escape outside attributes, and a page is full of them)."""
+    return html.escape(scrub(value), quote=False)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, indent=1)
 
 
 def _message(message: Any) -> str:
     if isinstance(message, dict) and isinstance(message.get("content"), str):
         rest = {k: v for k, v in message.items() if k not in ("role", "content")}
         extra = f" {json.dumps(rest, ensure_ascii=False)}" if rest else ""
-        return f"<div class=mono>[{esc(message.get('role', ''))}]{esc(extra)}</div><pre>{esc(message['content'])}</pre>"
-    return f"<pre>{esc(json.dumps(message, ensure_ascii=False))}</pre>"
+        return f"[{message.get('role', '')}]{extra}\n{message['content']}"
+    return json.dumps(message, ensure_ascii=False)

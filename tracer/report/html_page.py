@@ -18,7 +18,7 @@ STYLE = (
   :root { --fg: #e4e7ee; --bg: #15181e; --muted: #98a2b3; --line: #2d3340; --hi: #4a3f12; }
 }
 body { font: 14px/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 0 1.5rem 3rem; }
-pre, code, .mono, .ev > summary { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+pre, code, .mono { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .2rem 0 .5rem; padding: .4rem .6rem;
       border-left: 3px solid var(--line); font-size: 12.5px; }
 h1 { font-size: 1.3rem; margin: 1.2rem 0 .3rem; } h2 { font-size: 1.05rem; margin: 1.4rem 0 .4rem; }
@@ -42,30 +42,68 @@ h1 { font-size: 1.3rem; margin: 1.2rem 0 .3rem; } h2 { font-size: 1.05rem; margi
 .legend span { margin-right: 1rem; font-size: 12px; white-space: nowrap; }
 .legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; border-radius: 2px; }
 .zoom button { font: inherit; margin-right: .3rem; }
-.ev { border-bottom: 1px solid var(--line); }
-.ev > summary { cursor: pointer; font-size: 12.5px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.ev[open] > summary, .ev:target > summary { background: var(--hi); }
-.ev .k { display: inline-block; min-width: 9.5rem; font-weight: 600; }
-.ev.err .k { color: #d92d20; }
-.ev .t { display: inline-block; min-width: 5rem; color: var(--muted); text-align: right; margin-right: .6rem; }
-.ev .it { display: inline-block; min-width: 2.2rem; color: var(--muted); }
-.ev dl { margin: .3rem 0 .6rem 1rem; } .ev dt { font-weight: 600; font-size: 12px; margin-top: .3rem; }
-.ev dd { margin: 0; }
+.tl details { border-bottom: 1px solid var(--line); content-visibility: auto; contain-intrinsic-size: auto 20px; }
+.tl summary { cursor: pointer; font: 12.5px/1.5 ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
+              white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.tl details[open] > summary, .tl details:target > summary { background: var(--hi); }
+.tl summary > u { display: inline-block; min-width: 9.5rem; font-weight: 600; text-decoration: none; }
+.tl .err u { color: #d92d20; }
+.tl summary > b { display: inline-block; min-width: 5rem; color: var(--muted); text-align: right; margin-right: .6rem;
+                  font-weight: normal; }
+.tl summary > i { display: inline-block; min-width: 2.2rem; color: var(--muted); font-style: normal; }
+.tl dl { margin: .3rem 0 .6rem 1rem; } .tl dt { font-weight: 600; font-size: 12px; margin-top: .3rem; }
+.tl dd { margin: 0; }
 .cost { font-size: 12px; color: var(--muted); }
 .diff { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
 .diff > section { min-width: 0; }
 """
 )
 
-# Our only script: opens the event a link points at, marks its bar, and zooms the waterfall. It reads
-# nothing from the trace but numbers in data- attributes, and writes no HTML.
+# Our only script: draws an event's detail when its line is opened (from the page's data block, as text:
+# textContent, never innerHTML), opens the event a link points at and marks its bar, and zooms the
+# waterfall. It writes no HTML: nothing from the trace can become markup through it.
 SCRIPT = """
 (() => {
+  let details = null;
+  const data = () => {
+    if (details === null) {
+      details = {};
+      document.querySelectorAll('script.ev-data').forEach(block => {
+        const found = JSON.parse(block.textContent);
+        for (const [id, entries] of Object.entries(found.e)) details[id] = [found.s, entries];
+      });
+    }
+    return details;
+  };
+  const draw = event => {
+    if (event.dataset.drawn || !event.open) return;
+    event.dataset.drawn = '1';
+    const run = event.id.replace(/e\\d+$/, ''), list = document.createElement('dl');
+    const [strings, entries] = data()[event.id] || [[], []];
+    for (const [label, text, link, words] of entries) {
+      const term = document.createElement('dt'), value = document.createElement('dd');
+      term.textContent = strings[label];
+      if (typeof link === 'number') {
+        const to = document.createElement('a');
+        to.href = '#' + run + 'e' + link;
+        to.textContent = 'event ' + link;
+        value.append(strings[words], to);
+      }
+      if (strings[text]) {
+        const pre = document.createElement('pre');
+        pre.textContent = strings[text];
+        value.append(pre);
+      }
+      list.append(term, value);
+    }
+    event.append(list);
+  };
+  document.addEventListener('toggle', change => { if (change.target.matches('.tl details')) draw(change.target); }, true);
   const mark = () => {
     let id = '';
     try { id = decodeURIComponent(location.hash.slice(1)); } catch (error) { return; }
     const target = id ? document.getElementById(id) : null;
-    if (target && target.tagName === 'DETAILS') target.open = true;
+    if (target && target.tagName === 'DETAILS') { target.open = true; draw(target); }
     document.querySelectorAll('.b.cur').forEach(bar => bar.classList.remove('cur'));
     const found = /^(.*)e(\\d+)$/.exec(id);
     if (!found) return;

@@ -83,8 +83,10 @@ def trace_section(
         yield _totals(trace, index, total, waterfall.t1)
         yield waterfall_html(waterfall, run) + legend()
         yield "<h2>Timeline</h2><p class=muted>Each event opens into its detail: the prompt and reply as recorded "
-        yield "(secrets redacted), tokens and cost at each model call.</p>"
+        yield "(secrets redacted), tokens and cost at each model call. (The details are drawn by the page's own "
+        yield "script: with scripts off, the lines are all there is.)</p>"
         pages = EventPages(run, costs, redactor or default_redactor())
+        yield '<div class="tl">'
         head, tail = _shown_positions(len(trace))
         for number, position in enumerate([*head, *tail]):
             if tail and position == tail.start:
@@ -93,6 +95,7 @@ def trace_section(
             if progress is not None and number % 2_000 == 0:
                 progress("writing events", number, len(head) + len(tail))
             yield pages.row(position, trace.raw_line(position))
+        yield "</div>" + pages.data_block()
 
 
 def trace_page(path: str | os.PathLike[str], progress: Progress | None = None) -> str:
