@@ -54,6 +54,9 @@ h1 { font-size: 1.3rem; margin: 1.2rem 0 .3rem; } h2 { font-size: 1.05rem; margi
 .tl dl { margin: .3rem 0 .6rem 1rem; } .tl dt { font-weight: 600; font-size: 12px; margin-top: .3rem; }
 .tl dd { margin: 0; }
 .cost { font-size: 12px; color: var(--muted); }
+table.runs { border-collapse: collapse; font-size: 12px; }
+table.runs th, table.runs td { border-bottom: 1px solid var(--line); padding: 2px 8px; text-align: left; }
+svg { display: block; color: var(--fg); } svg text { fill: currentColor; }
 .diff { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
 .diff > section { min-width: 0; }
 """

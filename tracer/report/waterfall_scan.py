@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import orjson
-
 from executor.events import EventBase
 
 from ..trace.index import TraceIndex
@@ -55,6 +53,8 @@ def waterfall_of_trace(
     """Every bar of an open, indexed trace. The index says which events are bars; of those only
     the time, the call id and the name are read from the line, and the rare waits and errors are
     decoded: a million-event trace is read in a few seconds (see bench/bench_waterfall.py)."""
+    import orjson  # late: the debugger's first frame imports this module (its pane) and reads no trace yet
+
     builder = WaterfallBuilder()
     total = len(trace)
     kinds = [shape.kind for shape in index.shapes]
