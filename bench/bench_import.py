@@ -56,5 +56,16 @@ def _timed(thunk) -> float:
     return time.perf_counter() - started
 
 
+def write_file(path: Path, megabytes: float) -> None:
+    """An OTLP JSON file of about `megabytes` MB (~2,300 bytes a round), e.g. for watching `loopscope import`'s
+    progress bar: uv run python bench/bench_import.py --write big.json 150"""
+    rounds = max(1, int(megabytes * 1e6 / 2_280))
+    path.write_text(json.dumps(otlp_json_document(spans(rounds))))
+    print(f"wrote {path}: {rounds:,} rounds, {rounds * 3 + 1:,} spans, {path.stat().st_size / 1e6:.0f} MB")
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)
+    if len(sys.argv) > 1 and sys.argv[1] == "--write":
+        write_file(Path(sys.argv[2]), float(sys.argv[3]) if len(sys.argv) > 3 else 150.0)
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)

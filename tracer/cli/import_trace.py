@@ -9,6 +9,7 @@ from pathlib import Path
 from ..trace.importers import ImportProblem, convert, write_conversion
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .progress_bar import progress_bar
 from .usage_error import UsageError
 
 
@@ -30,11 +31,12 @@ def run(args: argparse.Namespace) -> int:
     source = Path(args.file)
     if not source.is_file():
         raise UsageError(f"{source}: no such file")
-    try:
-        conversion = convert(source)
-    except ImportProblem as problem:
-        raise UsageError(str(problem)) from None
-    out = write_conversion(conversion, source, args.output)
+    with progress_bar("importing") as report:
+        try:
+            conversion = convert(source, report)
+        except ImportProblem as problem:
+            raise UsageError(str(problem)) from None
+        out = write_conversion(conversion, source, args.output, report)
     for warning in conversion.warnings:
         print(scrub(f"warning: {warning}"), file=sys.stderr)
     print(scrub(f"{source.name}: {conversion.recognised} → {len(conversion.events)} events written to {out}"))

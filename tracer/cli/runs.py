@@ -23,6 +23,7 @@ from ..runs.where import ConditionError, RunCondition
 from ..trace.literal_text import escape_controls_in_json, scrub
 from . import COMMANDS
 from .language import LANG_HELP, chosen_language
+from .progress_bar import progress_bar
 from .runs_table import runs_lines, stats_lines
 from .terminal import can_show_debugger
 from .usage_error import UsageError
@@ -133,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
     location, owned = chosen_location(args.catalogue)
     catalogue = Catalogue.open(location, owned)
     try:
-        listing = list_runs(_paths(args), catalogue, imports=args.imports, prices=prices)
+        with progress_bar("reading runs", unit="files", stages=False) as report:  # the first listing reads every file
+            listing = list_runs(_paths(args), catalogue, imports=args.imports, prices=prices, progress=report)
         for note in listing.notes:
             print(scrub(f"loopscope: {note}"), file=sys.stderr)
         rows = _sorted(condition.select(listing.rows, listing.shapes) if condition else listing.rows, order)

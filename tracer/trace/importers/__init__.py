@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -17,15 +18,35 @@ from .shape import MAX_DEPTH, ShapeNotes, loads, nested_deeper_than
 from .spans import LLM, TOOL, Conversion, Span, events_from_spans, plain_name
 
 SUPPORTED = "a loopscope trace (JSONL), OTLP JSON, a LangSmith run export or a Langfuse trace export"
+# (what is being done, done, of how many): the command's progress bar; None draws nothing.
+Progress = Callable[[str, int, int], None]
+_CHUNK = 4 << 20
+_EVERY = 2_000  # spans or events between two reports
+
+
+def _quiet(what: str, done: int, total: int) -> None:
+    return None
 
 
 class ImportProblem(TraceFormatError):
     """A file no importer can read; the message is one line naming what was recognised."""
 
 
-def _documents(path: Path) -> list[Any]:
+def _read_text(path: Path, progress: Progress) -> str:
+    """The file's text, read a few MB at a time so that a big file's progress moves."""
+    size, parts, done = path.stat().st_size, [], 0
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            parts.append(chunk)
+            done += len(chunk)
+            progress("reading MB", done >> 20, size >> 20)
+    return b"".join(parts).decode("utf-8", errors="replace")
+
+
+def _documents(path: Path, progress: Progress = _quiet) -> list[Any]:
     """The file's JSON: one document, or one per line (a collector's file exporter writes JSON lines)."""
-    text = path.read_text("utf-8", errors="replace").strip()
+    text = _read_text(path, progress).strip()
+    progress("parsing JSON", 0, 0)
     if not text:
         raise ImportProblem(path, None, "the file is empty")
     try:
@@ -107,12 +128,13 @@ def _unrecognised(path: Path, documents: list[Any]) -> ImportProblem:
     return ImportProblem(path, None, f"not a loopscope trace or a known export: found {seen}; expected {SUPPORTED}")
 
 
-def convert(path: str | os.PathLike[str]) -> Conversion:
+def convert(path: str | os.PathLike[str], progress: Progress | None = None) -> Conversion:
     """Read another tool's trace file as loopscope events (ImportProblem when it is none of them).
     What has the wrong type (a list that is a string, a time that is no time) is left out and said in
     the warnings; the file is refused only when nothing in it can be read."""
     path = Path(path)
-    documents = _documents(path)
+    report = progress or _quiet
+    documents = _documents(path, report)
     source, notes = f"<{path.name}>", ShapeNotes()
     if all(otlp.is_otlp(d) for d in documents):
         raw = otlp.raw_spans(documents, notes)
@@ -129,8 +151,12 @@ def convert(path: str | os.PathLike[str]) -> Conversion:
                 f"{not_events} span event(s) carry {om.EVENT_JSON} that is no loopscope event "
                 "(the spans are read by their attributes instead)"
             )
-        spans = [otlp.span_from(where, s, notes) for where, s in raw]
-        return _finish(path, "otlp-json", "OTLP JSON", spans, source, notes)
+        spans = []
+        for count, (where, found) in enumerate(raw):
+            if count % _EVERY == 0:
+                report("reading spans", count, len(raw))
+            spans.append(otlp.span_from(where, found, notes))
+        return _finish(path, "otlp-json", "OTLP JSON", spans, source, notes, report)
     runs = _listed(documents, "runs")
     if run_exports.is_langsmith(runs):
         return _finish(path, "langsmith", "LangSmith runs", run_exports.langsmith_spans(runs, notes), source, notes)
@@ -145,7 +171,9 @@ def _said(notes: ShapeNotes) -> list[str]:
     return [warning] if warning else []
 
 
-def _finish(path: Path, fmt: str, label: str, spans: list[Span], source: str, notes: ShapeNotes) -> Conversion:
+def _finish(
+    path: Path, fmt: str, label: str, spans: list[Span], source: str, notes: ShapeNotes, progress: Progress = _quiet
+) -> Conversion:
     recognised = f"{label}: {_describe(spans)}"
     if not spans and notes.found:
         raise ImportProblem(path, None, f"recognised {label}, but could not read it: {notes.found[0]}")
@@ -157,14 +185,20 @@ def _finish(path: Path, fmt: str, label: str, spans: list[Span], source: str, no
             f"recognised {recognised}, but no span is a model or tool call "
             f"(OpenInference / OpenTelemetry GenAI attributes, run_type llm/tool){why}",
         )
-    events, warnings = events_from_spans(spans, source)
+    events, warnings = events_from_spans(spans, source, progress)
     return Conversion(fmt, recognised, events, _said(notes) + warnings)
 
 
-def write_conversion(conversion: Conversion, source: Path, out: str | os.PathLike[str]) -> Path:
+def write_conversion(
+    conversion: Conversion, source: Path, out: str | os.PathLike[str], progress: Progress | None = None
+) -> Path:
+    report, total = progress or _quiet, len(conversion.events)
     with TraceWriter(out, imported_from=str(source), import_format=conversion.format) as writer:
-        for event in conversion.events:
+        for count, event in enumerate(conversion.events):
+            if count % _EVERY == 0:
+                report("writing events", count, total)
             writer(event)
+    report("writing events", total, total)
     return Path(out)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -278,7 +279,9 @@ def _tool_names(span: Span, found: dict[str, None]) -> dict[str, None]:
     return found
 
 
-def events_from_spans(spans: list[Span], source_file: str) -> tuple[list[EventBase], list[str]]:
+def events_from_spans(
+    spans: list[Span], source_file: str, progress: Callable[[str, int, int], None] | None = None
+) -> tuple[list[EventBase], list[str]]:
     """The run as loopscope events: chain_start, model and tool calls in time order, chain_end (or
     chain_error). One root span is the run; several (or orphans) sit under a run made up for them."""
     roots, warnings = link(spans)
@@ -312,7 +315,9 @@ def events_from_spans(spans: list[Span], source_file: str) -> tuple[list[EventBa
         tools=tools,
         settings={"imported": True},
     )
-    for child in root.children:
+    for count, child in enumerate(root.children):
+        if progress is not None and count % 2_000 == 0:
+            progress("making events", count, len(root.children))
         builder.walk(child, frames)
     if root.error:
         builder.add(
