@@ -7,7 +7,8 @@ from .flow import Flow, KeyAction, flow_key
 
 
 class WaterfallFlow(Flow):
-    KEYS = [flow_key("w", "waterfall", "waterfall (calls and waits on a time axis)")]
+    # Not in the footer: at 120 columns it would push `? help` and `q quit` off (`?` lists it).
+    KEYS = [flow_key("w", "waterfall", "waterfall (calls and waits on a time axis)", show=False)]
 
     def actions(self) -> dict[str, KeyAction]:
         return {"waterfall": self.toggle}
