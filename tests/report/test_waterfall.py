@@ -10,12 +10,8 @@ import pytest
 
 from tests.helpers.foreign_traces import write_otlp
 from tests.helpers.paths import FIXTURES
-from tracer.report.waterfall import (
-    BAR_KINDS,
-    MAX_LANES,
-    Waterfall,
-    WaterfallBuilder,
-)
+from tracer.report.waterfall import BAR_KINDS, MAX_LANES, Waterfall
+from tracer.report.waterfall_builder import WaterfallBuilder
 from tracer.report.waterfall_cells import Window, fit, following, lane_cells, zoomed
 from tracer.report.waterfall_scan import waterfall_of_events, waterfall_of_trace
 from tracer.trace.index import TraceIndex

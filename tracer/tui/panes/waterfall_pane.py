@@ -13,7 +13,8 @@ from textual.worker import get_current_worker
 from ...debug.event_store import LiveStore, ReplayStore
 from ...debug.session import DebugSession
 from ...report.literal import literal
-from ...report.waterfall import Waterfall, WaterfallBuilder
+from ...report.waterfall import Waterfall
+from ...report.waterfall_builder import WaterfallBuilder
 from ...report.waterfall_cells import Window, fit, following, lane_cells, zoomed
 from ...report.waterfall_scan import Cancelled, feed_event, waterfall_of_trace
 from ..chrome import localise
