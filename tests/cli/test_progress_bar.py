@@ -16,7 +16,7 @@ import pytest
 from tests.helpers.foreign_traces import otlp_json_document, otlp_spans
 from tests.helpers.paths import ROOT
 from tracer.cli.progress_bar import progress_bar
-from tracer.trace.importers import convert, write_conversion
+from tracer.trace.importers import convert_all, write_conversion
 
 
 class Terminal(io.StringIO):
@@ -39,15 +39,14 @@ def test_a_terminal_gets_a_bar_that_says_what_is_being_done():
     assert "importing: writing events" in shown and "50/100" in shown
 
 
-def test_the_importer_reports_each_stage_of_a_conversion(tmp_path):
+def test_the_importer_reports_how_far_it_read_and_wrote(tmp_path):
     source = tmp_path / "spans.json"
     source.write_text(json.dumps(otlp_json_document(otlp_spans())))
     heard: list[tuple[str, int, int]] = []
-    conversion = convert(source, lambda what, done, total: heard.append((what, done, total)))
-    write_conversion(conversion, source, tmp_path / "out.jsonl", lambda *said: heard.append(said))
-    stages = list(dict.fromkeys(what for what, _done, _total in heard))
-    assert stages == ["reading MB", "parsing JSON", "reading spans", "making events", "writing events"]
-    assert heard[-1] == ("writing events", len(conversion.events), len(conversion.events))
+    conversion = convert_all(source, lambda *said: heard.append(said)).pick(None)
+    write_conversion(conversion, source, tmp_path / "out.jsonl", progress=lambda *said: heard.append(said))
+    assert [what for what, _done, _total in heard] == ["reading MB", "reading MB", "writing events"]
+    assert heard[-1] == ("writing events", 0, len(conversion.events))
 
 
 def _in_a_terminal(args: list[str]) -> tuple[int, str]:

@@ -23,6 +23,7 @@ from .language import LANG_HELP, chosen_language
 from .live_options import add_live_arguments, live_model
 from .scenarios import AGENT_HELP, add_agent_argument, add_input_arguments, scenario_named
 from .terminal import can_show_debugger
+from .trace_choice import add_trace_id_argument, chosen_trace, ids_for
 from .usage_error import UsageError
 
 
@@ -60,6 +61,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--prices", metavar="FILE.toml", help="model prices for the token/cost figures (see `loopscope run --help`)"
     )
     p.add_argument("--lang", help="the debugger's own words (panes, keys, status, help) in this " + LANG_HELP)
+    add_trace_id_argument(p)
     add_input_arguments(p)
     add_agent_argument(p)
     add_live_arguments(p, live_flag=False)
@@ -73,6 +75,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
         )
     if args.record and not args.live:
         raise UsageError("--record only applies to --live runs")
+    if args.trace_ids and not args.trace:
+        raise UsageError("--trace-id picks a trace of another tool's file given as TRACE")
     for spec in args.breaks:
         try:
             parse_spec(spec)
@@ -106,6 +110,12 @@ def _live_run(args: argparse.Namespace):
     # Without a real model the recording answers, and it knows what was asked.
     args.needs_inputs = wants_model and not (args.model or "").startswith("replay:")
     scenario = scenario_named(args.live, args)
+    if not wants_model and not Path(scenario.fixture).is_file():  # a user's agent: ./MODULE_FUNCTION.jsonl
+        raise UsageError(
+            f"{args.live} has no recording at {scenario.fixture} to answer its model: pass "
+            "--model replay:TRACE.jsonl (a run you recorded) or --model PROVIDER:NAME (a live model), or record "
+            f"one there first (loopscope record {args.live} --input TEXT --model PROVIDER:NAME)"
+        )
     model = live_model(args, scenario.replies, SystemClock()) if wants_model else None
     if model is not None and getattr(scenario, "given_inputs", False) is None:
         scenario.given_inputs = recorded_inputs(Trace.load(args.model.removeprefix("replay:")))
@@ -138,12 +148,14 @@ def run(args: argparse.Namespace) -> int:
         from ..tui.launch import open_debugger  # Textual (about 0.3 s): --print and pipes never load it
 
         return open_debugger(None, breakpoints=args.breaks, live=live, title=f"live: {args.live}", lang=lang)
+    # Another tool's file holding several traces: the one --trace-id names, or the user's pick.
+    trace = chosen_trace(args.trace, ids_for([args.trace], args.trace_ids)[0], ask=to_terminal)
     if not to_terminal:
-        narrate_trace(args.trace, console)
+        narrate_trace(trace, console)
         return 0
     from ..tui.launch import open_debugger  # Textual (about 0.3 s): --print and pipes never load it
 
     # With a trace, --model answers prompts edited in the playground (`e`); the trace itself is replayed.
     return open_debugger(
-        args.trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang, agents=args.agents
+        trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang, agents=args.agents
     )

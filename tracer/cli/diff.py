@@ -10,6 +10,7 @@ from ..report.diff import TraceDiff, diff_traces, render_diff
 from ..trace.literal_text import scrub
 from . import COMMANDS
 from .progress_bar import progress_bar
+from .trace_choice import add_trace_id_argument, chosen_trace, ids_for
 from .usage_error import UsageError
 
 
@@ -33,27 +34,33 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="also write one self-contained HTML page: the aligned transitions, then each run's waterfall "
         "and timeline side by side (it loads nothing from anywhere and opens offline)",
     )
+    add_trace_id_argument(p, twice=True)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    diff = diff_traces(args.a, args.b)
+    # Another tool's file holding several traces: the one --trace-id names (A's, then B's), else one line listing them.
+    files = [
+        chosen_trace(path, trace_id, ask=False)
+        for path, trace_id in zip((args.a, args.b), ids_for([args.a, args.b], args.trace_ids))
+    ]
+    diff = diff_traces(*files)
     for trace in (diff.a, diff.b):
         if trace.warning:
             print(scrub(f"warning: {trace.warning}"), file=sys.stderr)
     print(scrub("\n".join(render_diff(diff, (args.a, args.b), context=max(0, args.context)))))
     if args.html:
-        _write_html(diff, args)
+        _write_html(diff, (files[0], files[1]), args.html)
     return 0 if diff.same else 1
 
 
-def _write_html(diff: TraceDiff, args: argparse.Namespace) -> None:
+def _write_html(diff: TraceDiff, files: tuple[str, str], html: str) -> None:
     from ..report.html_diff import diff_page  # late: only --html needs the page's renderers
     from .export import write_atomically
 
     with progress_bar("writing the diff page") as report:
-        text = diff_page(diff, (args.a, args.b), report)
-    output = Path(args.html)
+        text = diff_page(diff, files, report)
+    output = Path(html)
     try:
         write_atomically(output, text)
     except OSError as error:
