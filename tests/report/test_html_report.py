@@ -183,3 +183,14 @@ def test_every_fixture_makes_a_page_with_its_lanes(path):
     page = parsed(trace_page(path))
     lanes = [a for tag, a in page.elements if tag == "div" and a.get("class") == "lane"]
     assert lanes and len(page.details()) > 0
+
+
+def test_a_lone_surrogate_is_shown_not_called_unreadable(tmp_path):
+    header, *lines = (FIXTURES / "tool_error_unhandled.jsonl").read_text(encoding="utf-8").splitlines()
+    events = [json.loads(line) for line in lines]
+    next(e for e in events if e["kind"] == "tool_error")["message"] = "bad byte \udc80 here"
+    path = tmp_path / "surrogate.jsonl"
+    path.write_text("\n".join([header, *(json.dumps(e) for e in events)]) + "\n", encoding="utf-8")
+    page = parsed(trace_page(path))
+    assert "unreadable" not in "".join(page.text)
+    assert any("bad byte" in entry[1] for entries in page.details().values() for entry in entries)

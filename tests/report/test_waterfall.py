@@ -208,3 +208,14 @@ def test_the_bar_of_an_event_is_the_innermost_that_holds_it():
     assert waterfall.bar_at(int(waterfall.last[calculator])) == calculator
     assert waterfall.bar_at(0) is None and labels
     assert np.all(np.diff(waterfall.first) >= 0)
+
+
+def test_a_lone_surrogate_in_a_failed_tools_message_is_read_not_a_crash(tmp_path):
+    """Valid JSON that orjson refuses (a \\udc80 escape, as a tool's bytes read with surrogateescape write)."""
+    header, *lines = (FIXTURES / "tool_error_unhandled.jsonl").read_text(encoding="utf-8").splitlines()
+    events = [json.loads(line) for line in lines]
+    next(e for e in events if e["kind"] == "tool_error")["message"] = "bad byte \udc80 here"
+    path = tmp_path / "surrogate.jsonl"
+    path.write_text("\n".join([header, *(json.dumps(e) for e in events)]) + "\n", encoding="utf-8")
+    assert b"\\udc80" in path.read_bytes()
+    assert bars(read(path)) == bars(read(FIXTURES / "tool_error_unhandled.jsonl"))

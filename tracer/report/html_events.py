@@ -102,7 +102,10 @@ class EventPages:
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError as error:
-            return self._unreadable(anchor, position, str(error), raw)
+            try:  # valid JSON that orjson refuses: a lone surrogate written as a \\u escape
+                data = json.loads(raw)
+            except ValueError:
+                return self._unreadable(anchor, position, str(error), raw)
         if not isinstance(data, dict):
             return self._unreadable(anchor, position, "not a JSON object", raw)
         if self.redactor.might_contain_secret(raw.decode("utf-8", "replace")):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -78,7 +79,7 @@ def waterfall_of_trace(
         raw = trace.raw_line(position)
         fast = None if kind in PAYLOAD_EVENTS else _fast_fields(raw, kind)
         if fast is None:
-            fields = orjson.loads(raw)
+            fields = _decoded(orjson, raw)
             payload: Any = fields
             if kind == "llm_start":
                 payload = fields.get("model")
@@ -92,6 +93,19 @@ def waterfall_of_trace(
     if progress is not None:
         progress(total, total)
     return builder.waterfall()
+
+
+def _decoded(orjson: Any, raw: bytes) -> dict[str, Any]:
+    """A line as a dict: orjson, or the json module for what orjson refuses (a lone surrogate written
+    as a \\u escape is valid JSON that orjson rejects); a line neither reads has no fields."""
+    try:
+        found = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        try:
+            found = json.loads(raw)
+        except ValueError:
+            return {}
+    return found if isinstance(found, dict) else {}
 
 
 def _fast_fields(raw: bytes, kind: str) -> tuple[float, str | None, str] | None:
