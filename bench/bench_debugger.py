@@ -69,14 +69,16 @@ def generate(path: Path, events: int) -> None:
             event.pop(key)
         event["frames"], event["source"] = rose[21]["frames"], rose[21]["source"]
     seq, iteration = 0, 0
+    # Each repetition starts where the one before ended, so time runs forward as in a real run (the
+    # waterfall draws it; a copy of the same times would pile every round onto the first).
+    lap = body[-1]["t"] - body[0]["t"] + 0.001
     with open(path, "w", encoding="utf-8") as out:
         out.write(header + "\n")
 
         def write(event: dict, it: int) -> None:
             nonlocal seq
-            out.write(
-                json.dumps({**event, "seq": seq, "iteration": it}, ensure_ascii=False, separators=(",", ":")) + "\n"
-            )
+            shifted = {**event, "seq": seq, "iteration": it, "t": round(event["t"] + max(it - 1, 0) * lap, 6)}
+            out.write(json.dumps(shifted, ensure_ascii=False, separators=(",", ":")) + "\n")
             seq += 1
 
         write(rose[0], 0)
@@ -146,6 +148,7 @@ async def measure_app(path: Path) -> dict[str, float]:
         numbers["c: condition on an indexed field"] = await timed(pilot, "c", lambda: session.position > 0)
         session.breakpoints.items.clear()
         numbers.update(await measure_scans(app, pilot, session))
+        numbers.update(await measure_waterfall(app, pilot, session))
     numbers["peak RSS MB"] = peak_rss_mb()
     numbers["peak RSS MB, index-scan process"] = child_peak_rss_mb()
     return numbers
@@ -178,6 +181,37 @@ async def measure_scans(app, pilot, session) -> dict[str, float]:
     numbers["  longest UI stall during that continue"] = stalls.longest
     session.breakpoints.items.clear()
     return numbers
+
+
+async def measure_waterfall(app, pilot, session) -> dict[str, float]:
+    """`w`: the waterfall of every event, read in a worker; then drawing it whole, zoomed, and moving in it."""
+    from tracer.tui.panes.waterfall_pane import WaterfallPane
+
+    numbers: dict[str, float] = {}
+    pane = app.screen.query_one(WaterfallPane)
+    stalls = Stalls(app)
+    session.goto(len(session) // 2)
+    stalls.reset()
+    numbers["w: the waterfall read (worker, bars of every event)"] = await timed(
+        pilot, "w", lambda: pane.waterfall is not None
+    )
+    numbers["  longest UI stall while it was read"] = stalls.longest
+    numbers["  bars"] = float(len(pane.waterfall))
+    numbers["waterfall: every row drawn, the whole run (aggregated)"] = drawn(pane)
+    await pilot.press(*["plus"] * 10)
+    numbers["waterfall: every row drawn, zoomed 1,024x"] = drawn(pane)
+    position = session.position
+    numbers["waterfall: → to the next bar (the debugger follows)"] = await timed(
+        pilot, "right", lambda: session.position != position
+    )
+    return numbers
+
+
+def drawn(pane) -> float:
+    started = time.perf_counter()
+    for y in range(pane.size.height):
+        pane.render_line(y)
+    return time.perf_counter() - started
 
 
 def busy(app) -> bool:
@@ -257,7 +291,7 @@ def main() -> None:
             assert TraceIndex.cached(path, len(trace)) is not None
         numbers["reopen: index loaded from its cache"] = time.perf_counter() - started
     for name, value in numbers.items():
-        unit = "" if "MB" in name else " s"
+        unit = "" if "MB" in name or name.strip() == "bars" else " s"
         print(f"  {name:<52} {value:8.3f}{unit}")
 
 

@@ -136,6 +136,8 @@ KEY_NAMES = {
     "escape": "esc",
     "up": "↑",
     "down": "↓",
+    "left": "←",
+    "right": "→",
     "pageup": "pgup",
     "pagedown": "pgdn",
 }

@@ -11,6 +11,7 @@ from ..trace.importers import Imported, ImportProblem, convert_all, write_conver
 from ..trace.literal_text import scrub
 from ..trace.writer import TraceWriteError
 from . import COMMANDS
+from .progress_bar import Report, progress_bar
 from .usage_error import UsageError
 
 LISTED = 20  # traces named one by one; past this the import is summed up in one line
@@ -49,15 +50,17 @@ def run(args: argparse.Namespace) -> int:
     source, out = Path(args.file), Path(args.output)
     if not source.is_file():
         raise UsageError(f"{source}: no such file")
-    try:
-        imported = convert_all(source)
-        if _is_folder(out) and args.trace_id is None:
-            return _to_folder(source, imported, out)
-        conversion = imported.pick(args.trace_id)
-        target = out / f"{source.stem}.jsonl" if _is_folder(out) else out
-        written = write_conversion(conversion, source, target)
-    except (ImportProblem, TraceWriteError) as problem:
-        raise UsageError(str(problem)) from None
+    with progress_bar("importing") as report:  # on stderr, and only when it is a terminal
+        try:
+            imported = convert_all(source, report)
+            if _is_folder(out) and args.trace_id is None:
+                return _to_folder(source, imported, out, report)
+            report("making events", 0, 0)
+            conversion = imported.pick(args.trace_id)
+            target = out / f"{source.stem}.jsonl" if _is_folder(out) else out
+            written = write_conversion(conversion, source, target, progress=report)
+        except (ImportProblem, TraceWriteError) as problem:
+            raise UsageError(str(problem)) from None
     _warn(conversion.notes)
     lossy = f", with {len(conversion.notes)} warning(s)" if conversion.notes else ""
     print(
@@ -66,10 +69,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _to_folder(source: Path, imported: Imported, folder: Path) -> int:
+def _to_folder(source: Path, imported: Imported, folder: Path, report: Report) -> int:
     notes: Counter[str] = Counter()
     events = traces = 0
     for path, conversion in write_folder(imported, folder):
+        report("writing traces", traces, len(imported))
         traces += 1
         events += len(conversion.events)
         notes.update(conversion.notes)

@@ -194,6 +194,19 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"fork cancelled", "已取消分叉"),
     (r"z: wide source; the timeline is hidden \(z brings it back\)", "z：加宽源码，时间线已隐藏（再按 z 恢复）"),
     (r"z: the timeline is back", "z：时间线回来了"),
+    (r"tool (\d+)(\+?)", r"工具 \1\2"),
+    (r"model (\d+)(\+?)", r"模型 \1\2"),
+    (r"waits (\d+)(\+?)", r"等待 \1\2"),
+    (r"events (\d+)(\+?)", r"事件 \1\2"),
+    (
+        r"reading the times of ([\d,]+) events…(?: (\d+)%)?",
+        lambda m: f"正在读取 {m[1]} 个事件的时间…{' ' + m[2] + '%' if m[2] else ''}",
+    ),
+    (
+        r"waterfall: ←/→ bars, ↑/↓ lanes, \+/- zoom, 0 the whole run; w hides it",
+        "瀑布图：←/→ 条，↑/↓ 泳道，+/- 缩放，0 整个运行；w 隐藏",
+    ),
+    (r"waterfall hidden \(w shows it\)", "瀑布图已隐藏（按 w 显示）"),
     (
         r"(end of that part · )?tutorial (\S+), part (\d+) of (\d+): stop 1/(\d+) · space walks the stops"
         r"( · T picks another part)?",

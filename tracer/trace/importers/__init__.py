@@ -7,7 +7,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -34,12 +34,13 @@ __all__ = [
 ]
 
 
-def convert_all(path: str | os.PathLike[str]) -> Imported:
+def convert_all(path: str | os.PathLike[str], progress: Callable[[str, int, int], None] | None = None) -> Imported:
     """Read another tool's trace file: its traces, one per trace id, each converted to loopscope
     events when asked for (ImportProblem, one line, when the file is none of the known exports).
     What has the wrong type (a list that is a string, a time that is no time) is left out and said
-    in the warnings; the file is refused only when nothing in it can be read."""
-    return read(Path(path))
+    in the warnings; the file is refused only when nothing in it can be read. `progress` hears
+    (what, done, of how many) as a big file is read: the command's progress bar."""
+    return read(Path(path), progress)
 
 
 def convert(path: str | os.PathLike[str], trace_id: str | None = None) -> Conversion:
@@ -72,13 +73,17 @@ def write_conversion(
     out: str | os.PathLike[str],
     redactor: Redactor | None = None,
     sync: bool = True,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> Path:
-    """The conversion as a loopscope trace file (redacted as every trace is; see TraceWriter)."""
+    """The conversion as a loopscope trace file (redacted as every trace is; see TraceWriter);
+    `progress` hears how many events are written, of how many."""
     meta: dict[str, Any] = {"imported_from": str(source), "import_format": conversion.format}
     if conversion.trace_id is not None:
         meta["imported_trace_id"] = conversion.trace_id
     with TraceWriter(out, redactor=redactor, sync=sync, **meta) as writer:
-        for event in conversion.events:
+        for count, event in enumerate(conversion.events):
+            if progress is not None and count % 2_000 == 0:
+                progress("writing events", count, len(conversion.events))
             writer(event)
     return Path(out)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,13 +92,13 @@ def _unrecognised(path: Path, documents: list[Any]) -> ImportProblem:
     return ImportProblem(path, None, f"not a loopscope trace or a known export: found {seen}; expected {SUPPORTED}")
 
 
-def read(path: Path) -> Imported:
+def read(path: Path, progress: Callable[[str, int, int], None] | None = None) -> Imported:
     """Read another tool's trace file as loopscope events, one conversion per trace id (ImportProblem
     when it is none of the known exports). What has the wrong type (a list that is a string, a time
     that is no time) is left out and said in the warnings; the file is refused only when nothing in
-    it can be read."""
+    it can be read. `progress` hears how far an OTLP file is read (the other exports are parsed whole)."""
     if path.stat().st_size and otlp_stream.starts_as_otlp(path):
-        return _otlp(path)
+        return _otlp(path, progress=progress)
     documents = _documents(path)
     notes = ShapeNotes()
     if all(otlp.is_otlp(d) for d in documents):  # OTLP JSON whose first key is not resourceSpans
@@ -111,7 +112,9 @@ def read(path: Path) -> Imported:
     raise _unrecognised(path, documents)
 
 
-def _otlp(path: Path, documents: list[Any] | None = None) -> Imported:
+def _otlp(
+    path: Path, documents: list[Any] | None = None, progress: Callable[[str, int, int], None] | None = None
+) -> Imported:
     size = path.stat().st_size
     if size > MAX_OTLP_BYTES:
         raise ImportProblem(
@@ -120,7 +123,7 @@ def _otlp(path: Path, documents: list[Any] | None = None) -> Imported:
     notes = ShapeNotes()
     groups: dict[str | None, list[Span]] = {}
     exact: dict[str | None, list[Any]] = {}
-    raw_spans = _raw_spans(path, documents, notes)
+    raw_spans = _raw_spans(path, documents, notes, progress)
     collecting = gc.isenabled()
     # The spans kept until the end hold no cycles: the collector's full passes over a heap growing
     # to 50,000 spans were a quarter of an import's time, and find nothing.
@@ -149,9 +152,11 @@ def _otlp(path: Path, documents: list[Any] | None = None) -> Imported:
     return _finish(path, "otlp-json", "OTLP JSON", traces, notes)
 
 
-def _raw_spans(path: Path, documents: list[Any] | None, notes: ShapeNotes):
+def _raw_spans(
+    path: Path, documents: list[Any] | None, notes: ShapeNotes, progress: Callable[[str, int, int], None] | None
+):
     if documents is None:
-        return otlp_stream.spans(path, notes)
+        return otlp_stream.spans(path, notes, progress)
     found = []
     for number, document in enumerate(documents, start=1):
         top = f"document {number}: resourceSpans" if len(documents) > 1 else "resourceSpans"
