@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..replay.agents import UnknownAgent
-from ..replay.user_agent import is_agent_spec, resolve_agent
+from ..replay.agent_spec import is_agent_spec
 from .usage_error import UsageError
 
 AGENT_HELP = (
@@ -64,6 +63,10 @@ def given_inputs(args: argparse.Namespace) -> dict[str, Any] | None:
 
 def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
     """The scenario, or the user's agent (imported now), that `name` names."""
+    # Late: the parsers that use this module (and their --help) load no engine; a scenario needs it.
+    from ..replay.agents import UnknownAgent
+    from ..replay.user_agent import resolve_agent
+
     inputs = given_inputs(args) if args is not None else None
     try:
         agent = resolve_agent(name, inputs)
