@@ -121,3 +121,27 @@ def test_the_tutorials_first_frame_loads_no_numpy():
         "asyncio.run(main())"
     )
     assert loaded_after(frame, ("numpy", "textual")) == ["numpy", "textual"]
+
+
+def test_debugging_a_trace_leaves_numpy_and_the_replay_machinery_for_later():
+    later = ("numpy", "multiprocessing", "tracer.debug.live_run", "tracer.replay.verify", "tracer.replay.builder")
+    opened = (
+        "import tracer.cli\ntracer.cli.build_parser(['debug', 'x.jsonl'])\n"
+        "import tracer.tui.launch as launch\nfrom tracer.tui.views.variables_view import variables_text\n"
+        "session = launch.build_session('fixtures/rose_pricing.jsonl')\n"
+        "session.wait_for_locals = False\nsession.frames()\nvariables_text(session)"
+    )
+    assert loaded_after(opened, later) == []
+
+
+@pytest.mark.parametrize("argv", [["run", "--help"], ["debug", "--help"]])
+def test_a_subcommands_help_loads_no_engine_and_not_typing(argv):
+    code = f"import contextlib, tracer.cli\nwith contextlib.suppress(SystemExit):\n    tracer.cli.main({argv!r})"
+    assert loaded_after(code, ("typing", "executor.events", "tracer.replay.agents", "rich")) == []
+
+
+def test_the_live_options_name_the_models_variable_as_the_executor_does():
+    from executor.models.config import ENV_MODEL
+    from tracer.cli.live_options import ENV_MODEL as named_for_help
+
+    assert named_for_help == ENV_MODEL

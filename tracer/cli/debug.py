@@ -6,9 +6,7 @@ import argparse
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from ..debug.breakpoint_spec import BreakpointSpecError, parse_spec
 from . import COMMANDS
 from .language import LANG_HELP, chosen_language
 from .live_options import add_live_arguments, live_model
@@ -16,6 +14,7 @@ from .scenarios import AGENT_HELP, add_agent_argument, add_input_arguments, scen
 from .terminal import can_show_debugger
 from .usage_error import UsageError
 
+TYPE_CHECKING = False  # not typing's: see scenarios.py
 if TYPE_CHECKING:  # the printed run's (pipes, --print) and --live's: opening a trace in the debugger needs neither
     from rich.console import Console
 
@@ -69,6 +68,9 @@ def _check_arguments(args: argparse.Namespace) -> None:
         )
     if args.record and not args.live:
         raise UsageError("--record only applies to --live runs")
+    # Late: the event vocabulary (pydantic) loads with the trace, not with `debug --help`.
+    from ..debug.breakpoint_spec import BreakpointSpecError, parse_spec
+
     for spec in args.breaks:
         try:
             parse_spec(spec)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from .bounded_number import bounded_float, bounded_int
 from .usage_error import UsageError
 
+TYPE_CHECKING = False  # not typing's: see scenarios.py
 if TYPE_CHECKING:  # a model is built only when a command runs live; the parsers (and --help) load no engine
     from executor.clock import Clock
 

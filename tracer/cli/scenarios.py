@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
-from typing import Any
 
 from ..replay.agent_spec import is_agent_spec
 from .usage_error import UsageError
+
+# Not typing's, and json and pathlib only where used: the parsers that use this module answer --help
+# with argparse alone (tests/cli/test_startup_imports.py; see executor/__init__.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 AGENT_HELP = (
     "a scenario name (e.g. rose-pricing), or your own agent as MODULE:FUNCTION or "
@@ -48,6 +52,8 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
 
 def given_inputs(args: argparse.Namespace) -> dict[str, Any] | None:
     if getattr(args, "inputs", None):
+        import json  # late: see TYPE_CHECKING above
+
         try:
             value = json.loads(args.inputs)
         except json.JSONDecodeError as error:
@@ -81,6 +87,8 @@ def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
 
 
 def fixture_for(scenario: Any, override: str | None) -> Path:
+    from pathlib import Path  # late: see TYPE_CHECKING above
+
     path = Path(override) if override else scenario.fixture
     if not path.exists():
         raise UsageError(f"no recording at {path}; record one with `loopscope record {scenario.name} -o {path}`")
