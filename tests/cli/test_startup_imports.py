@@ -110,6 +110,7 @@ def test_the_tutorials_first_frame_loads_no_numpy():
     frame = (
         "import asyncio, sys\nfrom tracer.tui.app import DebuggerApp\n"
         "from tracer.tui.flows.tutorials import tutorial_session\n"
+        "DebuggerApp._warm_up = lambda app: None  # its import of numpy after the first frame: the test below\n"
         "async def main():\n"
         "    app = DebuggerApp(tutorial_session('rose-pricing', 0, 'en'))\n"
         "    async with app.run_test(size=(120, 40)) as pilot:\n"
@@ -121,6 +122,26 @@ def test_the_tutorials_first_frame_loads_no_numpy():
         "asyncio.run(main())"
     )
     assert loaded_after(frame, ("numpy", "textual")) == ["numpy", "textual"]
+
+
+def test_numpy_is_imported_in_a_worker_once_the_first_frame_is_on_the_screen():
+    frame = (
+        "import asyncio, sys, threading\nfrom tracer.tui.app import DebuggerApp\n"
+        "from tracer.tui.flows.tutorials import tutorial_session\n"
+        "import tracer.tui.app as app_module\nimported = []\n"
+        "def spy():\n    imported.append(threading.current_thread() is threading.main_thread())\n"
+        "    import numpy  # noqa\n"
+        "app_module._import_numpy = spy\n"
+        "async def main():\n"
+        "    app = DebuggerApp(tutorial_session('rose-pricing', 0, 'en'))\n"
+        "    async with app.run_test(size=(120, 40)) as pilot:\n"
+        "        await pilot.pause()\n"
+        "        while not imported or any(w.group == 'warm-up' and not w.is_finished for w in app.workers):\n"
+        "            await pilot.pause(0.01)\n"
+        "        assert imported == [False], 'once, and not on the UI thread'\n"
+        "asyncio.run(main())"
+    )
+    assert loaded_after(frame, ("numpy",)) == ["numpy"]
 
 
 def test_debugging_a_trace_leaves_numpy_and_the_replay_machinery_for_later():
