@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import resource
 import sys
@@ -351,9 +352,13 @@ async def measure_reexecuted(path: Path) -> dict[str, float]:
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("1")
             await until(pilot, lambda reenactment=reenactment: len(reenactment.snapshots) >= 1)
-            working = reenactment.pending  # asked just before the key: still re-executing towards event 1,000
-            moved = await key_latencies(
-                pilot, session, "Calculator", [(label, keys, answer)], middle=1_000, busy=lambda: working(1_000)
+            moved = await key_latencies(  # busy: asked just before the key, still re-executing towards event 1,000
+                pilot,
+                session,
+                "Calculator",
+                [(label, keys, answer)],
+                middle=1_000,
+                busy=functools.partial(reenactment.pending, 1_000),
             )
             busy += moved.pop("  pressed while busy")
             numbers.update(moved)
