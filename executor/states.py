@@ -9,8 +9,11 @@ from .events import EventBase
 State = Literal["planning", "acting", "observing", "summarizing", "finished", "error"]
 STATES: tuple[State, ...] = ("planning", "acting", "observing", "summarizing", "finished", "error")
 
-# Functions on the stack that mean "a tool is running" (ReAct's one action, or a reply's tool calls).
-_ACTING_FRAMES = frozenset({"_perform_agent_action", "perform_tool_calls", "perform_tool_call"})
+# Functions on the stack that mean "a tool is running" (ReAct's one action, or a reply's tool calls;
+# in a traced LangGraph run, its ToolNode running one call).
+_ACTING_FRAMES = frozenset(
+    {"_perform_agent_action", "perform_tool_calls", "perform_tool_call", "_run_one", "_arun_one"}
+)
 _SUMMARIZING_FRAMES = frozenset({"_summarize"})
 _BY_KIND: dict[str, State] = {
     "chain_start": "planning",

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from .scenario import FIXTURES_DIR, Scenario
 
 # Scenario name -> (module, attribute). A module (and the executor parts it builds on) is imported
-# when one of its scenarios is first looked up: opening one tutorial does not load all sixteen.
+# when one of its scenarios is first looked up: opening one tutorial does not load all nineteen.
 _HOMES = {
     "rose-pricing": ("rose_pricing", "SCENARIO"),
     "invalid-tool": ("invalid_tool", "SCENARIO"),
@@ -26,6 +26,9 @@ _HOMES = {
     "context-budget-trim": ("context_budget", "SCENARIO_TRIM"),
     "context-budget-summarize": ("context_budget", "SCENARIO_SUMMARIZE"),
     "structured-output": ("structured_output", "SCENARIO"),
+    "langchain-retry-jitter": ("langchain_retry", "SCENARIO_JITTER"),
+    "langchain-retry-steady": ("langchain_retry", "SCENARIO_STEADY"),
+    "langchain-retry-loopscope": ("langchain_retry", "SCENARIO_LOOPSCOPE"),
 }
 
 

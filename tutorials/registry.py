@@ -70,6 +70,8 @@ TUTORIALS: dict[str, Tutorial] = {
         _tutorial("parallel-tools", "parallel-tools"),
         _tutorial("context-budget", "context-budget-trim", "context-budget-summarize"),
         _tutorial("structured-output", "structured-output"),
+        # LangChain 1.x's ToolRetryMiddleware recorded from LangChain itself, then loopscope's own retry.
+        _tutorial("langchain-retry", "langchain-retry-jitter", "langchain-retry-steady", "langchain-retry-loopscope"),
     )
 }
 

@@ -52,6 +52,10 @@ class Scenario:
     build_agent: Callable[[ChatModel, list[Tool]], Any] | None = None
     # Tools that take time on the run's clock (a manual one in recordings and replays, so "slow" is deterministic).
     build_clocked_tools: Callable[[ChatModel, Clock], list[Tool]] | None = None
+    # A fixture recorded from LangChain's own run (not loopscope's executor): runs that agent with these
+    # callback handlers, its waits on this clock (`loopscope fixtures --rerecord` records it; needs the
+    # `langchain` extra). Its build_tools and replies then only describe the run; nothing re-executes it.
+    langchain_run: Callable[[list[Any], Clock], Any] | None = None
 
     @property
     def fixture(self) -> Path:

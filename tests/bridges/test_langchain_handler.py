@@ -17,7 +17,8 @@ from tests.helpers.langchain_rose import (
 )
 from tracer import LoopscopeCallbackHandler, Trace, diff_traces
 from tracer.cli import main
-from tracer.debug.source_map import read_source
+from tracer.debug.source_map import read_source, read_user_source
+from tracer.tui.launch import build_session
 from tutorials import get_scenario
 
 ROSE = get_scenario("rose-pricing").fixture
@@ -103,23 +104,12 @@ def test_tool_calling_agent_and_langgraph_agent_are_traced(tmp_path):
     with LoopscopeCallbackHandler(tmp_path / "lg.jsonl", raise_error=True) as handler:
         graph.invoke({"messages": [("user", rose_inputs()["input"])]}, {"callbacks": [handler]})
     graph_trace = Trace.load(tmp_path / "lg.jsonl")
-    assert graph_trace.labels() == [
-        "chain_start",
-        "AgentAction(Search)",
-        "tool(Search)",
-        "step",
-        "finish_check(False)",
-        "AgentAction(Calculator)",
-        "tool(Calculator)",
-        "step",
-        "finish_check(False)",
-        "AgentFinish",
-        "finish_check(True)",
-        "chain_end",
-    ]
+    assert graph_trace.labels() == Trace.load(ROSE).labels()  # LangGraph's agent: the same transitions as ours
     assert [t.name for t in graph_trace.events[0].tools] == ["Search", "Calculator"]
     model_call = next(e for e in graph_trace.events if e.kind == "llm_start")
-    assert model_call.frames[-1] == "call_model" and model_call.source.file.startswith("langgraph/prebuilt/")
+    assert model_call.frames[-2:] == ("agent", "call_model") and model_call.source.file.startswith(
+        "langgraph/prebuilt/"
+    )
     assert graph_trace.events[-1].outputs["messages"][-1]["content"].endswith("26.25元。")
 
 
@@ -232,3 +222,16 @@ async def test_ainvoke_keeps_the_rounds_though_asyncio_hides_the_plan_frames(tmp
     theirs = [label for label in Trace.load(tmp_path / "async.jsonl").labels() if label != "plan"]
     assert theirs == [label for label in Trace.load(ROSE).labels() if label != "plan"]
     assert [e.iteration for e in Trace.load(tmp_path / "async.jsonl").events if e.kind == "llm_start"] == [1, 2, 2, 3]
+
+
+def test_a_classic_runs_tool_events_point_at_the_users_function_not_langchains(react_trace):
+    starts = {e.tool: e for e in react_trace.events if e.kind == "tool_start"}
+    search = starts["Search"].callee
+    assert (search.file, search.function) == ("tutorials/rose_pricing.py", "search")
+    assert starts["Calculator"].callee is None  # LLMMathChain.run is LangChain's: its frames are the loop's
+    assert next(e for e in react_trace.events if e.kind == "tool_end" and e.tool == "Search").callee == search
+    session = build_session(react_trace.path)
+    session.goto(starts["Search"].seq)
+    frames = session.frames()
+    assert frames[-1].callee and frames[-1].function == "search" and frames[-2].function == "run"
+    assert read_user_source(frames[-1].file).lines[frames[-1].line - 1].startswith("def search(")

@@ -66,3 +66,35 @@ def test_a_changed_run_is_not_rewritten_from_itself(tmp_path, capsys):
     code, _out, err = loopscope(capsys, "fixtures", "--rerecord", str(changed))
     assert code == 2 and "cannot be rewritten from its own re-run" in err
     assert changed.read_text(encoding="utf-8") == text  # nothing lost
+
+
+def test_a_langchain_fixture_is_recorded_again_compared_and_rewritten(tmp_path, capsys, monkeypatch):
+    from tracer.cli import fixtures as fixtures_command
+    from tutorials import get_scenario
+
+    scenario = get_scenario("langchain-retry-steady")
+    copy = tmp_path / "retry_steady.jsonl"
+    lines = scenario.fixture.read_text(encoding="utf-8").splitlines()
+    tampered = [json.loads(line) for line in lines]
+    retry = next(event for event in tampered if event.get("kind") == "retry")
+    retry["delay"] = 99.0  # as if LangChain had waited otherwise
+    copy.write_text("\n".join(json.dumps(e, ensure_ascii=False) for e in tampered) + "\n", encoding="utf-8")
+    monkeypatch.setattr(fixtures_command, "scenario_fixtures", lambda: {copy.resolve(): scenario})
+
+    code, out, err = loopscope(capsys, "fixtures", str(copy))
+    assert code == 1 and out.startswith(f"CHANGED    {copy}"), out + err
+    assert f"event {retry['seq']} (retry) differs in delay" in out and f"loopscope fixtures --rerecord {copy}" in out
+
+    code, out, err = loopscope(capsys, "fixtures", "--rerecord", str(copy))
+    assert code == 0 and out.startswith(f"recorded   {copy}"), out + err
+    code, out, err = loopscope(capsys, "fixtures", str(copy))
+    assert code == 0 and out.startswith(f"current    {copy}  (LangChain's own run"), out + err
+
+
+def test_a_langchain_trace_no_scenario_records_names_what_to_do(tmp_path, capsys):
+    from tutorials import get_scenario
+
+    copy = tmp_path / "someone_elses.jsonl"
+    copy.write_bytes(get_scenario("langchain-retry-jitter").fixture.read_bytes())
+    code, out, _err = loopscope(capsys, "fixtures", str(copy))
+    assert code == 0 and out.startswith(f"LANGCHAIN  {copy}") and "no installed scenario records it" in out

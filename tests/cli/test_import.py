@@ -19,7 +19,9 @@ def test_import_writes_a_loopscope_trace_and_warns_about_orphans(capsys, tmp_pat
     out_path = tmp_path / "imported.jsonl"
     code, out, err = cli(capsys, "import", str(write_otlp(tmp_path / "spans.json")), "-o", str(out_path))
     assert code == 0
-    assert out.strip() == f"spans.json: OTLP JSON: 7 spans, 2 LLM, 4 tool → 14 events written to {out_path}"
+    assert out.strip() == (
+        f"spans.json: OTLP JSON: 7 spans, 2 LLM, 4 tool → 14 events written to {out_path}, with 2 warning(s)"
+    )
     assert "shown at the top level" in err
     header, events, _ = load_trace(out_path)
     assert header.model_extra["import_format"] == "otlp-json" and len(events) == 14

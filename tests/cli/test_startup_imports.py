@@ -101,7 +101,7 @@ def test_an_unknown_scenario_is_still_a_key_error_naming_the_known_ones():
     with pytest.raises(KeyError, match="Unknown scenario 'tulip'.*rose-pricing"):
         tutorials.get_scenario("tulip")
     assert "rose-pricing" in tutorials.SCENARIOS and "tulip" not in tutorials.SCENARIOS
-    assert len(tutorials.SCENARIOS) == len(list(tutorials.SCENARIOS)) == 16
+    assert len(tutorials.SCENARIOS) == len(list(tutorials.SCENARIOS)) == 19
 
 
 def test_the_tutorials_first_frame_loads_no_numpy():

@@ -14,7 +14,8 @@ from tracer.debug.session import DebugSession, build_session
 from tracer.tui.views.variables_view import variables_text
 
 # loopscope's own recordings; a LangChain run's recording is checked to fall back instead (below).
-SCENARIOS = sorted(name for name in tutorials.SCENARIOS if not name.endswith("-langchain"))
+# A scenario recorded from LangChain's own run has no run of loopscope's to re-execute.
+SCENARIOS = sorted(name for name in tutorials.SCENARIOS if tutorials.SCENARIOS[name].langchain_run is None)
 
 
 def _rendered(session: DebugSession) -> str:

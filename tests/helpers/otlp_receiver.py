@@ -25,6 +25,7 @@ class ReceivedSpan:
     attributes: dict[str, Any]
     events: list[tuple[str, int, dict[str, Any]]]
     status_code: int
+    status_message: str = ""
 
 
 @dataclass
@@ -58,7 +59,7 @@ class OTLPReceiver:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -67,7 +68,10 @@ class OTLPReceiver:
 
 
 def _value(any_value: Any) -> Any:
-    return getattr(any_value, any_value.WhichOneof("value")) if any_value.WhichOneof("value") else None
+    which = any_value.WhichOneof("value")
+    if which == "array_value":
+        return [_value(item) for item in any_value.array_value.values]
+    return getattr(any_value, which) if which else None
 
 
 def decode(body: bytes) -> list[ReceivedSpan]:
@@ -92,6 +96,7 @@ def decode(body: bytes) -> list[ReceivedSpan]:
                         attributes,
                         events,
                         span.status.code,
+                        span.status.message,
                     )
                 )
     return found

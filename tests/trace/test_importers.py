@@ -55,7 +55,11 @@ def test_otlp_spans_from_the_sdk_become_events_in_time_order_with_parallel_tools
     assert tools == {name: ("AgentExecutor", name) for name in ("Search", "Calculator", "Divide")}
     first_llm, first_reply = events[1], events[2]
     assert first_llm.model == "gpt-4o-mini-2024-07-18"
-    assert first_llm.prompt == "system: You are an agent.\n\nuser: What do roses cost, plus 5%?"
+    assert first_llm.messages == [
+        {"role": "system", "content": "You are an agent."},
+        {"role": "user", "content": "What do roses cost, plus 5%?"},
+    ]
+    assert first_llm.prompt == "[system]\nYou are an agent.\n\n[user]\nWhat do roses cost, plus 5%?"
     assert first_reply.text == PLAN_REPLY and events[-2].text == FINAL_REPLY
     assert first_reply.usage == {"prompt_tokens": 52, "completion_tokens": 19, "total_tokens": 71}
     error = events[6]
@@ -98,14 +102,14 @@ def test_a_langfuse_trace_export(tmp_path):
     ]
     llm_end = conversion.events[2]
     assert llm_end.text == PLAN_REPLY and llm_end.usage["prompt_tokens"] == 30
-    assert conversion.events[5].prompt == "user: Observation: 25 yuan"
+    assert conversion.events[5].messages == [{"role": "user", "content": "Observation: 25 yuan"}]
     assert conversion.events[-1].outputs == {"output": "26.25 yuan"}
 
 
 def test_a_langsmith_run_export_with_a_failed_tool(tmp_path):
     events = convert(write_langsmith(tmp_path / "runs.json")).events
     assert kinds(events) == ["chain_start", "llm_start", "llm_end", "tool_start", "tool_error", "chain_end"]
-    assert events[1].prompt == "human: rose price?" and events[1].model == "gpt-4o-mini"
+    assert events[1].messages == [{"role": "user", "content": "rose price?"}] and events[1].model == "gpt-4o-mini"
     assert events[2].usage["completion_tokens"] == 7
     assert (events[4].error_type, events[4].message, events[4].handled) == ("TimeoutError", "search timed out", True)
 
@@ -165,3 +169,43 @@ def test_export_otlp_json_then_import_gives_back_the_same_transitions(fixture, t
     capsys.readouterr()
     assert Trace.load(back).transitions() == Trace.load(fixture).transitions()
     assert load_trace(back)[1] == load_trace(fixture)[1]
+
+
+def test_a_parallel_runs_otlp_export_read_by_its_attributes_alone_keeps_each_calls_siblings_and_results(
+    tmp_path, capsys
+):
+    """Without loopscope's own event JSON, as Phoenix or a collector would pass the spans on: the
+    OpenInference and GenAI attributes alone give back each call's id, input, output and failure."""
+    from tracer.cli import main
+
+    spans = tmp_path / "spans.json"
+    assert main(["export", "--format", "otlp-json", str(FIXTURES / "parallel_tools.jsonl"), "-o", str(spans)]) == 0
+    capsys.readouterr()
+    document = json.loads(spans.read_text())
+    for resource in document["resourceSpans"]:
+        for scope in resource["scopeSpans"]:
+            for span in scope["spans"]:
+                span.pop("events", None)
+    spans.write_text(json.dumps(document))
+    imported = convert(spans).events
+    recorded = load_trace(FIXTURES / "parallel_tools.jsonl")[1]
+
+    def results(events):
+        """Each call's result: its observation, or its error's message."""
+        found = {}
+        for e in events:
+            if e.kind == "tool_error":
+                found.setdefault(e.tool_call_id, e.message)
+            elif e.kind == "tool_end":
+                found.setdefault(e.tool_call_id, e.observation)
+        return found
+
+    got, want = results(imported), results(recorded)
+    assert got.keys() == want.keys() == {"call_bj", "call_sh", "call_gz"}
+    assert all(want[call] in got[call] for call in want)  # Guangzhou's timeout on Guangzhou's span
+    starts = {e.tool_call_id: e.frames for e in imported if e.kind == "tool_start"}
+    assert len(set(starts.values())) == 1 and len(starts) == 3  # siblings, one call each
+    last = [e for e in imported if e.kind == "llm_start"][-1]
+    sent = [e for e in recorded if e.kind == "llm_start"][-1].messages
+    assert last.messages == [dict(m, content=m["content"] or "") for m in sent]  # a call-only reply's null: ""
+    assert [e.iteration for e in imported if e.kind == "llm_start"] == [1, 2]

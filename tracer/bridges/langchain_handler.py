@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+from executor.callee import callee_of
 from executor.events import (
     ActionRecord,
     AgentActionEvent,
+    CalleeRef,
     ChainEndEvent,
     ChainErrorEvent,
     ChainStartEvent,
@@ -24,20 +26,25 @@ from executor.events import (
     RetryEvent,
     SourceRef,
     ToolEndEvent,
-    ToolErrorEvent,
     ToolStartEvent,
 )
+from executor.models.messages import render_messages
 
 from ..trace.redact import Redactor
 from .callback_guard import DroppedCallbacks, guarded
+from .langchain_attempts import FailedAttempts, Failure
+from .langchain_graph import GraphLoop
+from .langchain_graph_setup import finish_check_stack, graph_on_stack, graph_settings, graph_tools
 from .langchain_recorder import TraceRecorder
 from .langchain_rounds import INVALID_TOOL, LoopRounds, plans
-from .langchain_stack import find_self, local_in, loop_stack
+from .langchain_stack import find_self, local_in, package_relative
 from .langchain_values import (
     as_text,
+    call_records,
     executor_settings,
-    graph_tools,
     model_name,
+    offered_tools,
+    openai_messages,
     plain,
     reply_of,
     safe_text,
@@ -47,7 +54,6 @@ from .langchain_values import (
 try:
     from langchain_classic.agents import AgentExecutor
     from langchain_core.callbacks import BaseCallbackHandler
-    from langchain_core.messages import get_buffer_string
 except ImportError as missing:  # pragma: no cover - exercised by a test that hides the package
     raise ImportError(
         f"LoopscopeCallbackHandler needs LangChain ({missing.name} is not installed): "
@@ -60,13 +66,15 @@ PARSE_ERROR_TOOL = "_Exception"
 
 
 class LoopscopeCallbackHandler(BaseCallbackHandler):
-    """`executor.invoke(inputs, {"callbacks": [LoopscopeCallbackHandler("run.jsonl")]})`.
+    """`agent.invoke(inputs, {"callbacks": [LoopscopeCallbackHandler("run.jsonl")]})`.
 
-    Classic AgentExecutor runs (ReAct, tool-calling) and LangGraph's prebuilt agent become
-    loopscope events; each keeps LangChain's run_id and parent_run_id (in `origin`) and the real
-    frames of LangChain's loop at that moment (in `stack`). Where the classic loop makes a check
-    without a callback, the handler emits it too (step, finish_check), so transitions compare
-    with loopscope's executor. The file is complete when the outermost chain ends, or on close().
+    Classic AgentExecutor runs (ReAct, tool-calling), LangChain 1.x create_agent (with its
+    middleware) and LangGraph's prebuilt agent become loopscope events; each keeps LangChain's
+    run_id and parent_run_id (in `origin`) and the real frames of LangChain's loop at that moment
+    (in `stack`; a LangGraph node's frames are named after the node). Where the loop makes a check
+    without a callback, the handler emits it too (step, finish_check), and a retrying middleware's
+    attempts become retry events, so transitions compare with loopscope's executor. The file is
+    complete when the outermost chain ends, or on close().
 
     The trace never stops the run. A file that cannot be written (a full disk when the handler is
     made or closed) leaves the run going untraced: `problem` says why in one line (close() returns
@@ -89,15 +97,18 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     ) -> None:
         self.recorder = TraceRecorder(path, redactor, clock, **meta)
         self.rounds = LoopRounds(self.recorder)
+        self.attempts = FailedAttempts(self.recorder)
+        self.graph: GraphLoop | None = None  # set when the run is a LangGraph agent's
         self.raise_error = raise_error  # a failing callback raises into the run instead of being dropped
-        self._clock = clock
         self._root_inputs: set[str] = set()
         self._parents: dict[UUID, UUID | None] = {}  # nested chain run -> its parent run
         self._names: dict[UUID, str] = {}  # tool / model runs by id
         self._started: dict[UUID, float] = {}
-        self._failed: dict[UUID, tuple[int, str, float, float]] = {}  # parent run -> its failed model call
-        self._attempts: dict[UUID, int] = {}
+        self._deciding: set[UUID] = set()  # model runs that decide a LangGraph agent's next move
         self._tool_inputs: dict[UUID, Any] = {}
+        self._call_ids: dict[UUID, str | None] = {}  # tool run -> the model's id for the call it runs
+        self._tools: dict[str, Any] = {}  # the run's tools by name: where each one's function is
+        self._callees: dict[str, CalleeRef | None] = {}
 
     @property
     def path(self) -> Path:
@@ -132,6 +143,10 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _stack(self, parent: UUID | None) -> tuple[SourceRef, ...]:
+        """The loop's frames for an event of a run under `parent` (a LangGraph worker's after its node's)."""
+        return self.graph.stack(parent) if self.graph is not None else self.recorder.walk(sys._getframe(1))
+
     # -- the run ------------------------------------------------------------------------------
     @guarded
     def on_chain_start(
@@ -144,23 +159,39 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         **kwargs: Any,
     ) -> None:
         if parent_run_id is not None or self.recorder.root is not None:
-            self._parents[run_id] = parent_run_id  # nested chains (the agent's runnable, LLMMathChain)
-            return  # are not loop states; who called whom still tells a plan from a tool's model call
-        self.recorder.root, self._root_inputs = run_id, set(inputs) if isinstance(inputs, dict) else set()
+            self._parents[run_id] = parent_run_id  # nested chains (the agent's runnable, LLMMathChain,
+            if self.graph is not None:  # a graph's nodes) are not loop states; who called whom still tells
+                self.graph.chain_started(run_id, parent_run_id, kwargs.get("name"))  # a plan from a tool's call
+            return
+        self.recorder.begin(run_id, sys._getframe(1))
+        self._root_inputs = set(inputs) if isinstance(inputs, dict) else set()
         executor = self.rounds.executor = find_self(AgentExecutor, sys._getframe(1))
         if executor is not None:
-            tools, settings = tool_infos(executor.tools), executor_settings(executor)
+            tools, settings = executor.tools, executor_settings(executor)
         else:
-            graph = _graph_on_stack(sys._getframe(1))
-            tools, settings = graph_tools(graph), {"graph": type(graph).__name__ if graph else "unknown"}
+            graph = graph_on_stack(sys._getframe(1))
+            tools, settings = graph_tools(graph), graph_settings(graph)
+            self.graph = GraphLoop(self.recorder, self.rounds, self.attempts)
+            self.graph.begin(self.recorder.walk(sys._getframe(1)))
+            self.rounds.graph_check = finish_check_stack(graph, self.graph)
+        self._tools = {safe_text(getattr(t, "name", "")): t for t in tools or ()}
         self.recorder.emit(
-            ChainStartEvent, "on_chain_start", run_id, None, inputs=plain(inputs), tools=tools, settings=settings
+            ChainStartEvent,
+            "on_chain_start",
+            run_id,
+            None,
+            inputs=plain(inputs),
+            tools=tool_infos(tools),
+            settings=settings,
         )
 
     @guarded
     def on_chain_end(self, outputs: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
         if run_id != self.recorder.root:
+            if self.graph is not None:
+                self.graph.chain_ended(run_id, outputs)
             return
+        self.attempts.tools_ended(handled=True)
         self.rounds.end_round(run_id)
         if self.rounds.executor is not None and isinstance(outputs, dict):  # Chain.invoke hands back the inputs too
             outputs = {k: v for k, v in outputs.items() if k not in self._root_inputs}
@@ -174,6 +205,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
     ) -> None:
         if run_id == self.recorder.root:
+            self.attempts.tools_ended(handled=False)  # a tool's error that nothing handled is what ended the run
             self.recorder.emit(
                 ChainErrorEvent, "on_chain_error", run_id, None, error_type=type(error).__name__, message=str(error)
             )
@@ -191,9 +223,8 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         invocation_params: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        self._model_start(
-            serialized, prompts[0] if prompts else "", run_id, parent_run_id, invocation_params, "on_llm_start"
-        )
+        prompt = prompts[0] if prompts else ""
+        self._model_start(serialized, prompt, None, run_id, parent_run_id, invocation_params, "on_llm_start")
 
     @guarded
     def on_chat_model_start(
@@ -206,29 +237,48 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         invocation_params: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        prompt = get_buffer_string(messages[0]) if messages else ""
-        self._model_start(serialized, prompt, run_id, parent_run_id, invocation_params, "on_chat_model_start")
+        sent = openai_messages(messages[0]) if messages else []
+        self._model_start(
+            serialized, render_messages(sent), sent, run_id, parent_run_id, invocation_params, "on_chat_model_start"
+        )
 
     def _model_start(
         self,
         serialized: Any,
         prompt: str,
+        messages: list[dict[str, Any]] | None,
         run_id: UUID,
         parent: UUID | None,
         params: dict[str, Any] | None,
         callback: str,
     ) -> None:
-        stack = loop_stack(sys._getframe(2))
+        stack = self._stack(parent)
         name = model_name(serialized, params)
-        # The same caller asking again after a failed call: the failed attempt is being retried.
-        if parent is not None and (failed := self._failed.pop(parent, None)) is not None:
-            self._retried(failed, name, run_id, parent, stack)
+        # The same caller asking again after a failed call: the failed attempt is retried, or another model takes over.
+        failure = self.attempts.model_asked_again(parent, name, run_id, stack)
+        if failure is not None:
+            self._names[run_id], self._started[run_id] = name, failure.started
+            self._deciding.update({run_id} if failure.run_id in self._deciding else ())
             return
-        if plans(stack) or (not stack and self._asked_by_agent(parent)):
+        if self.graph is not None:
+            if self.graph.deciding(parent):
+                self._deciding.add(run_id)
+        elif plans(stack) or (not stack and self._asked_by_agent(parent)):
             self.rounds.start_round(run_id)
-        self._names[run_id], self._started[run_id] = name, self._clock()
+        self._names[run_id], self._started[run_id] = name, self.recorder.elapsed()
         stop = [safe_text(word) for word in ((params if isinstance(params, dict) else {}).get("stop") or [])]
-        self.recorder.emit(LLMStartEvent, callback, run_id, parent, stack, model=name, prompt=prompt, stop=stop)
+        self.recorder.emit(
+            LLMStartEvent,
+            callback,
+            run_id,
+            parent,
+            stack,
+            model=name,
+            prompt=prompt,
+            stop=stop,
+            messages=messages,
+            tools=offered_tools(params) if messages is not None else None,
+        )
 
     def _asked_by_agent(self, parent: UUID | None) -> bool:
         """The model call comes from the agent's runnable, a direct child of the executor run (under
@@ -236,48 +286,48 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         root = self.recorder.root
         return self.rounds.executor is not None and parent in self._parents and self._parents[parent] == root
 
-    def _retried(
-        self, failed: tuple[int, str, float, float], name: str, run_id: UUID, parent: UUID, stack: tuple[SourceRef, ...]
-    ) -> None:
-        """LangChain's with_retry() fires no on_retry: a model call that errored and is asked again by
-        the same parent run is a retry (loopscope's shape: one llm_start, retry events, one llm_end)."""
-        attempt, error, failed_at, started = failed
-        self._names[run_id], self._started[run_id], self._attempts[run_id] = name, started, attempt + 1
-        self.recorder.emit(
-            RetryEvent,
-            "on_llm_start",
-            run_id,
-            parent,
-            stack,
-            target="llm",
-            name=name,
-            attempt=attempt,
-            error=error,
-            delay=self._clock() - failed_at,
-        )
-
     @guarded
     def on_llm_error(
         self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
     ) -> None:
-        """Remembered, not written: a retry or the run's chain_error says what the failure led to."""
+        """Remembered, not written: a retry, a fallback or the run's chain_error says what the failure led to."""
         if parent_run_id is not None:
-            self._failed[parent_run_id] = (
-                self._attempts.pop(run_id, 1),
-                f"{type(error).__name__}: {error}",
-                self._clock(),
-                self._started.pop(run_id, self._clock()),
-            )
+            failure = self._failure(self._names.get(run_id, "unknown"), error, run_id, parent_run_id)
+            failure.started = self._started.pop(run_id, failure.at)
+            self.attempts.model_failed(parent_run_id, failure)
+
+    def _failure(self, name: str, error: BaseException, run_id: UUID, parent: UUID | None) -> Failure:
+        return Failure(
+            name=name,
+            attempt=1,
+            error_type=type(error).__name__,
+            message=safe_text(error),
+            at=self.recorder.elapsed(),
+            stack=self._stack(parent),
+            run_id=run_id,
+            parent=parent,
+            tool_call_id=self._call_ids.get(run_id),
+        )
 
     @guarded
     def on_llm_end(self, response: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
         text, calls, usage = reply_of(response)
-        duration = self._clock() - self._started.pop(run_id, self._clock())
-        stack = loop_stack(sys._getframe(1))
+        duration = self.recorder.elapsed() - self._started.pop(run_id, self.recorder.elapsed())
+        stack = self._stack(parent_run_id)
         self.recorder.emit(
-            LLMEndEvent, "on_llm_end", run_id, parent_run_id, stack, text=text, usage=usage, duration=duration
+            LLMEndEvent,
+            "on_llm_end",
+            run_id,
+            parent_run_id,
+            stack,
+            text=text,
+            usage=usage,
+            duration=duration,
+            tool_calls=call_records(calls),
+            answered_by=self.attempts.answered_by.pop(parent_run_id, None) if parent_run_id else None,
         )
-        if self.rounds.executor is None and plans(stack):  # LangGraph: the reply itself is the decision
+        if run_id in self._deciding:  # LangGraph: the reply itself is the decision
+            self._deciding.discard(run_id)
             self.rounds.graph_decision(text, calls, run_id, parent_run_id, stack)
 
     @guarded
@@ -302,7 +352,8 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     @guarded
     def on_agent_action(self, action: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
         record = ActionRecord(tool=action.tool, tool_input=as_text(action.tool_input), log=action.log)
-        self.rounds.decided(record)
+        call_id = getattr(action, "tool_call_id", None)  # a tool-calling agent's ToolAgentAction
+        self.rounds.decided(record, call_id)
         if action.tool == PARSE_ERROR_TOOL:
             caught = local_in("_iter_next_step", "e", sys._getframe(1))  # the OutputParserException
             error = str(caught) if isinstance(caught, Exception) else "the reply could not be parsed"
@@ -319,7 +370,9 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
                 handled=True,
             )
             return
-        self.recorder.emit(AgentActionEvent, "on_agent_action", run_id, parent_run_id, **record.model_dump())
+        self.recorder.emit(
+            AgentActionEvent, "on_agent_action", run_id, parent_run_id, tool_call_id=call_id, **record.model_dump()
+        )
 
     @guarded
     def on_agent_finish(self, finish: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
@@ -338,15 +391,41 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         **kwargs: Any,
     ) -> None:
         name = (serialized if isinstance(serialized, dict) else {}).get("name") or kwargs.get("name") or "unknown"
+        call_id = kwargs.get("tool_call_id")
+        call_id = call_id if isinstance(call_id, str) else None
         self._names[run_id], self._tool_inputs[run_id] = name, inputs if inputs is not None else input_str
-        if name not in (PARSE_ERROR_TOOL, INVALID_TOOL):
-            self.recorder.emit(
-                ToolStartEvent, "on_tool_start", run_id, parent_run_id, tool=name, tool_input=as_text(input_str)
-            )
+        self._call_ids[run_id] = call_id
+        if name in (PARSE_ERROR_TOOL, INVALID_TOOL):
+            return
+        stack = self._stack(parent_run_id)
+        if self.attempts.tool_retried(call_id or str(parent_run_id), run_id, parent_run_id, stack):
+            return  # one tool_start for the call, as loopscope's own retries have; the attempt is the retry event
+        self.recorder.emit(
+            ToolStartEvent,
+            "on_tool_start",
+            run_id,
+            parent_run_id,
+            stack,
+            tool=name,
+            tool_input=as_text(inputs if isinstance(inputs, dict) else input_str),
+            callee=self._callee(name),
+            tool_call_id=call_id,
+        )
+
+    def _callee(self, tool: str) -> CalleeRef | None:
+        """The user's function behind the tool (its func or coroutine): where the Source pane shows it.
+        None for a tool whose function is LangChain's own (LLMMathChain.run): its frames are the loop's."""
+        if tool not in self._callees:
+            found = self._tools.get(tool)
+            callee = callee_of(found) if found is not None else None
+            inside_langchain = callee is not None and package_relative(callee.file) is not None
+            self._callees[tool] = None if inside_langchain else callee
+        return self._callees[tool]
 
     @guarded
     def on_tool_end(self, output: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
         name, observation = self._names.get(run_id, "unknown"), as_text(output)
+        call_id = getattr(output, "tool_call_id", None) or self._call_ids.get(run_id)
         if name == INVALID_TOOL:
             asked = self._tool_inputs.get(run_id) or {}
             asked = asked if isinstance(asked, dict) else {}
@@ -360,31 +439,24 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
                 observation=observation,
             )
         elif name != PARSE_ERROR_TOOL:
-            self.recorder.emit(ToolEndEvent, "on_tool_end", run_id, parent_run_id, tool=name, observation=observation)
-        self.rounds.tool_returned(name, observation)
+            self.recorder.emit(
+                ToolEndEvent,
+                "on_tool_end",
+                run_id,
+                parent_run_id,
+                self._stack(parent_run_id),
+                tool=name,
+                observation=observation,
+                callee=self._callee(name),
+                tool_call_id=call_id,
+            )
+        self.rounds.tool_returned(name, observation, call_id)
 
     @guarded
     def on_tool_error(
         self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
     ) -> None:
-        self.recorder.emit(
-            ToolErrorEvent,
-            "on_tool_error",
-            run_id,
-            parent_run_id,
-            tool=self._names.get(run_id, "unknown"),
-            error_type=type(error).__name__,
-            message=str(error),
-            handled=False,
-        )
-
-
-def _graph_on_stack(frame: Any) -> Any:
-    """The LangGraph graph being invoked, if any (LangGraph's prebuilt agent, not a classic AgentExecutor)."""
-    try:
-        # Here, not at the top: langgraph is optional beside langchain-classic (a classic AgentExecutor
-        # needs none, and loading it would cost its run about half a second); a graph's run has it loaded.
-        from langgraph.pregel import Pregel
-    except ImportError:
-        return None
-    return find_self(Pregel, frame)
+        """Held, not written: the call's next attempt, the message it ends with, or the run's error says what it led to."""
+        failure = self._failure(self._names.get(run_id, "unknown"), error, run_id, parent_run_id)
+        failure.callee = self._callee(failure.name)
+        self.attempts.tool_failed(failure.tool_call_id or str(parent_run_id), failure)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Callable
+from functools import cache
 from importlib import metadata
 from pathlib import Path
+from types import FrameType
 from typing import Any
 from uuid import UUID
 
@@ -15,10 +18,10 @@ from executor.events import ChainEndEvent, ChainErrorEvent, ChainStartEvent, Eve
 from ..trace.redact import Redactor
 from ..trace.writer import TraceWriteError, TraceWriter
 from .callback_guard import DROPPED_KEY, DroppedCallbacks, logger
-from .langchain_stack import loop_stack
+from .langchain_stack import loop_stack, outermost_loop_frame
 
 # Their versions go in the trace's header: a reader can tell which LangChain wrote the frames' lines.
-DISTRIBUTIONS = ("langchain-classic", "langchain-core", "langgraph")
+DISTRIBUTIONS = ("langchain", "langchain-classic", "langchain-core", "langgraph")
 
 
 class TraceRecorder:
@@ -48,6 +51,15 @@ class TraceRecorder:
         self._start = clock()
         self._seq = 0
         self._lock = threading.Lock()  # LangGraph runs tools in worker threads
+        self._outermost: FrameType | None = None  # the run's outermost loop frame: stack walks end there
+
+    def begin(self, run_id: UUID, frame: FrameType) -> None:
+        """The outermost chain started (in `frame`'s thread): its events are this run's."""
+        self.root, self._outermost = run_id, outermost_loop_frame(frame)
+
+    def walk(self, start: FrameType | None = None) -> tuple[SourceRef, ...]:
+        """LangChain's loop frames from `start` (the caller's frame) up to the run's outermost one."""
+        return loop_stack(start if start is not None else sys._getframe(1), self._outermost)
 
     def elapsed(self) -> float:
         """Seconds since the handler was made, on its clock."""
@@ -60,17 +72,20 @@ class TraceRecorder:
         run_id: UUID | None,
         parent: UUID | None,
         stack: tuple[SourceRef, ...] | None = None,
+        extra_origin: dict[str, Any] | None = None,
         **payload: Any,
     ) -> None:
         """One event of class `cls`, made in `callback` for LangChain's run `run_id` (under `parent`);
-        `stack` defaults to LangChain's loop frames on the stack now."""
-        stack = loop_stack() if stack is None else stack
+        `stack` defaults to LangChain's loop frames on the stack now; `extra_origin` joins its origin."""
+        stack = self.walk(sys._getframe(1)) if stack is None else stack
         source = stack[-1] if stack else SourceRef(file="(langchain)", line=0, function=callback)
         origin: dict[str, Any] = {
             "callback": callback,
             "run_id": str(run_id) if run_id else None,
             "parent_run_id": str(parent) if parent else None,
         }
+        if extra_origin:
+            origin.update(extra_origin)
         if cls in (ChainEndEvent, ChainErrorEvent):
             self.ended = True
             if self.dropped.count:  # the last event says what is missing, so no reader takes it for a cut run
@@ -95,7 +110,7 @@ class TraceRecorder:
     def close(self) -> str | None:
         """Finish the trace file. Never raises: returns why the trace is missing or incomplete (one
         line, also in `problem`), or None when it was written whole."""
-        writer, self.writer = self.writer, None
+        writer, self.writer, self._outermost = self.writer, None, None  # the frame is not kept past the run
         if writer is not None:
             try:
                 writer.close()
@@ -134,6 +149,7 @@ class TraceRecorder:
             self.dropped.add(callback, again)
 
 
+@cache  # reading a distribution's metadata parses its METADATA file: once a process, not once a run
 def _version(distribution: str) -> str | None:
     try:
         return metadata.version(distribution)

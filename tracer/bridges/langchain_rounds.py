@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -16,18 +17,17 @@ from executor.events import (
 )
 
 from .langchain_recorder import TraceRecorder
-from .langchain_stack import at_line, line_containing, loop_stack
-from .langchain_values import as_text, plain
+from .langchain_stack import at_line, line_containing
+from .langchain_values import arguments_of, plain
 
 # LangChain runs this "tool" itself when the model names a tool the agent does not have.
 INVALID_TOOL = "invalid_tool"
 
 
 def plans(stack: tuple[SourceRef, ...]) -> bool:
-    """A model call made to decide the next move: from an agent's plan(), or LangGraph's agent node."""
-    return any(f.function in ("plan", "aplan") for f in stack) or any(
-        f.file.startswith("langgraph/prebuilt/") and "model" in f.function for f in stack
-    )
+    """A model call made to decide the next move, by a classic agent's plan() (a LangGraph agent's
+    are told by the node that makes them: see GraphLoop.deciding)."""
+    return any(f.function in ("plan", "aplan") for f in stack)
 
 
 class LoopRounds:
@@ -40,29 +40,35 @@ class LoopRounds:
     def __init__(self, recorder: TraceRecorder) -> None:
         self.recorder = recorder
         self.executor: Any = None  # the classic AgentExecutor being run; None for a LangGraph agent
+        # A LangGraph agent's: the frames of its finish check (the edge after the model node), made when asked.
+        self.graph_check: Callable[[], tuple[SourceRef, ...]] | None = None
         self.n_steps = 0
-        self._actions: list[ActionRecord] = []  # decided, waiting for their tool to return
-        self._pending_steps: list[tuple[ActionRecord, str]] = []
+        # Decided, waiting for their tool to return: (action, its tool call id, the order it was decided in).
+        self._actions: list[tuple[ActionRecord, str | None, int]] = []
+        self._pending_steps: list[tuple[ActionRecord, str, str | None, int]] = []
+        self._decided = 0
 
     def start_round(self, run_id: UUID) -> None:
         """A plan call begins a round: the previous round's steps and isinstance check come first."""
         self.end_round(run_id)
         self.recorder.iteration += 1
 
-    def decided(self, action: ActionRecord) -> None:
-        self._actions.append(action)
+    def decided(self, action: ActionRecord, tool_call_id: str | None = None) -> None:
+        self._decided += 1
+        self._actions.append((action, tool_call_id, self._decided))
 
-    def tool_returned(self, tool: str, observation: str) -> None:
+    def tool_returned(self, tool: str, observation: str, tool_call_id: str | None = None) -> None:
         """The waiting action this tool ran for becomes a step (an invalid name runs LangChain's invalid_tool)."""
-        action = self._action_for(tool)
-        if action is not None:
-            self._pending_steps.append((action, observation))
+        index = self._action_for(tool, tool_call_id)
+        if index is not None:
+            action, call_id, order = self._actions.pop(index)
+            self._pending_steps.append((action, observation, call_id, order))
 
-    def _action_for(self, tool: str) -> ActionRecord | None:
-        for index, action in enumerate(self._actions):
-            if action.tool == tool:
-                return self._actions.pop(index)
-        return self._actions.pop(0) if self._actions and tool == INVALID_TOOL else None
+    def _action_for(self, tool: str, tool_call_id: str | None) -> int | None:
+        for index, (action, call_id, _order) in enumerate(self._actions):
+            if (tool_call_id is not None and call_id == tool_call_id) or (tool_call_id is None and action.tool == tool):
+                return index
+        return 0 if self._actions and tool == INVALID_TOOL else None
 
     def finished(self, finish: Any, run_id: UUID, parent: UUID | None) -> None:
         """LangChain's AgentFinish: from plan (then the isinstance check says True), or made by a
@@ -79,42 +85,50 @@ class LoopRounds:
     def graph_decision(
         self, text: str, calls: list[dict[str, Any]], run_id: UUID, parent: UUID | None, stack: tuple[SourceRef, ...]
     ) -> None:
-        """LangGraph's agent decides in its reply: each tool call an action, no call the finish."""
+        """LangGraph's agent decides in its reply: each tool call an action (in the reply's order, with
+        its id), no call the finish, which the edge after the model node then tests."""
         emit = self.recorder.emit
         for call in calls:
-            action = ActionRecord(tool=call.get("name", ""), tool_input=as_text(call.get("args", {})), log=text)
-            self._actions.append(action)
-            emit(AgentActionEvent, "on_llm_end", run_id, parent, stack, **action.model_dump())
+            action = ActionRecord(tool=str(call.get("name", "")), tool_input=arguments_of(call), log=text)
+            call_id = str(call["id"]) if call.get("id") else None
+            self.decided(action, call_id)
+            emit(AgentActionEvent, "on_llm_end", run_id, parent, stack, tool_call_id=call_id, **action.model_dump())
         if not calls:
             emit(AgentFinishEvent, "on_llm_end", run_id, parent, stack, return_values={"output": text}, log=text)
-            emit(FinishCheckEvent, "on_llm_end", run_id, parent, stack, is_finish=True, output_type="AgentFinish")
+            self._finish_check(run_id, parent, "on_llm_end", is_finish=True)
 
     def end_round(self, run_id: UUID) -> None:
         """The steps of the round just ended, then `isinstance(output, AgentFinish)` → False."""
         if not self._pending_steps:
             return
         steps, self._pending_steps = self._pending_steps, []
-        for action, observation in steps:
+        walked = self.recorder.walk() if self.graph_check is None else ()  # once for the steps and the check
+        stack = self._at_call("_consume_next_step(", "_take_next_step", walked)
+        steps.sort(key=lambda step: step[3])  # parallel calls finish in any order; steps follow the reply's
+        for action, observation, call_id, _order in steps:
             self.n_steps += 1
             self.recorder.emit(
                 StepEvent,
                 "implied",
                 run_id,
                 None,
-                stack=self._at_call("_consume_next_step(", "_take_next_step"),
+                stack=stack,
                 action=action,
                 observation=observation,
                 n_steps=self.n_steps,
+                tool_call_id=call_id,
             )
-        self._finish_check(run_id, None, "implied", is_finish=False)
+        self._finish_check(run_id, None, "implied", is_finish=False, walked=walked)
 
-    def _finish_check(self, run_id: UUID, parent: UUID | None, callback: str, is_finish: bool) -> None:
+    def _finish_check(
+        self, run_id: UUID, parent: UUID | None, callback: str, is_finish: bool, walked: tuple[SourceRef, ...] = ()
+    ) -> None:
         self.recorder.emit(
             FinishCheckEvent,
             callback,
             run_id,
             parent,
-            stack=self._at_call("isinstance(next_step_output, AgentFinish)"),
+            stack=self._at_call("isinstance(next_step_output, AgentFinish)", walked=walked),
             is_finish=is_finish,
             output_type="AgentFinish" if is_finish else "list[AgentStep]",
         )
@@ -134,9 +148,14 @@ class LoopRounds:
                 early_stopping_method=executor.early_stopping_method,
             )
 
-    def _at_call(self, needle: str, function: str = "_call") -> tuple[SourceRef, ...]:
-        """LangChain's frames now, the innermost `function` moved to the line holding `needle`."""
-        stack = loop_stack()
+    def _at_call(
+        self, needle: str, function: str = "_call", walked: tuple[SourceRef, ...] = ()
+    ) -> tuple[SourceRef, ...]:
+        """LangChain's frames now (`walked`, when the caller has them), the innermost `function` moved
+        to the line holding `needle`."""
+        if self.graph_check is not None:
+            return self.graph_check()
+        stack = walked or self.recorder.walk()
         if self.executor is None:
             return stack
         if any(f.function == "_acall" for f in stack):  # ainvoke: the same checks in the async twins

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any, TypeVar
 
 from executor.events import SourceRef
@@ -20,10 +20,16 @@ LOOP_FILES = (
     "langchain_classic/agents/",  # AgentExecutor._call/_take_next_step/_iter_next_step, plan
     "langchain_classic/chains/llm_math/",  # LLMMathChain._call, the calculator asking the model
     "langchain_core/tools/base.py",  # BaseTool.run
+    "langchain/agents/factory.py",  # LangChain 1.x create_agent: model_node, _execute_model_sync
+    "langchain/agents/middleware/",  # the middleware hooks that ran (wrap_tool_call, before_model, ...)
     "langgraph/prebuilt/",  # create_react_agent's call_model / ToolNode
     "langgraph/pregel/main.py",  # Pregel.invoke / stream
+    "langgraph/pregel/_retry.py",  # run_with_retry: where LangGraph runs one node (shown under the node's name)
 )
-PACKAGES = ("langchain_classic", "langchain_core", "langgraph")
+PACKAGES = ("langchain_classic", "langchain_core", "langchain", "langgraph")
+# The frame in which LangGraph runs a node's task; it is named after the node (`model`, `tools`, ...).
+NODE_RUNNERS = frozenset({"run_with_retry", "arun_with_retry"})
+NODE_RUNNER_FILE = "langgraph/pregel/_retry.py"
 
 _Found = TypeVar("_Found")
 
@@ -50,7 +56,6 @@ def package_relative(filename: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=512)
 def _loop_file(filename: str) -> str | None:
     relative = package_relative(filename)
     if relative is None or not relative.startswith(LOOP_FILES):
@@ -58,17 +63,73 @@ def _loop_file(filename: str) -> str | None:
     return relative
 
 
-def loop_stack(start: FrameType | None = None) -> tuple[SourceRef, ...]:
-    """LangChain's agent-loop frames on the current stack, outermost first, each at its current line."""
+# Per code object: its loop file (or None), and each (code, line)'s SourceRef, made once. A stack walk
+# runs for every event: a dict look-up per frame is its cost. Keyed by id (hashing a code object hashes
+# its bytecode, every time); the code is kept in the value, so its id cannot be reused while it is there.
+_file_of_code: dict[int, tuple[CodeType, str | None]] = {}
+_refs: dict[tuple[int, int], tuple[CodeType, SourceRef]] = {}
+
+
+def loop_stack(start: FrameType | None = None, stop: FrameType | None = None) -> tuple[SourceRef, ...]:
+    """LangChain's agent-loop frames on the current stack, outermost first, each at its current line.
+    The walk ends at `stop` (the run's outermost loop frame): what called the run is not shown."""
     frame: FrameType | None = start if start is not None else sys._getframe(1)
     found = []
+    files = _file_of_code
     while frame is not None:
-        relative = _loop_file(frame.f_code.co_filename)
-        if relative is not None:
-            found.append(SourceRef(file=relative, line=frame.f_lineno, function=frame.f_code.co_name))
+        code = frame.f_code
+        known = files.get(id(code))
+        if known is None or known[0] is not code:
+            known = files[id(code)] = (code, _loop_file(code.co_filename))
+        if known[1] is not None:
+            found.append(_ref(frame, code, known[1]))
+        if frame is stop:
+            break
         frame = frame.f_back
     found.reverse()
     return tuple(found)
+
+
+def outermost_loop_frame(start: FrameType) -> FrameType | None:
+    """The outermost frame of LangChain's loop on the stack (the run's Chain.invoke or Pregel.invoke)."""
+    frame: FrameType | None = start
+    found = None
+    while frame is not None:
+        if _loop_file(frame.f_code.co_filename) is not None:
+            found = frame
+        frame = frame.f_back
+    return found
+
+
+def _ref(frame: FrameType, code: CodeType, relative: str) -> SourceRef:
+    line = frame.f_lineno
+    if code.co_name in NODE_RUNNERS and relative == NODE_RUNNER_FILE:
+        return SourceRef(file=relative, line=line, function=node_name(frame))
+    key = (id(code), line)
+    known = _refs.get(key)
+    if known is None or known[0] is not code:
+        if len(_refs) > 50_000:  # lines of code are few; this only bounds a pathological run
+            _refs.clear()
+        known = _refs[key] = (code, SourceRef(file=relative, line=line, function=code.co_name))
+    return known[1]
+
+
+def node_name(frame: FrameType) -> str:
+    """The LangGraph node whose task this run_with_retry frame runs (its own name if unreadable)."""
+    task = frame.f_locals.get("task")
+    name = getattr(task, "name", None)
+    return name if isinstance(name, str) and name else frame.f_code.co_name
+
+
+def rooted(stack: tuple[SourceRef, ...], root: tuple[SourceRef, ...]) -> bool:
+    """True when `stack` reaches down to the run's outermost frame (it was walked on the run's thread)."""
+    return bool(stack) and bool(root) and stack[0].file == root[0].file and stack[0].function == root[0].function
+
+
+def thread_stack(thread_id: int | None) -> tuple[SourceRef, ...]:
+    """The loop frames another thread is in right now (the run's own thread, waiting on its workers)."""
+    frame = sys._current_frames().get(thread_id) if thread_id is not None else None
+    return loop_stack(frame) if frame is not None else ()
 
 
 def find_self(kind: type[_Found], start: FrameType | None = None) -> _Found | None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from executor.events import ToolInfo
+from executor.events import ToolCallRecord, ToolInfo
+from executor.models.messages import Message
 
 # A value LangChain hands a callback is the user's object: it may hold itself, nest without end, or
 # be huge. Past these bounds it is cut short, with a marker, never a RecursionError.
@@ -135,21 +136,50 @@ def tool_infos(tools: Any) -> list[ToolInfo]:
     ]
 
 
-def graph_tools(graph: Any) -> list[ToolInfo]:
-    """The tools of a LangGraph prebuilt agent: its "tools" node is a ToolNode."""
-    node = getattr(graph, "nodes", {}).get("tools")
-    tool_node = getattr(node, "bound", None)
-    return tool_infos(getattr(tool_node, "tools_by_name", {}).values())
-
-
 def reply_of(response: Any) -> tuple[str, list[dict[str, Any]], dict[str, int] | None]:
     """An LLMResult's text, its tool calls (chat models), and the token counts when reported."""
     generation = response.generations[0][0] if response.generations and response.generations[0] else None
     message = getattr(generation, "message", None)
     text = generation.text if generation is not None else ""
-    if message is not None and not isinstance(message.content, str):
-        text = as_text(message.content)
+    if message is not None:  # a chat reply: its content is the text (a reply of only tool calls has "")
+        text = message.content if isinstance(message.content, str) else as_text(message.content)
     calls = list(getattr(message, "tool_calls", None) or [])
     usage = getattr(message, "usage_metadata", None) or (response.llm_output or {}).get("token_usage")
     counts = {k: int(v) for k, v in (usage or {}).items() if isinstance(v, int)} or None
     return text, calls, counts
+
+
+def call_records(calls: list[dict[str, Any]]) -> list[ToolCallRecord] | None:
+    """A reply's tool calls as llm_end records them: id, name, and the arguments as JSON text."""
+    if not calls:
+        return None
+    return [
+        ToolCallRecord(
+            id=safe_text(call.get("id") or ""), name=safe_text(call.get("name") or ""), arguments=arguments_of(call)
+        )
+        for call in calls
+    ]
+
+
+def arguments_of(call: dict[str, Any]) -> str:
+    """A tool call's arguments as the JSON text a model writes (LangChain hands them over parsed)."""
+    args = call.get("args", {})
+    return args if isinstance(args, str) else json.dumps(plain(args), ensure_ascii=False)
+
+
+def openai_messages(messages: list[Any]) -> list[Message]:
+    """LangChain messages in the OpenAI chat shape loopscope's llm_start records (role, content, tool_calls)."""
+    # Here, not at the top: see _bound_model.
+    from langchain_core.messages import convert_to_openai_messages
+
+    try:
+        converted = convert_to_openai_messages(messages)
+    except Exception:  # a message LangChain cannot convert: each is kept as role and content
+        return [m for m in plain(messages) if isinstance(m, dict)]
+    return [plain(message) for message in converted]
+
+
+def offered_tools(params: dict[str, Any] | None) -> list[dict[str, Any]] | None:
+    """The tools a chat model was bound to (bind_tools puts them in its invocation params)."""
+    tools = (params if isinstance(params, dict) else {}).get("tools")
+    return [plain(tool) for tool in tools if isinstance(tool, dict)] or None if isinstance(tools, list) else None

@@ -29,6 +29,7 @@ COMMANDS = {
     "call": "ask one recorded model call again (its prompt perhaps edited) and diff the replies",
     "import": "convert another tool's trace (OTLP JSON, LangSmith, Langfuse) to a loopscope trace",
     "fixtures": "check that recorded fixtures are current with the code, or re-record them (--rerecord)",
+    "runs": "list every run under some folders: outcome, errors, tokens, cost; filter, sort, add up, export",
 }
 # Subcommands whose module name differs from the command (`import` is a Python keyword).
 MODULES = {"import": "import_trace"}

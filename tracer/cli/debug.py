@@ -12,6 +12,7 @@ from .language import LANG_HELP, chosen_language
 from .live_options import add_live_arguments, live_model
 from .scenarios import AGENT_HELP, add_agent_argument, add_input_arguments, scenario_named
 from .terminal import can_show_debugger
+from .trace_choice import add_trace_id_argument, chosen_trace, ids_for
 from .usage_error import UsageError
 
 TYPE_CHECKING = False  # not typing's: see scenarios.py
@@ -55,6 +56,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--prices", metavar="FILE.toml", help="model prices for the token/cost figures (see `loopscope run --help`)"
     )
     p.add_argument("--lang", help="the debugger's own words (panes, keys, status, help) in this " + LANG_HELP)
+    add_trace_id_argument(p)
     add_input_arguments(p)
     add_agent_argument(p)
     add_live_arguments(p, live_flag=False)
@@ -68,6 +70,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
         )
     if args.record and not args.live:
         raise UsageError("--record only applies to --live runs")
+    if args.trace_ids and not args.trace:
+        raise UsageError("--trace-id picks a trace of another tool's file given as TRACE")
     # Late: the event vocabulary (pydantic) loads with the trace, not with `debug --help`.
     from ..debug.breakpoint_spec import BreakpointSpecError, parse_spec
 
@@ -155,12 +159,14 @@ def run(args: argparse.Namespace) -> int:
         from ..tui.launch import open_debugger  # Textual (about 0.3 s): --print and pipes never load it
 
         return open_debugger(None, breakpoints=args.breaks, live=live, title=f"live: {args.live}", lang=lang)
+    # Another tool's file holding several traces: the one --trace-id names, or the user's pick.
+    trace = chosen_trace(args.trace, ids_for([args.trace], args.trace_ids)[0], ask=to_terminal)
     if not to_terminal:
-        narrate_trace(args.trace, _console())
+        narrate_trace(trace, _console())
         return 0
     from ..tui.launch import open_debugger  # Textual (about 0.3 s): --print and pipes never load it
 
     # With a trace, --model answers prompts edited in the playground (`e`); the trace itself is replayed.
     return open_debugger(
-        args.trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang, agents=args.agents
+        trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang, agents=args.agents
     )

@@ -8,6 +8,7 @@ import sys
 from ..report.diff import diff_traces, render_diff
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .trace_choice import add_trace_id_argument, chosen_trace, ids_for
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -24,11 +25,17 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument(
         "--context", type=int, default=3, metavar="N", help="rows shown around the parting point (default 3)"
     )
+    add_trace_id_argument(p, twice=True)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
-    diff = diff_traces(args.a, args.b)
+    # Another tool's file holding several traces: the one --trace-id names (A's, then B's), else one line listing them.
+    files = [
+        chosen_trace(path, trace_id, ask=False)
+        for path, trace_id in zip((args.a, args.b), ids_for([args.a, args.b], args.trace_ids))
+    ]
+    diff = diff_traces(*files)
     for trace in (diff.a, diff.b):
         if trace.warning:
             print(scrub(f"warning: {trace.warning}"), file=sys.stderr)

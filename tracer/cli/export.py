@@ -8,6 +8,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 from executor.models.credentials import hide_credentials
 
@@ -95,15 +96,28 @@ def _mermaid(args: argparse.Namespace) -> int:
     return _write_or_print(args, diagram, f"{len(trace.transitions())} transitions of {args.traces[0]}")
 
 
+def _otel() -> ModuleType:
+    """tracer.report.otlp_wire, which loads OpenTelemetry and protobuf: the [otel] extra, so that
+    --mermaid works without it. Without it: one line that names the extra (a UsageError)."""
+    try:
+        from ..report import otlp_wire  # late: the [otel] extra, which --mermaid does not need
+    except ImportError as missing:
+        raise UsageError(
+            f"OTLP export needs the otel extra ({missing.name or 'OpenTelemetry'} is not installed): "
+            "pip install 'loopscope[otel]'"
+        ) from None
+    return otlp_wire
+
+
 def _spans(args: argparse.Namespace) -> list:
-    from ..report.otlp import spans_of  # OpenTelemetry is an extra ([otel]): --mermaid works without it
+    _otel()
+    from ..report.otlp import spans_of  # late: loaded by _otel() just above, the [otel] extra
 
     return [span for trace in _load(args.traces) for span in spans_of(trace)]
 
 
 def _otlp_json(args: argparse.Namespace) -> int:
-    from ..report.otlp_wire import otlp_json  # the [otel] extra, as in _spans
-
+    otlp_json = _otel().otlp_json
     spans = _spans(args)
     # Perhaps to a terminal: what scrub() would show is written as \u escapes, the same JSON value.
     text = escape_controls_in_json(json.dumps(otlp_json(spans), ensure_ascii=False, indent=1)) + "\n"
@@ -129,12 +143,11 @@ def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = 
 
 
 def _send(args: argparse.Namespace) -> int:
-    from ..report.otlp_wire import OTLPExportError, post_spans  # the [otel] extra, as in _spans
-
+    wire = _otel()
     spans = _spans(args)
     try:
-        status = post_spans(args.otlp, spans)
-    except OTLPExportError as error:  # it quotes the URL (its user:password@ too) and the collector's reply
+        status = wire.post_spans(args.otlp, spans)
+    except wire.OTLPExportError as error:  # it quotes the URL (its user:password@ too) and the collector's reply
         said = hide_credentials(str(error))
         print(scrub(f"error: {said}; the trace files are unchanged, try again when it is up"), file=sys.stderr)
         return 1

@@ -71,7 +71,7 @@ def _check_line(path: Path, state: str, result: VerifyResult) -> str:
         "current": f"current    {path}",
         "moved": f"MOVED      {path}  {result.moved_count} recorded line(s) moved: {'; '.join(result.moved)}",
         "langchain": f"LANGCHAIN  {path}  recorded from LangChain's own run: its lines are LangChain's, "
-        "not loopscope's; re-record it with the script that made it",
+        "not loopscope's, and no installed scenario records it; re-record it with the script that made it",
         "hashes": f"HASHES     {path}  its header carries the executor's file hashes (an older loopscope "
         "wrote it); its events and lines are current",
     }.get(state, f"{state.upper():<10} {path}  {result.message.splitlines()[0] if result.message else ''}")
@@ -92,6 +92,27 @@ def _rerecord(path: Path, state: str, scenario: Any, agents: list[str]) -> str:
     return f"rewritten  {path}  ({rewrite_from_rerun(path, agents)} events, today's lines)"
 
 
+def _langchain_fixture(path: Path, scenario: Any, rerecord: bool) -> tuple[str, bool]:
+    """A fixture recorded from LangChain's own run: recorded again with the installed LangChain and
+    compared event by event (frames' lines included), or written anew. (its line, whether it is current)"""
+    try:
+        # Here, not at the top: the bridge needs the optional LangChain packages, and only these fixtures need it.
+        from ..bridges.langchain_fixtures import record_fixture, recording_differs
+    except ImportError as missing:
+        return f"LANGCHAIN  {path}  recorded from LangChain's own run; {missing} (so it is not checked)", True
+    command = f"loopscope fixtures --rerecord {path}"
+    try:
+        if rerecord:
+            count = record_fixture(scenario, path)
+            return f"recorded   {path}  ({count} events of {scenario.name}, from LangChain's own run)", True
+        difference = recording_differs(scenario, path)
+    except Exception as error:  # LangChain, the scenario or the file failed: say which, in one line, and go on
+        return f"FAILED     {path}  LangChain's run of {scenario.name} failed: {type(error).__name__}: {error}", False
+    if difference is None:
+        return f"current    {path}  (LangChain's own run, recorded again and compared)", True
+    return f"CHANGED    {path}  LangChain's run recorded now differs ({difference}); `{command}` writes it anew", False
+
+
 def _header(path: Path) -> TraceHeader:
     try:
         with TraceFile(path) as trace:
@@ -109,6 +130,12 @@ def run(args: argparse.Namespace) -> int:
     for path in paths:
         result, path = verify_trace(path, args.agents), _shown(path)
         state = _state(result, _header(path))
+        recorder = scenarios.get(path.resolve())
+        if state == "langchain" and getattr(recorder, "langchain_run", None) is not None:
+            line, current = _langchain_fixture(path, recorder, args.rerecord)
+            print(scrub(line))
+            stale += not current
+            continue
         if state in ("current", "langchain"):
             print(scrub(_check_line(path, state, result)))
             continue

@@ -1,15 +1,20 @@
-"""`loopscope import FILE -o TRACE.jsonl`: another tool's trace (OTLP JSON, LangSmith, Langfuse) as a loopscope trace."""
+"""`loopscope import FILE -o TRACE.jsonl | FOLDER`: another tool's traces (OTLP JSON, LangSmith, Langfuse) as loopscope traces, one per trace id."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
-from ..trace.importers import ImportProblem, convert, write_conversion
+from ..trace.importers import Imported, ImportProblem, convert_all, write_conversion, write_folder
 from ..trace.literal_text import scrub
+from ..trace.writer import TraceWriteError
 from . import COMMANDS
 from .usage_error import UsageError
+
+LISTED = 20  # traces named one by one; past this the import is summed up in one line
+NOTES_SHOWN = 5  # distinct warnings printed; the rest are counted
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -18,24 +23,70 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help=COMMANDS["import"],
         description="Convert an OTLP JSON file (OpenInference or OpenTelemetry GenAI spans, as "
         "Phoenix, Langfuse or a collector's file exporter write them), a LangSmith run "
-        "export or a Langfuse trace export into a loopscope trace. `debug`, `diff` "
-        "and `export` open such files directly; this keeps the converted trace.",
+        "export or a Langfuse trace export into loopscope traces, one per trace id: "
+        "each model call with its messages, tools offered, reply and tool calls, each "
+        "tool call with its input and output. `debug`, `diff` and `export` open such "
+        "files directly; this keeps the converted traces.",
     )
     p.add_argument("file", metavar="FILE", help="the other tool's trace (JSON or JSON lines)")
-    p.add_argument("-o", "--output", metavar="TRACE.jsonl", required=True, help="where to write the loopscope trace")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="TRACE.jsonl|FOLDER",
+        required=True,
+        help="where to write: a .jsonl file (a file with one trace, or --trace-id), or a folder "
+        "that gets one trace file per trace id",
+    )
+    p.add_argument("--trace-id", metavar="ID", help="convert only this trace (its id, or the start of it)")
     return p
 
 
+def _is_folder(out: Path) -> bool:
+    return out.is_dir() or out.suffix.lower() not in (".jsonl", ".json")
+
+
 def run(args: argparse.Namespace) -> int:
-    source = Path(args.file)
+    source, out = Path(args.file), Path(args.output)
     if not source.is_file():
         raise UsageError(f"{source}: no such file")
     try:
-        conversion = convert(source)
-    except ImportProblem as problem:
+        imported = convert_all(source)
+        if _is_folder(out) and args.trace_id is None:
+            return _to_folder(source, imported, out)
+        conversion = imported.pick(args.trace_id)
+        target = out / f"{source.stem}.jsonl" if _is_folder(out) else out
+        written = write_conversion(conversion, source, target)
+    except (ImportProblem, TraceWriteError) as problem:
         raise UsageError(str(problem)) from None
-    out = write_conversion(conversion, source, args.output)
-    for warning in conversion.warnings:
-        print(scrub(f"warning: {warning}"), file=sys.stderr)
-    print(scrub(f"{source.name}: {conversion.recognised} → {len(conversion.events)} events written to {out}"))
+    _warn(conversion.notes)
+    lossy = f", with {len(conversion.notes)} warning(s)" if conversion.notes else ""
+    print(
+        scrub(f"{source.name}: {conversion.recognised} → {len(conversion.events)} events written to {written}{lossy}")
+    )
     return 0
+
+
+def _to_folder(source: Path, imported: Imported, folder: Path) -> int:
+    notes: Counter[str] = Counter()
+    events = traces = 0
+    for path, conversion in write_folder(imported, folder):
+        traces += 1
+        events += len(conversion.events)
+        notes.update(conversion.notes)
+        if len(imported) <= LISTED:
+            print(scrub(f"{path.name}: {conversion.recognised} → {len(conversion.events)} events"))
+    _warn(list(notes), notes if len(imported) > 1 else None)
+    lossy = f", with {len(notes)} different warning(s)" if notes else ""
+    print(
+        scrub(f"{source.name}: {imported.label}, {traces:,} trace(s) → {events:,} events written to {folder}/{lossy}")
+    )
+    return 0
+
+
+def _warn(lines: list[str], counts: Counter[str] | None = None) -> None:
+    """Warnings on stderr, each once (with how many traces it concerns when there are several)."""
+    for line in lines[:NOTES_SHOWN]:
+        times = f" (in {counts[line]:,} traces)" if counts is not None and counts[line] > 1 else ""
+        print(scrub(f"warning: {line}{times}"), file=sys.stderr)
+    if len(lines) > NOTES_SHOWN:
+        print(f"warning: and {len(lines) - NOTES_SHOWN} more different warning(s)", file=sys.stderr)

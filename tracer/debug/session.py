@@ -241,7 +241,11 @@ def callee_frames(event: Any, inside: Any = None) -> list[FrameLocation]:
     """The user's function a tool or model event calls into, shown below the executor's frames
     (at its `def` line; at the line it is paused on when a live run stepped `inside` it)."""
     callee = getattr(event, "callee", None)
-    if callee is None or callee.file.startswith(LOOPSCOPE_PACKAGES):  # the lesson's own frames suffice
+    if callee is None:
+        return []
+    # The lesson's own frames suffice for loopscope's runs; a traced LangChain run's stack is LangChain's,
+    # so its tool's function is shown wherever it is (a tutorial's own tool too).
+    if callee.file.startswith(LOOPSCOPE_PACKAGES) and not getattr(event, "stack", None):
         return []
     line = inside.line if inside is not None else definition_line(callee.file, callee.line)
     return [FrameLocation(callee.qualname or callee.function, callee.file, line, True, callee=True)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -136,8 +136,12 @@ def _usage_tokens(usage: Mapping[str, int] | None) -> tuple[int, int] | None:
     return int(prompt), int(completion)
 
 
-def call_costs(events: Iterable[EventBase], prices: PriceTable) -> list[CallCost]:
-    """Each llm_end paired with the llm_start before it, counted and priced."""
+def call_costs(
+    events: Iterable[EventBase], prices: PriceTable, estimate: Callable[[str], int] = estimate_tokens
+) -> list[CallCost]:
+    """Each llm_end paired with the llm_start before it, counted and priced. `estimate` counts the
+    tokens of a call that reported no usage (a caller reading many growing prompts passes a faster
+    counter that gives the same numbers, tracer/runs/token_counter.py)."""
     calls: list[CallCost] = []
     start: LLMStartEvent | None = None
     for event in events:
@@ -145,7 +149,7 @@ def call_costs(events: Iterable[EventBase], prices: PriceTable) -> list[CallCost
             start = event
         elif isinstance(event, LLMEndEvent) and start is not None:
             reported = _usage_tokens(event.usage)
-            tokens = reported or (estimate_tokens(start.prompt), estimate_tokens(event.text))
+            tokens = reported or (estimate(start.prompt), estimate(event.text))
             # A fallback model that answered is the one billed, not the one llm_start named.
             model = event.answered_by or start.model
             calls.append(

@@ -14,6 +14,7 @@ from ..trace.transitions import Trace, Transition
 # What a learner calls each detail when two runs disagree about it.
 DETAIL_NAMES = {
     "reply": "reply text",
+    "tool_calls": "tool calls",
     "tool_input": "action input",
     "tool": "action",
     "observation": "observation",

@@ -35,6 +35,7 @@ from executor.events import (
 )
 
 from ..trace.redact import Redactor, default_redactor
+from ..trace.run_inputs import question_of
 from .literal import literal
 
 TOOL_COLOURS = ["cyan", "magenta", "yellow", "blue", "bright_green", "bright_magenta"]
@@ -96,7 +97,7 @@ class Narrator:
         for tool in e.tools:
             self.colour(tool.name)
         self.say("\n", ("> Entering new AgentExecutor chain...", "bold"))
-        self.say(("Question: ", "dim"), self.text(e.inputs.get("input", "")))
+        self.say(("Question: ", "dim"), self.text(question_of(e.inputs)))
 
     def _on_llm_start(self, e: LLMStartEvent) -> None:
         if is_summary_call(e):

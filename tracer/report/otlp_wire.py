@@ -8,11 +8,19 @@ import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
-from google.protobuf.json_format import MessageToDict
-from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
-from opentelemetry.sdk.trace import ReadableSpan
+from .otlp import traces_url  # first: it names the [otel] extra when OpenTelemetry is missing
 
-from .otlp import traces_url
+try:
+    from google.protobuf.json_format import MessageToDict
+    from google.protobuf.message import Message
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+    from opentelemetry.sdk.trace import ReadableSpan
+except ImportError as missing:  # protobuf or the OTLP exporter: both come with the [otel] extra
+    raise ImportError(
+        f"OTLP export needs OpenTelemetry's OTLP exporter ({missing.name} is not installed): "
+        "pip install 'loopscope[otel]'",
+        name=missing.name,
+    ) from missing
 
 _ID_KEYS = ("traceId", "spanId", "parentSpanId")
 
@@ -24,7 +32,12 @@ class OTLPExportError(Exception):
 def otlp_json(spans: Sequence[ReadableSpan]) -> dict[str, Any]:
     """The OTLP JSON encoding (what a collector's file exporter writes and /v1/traces accepts as
     application/json): protobuf JSON with ids as hex, as the OTLP spec asks, and enums as numbers."""
-    document = MessageToDict(encode_spans(spans), use_integers_for_enums=True)
+    return request_json(encode_spans(spans))
+
+
+def request_json(request: Message) -> dict[str, Any]:
+    """An ExportTraceServiceRequest (as encoded for, or decoded from, the wire) as OTLP JSON."""
+    document = MessageToDict(request, use_integers_for_enums=True)
     for resource in document.get("resourceSpans", []):
         for scope in resource.get("scopeSpans", []):
             for span in scope.get("spans", []):

@@ -96,6 +96,15 @@ def _fragment(record: BaseModel) -> orjson.Fragment | BaseModel:
     return fragment
 
 
+def _stack_fragments(stack: tuple[BaseModel, ...]) -> list[orjson.Fragment | BaseModel]:
+    """Each frame of an event's recorded stack as its JSON fragment (a producer reuses its SourceRefs)."""
+    found = []
+    for frame in stack:
+        known = _FRAGMENTS.get(id(frame))
+        found.append(known[1] if known is not None and known[0] is frame else _fragment(frame))
+    return found
+
+
 def event_fields(event: EventBase) -> dict[str, Any] | None:
     """The event's fields as pydantic would write them (excluded ones left out); None: ask pydantic.
 
@@ -179,6 +188,7 @@ def _compile(
     constants: dict[str, Any] = {
         "fragment": _fragment,
         "fragments": _FRAGMENTS,
+        "stack_fragments": _stack_fragments,
         "dumps": orjson.dumps,
         "fields_of": _fields_of,
         "options": _OPTIONS | orjson.OPT_APPEND_NEWLINE,
@@ -199,6 +209,12 @@ def _compile(
             "    source = fields['source']",
             "    known = fragments.get(id(source))",
             "    fields['source'] = known[1] if known is not None and known[0] is source else fragment(source)",
+        ]
+    if "stack" in cls.model_fields:  # a traced LangChain run's frames: the same few SourceRefs, event after event
+        body += [
+            "    stack = fields.get('stack')",
+            "    if stack is not None:",
+            "        fields['stack'] = stack_fragments(stack)",
         ]
     if "callee" in cls.model_fields:
         body += [

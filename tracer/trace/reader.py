@@ -97,7 +97,7 @@ class TraceFile:
         source = self.path
         self.path, conversion = opened_as_loopscope(source)
         self.import_note = f"imported {source.name}: {conversion.recognised}"
-        self.notice = " · ".join(conversion.warnings) or None
+        self.notice = " · ".join(conversion.notes) or None  # what could not be read, what became only frames
         return True
 
     # -- header and tail ------------------------------------------------------------------

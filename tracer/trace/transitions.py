@@ -36,6 +36,7 @@ from executor.events import (
 from .header import TraceHeader
 from .literal_text import scrub
 from .reader import load_trace
+from .run_inputs import answer_of
 
 ARROW = " → "
 
@@ -53,8 +54,15 @@ class Transition:
         return self.label
 
 
+# Where a recorded LangGraph agent asks its model for the next move (LangChain 1.x create_agent's model
+# node, LangGraph's prebuilt agent); only a recorded stack is read for them, where they name LangChain's
+# own functions (loopscope's own call_model is also a tool's nested call).
+GRAPH_PLAN_FRAMES = frozenset({"model_node", "amodel_node", "call_model", "acall_model"})
+
+
 def _is_plan_call(event: EventBase) -> bool:
-    return "plan" in event.frames
+    frames = event.frames
+    return "plan" in frames or (event.stack is not None and not GRAPH_PLAN_FRAMES.isdisjoint(frames))
 
 
 def _tool_error_label(e: ToolErrorEvent) -> str:
@@ -137,6 +145,8 @@ def transitions(events: Iterable[Event]) -> list[Transition]:
             out.append(open_plan)
         elif event.kind == "llm_end" and open_plan is not None and _is_plan_call(event):
             open_plan.detail["reply"] = event.text
+            if event.tool_calls:  # a tool-calling reply: what it asked for (the ids are the model's, not compared)
+                open_plan.detail["tool_calls"] = [f"{call.name}({call.arguments})" for call in event.tool_calls]
             if event.answered_by:  # a fallback answered this plan
                 open_plan.detail["answered_by"] = event.answered_by
             open_plan = None
@@ -150,8 +160,7 @@ def outcome_of(events: Sequence[Event]) -> str:
     """How the run ended, in a few words: the final output, the error, or that it is unfinished."""
     last = events[-1] if events else None
     if last is not None and last.kind == "chain_end":
-        output = last.outputs.get("output", last.outputs)
-        return f"finished: {output}"
+        return f"finished: {answer_of(last.outputs)}"
     if last is not None and last.kind == "chain_error":
         return f"error: {last.error_type}: {last.message}"
     return "unfinished (the trace stops before chain_end)"

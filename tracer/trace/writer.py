@@ -51,7 +51,8 @@ class TraceWriter:
     replaced `path` while this one was recording. Events reach the page cache before the run
     next waits on a model, a tool or a backoff (see RUNS_STRAIGHT_ON), or after every event with
     `flush="event"` (a listener that pauses the run, as the live debugger does); fsync only at
-    close. So a killed process leaves a readable prefix holding every event up to its wait. A failed
+    close, and not at all with `sync=False` (an import writing thousands of traces from a file that
+    stays on disk: losing them to a crash loses nothing that cannot be made again). So a killed process leaves a readable prefix holding every event up to its wait. A failed
     write never reaches the run: the writer stops, and `close()` raises TraceWriteError with
     the old file left as it was. An interrupted run is `abandon()`ed: the old file stays, and
     the partial one is kept as `<name>.interrupted`. Lines pass through `redactor` first
@@ -59,11 +60,17 @@ class TraceWriter:
     """
 
     def __init__(
-        self, path: str | os.PathLike[str], redactor: Redactor | None = None, flush: str = "wait", **meta: Any
+        self,
+        path: str | os.PathLike[str],
+        redactor: Redactor | None = None,
+        flush: str = "wait",
+        sync: bool = True,
+        **meta: Any,
     ) -> None:
         if flush not in ("wait", "event"):
             raise ValueError(f"flush must be 'wait' or 'event', got {flush!r}")
         self.path = Path(path)
+        self.sync = sync
         self._flush_after = RUNS_STRAIGHT_ON if flush == "wait" else frozenset()
         self.redactor = redactor if redactor is not None else default_redactor()
         self.header = new_header(**meta)  # before any file exists: a bad meta key leaves nothing behind
@@ -141,7 +148,8 @@ class TraceWriter:
         if not self._file.closed:
             self._writing = False
             try:
-                os.fsync(self._file.fileno())  # the data is on disk before the name points at it
+                if self.sync:
+                    os.fsync(self._file.fileno())  # the data is on disk before the name points at it
                 self._file.close()
             except OSError as error:
                 self.failure = self.failure or error.strerror or str(error)

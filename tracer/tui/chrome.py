@@ -9,6 +9,64 @@ from typing import Any
 
 from .views.tutorial_place import narration_language
 
+# `loopscope runs`: the table's column titles (and --by's), its keys and its sentences. The values in the
+# cells (outcomes, models) stay as they are: they are what --where and F compare with.
+RUNS_WORDS_ZH = {
+    "path": "路径",
+    "name": "名称",
+    "outcome": "结果",
+    "iter": "轮数",
+    "llm": "模型调用",
+    "tools": "工具调用",
+    "errors": "错误",
+    "tokens": "token 数",
+    "cost": "花费",
+    "time": "用时",
+    "model": "模型",
+    "recorded": "录制于",
+    "note": "说明",
+    "tool": "工具",
+    "calls": "调用次数",
+    "retries": "重试",
+    "runs": "运行数",
+    "failures": "失败",
+    "fallbacks": "回退",
+    "open in the debugger": "在调试器中打开",
+    "mark (two for D)": "标记（标两个，按 D 对比）",
+    "diff the marked runs": "对比标记的运行",
+    "filter": "筛选",
+    "sort by the next column": "按下一列排序",
+    "reverse the order": "倒转顺序",
+    "back to the runs table": "回到运行列表",
+    "sorted by": "排序",
+    "no run matches": "没有匹配的运行",
+    "filtering…": "筛选中…",
+    "nothing to search for: / first": "没有要搜索的内容：先按 /",
+    "Search the runs for": "在运行列表中搜索",
+    "text in any cell (path, name, outcome, model, note); n / N: next / previous": (
+        "任一单元格里的文字（路径、名称、结果、模型、说明）；n / N：下一个 / 上一个"
+    ),
+    "Show only the runs where": "只显示满足条件的运行",
+    'e.g. outcome == "error", cost > 0.01, kind == "tool_error", tool == "Search"; empty clears': (
+        '例如 outcome == "error"、cost > 0.01、kind == "tool_error"、tool == "Search"；留空则清除'
+    ),
+    "mark two runs with space, then D (or mark one and put the cursor on another)": (
+        "先用空格标记两次运行，再按 D（或标记一次，把光标移到另一次上）"
+    ),
+    "the runs take the same transitions": "两次运行的转移完全相同",
+}
+RUNS_MESSAGES_ZH: list[tuple[str, str]] = [
+    (r"([\d,]+) runs", r"\1 次运行"),
+    (r"([\d,]+) shown", r"显示 \1 次"),
+    (r"(\d+) marked", r"已标记 \1 次"),
+    (r"cannot open it: (.*)", r"无法打开：\1"),
+    (r"cannot diff: (.*)", r"无法对比：\1"),
+    (r"found (.*) at row (\d+)", r"在第 \2 行找到 \1"),
+    (r"no row has (.*)", r"没有一行包含 \1"),
+    (r"they part at transition (\d+)", r"两次运行在第 \1 个转移处分开"),
+    (r"opened from the runs table · q goes back to it · (.*)", r"从运行列表打开 · 按 q 回到列表 · \1"),
+]
+
 # Exact strings: binding descriptions, pane and tab titles, help sections.
 WORDS_ZH = {
     "step": "单步",
@@ -81,6 +139,7 @@ WORDS_ZH = {
     # The Variables and Prompt panes' own sentences (model and tool text in them is never translated).
     "Indexing the trace… the loop state appears when it is done.": "正在为轨迹建索引……完成后这里显示循环的状态。",
     "_call's variables at this event, rebuilt from the recorded events": "_call 在这个事件处的变量，由录下的事件重建",
+    "The graph state at this event, rebuilt from the recorded events": "这个事件处的图状态（graph state），由录下的事件重建",
     "(not planned yet in this iteration)": "（这一轮还没有规划）",
     "(not checked yet in this iteration)": "（这一轮还没有检查）",
     "(no chain_start yet)": "（还没有 chain_start）",
@@ -95,6 +154,7 @@ WORDS_ZH = {
     "scroll up": "向上滚动",
     "page down": "下一页",
     "page up": "上一页",
+    **RUNS_WORDS_ZH,
 }
 
 _MOTIONS_ZH = {"step": "单步", "next": "下一步", "step out": "跳出", "continue": "继续"}
@@ -240,6 +300,7 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     # The source pane's title at a stop whose narration points at a pane below.
     (r"Narration · the (\w+) pane is below", lambda m: f"讲解 · 下方是{localise(m[1] + ' pane', 'zh')}"),
 ]
+MESSAGES_ZH += RUNS_MESSAGES_ZH
 
 
 @functools.cache  # on the first Chinese word asked for: compiling them all took ~3 ms of every start-up

@@ -8,12 +8,15 @@ from textual.binding import Binding
 
 from .app import DebuggerApp
 from .panes.breakpoints_pane import BreakpointsPane
+from .panes.runs_table import RunsTable
 from .panes.source_view import SourceView
 from .panes.timeline import EventTimeline
 from .screens.main_screen import DebuggerScreen
+from .screens.runs_screen import RunsScreen
 
-# Whose keys a keymap may rebind: the debugger's screen and app, and the panes that take the focus.
-KEYMAP_OWNERS = (DebuggerScreen, BreakpointsPane, SourceView, EventTimeline, DebuggerApp)
+# Whose keys a keymap may rebind: the debugger's screen and app, the panes that take the focus, and the
+# runs table (`loopscope runs`).
+KEYMAP_OWNERS = (DebuggerScreen, BreakpointsPane, SourceView, EventTimeline, DebuggerApp, RunsScreen, RunsTable)
 
 
 def binding_ids() -> list[str]:

@@ -1,62 +1,51 @@
-"""Other tools' traces (OTLP JSON, LangSmith and Langfuse exports) converted to loopscope traces."""
+"""Other tools' traces (OTLP JSON, LangSmith and Langfuse exports) converted to loopscope traces, one per trace id."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .. import otel_mapping as om
-from ..format_error import TraceFormatError
+from ..redact import Redactor, default_redactor
 from ..writer import TraceWriter
-from . import otlp, run_exports
-from .shape import MAX_DEPTH, ShapeNotes, loads, nested_deeper_than
-from .spans import LLM, TOOL, Conversion, Span, events_from_spans, plain_name
+from .imported import Imported, ImportProblem
+from .reading import MAX_OTLP_BYTES, MAX_WHOLE_BYTES, SUPPORTED, read
+from .spans import Conversion
 
-SUPPORTED = "a loopscope trace (JSONL), OTLP JSON, a LangSmith run export or a Langfuse trace export"
-
-
-class ImportProblem(TraceFormatError):
-    """A file no importer can read; the message is one line naming what was recognised."""
-
-
-def _documents(path: Path) -> list[Any]:
-    """The file's JSON: one document, or one per line (a collector's file exporter writes JSON lines)."""
-    text = path.read_text("utf-8", errors="replace").strip()
-    if not text:
-        raise ImportProblem(path, None, "the file is empty")
-    try:
-        documents = [loads(text)]
-    except json.JSONDecodeError:
-        documents = _json_lines(path, text)
-    except RecursionError:  # the json module gives up past ~1,000 levels
-        raise _too_deep(path, None) from None
-    for number, document in enumerate(documents, start=1):
-        if nested_deeper_than(document):
-            raise _too_deep(path, number if len(documents) > 1 else None)
-    return documents
+__all__ = [
+    "MAX_OTLP_BYTES",
+    "MAX_WHOLE_BYTES",
+    "SUPPORTED",
+    "Conversion",
+    "ImportProblem",
+    "Imported",
+    "convert",
+    "convert_all",
+    "file_name",
+    "looks_foreign",
+    "opened_as_loopscope",
+    "write_conversion",
+    "write_folder",
+]
 
 
-def _json_lines(path: Path, text: str) -> list[Any]:
-    documents = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            try:
-                documents.append(loads(line))
-            except json.JSONDecodeError as error:
-                raise ImportProblem(path, number, f"not JSON ({error.msg}); expected {SUPPORTED}") from None
-            except RecursionError:
-                raise _too_deep(path, number) from None
-    return documents
+def convert_all(path: str | os.PathLike[str]) -> Imported:
+    """Read another tool's trace file: its traces, one per trace id, each converted to loopscope
+    events when asked for (ImportProblem, one line, when the file is none of the known exports).
+    What has the wrong type (a list that is a string, a time that is no time) is left out and said
+    in the warnings; the file is refused only when nothing in it can be read."""
+    return read(Path(path))
 
 
-def _too_deep(path: Path, line: int | None) -> ImportProblem:
-    return ImportProblem(
-        path, line, f"JSON nested more than {MAX_DEPTH} levels deep, deeper than any trace export; expected {SUPPORTED}"
-    )
+def convert(path: str | os.PathLike[str], trace_id: str | None = None) -> Conversion:
+    """One trace of another tool's file: the only one, or the one `trace_id` names (ImportProblem,
+    listing the ids, when the file holds several and none is named, or the id is not there)."""
+    return convert_all(path).pick(trace_id)
 
 
 def looks_foreign(handle: BinaryIO) -> bool:
@@ -77,101 +66,58 @@ def looks_foreign(handle: BinaryIO) -> bool:
     return b'"kind"' not in second or not isinstance(decoded, dict)
 
 
-def _listed(documents: list[Any], *keys: str) -> list[Any]:
-    """Documents that are a list, {"runs"/"data"/...: [...]}, or single objects, as one list."""
-    items: list[Any] = []
-    for document in documents:
-        if isinstance(document, list):
-            items += document
-        elif isinstance(document, dict) and any(isinstance(document.get(k), list) for k in keys):
-            items += next(document[k] for k in keys if isinstance(document.get(k), list))
-        else:
-            items.append(document)
-    return items
-
-
-def _describe(spans: list[Span]) -> str:
-    llm = sum(s.role == LLM for s in spans)
-    tool = sum(s.role == TOOL for s in spans)
-    return f"{len(spans)} spans, {llm} LLM, {tool} tool"
-
-
-def _unrecognised(path: Path, documents: list[Any]) -> ImportProblem:
-    first = documents[0]
-    if isinstance(first, dict):
-        seen = "a JSON object with keys " + ", ".join(plain_name(str(key)) for key in list(first)[:6])
-    elif isinstance(first, list):
-        seen = f"a JSON list of {len(first)} item(s)"
-    else:
-        seen = f"a JSON {type(first).__name__}"
-    return ImportProblem(path, None, f"not a loopscope trace or a known export: found {seen}; expected {SUPPORTED}")
-
-
-def convert(path: str | os.PathLike[str]) -> Conversion:
-    """Read another tool's trace file as loopscope events (ImportProblem when it is none of them).
-    What has the wrong type (a list that is a string, a time that is no time) is left out and said in
-    the warnings; the file is refused only when nothing in it can be read."""
-    path = Path(path)
-    documents = _documents(path)
-    source, notes = f"<{path.name}>", ShapeNotes()
-    if all(otlp.is_otlp(d) for d in documents):
-        raw = otlp.raw_spans(documents, notes)
-        exact, not_events = otlp.loopscope_events(raw)
-        if exact is not None:
-            return Conversion(
-                "otlp-json",
-                f"OTLP JSON written by loopscope: {len(raw)} spans, {len(exact)} events kept exactly",
-                exact,
-                _said(notes),
-            )
-        if not_events:
-            notes.add(
-                f"{not_events} span event(s) carry {om.EVENT_JSON} that is no loopscope event "
-                "(the spans are read by their attributes instead)"
-            )
-        spans = [otlp.span_from(where, s, notes) for where, s in raw]
-        return _finish(path, "otlp-json", "OTLP JSON", spans, source, notes)
-    runs = _listed(documents, "runs")
-    if run_exports.is_langsmith(runs):
-        return _finish(path, "langsmith", "LangSmith runs", run_exports.langsmith_spans(runs, notes), source, notes)
-    traces = _listed(documents, "traces", "data")
-    if run_exports.is_langfuse(traces):
-        return _finish(path, "langfuse", "Langfuse trace", run_exports.langfuse_spans(traces, notes), source, notes)
-    raise _unrecognised(path, documents)
-
-
-def _said(notes: ShapeNotes) -> list[str]:
-    warning = notes.warning()
-    return [warning] if warning else []
-
-
-def _finish(path: Path, fmt: str, label: str, spans: list[Span], source: str, notes: ShapeNotes) -> Conversion:
-    recognised = f"{label}: {_describe(spans)}"
-    if not spans and notes.found:
-        raise ImportProblem(path, None, f"recognised {label}, but could not read it: {notes.found[0]}")
-    if not any(s.role in (LLM, TOOL) for s in spans):
-        why = f"; {notes.found[0]}" if notes.found else ""
-        raise ImportProblem(
-            path,
-            None,
-            f"recognised {recognised}, but no span is a model or tool call "
-            f"(OpenInference / OpenTelemetry GenAI attributes, run_type llm/tool){why}",
-        )
-    events, warnings = events_from_spans(spans, source)
-    return Conversion(fmt, recognised, events, _said(notes) + warnings)
-
-
-def write_conversion(conversion: Conversion, source: Path, out: str | os.PathLike[str]) -> Path:
-    with TraceWriter(out, imported_from=str(source), import_format=conversion.format) as writer:
+def write_conversion(
+    conversion: Conversion,
+    source: Path,
+    out: str | os.PathLike[str],
+    redactor: Redactor | None = None,
+    sync: bool = True,
+) -> Path:
+    """The conversion as a loopscope trace file (redacted as every trace is; see TraceWriter)."""
+    meta: dict[str, Any] = {"imported_from": str(source), "import_format": conversion.format}
+    if conversion.trace_id is not None:
+        meta["imported_trace_id"] = conversion.trace_id
+    with TraceWriter(out, redactor=redactor, sync=sync, **meta) as writer:
         for event in conversion.events:
             writer(event)
     return Path(out)
 
 
-def opened_as_loopscope(path: str | os.PathLike[str]) -> tuple[Path, Conversion]:
-    """The file converted into a cached temporary loopscope trace (and what the conversion made of it)."""
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def file_name(conversion: Conversion, index: int, taken: set[str]) -> str:
+    """A file name for a trace a person can tell apart from its neighbours: the trace's name and
+    the start of its id (`LangGraph-e1fde3efec57.jsonl`); never one already `taken`."""
+    name = _UNSAFE.sub("-", conversion.name or "trace").strip("-.")[:40] or "trace"
+    short = _UNSAFE.sub("", conversion.trace_id or "").lstrip("0")[:12] or str(index)
+    candidate, extra = f"{name}-{short}", 1
+    while f"{candidate}.jsonl" in taken:
+        extra += 1
+        candidate = f"{name}-{short}-{extra}"
+    taken.add(f"{candidate}.jsonl")
+    return f"{candidate}.jsonl"
+
+
+def write_folder(imported: Imported, folder: str | os.PathLike[str]) -> Iterator[tuple[Path, Conversion]]:
+    """Each trace of the file written to `folder` as it is converted (one in memory at a time)."""
+    folder = Path(folder)
+    taken: set[str] = set()
+    redactor = default_redactor()  # one for all: reading the environment's secrets once, not per file
+    for index, conversion in enumerate(imported.each(), start=1):
+        out = folder / file_name(conversion, index, taken)
+        # No fsync per file: the source stays on disk, and 5,000 fsyncs took ~30 s (see docs/performance.md).
+        yield write_conversion(conversion, imported.path, out, redactor, sync=False), conversion
+
+
+def opened_as_loopscope(
+    path: str | os.PathLike[str], trace_id: str | None = None, imported: Imported | None = None
+) -> tuple[Path, Conversion]:
+    """The file's trace (the only one, or the one `trace_id` names) converted into a temporary
+    loopscope trace, and what the conversion made of it; `imported` when the file was read already."""
     path = Path(path)
-    conversion = convert(path)
-    stamp = hashlib.sha256(f"{path.resolve()}:{path.stat().st_mtime_ns}".encode()).hexdigest()[:12]
+    conversion = (imported or convert_all(path)).pick(trace_id)
+    key = f"{path.resolve()}:{path.stat().st_mtime_ns}:{conversion.trace_id}"
+    stamp = hashlib.sha256(key.encode()).hexdigest()[:12]
     out = Path(tempfile.gettempdir()) / "loopscope-imports" / f"{path.stem}-{stamp}.jsonl"
     return write_conversion(conversion, path, out), conversion

@@ -78,10 +78,14 @@ def _int64(text: str) -> int | str:
     return NumberText(text)
 
 
+# json's decoder with NumberText for what no float or int64 holds (raw_decode reads a value at an offset).
+DECODER = json.JSONDecoder(parse_float=_finite, parse_int=_int64, parse_constant=NumberText)
+
+
 def loads(text: str) -> Any:
     """json.loads, with NumberText for what no float or int64 holds. Nesting past ~1,000 levels raises
     RecursionError, as json.loads does."""
-    return json.loads(text, parse_float=_finite, parse_int=_int64, parse_constant=NumberText)
+    return DECODER.decode(text)
 
 
 def parsed_json(text: str) -> tuple[bool, Any]:

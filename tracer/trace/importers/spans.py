@@ -1,31 +1,21 @@
-"""Spans from other tools, in one neutral shape, turned into loopscope events in time order."""
+"""Spans from other tools in one neutral shape, linked into a tree in time order."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from executor.events import (
-    ChainEndEvent,
-    ChainErrorEvent,
-    ChainStartEvent,
-    EventBase,
-    LLMEndEvent,
-    LLMStartEvent,
-    SourceRef,
-    ToolEndEvent,
-    ToolErrorEvent,
-    ToolInfo,
-    ToolStartEvent,
-)
+from executor.events import EventBase
 
+from .messages import text_of
+from .model_calls import Reply, Request
 from .shape import quoted
+from .span_attributes import LLM, OTHER, TOOL
 
-LLM, TOOL, OTHER = "llm", "tool", "other"
+__all__ = ["LLM", "OTHER", "TOOL", "Conversion", "Span", "TraceInfo", "link", "text_of"]
 
 
-@dataclass
+@dataclass(slots=True, eq=False)
 class Span:
     """One span / run / observation, whatever tool recorded it. Times are seconds (any epoch)."""
 
@@ -35,37 +25,48 @@ class Span:
     role: str  # LLM, TOOL or OTHER (chains, agents, retrievers ...)
     start: float | None  # None: not readable from the file (link() places the span in time)
     end: float | None
+    trace_id: str | None = None  # which trace of the file it belongs to
     model: str = ""
-    prompt: str = ""  # the exact prompt, or the message list written out as text
-    output: str = ""
-    inputs: Any = None  # tool input, or a chain's inputs
+    request: Request | None = None  # a model call's messages (or prompt) and tools offered
+    reply: Reply | None = None  # a model call's reply
+    output: Any = None  # a tool's result, a chain's outputs
+    inputs: Any = None  # a tool's input, a chain's inputs
     usage: dict[str, int] | None = None
     error: tuple[str, str] | None = None  # (error type, message)
+    tool_call_id: str | None = None  # the model's id for the call a tool span ran
+    trace_fields: dict[str, Any] | None = None  # session, user, tags the span names for its trace
     children: list[Span] = field(default_factory=list)
 
 
 @dataclass
+class TraceInfo:
+    """What a file says about a whole trace besides its spans: its id and name, input and output,
+    session, user, tags, metadata and scores."""
+
+    trace_id: str | None = None
+    name: str | None = None
+    input: Any = None
+    output: Any = None
+    fields: dict[str, Any] = field(default_factory=dict)  # session_id, user_id, tags, metadata, release ...
+    scores: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
 class Conversion:
-    """What an importer made of a file: the events, what it recognised, and what it had to guess."""
+    """What an importer made of one trace of a file: the events, what it recognised, what it had to guess."""
 
     format: str
-    recognised: str  # one line: "OTLP JSON (OpenInference): 14 spans, 4 LLM, 6 tool"
+    recognised: str  # one line: "OTLP JSON: 14 spans, 4 LLM, 6 tool"
     events: list[EventBase]
     warnings: list[str] = field(default_factory=list)
+    trace_id: str | None = None
+    name: str | None = None
+    plain_frames: str | None = None  # one line: the spans that became only frames, counted by name
 
-
-def text_of(value: Any) -> str:
-    """A value shown as text: strings as they are, anything else as JSON."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, indent=1, default=str)
-
-
-def messages_text(messages: list[dict[str, Any]]) -> str:
-    """A chat message list written out one message per block, `role: content` (what the model saw)."""
-    return "\n\n".join(f"{m.get('role') or 'message'}: {text_of(m.get('content'))}" for m in messages)
+    @property
+    def notes(self) -> list[str]:
+        """Everything a reader should be told: what could not be read, and what became only frames."""
+        return self.warnings + ([self.plain_frames] if self.plain_frames else [])
 
 
 # Frames deeper than this say nothing more a reader can follow, and every event carries its frames:
@@ -184,140 +185,3 @@ def _place_in_time(order: list[int], parents: list[int | None], spans: list[Span
             span.end = start
             backwards += 1
     return placed, backwards
-
-
-# Where an event sorts among the run's: chain_start before all, chain_end after all, whatever their times say.
-FIRST, BODY, LAST = 0, 1, 2
-
-
-class _EventBuilder:
-    """Walks the span tree: each span adds its events at its start and end times, frames = its ancestors.
-    Events sort by time, and at equal times in the order of the walk (a span's start, its children, its
-    end), so a span that takes no time still starts before it ends, and a child ends before its parent."""
-
-    def __init__(self, origin: float, source_file: str, run_failed: bool = False) -> None:
-        self.origin, self.source_file = origin, source_file
-        self.run_failed = run_failed  # a tool error the run survived was handled (became an observation)
-        self.timed: list[tuple[int, float, int, bool, dict[str, Any]]] = []
-
-    def add(
-        self,
-        time: float,
-        cls: type[EventBase],
-        frames: tuple[str, ...],
-        starts_round: bool = False,
-        band: int = BODY,
-        **payload: Any,
-    ) -> None:
-        self.timed.append((band, time, len(self.timed), starts_round, {"cls": cls, "frames": frames, **payload}))
-
-    def walk(self, span: Span, frames: tuple[str, ...], in_tool: bool = False) -> None:
-        frames = frames + (span.name,)
-        start, end = span.start or 0.0, span.end or 0.0  # link() gave every span its times
-        if span.role == LLM:  # a model call not inside a tool starts a round (plan); a calculator's does not
-            self.add(
-                start, LLMStartEvent, frames, not in_tool, model=span.model or "unknown", prompt=span.prompt, stop=[]
-            )
-        elif span.role == TOOL:
-            self.add(start, ToolStartEvent, frames, tool=span.name, tool_input=text_of(span.inputs))
-        for child in span.children:
-            self.walk(child, frames, in_tool or span.role == TOOL)
-        if span.role == LLM:
-            self.add(
-                end, LLMEndEvent, frames, text=span.output, usage=span.usage, duration=round(max(end - start, 0.0), 6)
-            )
-        elif span.role == TOOL and span.error:
-            self.add(
-                end,
-                ToolErrorEvent,
-                frames,
-                tool=span.name,
-                error_type=span.error[0],
-                message=span.error[1],
-                handled=not self.run_failed,
-                observation=None,
-            )
-        elif span.role == TOOL:
-            self.add(end, ToolEndEvent, frames, tool=span.name, observation=span.output)
-
-    def events(self) -> list[EventBase]:
-        built, iteration, latest = [], 0, self.origin
-        for seq, (band, time, _order, starts_round, fields) in enumerate(sorted(self.timed, key=lambda e: e[:3])):
-            cls, frames = fields.pop("cls"), fields.pop("frames")
-            iteration += starts_round
-            time = max(time, self.origin)  # nothing happens before the run starts
-            if band == LAST:
-                time = max(time, latest)  # and the run ends after everything in it
-            latest = max(latest, time)
-            source = SourceRef(file=self.source_file, line=0, function=frames[-1])
-            built.append(
-                cls(
-                    seq=seq,
-                    run_id="imported",
-                    t=round(time - self.origin, 6),
-                    iteration=0 if band == FIRST else iteration,
-                    frames=frames,
-                    source=source,
-                    **fields,
-                )
-            )
-        return built
-
-
-def _as_inputs(value: Any) -> dict[str, Any]:
-    if isinstance(value, dict):
-        return value
-    return {} if value is None else {"input": text_of(value)}
-
-
-def _tool_names(span: Span, found: dict[str, None]) -> dict[str, None]:
-    if span.role == TOOL:
-        found.setdefault(span.name)
-    for child in span.children:
-        _tool_names(child, found)
-    return found
-
-
-def events_from_spans(spans: list[Span], source_file: str) -> tuple[list[EventBase], list[str]]:
-    """The run as loopscope events: chain_start, model and tool calls in time order, chain_end (or
-    chain_error). One root span is the run; several (or orphans) sit under a run made up for them."""
-    roots, warnings = link(spans)
-    if not roots:
-        return [], warnings
-    if len(roots) == 1 and roots[0].role == OTHER:
-        root = roots[0]
-    else:  # a run made up to hold them, carrying the longest root's inputs and outcome
-        main = max(roots, key=lambda s: (s.role == OTHER, (s.end or 0.0) - (s.start or 0.0)))
-        root = Span(
-            "imported",
-            None,
-            "imported run",
-            OTHER,
-            min(s.start or 0.0 for s in roots),
-            max(s.end or 0.0 for s in roots),
-            inputs=main.inputs,
-            output=main.output,
-            error=main.error,
-            children=roots,
-        )
-    builder = _EventBuilder(root.start or 0.0, source_file, run_failed=root.error is not None)
-    frames = (root.name,)
-    tools = [ToolInfo(name=name, description="") for name in _tool_names(root, {})]
-    builder.add(
-        root.start or 0.0,
-        ChainStartEvent,
-        frames,
-        band=FIRST,
-        inputs=_as_inputs(root.inputs),
-        tools=tools,
-        settings={"imported": True},
-    )
-    for child in root.children:
-        builder.walk(child, frames)
-    if root.error:
-        builder.add(
-            root.end or 0.0, ChainErrorEvent, frames, band=LAST, error_type=root.error[0], message=root.error[1]
-        )
-    else:
-        builder.add(root.end or 0.0, ChainEndEvent, frames, band=LAST, outputs={"output": root.output})
-    return builder.events(), warnings

@@ -18,6 +18,7 @@ from executor.events import (
 )
 
 from ...trace.literal_text import scrub
+from ...trace.run_inputs import answer_of, question_of
 from .clipped_text import first_line
 
 KIND_STYLES = {
@@ -73,7 +74,7 @@ def _caller(event: EventBase) -> str:
 
 
 def _output(values: dict) -> str:
-    return first_line(str(values.get("output", values)))
+    return first_line(str(answer_of(values)))
 
 
 RecoveryEvent = (
@@ -110,7 +111,7 @@ def recovery_summary(e: RecoveryEvent) -> str:
 # What each kind says, in a few words, the deciding value first (rows are cut on the right);
 # model and tool text is cut to its first line.
 SUMMARIES = {
-    "chain_start": lambda e: "question: " + first_line(str(e.inputs.get("input", ""))),
+    "chain_start": lambda e: "question: " + first_line(question_of(e.inputs)),
     "llm_start": lambda e: f"{_caller(e)}() → {e.model} · {len(e.prompt):,} chars",
     "llm_end": lambda e: (
         _tool_calls(e)

@@ -14,6 +14,7 @@ from ...report.literal import literal
 from ...trace.index import TraceIndex
 from ..chrome import localise
 from .clipped_text import clipped, first_line
+from .graph_state_view import graph_run, graph_state
 from .typed_events import event_as
 from .variable_table import VariableTable
 
@@ -55,6 +56,9 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
         return Text(event.problem, style="bold red")
     if index is None:
         return Text(localise("Indexing the trace… the loop state appears when it is done.", lang), style="italic")
+    graph = graph_run(session, index)
+    if graph is not None:  # a traced LangGraph agent has no _call: its state is the graph's messages
+        return graph_state(session, index, graph, lang)
     reenactment = store.reenactment if isinstance(store, ReplayStore) else None  # live: the locals are real
     if reenactment is not None and session.locals_pending():  # a worker re-executes the run; redrawn when there
         done = len(reenactment.snapshots)

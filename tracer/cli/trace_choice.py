@@ -1,0 +1,86 @@
+"""Which trace of another tool's file `debug` and `diff` open: `--trace-id`, or, in a terminal, the user's pick."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..trace.importers import ImportProblem, convert_all, looks_foreign, opened_as_loopscope
+from ..trace.literal_text import scrub
+from .usage_error import UsageError
+
+LISTED = 30  # traces offered one by one; past this the user is asked for an id
+
+
+def add_trace_id_argument(p: argparse.ArgumentParser, twice: bool = False) -> None:
+    p.add_argument(
+        "--trace-id",
+        dest="trace_ids",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="which trace of another tool's file holding several (its id, or the start of it)"
+        + ("; give it twice to pick one for A and one for B" if twice else ""),
+    )
+
+
+def _is_foreign(path: Path) -> bool:
+    if not path.is_file():
+        return False  # the trace reader says what is wrong with it
+    with path.open("rb") as handle:
+        return looks_foreign(handle)
+
+
+def chosen_trace(path: str, trace_id: str | None, ask: bool) -> str:
+    """The file to open: `path` itself (a loopscope trace, or another tool's file holding one trace),
+    or the converted trace of `path` that `trace_id` names; without one, in a terminal, the user
+    picks from the list, and elsewhere a one-line error lists the ids."""
+    source = Path(path)
+    if not _is_foreign(source):
+        if trace_id is not None:
+            raise UsageError(f"{path}: --trace-id picks a trace of another tool's file; this is a loopscope trace")
+        return path
+    try:
+        imported = convert_all(source)
+        if trace_id is None and len(imported) == 1:
+            return path  # the reader converts it, and says what it recognised
+        if trace_id is None and ask:
+            trace_id = _asked(source, imported)
+        converted, _conversion = opened_as_loopscope(source, trace_id, imported)
+    except ImportProblem as problem:
+        raise UsageError(str(problem)) from None
+    return str(converted)
+
+
+def _asked(source: Path, imported) -> str:
+    """The id of the trace the user picks from a numbered list (by number or by id)."""
+    ids = imported.ids()
+    print(scrub(f"{source.name} holds {len(imported)} traces:"), file=sys.stderr)
+    for number, trace in enumerate(imported.traces[:LISTED], start=1):
+        spans = f"{len(trace.spans)} spans" if trace.spans is not None else "converted"
+        print(scrub(f"  {number:>3}  {trace.info.trace_id or '?'}  {trace.name or ''}  ({spans})"), file=sys.stderr)
+    if len(imported) > LISTED:
+        print(f"  … and {len(imported) - LISTED} more (type an id)", file=sys.stderr)
+    try:
+        answer = input(f"Which one? [1-{min(len(imported), LISTED)} or an id]: ").strip()
+    except EOFError:
+        answer = ""
+    if answer.isdigit() and 1 <= int(answer) <= min(len(imported), LISTED):
+        chosen = ids[int(answer) - 1]
+        if chosen is not None:
+            return chosen
+    if not answer:
+        raise UsageError(f"{source}: no trace picked; give one with --trace-id ID")
+    return answer
+
+
+def ids_for(files: list[str], trace_ids: list[str]) -> list[str | None]:
+    """Each file's --trace-id: one given applies to each file, two give A's and B's."""
+    if len(trace_ids) > len(files):
+        raise UsageError(f"--trace-id given {len(trace_ids)} times; give it at most {len(files)} times")
+    if len(trace_ids) == len(files):
+        return list(trace_ids)
+    if len(trace_ids) == 1:
+        return [trace_ids[0] if _is_foreign(Path(f)) else None for f in files]
+    return [None] * len(files)

@@ -1,0 +1,101 @@
+"""The columns of the runs table, shared by the printed table and the Textual one: titles, cells, sort keys."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from .aggregates import ModelStats, ToolStats
+from .run_row import RunRow
+
+
+def shown_path(path: str, base: str | None = None) -> str:
+    """`path` relative to `base` (the current folder) when it lies below it, else as it is."""
+    base = base or os.getcwd()
+    relative = os.path.relpath(path, base) if os.path.isabs(path) else path
+    return path if relative.startswith("..") else relative
+
+
+def dollars(value: float | None, estimated: bool = False) -> str:
+    if value is None:
+        return "—"
+    return ("~" if estimated else "") + (f"${value:.4f}" if value >= 0.01 else f"${value:.6f}")
+
+
+def count(value: int, estimated: bool = False) -> str:
+    return ("~" if estimated else "") + f"{value:,}"
+
+
+def seconds(value: float | None) -> str:
+    if value is None:
+        return "—"
+    if value < 1:
+        return f"{value * 1000:.0f}ms" if value >= 0.01 else f"{value * 1000:.1f}ms"
+    if value < 60:
+        return f"{value:.2f}s" if value < 10 else f"{value:.1f}s"
+    minutes, rest = divmod(round(value), 60)
+    return f"{minutes}m{rest:02d}s" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+def models_cell(row: RunRow) -> str:
+    return row.model + (f" +{len(row.models) - 1}" if len(row.models) > 1 else "")
+
+
+def recorded_cell(row: RunRow) -> str:
+    return datetime.fromtimestamp(row.recorded).strftime("%Y-%m-%d %H:%M") if row.recorded else "—"
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str  # the run field it sorts by (tracer/runs/run_fields.py)
+    title: str  # English; tracer/tui/chrome.py has the Chinese
+    cell: Callable[[RunRow], str]
+    numeric: bool = False  # right-aligned
+
+
+def run_columns(base: str | None = None) -> list[Column]:
+    """The run table's columns; paths are shown relative to `base` (default: the current folder)."""
+    return [
+        Column("path", "path", lambda row: shown_path(row.path, base)),
+        Column("name", "name", lambda row: row.name),
+        Column("outcome", "outcome", lambda row: row.outcome),
+        Column("iterations", "iter", lambda row: count(row.iterations), numeric=True),
+        Column("model_calls", "llm", lambda row: count(row.model_calls), numeric=True),
+        Column("tool_calls", "tools", lambda row: count(row.tool_calls), numeric=True),
+        Column("errors", "errors", lambda row: count(row.errors), numeric=True),
+        Column("tokens", "tokens", lambda row: count(row.tokens, row.tokens_estimated), numeric=True),
+        Column("cost", "cost", lambda row: dollars(row.cost, row.cost_estimated), numeric=True),
+        Column("duration", "time", lambda row: seconds(row.duration), numeric=True),
+        Column("model", "model", models_cell),
+        Column("recorded", "recorded", recorded_cell),
+        Column("detail", "note", lambda row: row.detail),
+    ]
+
+
+def screen_columns(base: str | None = None) -> list[Column]:
+    """The columns for a terminal's width: the path moves to the end (the table shows the highlighted
+    run's whole path under it), so the counts, tokens and cost fit in 120 columns."""
+    columns = run_columns(base)
+    return [*columns[1:-1], columns[0], columns[-1]]
+
+
+TOOL_COLUMNS: list[tuple[str, Callable[[ToolStats], str], bool]] = [
+    ("tool", lambda s: s.tool, False),
+    ("calls", lambda s: count(s.calls), True),
+    ("errors", lambda s: count(s.errors), True),
+    ("retries", lambda s: count(s.retries), True),
+    ("runs", lambda s: count(s.runs), True),
+    ("p50", lambda s: seconds(s.p50), True),
+    ("p95", lambda s: seconds(s.p95), True),
+]
+MODEL_COLUMNS: list[tuple[str, Callable[[ModelStats], str], bool]] = [
+    ("model", lambda s: s.model, False),
+    ("calls", lambda s: count(s.calls), True),
+    ("tokens", lambda s: count(s.tokens, s.estimated), True),
+    ("cost", lambda s: dollars(s.cost, s.estimated), True),
+    ("failures", lambda s: count(s.failures), True),
+    ("fallbacks", lambda s: count(s.fallbacks), True),
+    ("runs", lambda s: count(s.runs), True),
+]

@@ -1,0 +1,116 @@
+"""One file's traces, each converted to events only when it is asked for (a folder of 5,000 is written one at a time)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..format_error import TraceFormatError
+from .framework_spans import merge_emitter_events
+from .run_events import events_from_spans
+from .shape import quoted
+from .spans import LLM, TOOL, Conversion, Span, TraceInfo, plain_name
+
+TRACE_LISTED = 8  # trace ids a one-line message names; the rest are counted
+
+
+class ImportProblem(TraceFormatError):
+    """A file no importer can read; the message is one line naming what was recognised."""
+
+
+def describe(spans: list[Span]) -> str:
+    llm = sum(s.role == LLM for s in spans)
+    tool = sum(s.role == TOOL for s in spans)
+    return f"{len(spans)} spans, {llm} LLM, {tool} tool"
+
+
+@dataclass
+class PendingTrace:
+    """A trace of the file: its info and spans until it is converted, then its conversion."""
+
+    info: TraceInfo
+    spans: list[Span] | None = None
+    conversion: Conversion | None = None
+
+    @property
+    def name(self) -> str | None:
+        if self.conversion is not None:
+            return self.conversion.name
+        return self.info.name or next((s.name for s in self.spans or () if s.parent_id is None), None)
+
+
+@dataclass
+class Imported:
+    """What an import made of a whole file: its traces in the file's order, converted on demand."""
+
+    path: Path
+    format: str
+    label: str  # "OTLP JSON", "Langfuse trace", "LangSmith runs"
+    warnings: list[str] = field(default_factory=list)  # what the file had that could not be read
+    traces: list[PendingTrace] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.traces)
+
+    def ids(self) -> list[str | None]:
+        return [trace.info.trace_id for trace in self.traces]
+
+    def described(self) -> str:
+        """The traces as a one-line list, id (name), for messages."""
+        shown = [
+            quoted(t.info.trace_id or "?", 36) + (f" ({plain_name(t.name)})" if t.name else "")
+            for t in self.traces[:TRACE_LISTED]
+        ]
+        more = f" and {len(self.traces) - TRACE_LISTED} more" if len(self.traces) > TRACE_LISTED else ""
+        return ", ".join(shown) + more
+
+    def converted(self, index: int, keep: bool = True) -> Conversion:
+        """Trace `index` as events; without `keep`, its spans and events are let go once returned."""
+        trace = self.traces[index]
+        if trace.conversion is not None:
+            return trace.conversion
+        spans, merged = merge_emitter_events(trace.spans or [])
+        trace.spans = None
+        info = trace.info
+        for span in spans:  # the session, user and tags the spans name, where the trace names none
+            for key, value in (span.trace_fields or {}).items():
+                info.fields.setdefault(key, value)
+        events, warnings, plain = events_from_spans(spans, f"<{self.path.name}>", info)
+        recognised = f"{self.label}: {describe(spans)}" + (
+            f" ({merged} event spans merged into their calls)" if merged else ""
+        )
+        name = info.name or next((e.frames[0] for e in events[:1]), None)
+        conversion = Conversion(self.format, recognised, events, self.warnings + warnings, info.trace_id, name, plain)
+        if keep:
+            trace.conversion = conversion
+        return conversion
+
+    def each(self) -> Iterator[Conversion]:
+        """Every trace's conversion in turn, each let go as the next is made."""
+        for index in range(len(self.traces)):
+            yield self.converted(index, keep=False)
+
+    @property
+    def conversions(self) -> list[Conversion]:
+        return [self.converted(index) for index in range(len(self.traces))]
+
+    def pick(self, trace_id: str | None) -> Conversion:
+        """The only trace, or the one `trace_id` names (its whole id or the start of it); else a
+        one-line ImportProblem listing the ids."""
+        if trace_id is not None:
+            chosen = [i for i, t in enumerate(self.traces) if (t.info.trace_id or "").startswith(trace_id)]
+            exact = [i for i in chosen if self.traces[i].info.trace_id == trace_id]
+            chosen = exact or chosen
+            if len(chosen) != 1:
+                what = "no trace" if not chosen else f"{len(chosen)} traces"
+                raise ImportProblem(self.path, None, f"{what} with id {quoted(trace_id)}; it holds {self.described()}")
+            return self.converted(chosen[0])
+        if len(self.traces) > 1:
+            raise ImportProblem(
+                self.path,
+                None,
+                f"holds {len(self.traces)} traces: {self.described()}; pick one with --trace-id ID "
+                "(or `loopscope import FILE -o FOLDER` writes each)",
+            )
+        return self.converted(0)

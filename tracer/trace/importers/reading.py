@@ -1,0 +1,209 @@
+"""Another tool's trace file read into traces of neutral spans: OTLP JSON a span at a time, the other exports whole."""
+
+from __future__ import annotations
+
+import gc
+import json
+from pathlib import Path
+from typing import Any
+
+from .. import otel_mapping as om
+from . import otlp, otlp_stream
+from .imported import Imported, ImportProblem, PendingTrace, describe
+from .langfuse import is_langfuse, langfuse_traces
+from .langsmith import is_langsmith, langsmith_traces, merged_batches
+from .shape import MAX_DEPTH, ShapeNotes, loads, nested_deeper_than, quoted
+from .spans import LLM, TOOL, Conversion, Span, TraceInfo, plain_name
+
+SUPPORTED = "a loopscope trace (JSONL), OTLP JSON, a LangSmith run export or a Langfuse trace export"
+# Exports other than OTLP JSON are parsed whole (several times their size in memory): bigger ones are refused.
+MAX_WHOLE_BYTES = 256 * 2**20
+# OTLP JSON is read a span at a time, but every trace's spans are kept until the file's end (a
+# trace's spans may be anywhere in it): about the file's size in memory.
+MAX_OTLP_BYTES = 2 * 2**30
+
+
+def _documents(path: Path) -> list[Any]:
+    """The file's JSON: one document, or one per line (a collector's file exporter writes JSON lines)."""
+    size = path.stat().st_size
+    if size > MAX_WHOLE_BYTES:
+        raise ImportProblem(
+            path,
+            None,
+            f"the file is {size / 2**20:,.0f} MiB; exports other than OTLP JSON are read whole, up to "
+            f"{MAX_WHOLE_BYTES // 2**20} MiB: split it, or export OTLP JSON (read a span at a time)",
+        )
+    text = path.read_text("utf-8", errors="replace").strip()
+    if not text:
+        raise ImportProblem(path, None, "the file is empty")
+    try:
+        documents = [loads(text)]
+    except json.JSONDecodeError:
+        documents = _json_lines(path, text)
+    except RecursionError:  # the json module gives up past ~1,000 levels
+        raise _too_deep(path, None) from None
+    for number, document in enumerate(documents, start=1):
+        if nested_deeper_than(document):
+            raise _too_deep(path, number if len(documents) > 1 else None)
+    return documents
+
+
+def _json_lines(path: Path, text: str) -> list[Any]:
+    documents = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                documents.append(loads(line))
+            except json.JSONDecodeError as error:
+                raise ImportProblem(path, number, f"not JSON ({error.msg}); expected {SUPPORTED}") from None
+            except RecursionError:
+                raise _too_deep(path, number) from None
+    return documents
+
+
+def _too_deep(path: Path, line: int | None) -> ImportProblem:
+    return ImportProblem(
+        path, line, f"JSON nested more than {MAX_DEPTH} levels deep, deeper than any trace export; expected {SUPPORTED}"
+    )
+
+
+def _listed(documents: list[Any], *keys: str) -> list[Any]:
+    """Documents that are a list, {"runs"/"data"/...: [...]}, or single objects, as one list."""
+    items: list[Any] = []
+    for document in documents:
+        if isinstance(document, list):
+            items += document
+        elif isinstance(document, dict) and any(isinstance(document.get(k), list) for k in keys):
+            items += next(document[k] for k in keys if isinstance(document.get(k), list))
+        else:
+            items.append(document)
+    return items
+
+
+def _unrecognised(path: Path, documents: list[Any]) -> ImportProblem:
+    first = documents[0]
+    if isinstance(first, dict):
+        seen = "a JSON object with keys " + ", ".join(plain_name(str(key)) for key in list(first)[:6])
+    elif isinstance(first, list):
+        seen = f"a JSON list of {len(first)} item(s)"
+    else:
+        seen = f"a JSON {type(first).__name__}"
+    return ImportProblem(path, None, f"not a loopscope trace or a known export: found {seen}; expected {SUPPORTED}")
+
+
+def read(path: Path) -> Imported:
+    """Read another tool's trace file as loopscope events, one conversion per trace id (ImportProblem
+    when it is none of the known exports). What has the wrong type (a list that is a string, a time
+    that is no time) is left out and said in the warnings; the file is refused only when nothing in
+    it can be read."""
+    if path.stat().st_size and otlp_stream.starts_as_otlp(path):
+        return _otlp(path)
+    documents = _documents(path)
+    notes = ShapeNotes()
+    if all(otlp.is_otlp(d) for d in documents):  # OTLP JSON whose first key is not resourceSpans
+        return _otlp(path, documents)
+    runs = merged_batches(documents) or _listed(documents, "runs")
+    if is_langsmith(runs):
+        return _finish(path, "langsmith", "LangSmith runs", langsmith_traces(runs, notes), notes)
+    traces = _listed(documents, "traces", "data")
+    if is_langfuse(traces):
+        return _finish(path, "langfuse", "Langfuse trace", langfuse_traces(traces, notes), notes)
+    raise _unrecognised(path, documents)
+
+
+def _otlp(path: Path, documents: list[Any] | None = None) -> Imported:
+    size = path.stat().st_size
+    if size > MAX_OTLP_BYTES:
+        raise ImportProblem(
+            path, None, f"the file is {size / 2**30:,.1f} GiB, over the {MAX_OTLP_BYTES // 2**30} GiB an import reads"
+        )
+    notes = ShapeNotes()
+    groups: dict[str | None, list[Span]] = {}
+    exact: dict[str | None, list[Any]] = {}
+    raw_spans = _raw_spans(path, documents, notes)
+    collecting = gc.isenabled()
+    # The spans kept until the end hold no cycles: the collector's full passes over a heap growing
+    # to 50,000 spans were a quarter of an import's time, and find nothing.
+    gc.disable()
+    try:
+        for where, raw in raw_spans:
+            span = otlp.span_from(where, raw, notes)
+            groups.setdefault(span.trace_id, []).append(span)
+            texts = otlp.event_texts(raw) if raw.get("events") else None
+            if texts:
+                exact.setdefault(span.trace_id, []).extend(texts)
+    except otlp_stream.TooDeep as deep:
+        raise _too_deep(path, deep.document if deep.document > 1 else None) from None
+    except otlp_stream.NotJSON as bad:
+        raise ImportProblem(path, bad.document if bad.document > 1 else None, f"not JSON ({bad.message})") from None
+    finally:
+        if collecting:
+            gc.enable()
+    if None in groups and len(groups) > 1:  # spans that name no trace join the first trace's
+        loose = groups.pop(None)
+        groups[next(iter(groups))] += loose
+    found = _exactly(path, groups, exact, notes)
+    if found is not None:
+        return found
+    traces = [(TraceInfo(trace_id=trace_id), spans) for trace_id, spans in groups.items()]
+    return _finish(path, "otlp-json", "OTLP JSON", traces, notes)
+
+
+def _raw_spans(path: Path, documents: list[Any] | None, notes: ShapeNotes):
+    if documents is None:
+        return otlp_stream.spans(path, notes)
+    found = []
+    for number, document in enumerate(documents, start=1):
+        top = f"document {number}: resourceSpans" if len(documents) > 1 else "resourceSpans"
+        for at_resource, resource in notes.objects(document.get("resourceSpans"), top):
+            key = "scopeSpans" if "scopeSpans" in resource else "instrumentationLibrarySpans"
+            for at_scope, scope in notes.objects(resource.get(key), f"{at_resource}.{key}"):
+                for at_span, span in notes.objects(scope.get("spans"), f"{at_scope}.spans"):
+                    span_id = span.get("spanId")
+                    found.append((f"span {quoted(span_id)}" if isinstance(span_id, str) and span_id else at_span, span))
+    return iter(found)
+
+
+def _exactly(
+    path: Path, groups: dict[str | None, list[Span]], exact: dict[str | None, list[Any]], notes: ShapeNotes
+) -> Imported | None:
+    """The exact events when loopscope itself exported the spans (each span event carries its JSON)."""
+    if not exact:
+        return None
+    imported = Imported(path, "otlp-json", "OTLP JSON")
+    for trace_id, texts in exact.items():
+        events, not_events = otlp.loopscope_events(texts)
+        if events is None:
+            notes.add(
+                f"{not_events} span event(s) carry {om.EVENT_JSON} that is no loopscope event "
+                "(the spans are read by their attributes instead)"
+            )
+            return None
+        recognised = f"OTLP JSON written by loopscope: {len(groups[trace_id])} spans, {len(events)} events kept exactly"
+        conversion = Conversion("otlp-json", recognised, events, _said(notes), trace_id, None)
+        imported.traces.append(PendingTrace(TraceInfo(trace_id=trace_id), conversion=conversion))
+    return imported
+
+
+def _said(notes: ShapeNotes) -> list[str]:
+    warning = notes.warning()
+    return [warning] if warning else []
+
+
+def _finish(
+    path: Path, fmt: str, label: str, traces: list[tuple[TraceInfo, list[Span]]], notes: ShapeNotes
+) -> Imported:
+    everything = [span for _info, spans in traces for span in spans]
+    if not everything and notes.found:
+        raise ImportProblem(path, None, f"recognised {label}, but could not read it: {notes.found[0]}")
+    if not any(s.role in (LLM, TOOL) for s in everything):
+        why = f"; {notes.found[0]}" if notes.found else ""
+        raise ImportProblem(
+            path,
+            None,
+            f"recognised {label}: {describe(everything)}, but no span is a model or tool call "
+            f"(OpenInference / OpenTelemetry GenAI attributes, run_type llm/tool){why}",
+        )
+    imported = Imported(path, fmt, label, _said(notes))
+    imported.traces = [PendingTrace(info, spans) for info, spans in traces]
+    return imported

@@ -1,0 +1,311 @@
+"""A trace's span tree as loopscope events in time order: model calls with their messages, rounds, tool calls matched to the reply that asked for them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from executor.events import (
+    AgentActionEvent,
+    ChainEndEvent,
+    ChainErrorEvent,
+    ChainStartEvent,
+    EventBase,
+    LLMEndEvent,
+    LLMStartEvent,
+    SourceRef,
+    ToolCallRecord,
+    ToolEndEvent,
+    ToolErrorEvent,
+    ToolInfo,
+    ToolStartEvent,
+)
+from executor.models.messages import render_messages
+
+from .messages import compact
+from .model_calls import Reply
+from .spans import LLM, OTHER, TOOL, Span, TraceInfo, link, plain_name, text_of
+
+# Where an event sorts among the run's: chain_start before all, chain_end after all, whatever their times say.
+FIRST, BODY, LAST = 0, 1, 2
+# What each entry of the walk becomes.
+RUN_START, CALL_START, CALL_END, ACTIONS, TOOL_START, TOOL_END, RUN_END = range(7)
+# Finish reasons that say only that the model stopped as it should (llm_end keeps the others).
+PLAIN_STOPS = frozenset({"stop", "end_turn", "completed"})
+NAMES_SHOWN = 6  # plain frames named in the one-line note; the rest counted
+
+
+@dataclass(slots=True)
+class _Entry:
+    band: int
+    time: float
+    order: int
+    what: int
+    span: Span
+    frames: tuple[str, ...]
+    round_start: bool = False
+    inside_tool: str | None = None  # the call id of the tool a nested model call runs in
+
+
+class _EventBuilder:
+    """Walks the span tree: each span adds its events at its start and end times, frames = its ancestors.
+    Events sort by time, and at equal times in the order of the walk (a span's start, its children, its
+    end), so a span that takes no time still starts before it ends, and a child ends before its parent.
+    A model call not inside a tool or another model call starts a round (loopscope's `plan`)."""
+
+    def __init__(self, root: Span, info: TraceInfo, source_file: str) -> None:
+        self.root, self.info, self.source_file = root, info, source_file
+        self.origin = root.start or 0.0
+        self.run_failed = root.error is not None  # a tool error the run survived was handled
+        self.entries: list[_Entry] = []
+        self.plain: Counter[str] = Counter()  # spans that are neither model nor tool calls, by name
+
+    def add(self, band: int, time: float, what: int, span: Span, frames: tuple[str, ...], **flags: Any) -> None:
+        self.entries.append(_Entry(band, time, len(self.entries), what, span, frames, **flags))
+
+    def walk(self, span: Span, frames: tuple[str, ...], inside: str = OTHER, tool_id: str | None = None) -> None:
+        frames = frames + (span.name,)
+        start, end = span.start or 0.0, span.end or 0.0  # link() gave every span its times
+        if span.role == LLM:
+            self.add(BODY, start, CALL_START, span, frames, round_start=inside == OTHER, inside_tool=tool_id)
+        elif span.role == TOOL:
+            self.add(BODY, start, TOOL_START, span, frames)
+        else:
+            self.plain[span.name] += 1
+        for child in span.children:
+            role = span.role if span.role != OTHER else inside
+            self.walk(child, frames, role, span.tool_call_id if span.role == TOOL else tool_id)
+        if span.role == LLM:
+            self.add(BODY, end, CALL_END, span, frames, round_start=inside == OTHER, inside_tool=tool_id)
+            if inside == OTHER:  # the reply's requests, where the call was made (see _payloads)
+                self.add(BODY, end, ACTIONS, span, frames, round_start=True)
+        elif span.role == TOOL:
+            self.add(BODY, end, TOOL_END, span, frames)
+
+    def events(self) -> list[EventBase]:
+        entries = sorted(self.entries, key=lambda e: (e.band, e.time, e.order))
+        built: list[EventBase] = []
+        iteration, latest = 0, self.origin
+        pending: list[dict[str, Any]] = []  # calls the last replies asked for that no tool span has claimed
+        sources: dict[str, SourceRef] = {}
+        for entry in entries:
+            iteration += entry.what == CALL_START and entry.round_start
+            time = max(entry.time, self.origin)  # nothing happens before the run starts
+            if entry.band == LAST:
+                time = max(time, latest)  # and the run ends after everything in it
+            latest = max(latest, time)
+            envelope = {
+                "run_id": "imported",
+                "t": round(time - self.origin, 6),
+                "iteration": 0 if entry.band == FIRST else iteration,
+                "frames": entry.frames,
+                "source": sources.get(entry.frames[-1])
+                or sources.setdefault(
+                    entry.frames[-1], SourceRef(file=self.source_file, line=0, function=entry.frames[-1])
+                ),
+            }
+            for payload_class, payload in self._payloads(entry, pending):
+                built.append(payload_class(seq=len(built), **envelope, **payload))
+        return built
+
+    def _payloads(self, entry: _Entry, pending: list[dict[str, Any]]):
+        span = entry.span
+        if entry.what == CALL_START:
+            yield LLMStartEvent, _call_start(span, entry.inside_tool)
+        elif entry.what == CALL_END:
+            yield LLMEndEvent, _call_end(span, entry.inside_tool)
+        elif entry.what == ACTIONS:
+            reply = span.reply or Reply()
+            pending += reply.tool_calls
+            # Each call's id stays on llm_end's tool_calls and on its tool events, not here: an
+            # agent_action with an id makes step-over skip a loopscope run's acting phase (a frame
+            # below), and an imported run's tools often run in a sibling span (LangGraph's tools node).
+            for call in reply.tool_calls:
+                yield AgentActionEvent, {"tool": call["name"], "tool_input": call["arguments"], "log": reply.text}
+        elif entry.what == TOOL_START:
+            _claim(span, pending)
+            yield (
+                ToolStartEvent,
+                {"tool": span.name, "tool_input": compact(span.inputs), "tool_call_id": span.tool_call_id},
+            )
+        elif entry.what == TOOL_END:
+            yield _tool_end(span, handled=not self.run_failed)
+        else:
+            yield from self._run_payloads(entry)
+
+    def _run_payloads(self, entry: _Entry):
+        root, info = self.root, self.info
+        if entry.what == RUN_START:
+            yield ChainStartEvent, _chain_start(root, info)
+        elif root.error:
+            yield ChainErrorEvent, {"error_type": root.error[0], "message": root.error[1], **_scores(info)}
+        else:
+            output = info.output if info.output is not None else root.output
+            outputs = output if isinstance(output, dict) else {"output": output if output is not None else ""}
+            yield ChainEndEvent, {"outputs": outputs, **_scores(info)}
+
+    def plain_note(self) -> str | None:
+        """One line naming the spans that became only frames (the run's own root is its chain_start)."""
+        plain = self.plain
+        if not plain:
+            return None
+        named = ", ".join(
+            plain_name(name) + (f" ×{count}" if count > 1 else "") for name, count in plain.most_common(NAMES_SHOWN)
+        )
+        more = f" and {len(plain) - NAMES_SHOWN} more names" if len(plain) > NAMES_SHOWN else ""
+        total = sum(plain.values())
+        return (
+            f"{total} span(s) kept as plain frames, neither a model nor a tool call "
+            f"(their own inputs and outputs are not in the events): {named}{more}"
+        )
+
+
+def _claim(span: Span, pending: list[dict[str, Any]]) -> None:
+    """A tool span without the model's call id gets the id of the earliest unclaimed call of its name."""
+    for index, call in enumerate(pending):
+        if call["id"] == span.tool_call_id or (span.tool_call_id is None and call["name"] == span.name):
+            span.tool_call_id = call["id"] or None
+            del pending[index]
+            return
+
+
+def _call_start(span: Span, inside_tool: str | None) -> dict[str, Any]:
+    request = span.request
+    messages = request.messages if request is not None else None
+    if messages is not None:
+        prompt = render_messages(messages)
+    else:
+        prompt = request.prompt or "" if request is not None else ""
+    return {
+        "model": span.model or "unknown",
+        "prompt": prompt,
+        "stop": [],
+        "messages": messages,
+        "tools": (request.tools or None) if request is not None else None,
+        "tool_call_id": inside_tool,
+    }
+
+
+def _call_end(span: Span, inside_tool: str | None) -> dict[str, Any]:
+    reply = span.reply or Reply()
+    finish = reply.finish_reason
+    if span.error:
+        finish = f"error ({span.error[0]}: {span.error[1]})"[:300]
+    start, end = span.start or 0.0, span.end or 0.0
+    return {
+        "text": reply.text,
+        "usage": span.usage,
+        "duration": round(max(end - start, 0.0), 6),
+        "finish_reason": finish if finish and finish.lower() not in PLAIN_STOPS else None,
+        "tool_calls": [ToolCallRecord(**call) for call in reply.tool_calls] or None,
+        "tool_call_id": inside_tool,
+    }
+
+
+def _tool_end(span: Span, handled: bool) -> tuple[type[EventBase], dict[str, Any]]:
+    common = {"tool": span.name, "tool_call_id": span.tool_call_id}
+    if span.error:
+        return ToolErrorEvent, {
+            **common,
+            "error_type": span.error[0],
+            "message": span.error[1],
+            "handled": handled,
+            "observation": None,
+        }
+    return ToolEndEvent, {**common, "observation": compact(span.output)}
+
+
+def _as_inputs(value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return value
+    return {} if value is None else {"input": value if isinstance(value, (str, list)) else text_of(value)}
+
+
+def _chain_start(root: Span, info: TraceInfo) -> dict[str, Any]:
+    tools: dict[str, str] = {}
+    for span in _all(root):
+        if span.role == TOOL:
+            tools.setdefault(span.name, "")
+        for spec in span.request.tools if span.role == LLM and span.request is not None else ():
+            function = spec.get("function", {})
+            if isinstance(function.get("name"), str):
+                description = function.get("description")
+                if not tools.get(function["name"]):
+                    tools[function["name"]] = description if isinstance(description, str) else ""
+    origin = {
+        key: value
+        for key, value in (("trace_id", info.trace_id), ("trace_name", info.name), *info.fields.items())
+        if value not in (None, "", [], {})
+    }
+    return {
+        "inputs": _as_inputs(info.input if info.input is not None else root.inputs),
+        "tools": [ToolInfo(name=name, description=description) for name, description in tools.items()],
+        "settings": {"imported": True},
+        **({"origin": origin} if origin else {}),
+    }
+
+
+def _scores(info: TraceInfo) -> dict[str, Any]:
+    return {"origin": {"scores": info.scores}} if info.scores else {}
+
+
+def _all(span: Span):
+    pending = [span]
+    while pending:
+        current = pending.pop()
+        yield current
+        pending += current.children
+
+
+def _tools_out_of_model_calls(spans: list[Span]) -> None:
+    """A tool span under a model call's span (Google ADK runs the tool inside call_llm) is the
+    model's request, run after its reply: it hangs beside the call, and the call ends by the time
+    the tool starts (the reply had to be there to ask for it)."""
+    by_id = {span.span_id: span for span in spans}
+    for span in spans:
+        parent = by_id.get(span.parent_id) if span.parent_id else None
+        if span.role == TOOL and parent is not None and parent.role == LLM and parent is not span:
+            span.parent_id = parent.parent_id
+            if span.start is not None and parent.end is not None and parent.start is not None:
+                parent.end = max(parent.start, min(parent.end, span.start))
+
+
+def events_from_spans(
+    spans: list[Span], source_file: str, info: TraceInfo | None = None
+) -> tuple[list[EventBase], list[str], str | None]:
+    """The run as loopscope events: chain_start, model and tool calls in time order, chain_end (or
+    chain_error). One root span is the run; several (or orphans) sit under a run made up for them.
+    Also what link() had to guess, and a line counting the spans that became only frames."""
+    info = info or TraceInfo()
+    _tools_out_of_model_calls(spans)
+    roots, warnings = link(spans)
+    if not roots:
+        return [], warnings, None
+    if len(roots) == 1 and roots[0].role == OTHER:
+        root = roots[0]
+    else:  # a run made up to hold them, carrying the longest root's inputs and outcome
+        main = max(roots, key=lambda s: (s.role == OTHER, (s.end or 0.0) - (s.start or 0.0)))
+        root = Span(
+            "imported",
+            None,
+            info.name or "imported run",
+            OTHER,
+            min(s.start or 0.0 for s in roots),
+            max(s.end or 0.0 for s in roots),
+            inputs=main.inputs,
+            output=main.output if main.role == OTHER else None,
+            error=main.error if main.role == OTHER else None,
+            children=roots,
+        )
+    if info.input is None:
+        info.input = root.inputs
+    if info.output is None:
+        info.output = root.output
+    builder = _EventBuilder(root, info, source_file)
+    frames = (root.name,)
+    builder.add(FIRST, root.start or 0.0, RUN_START, root, frames)
+    for child in root.children:
+        builder.walk(child, frames)
+    builder.add(LAST, root.end or 0.0, RUN_END, root, frames)
+    return builder.events(), warnings, builder.plain_note()

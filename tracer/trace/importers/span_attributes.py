@@ -1,0 +1,270 @@
+"""What a span's attributes say under OpenInference, the OpenTelemetry GenAI conventions and their older forms: role, model, request, reply, tool."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .messages import Message, call_id_text, compact, content_of, json_or_text, messages_of
+from .model_calls import Reply, Request, reply_of, request_of, tool_specs
+from .shape import ShapeNotes
+
+LLM, TOOL, OTHER = "llm", "tool", "other"
+SPAN_KIND = "openinference.span.kind"
+GENAI_LLM_OPERATIONS = frozenset({"chat", "text_completion", "generate_content", "completion"})
+# How frameworks prefix a tool span's name (pydantic-ai, the GenAI convention's `execute_tool NAME`).
+TOOL_NAME_PREFIXES = ("running tool: ", "execute_tool ")
+
+SpanEvents = list[tuple[str, dict[str, Any]]]  # each span event's name and attributes
+
+
+def role_of_span(attrs: dict[str, Any]) -> str:
+    kind = str(attrs.get(SPAN_KIND, "")).upper()
+    operation = str(attrs.get("gen_ai.operation.name", ""))
+    if kind == "LLM" or (not kind and operation in GENAI_LLM_OPERATIONS):
+        return LLM
+    if kind == "TOOL" or operation == "execute_tool":
+        return TOOL
+    if not kind and not operation and ("gen_ai.tool.name" in attrs or "tool.name" in attrs):
+        return TOOL  # pydantic-ai's `running tool: X`, Koog's and Agno's tool spans carry only the tool's name
+    return OTHER
+
+
+# The lists OpenInference and OpenLLMetry flatten into `prefix.N.field` keys.
+INDEXED = ("llm.input_messages", "llm.output_messages", "llm.tools", "gen_ai.prompt", "gen_ai.completion")
+Indexed = dict[str, dict[int, dict[str, Any]]]  # prefix -> item number -> the item's fields, flat
+
+
+_INDEXED_KEY = re.compile("(" + "|".join(re.escape(p) for p in INDEXED) + r")\.([0-9]{1,8})\.(.+)", re.DOTALL)
+
+
+def indexed(attrs: dict[str, Any]) -> Indexed:
+    """The span's flattened lists, gathered in one pass over its attributes."""
+    groups: Indexed = {}
+    match = _INDEXED_KEY.match
+    for key, value in attrs.items():
+        found = match(key)
+        if found is not None:
+            prefix, number, rest = found.groups()
+            groups.setdefault(prefix, {}).setdefault(int(number), {})[rest] = value
+    return groups
+
+
+def unflattened(groups: Indexed, prefix: str) -> list[Any]:
+    """A flattened list's items, in number order, each as nested objects (`message.role` -> {"message": {"role"}})."""
+    items = groups.get(prefix)
+    if not items:
+        return []
+    return [_nested(items[number]) for number in sorted(items)]
+
+
+def _nested(flat: dict[str, Any]) -> Any:
+    root: dict[str, Any] = {}
+    for key, value in flat.items():
+        holder, parts = root, key.split(".")
+        for part in parts[:-1]:
+            inner = holder.get(part)
+            holder = holder.setdefault(part, {}) if not isinstance(inner, dict) else inner
+        holder[parts[-1]] = value
+    return _listed(root)
+
+
+def _listed(value: Any) -> Any:
+    """Objects whose keys are all digits become lists, in number order."""
+    if not isinstance(value, dict):
+        return value
+    if value and all(key.isdigit() for key in value):
+        return [_listed(value[key]) for key in sorted(value, key=int)]
+    return {key: _listed(inner) for key, inner in value.items()}
+
+
+_PLAIN_FIELDS = frozenset({"message.role", "message.content", "message.tool_call_id"})
+
+
+def _openinference_message(flat: dict[str, Any]) -> Message:
+    """One OpenInference message from its flat fields (`message.role`, `message.contents.0.message_content.text`,
+    `message.tool_calls.0.tool_call.function.name` ...) as an OpenAI-shaped one, read field by field."""
+    if flat.keys() <= _PLAIN_FIELDS:  # most are a role and a text: taken at once
+        return {key[len("message.") :]: value for key, value in flat.items()}
+    message: Message = {}
+    contents: dict[int, dict[str, Any]] = {}
+    calls: dict[int, dict[str, Any]] = {}
+    for key, value in flat.items():
+        field = key[len("message.") :] if key.startswith("message.") else key
+        head, _, rest = field.partition(".")
+        if not rest:
+            message[field] = value
+        elif head in ("contents", "tool_calls"):
+            number, _, sub = rest.partition(".")
+            if number.isdigit():
+                holder = contents if head == "contents" else calls
+                holder.setdefault(int(number), {})[sub.partition(".")[2] or sub] = value
+    if contents:
+        message["content"] = [
+            {"type": "text", "text": part["text"]} if "text" in part else part
+            for part in (contents[n] for n in sorted(contents))
+        ]
+    if calls:
+        message["tool_calls"] = [
+            {
+                "id": call.get("id"),
+                "function": {"name": call.get("function.name"), "arguments": call.get("function.arguments")},
+            }
+            for call in (calls[n] for n in sorted(calls))
+        ]
+    return message
+
+
+def _flattened_messages(groups: Indexed, side: str) -> list[Any] | None:
+    """The message list under OpenInference's or OpenLLMetry's flattened keys, if the span has one."""
+    oi = groups.get("llm.input_messages" if side == "input" else "llm.output_messages")
+    if oi:
+        return [_openinference_message(oi[number]) for number in sorted(oi)]
+    old = unflattened(groups, "gen_ai.prompt" if side == "input" else "gen_ai.completion")
+    return old or None
+
+
+def _event_messages(events: SpanEvents, side: str) -> list[Any]:
+    """The older GenAI convention: one span event per message (gen_ai.user.message, gen_ai.choice)."""
+    found: list[Any] = []
+    for name, event_attrs in events:
+        if side == "input" and name.startswith("gen_ai.") and name.endswith(".message"):
+            role = name[len("gen_ai.") : -len(".message")]
+            found.append({"role": event_attrs.get("role", role), "content": json_or_text(event_attrs.get("content"))})
+        elif side == "output" and name == "gen_ai.choice":
+            found.append(json_or_text(event_attrs.get("message", event_attrs.get("content"))))
+    return found
+
+
+def request_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None = None) -> Request:
+    groups = indexed(attrs) if groups is None else groups
+    flattened = _flattened_messages(groups, "input")
+    if flattened is None and "gen_ai.input.messages" in attrs:
+        flattened = json_or_text(attrs["gen_ai.input.messages"])
+        flattened = flattened if isinstance(flattened, list) else [flattened]
+    if flattened is None and "gen_ai.prompt" in attrs:
+        flattened = json_or_text(attrs["gen_ai.prompt"])
+        flattened = flattened if isinstance(flattened, list) else None
+    flattened = flattened if flattened is not None else _event_messages(events, "input") or None
+    if flattened is not None:
+        messages, offered = messages_of(flattened)
+        request = Request(messages=messages, tools=tool_specs(offered))
+    elif "llm.prompts" in attrs:
+        prompts = json_or_text(attrs["llm.prompts"])
+        request = Request(prompt="\n\n".join(map(compact, prompts)) if isinstance(prompts, list) else compact(prompts))
+    else:
+        request = request_of(attrs.get("input.value", attrs.get("input")))
+    instructions = attrs.get("gen_ai.system_instructions")
+    if instructions is not None and request.messages is not None:
+        request.messages.insert(0, {"role": "system", "content": content_of(json_or_text(instructions)).text})
+    request.tools = request.tools or _tools_offered(attrs, groups)
+    return request
+
+
+def _tools_offered(attrs: dict[str, Any], groups: Indexed) -> list[dict[str, Any]]:
+    for key in ("gen_ai.tool.definitions", "llm.tools"):
+        if key in attrs:
+            return tool_specs(attrs[key])
+    return tool_specs([item for item in unflattened(groups, "llm.tools") if isinstance(item, dict)])
+
+
+def reply_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None = None) -> Reply:
+    flattened = _flattened_messages(indexed(attrs) if groups is None else groups, "output")
+    if flattened is None and "gen_ai.output.messages" in attrs:
+        flattened = json_or_text(attrs["gen_ai.output.messages"])
+        flattened = flattened if isinstance(flattened, list) else [flattened]
+    flattened = flattened if flattened is not None else _event_messages(events, "output") or None
+    if flattened is not None:
+        reply = reply_of(flattened)
+    else:
+        reply = reply_of(attrs.get("output.value", attrs.get("gen_ai.completion", attrs.get("output"))))
+    reasons = json_or_text(attrs.get("gen_ai.response.finish_reasons"))
+    if reply.finish_reason is None and isinstance(reasons, list) and reasons:
+        reply.finish_reason = compact(reasons[0])
+    return reply
+
+
+def model_from(attrs: dict[str, Any]) -> str:
+    for key in ("llm.model_name", "gen_ai.response.model", "gen_ai.request.model"):
+        if isinstance(attrs.get(key), str) and attrs[key]:
+            return attrs[key]
+    return ""
+
+
+_TOKEN_KEYS = (
+    ("llm.token_count.prompt", "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"),
+    ("llm.token_count.completion", "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"),
+)
+
+
+def usage_from(attrs: dict[str, Any], where: str, notes: ShapeNotes) -> dict[str, int] | None:
+    prompt, completion = (
+        next(((key, attrs[key]) for key in keys if key in attrs), (None, None)) for keys in _TOKEN_KEYS
+    )
+    if prompt[0] is None or completion[0] is None:
+        return None
+    prompt_count, completion_count = (
+        notes.count(value, f"{where}: attribute {key}") for key, value in (prompt, completion)
+    )
+    if prompt_count is None or completion_count is None:
+        return None
+    total = None
+    if "llm.token_count.total" in attrs:
+        total = notes.count(attrs["llm.token_count.total"], f"{where}: attribute llm.token_count.total")
+    return {
+        "prompt_tokens": prompt_count,
+        "completion_tokens": completion_count,
+        "total_tokens": total if total is not None else prompt_count + completion_count,
+    }
+
+
+def tool_name_from(attrs: dict[str, Any], span_name: str) -> str:
+    for key in ("gen_ai.tool.name", "tool.name"):
+        if isinstance(attrs.get(key), str) and attrs[key]:
+            return attrs[key]
+    for prefix in TOOL_NAME_PREFIXES:
+        if span_name.startswith(prefix) and len(span_name) > len(prefix):
+            return span_name[len(prefix) :]
+    return span_name
+
+
+def tool_call_id_from(attrs: dict[str, Any]) -> str | None:
+    for key in ("gen_ai.tool.call.id", "tool_call.id"):
+        if attrs.get(key) not in (None, ""):
+            return call_id_text(attrs[key])
+    return None
+
+
+TOOL_INPUT_KEYS = (
+    "input.value",
+    "gen_ai.tool.call.arguments",
+    "tool.parameters",
+    "tool_arguments",
+    "gcp.vertex.agent.tool_call_args",
+    "input",
+)
+TOOL_OUTPUT_KEYS = (
+    "output.value",
+    "gen_ai.tool.call.result",
+    "tool_response",
+    "gcp.vertex.agent.tool_response",
+    "output",
+)
+
+
+def first_of(attrs: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    return next((attrs[key] for key in keys if attrs.get(key) is not None), None)
+
+
+def trace_fields_from(attrs: dict[str, Any]) -> dict[str, Any]:
+    """The session, user and tags a span names for its trace (OpenInference, Langfuse's own keys)."""
+    found: dict[str, Any] = {}
+    for field_name, keys in (
+        ("session_id", ("session.id", "langfuse.session.id", "gen_ai.conversation.id")),
+        ("user_id", ("user.id", "langfuse.user.id")),
+        ("tags", ("tag.tags", "langfuse.trace.tags")),
+    ):
+        value = first_of(attrs, keys)
+        if value is not None:
+            found[field_name] = json_or_text(value) if field_name == "tags" else compact(value)
+    return found

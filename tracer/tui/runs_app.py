@@ -1,0 +1,131 @@
+"""`loopscope runs` in a terminal: the runs table, with each run opened in the debugger over it (q comes back)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from textual.app import App
+from textual.binding import Binding
+
+from ..debug.session import DebugSession, build_session
+from ..report.diff import diff_traces, render_diff
+from ..runs.columns import Column
+from ..runs.listing import RunList
+from ..runs.run_fields import sort_key
+from ..runs.run_row import RunRow
+from ..trace.format_error import TraceFormatError
+from ..trace.literal_text import scrub
+from .keymap import keymap_from_environment
+from .messages import Fail, OpenSession
+from .screens.diff_screen import DiffScreen
+from .screens.main_screen import DebuggerScreen
+from .screens.runs_screen import DiffRuns, OpenRun, RunsScreen, relabel
+
+
+class RunsApp(App[int]):
+    """The runs table is the first screen; a run opens as a debugger screen over it. The debugger's
+    flows send OpenSession (a fork) and Fail (an unreadable run) up to here, as to DebuggerApp."""
+
+    CSS_PATH = ["debugger.tcss", "runs.tcss"]
+    TITLE = "loopscope runs"
+    BINDINGS = [Binding("q", "back_to_runs", "back to the runs table", id="runs-back")]
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, table: RunsScreen, lang: str = "en", keymap: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.table, self.lang = table, lang
+        self.keymap = dict(keymap or {})  # binding id -> keys (the help screens show these)
+        self.opened: list[DebugSession] = []  # closed at exit, as DebuggerApp closes its own
+        relabel(self, lang)
+
+    def get_default_screen(self) -> RunsScreen:
+        return self.table
+
+    def on_mount(self) -> None:
+        if self.keymap:
+            self.set_keymap(self.keymap)
+
+    def on_open_run(self, message: OpenRun) -> None:
+        try:
+            session = build_session(message.path)
+        except (TraceFormatError, OSError) as error:  # changed since it was listed
+            self.table.say(f"cannot open it: {error}")
+            return
+        session.requested_lang = self.lang
+        session.message = f"opened from the runs table · q goes back to it · {message.shown}"
+        self.opened.append(session)
+        self.push_screen(DebuggerScreen(session))
+
+    def on_diff_runs(self, message: DiffRuns) -> None:
+        names = message.shown
+        try:
+            diff = diff_traces(message.a, message.b)
+        except (TraceFormatError, OSError) as error:
+            self.table.say(f"cannot diff: {error}")
+            return
+        self.push_screen(DiffScreen(f"A = {names[0]} · B = {names[1]}", render_diff(diff, names)))
+        self.table.say(
+            "the runs take the same transitions" if diff.same else f"they part at transition {diff.parted_at}"
+        )
+
+    def on_open_session(self, message: OpenSession) -> None:
+        self.call_later(self._switch_to, message.session, message.text, message.tab)
+
+    async def _switch_to(self, session: DebugSession, text: str, tab: str | None) -> None:
+        """A fork (or a tutorial) opened from the debugger replaces the run shown over the table."""
+        session.message = text
+        session.requested_lang = self.lang
+        self.opened.append(session)
+        screen = DebuggerScreen(session)
+        if isinstance(self.screen, DebuggerScreen):
+            self.screen.stop_reenacting()
+            await self.switch_screen(screen)
+        else:
+            await self.push_screen(screen)
+        if tab is not None:
+            screen.action_tab(tab)
+
+    def on_fail(self, message: Fail) -> None:
+        """The run cannot be shown after all: back to the table, which says why."""
+        self.action_back_to_runs()
+        self.table.say(message.text)
+
+    def action_back_to_runs(self) -> None:
+        if isinstance(self.screen, DebuggerScreen):
+            self.screen.stop_reenacting()
+            self.pop_screen()
+        elif self.screen is self.table:
+            self.exit(0)
+
+    def close_opened(self) -> None:
+        for session in self.opened:
+            session.store.close()
+
+
+def open_runs(
+    listing: RunList,
+    rows: Sequence[RunRow],
+    order: tuple[str, bool] | None,
+    where: str | None,
+    columns: Sequence[Column],
+    lang: str,
+) -> int:
+    """Show the table until the user quits; returns the exit code. `rows` are the ones --where kept, in
+    `order` (run field, descending); F can widen the view to every run listed."""
+    try:
+        keymap = keymap_from_environment()
+    except ValueError as error:
+        print(scrub(f"loopscope: LOOPSCOPE_KEYMAP: {error}"), file=sys.stderr)
+        return 2
+    every = sorted(listing.rows, key=sort_key(*order)) if order else listing.rows
+    table = RunsScreen(every, columns, listing.shapes, lang)
+    table.shown, table.condition = list(rows), where or ""
+    if order:
+        table.sort_by, table.descending = order
+    app = RunsApp(table, lang, keymap)
+    try:
+        code = app.run()
+    finally:
+        app.close_opened()
+    return code or 0
