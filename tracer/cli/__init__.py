@@ -48,10 +48,10 @@ def _terminal_columns() -> int:
         columns = int(os.environ.get("COLUMNS", ""))
     except ValueError:
         columns = 0
-    if columns <= 0:
+    if columns <= 0 and sys.__stdout__ is not None:
         try:
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):
+        except (ValueError, OSError):  # not a terminal, or closed
             columns = 0
     return columns or 80
 
