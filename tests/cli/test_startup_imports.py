@@ -145,11 +145,17 @@ def test_numpy_is_imported_in_a_worker_once_the_first_frame_is_on_the_screen():
 
 
 def test_debugging_a_trace_leaves_numpy_and_the_replay_machinery_for_later():
-    later = ("numpy", "multiprocessing", "tracer.debug.live_run", "tracer.replay.verify", "tracer.replay.builder")
+    later = (
+        *("numpy", "multiprocessing", "tracer.debug.live_run", "tracer.replay.verify", "tracer.replay.builder"),
+        *("tracer.trace.importers", "tracer.trace.writer", "tracer.tui.keymap", "tracer.tui.screens.runs_screen"),
+    )
     opened = (
         "import tracer.cli\ntracer.cli.build_parser(['debug', 'x.jsonl'])\n"
+        "from tracer.cli.trace_choice import chosen_trace\n"
+        "path = chosen_trace('fixtures/rose_pricing.jsonl', None, ask=False)\n"
         "import tracer.tui.launch as launch\nfrom tracer.tui.views.variables_view import variables_text\n"
-        "session = launch.build_session('fixtures/rose_pricing.jsonl')\n"
+        "assert launch._keymap() == {}\n"
+        "session = launch.build_session(path)\n"
         "session.wait_for_locals = False\nsession.frames()\nvariables_text(session)"
     )
     assert loaded_after(opened, later) == []
