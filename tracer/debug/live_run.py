@@ -35,7 +35,7 @@ class _BoundedRepr(reprlib.Repr):
     a value that cannot change is repr'd once (at each depth), then found again (_KEPT_REPRS)."""
 
     def repr1(self, x: Any, level: int) -> str:
-        if not _unchanging(x):
+        if type(x) in _ATOMS or not _unchanging(x):  # an atom's repr is cheap (a string's is cut first)
             return super().repr1(x, level)
         key = (id(x), level)
         kept = _KEPT_REPRS.get(key)
@@ -108,7 +108,14 @@ _PYDANTIC_REPR: object = BaseModel.__repr__
 # recording hands out thousands of events whose frames hold the same prompts, events and steps, and making
 # their reprs again was most of its time (bench/bench_debugger.py).
 _KEPT_REPRS: dict[tuple[int, int], tuple[Any, str]] = {}
-KEPT_REPRS_LIMIT = 8_192
+KEPT_REPRS_LIMIT = 4_096  # the values are kept alive with their reprs: forget_kept_reprs() lets them go
+
+
+def forget_kept_reprs() -> None:
+    """Let the kept values go (a re-execution that ended calls this: the next run's values are new)."""
+    _KEPT_REPRS.clear()
+
+
 _ATOMS = frozenset({str, bytes, int, float, complex, bool, type(None)})
 
 

@@ -123,7 +123,7 @@ class Reenactment:
         if seq >= len(self._run.pulled):  # the run ended before the recording did
             self.problem = f"the re-executed run ended after {seq} events ({self._run.outcome})"
             return
-        event, frames = self._run.pulled[seq]
+        event, frames = self._run.take(seq)
         try:
             wanted = self.recorded(seq)
         except Exception as error:  # a broken line in the recording

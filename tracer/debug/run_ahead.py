@@ -12,7 +12,7 @@ from executor.events import Event
 from ..replay.builder import replayed_executor
 from ..replay.verify import recorded_inputs
 from ..trace.transitions import Trace
-from .live_run import FrameSnapshot, capture_frames
+from .live_run import FrameSnapshot, capture_frames, forget_kept_reprs
 
 Pulled = tuple[Event, tuple[FrameSnapshot, ...]]  # an event, and the frames suspended when it was handed out
 
@@ -35,7 +35,7 @@ class RunAhead:
         if getattr(agent, "given_inputs", False) is None:  # a user's agent asks what the recording asked
             agent.given_inputs = recorded_inputs(recorded)
         self.inputs = agent.inputs()
-        self.pulled: list[Pulled] = []
+        self.pulled: list[Pulled | None] = []  # None once taken (take): only the frames are kept, by the taker
         self.outcome: str | None = None  # how the run ended, once it has
         self._wanted = 0
         self._changed = threading.Condition()
@@ -64,6 +64,7 @@ class RunAhead:
             outcome = "the run was stopped"
         except Exception as error:  # the recording ended in chain_error: the re-run raises it again
             outcome = f"the run raised {type(error).__name__}: {error}"
+        forget_kept_reprs()
         with self._changed:
             self.outcome = outcome
             self._changed.notify_all()
@@ -83,6 +84,14 @@ class RunAhead:
                 self._changed.wait()
             if self._closing:
                 raise _Stopped
+
+    def take(self, seq: int) -> Pulled:
+        """Event `seq` and its frames, handed to the caller once (the run keeps no more of it)."""
+        pulled = self.pulled[seq]
+        if pulled is None:
+            raise LookupError(f"event {seq} of the re-executed run was already taken")
+        self.pulled[seq] = None
+        return pulled
 
     def close(self) -> None:
         """Stop the run where it waits (its thread ends)."""
