@@ -21,6 +21,11 @@ of a tutorial's first stop in its place) (waiting for
   (target 1.2x).
 Warm start: bytecode cached (a thrown-away first round writes what is missing). --no-bytecode
 compiles every module at every start (PYTHONDONTWRITEBYTECODE=1, an empty PYTHONPYCACHEPREFIX).
+
+The cpu column is each child's CPU time until it was killed, which on a busy machine includes what
+it did after the frame while the bench waited for its turn. --cpu instead runs each debugger command
+(and the hello-world app) in bench/first_frame_probe.py, which writes down the process's CPU time at
+the moment it writes its first whole frame: a ratio a busy machine cannot skew (the wall clock's it can).
 """
 
 from __future__ import annotations
@@ -86,6 +91,7 @@ class Case:
     baseline: str = "hello-world Textual app"
     times: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)  # the process's CPU seconds (user + system) to the same point
+    cpu_at_frame: list[float] = field(default_factory=list)  # CPU seconds at the first whole frame (--cpu)
 
 
 def _child_environment(environment: dict[str, str | None]) -> dict[str, str]:
@@ -223,11 +229,78 @@ def report(chosen: list[Case], by_label: dict[str, Case]) -> None:
         print(f"{case.label:<40} {best * 1000:4.0f}ms {median * 1000:4.0f}ms {cpu * 1000:4.0f}ms  {ratio}")
 
 
+def probed(case: Case) -> Case:
+    """The same command through bench/first_frame_probe.py (this Python, loopscope's own entry point)."""
+    python, probe = sys.executable, str(ROOT / "bench" / "first_frame_probe.py")
+    if case.done is hello_frame:
+        return Case(case.label, [python, probe, "hello"], case.how, case.done, case.baseline)
+    command = case.command  # `loopscope ARGS` or serve's `python -m tracer.cli ARGS`
+    loopscope_args = command[1:] if command[0].endswith("loopscope") else command[command.index("tracer.cli") + 1 :]
+    return Case(case.label, [python, probe, "loopscope", *loopscope_args], case.how, case.done, case.baseline)
+
+
+def until_exit(case: Case, environment: dict[str, str], timeout: float = 30.0) -> None:
+    """Run the probed command on a pty (or serve's web driver) until it exits, which it does at its frame."""
+    if case.how == "web":
+        environment = dict(environment, TEXTUAL_DRIVER=WEB_DRIVER, TEXTUAL_FPS="60", TEXTUAL_COLOR_SYSTEM="truecolor")
+        subprocess.run(
+            case.command, cwd=ROOT, env=environment, input=b"", capture_output=True, timeout=timeout, check=False
+        )
+        return
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(ROOT)
+        os.execvpe(case.command[0], case.command, environment)
+    started = time.perf_counter()
+    try:
+        while time.perf_counter() - started < timeout:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                try:
+                    if not os.read(fd, 65536):
+                        break
+                except OSError:  # the child has gone: its pty closed
+                    break
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def measure_cpu_at_frame(cases_: list[Case], environment: dict[str, str], repeat: int, scratch: Path) -> None:
+    out = scratch / "probe.txt"
+    for round_ in range(repeat + 1):
+        for case in cases_:
+            out.unlink(missing_ok=True)
+            until_exit(probed(case), dict(environment, PROBE_OUT=str(out), PYTHONPATH=str(ROOT / "bench")))
+            if not out.exists():
+                raise RuntimeError(f"{case.label}: the probe saw no first frame")
+            if round_:
+                case.cpu_at_frame.append(float(out.read_text().split()[0]))
+
+
+def report_cpu_at_frame(cases_: list[Case]) -> None:
+    base = statistics.median(cases_[0].cpu_at_frame)
+    print("\nCPU time at the first whole frame (bench/first_frame_probe.py), median, and its ratio to the hello app's")
+    for case in cases_:
+        cpu = statistics.median(case.cpu_at_frame)
+        met = (
+            ""
+            if case is cases_[0]
+            else f"  {cpu / base:.2f}x  target <= 1.5x: {'met' if cpu / base <= 1.5 else 'NOT met'}"
+        )
+        print(f"{case.label:<40} {cpu * 1000:5.0f} ms{met}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--only", action="append", default=[], help="only commands whose label has this text")
     parser.add_argument("--no-bytecode", action="store_true", help="compile every module at every start")
+    parser.add_argument("--cpu", action="store_true", help="also each command's CPU time at its first frame (a probe)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         every = cases(Path(scratch))
@@ -247,11 +320,15 @@ def main() -> None:
                 if round_:
                     case.times.append(seconds)
                     case.cpu.append(children_cpu() - before)
+        if args.cpu:
+            measure_cpu_at_frame([c for c in chosen if c.how != "exit"], environment, args.repeat, Path(scratch))
         case_kind = "no bytecode" if args.no_bytecode else "warm start (bytecode cached)"
         print(
             f"start to the whole first frame (or to exit), {case_kind}, {args.repeat} rounds, load {os.getloadavg()[0]:.2f}"
         )
         report(chosen, by_label)
+        if args.cpu:
+            report_cpu_at_frame([c for c in chosen if c.how != "exit"])
 
 
 if __name__ == "__main__":
