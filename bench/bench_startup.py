@@ -275,7 +275,8 @@ def measure_cpu_at_frame(cases_: list[Case], environment: dict[str, str], repeat
     for round_ in range(repeat + 1):
         for case in cases_:
             out.unlink(missing_ok=True)
-            until_exit(probed(case), dict(environment, PROBE_OUT=str(out), PYTHONPATH=str(ROOT / "bench")))
+            path = os.pathsep.join(filter(None, [environment.get("PYTHONPATH"), str(ROOT / "bench")]))
+            until_exit(probed(case), dict(environment, PROBE_OUT=str(out), PYTHONPATH=path))
             if not out.exists():
                 raise RuntimeError(f"{case.label}: the probe saw no first frame")
             if round_:
