@@ -94,7 +94,7 @@ async def test_the_fork_box_says_what_follows_the_edit_and_ctrl_a_selects_all():
         await pilot.press("f")
         await settle(pilot, lambda: isinstance(app.screen, ForkScreen))
         after = str(app.screen.query_one("#fork-after").render())
-        assert "replayed from the recording" in after and "old answer" in after
+        assert "gets the reply recorded for the old prompt" in after and "may be stale" in after
         box = app.screen.query_one(TextArea)
         await pilot.press("ctrl+a")
         await settle(pilot)

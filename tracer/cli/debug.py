@@ -117,6 +117,12 @@ def _live_run(args: argparse.Namespace) -> LiveRun:
     # Without a real model the recording answers, and it knows what was asked.
     args.needs_inputs = wants_model and not (args.model or "").startswith("replay:")
     scenario = scenario_named(args.live, args)
+    if not wants_model and not Path(scenario.fixture).is_file():  # a user's agent: ./MODULE_FUNCTION.jsonl
+        raise UsageError(
+            f"{args.live} has no recording at {scenario.fixture} to answer its model: pass "
+            "--model replay:TRACE.jsonl (a run you recorded) or --model PROVIDER:NAME (a live model), or record "
+            f"one there first (loopscope record {args.live} --input TEXT --model PROVIDER:NAME)"
+        )
     model = live_model(args, scenario.replies, SystemClock()) if wants_model else None
     if model is not None and getattr(scenario, "given_inputs", False) is None:
         scenario.given_inputs = recorded_inputs(Trace.load(args.model.removeprefix("replay:")))

@@ -192,6 +192,11 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         lambda m: f"{_motion(m)}：{m[3]} 已返回 → 事件 {m[4]}（{m[5]}）",
     ),
     (
+        r"(step|next|step out|continue)( backwards)?: (\S+\(\)) is done → event (\d+) \(another call's (\w+); "
+        r"\S+ own comes in turn\)",
+        lambda m: f"{_motion(m)}：{m[3]} 已返回 → 事件 {m[4]}（另一个调用的 {m[5]}；{m[3]} 自己的事件按顺序稍后到来）",
+    ),
+    (
         r"(step|next|step out|continue)( backwards)?: (\S+\(\)) never ran: its arguments did not fit → event (\d+) \((\w+)\)",
         lambda m: f"{_motion(m)}：{m[3]} 没有运行：参数不符合它的要求 → 事件 {m[4]}（{m[5]}）",
     ),
@@ -281,6 +286,10 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"step into (\S+\(\))", r"进入 \1"),
     (r"run (\S+\(\)) to its end", r"运行 \1 到结束"),
     (r"no further stop that way", "这个方向没有停靠点了"),
+    (
+        r"the run is live: s \(or c\) runs it on; the next stop is event (\d+)",
+        r"这是实时运行：按 s（或 c）让它往下跑；下一个停靠点是事件 \1",
+    ),
     (r"frame (.*)", r"栈帧 \1"),
     (r"already at the outermost frame", "已经在最外层栈帧"),
     (r"already at the event's frame", "已经在事件所在的栈帧"),

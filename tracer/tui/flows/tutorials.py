@@ -34,6 +34,14 @@ def tutorial_session(name: str, number: int, lang: str) -> DebugSession:
         raise LookupError(f"no recording at {part.fixture}; record it with `loopscope record {part.name}`")
     _header, events, _warning = load_trace(part.fixture)
     stops = tutorial_stops(part.name, lang, events)
+    if tutorial.live:  # it steps into functions: a live run of the same events (at its first, chain_start)
+        from ...debug.own_agent_run import live_tutorial_message, live_tutorial_run  # late: only this runs an agent
+
+        run = live_tutorial_run(name)
+        title = f"{part_title(tutorial, number, lang)} · {run.scenario.source}"
+        session = build_session(None, stops=stops, title=title, live=run)
+        session.message = live_tutorial_message(run, lang)
+        return session
     session = build_session(part.fixture, stops=stops, title=part_title(tutorial, number, lang))
     if stops:
         session.goto(stops[0].seq)
@@ -83,4 +91,5 @@ class TutorialFlow(Flow):
         except (LookupError, TraceFormatError, NarrationMismatch, NotesFileError, OSError) as error:
             self.say(f"cannot open tutorial {name}: {first_line_of(error)}")
             return
-        self.open_session(session, lead + opened_message(name, number, session), tab="narration")
+        live = f" · {session.message}" if session.store.live else ""  # where a live tutorial's agent is
+        self.open_session(session, lead + opened_message(name, number, session) + live, tab="narration")

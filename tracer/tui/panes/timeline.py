@@ -16,6 +16,7 @@ from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
 from ..views.event_summary import KIND_WIDTH, kind_style, summary_text
 from ..views.lanes import LaneMap
+from ..views.mcp_view import MCP_STYLE, TOOL_KINDS, mcp_tool_names
 
 CURRENT = Style(bgcolor="grey30", bold=True)
 MAX_INDENT = 5
@@ -54,6 +55,7 @@ class EventTimeline(ScrollView, can_focus=True):
         self.session = session
         self._marks_cache: tuple[tuple[int, int, int], list[bool]] | None = None
         self._lanes = LaneMap(session.event, len(session))
+        self._mcp_tools: frozenset[str] | None = None  # the run's tools from MCP servers, read from chain_start
         self._drawn: dict[tuple, Strip] = {}
 
     def on_mount(self) -> None:
@@ -187,8 +189,17 @@ class EventTimeline(ScrollView, can_focus=True):
             row.append_text(literal(event.problem))
             return row
         row.append(f"{event.kind:<{pad}} ", style=kind_style(event.kind, event))
+        if event.kind in TOOL_KINDS and getattr(event, "tool", None) in self._mcp_tool_names():
+            row.append("MCP ", style=MCP_STYLE)  # this tool runs on a server, its calls are JSON-RPC
         row.append_text(summary_text(event, narrow=width < NARROW_FROM))
         return row
+
+    def _mcp_tool_names(self) -> frozenset[str]:
+        if self._mcp_tools is None:
+            if not len(self.session):
+                return frozenset()  # a live run before its chain_start: ask again next row
+            self._mcp_tools = mcp_tool_names(self.session.event(0))
+        return self._mcp_tools
 
     def _iteration_cell(self, position: int, event, row: int) -> Text:
         """┌ on the first event of an iteration, │ inside it, └ on its last: the rounds of the loop."""

@@ -15,6 +15,7 @@ from ...report.literal import literal
 from ..chrome import localise
 from .clipped_text import clipped
 from .event_summary import kind_style
+from .mcp_view import mcp_detail
 
 ENVELOPE = ("seq", "run_id", "t", "iteration", "frames", "source", "kind")
 NAME_WIDTH = 14
@@ -45,6 +46,9 @@ def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None
     text.append_text(literal(" › ".join(event.frames) + "\n"))
     text.append(f"{'source':<{NAME_WIDTH}}")
     text.append_text(literal(f"{event.source.file}:{event.source.line} in {event.source.function}()\n"))
+    mcp = mcp_detail(event)
+    if mcp is not None:  # an MCP request, its raw answer, the probe, or the servers a run listed its tools from
+        text.append_text(mcp)
     if cost is not None:  # the whole model call's bill, shown at both its llm_start and its llm_end
         text.append(f"{'tokens':<{NAME_WIDTH}}", style="bold")
         text.append(localise(cost.describe(), lang) + "\n", style="magenta")

@@ -20,6 +20,7 @@ from executor.events import (
 from ...trace.literal_text import scrub
 from ...trace.run_inputs import answer_of, question_of
 from .clipped_text import first_line
+from .mcp_view import MCP_STYLE, mcp_summary
 
 KIND_STYLES = {
     "chain_start": "bold magenta",
@@ -40,6 +41,9 @@ KIND_STYLES = {
     "limit_reached": "bold red",
     "retry": "dark_orange",
     "rate_limit_wait": "dark_orange",
+    "mcp_request": MCP_STYLE,
+    "mcp_result": "bright_blue",
+    "mcp_extract": "blue",
 }
 KIND_WIDTH = max(len(kind) for kind in KIND_STYLES)
 # When a model fails for good. Rare, so the long breaker_half_open pushes its own summary along
@@ -141,6 +145,7 @@ SUMMARIES = {
         f"{e.reason}: {e.messages_before} → {e.messages_after} messages, "
         f"{e.tokens_before} → {e.tokens_after} tokens, {len(e.dropped)} dropped"
     ),
+    **dict.fromkeys(("mcp_request", "mcp_result", "mcp_extract"), mcp_summary),
     "summarized": lambda e: (
         f"{len(e.replaced)} messages → 1 summary: {e.messages_before} → "
         f"{e.messages_after} messages, {e.tokens_before} → {e.tokens_after} tokens"
