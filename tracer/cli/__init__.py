@@ -43,9 +43,32 @@ def chosen_command(argv: list[str]) -> str | None:
     return next((word for word in argv if word in COMMANDS), None)
 
 
+def _terminal_columns() -> int:
+    """shutil.get_terminal_size's columns (COLUMNS, else the terminal, else 80), without shutil."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (ValueError, OSError):  # not a terminal, or closed
+            columns = 0
+    return columns or 80
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, its help as wide as the terminal as argparse measures it but without importing
+    shutil, which imports the compression modules (~1 ms of `loopscope --help`); subparsers are of it too."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", lambda prog: argparse.HelpFormatter(prog, width=_terminal_columns() - 2))
+        super().__init__(*args, **kwargs)
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; only the subcommand `argv` chooses gets its full arguments (and its module imported)."""
-    parser = argparse.ArgumentParser(prog="loopscope", description="Step through, trace and test agent loops.")
+    parser = _Parser(prog="loopscope", description="Step through, trace and test agent loops.")
     parser.add_argument("--version", action="version", version=f"loopscope {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = chosen_command(sys.argv[1:] if argv is None else argv)

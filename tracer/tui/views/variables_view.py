@@ -145,7 +145,6 @@ def _tools_row(text: VariableTable, session: DebugSession, index: TraceIndex, la
 
 def _steps_rows(text: VariableTable, session: DebugSession, index: TraceIndex, lang: str) -> None:
     position = session.position
-    steps = index.positions("step")
     # _call extends intermediate_steps only after the finish check has been yielded and resumed.
     checked = index.last_before("finish_check", position - 1) if position else None
     count = index.count_before("step", checked) if checked is not None else 0
@@ -153,7 +152,7 @@ def _steps_rows(text: VariableTable, session: DebugSession, index: TraceIndex, l
     if count > SHOWN_STEPS:
         text.add("", Text(localise(f"… {count - SHOWN_STEPS} earlier", lang), style="dim"))
     for number in range(max(0, count - SHOWN_STEPS), count):
-        step = event_as(session, int(steps[number]), StepEvent)
+        step = event_as(session, index.nth("step", number), StepEvent)
         if step is None:  # an unreadable line
             continue
         text.add(
