@@ -16,14 +16,14 @@ from .usage_error import UsageError
 # its one-line help. Only the chosen subcommand's module is imported: `loopscope debug` never
 # loads what `verify` needs, and the other commands cost nothing at start-up.
 COMMANDS = {
-    "run": "re-run a scenario offline from its recording and narrate it",
-    "record": "record a scenario's run as a trace fixture",
+    "run": "run a scenario or your own agent and narrate it (from its recording, offline, unless --model or --live)",
+    "record": "record a run (a scenario, or your own agent as MODULE:FUNCTION) as a trace",
     "tutorial": "walk through a narrated tutorial run (or `tutorial list`)",
     "verify": "re-execute trace fixtures and report the first divergent event",
     "models": "show the configured model, endpoint and providers",
     "fork": "re-run a trace with one model reply or tool result changed",
     "diff": "compare two traces transition by transition",
-    "export": "export a trace (Mermaid state diagram, or OTLP spans to a collector or a JSON file)",
+    "export": "export a trace: a self-contained HTML page (--html), OTLP spans to a collector or a file, or a Mermaid diagram",
     "debug": "step through a recorded trace, or a live run, in the debugger",
     "serve": "serve the debugger to a web browser (textual-serve), on 127.0.0.1 unless --host says otherwise",
     "call": "ask one recorded model call again (its prompt perhaps edited) and diff the replies",

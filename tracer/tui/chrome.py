@@ -203,10 +203,7 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         r"reading the times of ([\d,]+) events…(?: (\d+)%)?",
         lambda m: f"正在读取 {m[1]} 个事件的时间…{' ' + m[2] + '%' if m[2] else ''}",
     ),
-    (
-        r"waterfall: ←/→ bars, ↑/↓ lanes, \+/- zoom, 0 the whole run; w hides it",
-        "瀑布图：←/→ 条，↑/↓ 泳道，+/- 缩放，0 整个运行；w 隐藏",
-    ),
+    (r"waterfall shown \(w hides it\)", "已显示瀑布图（按 w 隐藏）"),
     (r"waterfall hidden \(w shows it\)", "瀑布图已隐藏（按 w 显示）"),
     (
         r"(end of that part · )?tutorial (\S+), part (\d+) of (\d+): stop 1/(\d+) · space walks the stops"

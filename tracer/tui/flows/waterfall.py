@@ -19,7 +19,7 @@ class WaterfallFlow(Flow):
         if pane.display:
             pane.load()
             pane.focus()
-            self.say("waterfall: ←/→ bars, ↑/↓ lanes, +/- zoom, 0 the whole run; w hides it")
+            self.say("waterfall shown (w hides it)")  # its own bottom line names its keys
         else:
             self.screen.query_one("#timeline").focus()
             self.say("waterfall hidden (w shows it)")
