@@ -52,6 +52,22 @@ async def test_w_shows_the_lanes_of_the_parallel_run_and_arrows_move_the_debugge
         assert not pane.display and app.screen.query_one("#timeline").has_focus
 
 
+async def test_opened_after_moving_to_a_lower_lane_it_still_shows_every_lane(tmp_path):
+    # Moving while the pane was hidden (no height) used to scroll it to the current lane alone,
+    # with empty rows under it.
+    app = debugger(shutil.copy(FIXTURES / "parallel_tools.jsonl", tmp_path / "parallel.jsonl"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.screen.session.goto(10)  # Guangzhou's failure, in the last lane
+        app.screen.refresh_panes()
+        await settle(pilot)
+        await pilot.press("w")
+        pane = app.screen.query_one(WaterfallPane)
+        await settle(pilot, lambda: pane.waterfall is not None)
+        assert [row[:9].strip() for row in rows(pane)[1:5]] == ["model", "tool 1", "tool 2", "tool 3"]
+        assert "failed" in rows(pane)[-1]
+
+
 async def test_zoom_narrows_the_axis_around_the_current_event(tmp_path):
     app = debugger(shutil.copy(FIXTURES / "rate_limit.jsonl", tmp_path / "rate.jsonl"))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -132,6 +132,9 @@ class WaterfallPane(Widget, can_focus=True):
             rows = self._lane_rows()
             if not self.top <= row < self.top + rows:
                 self.top = max(0, row - rows + 1) if row >= self.top else row
+            # Never rows left empty below the last lane: moving while the pane was hidden (no height)
+            # scrolled it to the current lane alone.
+            self.top = min(self.top, max(0, len(self.waterfall.order) - rows))
         self.refresh()
 
     def on_resize(self) -> None:
