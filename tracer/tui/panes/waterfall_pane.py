@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.binding import Binding
@@ -224,4 +225,7 @@ class WaterfallPane(Widget, can_focus=True):
         else:
             where = waterfall.describe(self.current)
         hint = localise("←/→ bars · ↑/↓ lanes · +/- zoom · 0 whole run · w hides", self.lang)
-        return literal(where) + Text(f"  {hint}", style="dim")
+        line = literal(where)
+        if line.cell_len + 2 + cell_len(hint) <= self.scrollable_content_region.width:
+            line.append(f"  {hint}", style="dim")  # a bar's description first; the keys where they fit (? has them)
+        return line
