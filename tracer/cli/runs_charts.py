@@ -7,6 +7,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from ..extras import missing_extra
 from ..runs.charts import RunCharts
 from ..trace.literal_text import scrub
 from .usage_error import UsageError
@@ -18,11 +19,9 @@ NAME_CHARS = 14  # a tool's or model's name under its box or bar
 def _plotext() -> ModuleType:
     try:
         import plotext  # late: ~0.3 s to import, and an extra; only --charts draws with it
-    except ImportError:
-        raise UsageError(
-            "terminal charts need the charts extra (plotext is not installed): pip install 'loopscope[charts]'; "
-            "`loopscope runs --html OUT.html` draws them without it"
-        ) from None
+    except ImportError as error:
+        missing = missing_extra("charts", "loopscope runs --charts", error)
+        raise UsageError(f"{missing}; `loopscope runs --html OUT.html` draws them without it") from None
     return plotext
 
 

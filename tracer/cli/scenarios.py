@@ -83,7 +83,7 @@ def given_replies(args: argparse.Namespace) -> tuple[str | ModelReply, ...] | No
     import json  # late: see TYPE_CHECKING above
     from pathlib import Path
 
-    from ..replay.scripted_replies import scripted_replies
+    from ..replay.scripted_replies import scripted_replies  # late: it imports the engine
 
     try:
         return scripted_replies(json.loads(Path(path).read_text(encoding="utf-8")))
