@@ -13,7 +13,7 @@
   const draw = event => {
     if (event.dataset.drawn || !event.open) return;
     event.dataset.drawn = '1';
-    const run = event.id.replace(/e\\d+$/, ''), list = document.createElement('dl');
+    const run = event.id.replace(/e\d+$/, ''), list = document.createElement('dl');
     const [strings, entries] = data()[event.id] || [[], []];
     for (const [label, text, link, words] of entries) {
       const term = document.createElement('dt'), value = document.createElement('dd');
@@ -40,7 +40,7 @@
     const target = id ? document.getElementById(id) : null;
     if (target && target.tagName === 'DETAILS') { target.open = true; draw(target); }
     document.querySelectorAll('.b.cur').forEach(bar => bar.classList.remove('cur'));
-    const found = /^(.*)e(\\d+)$/.exec(id);
+    const found = /^(.*)e(\d+)$/.exec(id);
     if (!found) return;
     const run = found[1], at = Number(found[2]);
     document.querySelectorAll('.b[data-f]').forEach(bar => {
