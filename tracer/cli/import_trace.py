@@ -7,7 +7,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ..trace.importers import Imported, ImportProblem, convert_all, write_conversion, write_folder
+from ..trace.importers import FolderImport, ImportProblem, convert_all, import_to_folder, write_conversion
 from ..trace.literal_text import scrub
 from ..trace.writer import TraceWriteError
 from . import COMMANDS
@@ -50,10 +50,9 @@ def run(args: argparse.Namespace) -> int:
     if not source.is_file():
         raise UsageError(f"{source}: no such file")
     try:
-        imported = convert_all(source)
         if _is_folder(out) and args.trace_id is None:
-            return _to_folder(source, imported, out)
-        conversion = imported.pick(args.trace_id)
+            return _to_folder(source, import_to_folder(source, out), out)
+        conversion = convert_all(source).pick(args.trace_id)
         target = out / f"{source.stem}.jsonl" if _is_folder(out) else out
         written = write_conversion(conversion, source, target)
     except (ImportProblem, TraceWriteError) as problem:
@@ -66,16 +65,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _to_folder(source: Path, imported: Imported, folder: Path) -> int:
+def _to_folder(source: Path, imported: FolderImport, folder: Path) -> int:
     notes: Counter[str] = Counter()
     events = traces = 0
-    for path, conversion in write_folder(imported, folder):
-        traces += 1
-        events += len(conversion.events)
-        notes.update(conversion.notes)
-        if len(imported) <= LISTED:
-            print(scrub(f"{path.name}: {conversion.recognised} → {len(conversion.events)} events"))
-    _warn(list(notes), notes if len(imported) > 1 else None)
+    try:
+        for written in imported.written:
+            traces += 1
+            events += written.events
+            notes.update(written.notes)
+            if imported.traces <= LISTED:
+                print(scrub(f"{written.path.name}: {written.recognised} → {written.events} events"))
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(
+            f"{traces:,} of {imported.traces:,} trace(s) were written to {folder}/ (each whole; none half-written)"
+        ) from None
+    _warn(list(notes), notes if imported.traces > 1 else None)
     lossy = f", with {len(notes)} different warning(s)" if notes else ""
     print(
         scrub(f"{source.name}: {imported.label}, {traces:,} trace(s) → {events:,} events written to {folder}/{lossy}")
