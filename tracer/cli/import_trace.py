@@ -76,8 +76,9 @@ def _to_folder(source: Path, imported: FolderImport, folder: Path) -> int:
             if imported.traces <= LISTED:
                 print(scrub(f"{written.path.name}: {written.recognised} → {written.events} events"))
     except KeyboardInterrupt:
+        # Not counted: with two processes writing, the other's last traces may not have been reported.
         raise KeyboardInterrupt(
-            f"{traces:,} of {imported.traces:,} trace(s) were written to {folder}/ (each whole; none half-written)"
+            f"the trace files finished so far stay in {folder}/ (each whole; none half-written)"
         ) from None
     _warn(list(notes), notes if imported.traces > 1 else None)
     lossy = f", with {len(notes)} different warning(s)" if notes else ""
