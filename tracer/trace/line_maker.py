@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import typing
 from collections.abc import Callable
@@ -21,6 +22,16 @@ DERIVED = frozenset({"agent_action", "agent_finish", "tool_start", "step", "fini
 # The busiest kinds (llm_start, llm_end, tool_end) carry outside text in a few known fields, and
 # only those are screened (LineMaker._llm_start and friends), not the whole JSON line. A secret
 # found there taints the maker, and the whole line is redacted as any other.
+
+
+@functools.cache  # an import makes a LineMaker per trace, 5,000 of them: the classes are looked at once
+def _kind_of_class(cls: type[EventBase]) -> str | None:
+    """The one kind every event of this class has; None when its kind field allows several (or none)."""
+    kind_field = cls.model_fields.get("kind")
+    if kind_field is None:
+        return None
+    kinds = typing.get_args(kind_field.annotation)
+    return kinds[0] if len(kinds) == 1 and isinstance(kinds[0], str) else None
 
 
 class LineMaker:
@@ -48,10 +59,9 @@ class LineMaker:
         return make(event)
 
     def _maker_for(self, event: EventBase) -> Callable[[EventBase], bytes]:
-        kind_field = type(event).model_fields.get("kind")
-        if kind_field is None or len(typing.get_args(kind_field.annotation)) != 1:  # not one kind per class
+        kind = _kind_of_class(type(event))
+        if kind is None:  # not one kind per class
             return self._maker_by_kind
-        kind = event.kind
         if kind in self._special:
             return self._special[kind]
         if kind in DERIVED:

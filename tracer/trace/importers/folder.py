@@ -47,7 +47,7 @@ def write_trace(conversion: Conversion, source: Path, out: Path, redactor: Redac
     """One trace of a folder import, written whole or not at all: the source stays on disk, so an
     interrupted trace is removed rather than kept as `.interrupted`, and no fsync (5,000 of them took
     ~30 s; see docs/performance.md)."""
-    writer = TraceWriter(out, redactor=redactor, sync=False, **trace_meta(conversion, source))
+    writer = TraceWriter(out, redactor=redactor, flush="close", sync=False, **trace_meta(conversion, source))
     try:
         for event in conversion.events:
             writer(event)
