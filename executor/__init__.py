@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # editors and mypy follow `from executor import X` here; at r
     from .agents.react import ReActAgent, create_react_agent
     from .agents.structured_output import extract_structured
     from .agents.tool_calling import ToolCallingAgent, create_tool_calling_agent
+    from .call_gate import ToolCallGate
     from .clock import ManualClock, SystemClock
     from .models.chat_call import reply_from_llm_end
     from .models.chat_model import (
@@ -46,6 +47,7 @@ if TYPE_CHECKING:  # editors and mypy follow `from executor import X` here; at r
     from .tools.args import ToolInputError
     from .tools.calculator import llm_math_tool
     from .tools.decorator import tool
+    from .tools.mcp import mcp_tools
     from .tools.tool import Tool, ToolError, ToolTimeout
 
 # Each public name and the module it lives in. A name is imported on first use, so `import executor`
@@ -95,6 +97,7 @@ _PUBLIC = {
     "RetryPolicy": "recovery.retry",
     "TransientError": "recovery.retry",
     "RunContext": "run_context",
+    "ToolCallGate": "call_gate",
     "AgentAction": "schema",
     "AgentFinish": "schema",
     "AgentStep": "schema",
@@ -106,6 +109,7 @@ _PUBLIC = {
     "ToolCallingAgent": "agents.tool_calling",
     "create_tool_calling_agent": "agents.tool_calling",
     "tool": "tools.decorator",
+    "mcp_tools": "tools.mcp",
     "Tool": "tools.tool",
     "ToolError": "tools.tool",
     "ToolTimeout": "tools.tool",

@@ -38,7 +38,7 @@ from .run_context import Listener, RunContext
 from .run_settings import DEFAULT_RETRY, retry_policy_for, run_settings
 from .schema import AgentAction, AgentFinish, AgentStep, ToolAgentAction
 from .tools.adapters import as_tools
-from .tools.parallel import perform_tool_calls
+from .tools.parallel import ToolCallGate, perform_tool_calls  # the gate's type: for the attribute below
 from .tools.tool import Tool, invalid_tool_observation
 
 Events = Generator[EventBase, None, Any]
@@ -250,6 +250,7 @@ class AgentExecutor:
             rate_limiter=self.rate_limiter,
             awaits_in_driver=awaits_in_driver,
             caller=AgentExecutor.invoke.__code__,
+            tool_call_gate=self.tool_call_gate,
         )
 
     def _should_continue(self, iterations: int, time_elapsed: float) -> bool:
@@ -315,7 +316,14 @@ class AgentExecutor:
             raise TypeError(
                 f"with_overrides: AgentExecutor has no argument {', '.join(unknown)}; choose from {', '.join(names)}"
             )
-        return type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
+        copy = type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
+        copy.tool_call_gate = self.tool_call_gate
+        return copy
+
+    # Set by whoever drives the run to pace a reply's parallel tool calls (the debugger, a replay: see
+    # call_gate.py); None, the default, lets them run freely. Not a constructor argument: it belongs to
+    # the driver, not to the agent's configuration (with_overrides keeps it).
+    tool_call_gate: ToolCallGate | None = None
 
 
 def _type_name(output: Any) -> str:

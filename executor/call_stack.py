@@ -6,9 +6,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import CodeType, FrameType
+from typing import TYPE_CHECKING
 
 from .events import EventBase
 from .paths import PACKAGE_DIR
+
+if TYPE_CHECKING:  # a type only: the gate is whatever the driver of the run plugged in
+    from .call_gate import ToolCallGate
 
 _PACKAGE_PREFIX = str(PACKAGE_DIR)
 _MAX_STACKS = 64  # a loop round makes a handful of new frames
@@ -25,6 +29,8 @@ class CallScope:
     """The worker function: the stack walk stops there instead of at the run's outermost frame."""
     sink: Callable[[EventBase], None]
     """Receives each event under the emit lock, so the sink sees events in `seq` order."""
+    gate: ToolCallGate | None = None
+    """The executor's tool_call_gate: asked before each emit (see call_gate.py); None: the call runs freely."""
 
 
 class ThreadScope(threading.local):

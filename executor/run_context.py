@@ -10,9 +10,10 @@ from contextlib import contextmanager
 from types import CodeType
 from typing import Any
 
+from .call_gate import ToolCallGate
 from .call_stack import CallScope, CallStacks, ThreadScope
 from .clock import Clock, SystemClock
-from .events import EventBase, SourceRef
+from .events import ChainEndEvent, ChainErrorEvent, EventBase, SourceRef
 from .events.builder import builder_for
 from .paths import relative_path
 from .recovery.rate_limit import RateLimiter
@@ -79,6 +80,7 @@ class RunContext:
         rate_limiter: RateLimiter | None = None,
         awaits_in_driver: bool = False,
         caller: CodeType | None = None,
+        tool_call_gate: ToolCallGate | None = None,
     ) -> None:
         self.clock = clock or SystemClock()
         # True under aiter_events/ainvoke: an awaitable is yielded up to the driver, not run here.
@@ -100,6 +102,8 @@ class RunContext:
         self._concurrent = 0  # how many concurrent_calls blocks are open
         self.run_state: dict[Any, Any] = {}  # what an agent keeps for one run only (a context summary)
         self._thread = ThreadScope()  # a worker thread's CallScope
+        self._at_end: list[Callable[[], None]] = []  # what to do once the run is over (close an MCP connection)
+        self.tool_call_gate = tool_call_gate  # paces parallel tool calls for a debugger or a replay (call_gate.py)
 
     @property
     def iteration(self) -> int:
@@ -133,6 +137,8 @@ class RunContext:
         if scope is None:
             frames = self._known.get(frame) or self._stacks.at(frame)
         else:
+            if scope.gate is not None:  # before the lock: a held call must not keep the others from emitting
+                scope.gate.before_event(scope.tool_call_id)
             frames = scope.prefix + self._stacks.walk(frame, scope.stop)[1:]
             if "tool_call_id" in cls.model_fields and "tool_call_id" not in payload:
                 payload["tool_call_id"] = scope.tool_call_id
@@ -154,7 +160,18 @@ class RunContext:
         finally:
             if lock is not None:
                 lock.release()
+        if self._at_end and (cls is ChainEndEvent or cls is ChainErrorEvent):
+            self._ended()
         return event
+
+    def at_end(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once, when the run emits chain_end or chain_error (an MCP tool closes its server then)."""
+        self._at_end.append(callback)
+
+    def _ended(self) -> None:
+        callbacks, self._at_end = self._at_end, []
+        for callback in callbacks:
+            callback()
 
     @contextmanager
     def concurrent_calls(self) -> Iterator[None]:

@@ -41,6 +41,8 @@ class Configured(Protocol):
     def rules(self) -> RuleSet | None: ...
     @property
     def degrade_after(self) -> int: ...
+    @property
+    def tools(self) -> list[Any]: ...
 
 
 def run_settings(executor: Configured, clock: Clock) -> dict[str, Any]:
@@ -69,7 +71,20 @@ def run_settings(executor: Configured, clock: Clock) -> dict[str, Any]:
         settings["model_chain"] = chain
     if executor.rules is not None:
         settings["degradation"] = {"degrade_after": executor.degrade_after, "rules": executor.rules.describe()}
+    servers = mcp_servers(executor.tools)
+    if servers:  # what each MCP server offered (tools/list), which a replay lists its tools from
+        settings["mcp_servers"] = servers
     return settings
+
+
+def mcp_servers(tools: list[Any]) -> list[dict[str, Any]]:
+    """The listing of each MCP server the tools came from (mcp_tools), once each, in the tools' order."""
+    listings: dict[int, dict[str, Any]] = {}
+    for tool in tools:
+        listing = getattr(tool, "mcp_listing", None)
+        if isinstance(listing, dict):
+            listings.setdefault(id(listing), listing)
+    return list(listings.values())
 
 
 def retry_policy_for(given: RetryPolicy | str | None, agent: Any) -> RetryPolicy | None:

@@ -29,6 +29,8 @@ _HOMES = {
     "langchain-retry-jitter": ("langchain_retry", "SCENARIO_JITTER"),
     "langchain-retry-steady": ("langchain_retry", "SCENARIO_STEADY"),
     "langchain-retry-loopscope": ("langchain_retry", "SCENARIO_LOOPSCOPE"),
+    "mcp-search": ("mcp_search", "SCENARIO"),
+    "own-agent": ("own_agent", "SCENARIO"),
 }
 
 

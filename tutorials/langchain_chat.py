@@ -5,12 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .langchain_extra import langchain_missing
+
 # LangChain is an optional extra (`loopscope[langchain]`): this module is imported only by what
 # records a LangChain run (tutorials' recorders, tests), never when tutorials are listed or walked.
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.utils.function_calling import convert_to_openai_tool
+try:
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage, BaseMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+except ImportError as missing:  # tests/test_extras.py hides the packages
+    raise langchain_missing(missing) from None
 
 
 class ScriptedChatModel(BaseChatModel):

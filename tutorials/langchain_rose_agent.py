@@ -8,15 +8,19 @@ import numexpr
 
 # LangChain is an optional extra (`loopscope[langchain]`): this module is imported only by what records
 # the LangChain rose run (`loopscope fixtures --rerecord`, tests, bench), never when tutorials are walked.
-from langchain_classic.agents import AgentExecutor, create_react_agent
-from langchain_classic.chains import LLMMathChain
-from langchain_core.language_models import BaseChatModel, FakeListLLM
-from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.prompts import PromptTemplate
-from langchain_core.tools import StructuredTool, Tool
-
+from .langchain_extra import langchain_missing
 from .rose_pricing import QUESTION, REPLIES, search
+
+try:
+    from langchain_classic.agents import AgentExecutor, create_react_agent
+    from langchain_classic.chains import LLMMathChain
+    from langchain_core.language_models import BaseChatModel, FakeListLLM
+    from langchain_core.messages import AIMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.prompts import PromptTemplate
+    from langchain_core.tools import StructuredTool, Tool
+except ImportError as missing:  # tests/test_extras.py hides the packages
+    raise langchain_missing(missing) from None
 
 # The prompt of LangChain's hub "hwchase17/react", which the book's run uses.
 REACT_PROMPT = PromptTemplate.from_template(

@@ -18,6 +18,8 @@ class Tutorial:
 
     name: str
     part_names: tuple[str, ...]
+    # Opened on a live run rather than its recording: the lesson steps into functions, which needs live.
+    live: bool = False
 
     @classmethod
     def of(cls, name: str, parts: tuple[Scenario, ...]) -> Tutorial:
@@ -50,8 +52,8 @@ class Tutorial:
         return self.notes.part_labels[part.name][lang]
 
 
-def _tutorial(name: str, *scenario_names: str) -> Tutorial:
-    return Tutorial(name, scenario_names)
+def _tutorial(name: str, *scenario_names: str, live: bool = False) -> Tutorial:
+    return Tutorial(name, scenario_names, live)
 
 
 # In teaching order: the happy path first, then each way the loop can go wrong.
@@ -72,6 +74,10 @@ TUTORIALS: dict[str, Tutorial] = {
         _tutorial("structured-output", "structured-output"),
         # LangChain 1.x's ToolRetryMiddleware recorded from LangChain itself, then loopscope's own retry.
         _tutorial("langchain-retry", "langchain-retry-jitter", "langchain-retry-steady", "langchain-retry-loopscope"),
+        # Tools from a Model Context Protocol server: a tool list, JSON-RPC calls, answers of any shape.
+        _tutorial("mcp-search", "mcp-search"),
+        # Last: an agent of the learner's own kind, whose tool functions they step into, live.
+        _tutorial("own-agent", "own-agent", live=True),
     )
 }
 

@@ -6,8 +6,8 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, TypeAdapter
 
-# The envelope and records live in event_base, the kinds of a failing model call in recovery_events;
-# both are re-exported here, so `from executor.events import ...` names every event class.
+# The envelope and records live in base, the kinds of a failing model call in recovery, an MCP tool's in mcp;
+# all are re-exported here, so `from executor.events import ...` names every event class.
 from .base import (  # noqa: F401 (re-exported)
     SCHEMA_VERSION,
     ActionRecord,
@@ -18,6 +18,7 @@ from .base import (  # noqa: F401 (re-exported)
     ToolInfo,
     describe_fields,
 )
+from .mcp import McpExtractEvent, McpRequestEvent, McpResultEvent
 from .recovery import (
     BreakerClosedEvent,
     BreakerHalfOpenEvent,
@@ -349,7 +350,10 @@ Event = Annotated[
     | BreakerClosedEvent
     | PlanErrorEvent
     | DegradeEvent
-    | RefusalEvent,
+    | RefusalEvent
+    | McpRequestEvent
+    | McpResultEvent
+    | McpExtractEvent,
     Field(discriminator="kind"),
 ]
 EVENT_CLASSES: tuple[type[EventBase], ...] = get_args(get_args(Event)[0])

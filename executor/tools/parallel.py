@@ -9,6 +9,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from ..awaiting import AwaitRequest, Narrated, run_to_completion
+from ..call_gate import ToolCallGate
 from ..call_stack import CallScope
 from ..daemon_threads import in_daemon_thread, start_daemon_workers
 from ..events import InvalidToolEvent, ToolErrorEvent
@@ -34,9 +35,10 @@ def perform_tool_calls(
     pulling one event at a time sees the calls interleave as they really did. A call that
     raises does not stop the others: the first error, in call order, is raised once all are done.
     The workers are daemon threads: on Ctrl-C the loop stops waiting at once, and a call that
-    never returns is abandoned on its thread rather than keeping the process alive.
+    never returns is abandoned on its thread rather than keeping the process alive. The run's
+    tool_call_gate (a debugger's, a replay's) may hold each call at its events; see call_gate.py.
     """
-    prefix = run.stack_here()
+    prefix, gate = run.stack_here(), run.tool_call_gate
     outbox: queue.Queue[Any] = queue.Queue()
     with run.concurrent_calls():  # from before the first worker starts until the last is done
         jobs = [
@@ -45,13 +47,15 @@ def perform_tool_calls(
                 name_to_tool_map,
                 action,
                 run,
-                CallScope(action.tool_call_id, prefix, _run_call.__code__, outbox.put),
+                CallScope(action.tool_call_id, prefix, _run_call.__code__, outbox.put, gate),
             )
             for action in actions
         ]
         calls: list[Future[AgentStep]] = start_daemon_workers(jobs, max_concurrency or len(jobs), "tool-call")
-        for call in calls:
+        for call, action in zip(calls, actions):
             call.add_done_callback(lambda _: outbox.put(_DONE))
+            if gate is not None:  # after the line above: the loop is told first, then the gate
+                call.add_done_callback(functools.partial(_done, gate, action.tool_call_id))
         running = len(calls)
         while running:
             if run.awaits_in_driver:  # under ainvoke: wait in a thread, so the caller's event loop keeps running
@@ -89,6 +93,12 @@ def _run_call(
                     reply = run_to_completion(item.awaitable)
                 except Exception as failure:
                     error = failure
+            elif scope.gate is not None:  # an event this call emitted: the gate may hold the call here
+                scope.gate.after_event(item)
+
+
+def _done(gate: ToolCallGate, call_id: str, _call: Future[AgentStep]) -> None:
+    gate.call_done(call_id)
 
 
 def perform_tool_call(

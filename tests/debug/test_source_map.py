@@ -9,8 +9,10 @@ import pytest
 from tests.helpers.paths import FIXTURES
 from tracer.debug import source_map
 from tracer.trace.reader import TraceFile
+from tutorials.registry import TUTORIALS
 
 FUNCTION = re.compile(r"\bdef\s+(\w+)\s*\(")
+TUTORIAL_FIXTURES = sorted({part.fixture for tutorial in TUTORIALS.values() for part in tutorial.parts})
 
 
 def whole_file_functions(name: str) -> list:
@@ -57,3 +59,28 @@ def test_every_fixture_events_call_stack_is_unchanged(path, monkeypatch):
     )
     assert found == [source_map.frame_locations(*stack) for stack in stacks]
     source_map._call_site.cache_clear()
+
+
+def _lines(session) -> list[tuple[str, str | None, int | None]]:
+    return [(f.function, f.file, f.line) for f in session.frames()]
+
+
+@pytest.mark.parametrize("fixture", TUTORIAL_FIXTURES, ids=lambda p: p.stem)
+def test_a_frames_line_is_right_from_the_first_paint_and_known(fixture):
+    """What the debugger shows before the re-execution arrives (found in the source) is what the
+    re-executed run's real frames say later: the first frame showed invoke at :111, then :118."""
+    from tracer.debug.session import build_session
+
+    session = build_session(fixture)
+    shown_first, real = [], []
+    for position in range(len(session)):
+        session.goto(position)
+        session.wait_for_locals = False
+        first = _lines(session)
+        session.wait_for_locals = True
+        frames = session.real_frames() or ()
+        live = [(f.function, f.file, f.line) for f in frames]
+        shown_first.append(first[: len(live)])  # a worker thread's event: its loop-thread part
+        real.append(live)
+        assert all(line is not None for _function, _file, line in first), (position, first)
+    assert shown_first == real

@@ -83,12 +83,12 @@ def test_the_functions_callees_and_other_threads_are_not_stepped(make):
     assert sys.gettrace() is None  # this (the test's) thread never had it
 
 
-def test_a_tool_call_in_a_worker_thread_is_refused_with_a_reason():
+def test_a_tool_call_in_a_worker_thread_is_steppable_and_loopscopes_own_code_is_not():
     callee = callee_of(countdown)
     parallel = SimpleNamespace(
         kind="tool_start", callee=callee, tool_call_id="call_1", frames=("invoke", "perform_tool_calls")
     )
-    assert "tool-call worker thread" in why_not_steppable(parallel)
+    assert why_not_steppable(parallel) is None  # its worker thread is followed (test_step_into_parallel.py)
     react = SimpleNamespace(kind="tool_start", callee=callee, tool_call_id=None, frames=("invoke", "run"))
     assert why_not_steppable(react) is None
     ours = SimpleNamespace(

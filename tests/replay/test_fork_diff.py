@@ -45,8 +45,14 @@ def test_an_observation_fork_changes_what_the_model_sees_next(tmp_path):
     assert fork.events[search_end.seq].observation == "Roses cost 40 yuan a bunch."
     next_prompt = next(e for e in fork.events if e.kind == "llm_start" and e.seq > search_end.seq)
     assert "Observation: Roses cost 40 yuan a bunch.\nThought: " in next_prompt.prompt
-    # The later recorded replies still fit (same stop sequences), so the run carries on to the end.
+    # By default the later plan calls get their recorded replies, given to the old prompts: the run
+    # carries on to the old end, and each such call is named, with where its prompt changed.
     assert fork.labels() == rose().labels()
+    first = result.changed[0]
+    assert {c.answered for c in result.changed} == {"recording"}
+    assert first.seq == next_prompt.seq and result.stale == result.changed
+    assert "'Observation: Roses cost 40 yuan a bunch.'" in first.difference
+    assert fork.header.after_fork == "recording"
 
 
 CALC_FIRST = " Just arithmetic.\nAction: Calculator\nAction Input: 2 + 2"
@@ -64,17 +70,18 @@ def test_when_no_recorded_reply_fits_the_fork_stops_with_a_clear_error(tmp_path)
     assert "pass --model to let a live model answer" in result.trace.events[-1].message
 
 
-def test_a_live_model_answers_what_the_recording_cannot_and_recorded_replies_answer_the_rest(tmp_path):
+def test_a_live_model_answers_what_the_recording_cannot_and_every_changed_prompt(tmp_path):
     first_end = next(e for e in rose().events if e.kind == "llm_end")
-    live = ScriptedModel(["```text\n2 + 2\n```"], model_name="live")
+    live = ScriptedModel(["```text\n2 + 2\n```", " I now know the final answer.\nFinal Answer: 4"], model_name="live")
     result = fork_trace(ROSE, first_end.seq, output=tmp_path / "live.jsonl", reply=CALC_FIRST, live_model=live)
-    assert result.error is None and len(live.prompts) == 1 and "Question: 2 + 2" in live.prompts[0]
-    observations = [e.observation for e in result.trace.events if e.kind == "tool_end"]
-    # 2 + 2 came from the live model; the later 25 * 1.05 question is the recorded one, so its
-    # recorded reply fits; the plan replies after the fork are the recorded ones, in order.
-    assert observations == ["Answer: 4", "Answer: 26.25"]
-    assert result.trace.header.live_after_fork == "live"
-    assert result.trace.outcome() == rose().outcome()
+    assert result.error is None and len(live.prompts) == 2 and "Question: 2 + 2" in live.prompts[0]
+    # The calculator's question was never recorded; the plan call after it holds the new action in its
+    # scratchpad, so its recorded reply (to another prompt) is not used: the live model answers it too.
+    assert "Action Input: 2 + 2\nObservation: Answer: 4" in live.prompts[1]
+    assert [(c.call, c.answered) for c in result.changed] == [(3, "live")] and not result.stale
+    assert [e.observation for e in result.trace.events if e.kind == "tool_end"] == ["Answer: 4"]
+    assert result.trace.header.live_after_fork == "live" and result.trace.header.after_fork == "live"
+    assert result.trace.outcome() == "finished: 4"
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.paths import FIXTURES
 from tests.helpers.small_fs import small_tmpfs
 from tracer.runs import catalogue as catalogue_module
 from tracer.runs.catalogue import Catalogue, chosen_location, default_location
 from tracer.runs.listing import list_runs
+
+SHIPPED = len(list(FIXTURES.rglob("*.jsonl")))  # the traces fixture copies every shipped fixture
 
 
 def listed(folder, path=None, **options):
@@ -33,8 +36,8 @@ def outcomes(listing) -> dict[str, str]:
 def test_the_second_listing_reads_nothing_and_lists_the_same_rows(traces):
     first = listed(traces)
     second = listed(traces)
-    assert first.read == len(first.rows) == 16 and first.cached == 0
-    assert second.read == 0 and second.cached == 16
+    assert first.read == len(first.rows) == SHIPPED and first.cached == 0
+    assert second.read == 0 and second.cached == SHIPPED
     assert second.rows == first.rows
 
 
@@ -55,7 +58,7 @@ def test_a_file_rewritten_to_the_same_size_and_mtime_is_read_again(traces):
 def test_a_file_changed_within_the_racy_window_is_read_again_next_time(traces, monkeypatch):
     monkeypatch.setattr(catalogue_module, "RACY_NS", 3_600 * 10**9)  # everything was written "just now"
     listed(traces)
-    assert listed(traces).read == 16
+    assert listed(traces).read == SHIPPED
 
 
 def test_removed_truncated_and_corrupted_traces_are_noticed_between_listings(traces):
@@ -71,20 +74,20 @@ def test_removed_truncated_and_corrupted_traces_are_noticed_between_listings(tra
     emptied.write_bytes(b"")
     again = listed(traces)
     found = outcomes(again)
-    assert "rose_pricing.jsonl" not in found and len(again.rows) == 15
+    assert "rose_pricing.jsonl" not in found and len(again.rows) == SHIPPED - 1
     assert found["invalid_tool.jsonl"] == "truncated"
     assert found["parallel_tools.jsonl"] == "unreadable" and found["rate_limit.jsonl"] == "unreadable"
     reasons = {Path(r.path).name: r.detail for r in again.rows if Path(r.path).parent == traces}
     assert "not valid JSON" in reasons["parallel_tools.jsonl"] and "empty" in reasons["rate_limit.jsonl"]
     assert all("\n" not in reason and "\x1b" not in reason for reason in reasons.values())
-    assert listed(traces).cached == 15  # and the damage is remembered as it is, until the files change
+    assert listed(traces).cached == SHIPPED - 1  # and the damage is remembered as it is, until the files change
 
 
 def test_deleting_the_catalogue_loses_nothing(traces):
     first = listed(traces)
     default_location().unlink()
     again = listed(traces)
-    assert again.read == 16 and again.rows == first.rows
+    assert again.read == SHIPPED and again.rows == first.rows
 
 
 @pytest.mark.parametrize(
@@ -102,7 +105,7 @@ def test_a_damaged_catalogue_is_rebuilt_never_trusted(traces, damage):
     damage(default_location())
     again = listed(traces)
     assert again.rows == first.rows
-    assert listed(traces).cached == 16  # rebuilt, and in use again
+    assert listed(traces).cached == SHIPPED  # rebuilt, and in use again
 
 
 def test_a_stored_row_that_does_not_validate_or_names_another_file_is_read_from_the_file(traces):
@@ -124,7 +127,7 @@ def test_someone_elses_files_at_the_catalogue_path_are_never_touched(traces, tmp
     for path in (theirs, notes):
         before = path.read_bytes()
         listing = listed(traces, path)
-        assert len(listing.rows) == 16 and "not" in listing.notes[0]
+        assert len(listing.rows) == SHIPPED and "not" in listing.notes[0]
         assert path.read_bytes() == before
 
 
@@ -137,7 +140,7 @@ def test_a_catalogue_path_that_is_a_link_or_a_folder_is_refused(traces, tmp_path
     folder.mkdir()
     for path in (link, folder):
         listing = listed(traces, path)
-        assert len(listing.rows) == 16 and "not a regular file" in listing.notes[0]
+        assert len(listing.rows) == SHIPPED and "not a regular file" in listing.notes[0]
     assert target.read_bytes() == b""
 
 
@@ -149,8 +152,8 @@ def test_a_read_only_cache_lists_from_the_files(traces, own_cache, monkeypatch):
             monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))
         first = listed(traces)
         second = listed(traces)
-    assert len(first.rows) == 16 and "cannot be used" in first.notes[0]
-    assert second.read == 16 and second.rows == first.rows
+    assert len(first.rows) == SHIPPED and "cannot be used" in first.notes[0]
+    assert second.read == SHIPPED and second.rows == first.rows
 
 
 def test_a_catalogue_another_loopscope_is_writing_is_waited_for_briefly_then_passed_by(traces, monkeypatch):
@@ -164,7 +167,7 @@ def test_a_catalogue_another_loopscope_is_writing_is_waited_for_briefly_then_pas
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert len(listing.rows) == 17 and "busy" in listing.notes[0]
+    assert len(listing.rows) == SHIPPED + 1 and "busy" in listing.notes[0]
     assert listed(traces).read == 1  # the new trace was not kept while it was busy: read again, once
 
 
@@ -173,8 +176,8 @@ def test_a_folder_whose_name_extends_another_keeps_its_own_rows(traces, tmp_path
     shutil.copytree(traces, sibling)
     listed(traces)
     listed(sibling)
-    assert listed(traces).cached == 16
-    assert listed(sibling).cached == 16
+    assert listed(traces).cached == SHIPPED
+    assert listed(sibling).cached == SHIPPED
 
 
 def test_another_tools_export_is_passed_over_unless_imports_are_asked_for(traces):
@@ -182,8 +185,8 @@ def test_another_tools_export_is_passed_over_unless_imports_are_asked_for(traces
 
     write_otlp(traces / "collector.jsonl")
     plain = listed(traces)
-    assert plain.foreign == 1 and len(plain.rows) == 16
+    assert plain.foreign == 1 and len(plain.rows) == SHIPPED
     imported = listed(traces, imports=True)
-    assert len(imported.rows) == 17
+    assert len(imported.rows) == SHIPPED + 1
     assert next(r for r in imported.rows if r.path.endswith("collector.jsonl")).imported
     assert listed(traces).foreign == 1  # its stored row is not listed without --imports

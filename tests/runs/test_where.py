@@ -66,7 +66,14 @@ def test_a_run_the_catalogue_has_no_shapes_for_is_read_instead(listing, text):
 
 def test_the_examples_of_the_issue(listing):
     tool_errors = RunCondition('kind == "tool_error"').select(listing.rows, listing.shapes)
-    assert names(tool_errors) == {"tool-error-handled", "tool-error-unhandled", "parallel-tools"}
+    assert names(tool_errors) == {
+        "tool-error-handled",
+        "tool-error-unhandled",
+        "parallel-tools",
+        "langchain-retry-jitter",
+        "langchain-retry-steady",
+        "langchain-retry-loopscope",
+    }
     late_searches = RunCondition('tool == "Search" and iteration >= 3').select(listing.rows, listing.shapes)
     assert names(late_searches) == {"iteration-limit"}  # the others search in rounds 1 and 2 only
 

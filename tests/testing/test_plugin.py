@@ -3,6 +3,22 @@
 import shutil
 import textwrap
 
+# Imported here, before pytester's in-process runs: each run ends by putting sys.modules back as it
+# found it, so a module first imported inside one run is imported afresh in the next, while names
+# executor's lazy table resolved in the first run stay cached: two copies of a class then disagree
+# (a recorded callee failed isinstance), and numpy, under numexpr, cannot be imported twice in one
+# process (the calculator's tool then errs). With these loaded up front every run shares them.
+import numexpr  # noqa: F401
+
+import executor
+import tracer.replay.builder
+import tracer.replay.verify
+import tracer.testing.configured_model
+import tracer.testing.snapshot_extension  # noqa: F401
+
+for _name in executor.__all__:
+    getattr(executor, _name)
+
 pytest_plugins = ["pytester"]
 
 # The README's example (tests/test_readme_snippets.py runs the README's own copy, marker included).
@@ -62,8 +78,38 @@ def test_without_a_cassette_record_mode_none_fails_and_says_how_to_record(pytest
     pytester.makepyfile(test_agent=README_EXAMPLE)
     result = run(pytester)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*no cassette at *test_rose_agent.jsonl; record it with --loopscope-record=once*"])
+    result.stdout.fnmatch_lines(
+        [
+            "E   *CassetteMissing: no cassette at cassettes/test_agent/test_rose_agent.jsonl; record it with "
+            "`pytest test_agent.py::test_rose_agent --snapshot-update --loopscope-record=once`*"
+        ]
+    )
     assert not (pytester.path / CASSETTE).exists()
+    assert "record_modes.py" not in result.stdout.str()  # the message is the failure: no frames inside loopscope
+
+
+def test_a_divergence_is_a_short_report_and_tb_long_shows_loopscopes_frames(pytester):
+    recorded(pytester)
+    pytester.makepyfile(test_agent=README_EXAMPLE.replace("Look up today's prices.", "Look up prices."))
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    failure = result.stdout.str().split("= FAILURES =")[1].split("short test summary info")[0]
+    result.stdout.fnmatch_lines(
+        [
+            ">       trace = loopscope_cassette.run(build, *",
+            "E   *ReplayDivergence: the run no longer matches its cassette cassettes/test_agent/test_rose_agent.jsonl",
+            "E   *event 0 (chain_start): tools[[]0[]].description differs",
+            'E   *  recorded: "Look up today\'s prices."',
+            "E   *  re-run:   'Look up prices.'",
+            "E   *if the change is intended, record it again: "
+            "`pytest test_agent.py::test_rose_agent --snapshot-update --loopscope-record=rewrite`",
+            "test_agent.py:*: ReplayDivergence",
+        ]
+    )
+    assert "record_modes.py" not in failure and "def _replay" not in failure and len(failure.splitlines()) < 30
+    assert "snapshot unused" not in result.stdout.str()  # it did not run, so syrupy must not offer to delete it
+    long = run(pytester, "--tb=long")
+    assert "record_modes.py" in long.stdout.str() and "def _replay" in long.stdout.str()
 
 
 def test_a_changed_loop_fails_naming_the_event_and_the_prompt_diff(pytester):

@@ -164,4 +164,4 @@ async def test_a_session_opened_over_the_first_screen_stops_its_re_execution_and
         finally:
             release.set()
         await settle(pilot)
-        assert "again" in str(app.screen.query_one("#status").render())
+        assert "again" in app.screen.query_one("#status").plain

@@ -26,7 +26,7 @@ async def test_a_chinese_tutorial_has_chinese_pane_titles_footer_status_and_stop
             assert english not in screen, english
         await pilot.press("s")
         await settle(pilot)
-        status = str(app.screen.query_one(StatusLine).render())
+        status = app.screen.query_one(StatusLine).plain
         assert "事件 1/23" in status and "第 1 轮" in status and "单步 → 事件 1" in status
         assert "llm_start · 规划" in status and "planning" not in status and "全程" in status
         await pilot.press("question_mark")
@@ -108,3 +108,29 @@ async def test_the_variables_and_prompt_panes_speak_chinese_too_but_never_transl
 
         detail = detail_text(session.event(9), session.costs.call_at(9), "zh").plain
         assert "提示词 " in detail and "补全" in detail and "completion tokens" not in detail
+
+
+async def test_every_box_the_keys_open_speaks_chinese_in_a_chinese_tutorial():
+    from tests.helpers.screen_text import allowed_words, foreign_words, screen_rows
+    from tracer.tui.panes.source_view import SourceView
+
+    allowed = allowed_words("rose-pricing", "zh")
+    app = DebuggerApp(tutorial_session("rose-pricing", 0, "zh"))
+    problems = []
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        app.session.goto(2)  # an llm_end: f forks its reply, e edits its call's prompt
+        app.screen.refresh_panes()
+        for key in ("question_mark", "T", "f", "D", "e", "F", "slash", "colon", "B", "4"):
+            await pilot.press(key)
+            await settle(pilot)
+            problems += [(key, word, row) for word, row in foreign_words(screen_rows(app, (SourceView,)), allowed)]
+            if key == "question_mark":  # the help is long: its end too
+                for _ in range(8):
+                    await pilot.press("space")
+                await settle(pilot)
+                problems += [(key, w, r) for w, r in foreign_words(screen_rows(app, (SourceView,)), allowed)]
+            if key != "4":
+                await pilot.press("escape")
+                await settle(pilot)
+    assert problems == [], "\n".join(f"{key}: {word!r} in {row}" for key, word, row in dict.fromkeys(problems))

@@ -96,7 +96,7 @@ async def test_tokens_and_cost_show_in_the_detail_pane_and_the_status_line(rose)
         detail = pane_text(app, "detail-text")
         assert "prompt +" in detail and "estimated (no usage recorded)" in detail
         assert "priced as gpt-4o-mini" in detail
-        status = str(app.screen.query_one(StatusLine).render())
+        status = app.screen.query_one(StatusLine).plain
         assert "iteration" in status and "run " in status and "(est.)" in status
         await press(pilot, "s")  # its llm_end shows the same call
         assert pane_text(app, "detail-text").count("prompt +") == 1
@@ -133,7 +133,7 @@ async def test_a_filter_that_reads_every_event_runs_off_the_ui_thread(rose, monk
             await pilot.press("enter")
             await pilot.pause()
             assert app.session.shown() is None  # still computing, and the window answers meanwhile
-            assert "filtering" in str(app.screen.query_one(StatusLine).render())
+            assert "filtering" in app.screen.query_one(StatusLine).plain
             await pilot.press("s")  # waits for the filter, like every motion while something is busy
             await pilot.pause()
             assert app.session.position == 0
@@ -156,7 +156,7 @@ async def test_continue_to_a_condition_on_a_big_trace_searches_off_the_ui_thread
             await pilot.press("c")
             await pilot.pause()
             assert app.session.position == 0  # still searching, and the window answers meanwhile
-            assert "checking breakpoint conditions" in str(app.screen.query_one(StatusLine).render())
+            assert "checking breakpoint conditions" in app.screen.query_one(StatusLine).plain
             await pilot.press("s")  # waits its turn, like every key while something is busy
             await pilot.pause()
             assert app.session.position == 0
@@ -181,7 +181,7 @@ async def test_esc_stops_a_long_condition_search_where_it_got_to(rose, monkeypat
         try:
             await pilot.press("c")
             await pilot.pause()
-            assert "esc stops" in str(app.screen.query_one(StatusLine).render())
+            assert "esc stops" in app.screen.query_one(StatusLine).plain
             await pilot.press("escape")
         finally:
             release.set()
@@ -219,3 +219,17 @@ async def test_quitting_during_a_long_condition_search_stops_the_search(rose, mo
         await pilot.press("q")
     time.sleep(1.0)  # long enough for the rest of the search (three more checks) had it gone on
     assert len(checks) <= 2  # it stopped at its next look, not after all four candidates
+
+
+def test_the_status_lines_bill_says_nothing_it_does_not_know():
+    from tracer.report.cost import CostTotal
+    from tracer.tui.flows.tutorials import tutorial_session
+    from tracer.tui.panes.status_line import _bill, bill_text
+
+    session = tutorial_session("rose-pricing", 0, "en")
+    session.goto(0)  # chain_start: round 0 has no model call ("iteration 0 tok no price" said nothing)
+    assert bill_text(session, 0).startswith("run ") and "no price" not in bill_text(session, 0)
+    session.goto(2)
+    assert bill_text(session, 1).startswith("iteration 300 tok $")
+    assert _bill(CostTotal(1, 10, 5, None, False), "en") == "15 tok"  # a model without a price: tokens only
+    assert _bill(CostTotal(1, 10, 5, 0.5, False), "zh") == "15 token $0.500000"

@@ -40,7 +40,7 @@ async def press(pilot, *keys):
 
 
 def status(app) -> str:
-    return str(app.screen.query_one(StatusLine).render())
+    return app.screen.query_one(StatusLine).plain
 
 
 async def fork_with(pilot, app, text: str) -> None:
@@ -316,3 +316,48 @@ def test_our_errors_read_as_their_first_line_and_others_keep_their_type():
     assert first_line_of(LookupError("no recording at x.jsonl")) == "no recording at x.jsonl"
     assert first_line_of(ValueError("bad value\nmore")) == "ValueError: bad value"
     assert first_line_of(OSError()) == "OSError"
+
+
+async def test_the_fork_box_says_what_answers_a_changed_prompt_and_the_fork_says_what_happened(rose, here):
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.goto(5)  # Search's tool_end: the next plan prompts will hold the new observation
+        await press(pilot, "f")
+        after = str(app.screen.query_one("#fork-after").render())
+        assert "gets the reply recorded for the old prompt" in after and "ctrl+t: stop there instead" in after
+        await fork_with(pilot, app, "Roses cost 40 yuan a bunch.")
+        message = app.session.message
+        assert "warning, stale: model calls #2 (event 8), #4 (event 18) got replies recorded for other prompts" in (
+            message
+        ), message
+        assert app.session.store.header.after_fork == "recording"
+    app.session.store.close()
+    app.close_opened()
+
+
+async def test_ctrl_t_in_the_fork_box_stops_the_fork_at_the_first_changed_prompt(rose, here):
+    app = debugger(rose)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.goto(5)
+        await press(pilot, "f", "ctrl+t")
+        after = str(app.screen.query_one("#fork-after").render())
+        assert "ends the fork there" in after and "ctrl+t: answer from the recording instead" in after
+        await fork_with(pilot, app, "Roses cost 40 yuan a bunch.")
+        assert "stopped at model call #2 (event 8): its prompt changed" in app.session.message
+        events = [app.session.event(p) for p in range(len(app.session))]
+        assert [e.kind for e in events[-2:]] == ["llm_start", "chain_error"]
+        assert "Observation: Roses cost 40 yuan a bunch." in events[-2].prompt
+        assert app.session.store.header.after_fork == "stop"
+    app.session.store.close()
+    app.close_opened()
+
+
+async def test_with_a_model_given_the_fork_box_offers_to_ask_it(rose, here):
+    app = debugger(rose)
+    app.session.call_model = ("openai:gpt-4o-mini", None)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.goto(5)
+        await press(pilot, "f")
+        assert "ask openai:gpt-4o-mini" in str(app.screen.query_one("#fork-after").render())
+        await press(pilot, "ctrl+t", "ctrl+t")
+        assert "goes to the live model openai:gpt-4o-mini" in str(app.screen.query_one("#fork-after").render())

@@ -18,6 +18,7 @@ from tracer.tui.app import DebuggerApp
 from tracer.tui.keymap import parse_keymap
 from tracer.tui.panes.breakpoints_pane import BreakpointsPane
 from tracer.tui.panes.call_stack import CallStackPane
+from tracer.tui.panes.prompt_pane import PromptPane
 from tracer.tui.panes.source_view import SourceView
 from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.panes.timeline import EventTimeline
@@ -39,7 +40,7 @@ def at(app) -> int:
 
 
 def status(app) -> str:
-    return str(app.screen.query_one(StatusLine).render())
+    return app.screen.query_one(StatusLine).plain
 
 
 @pytest.mark.parametrize(
@@ -196,7 +197,7 @@ async def test_u_and_d_walk_the_call_stack_and_the_source_follows(rose):
         assert highlighted(app)[0] == "executor/models/chat_model.py"
         await press(pilot, "u")
         assert highlighted(app)[0] == "executor/tools/calculator.py"
-        assert "▶ calculate" in str(app.screen.query_one(CallStackPane).render())
+        assert "▶ calculate" in app.screen.query_one(CallStackPane).plain
         await press(pilot, "u", "u")
         file, line = highlighted(app)
         assert file == "executor/agent_executor.py"
@@ -217,7 +218,7 @@ async def test_number_keys_switch_panes_and_fill_them(rose):
         assert "AgentAction(tool='Calculator', tool_input='25 * 1.05'" in text
         assert "▶ _iter_next_step()" in text and "intermediate_steps" in text
         await press(pilot, "2")
-        assert active_tab(app) == "prompt" and "plan() call #2" in str(app.screen.query_one("#prompt-header").render())
+        assert active_tab(app) == "prompt" and "plan() call #2" in app.screen.query_one(PromptPane).header
         await press(pilot, "3")
         assert active_tab(app) == "detail" and "tool_input    '25 * 1.05'" in pane_text(app, "detail-text")
         await press(pilot, "4")
@@ -231,7 +232,7 @@ async def test_help_lists_every_key_and_closes(rose):
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "question_mark")
         assert isinstance(app.screen, HelpScreen)
-        shown = str(app.screen.query_one("Static").render())
+        shown = app.screen.plain
         for binding in [*DebuggerScreen.BINDINGS, *BreakpointsPane.BINDINGS[2:], *type(app).BINDINGS]:
             line = f"  {key_label(binding.key):<12}{EXPLAINED.get(binding.id, binding.description)}"
             assert line in shown.splitlines(), line
@@ -309,7 +310,7 @@ async def test_a_keymap_rebinds_a_key_by_its_id(rose):
         assert app.session.position == 2
         await press(pilot, "h")
         assert isinstance(app.screen, HelpScreen)
-        assert "  j           step: to the next event" in str(app.screen.query_one("Static").render())
+        assert "  j           step: to the next event" in app.screen.plain
 
 
 def test_a_keymap_naming_no_binding_is_a_one_line_error():

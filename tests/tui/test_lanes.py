@@ -18,8 +18,25 @@ def test_three_calls_are_three_columns_that_overlap_until_each_ends():
     # when Shanghai starts, Beijing's lane is still open and Guangzhou's has not begun
     assert by_kind[("tool_start", "call_sh")].startswith("│ ● ")
     # Shanghai ends last: by then the other two lanes are closed
-    assert by_kind[("tool_end", "call_sh")].startswith("  ●   ")
-    assert by_kind[("tool_end", "call_sh")].split()[-2:] == ["2.013s", "call_sh"]
+    assert by_kind[("tool_end", "call_sh")] == "  ●   "
+
+
+def test_each_lane_row_names_its_call_and_a_narrow_pane_gets_one_column_a_lane():
+    events = load_trace(FIXTURES / "parallel_tools.jsonl")[1]
+    lanes = LaneMap(events.__getitem__, len(events))
+    start = next(e for e in events if e.kind == "tool_start" and e.tool_call_id == "call_sh")
+    assert lanes.label(start.seq, start).plain == "call_sh " and lanes.cell(start.seq, narrow=True).plain == "│●  "
+    assert lanes.label(start.seq, start, narrow=True).plain == "…sh "  # bj, sh, gz: two letters tell them apart
+
+
+def test_the_failing_call_is_marked_in_its_lane_as_a_plain_row_marks_an_error():
+    events = load_trace(FIXTURES / "parallel_tools.jsonl")[1]
+    lanes = LaneMap(events.__getitem__, len(events))
+    failed = next(e for e in events if e.kind == "tool_error")
+    cell = lanes.cell(failed.seq)
+    mark = cell.plain.index("✗")
+    assert any(span.start <= mark < span.end and "red" in str(span.style) for span in cell.spans)
+    assert "✗" not in "".join(lanes.cell(e.seq).plain for e in events if e.kind == "tool_end")
 
 
 def test_events_outside_the_acting_phase_have_no_lane_cell():

@@ -144,7 +144,7 @@ async def test_a_truncated_trace_opens_with_a_visible_warning(rose, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert len(app.session) == 22
-        assert "the last line is cut off" in str(app.screen.query_one(StatusLine).render())
+        assert "the last line is cut off" in app.screen.query_one(StatusLine).plain
         await pilot.press("s")
         await settle(pilot)
         assert "truncated" in str(app.screen.query_one(EventTimeline).border_subtitle)
@@ -202,7 +202,7 @@ async def test_names_in_a_hand_written_trace_cannot_style_the_screen(rose, tmp_p
         app.screen.refresh_panes()
         await pilot.press("3")
         await settle(pilot)
-        assert "[reverse]x␛[31m" in str(app.screen.query_one(CallStackPane).render())
+        assert "[reverse]x␛[31m" in app.screen.query_one(CallStackPane).plain
         assert "[b]evil.py:" in str(app.screen.query_one("#source-pane").border_title)
         assert "[reverse]x␛[31m" in pane_text(app, "detail-text")
         assert "\x1b" not in app.export_screenshot()
@@ -223,7 +223,7 @@ async def test_a_trace_killed_between_events_opens_as_interrupted(rose, tmp_path
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert len(app.session) == 10
-        assert "the run was interrupted" in str(app.screen.query_one(StatusLine).render())
+        assert "the run was interrupted" in app.screen.query_one(StatusLine).plain
         assert "truncated" in str(app.screen.query_one(EventTimeline).border_subtitle)
 
 
@@ -249,3 +249,21 @@ def test_the_prompt_pane_at_a_trim_shows_what_was_dropped_and_what_the_next_call
     assert "history summarized" in header.plain
     assert styled(body, SUMMARY).startswith("[user]\nSummary of the earlier steps")
     assert "Lao She Tea House" in styled(body, DROPPED) and "Huxinting Tea House" in styled(body, DROPPED)
+
+
+def test_real_locals_round_a_floats_noise_and_the_detail_pane_keeps_it_exact():
+    from executor.events import LimitReachedEvent
+    from tracer.tui.views.detail_view import detail_text
+    from tracer.tui.views.variables_view import rounded_floats
+
+    assert rounded_floats("0.010000000000000005") == "0.01"
+    assert rounded_floats("[0.30000000000000004, 2.5, 'v1.2345678901']") == "[0.3, 2.5, 'v1.2345678901']"
+    assert rounded_floats("12345.678901234") == "12345.678901"
+    fields = LimitReachedEvent.model_fields
+    assert "elapsed" in fields
+    event = LimitReachedEvent(
+        seq=3, run_id="r", t=0.010000000000000005, iteration=1, frames=["_call"],
+        source={"file": "executor/agent_executor.py", "line": 1, "function": "_call"},
+        reason="max_execution_time", iterations=1, elapsed=0.010000000000000005, early_stopping_method="force",
+    )  # fmt: skip
+    assert "0.010000000000000005" in detail_text(event).plain

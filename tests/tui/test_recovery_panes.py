@@ -19,7 +19,7 @@ def copy_of(name, tmp_path):
 
 
 def status(app) -> str:
-    return str(app.screen.query_one(StatusLine).render())
+    return app.screen.query_one(StatusLine).plain
 
 
 async def test_breaker_states_show_on_the_status_line_and_refused_calls_on_the_timeline(tmp_path):

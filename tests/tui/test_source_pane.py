@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from tests.helpers.pilot_helpers import debugger, settle
 from tracer.debug.reenactment import Reenactment
 from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.tutorials import tutorial_session
+from tracer.tui.panes.source_view import SourceView
+from tutorials.registry import TUTORIALS
 
 SIZE = (120, 40)
 
@@ -44,3 +48,24 @@ async def test_a_callers_line_found_in_the_source_says_so_in_chinese(monkeypatch
             release.set()
         await settle(pilot)
         assert "调用方行号由源码推断" not in title(app)  # the re-executed run knows the caller's real line
+
+
+@pytest.mark.parametrize("name", ["context-budget", "rose-pricing"])
+async def test_the_marked_line_sits_in_the_middle_half_of_the_source_pane_at_every_event(name):
+    app = DebuggerApp(tutorial_session(name, len(TUTORIALS[name].parts) - 1, "en"))
+    off_centre = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        view = app.screen.query_one(SourceView)
+        for position in range(len(app.session)):
+            app.session.goto(position)
+            app.screen.refresh_panes()
+            await settle(pilot)
+            height, line = view.scrollable_content_region.height, view.current_line
+            if not view.display or line is None or view.max_scroll_y == 0:
+                continue
+            row = line - 1 - view.scroll_y
+            at_an_end = view.scroll_y in (0, view.max_scroll_y)
+            if not height // 4 <= row < height - height // 4 and not at_an_end:
+                off_centre.append((position, line, row, height))
+    assert off_centre == []  # context-budget's event 24 sat on the pane's second-last row

@@ -7,10 +7,12 @@ import sys
 import pytest
 
 from tests.debug.test_step_into import monitoring_left
+from tests.helpers.parallel_agent import recorded_parallel
 from tests.helpers.pilot_helpers import answer, debugger, highlighted, pane_text, settle
 from tests.helpers.user_project import recorded_florist
 from tracer.debug.live_run import LiveRun
 from tracer.debug.step_into import on_awaiting_loop
+from tracer.tui.chrome import localise
 from tracer.tui.panes.status_line import StatusLine
 
 SIZE = (120, 40)
@@ -38,7 +40,7 @@ def spied_run(tmp_path, recorded) -> tuple[LiveRun, list]:
 
 
 def status(app) -> str:
-    return str(app.screen.query_one(StatusLine).render())
+    return app.screen.query_one(StatusLine).plain
 
 
 def footer_label(app, binding_id: str) -> str:
@@ -282,3 +284,84 @@ def test_leaving_the_function_says_how_the_call_ended(kind, error_type, said, zh
     left_function(session, Motion.OUT)
     assert session.message == said
     assert zh in localise(said, "zh")
+
+
+def test_leaving_a_parallel_call_onto_another_calls_event_says_whose_it_is():
+    from types import SimpleNamespace
+
+    from executor.events import ToolStartEvent
+    from executor.events.base import CalleeRef, SourceRef
+    from tracer.debug.stepping import Motion
+    from tracer.tui.flows.into_function import left_function
+
+    where = SourceRef(file="executor/tools/tool.py", line=40, function="run")
+    envelope = {"run_id": "r", "t": 0.5, "iteration": 1, "frames": ("perform_tool_calls",), "source": where}
+    quote = CalleeRef(file="shop.py", line=8, function="quote", qualname="quote")
+    count = CalleeRef(file="shop.py", line=20, function="count", qualname="count")
+    stepped = ToolStartEvent(tool="quote", tool_input="{}", callee=quote, tool_call_id="c_quote", seq=6, **envelope)
+    other = ToolStartEvent(tool="count", tool_input="{}", callee=count, tool_call_id="c_count", seq=7, **envelope)
+    store = SimpleNamespace(run=SimpleNamespace(stepped_into=stepped))
+    session = SimpleNamespace(event=lambda: other, position=7, message="", store=store)
+    left_function(session, Motion.OUT)
+    said = "step out: quote() is done → event 7 (another call's tool_start; quote()'s own comes in turn)"
+    assert session.message == said
+    assert "另一个调用的 tool_start" in localise(said, "zh")
+
+
+@pytest.fixture
+def parallel(tmp_path, monkeypatch):
+    """A tool-calling agent whose reply asks for quote() and count() at once, and its recording."""
+    yield recorded_parallel(tmp_path, monkeypatch)
+    sys.modules.pop("parallel", None)
+
+
+async def test_s_at_a_parallel_calls_tool_start_follows_its_thread_and_r_returns_to_the_events(parallel, tmp_path):
+    recorded, module, line_of = parallel
+    run = LiveRun("parallel:build", tmp_path / "live.jsonl", fixture=recorded)
+    app = debugger(None, live=run, breakpoints=["tool=quote"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_start")
+        start = app.session.event()
+        assert start.tool == "quote" and start.tool_call_id == "c_quote"
+        assert footer_label(app, "step-forward") == "step into quote()"
+        await pilot.press("s")
+        await settle(pilot, lambda: idle(app) and run.line_stop is not None)
+        assert highlighted(app)[1] == line_of('RAN.append("quote")')
+        assert "quote.py" not in status(app) and "not stepping into it" not in app.session.message
+        await pilot.press("s", "s")
+        await settle(pilot, lambda: idle(app) and run.line_stop.frame.line == line_of("total = each"))
+        assert "each" in pane_text(app, "variables-text") and "2.5" in pane_text(app, "variables-text")
+        assert module.RAN == ["quote"], "count() waits at its tool_start while quote() is stepped"
+        await pilot.press("r")
+        await settle(pilot, lambda: idle(app) and run.line_stop is None)
+        landed = app.session.event()
+        if landed.tool_call_id == "c_quote":
+            assert "quote() is done →" in app.session.message
+        else:  # count's turn came first in the recording
+            assert f"quote() is done → event {landed.seq} (another call's {landed.kind}; quote()'s own" in (
+                app.session.message
+            )
+            assert "另一个调用的" in localise(app.session.message, "zh")
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app) and app.session.store.complete)
+    app.session.store.close()
+    assert not run.tracing and sys.gettrace() is None and _loop_thread_trace() is None
+    assert sorted(module.RAN) == ["count", "quote"]
+
+
+async def test_a_line_breakpoint_in_a_parallel_async_tool_stops_on_its_line(parallel, tmp_path):
+    recorded, _module, line_of = parallel
+    line = line_of("left = 40")
+    run = LiveRun("parallel:build", tmp_path / "live.jsonl", fixture=recorded)
+    app = debugger(None, live=run, breakpoints=[f"parallel.py:{line}"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app))
+        assert run.line_stop is not None and run.line_stop.frame.line == line
+        assert f"stopped at breakpoint #1 line=parallel.py:{line} (hit 1) in count()" in app.session.message
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app) and app.session.store.complete)
+        assert "the run finished" in app.session.message
+    app.session.store.close()
+    assert _loop_thread_trace() is None and not run.tracing

@@ -41,7 +41,7 @@ async def test_space_past_a_parts_last_stop_opens_the_next_part_and_the_end_list
         assert "end of that part" in app.session.message and "part 2 of 2" in app.session.message
         await _walk_to_the_end(pilot, app)
         end = pane_text(app, "narration-text")
-        assert "End of the tutorial. Other tutorials" in end
+        assert "End of the tutorial: T opens another" in end
         others = [name for name in TUTORIALS if name != "parse-error"]
         assert all(f"{name} — " in end for name in others) and "parse-error — " not in end
         await pilot.press("space")
@@ -57,7 +57,7 @@ async def test_the_chinese_session_moves_on_in_chinese():
         first = app.session
         await pilot.press("space")
         await settle(pilot, lambda: app.session is not first and app.screen.session is app.session)
-        status = str(app.screen.query_one(StatusLine).render())
+        status = app.screen.query_one(StatusLine).plain
         assert "上一部分结束 · 教程 tool-error，第 2/3 部分" in status, status
 
 
@@ -94,7 +94,7 @@ async def test_the_fork_box_says_what_follows_the_edit_and_ctrl_a_selects_all():
         await pilot.press("f")
         await settle(pilot, lambda: isinstance(app.screen, ForkScreen))
         after = str(app.screen.query_one("#fork-after").render())
-        assert "replayed from the recording" in after and "old answer" in after
+        assert "gets the reply recorded for the old prompt" in after and "may be stale" in after
         box = app.screen.query_one(TextArea)
         await pilot.press("ctrl+a")
         await settle(pilot)

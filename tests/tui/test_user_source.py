@@ -70,5 +70,5 @@ async def test_the_source_pane_shows_the_users_tool_at_its_tool_start(florist_tr
         assert lines[line - 1].startswith("async def stock(") and lines[line - 2] == "@tool"  # def, not @tool
         title = str(app.screen.query_one("#source-pane").border_title)
         assert "florist.py" in title and "stock()" in title and "your code" in title
-        stack = str(app.screen.query_one(CallStackPane).render())
+        stack = app.screen.query_one(CallStackPane).plain
         assert "your function" in stack and "this event" in stack

@@ -6,34 +6,17 @@ import re
 
 import pytest
 
+from tests.helpers.pane_refs import ALWAYS_SHOWN, hidden_panes, referenced
 from tests.helpers.pilot_helpers import settle
 from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.tutorials import tutorial_session
 from tutorials.notes_file import PANE_OPTIONS
 from tutorials.registry import TUTORIALS
 
-# What a note may say, and the pane it means. Tabbed panes must be named in the note's `pane`;
-# the timeline, the call stack and the source are always on screen (the source except where a
-# stop shows a tabbed pane: the narration then takes its place).
-REFERENCES = {
-    r"prompt pane|提示词窗格": "prompt",
-    r"variables pane|变量窗格": "variables",
-    r"[Dd]etail pane|详情窗格|Detail 面板|详情面板": "detail",
-    r"t column|t 列": "detail",  # the t column exists only on wide screens; the Detail pane always has t
-    r"(?:[Ll]ook at|[Cc]heck|difference is in) (?:the |this run's )?settings|看(?:这次运行|这个事件里)的设置|不同在设置里": "detail",
-    r"[Cc]all stack pane|调用栈窗格": "stack",
-    r"[Ss]ource pane|源码窗格": "source",
-    r"[Tt]imeline|时间线": "timeline",
-}
-ALWAYS_SHOWN = {"stack", "timeline", "source"}
 ANY_PANE = re.compile(r"(?:call stack|\b\w+) pane\b|\w*窗格", re.IGNORECASE)
 KNOWN_PANES = {"prompt pane", "variables pane", "detail pane", "call stack pane", "source pane", "narration pane"}
 
 NOTES = [(name, note) for name, tutorial in TUTORIALS.items() for note in tutorial.notes.notes]
-
-
-def _referenced(text: str) -> set[str]:
-    return {pane for pattern, pane in REFERENCES.items() if re.search(pattern, text)}
 
 
 @pytest.mark.parametrize("name,note", NOTES, ids=[f"{n}:{note.id}" for n, note in NOTES])
@@ -43,15 +26,15 @@ def test_every_pane_a_note_points_at_exists_and_is_shown_at_its_stop(name, note)
         for mention in ANY_PANE.findall(text):
             if lang == "en":
                 assert mention.lower() in KNOWN_PANES, f"{name}:{note.id} names a pane that does not exist: {mention}"
-        referenced = _referenced(text)
-        tabbed = referenced - ALWAYS_SHOWN
+        named = referenced(text) | ({"prompt"} if note.show == "prompt_diff" else set())  # it talks about the prompt
+        tabbed = named - ALWAYS_SHOWN
         assert len(tabbed) <= 1, f"{name}:{note.id} ({lang}) points at two tabbed panes: {tabbed}"
         assert tabbed == ({note.pane} if note.pane else set()), (
             f"{name}:{note.id} ({lang}) points at {tabbed or 'no tabbed pane'} but shows {note.pane or 'none'}"
         )
         if note.pane:
-            assert "source" not in referenced, f"{name}:{note.id}: the narration hides the source at this stop"
-    assert _referenced(note.texts["en"]) - {"timeline"} == _referenced(note.texts["zh"]) - {"timeline"}
+            assert "source" not in named, f"{name}:{note.id}: the narration hides the source at this stop"
+    assert referenced(note.texts["en"]) - {"timeline"} == referenced(note.texts["zh"]) - {"timeline"}
 
 
 async def test_a_stop_that_points_at_the_prompt_pane_shows_it_with_the_narration_above():
@@ -68,3 +51,30 @@ async def test_a_stop_that_points_at_the_prompt_pane_shows_it_with_the_narration
         await pilot.press("space")
         await settle(pilot)
         assert not app.screen.query_one("#stop-text").display and app.screen.query_one("#source").display
+
+
+STATES = ("planning", "acting", "observing", "summarizing", "finished")
+
+
+@pytest.mark.parametrize("name,note", NOTES, ids=[f"{n}:{note.id}" for n, note in NOTES])
+def test_chinese_notes_name_states_and_panes_as_the_chinese_screen_shows_them(name, note):
+    """The status line says 行动 and the tabs say 提示词: a note saying `acting` or `Prompt 窗格` points at
+    words that are not on the screen."""
+    text = re.sub(r"`[^`]*`", "", note.texts["zh"])  # code in backticks is named as it is written
+    assert not re.findall(rf"(?<![\w.])(?:{'|'.join(STATES)})(?![\w])", text), f"{name}:{note.id}"
+    assert not re.findall(r"(?i)(?:prompt|variables|detail|narration|breakpoints) ?(?:窗格|面板)", text)
+
+
+@pytest.mark.slow  # walks every tutorial in the Textual debugger
+@pytest.mark.parametrize("name", list(TUTORIALS))
+async def test_every_pane_a_stop_talks_about_is_on_screen_when_the_stop_is_reached(name):
+    hidden = []
+    for number in range(len(TUTORIALS[name].parts)):
+        app = DebuggerApp(tutorial_session(name, number, "en"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            for stop in range(len(app.session.stops)):
+                hidden += [f"part {number + 1} stop {stop + 1}: {why}" for why in hidden_panes(app)]
+                await pilot.press("space")
+                await settle(pilot)
+    assert hidden == []

@@ -30,6 +30,7 @@ from executor.events import (
 )
 from executor.models.messages import render_messages
 
+from ..extras import missing_extra
 from ..trace.redact import Redactor
 from .callback_guard import DroppedCallbacks, guarded
 from .langchain_attempts import FailedAttempts, Failure
@@ -54,11 +55,8 @@ from .langchain_values import (
 try:
     from langchain_classic.agents import AgentExecutor
     from langchain_core.callbacks import BaseCallbackHandler
-except ImportError as missing:  # pragma: no cover - exercised by a test that hides the package
-    raise ImportError(
-        f"LoopscopeCallbackHandler needs LangChain ({missing.name} is not installed): "
-        "pip install 'loopscope[langchain]'"
-    ) from missing
+except ImportError as missing:  # tests/test_extras.py hides the packages
+    raise missing_extra("langchain", "LoopscopeCallbackHandler", missing) from None
 
 # LangChain runs this "tool" itself to turn a reply that did not parse into an observation (and
 # INVALID_TOOL for a tool the agent does not have); loopscope has an event for each instead.

@@ -27,6 +27,7 @@ COMMANDS = {
     "debug": "step through a recorded trace, or a live run, in the debugger",
     "serve": "serve the debugger to a web browser (textual-serve), on 127.0.0.1 unless --host says otherwise",
     "call": "ask one recorded model call again (its prompt perhaps edited) and diff the replies",
+    "prompt": "print the exact prompt (or message list) of one recorded model call, to edit for `call --prompt-file`",
     "import": "convert another tool's trace (OTLP JSON, LangSmith, Langfuse) to a loopscope trace",
     "fixtures": "check that recorded fixtures are current with the code, or re-record them (--rerecord)",
     "runs": "list every run under some folders: outcome, errors, tokens, cost; filter, sort, add up, export",

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from executor.events import LLMEndEvent, LLMStartEvent, SourceRef
 
-from ..replay.playground import PlaygroundError, configured_model, recorded_call, rerun_call
+from ..replay.playground import PlaygroundError, configured_model, read_request, recorded_call, rerun_call
 from ..report.cost import CallCost, PriceTable, call_costs
 from ..report.literal import literal
 from ..trace.reader import load_trace
@@ -25,7 +25,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "call",
         help=COMMANDS["call"],
         description="Send the prompt of the model call at SEQ (its llm_start) again, or an edited "
-        "one from --prompt-file, and show the new reply beside the recorded one. The "
+        "one from --prompt-file (`loopscope prompt TRACE --at SEQ -o FILE` writes it to edit; a "
+        "tool-calling agent's call is its message list, as JSON), and show the new reply beside "
+        "the recorded one. The "
         "loop is not re-run. An unchanged prompt without --model replays the recorded "
         "reply; a changed one goes to --model, else the configured live model "
         "(LOOPSCOPE_MODEL). `loopscope fork TRACE --at SEQ --reply ...` carries a new "
@@ -47,10 +49,14 @@ def _prompt(args: argparse.Namespace) -> str | None:
         return None
     if args.prompt_file == "-":
         return sys.stdin.read()
-    try:
-        return Path(args.prompt_file).read_text("utf-8")
+    try:  # surrogatepass: what `loopscope prompt -o` wrote of a prompt holding a lone surrogate
+        return Path(args.prompt_file).read_text("utf-8", errors="surrogatepass")
     except OSError as error:
         raise UsageError(f"--prompt-file {args.prompt_file}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise UsageError(
+            f"--prompt-file {args.prompt_file}: not UTF-8 text ({error.reason} at byte {error.start})"
+        ) from None
 
 
 def _section(console: Console, title: str, body: str) -> None:
@@ -64,12 +70,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         call = recorded_call(events, args.at)
         prompt = _prompt(args)
-        changed = prompt is not None and prompt != call.prompt
+        changed = read_request(call, prompt).changed
         model = configured_model(args.model, args.base_url) if (args.model or changed) else None
         rerun = rerun_call(call, prompt, model)
     except PlaygroundError as error:
         raise UsageError(f"{args.trace}: {error}") from None
-    what = "edited prompt" if rerun.prompt_changed else "the recorded prompt"
+    request = "message list" if call.messages is not None else "prompt"
+    what = f"edited {request}" if rerun.prompt_changed else f"the recorded {request}"
     # The caller and model come from the trace, who answered from --model or .env: all shown literally.
     console.print(
         literal(
@@ -86,8 +93,8 @@ def run(args: argparse.Namespace) -> int:
         style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
         console.print(literal(line), style=style)
     cost = _cost(call, rerun)
-    if cost is not None:
-        console.print(literal(f"tokens: {cost.describe()}", style="dim"))
+    if cost is not None:  # a replayed call's usage is the one the endpoint reported when it was recorded
+        console.print(literal(f"tokens{' (as recorded)' if rerun.replayed else ''}: {cost.describe()}", style="dim"))
     if diff:
         console.print(literal(f"carry it on: loopscope fork {args.trace} --at {call.at} --reply '…'", style="dim"))
     return 0

@@ -106,10 +106,18 @@ def _live_run(args: argparse.Namespace):
     safe_name = "".join(c if c.isalnum() or c in "-_" else "_" for c in args.live)
     record = args.record or Path(tempfile.mkdtemp(prefix="loopscope-")) / f"{safe_name}.live.jsonl"
     # Here --live means a live debugging session, not a live model: only --model/--fallbacks ask for one.
+    if args.replies and not args.model:
+        args.model = "scripted"  # --replies: the built-in scripted model answers, offline
     wants_model = bool(args.model or getattr(args, "fallbacks", False))
     # Without a real model the recording answers, and it knows what was asked.
     args.needs_inputs = wants_model and not (args.model or "").startswith("replay:")
     scenario = scenario_named(args.live, args)
+    if not wants_model and not Path(scenario.fixture).is_file():  # a user's agent: ./MODULE_FUNCTION.jsonl
+        raise UsageError(
+            f"{args.live} has no recording at {scenario.fixture} to answer its model: pass "
+            "--model replay:TRACE.jsonl (a run you recorded) or --model PROVIDER:NAME (a live model), or record "
+            f"one there first (loopscope record {args.live} --input TEXT --model PROVIDER:NAME)"
+        )
     model = live_model(args, scenario.replies, SystemClock()) if wants_model else None
     if model is not None and getattr(scenario, "given_inputs", False) is None:
         scenario.given_inputs = recorded_inputs(Trace.load(args.model.removeprefix("replay:")))

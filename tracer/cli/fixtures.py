@@ -102,14 +102,14 @@ def _langchain_fixture(path: Path, scenario: Any, rerecord: bool) -> tuple[str, 
         return f"LANGCHAIN  {path}  recorded from LangChain's own run; {missing} (so it is not checked)", True
     command = f"loopscope fixtures --rerecord {path}"
     try:
+        difference = recording_differs(scenario, path)
+        if difference is None:  # current: not rewritten (LangChain's run ids are new on every run)
+            return f"current    {path}  (LangChain's own run, recorded again and compared)", True
         if rerecord:
             count = record_fixture(scenario, path)
             return f"recorded   {path}  ({count} events of {scenario.name}, from LangChain's own run)", True
-        difference = recording_differs(scenario, path)
     except Exception as error:  # LangChain, the scenario or the file failed: say which, in one line, and go on
         return f"FAILED     {path}  LangChain's run of {scenario.name} failed: {type(error).__name__}: {error}", False
-    if difference is None:
-        return f"current    {path}  (LangChain's own run, recorded again and compared)", True
     return f"CHANGED    {path}  LangChain's run recorded now differs ({difference}); `{command}` writes it anew", False
 
 

@@ -6,7 +6,7 @@ import argparse
 
 from executor import ChatModel, SystemClock
 
-from ..replay.fork import ForkError, fork_trace
+from ..replay.fork import ForkError, ForkResult, fork_trace
 from ..report.diff import diff_traces
 from ..trace.literal_text import scrub
 from ..trace.redact import Redactor
@@ -22,9 +22,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help=COMMANDS["fork"],
         description="Replay TRACE up to event SEQ, substitute the given model reply "
         "(SEQ is an llm_start or llm_end) or tool observation (SEQ is a "
-        "tool_start, tool_end or tool_error), then carry on with the "
-        "remaining recorded replies while they fit. The new trace's "
-        "header names its parent and the fork point.",
+        "tool_start, tool_end or tool_error), then carry on. A later model call "
+        "asked the very prompt that was recorded gets its recorded reply. One whose "
+        "prompt changed (it now holds your change) gets, by default, the reply "
+        "recorded for the old prompt, and a warning names the call and the first "
+        "difference; --model sends it to a live model instead, --stop-at-change ends "
+        "the fork there. The new trace's header names its parent and the fork point.",
     )
     p.add_argument("trace", metavar="TRACE")
     p.add_argument("--at", type=int, required=True, metavar="SEQ", help="the event to change")
@@ -37,8 +40,14 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument(
         "--model",
         metavar="PROVIDER:NAME",
-        help="answer the calls the recording has no reply for with this model "
-        "(e.g. openai:gpt-4o-mini); without it the fork ends there",
+        help="answer the calls whose prompt changed, and those the recording has no reply for, "
+        "with this model (e.g. openai:gpt-4o-mini)",
+    )
+    p.add_argument(
+        "--stop-at-change",
+        action="store_true",
+        help="end the fork at the first later model call whose prompt changed, instead of "
+        "answering it with the reply recorded for the old prompt",
     )
     p.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint for --model")
     add_agent_argument(p)
@@ -54,6 +63,8 @@ def _live(args: argparse.Namespace) -> tuple[ChatModel | None, Redactor | None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.stop_at_change and args.model:
+        raise UsageError("--stop-at-change and --model each decide what answers a changed prompt: give one")
     model, redactor = _live(args)
     try:
         result = fork_trace(
@@ -65,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
             live_model=model,
             redactor=redactor,
             agents=args.agents,
+            after_fork="stop" if args.stop_at_change else "recording",
         )
     except (ForkError, LookupError) as error:
         raise UsageError(f"{args.trace}: {error.args[0]}") from None
@@ -79,5 +91,25 @@ def run(args: argparse.Namespace) -> int:
                 f"`loopscope diff {args.trace} {result.path}` shows how"
             )
         )
-    print(scrub(f"outcome: {result.trace.outcome()}"))
+    for changed in result.changed:  # prompts quote model replies and tool results: printed literally
+        print(scrub(("warning: " if changed.answered == "recording" else "") + changed.sentence()))
+    print(scrub(_outcome(result)))
     return 0
+
+
+def _outcome(result: ForkResult) -> str:
+    """The fork's outcome, said to be stale when it rests on replies recorded for other prompts."""
+    stopped = next((changed for changed in result.changed if changed.answered == "stopped"), None)
+    if stopped is not None:
+        return (
+            f"outcome: stopped before model call #{stopped.call} (--stop-at-change); "
+            f"`loopscope debug {result.path}` shows the prompt it would have sent"
+        )
+    stale = len(result.stale)
+    if not stale:
+        return f"outcome: {result.trace.outcome()}"
+    replies = "reply recorded for another prompt" if stale == 1 else "replies recorded for other prompts"
+    return (
+        f"outcome (stale: {stale} later {replies}; --model asks a live model, "
+        f"--stop-at-change stops there): {result.trace.outcome()}"
+    )

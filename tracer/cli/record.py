@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from executor import ChatModel, ManualClock, ScriptedModel, SystemClock
+from executor import ChatModel, ManualClock, ScriptedModel, SystemClock, ToolError
 
 from ..replay.agents import UnknownAgent
 from ..replay.builder import DEFAULT_CLOCK_TICK
@@ -88,10 +88,10 @@ def record_scenario(scenario, output) -> int:
 
 def run(args: argparse.Namespace) -> int:
     scenario = scenario_named(args.scenario, args)
-    if is_agent_spec(args.scenario) and not wants_live(args):
+    if is_agent_spec(args.scenario) and not wants_live(args) and not scenario.replies:
         raise UsageError(
-            f"{args.scenario} has no scripted replies: record it against a model, e.g. "
-            "--model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live"
+            f"{args.scenario} has no scripted replies: give them with --replies FILE.json, or record it against "
+            "a model, e.g. --model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live"
         )
     output = Path(args.output) if args.output else getattr(scenario, "recording", scenario.fixture)
     if not should_record(RecordMode.parse(args.mode), output):
@@ -109,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     except UnknownAgent as failure:  # the user's build(model) raised, or returned no AgentExecutor
         raise UsageError(failure.args[0]) from None
+    except (ImportError, ToolError) as failure:  # a scenario's tools could not be made (an MCP server, its SDK)
+        raise UsageError(f"{args.scenario}: {failure}") from None
     # The model's name may come from .env and the error from a server: every line is shown literally.
     print(
         scrub(

@@ -85,6 +85,8 @@ def _replay_setup(
 
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
+    if args.replies and not args.model:
+        args.model = "scripted"  # --replies: the built-in scripted model answers, offline
     args.needs_inputs = wants_live(args)  # a replay can ask what the recording asked
     scenario = scenario_named(_named(args), args)
     console = Console(highlight=False)

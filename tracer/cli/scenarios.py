@@ -7,7 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from executor import ModelReply
+
 from ..replay.agents import UnknownAgent
+from ..replay.scripted_replies import scripted_replies
 from ..replay.user_agent import is_agent_spec, resolve_agent
 from .usage_error import UsageError
 
@@ -45,6 +48,12 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--input", metavar="TEXT", help="the question for your agent: invoke({'input': TEXT})")
     group.add_argument("--inputs", metavar="JSON", help="your agent's inputs as a JSON object")
+    parser.add_argument(
+        "--replies",
+        metavar="FILE.json",
+        help="your agent's model answers from this file, in order, offline (the built-in scripted model): a JSON "
+        'list of replies, each a string or {"text": ..., "tool_calls": [{"name": ..., "arguments": {...}}]}',
+    )
 
 
 def given_inputs(args: argparse.Namespace) -> dict[str, Any] | None:
@@ -62,6 +71,21 @@ def given_inputs(args: argparse.Namespace) -> dict[str, Any] | None:
     return {"input": args.input} if getattr(args, "input", None) is not None else None
 
 
+def given_replies(args: argparse.Namespace) -> tuple[str | ModelReply, ...] | None:
+    """--replies FILE: the scripted replies for a user's agent, or None; a bad file is one line."""
+    path = getattr(args, "replies", None)
+    if not path:
+        return None
+    try:
+        return scripted_replies(json.loads(Path(path).read_text(encoding="utf-8")))
+    except OSError as error:
+        raise UsageError(f"--replies {path}: {error.strerror or error}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise UsageError(f"--replies {path} is not JSON ({error}); give a list of replies") from None
+    except ValueError as error:
+        raise UsageError(f"--replies {path}: {error}") from None
+
+
 def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
     """The scenario, or the user's agent (imported now), that `name` names."""
     inputs = given_inputs(args) if args is not None else None
@@ -70,6 +94,10 @@ def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
     except UnknownAgent as error:
         hint = "" if is_agent_spec(name) else "; or name your own agent as MODULE:FUNCTION"
         raise UsageError(str(error.args[0]) + hint) from None
+    if args is not None and getattr(args, "replies", None):
+        if not is_agent_spec(name):
+            raise UsageError(f"--replies is for your own agent; scenario {name!r} brings its own replies")
+        agent.replies = given_replies(args)
     if inputs is not None and not is_agent_spec(name):
         raise UsageError(f"--input/--inputs are for your own agent; scenario {name!r} asks its own question")
     if is_agent_spec(name) and inputs is None and args is not None and getattr(args, "needs_inputs", True):

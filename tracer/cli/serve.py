@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tutorials.registry import find_part
 
+from ..extras import MissingExtra
 from ..trace.reader import TraceFile
 from . import COMMANDS
 from .scenarios import add_agent_argument
@@ -40,6 +41,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
+# Each tab's debugger: this Python and loopscope's own command line. -P keeps the working directory off
+# sys.path, so a project's own tracer.py there cannot stand in for loopscope's `tracer`; a user's agent is
+# still found there (the command line puts the folder on sys.path itself when it imports one).
+LOOPSCOPE_COMMAND = (sys.executable, "-P", "-m", "tracer.cli")
+
+
 def debugger_command(args: argparse.Namespace) -> list[str]:
     """What each browser session runs: this Python, loopscope's own CLI, the debugger on the chosen run."""
     if bool(args.trace) == bool(args.tutorial):
@@ -51,15 +58,13 @@ def debugger_command(args: argparse.Namespace) -> list[str]:
             pass  # opened and closed only to check it: the browser tabs read it themselves
         # Each tab's debugger trusts exactly the agents given here (its folder's pyproject.toml too).
         agents = [word for spec in args.agents for word in ("--agent", spec)]
-        return [sys.executable, "-m", "tracer.cli", "debug", str(Path(args.trace).resolve()), *agents]
+        return [*LOOPSCOPE_COMMAND, "debug", str(Path(args.trace).resolve()), *agents]
     try:
         find_part(args.tutorial)
     except KeyError as error:
         raise UsageError(str(error.args[0])) from None
     return [
-        sys.executable,
-        "-m",
-        "tracer.cli",
+        *LOOPSCOPE_COMMAND,
         "tutorial",
         args.tutorial,
         *(["--lang", args.lang] if args.lang else []),
@@ -79,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {args.port}: choose a port between 1 and 65535")
     try:
         from .serve_guard import GuardedServer  # textual-serve, an extra ([serve]): no other command loads it
-    except ImportError:
-        raise UsageError("serve needs textual-serve: pip install 'loopscope[serve]'") from None
+    except MissingExtra as error:
+        raise UsageError(str(error)) from None
     server = GuardedServer(shlex.join(command), host=args.host, port=args.port, title="loopscope")
     if _is_loopback(args.host):
         reach = f"bound to {args.host} only, so other machines cannot connect (--host to change that)"

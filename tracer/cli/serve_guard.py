@@ -9,10 +9,15 @@ import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import aiohttp_jinja2
-import jinja2
-from aiohttp import web
-from textual_serve.server import Server, to_int
+from ..extras import missing_extra
+
+try:
+    import aiohttp_jinja2
+    import jinja2
+    from aiohttp import web
+    from textual_serve.server import Server, to_int
+except ImportError as missing:  # tests/test_extras.py hides the packages
+    raise missing_extra("serve", "loopscope serve", missing) from None
 
 PAGE_DIR = Path(__file__).resolve().parent / "serve_page"
 # The machine's own fonts, never a download: a monospace one for Latin, then ones with Chinese (Debian's

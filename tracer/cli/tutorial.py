@@ -20,6 +20,7 @@ from tutorials.registry import TUTORIALS, Tutorial
 from ..report.cjk_wrap import wrap_note
 from ..report.literal import literal
 from ..report.narrator import Narrator, reply_text
+from ..trace.literal_text import scrub
 from ..trace.reader import load_trace
 from . import COMMANDS
 from .language import chosen_language, default_language  # noqa: F401  (default_language: tests)
@@ -197,6 +198,18 @@ def open_parts(opener: Callable[..., int], tutorial: Tutorial, parts: Sequence[S
     the same window (and T any part), so q always leaves."""
     part = parts[0]
     _events, stops = _part_events(tutorial, part, lang)
+    if tutorial.live:  # its lesson steps into functions, which a recording cannot: a live run of the same events
+        from ..debug.own_agent_run import (  # late: only a live tutorial runs an agent
+            live_tutorial_epilogue,
+            live_tutorial_message,
+            live_tutorial_run,
+        )
+
+        run = live_tutorial_run(tutorial.name)
+        title = f"{_part_heading(tutorial, part, lang)} · {run.scenario.source}"
+        code = opener(None, stops=stops, title=title, live=run, message=live_tutorial_message(run, lang))
+        print(scrub(live_tutorial_epilogue(run, lang)))
+        return code
     return opener(part.fixture, stops=stops, title=_part_heading(tutorial, part, lang))
 
 

@@ -57,15 +57,9 @@ class Reach:
 
     def mask(self, index: Any, lo: int, hi: int) -> np.ndarray:
         """The tool events (start, end, error) of the calls that run the line's function, except the calls
-        a live run traces (a tool-calling agent's calls run in worker threads: never traced)."""
+        a live run traces (they stop on the line itself, a tool-calling agent's parallel calls too)."""
         tools, traced = self.tools, self.traced
-        return index.shape_mask(
-            lambda s: (
-                s.kind in TOOL_KINDS and s.tool in tools and (s.tool not in traced or "perform_tool_calls" in s.frames)
-            ),
-            lo,
-            hi,
-        )
+        return index.shape_mask(lambda s: s.kind in TOOL_KINDS and s.tool in tools and s.tool not in traced, lo, hi)
 
 
 def reach(file: str, line: int, callees: Mapping[str, Any]) -> Reach:

@@ -20,15 +20,34 @@ from executor.paths import relative_path as callee_path  # the path rule every e
 from ..replay.builder import replayed_executor
 from ..replay.live_model import LiveModel
 from ..replay.user_agent import header_meta, resolve_agent
-from ..replay.verify import recorded_inputs
+from ..replay.verify import drain_events, recorded_entry, recorded_inputs
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter
 from .monitored_call import line_tracer
+from .paced_calls import CallsStopped, PacedCalls, recorded_call_order
 from .step_into import LOOPSCOPE_PACKAGES, FunctionTracer, LineStop, is_async_tool, on_awaiting_loop, why_not_steppable
+
+_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+
+
+class _AddresslessRepr(reprlib.Repr):
+    """reprlib's bounded repr, with memory addresses taken out before a long repr is cut in the middle
+    (cut first, `<partial at 0x7f…>` keeps half an address, which differs on every run)."""
+
+    def repr_instance(self, x: Any, level: int) -> str:
+        try:
+            text = _ADDRESS.sub("", repr(x))
+        except Exception:
+            return f"<{type(x).__name__} instance>"
+        if len(text) > self.maxother:
+            head = max(0, (self.maxother - 3) // 2)
+            tail = max(0, self.maxother - 3 - head)
+            text = text[:head] + "..." + text[len(text) - tail :]
+        return text
 
 
 def _repr_limits() -> reprlib.Repr:
-    limits = reprlib.Repr()  # Python 3.11's Repr takes no keyword arguments
+    limits = _AddresslessRepr()  # Python 3.11's Repr takes no keyword arguments
     limits.maxstring = limits.maxother = 160
     limits.maxlist = limits.maxdict = 8
     limits.maxlevel = 3
@@ -46,9 +65,6 @@ class FrameSnapshot:
     file: str
     line: int
     locals: tuple[tuple[str, str], ...]  # (name, short repr), in definition order
-
-
-_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
 
 def short_repr(value: Any) -> str:
@@ -119,6 +135,8 @@ class LiveRun:
         scenario = resolve_agent(scenario) if isinstance(scenario, str) else scenario
         self.scenario = scenario
         self.writer: TraceWriter | None = None
+        self._entry = "invoke"
+        order: list[tuple[str, bool]] | None = None  # the recorded turns of parallel calls, when re-executing
         if model is not None:  # a real model answers; backoff and pacing happen in real time
             self.executor = scenario.executor(model.model, clock=SystemClock(), **model.executor_options())
             # flush="event": the run pauses at any event while a person looks at it.
@@ -134,7 +152,14 @@ class LiveRun:
                 scenario.given_inputs = recorded_inputs(recorded)
             if trace_path is not None:
                 self.writer = TraceWriter(trace_path, flush="event", **header_meta(scenario), live=True)
+            self._entry = recorded_entry(recorded.events)  # invoke, or iter_events for an ainvoke recording
+            order = recorded_call_order(recorded.events)
         self.replaying = model is None  # tools marked non-deterministic answer from the recording
+        # A reply's parallel calls are held at each event until it is pulled, and a re-execution's take
+        # their recorded turns: the run never gets ahead of the debugger, and its locals are the recorded ones.
+        self.calls = PacedCalls(order)
+        self.calls.on_release, self.calls.on_rest = self._call_released, self._call_at_rest
+        self.executor.tool_call_gate = self.calls
         self.finished = False
         self.outcome = ""
         self._wanted = threading.Semaphore(0)
@@ -142,7 +167,11 @@ class LiveRun:
         self._thread: threading.Thread | None = None
         self._closing = False
         self.line_stop: LineStop | None = None  # set while paused inside a traced tool function
+        self.stepped_into: Event | None = None  # the tool_start of the call traced last (or now)
         self._tracer: FunctionTracer | None = None  # armed by the debugger, installed by the run's thread
+        self._traced_call: tuple[int, str] | None = None  # (seq of its tool_start, call id): a parallel call's
+        self._following: str | None = None  # the id of that call once it runs, traced, on its thread
+        self._call_rested = threading.Event()  # the parallel call being traced came to its next event, or ended
 
     @property
     def trace_path(self) -> Path | None:
@@ -206,13 +235,21 @@ class LiveRun:
         tool = next((t for t in self.executor.tools if t.name == tool_start.tool), None)
         self._tracer = line_tracer(tool_start.callee, self._gate, _function_snapshot, mode, lines)
         self._tracer.on_loop = is_async_tool(tool)
+        # A parallel call runs on a worker thread, held at this tool_start (PacedCalls) until it is passed.
+        call_id = tool_start.tool_call_id
+        worker = call_id is not None and "perform_tool_calls" in tool_start.frames
+        self._traced_call = (tool_start.seq, call_id) if call_id is not None and worker else None
+        self.stepped_into = tool_start
 
     def _drive(self) -> None:
         self._wanted.acquire()
         try:
-            self.executor.invoke(self.scenario.inputs(), [self._hand_over])
+            if self._entry == "invoke":
+                self.executor.invoke(self.scenario.inputs(), [self._hand_over])
+            else:  # a recording made under ainvoke or by pulling iter_events: its stacks start there
+                drain_events(self.executor.iter_events(self.scenario.inputs()), [self._hand_over])
             outcome = "the run finished"
-        except _Stopped:
+        except (_Stopped, CallsStopped):
             outcome = "the run was stopped"
         except Exception as error:  # the run failed; its chain_error event was already handed out
             outcome = f"the run raised {type(error).__name__}: {error}"
@@ -221,16 +258,52 @@ class LiveRun:
         self._handed.put(None)
 
     def _hand_over(self, event: EventBase) -> None:
-        # Called by invoke with the generator paused at its yield: the real frames, exactly.
+        # Called by invoke (or drain_events) with the generator paused at its yield: the real frames, exactly.
         caller = sys._getframe(1)
+        while caller.f_back is not None and "events" not in caller.f_locals:  # a listener wrapping this one
+            caller = caller.f_back
         self._end_tracing()  # any traced call has returned by the next event (tool_end / tool_error)
+        outermost = caller if caller.f_code.co_name == "invoke" else None  # the user's call, when they made it
         # The executor types its listeners by the base class, but every event it makes is one of the union's.
-        self._handed.put((cast(Event, event), capture_frames(caller.f_locals.get("events"), caller)))
+        self._handed.put((cast(Event, event), capture_frames(caller.f_locals.get("events"), outermost)))
         self._wait_for_debugger()
-        if self._tracer is not None:  # `s` at this tool_start: trace the call that runs next
+        if self._tracer is not None and self._traced_call is not None:
+            self._follow_call(event)
+        elif self._tracer is not None:  # `s` at this tool_start: trace the call that runs next
             self._tracer.install()
             if self._tracer.on_loop:
                 on_awaiting_loop(self._tracer.install)  # an async tool's body runs on the awaiting loop
+        self.calls.handed(event)
+
+    def _follow_call(self, event: EventBase) -> None:
+        """`s` at a parallel call's tool_start: let that call go, traced on its own thread, and hand out
+        nothing else until it comes to its next event or ends (the other calls wait at their events)."""
+        self._call_rested.clear()
+        self.calls.handed(event)
+        while not self._call_rested.wait(0.05):
+            if self._closing:
+                raise _Stopped
+
+    def _call_released(self, event: EventBase) -> None:
+        # PacedCalls, on the call's worker thread, once `event` was passed: the traced call starts here.
+        tracer, traced = self._tracer, self._traced_call
+        if tracer is not None and traced is not None and traced[0] == event.seq:
+            self._following = traced[1]
+            tracer.install()
+            if tracer.on_loop:
+                on_awaiting_loop(tracer.install)
+
+    def _call_at_rest(self, call_id: str) -> None:
+        # PacedCalls, on a call's worker thread, at its next event or its end: a traced call is over.
+        tracer = self._tracer
+        if self._following is None or self._following != call_id:
+            return
+        self._tracer, self._traced_call, self._following = None, None, None
+        if tracer is not None:
+            tracer.uninstall()
+            if tracer.threads:  # still installed on the awaiting loop's thread: removed there, and waited for
+                on_awaiting_loop(tracer.uninstall, wait=True)
+        self._call_rested.set()
 
     def _gate(self, stop: LineStop) -> None:
         # Called by the trace function, in the thread running the tool, before the line runs.
@@ -255,7 +328,7 @@ class LiveRun:
     def disarm(self) -> None:
         """Let the call about to run go untraced after all (its line breakpoints were deleted)."""
         if self.line_stop is None:  # not installed yet: the run's thread installs it when it resumes
-            self._tracer = None
+            self._tracer, self._traced_call = None, None
 
     @property
     def armed(self) -> bool:
@@ -271,6 +344,7 @@ class LiveRun:
         """Stop the run where it is and finish the trace file."""
         if self._thread is not None and not self.finished:
             self._closing = True
+            self.calls.close()  # parallel calls held at their events stop there
             self._wanted.release()
             self._thread.join(timeout=5)
         return self.writer.close() if self.writer else None

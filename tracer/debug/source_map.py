@@ -160,6 +160,9 @@ class _Function:
     last: int
     calls: tuple[tuple[str, int], ...]  # (called name, line), in source order
     delegations: tuple[int, ...]  # lines of `yield from` expressions
+    # What says where a generator made on one line runs (see _driven_at), and calls of a name
+    # bound at run time (a parameter, a local, a getattr of a method by its name).
+    flow: tuple[tuple[str, int, str, str], ...] = ()  # (what, line, name, other)
 
 
 def _called_name(call: ast.Call) -> str | None:
@@ -176,19 +179,50 @@ def _scan(path: Path) -> list[_Function]:
     return _functions_of(ast.parse(path.read_text(encoding="utf-8")), path.relative_to(PROJECT_ROOT).as_posix())
 
 
+def _flow_of(node: ast.AST) -> list[tuple[str, int, str, str]]:
+    """("assign", line of a call, target, "") for `name = ...call...`, ("next", line, generator, target)
+    for `target = next(generator)`, ("getattr", line, target, attribute) for `target = getattr(x, "attribute")`,
+    ("drive", line, generator, "") for `yield from generator`, ("relay", line, item, "") for `yield item`
+    (events other threads made, handed on), ("arg", line, name, "") for a call given `name`."""
+    found: list[tuple[str, int, str, str]] = []
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        target, value = node.targets[0].id, node.value
+        found += [("assign", call.lineno, target, "") for call in ast.walk(value) if isinstance(call, ast.Call)]
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.args:
+            first = value.args[0]
+            if value.func.id == "next" and isinstance(first, ast.Name):
+                found.append(("next", node.lineno, first.id, target))
+            second = value.args[1] if len(value.args) > 1 else None
+            if value.func.id == "getattr" and isinstance(second, ast.Constant) and isinstance(second.value, str):
+                found.append(("getattr", node.lineno, target, second.value))
+    elif isinstance(node, ast.YieldFrom) and isinstance(node.value, ast.Name):
+        found.append(("drive", node.lineno, node.value.id, ""))
+    elif isinstance(node, ast.Yield) and isinstance(node.value, ast.Name):
+        found.append(("relay", node.lineno, node.value.id, ""))
+    elif isinstance(node, ast.Call):
+        found += [("arg", node.lineno, arg.id, "") for arg in node.args if isinstance(arg, ast.Name)]
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        found += [("param", node.lineno, arg.arg, "") for arg in (*node.args.posonlyargs, *node.args.args)]
+    return found
+
+
 def _functions_of(tree: ast.AST, relative: str) -> list[_Function]:
     """One walk that hands each call to all its enclosing functions: walking each function's own
     subtree again cost ~20 ms for agent_executor.py, on the debugger's first frame."""
-    inside: dict[ast.FunctionDef | ast.AsyncFunctionDef, tuple[list, list]] = {}  # node -> (calls, delegations)
+    inside: dict[ast.FunctionDef | ast.AsyncFunctionDef, tuple[list, list, list]] = {}  # calls, delegations, flow
 
-    def visit(node: ast.AST, enclosing: tuple[tuple[list, list], ...]) -> None:
+    def visit(node: ast.AST, enclosing: tuple[tuple[list, list, list], ...]) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            enclosing = (*enclosing, inside.setdefault(node, ([], [])))
-        elif isinstance(node, ast.Call) and (name := _called_name(node)):
-            for calls, _ in enclosing:
+            inside.setdefault(node, ([], [], []))[2].extend(_flow_of(node))  # its parameters are its own
+            enclosing = (*enclosing, inside[node])
+        else:
+            for _, _, flow in enclosing:
+                flow.extend(_flow_of(node))
+        if isinstance(node, ast.Call) and (name := _called_name(node)):
+            for calls, _, _ in enclosing:
                 calls.append((name, node.lineno))
         elif isinstance(node, ast.YieldFrom):
-            for _, delegations in enclosing:
+            for _, delegations, _ in enclosing:
                 delegations.append(node.lineno)
         for child in ast.iter_child_nodes(node):
             visit(child, enclosing)
@@ -204,6 +238,7 @@ def _functions_of(tree: ast.AST, relative: str) -> list[_Function]:
             node.end_lineno or node.lineno,
             tuple(sorted(inside[node][0], key=lambda c: c[1])),
             tuple(sorted(inside[node][1])),
+            tuple(sorted(inside[node][2], key=lambda f: (f[1], f[0]))),
         )
         for node in functions
     ]
@@ -269,15 +304,54 @@ def _functions(name: str) -> Iterator[_Function]:
             continue
 
 
+def _driven_at(function: _Function, line: int) -> int:
+    """Where the generator a call on `line` makes is paused: a generator kept in a name runs where it is
+    driven (`yield from attempts`), and one pulled with next() hands each event on where the event
+    is next passed to a call (invoke's `listener(event)`). Otherwise the call's own line."""
+    flow = function.flow
+    kept = next((name for what, at, name, _ in flow if what == "assign" and at == line), None)
+    if kept is None:
+        return line
+    driven = [at for what, at, name, _ in flow if what == "drive" and name == kept and at >= line]
+    if driven:
+        return driven[0]
+    for what, at, name, value in flow:
+        if what == "next" and name == kept and at > line:
+            handed = [where for kind, where, arg, _ in flow if kind == "arg" and arg == value and where > at]
+            return handed[0] if handed else at
+    return line
+
+
+def _direct_site(function: _Function, callee: str) -> int | None:
+    """A call of `callee` by its name, or through a name a getattr bound to it (`narrated_generate`)."""
+    named = {target for what, _, target, attribute in function.flow if what == "getattr" and attribute == callee}
+    lines = [line for name, line in function.calls if name == callee or name in named]
+    return _driven_at(function, lines[0]) if lines else None
+
+
+def _runtime_site(function: _Function) -> int | None:
+    """The last call of a parameter or local (`attempt()`): how a function runs what it was handed."""
+    local = {name for what, _, name, _ in function.flow if what in ("param", "assign")}
+    lines = [line for name, line in function.calls if name in local and name != "next"]
+    return _driven_at(function, lines[-1]) if lines else None
+
+
 @lru_cache(maxsize=1024)
 def _call_site(caller: str, callee: str) -> tuple[str, int] | None:
-    """The line in `caller` where it calls (or delegates to) `callee`."""
-    for function in _functions(caller):
-        lines = [line for name, line in function.calls if name == callee]
-        if lines:
-            return function.file, lines[0]
-        if len(function.delegations) == 1:  # e.g. Tool.run delegating to a generator tool function
+    """The line in `caller` where it calls (or delegates to) `callee`. Functions of that name that call
+    it by name come first (several classes have a `plan`), then one that runs what it was handed."""
+    functions = list(_functions(caller))
+    for find in (lambda f: _direct_site(f, callee), _runtime_site):
+        for function in functions:
+            line = find(function)
+            if line is not None:
+                return function.file, line
+    for function in functions:
+        if len(function.delegations) == 1:  # e.g. a generator tool function's only delegation
             return function.file, function.delegations[0]
+        relays = [line for what, line, _, _ in function.flow if what == "relay"]
+        if len(relays) == 1:  # its callees run in worker threads: their events pass through here
+            return function.file, relays[0]
     return None
 
 

@@ -33,11 +33,6 @@ def why_not_steppable(event: Any) -> str | None:
     name = f"{callee.qualname or callee.function}()"
     if callee.file.startswith(LOOPSCOPE_PACKAGES):
         return f"{name} is loopscope's own code ({callee.file}); stepping into a function is for your tools"
-    if getattr(event, "tool_call_id", None) is not None or "perform_tool_calls" in getattr(event, "frames", ()):
-        return (
-            f"{name} runs in a tool-call worker thread (the reply's calls run side by side) and has "
-            "already started: line stepping works for tools the loop runs itself (ReAct agents)"
-        )
     return None
 
 

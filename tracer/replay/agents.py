@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from executor import AgentExecutor, ChatModel
 
 ENTRY_POINT_GROUP = "loopscope.scenarios"
+MAX_LISTED = 8  # scenario names an unknown-scenario error lists in full
 
 
 class ReplayableScenario(Protocol):
@@ -66,5 +67,7 @@ def find_scenario(name: str) -> ReplayableScenario:
         # A tutorial's name with several parts (parse-error) is the start of each part's name.
         close = [k for k in known if k.startswith(name + "-")] or difflib.get_close_matches(name, known, n=3)
         hint = f"did you mean {' or '.join(close)}? " if close else ""
-        raise UnknownAgent(f"unknown scenario {name!r}; {hint}available: {', '.join(known) or '(none)'}")
+        # A one-line error: the whole list while it is short, else how to see it.
+        listed = ", ".join(known) if len(known) <= MAX_LISTED else f"{len(known)} scenarios (`loopscope tutorial list`)"
+        raise UnknownAgent(f"unknown scenario {name!r}; {hint}available: {listed or '(none)'}")
     return scenarios[name]

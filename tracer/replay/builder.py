@@ -11,7 +11,7 @@ from executor.clock import Clock
 from ..trace.header import TraceHeader
 from ..trace.transitions import Trace
 from .agents import find_scenario
-from .cassette import cassette_tools, replay_model
+from .cassette import cassette_tools, is_mcp_tool, replay_model
 from .trust import trusted_spec
 from .user_agent import Build, load_user_agent
 
@@ -89,9 +89,33 @@ def replayed_executor(
     policy = recorded_retry_policy(header, events)
     if policy is not None:
         settings["retry_policy"] = policy
-    executor = (build or agent_builder(header, agents))(model, **settings)
-    wrap = tools or (lambda built: cassette_tools(built, events))
+    build = build or agent_builder(header, agents)
+    executor = _built_offline(build, model, settings, events)
+    wrap = tools or (lambda built: _replay_tools(built, events))
     return executor.with_overrides(tools=wrap(executor.tools))
+
+
+def _replay_tools(tools: Sequence[Tool], events: Sequence[Any]) -> list[Tool]:
+    """cassette_tools, with an MCP tool's calls answered through the tool itself (its events narrated again)."""
+    if not any(is_mcp_tool(tool) for tool in tools):
+        return cassette_tools(tools, events)
+    from .mcp_replay import replayed_mcp_tool  # late: only a run with MCP tools needs it
+
+    return [
+        replayed_mcp_tool(tool, events) if is_mcp_tool(tool) else cassette_tools([tool], events)[0] for tool in tools
+    ]
+
+
+def _built_offline(build: Build, model: ChatModel, settings: dict[str, Any], events: Sequence[Any]) -> AgentExecutor:
+    """The agent built; its mcp_tools (if any) list their tools from the recording, so no server starts."""
+    first = events[0] if events else None
+    servers = first.settings.get("mcp_servers") if first is not None and first.kind == "chain_start" else None
+    if not servers:
+        return build(model, **settings)
+    from executor.tools.mcp import offline_listings  # late: only a recording with MCP servers needs it
+
+    with offline_listings([server for server in servers if isinstance(server, dict)]):
+        return build(model, **settings)
 
 
 def _constant(value: str) -> Callable[[], str]:

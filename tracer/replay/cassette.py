@@ -4,9 +4,10 @@ non-deterministic tools, and any departure from the recording is reported where 
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from executor import ChatModel, ModelReply, Tool, reply_from_llm_end
 from executor.events import Event, ToolEndEvent, ToolErrorEvent
@@ -306,7 +307,14 @@ def answer_of(call: RecordedCall[Any, End], attempt: int, what: str) -> End:
     return call.end
 
 
-Call = TypeVar("Call", bound=RecordedCall[Any, Any])
+class _Attempted(Protocol):
+    """A recorded call as LaneCursor counts it: the attempts that failed and were tried again."""
+
+    @property
+    def failures(self) -> Sequence[Any]: ...
+
+
+Call = TypeVar("Call", bound=_Attempted)
 
 
 class LaneCursor(Generic[Call]):
@@ -388,5 +396,12 @@ def recorded_tool(tool: Tool, events: Sequence[Event]) -> Tool:
 
 
 def cassette_tools(tools: Sequence[Tool], events: Sequence[Event]) -> list[Tool]:
-    """Deterministic tools run for real; the others answer from the recording."""
+    """Deterministic tools run for real; the others answer from the recording. (An MCP tool's calls are
+    answered through the tool itself, by mcp_replay.replayed_mcp_tool: replayed_executor does that.)"""
     return [tool if tool.deterministic else recorded_tool(tool, events) for tool in tools]
+
+
+def is_mcp_tool(tool: Tool) -> bool:
+    """An mcp_tools tool. Without its module loaded no tool can be one, so a replay of plain tools loads none of it."""
+    module = sys.modules.get("executor.tools.mcp_tool")
+    return module is not None and isinstance(tool, module.McpTool)

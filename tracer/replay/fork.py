@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +23,16 @@ from .cassette import (
     answer_of,
     answered_calls,
     check_prompt,
+    is_mcp_tool,
     recorded_calls,
     same_input,
     tool_call_cursor,
     tool_copy,
 )
+from .changed_prompts import AFTER_FORK, ANSWERED, ChangedPrompt, PromptChanged, prompt_difference
 from .recorded_call import ModelCall, ToolCall
 from .user_agent import user_build
-from .verify import Rerun, recorded_inputs, run_collecting
+from .verify import Rerun, recorded_entry, recorded_inputs, run_collecting
 
 MODEL_KINDS = ("llm_start", "llm_end")
 TOOL_KINDS = ("tool_start", "tool_end", "tool_error")
@@ -77,11 +79,23 @@ def _locate(
     for call in recorded_calls(events, tool=tool):
         if (
             call.start.seq <= at
-            and (call.end is None or at <= call.end.seq)
+            and (call.end is None or at <= _last_seq(events, call.end))
             and getattr(call.start, "tool_call_id", None) == lane
         ):
             return call, tool
     raise ForkError(f"event {at} belongs to no complete recorded call; pick another event")
+
+
+def _last_seq(events: Sequence[Event], end: Event) -> int:
+    """The seq of a call's last event: its end, or the tool_end that follows a handled tool_error (its
+    observation is the error's), which the loop emits right after it in the same lane."""
+    if end.kind != "tool_error" or not end.handled:
+        return end.seq
+    lane = getattr(end, "tool_call_id", None)
+    for later in events[end.seq + 1 :]:
+        if getattr(later, "tool_call_id", None) == lane:
+            return later.seq if later.kind == "tool_end" and later.tool == end.tool else end.seq
+    return end.seq
 
 
 def change_for(kind: str) -> str | None:
@@ -117,36 +131,57 @@ class ForkModel:
     """Strict replay before the fork, the new reply at it, then recorded replies while they fit.
 
     A recorded reply after the fork point fits a call when it answered the very same prompt
-    (a calculator asked the same question). Plan calls are the exception: their prompts carry
-    the scratchpad, so after a fork they always differ; the recorded plan replies are used in
-    order instead. When nothing fits, `live_model` answers, or the run stops with
-    RecordingExhausted.
+    (a calculator asked the same question). Plan calls are matched in order instead: the next
+    recorded plan call stands for this one. When its prompt is the recorded one, its recorded
+    reply answers. When it changed (the scratchpad now holds the new reply or observation),
+    `after_fork` decides, and `changed` keeps a ChangedPrompt for each: "live" asks
+    `live_model`, "stop" raises PromptChanged (the fork ends there), "recording" answers with the
+    recorded reply, which was given to another prompt (the fork's outcome may then be stale).
+    When nothing is recorded, `live_model` answers, or the run stops with RecordingExhausted.
     """
 
     def __init__(
-        self, events: Sequence[Event], state: ForkState, reply: str | None, live_model: ChatModel | None = None
+        self,
+        events: Sequence[Event],
+        state: ForkState,
+        reply: str | None,
+        live_model: ChatModel | None = None,
+        after_fork: str = "recording",
     ) -> None:
         calls = recorded_calls(events)
         self.model_name = calls[0].start.model if calls else "fork"
         self.callee = calls[0].start.callee if calls else None  # llm events point where recorded
         self.state, self.reply, self.live_model = state, reply, live_model
+        self.after_fork = "live" if live_model is not None and after_fork != "stop" else after_fork
+        self.changed: list[ChangedPrompt] = []
+        self.calls_made = 0
         self._before = CallCursor([c for c in calls if c.start.seq < state.fork_seq])
         later = [(c.start, c.end) for c in calls if c.start.seq > state.fork_seq and c.end is not None]
-        self._plans = deque(end for start, end in later if "plan" in start.frames)
+        self._plans = deque((start, end) for start, end in later if "plan" in start.frames)
         self._others = [(start, end) for start, end in later if "plan" not in start.frames]
         self._plan_stops = {c.stop for c in calls if "plan" in c.start.frames}
 
-    def _recorded_fit(self, prompt: str, stop: Sequence[str]) -> LLMEndEvent | None:
-        """The reply of a recorded call after the fork that fits this one (see the class docstring)."""
+    def _after_fork(self, prompt: str, stop: Sequence[str]) -> LLMEndEvent | None:
+        """The recorded reply that answers a call after the fork (None: the live model's turn, or none left)."""
         for index, (start, end) in enumerate(self._others):
             if start.prompt == prompt:
                 del self._others[index]
                 return end
-        if tuple(stop) in self._plan_stops and self._plans:
-            return self._plans.popleft()
-        return None
+        if tuple(stop) not in self._plan_stops or not self._plans:
+            return None
+        start, end = self._plans.popleft()
+        if start.prompt == prompt:
+            return end
+        changed = ChangedPrompt(
+            self.calls_made, start.seq, prompt_difference(start.prompt, prompt), ANSWERED[self.after_fork]
+        )
+        self.changed.append(changed)
+        if self.after_fork == "stop":
+            raise PromptChanged(changed.sentence())
+        return None if self.after_fork == "live" else end
 
     def generate(self, prompt: str, stop: Sequence[str]) -> ModelReply:
+        self.calls_made += 1
         if not self.state.forked:
             index, call, attempt = self._before.next()
             if call is not None:
@@ -161,7 +196,7 @@ class ForkModel:
                 )
             self.state.forked = True
             return ModelReply(self.reply)
-        fit = self._recorded_fit(prompt, stop)
+        fit = self._after_fork(prompt, stop)
         if fit is not None:
             return _recorded_reply(fit)
         if self.live_model is not None:
@@ -181,7 +216,8 @@ class ForkModel:
     ) -> ModelReply:
         """A tool-calling run forks the same way; its recorded llm_start prompt is the rendered messages."""
         if self.live_model is not None and self.state.forked and hasattr(self.live_model, "generate_messages"):
-            fit = self._recorded_fit(render_messages(messages), [])
+            self.calls_made += 1
+            fit = self._after_fork(render_messages(messages), [])
             return (
                 _recorded_reply(fit)
                 if fit
@@ -226,6 +262,10 @@ class ForkedToolAnswers:
 
 def fork_tool(tool: Tool, events: Sequence[Event], state: ForkState, observation: str | None) -> Tool:
     """`tool` for a forked run; the real tool runs whenever the recording has no answer for it."""
+    if is_mcp_tool(tool):
+        from .mcp_replay import forked_mcp_tool  # late: only an MCP tool needs it (see cassette_tools)
+
+        return forked_mcp_tool(tool, events, state, observation)
     answers = ForkedToolAnswers(tool, events, state, observation)
     if not tool.emits_events:
 
@@ -272,6 +312,12 @@ class ForkResult:
     path: Path
     trace: Trace
     error: BaseException | None  # what the forked run ended with, if it raised
+    changed: list[ChangedPrompt] = field(default_factory=list)  # later model calls whose prompt changed
+
+    @property
+    def stale(self) -> list[ChangedPrompt]:
+        """The changed calls the recording answered anyway: the fork's outcome may be the old one."""
+        return [changed for changed in self.changed if changed.answered == "recording"]
 
 
 def default_fork_path(parent: Path, at: int) -> Path:
@@ -290,21 +336,28 @@ def fork_trace(
     redactor: Any = None,
     build_executor: Callable[[ChatModel], AgentExecutor] | None = None,
     agents: Sequence[str] = (),
+    after_fork: str = "recording",
 ) -> ForkResult:
     """Re-run `parent` with the reply or observation of the call at event `at` replaced,
     write the new trace (its header names the parent and the fork point) and return it.
 
     The agent is `build_executor`, else the scenario the header names, else the header's agent
-    if the user trusts it (`agents`: their --agent specs; or their pyproject.toml)."""
+    if the user trusts it (`agents`: their --agent specs; or their pyproject.toml).
+    `after_fork` says what answers a later model call whose prompt changed (see ForkModel):
+    "recording" (the default: the recorded reply, and a ChangedPrompt in the result says so),
+    "stop", or "live" (implied by `live_model`)."""
+    if after_fork not in AFTER_FORK:
+        raise ForkError(f"after_fork must be one of {', '.join(AFTER_FORK)}, not {after_fork!r}")
     trace = Trace.of(parent)
     call, _tool = _locate(trace.events, at, reply, observation)
     state = ForkState(call.start.seq)
     parent_run = trace.events[0].run_id if trace.events else "run"
+    model = ForkModel(trace.events, state, reply, live_model, after_fork)
     try:
         executor = replayed_executor(
             trace,
             user_build(build_executor) if build_executor else None,
-            model=ForkModel(trace.events, state, reply, live_model),
+            model=model,
             run_id=f"{parent_run}.fork-{at}",
             tools=lambda tools: [fork_tool(t, trace.events, state, observation) for t in tools],
             agents=agents,
@@ -323,8 +376,12 @@ def fork_trace(
     change = {"reply": reply} if reply is not None else {"observation": observation}
     if live_model is not None:
         meta["live_after_fork"] = getattr(live_model, "model_name", "live")
+    meta["after_fork"] = model.after_fork
     with TraceWriter(
         path, redactor=redactor, **meta, parent=str(parent_path), parent_run_id=parent_run, fork_at=at, fork=change
     ) as writer:
-        rerun: Rerun = run_collecting(executor, recorded_inputs(trace), [writer])
-    return ForkResult(path, Trace(writer.header, rerun.events, path), rerun.error)
+        rerun: Rerun = run_collecting(executor, recorded_inputs(trace), [writer], recorded_entry(trace.events))
+    starts = [event.seq for event in rerun.events if event.kind == "llm_start"]
+    for changed in model.changed:  # the n-th model call of the fork is its n-th llm_start
+        changed.seq = starts[changed.call - 1] if changed.call <= len(starts) else None
+    return ForkResult(path, Trace(writer.header, rerun.events, path), rerun.error, model.changed)

@@ -34,8 +34,16 @@ class CassetteMissing(LookupError):
     """Record mode none was asked to replay a cassette that does not exist."""
 
 
-def should_record(mode: RecordMode, cassette: str | os.PathLike[str]) -> bool:
-    """True when this run must call the live model and write the cassette; False to replay it."""
+def _hidden_when_short(excinfo: Any) -> bool:
+    """pytest's __tracebackhide__ for the frames below: left out when the pytest plugin marks the failure
+    as told in full by its message (pytest's default style and --tb=short; --tb=long shows them)."""
+    return bool(getattr(excinfo.value, "told_by_message", False))
+
+
+def should_record(mode: RecordMode, cassette: str | os.PathLike[str], record_with: str = "") -> bool:
+    """True when this run must call the live model and write the cassette; False to replay it.
+    `record_with`: the command that records it (default: the pytest option alone)."""
+    __tracebackhide__ = _hidden_when_short
     path = Path(cassette)
     if mode is RecordMode.REWRITE:
         return True
@@ -44,9 +52,17 @@ def should_record(mode: RecordMode, cassette: str | os.PathLike[str]) -> bool:
     if mode is RecordMode.ONCE:
         return True
     raise CassetteMissing(
-        f"no cassette at {path}; record it with --loopscope-record=once "
+        f"no cassette at {shown(path)}; record it with {record_with or '--loopscope-record=once'} "
         "(or `loopscope record SCENARIO -o FILE` for a tutorial scenario)"
     )
+
+
+def shown(path: Path) -> Path:
+    """`path` as the user would type it: relative to the working directory when it is inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd())
+    except (ValueError, OSError):
+        return path
 
 
 def _model_from(live_model: Any) -> Any:
@@ -70,18 +86,29 @@ class Cassette:
         mode: RecordMode | str = RecordMode.NONE,
         redactor: Any = None,
         meta: dict[str, Any] | None = None,
+        live_model: Any = None,
+        rerun: str = "",
     ) -> None:
         self.path = Path(path)
         self.mode = RecordMode.parse(mode)
         self.redactor = redactor
         self.meta = dict(meta or {})
+        self.live_model = live_model  # what run() records with when it is given none (the plugin's configured one)
+        self.rerun = rerun  # the command that runs this test again, e.g. "pytest 'tests/test_a.py::test_b'"
         self.recorded: bool | None = None  # after run(): True if it recorded, False if it replayed
 
+    def record_with(self, mode: str) -> str:
+        """The command (or, outside pytest, the option) that records this cassette in `mode`."""
+        return f"`{self.rerun} --loopscope-record={mode}`" if self.rerun else f"--loopscope-record={mode}"
+
     def run(self, build_executor: Callable[[Any], Any], inputs: dict[str, Any], live_model: Any = None) -> Any:
-        if should_record(self.mode, self.path):
+        __tracebackhide__ = _hidden_when_short
+        if should_record(self.mode, self.path, self.record_with("once")):
+            live_model = live_model if live_model is not None else self.live_model
             if live_model is None:
                 raise CassetteMissing(
-                    f"record mode {self.mode.value} wants to record {self.path}, but no live_model was given to run()"
+                    f"record mode {self.mode.value} wants to record {shown(self.path)}, "
+                    "but no live_model was given to run()"
                 )
             return self._record(build_executor(_model_from(live_model)), inputs)
         return self._replay(build_executor, inputs)
@@ -101,6 +128,7 @@ class Cassette:
         return Trace(Trace.load(self.path).header, rerun.events, self.path, result=rerun.result, error=rerun.error)
 
     def _replay(self, build_executor: Callable[[Any], Any], inputs: dict[str, Any]) -> Any:
+        __tracebackhide__ = _hidden_when_short
         from ..trace.transitions import Trace  # late: see _record
         from .builder import replayed_executor
         from .cassette import ReplayDivergence
@@ -109,15 +137,15 @@ class Cassette:
 
         recorded = Trace.load(self.path)
         if recorded.warning:
-            raise CassetteMissing(f"{recorded.warning}; record it again with --loopscope-record=rewrite")
+            raise CassetteMissing(f"{recorded.warning}; record it again with {self.record_with('rewrite')}")
         rerun = run_collecting(replayed_executor(recorded, user_build(build_executor)), inputs)
         difference = compare_runs(
             recorded.events, rerun.events, self.redactor, ignore_timing=recorded.header.recorded_in_real_time
         )
         if difference is not None:
             raise ReplayDivergence(
-                f"the run no longer matches its cassette {self.path}; if the change "
-                "is intended, record it again with --loopscope-record=rewrite\n" + difference.explain()
+                f"the run no longer matches its cassette {shown(self.path)}\n{difference.explain()}\n"
+                f"if the change is intended, record it again: {self.record_with('rewrite')}"
             )
         self.recorded = False
         return Trace(recorded.header, rerun.events, self.path, result=rerun.result, error=rerun.error)

@@ -9,7 +9,7 @@ from typing import Any
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter
 from .builder import replayed_executor
-from .verify import recorded_inputs, run_collecting
+from .verify import recorded_entry, recorded_inputs, run_collecting
 
 # Header fields a writer sets itself; everything else the old header said is kept.
 WRITER_FIELDS = frozenset({"format", "schema_version", "loopscope_version", "executor_hashes", "prompt_encoding"})
@@ -26,5 +26,7 @@ def rewrite_from_rerun(path: str | Path, agents: Sequence[str] = ()) -> int:
         k: v for k, v in trace.header.model_dump().items() if k not in WRITER_FIELDS and v is not None
     }
     with TraceWriter(path, **kept) as writer:
-        run_collecting(replayed_executor(trace, agents=agents), recorded_inputs(trace), [writer])
+        run_collecting(
+            replayed_executor(trace, agents=agents), recorded_inputs(trace), [writer], recorded_entry(trace.events)
+        )
     return writer.count

@@ -16,6 +16,7 @@ from executor import AgentExecutor, ChatModel, Tool
 
 from ..trace.literal_text import scrub
 from .agents import UnknownAgent, find_scenario, registered_scenarios
+from .name_clash import clash_advice, clashing_modules
 from .trust import agent_ref
 
 Build = Callable[..., AgentExecutor]  # build(model, **settings) -> AgentExecutor
@@ -74,7 +75,7 @@ def import_build(spec: str) -> tuple[Callable[[ChatModel], AgentExecutor], Path 
     except Exception as error:  # any failure in the user's module is reported, not raised through
         raise UnknownAgent(
             f"cannot import agent {spec!r}: module {module_name!r} failed with "
-            f"{type(error).__name__}{_first_line(error)}"
+            f"{type(error).__name__}{_first_line(error)}{_clash_note(error)}"
         ) from None
     build = getattr(module, function, None)
     if not callable(build):
@@ -84,6 +85,15 @@ def import_build(spec: str) -> tuple[Callable[[ChatModel], AgentExecutor], Path 
         )
     source = getattr(module, "__file__", None)
     return build, Path(source) if source else None
+
+
+def _clash_note(error: BaseException) -> str:
+    """When the import failed on a name one of the project's modules shares with loopscope: that file and the fix."""
+    if isinstance(error, (ImportError, AttributeError)):
+        for name, module in clashing_modules():
+            if f"'{name}'" in str(error):
+                return f"; {clash_advice(name, module)}"
+    return ""
 
 
 class AgentBuildError(UnknownAgent):

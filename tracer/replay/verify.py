@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, cast
 
 from executor import AgentExecutor
@@ -40,21 +40,51 @@ class Rerun:
         return self.error if isinstance(self.error, ReplayDivergence) else None
 
 
-def run_collecting(executor: AgentExecutor, inputs: dict[str, Any], listeners: Iterable = ()) -> Rerun:
-    """Drain a run into a list. A run that raises still hands back every event up to chain_error."""
+def run_collecting(
+    executor: AgentExecutor, inputs: dict[str, Any], listeners: Iterable = (), entry: str = "invoke"
+) -> Rerun:
+    """Drain a run into a list. A run that raises still hands back every event up to chain_error.
+    `entry`: how the recording was started (recorded_entry), so the re-run's call stacks are the same."""
     rerun = Rerun([])
     # The executor types its listeners by the base class, but every event it makes is one of the union's.
     collect = cast(Callable[[EventBase], None], rerun.events.append)
     try:
-        rerun.result = executor.invoke(inputs, [collect, *listeners])
+        rerun.result = run_from(entry, executor, inputs, [collect, *listeners])
     except Exception as error:  # scenarios may end in an error on purpose; the caller compares
         rerun.error = error
     return rerun
 
 
+def recorded_entry(events: Sequence[EventBase]) -> str:
+    """ "invoke" when the recorded run was started with invoke (its stacks start there), else
+    "iter_events": a run pulled with iter_events, or awaited with ainvoke / aiter_events, whose stacks
+    start at iter_events. Re-run synchronously from iter_events, the same events come out."""
+    first = events[0] if events else None
+    return "iter_events" if first is not None and first.frames[:1] == ("iter_events",) else "invoke"
+
+
+def run_from(entry: str, executor: AgentExecutor, inputs: dict[str, Any], listeners: Sequence[Any]) -> dict[str, Any]:
+    """The run started as `entry` says (see recorded_entry), every event fed to `listeners`."""
+    if entry == "invoke":
+        return executor.invoke(inputs, listeners)
+    return drain_events(executor.iter_events(inputs), listeners)
+
+
+def drain_events(events: Any, listeners: Sequence[Any]) -> dict[str, Any]:
+    """iter_events pulled to its end, as a user's own loop over it would (the live debugger reads `events`)."""
+    while True:
+        try:
+            event = next(events)
+        except StopIteration as stop:
+            return stop.value
+        for listener in listeners:
+            listener(event)
+
+
 def reexecute(trace: Trace, agents: Sequence[str] = ()) -> Rerun:
     """Run the agent the header names again (if it is a scenario or trusted), with the recording as its cassette."""
-    return run_collecting(replayed_executor(trace, agents=agents), recorded_inputs(trace))
+    executor = replayed_executor(trace, agents=agents)
+    return run_collecting(executor, recorded_inputs(trace), entry=recorded_entry(trace.events))
 
 
 def recorded_inputs(trace: Trace) -> dict[str, Any]:
@@ -169,10 +199,17 @@ def _line_rows(events: Sequence[EventBase]) -> list[dict[str, Any]]:
                 "kind": event.kind,
                 "tool_call_id": getattr(event, "tool_call_id", None),
                 "at": f"{source.file}:{source.line}" if source else None,
-                "callee": f"{callee.file}:{callee.line}" if callee else None,
+                "callee": f"{_portable(callee.file)}:{callee.line}" if callee else None,
             }
         )
     return in_call_order(rows)
+
+
+def _portable(file: str) -> str:
+    """A callee's file as compared across machines: a file outside the project is an absolute path that
+    differs from one checkout (or temporary folder) to another, so only its name counts, as in normalise."""
+    path = PurePath(file)
+    return path.name if path.is_absolute() else file
 
 
 def moved_lines(recorded: Sequence[EventBase], rerun: Sequence[EventBase], keep: int = 3) -> tuple[list[str], int]:

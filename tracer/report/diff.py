@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from executor.events import EventBase
 
 from ..trace.literal_text import scrub
 from ..trace.normalise import short_diff
@@ -173,4 +176,37 @@ def render_diff(diff: TraceDiff, names: tuple[str, str] = ("A", "B"), context: i
         lines.append(f"The runs part at transition {diff.parted_at} ({where}):")
         lines += ["  " + line for line in diff.differences]
     lines += ["", f"A {diff.a.outcome()}", f"B {diff.b.outcome()}"]
+    for side, fork, parent in (("B", diff.b, diff.a), ("A", diff.a, diff.b)):
+        stale = stale_replies(fork, parent)
+        if stale:
+            events = ", ".join(str(seq) for seq in stale)
+            lines.append(
+                f"note: {side} is a fork whose model calls at events {events} got the other run's replies although "
+                f"their prompts differ (it answered them from the recording): {side}'s outcome may be stale"
+            )
     return [scrub(line) for line in lines]
+
+
+def stale_replies(fork: Trace, parent: Trace) -> list[int]:
+    """The llm_start seqs of `fork` after its fork point whose prompt differs from `parent`'s call in the
+    same place while the reply is the same: a fork that answers a changed prompt from the recording."""
+    if fork.header.fork_at is None or getattr(fork.header, "after_fork", None) != "recording":
+        return []
+    calls = [_calls(trace.events, fork.header.fork_at) for trace in (fork, parent)]
+    return [
+        start.seq
+        for (start, reply), (old_start, old_reply) in zip(*calls)
+        if start.prompt != old_start.prompt and reply == old_reply
+    ]
+
+
+def _calls(events: Sequence[EventBase], after: int) -> list[tuple[Any, str | None]]:
+    """(llm_start, the reply text of its llm_end) for each model call after event `after`."""
+    calls, start = [], None
+    for event in events[after + 1 :]:
+        if event.kind == "llm_start":
+            start = event
+        elif event.kind == "llm_end" and start is not None:
+            calls.append((start, getattr(event, "text", None)))
+            start = None
+    return calls

@@ -8,16 +8,20 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from opentelemetry import trace as otel_trace
-from opentelemetry.trace import Status, StatusCode
-
 from executor.events import Event, EventBase
 
+from ..extras import missing_extra
 from ..trace import otel_mapping as om
 from ..trace.line_encoder import pydantic_json
 from ..trace.redact import Redactor
 from . import otlp_attributes as oa
 from . import otlp_names as on
+
+try:
+    from opentelemetry import trace as otel_trace
+    from opentelemetry.trace import Status, StatusCode
+except ImportError as missing:  # tests/test_extras.py hides the packages
+    raise missing_extra("otel", "OTLP export", missing) from None
 
 _AnyEvent = TypeVar("_AnyEvent", bound=EventBase)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,36 +12,55 @@ import pytest
 
 from tutorials import get_scenario
 
+from ..replay.name_clash import clash_advice, clashing_modules
 from ..replay.record_modes import Cassette, RecordMode
 from ..trace.redact import default_redactor
+from .short_failures import mark_short
 
 SNAPSHOT_FIXTURES = frozenset({"trace_snapshot", "trace_events_snapshot"})
-_failed_under_update: set[str] = set()
+_failed_snapshot_tests: set[str] = set()
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        'loopscope(record="once"): the cassette record mode for this test '
-        "(none, once or rewrite); --loopscope-record still wins",
+        'loopscope(record="once", model="openai:llama3"): this test\'s cassette record mode (none, once or '
+        "rewrite) and the live model it records with; --loopscope-record and --loopscope-model still win",
     )
+
+
+_name_clashes = pytest.StashKey[list[str]]()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # After collection, when sys.path holds every folder pytest put there for the tests and conftests:
+    # a tracer.py there is what the project's tests mean by `import tracer`, and they get loopscope's.
+    session.config.stash[_name_clashes] = [clash_advice(name, module) for name, module in clashing_modules()]
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """One line per module of the project that loopscope's packages hide, after the errors it caused."""
+    for advice in config.stash.get(_name_clashes, []):
+        terminalreporter.write_line(f"loopscope: {advice}", yellow=True)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Any:
+    if call.excinfo is not None:  # before pytest draws the failure from it
+        mark_short(call.excinfo, item.config.getoption("tbstyle", "auto"))
     outcome = yield
     report = outcome.get_result()
-    updating = bool(getattr(item.config.option, "update_snapshots", False))
-    if updating and report.failed and SNAPSHOT_FIXTURES & set(getattr(item, "fixturenames", ())):
-        _failed_under_update.add(report.nodeid)
+    if report.failed and SNAPSHOT_FIXTURES & set(getattr(item, "fixturenames", ())):
+        _failed_snapshot_tests.add(report.nodeid)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """A test that failed (say, its replay diverged) before it could compare its trace must not
-    lose its snapshot under --snapshot-update: syrupy is told it did not run, as for a skipped test,
-    so the snapshot is kept rather than deleted as unused (and it is never rewritten: no assert ran)."""
-    if report.nodeid not in _failed_under_update or report.when == "teardown":
+    """A test that failed (say, its replay diverged) before it could compare its trace must not lose
+    its snapshot: syrupy is told it did not run, as for a skipped test, so the snapshot is kept rather
+    than deleted under --snapshot-update, or called unused (with advice to delete it) without it.
+    It is never rewritten either: no assert ran."""
+    if report.nodeid not in _failed_snapshot_tests or report.when == "teardown":
         return
     session = getattr(_configs[-1], "_syrupy", None) if _configs else None
     if session is None:  # syrupy is not running in this session
@@ -75,6 +95,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "once: record cassettes that are missing; rewrite: record every cassette again",
     )
     group.addoption(
+        "--loopscope-model",
+        dest="loopscope_model",
+        default=None,
+        metavar="PROVIDER:NAME",
+        help="the live model a test records its cassette with (default: LOOPSCOPE_MODEL, as for the "
+        "loopscope command; its endpoint and key from OPENAI_BASE_URL and OPENAI_API_KEY)",
+    )
+    group.addoption(
         "--loopscope-redact",
         dest="loopscope_redact",
         action="append",
@@ -87,6 +115,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "loopscope_redact", "regular expressions to redact from cassettes, one per line", type="linelist", default=[]
     )
     parser.addini("loopscope_cassette_dir", "where cassettes live, relative to each test file", default="cassettes")
+    parser.addini("loopscope_model", "default --loopscope-model (else LOOPSCOPE_MODEL)", default="")
 
 
 @pytest.fixture
@@ -104,10 +133,24 @@ def loopscope_record_mode(request: pytest.FixtureRequest) -> RecordMode:
         raise pytest.UsageError(f"{request.node.nodeid}: {error}") from None
 
 
+def _redaction_patterns(config: pytest.Config) -> list[str]:
+    return [*config.getini("loopscope_redact"), *config.getoption("loopscope_redact")]
+
+
 @pytest.fixture
 def loopscope_redactor(request: pytest.FixtureRequest) -> Any:
-    config = request.config
-    return default_redactor([*config.getini("loopscope_redact"), *config.getoption("loopscope_redact")])
+    return default_redactor(_redaction_patterns(request.config))
+
+
+@pytest.fixture
+def loopscope_live_model(request: pytest.FixtureRequest) -> Callable[[], Any]:
+    """A zero-argument factory of the live model this test records with, configured as the loopscope
+    command's (LOOPSCOPE_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY; --loopscope-model or the marker's
+    model= first). It is what loopscope_cassette.run records with when given no live_model."""
+    # At first use, as the engine below: the model's configuration and client are not every start-up's.
+    from .configured_model import configured_live_model
+
+    return lambda: configured_live_model(request).model
 
 
 def cassette_path(request: pytest.FixtureRequest) -> Path:
@@ -121,10 +164,26 @@ def cassette_path(request: pytest.FixtureRequest) -> Path:
 def loopscope_cassette(
     request: pytest.FixtureRequest, loopscope_record_mode: RecordMode, loopscope_redactor: Any
 ) -> Cassette:
-    """A Cassette for this test: `loopscope_cassette.run(build_executor, inputs, live_model=...)`."""
-    return Cassette(
-        cassette_path(request), loopscope_record_mode, loopscope_redactor, meta={"test": request.node.nodeid}
+    """A Cassette for this test: `loopscope_cassette.run(build_executor, inputs)` records with the configured
+    live model (loopscope_live_model) unless run() is given its own `live_model=`."""
+    # At first use, as in loopscope_live_model.
+    from .configured_model import recording_model
+
+    cassette = Cassette(
+        cassette_path(request),
+        loopscope_record_mode,
+        loopscope_redactor,
+        meta={"test": request.node.nodeid},
+        rerun=_rerun_command(request),
     )
+    cassette.live_model = lambda: recording_model(request, cassette, _redaction_patterns(request.config))
+    return cassette
+
+
+def _rerun_command(request: pytest.FixtureRequest) -> str:
+    """`pytest NODEID`, with --snapshot-update when the test stores a snapshot (a new recording changes it)."""
+    snapshot = " --snapshot-update" if SNAPSHOT_FIXTURES & set(request.fixturenames) else ""
+    return f"pytest {shlex.quote(request.node.nodeid)}{snapshot}"
 
 
 @pytest.fixture

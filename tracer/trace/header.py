@@ -59,6 +59,9 @@ class TraceHeader(BaseModel):
     """For a fork: {"reply": text} or {"observation": text}."""
     live_after_fork: str | None = None
     """For a fork: the model that answered what the recording could not."""
+    after_fork: str | None = None
+    """For a fork: what answered a later model call whose prompt had changed: "recording" (its recorded
+    reply, given to another prompt), "live" (the live model) or "stop" (nothing: the fork ended there)."""
 
     @property
     def recorded_in_real_time(self) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 from executor.events import EventBase
 
 from .literal_text import scrub
+from .stable_ids import with_stable_ids
 
 # Fields whose values depend on when, where or against which live service a run happened,
 # not on what the loop did. `source.line` is here because moving code is not changing
@@ -143,10 +144,11 @@ def _render_value(key: str, value: Any) -> list[str]:
 
 
 def render_normalised_events(events: Iterable[EventBase]) -> list[str]:
-    """Every event as a small block of lines, volatile fields left out."""
+    """Every event as a small block of lines, volatile fields left out, so that a snapshot changes only when
+    the run does: concurrent tool calls one lane after another (as runs are compared), and the ids a provider
+    makes up renamed by order of first appearance (stable_ids.py)."""
     lines: list[str] = []
-    for event in events:
-        data = normalise_event(event)
+    for data in with_stable_ids(in_call_order(normalise_events(events))):
         source = data.get("source", {})
         lines.append(
             f"[{data['seq']}] {data['kind']}  iteration {data['iteration']}  "

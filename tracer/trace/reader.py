@@ -71,7 +71,9 @@ class TraceFile:
             self._fh = _open_regular(self.path)  # the converted trace
         size = os.fstat(self._fh.fileno()).st_size
         if size == 0:
-            raise TraceFormatError(path, None, "the file is empty; record a run with --trace FILE")
+            raise TraceFormatError(
+                path, None, "the file is empty; record a run into it with `loopscope record AGENT -o FILE`"
+            )
         self._map = mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ)
         self.warning: str | None = None
         self._starts, self._ends = _line_spans(self._map, size)

@@ -236,9 +236,13 @@ def _compile(pattern: str, name: str) -> re.Pattern[str]:
     try:
         return re.compile(pattern)
     except (re.error, RecursionError, OverflowError) as error:
+        given = (
+            "LOOPSCOPE_REDACT"
+            if name.endswith("LOOPSCOPE_REDACT")
+            else "it where you gave it (`loopscope record --redact`, pytest's --loopscope-redact or loopscope_redact)"
+        )
         raise RedactionPatternError(
-            f"redaction pattern {name} {pattern!r} is not a valid regular expression "
-            f"({error}); fix LOOPSCOPE_REDACT or --redact"
+            f"redaction pattern {name} {pattern!r} is not a valid regular expression ({error}); fix {given}"
         ) from None
 
 

@@ -225,7 +225,12 @@ class Trace:
         if include_events:
             from .normalise import render_normalised_events  # only snapshots with events (its difflib) need it
 
-            lines += ["", "# events, volatile fields (t, duration, run_id, usage, source line) left out", ""]
+            lines += [
+                "",
+                "# events, volatile fields (t, duration, run_id, usage, source line) left out, "
+                "tool-call and run ids renamed call_1, run_1... by first appearance",
+                "",
+            ]
             lines += render_normalised_events(self.events)
         return "\n".join(lines) + "\n"
 

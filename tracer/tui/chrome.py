@@ -6,54 +6,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .chrome_words import WORDS_ZH
 from .views.tutorial_place import narration_language
 
-# `loopscope runs`: the table's column titles (and --by's), its keys and its sentences. The values in the
-# cells (outcomes, models) stay as they are: they are what --where and F compare with.
-RUNS_WORDS_ZH = {
-    "path": "路径",
-    "name": "名称",
-    "outcome": "结果",
-    "iter": "轮数",
-    "llm": "模型调用",
-    "tools": "工具调用",
-    "errors": "错误",
-    "tokens": "token 数",
-    "cost": "花费",
-    "time": "用时",
-    "model": "模型",
-    "recorded": "录制于",
-    "note": "说明",
-    "tool": "工具",
-    "calls": "调用次数",
-    "retries": "重试",
-    "runs": "运行数",
-    "failures": "失败",
-    "fallbacks": "回退",
-    "open in the debugger": "在调试器中打开",
-    "mark (two for D)": "标记（标两个，按 D 对比）",
-    "diff the marked runs": "对比标记的运行",
-    "filter": "筛选",
-    "sort by the next column": "按下一列排序",
-    "reverse the order": "倒转顺序",
-    "back to the runs table": "回到运行列表",
-    "sorted by": "排序",
-    "no run matches": "没有匹配的运行",
-    "filtering…": "筛选中…",
-    "nothing to search for: / first": "没有要搜索的内容：先按 /",
-    "Search the runs for": "在运行列表中搜索",
-    "text in any cell (path, name, outcome, model, note); n / N: next / previous": (
-        "任一单元格里的文字（路径、名称、结果、模型、说明）；n / N：下一个 / 上一个"
-    ),
-    "Show only the runs where": "只显示满足条件的运行",
-    'e.g. outcome == "error", cost > 0.01, kind == "tool_error", tool == "Search"; empty clears': (
-        '例如 outcome == "error"、cost > 0.01、kind == "tool_error"、tool == "Search"；留空则清除'
-    ),
-    "mark two runs with space, then D (or mark one and put the cursor on another)": (
-        "先用空格标记两次运行，再按 D（或标记一次，把光标移到另一次上）"
-    ),
-    "the runs take the same transitions": "两次运行的转移完全相同",
-}
 RUNS_MESSAGES_ZH: list[tuple[str, str]] = [
     (r"([\d,]+) runs", r"\1 次运行"),
     (r"([\d,]+) shown", r"显示 \1 次"),
@@ -66,97 +21,18 @@ RUNS_MESSAGES_ZH: list[tuple[str, str]] = [
     (r"opened from the runs table · q goes back to it · (.*)", r"从运行列表打开 · 按 q 回到列表 · \1"),
 ]
 
-# Exact strings: binding descriptions, pane and tab titles, help sections.
-WORDS_ZH = {
-    "step": "单步",
-    "next": "下一步",
-    "step out": "跳出",
-    "continue": "继续",
-    "step back": "后退一步",
-    "next, backwards": "下一步（向后）",
-    "step out, backwards (to the call)": "向后跳出（回到调用处）",
-    "reverse continue": "向后继续",
-    "first event": "第一个事件",
-    "last event": "最后一个事件",
-    "up the stack (show the caller)": "沿调用栈向上（看调用方）",
-    "down the stack": "沿调用栈向下",
-    "next stop": "下一停靠点",
-    "previous stop": "上一停靠点",
-    "pause a running live continue or a long search": "暂停正在进行的实时继续或长时间搜索",
-    "go to event number": "跳到事件编号",
-    "search": "搜索",
-    "next match": "下一个匹配",
-    "previous match": "上一个匹配",
-    "breakpoint": "断点",
-    "add breakpoint (kind, tool, condition …)": "添加断点（类型、工具、条件 …）",
-    "fork: change this reply or observation and re-run": "分叉：改这条回复或观察结果后重跑",
-    "diff with the parent run (or another trace)": "与父运行（或另一份轨迹）对比",
-    "tutorials": "教程",
-    "variables pane": "变量窗格",
-    "prompt pane": "提示词窗格",
-    "detail pane": "详情窗格",
-    "breakpoints pane": "断点窗格",
-    "narration pane (tutorials)": "讲解窗格（教程）",
-    "scroll the pane": "滚动窗格",
-    "scroll the pane up": "向上滚动窗格",
-    "wide source (hide the timeline)": "加宽源码（隐藏时间线）",
-    "help": "帮助",
-    "quit": "退出",
-    "Narration": "讲解",
-    "Variables": "变量",
-    "Prompt": "提示词",
-    "Detail": "详情",
-    "Breakpoints": "断点",
-    "Timeline": "时间线",
-    "Call stack": "调用栈",
-    "Source": "源码",
-    "Moving": "移动",
-    "Looking around": "四处看看",
-    "In the timeline / source pane (focus with tab)": "在时间线 / 源码窗格里（用 tab 聚焦）",
-    "In the breakpoints pane (4, then tab to focus it)": "在断点窗格里（按 4，再用 tab 聚焦）",
-    "go to that event / frame": "跳到那个事件 / 栈帧",
-    "next row": "下一行",
-    "previous row": "上一行",
-    "toggle a breakpoint on the cursor line": "在光标所在行开关断点",
-    "enable/disable": "启用/停用",
-    "delete": "删除",
-    "temporary": "临时",
-    "ignore +1": "忽略次数 +1",
-    "ignore -1": "忽略次数 -1",
-    "next line": "下一行",
-    # The source pane's title, after the frame's place.
-    "your code, paused at this line (live)": "你的代码：实时暂停在这一行",
-    "your code: the function this event calls": "你的代码：这个事件调用的函数",
-    "caller line inferred from the source": "调用方行号由源码推断",
-    # The loop's states (executor/states.py), as the status line names them.
-    "planning": "规划",
-    "acting": "行动",
-    "observing": "观察",
-    "summarizing": "总结",
-    "finished": "完成",
-    "error": "出错",
-    # The Variables and Prompt panes' own sentences (model and tool text in them is never translated).
-    "Indexing the trace… the loop state appears when it is done.": "正在为轨迹建索引……完成后这里显示循环的状态。",
-    "_call's variables at this event, rebuilt from the recorded events": "_call 在这个事件处的变量，由录下的事件重建",
-    "The graph state at this event, rebuilt from the recorded events": "这个事件处的图状态（graph state），由录下的事件重建",
-    "(not planned yet in this iteration)": "（这一轮还没有规划）",
-    "(not checked yet in this iteration)": "（这一轮还没有检查）",
-    "(no chain_start yet)": "（还没有 chain_start）",
-    "Indexing the trace… the prompt appears when it is done.": "正在为轨迹建索引……完成后这里显示提示词。",
-    "template": "模板",
-    "scratchpad": "草稿区（scratchpad）",
-    "This prompt does not simply extend the previous one; what changed:": "这次的提示词并不只是在上一次后面追加；改动如下：",
-    "(too long to diff line by line)": "（太长，无法逐行对比）",
-    "(the reply has not come back yet at this event)": "（到这个事件为止，回复还没有回来）",
-    "close help": "关闭帮助",
-    "scroll down": "向下滚动",
-    "scroll up": "向上滚动",
-    "page down": "下一页",
-    "page up": "上一页",
-    **RUNS_WORDS_ZH,
-}
-
 _MOTIONS_ZH = {"step": "单步", "next": "下一步", "step out": "跳出", "continue": "继续"}
+
+
+def _price(text: str) -> str:
+    """`$0.000074 (an estimate: …)` or `no price (no price for 'm': …)` in Chinese."""
+    estimate = re.fullmatch(r"(\S+) \(an estimate: (.*) costs nothing, priced as (.*)\)", text)
+    if estimate:
+        return f"{estimate[1]}（估算：{estimate[2]} 不收费，按 {estimate[3]} 的价格计）"
+    missing = re.fullmatch(r"no price \(no price for (.*): add it to a (\S+) file\)", text)
+    if missing:
+        return f"没有价格（{missing[1]} 没有价格：把它加进 {missing[2]} 文件）"
+    return text
 
 
 def _motion(match: re.Match[str]) -> str:
@@ -189,6 +65,11 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (
         r"(step|next|step out|continue)( backwards)?: (\S+\(\)) is done → event (\d+) \((\w+)\)",
         lambda m: f"{_motion(m)}：{m[3]} 已返回 → 事件 {m[4]}（{m[5]}）",
+    ),
+    (
+        r"(step|next|step out|continue)( backwards)?: (\S+\(\)) is done → event (\d+) \(another call's (\w+); "
+        r"\S+ own comes in turn\)",
+        lambda m: f"{_motion(m)}：{m[3]} 已返回 → 事件 {m[4]}（另一个调用的 {m[5]}；{m[3]} 自己的事件按顺序稍后到来）",
     ),
     (
         r"(step|next|step out|continue)( backwards)?: (\S+\(\)) never ran: its arguments did not fit → event (\d+) \((\w+)\)",
@@ -238,7 +119,29 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         r"\(the real locals follow: re-executing the run, ([\d,]+) of ([\d,]+) events…\)",
         r"（真实的局部变量随后就到：正在重新执行这次运行，\2 个事件中已到 \1 个…）",
     ),
-    (r"\(no real locals: (.*)\)", r"（没有真实的局部变量：\1）"),
+    (r"\(no real locals: (.*)\)", lambda m: f"（没有真实的局部变量：{localise(m[1], 'zh')}）"),
+    # Why a recording's run cannot be re-executed (tracer/debug/reenactment.py).
+    (
+        r"the trace has more than ([\d,]+) events; re-executing it would take too long",
+        r"轨迹超过 \1 个事件，重新执行太久了",
+    ),
+    (
+        r"the trace's header names no scenario, so its run cannot be re-executed",
+        "轨迹的文件头没有写场景，所以无法重新执行这次运行",
+    ),
+    (r"the run could not be re-executed \((.*)\)", r"这次运行无法重新执行（\1）"),
+    (r"the re-executed run ended after (\d+) events \((.*)\)", r"重新执行的运行在 \1 个事件之后就结束了（\2）"),
+    (r"event (\d+) of the recording cannot be read \((.*)\)", r"录制里的事件 \1 读不出来（\2）"),
+    (
+        r"the recording was made by other code \((.*)\), so its locals cannot be re-created here",
+        r"这份录制是别的代码（\1）做的，所以它的局部变量没法在这里重现",
+    ),
+    (
+        r"the re-executed run differs from the recording at event (\d+) \((\w+) at line (\d+) vs (\w+) at line "
+        r"(\d+)\): the executor changed since it was recorded",
+        r"重新执行的运行在事件 \1 和录制不同（\2 在第 \3 行，录制是 \4 在第 \5 行）：录制之后执行器改过了",
+    ),
+    (r"the trace was closed", "轨迹已经关闭"),
     (r"\(event (\d+)\)", r"（事件 \1）"),
     (r"\(isinstance\(output, AgentFinish\), event (\d+)\)", r"（isinstance(output, AgentFinish)，事件 \1）"),
     (r"… (\d+) earlier", r"… 更早的 \1 个"),
@@ -264,14 +167,14 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"No model call has happened yet at this event\.", "到这个事件为止还没有调用过模型。"),
     (
         r"(\S+\(\)) call #(\d+) · event (\d+) · ([\d,]+) chars · stop (.*)",
-        r"\1 第 \2 次调用 · 事件 \3 · \4 个字符 · stop \5",
+        r"\1 第 \2 次调用 · 事件 \3 · \4 个字符 · 停止序列 \5",
     ),
     (r" · the last call before event (\d+)", r" · 事件 \1 之前的最后一次调用"),
     (
         r"([\d,]+) prompt \+ ([\d,]+) completion tokens, (estimated \(no usage recorded\)|from the endpoint's usage) · (.*)",
         lambda m: (
             f"提示词 {m[1]} + 补全 {m[2]} 个 token，"
-            f"{'估算（没有记录 usage）' if m[3].startswith('estimated') else '来自端点返回的 usage'} · {m[4]}"
+            f"{'估算（没有记录 usage）' if m[3].startswith('estimated') else '来自端点返回的 usage'} · {_price(m[4])}"
         ),
     ),
     (r"new since call #(\d+) \(event (\d+)\)", r"第 \1 次调用（事件 \2）之后新增的"),
@@ -280,6 +183,10 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"step into (\S+\(\))", r"进入 \1"),
     (r"run (\S+\(\)) to its end", r"运行 \1 到结束"),
     (r"no further stop that way", "这个方向没有停靠点了"),
+    (
+        r"the run is live: s \(or c\) runs it on; the next stop is event (\d+)",
+        r"这是实时运行：按 s（或 c）让它往下跑；下一个停靠点是事件 \1",
+    ),
     (r"frame (.*)", r"栈帧 \1"),
     (r"already at the outermost frame", "已经在最外层栈帧"),
     (r"already at the event's frame", "已经在事件所在的栈帧"),
@@ -296,6 +203,94 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         ),
     ),
     (r"tutorial (\S+): stop 1/(\d+) · space walks the stops", r"教程 \1：停靠点 1/\2 · 按空格逐个走"),
+    # Messages of the flows, with values.
+    (r"wait: (.*)", lambda m: f"请稍等：{localise(m[1], 'zh')}"),
+    (r"event (\d+)", r"事件 \1"),
+    (r"warning: (.*)", r"警告：\1"),
+    (
+        r"(.*) · no shown event further that way \(F changes the filter\)",
+        lambda m: f"{localise(m[1], 'zh')} · 这个方向没有更多显示出来的事件了（F 改筛选）",
+    ),
+    (
+        r"stepping within the filter: s n r c land only on shown events( \(no filter yet: F sets one\))?",
+        lambda m: "在筛选内移动：s n r c 只停在显示出来的事件上" + ("（还没有筛选：按 F 设一个）" if m[1] else ""),
+    ),
+    (r"filtering: (.*)…", r"正在筛选：\1…"),
+    (r"running the executor live… \(esc pauses\) · (\d+) events", r"正在实时运行执行器…（esc 暂停）· \1 个事件"),
+    (r"paused at event (\d+)", r"暂停在事件 \1"),
+    (r"type an event number from 0 to (\d+)", r"输入 0 到 \1 之间的事件编号"),
+    (r"searching for (.*)…", r"正在搜索 \1…"),
+    (r"no event contains (.*)", r"没有事件包含 \1"),
+    (r"(.*) found in event (\d+) \(\] next, \[ previous\)", r"在事件 \2 找到 \1（] 下一个，[ 上一个）"),
+    (r"breakpoint #(\d+) set on (\S+)(.*)", r"断点 #\1 设在 \2\3"),
+    (r"breakpoint on (\S+) removed", r"已删除 \1 上的断点"),
+    (r"breakpoint #(\d+) (.*)", r"断点 #\1 \2"),
+    (r"f forks (\S+) \(a reply\) or (\S+) \(an observation\)", r"f 在 \1 处分叉（改回复）或在 \2 处分叉（改观察结果）"),
+    (r"cannot fork here: (.*)", r"这里不能分叉：\1"),
+    (r"ctrl\+t: (.*) instead", r"ctrl+t：改为\1"),
+    (r"fork failed: (.*)", r"分叉失败：\1"),
+    (
+        r"forking at event (\d+): re-running the trace with the new (reply|observation)…",
+        lambda m: f"在事件 {m[1]} 分叉：用新的{'回复' if m[2] == 'reply' else '观察结果'}重跑轨迹…",
+    ),
+    (
+        r"forked into (\S+) · new (reply|observation) at event (\d+) \((\w+)\) · D: diff with parent( · the fork stopped early: (.*))?",
+        lambda m: (
+            f"已分叉到 {m[1]} · 事件 {m[3]}（{m[4]}）换成了新的{'回复' if m[2] == 'reply' else '观察结果'} · D：与父运行对比"
+            + (f" · 分叉提前停止了：{m[6]}" if m[5] else "")
+        ),
+    ),
+    (r"cannot diff: (.*)", r"无法对比：\1"),
+    (
+        r"diff with (the parent of this fork|the trace you named): (they take the same transitions|they part at transition (\d+))",
+        lambda m: f"与{localise(m[1], 'zh')}对比：" + (f"在第 {m[3]} 个转移处分开" if m[3] else "走的是同样的转移"),
+    ),
+    (
+        r"A = (the parent of this fork|the trace you named) · B = the run open here",
+        lambda m: f"A = {localise(m[1], 'zh')} · B = 这里打开的运行",
+    ),
+    (
+        r"(the parent (.*) named in this fork's header is not there; )?the runs are aligned by transition, as `loopscope diff` does",
+        lambda m: (
+            (f"这个分叉的文件头写的父运行 {m[2]} 不在了；" if m[1] else "")
+            + "两次运行按转移对齐，和 `loopscope diff` 一样"
+        ),
+    ),
+    (r"e works at a model call: (.*)", r"e 只在模型调用处可用：\1"),
+    (r"cannot open tutorial (\S+): (.*)", r"打不开教程 \1：\2"),
+    (r"no source line is known for (\S+)", r"不知道 \1 的源码行"),
+    (r"Timeline · fork at event (\d+)", r"时间线 · 在事件 \1 分叉"),
+    (
+        r"filter: (.*) · ([\d,]+) shown, ([\d,]+) hidden( · current event hidden)?( · stepping within filter)?",
+        lambda m: (
+            f"筛选：{m[1]} · 显示 {m[2]} 个，隐藏 {m[3]} 个"
+            + (" · 当前事件被隐藏" if m[4] else "")
+            + (" · 在筛选内移动" if m[5] else "")
+        ),
+    ),
+    (r"Tutorials · narration in (.*)", r"教程 · 讲解语言：\1"),
+    (
+        r"Fork at event (\d+) \((\w+)\): replace (the model's reply|the tool's observation)",
+        lambda m: f"在事件 {m[1]}（{m[2]}）分叉：替换{localise(m[3], 'zh')}",
+    ),
+    (
+        r"Event (\d+): (\S+) asked (.*) · edit the exact prompt, ctrl\+s sends it",
+        r"事件 \1：\2 问了 \3 · 编辑原样的提示词，ctrl+s 发送",
+    ),
+    (r"asking (.*)…", lambda m: f"正在问{'配置好的模型' if m[1] == 'the configured model' else ' ' + m[1]}…"),
+    (
+        r"(the same reply|(\d+) diff line\(s\)) · f: fork the run with this reply · tab: edit again · ctrl\+s: send · esc: close",
+        lambda m: (
+            ("回复一样" if m[2] is None else f"{m[2]} 行不同")
+            + " · f：用这条回复分叉 · tab：再编辑 · ctrl+s：发送 · esc：关闭"
+        ),
+    ),
+    (r"new reply · (.*) · ([\d.]+)s", r"新回复 · \1 · \2 秒"),
+    # The Detail pane's bill of one model call, and why there is no price.
+    (
+        r"(.*) · no price \(no price for (.*): add it to a (\S+) file\)",
+        r"\1 · 没有价格（\2 没有价格：把它加进 \3 文件）",
+    ),
     # The source pane's title at a stop whose narration points at a pane below.
     (r"Narration · the (\w+) pane is below", lambda m: f"讲解 · 下方是{localise(m[1] + ' pane', 'zh')}"),
 ]
@@ -314,6 +309,19 @@ def localise(text: str, lang: str) -> str:
         if match:
             return match.expand(replacement) if isinstance(replacement, str) else replacement(match)
     return text
+
+
+KEY_NAMES_ZH = {"space": "空格", "backspace": "退格"}
+
+
+def key_name(key: str, lang: str) -> str | None:
+    """A key named by a word, in `lang` (None: the key's own name is shown)."""
+    return KEY_NAMES_ZH.get(key) if lang == "zh" else None
+
+
+def app_language(app: object) -> str:
+    """The language the app's current session speaks (a modal screen asks it of the app)."""
+    return str(getattr(getattr(app, "session", None), "lang", "en"))
 
 
 def chrome_language(stops: Sequence[Any]) -> str:

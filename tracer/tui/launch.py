@@ -29,6 +29,7 @@ def open_debugger(
     call_model: tuple[str | None, str | None] = (None, None),
     lang: str | None = None,
     agents: Sequence[str] = (),
+    message: str | None = None,
 ) -> int:
     """Run the debugger until the user quits; returns the exit code.
 
@@ -38,6 +39,7 @@ def open_debugger(
     `call_model` (PROVIDER:NAME, base URL) answers prompts edited in the playground.
     `lang` (en, zh) is the language of the debugger's own words; default: a tutorial's, else English.
     `agents` are the user's --agent specs: a trace's agent is re-run (real locals, forks) only if trusted.
+    `message`: the status line's first words, instead of the keys.
     """
     try:
         keymap = keymap_from_environment()
@@ -47,6 +49,8 @@ def open_debugger(
     session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live, agents=agents)
     session.call_model = call_model  # who answers an edited prompt in the playground (`e`)
     session.requested_lang = lang
+    if message:
+        session.message = message
     app = DebuggerApp(session, keymap=keymap)
     trace_failure = None
     try:

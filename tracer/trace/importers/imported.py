@@ -135,7 +135,8 @@ class Imported:
             raise ImportProblem(
                 self.path,
                 None,
-                f"holds {len(self.traces)} traces: {self.described()}; pick one with --trace-id ID "
-                "(or `loopscope import FILE -o FOLDER` writes each)",
+                f"holds {len(self.traces)} traces: {self.described()}; pick one with "
+                "`loopscope debug FILE --trace-id ID` (import and diff take it too), or "
+                "`loopscope import FILE -o FOLDER` writes each",
             )
         return self.converted(0)

@@ -101,6 +101,23 @@ def _landing(session, at: int, change: str) -> int:
     return min(at, len(session) - 1)
 
 
+def after_change(result: ForkResult) -> str:
+    """What answered the later model calls whose prompt changed, in a few words ("" when none did)."""
+    changed = result.changed
+    if not changed:
+        return ""
+    many = len(changed) > 1
+    calls = f"model call{'s' * many} " + ", ".join(
+        f"#{c.call}" + (f" (event {c.seq})" if c.seq is not None else "") for c in changed
+    )
+    if changed[0].answered == "stopped":
+        return f"stopped at {calls}: its prompt changed"
+    if changed[0].answered == "live":
+        return f"the live model answered {calls}: the prompt{'s' * many} changed"
+    other = "other prompts" if many else "another prompt"
+    return f"warning, stale: {calls} got {'replies' if many else 'a reply'} recorded for {other}"
+
+
 class ForkFlow(Flow):
     KEYS = [flow_key("f", "fork", "fork: change this reply or observation and re-run", show=False)]
 
@@ -129,12 +146,15 @@ class ForkFlow(Flow):
         except (ForkError, TraceFormatError) as error:
             self.say(f"cannot fork here: {first_line_of(error)}")
             return
+        model = self.session.call_model[0]  # debug --model: a changed prompt may be sent to it
         self.app.push_screen(
-            ForkScreen(at, event.kind, change, recorded), lambda text: self.fork_with(at, change, text)
+            ForkScreen(at, event.kind, change, recorded, model),
+            lambda chosen: self.fork_with(at, change, *(chosen or (None,))),
         )
 
-    def fork_with(self, at: int, change: str, text: str | None) -> None:
-        """Re-run the trace with `text` as the reply or observation at event `at` (None: cancelled)."""
+    def fork_with(self, at: int, change: str, text: str | None, after_fork: str = "recording") -> None:
+        """Re-run the trace with `text` as the reply or observation at event `at` (None: cancelled);
+        `after_fork` says what answers a later model call whose prompt changed (see fork_trace)."""
         if text is None:
             self.say("fork cancelled")
             return
@@ -142,16 +162,27 @@ class ForkFlow(Flow):
         assert isinstance(store, ReplayStore) and store.path is not None  # f and e refuse a live run
         self.busy(f"forking at event {at}: re-running the trace with the new {change}…")
         parent = store.path.resolve()
-        self._run_fork(parent, at, change, text, fork_destination(parent, at))
+        self._run_fork(parent, at, change, text, after_fork, fork_destination(parent, at))
 
     @work(thread=True, exclusive=True, group="fork")
-    def _run_fork(self, parent: Path, at: int, change: str, text: str, output: Path) -> None:
+    def _run_fork(self, parent: Path, at: int, change: str, text: str, after_fork: str, output: Path) -> None:
         """Re-executes the run (it may take a while on a long trace), away from the UI thread."""
         from ...replay.fork import fork_trace  # with a fork (f or the playground), not with the debugger
+        from ...replay.playground import configured_model  # the live model, only when it is asked for
 
         try:
             reply, observation = (text, None) if change == "reply" else (None, text)
-            result = fork_trace(parent, at, reply=reply, observation=observation, output=output, agents=self._agents())
+            live = configured_model(*self.session.call_model)[1] if after_fork == "live" else None
+            result = fork_trace(
+                parent,
+                at,
+                reply=reply,
+                observation=observation,
+                output=output,
+                agents=self._agents(),
+                live_model=live,
+                after_fork="recording" if after_fork == "live" else after_fork,
+            )
         except Exception as error:  # ForkError, a scenario it cannot build, a file it cannot write...
             self.app.call_from_thread(self._fork_failed, error)
             return
@@ -176,8 +207,11 @@ class ForkFlow(Flow):
             return
         session.goto(_landing(session, at, change))
         # The path first: on a narrow terminal the end of the status line is cut off.
-        message = f"forked into {shown_path(result.path)} · new {change} at event {at} ({kind}) · D: diff with parent"
-        if result.error is not None:
+        # What answered a changed prompt next: it says whether the fork's outcome can be trusted.
+        changed = after_change(result)
+        message = f"forked into {shown_path(result.path)}{f' · {changed}' if changed else ''}"
+        message += f" · new {change} at event {at} ({kind}) · D: diff with parent"
+        if result.error is not None and not changed:
             message += f" · the fork stopped early: {first_line_of(result.error)}"
         self.busy("")
         self.open_session(session, message, tab="detail")

@@ -116,6 +116,15 @@ def left_function(session: DebugSession, motion: Motion) -> None:
     event = session.event()
     callee = _callee(event)
     name = f"{callee.qualname or callee.function}()" if callee is not None else "the tool"
+    stepped = getattr(getattr(getattr(session, "store", None), "run", None), "stepped_into", None)
+    call = getattr(stepped, "tool_call_id", None)
+    if call is not None and getattr(event, "tool_call_id", None) != call:  # a parallel call: another's turn
+        name = _name(stepped)
+        session.message = (
+            f"{MOTION_WORDS[motion]}: {name} is done → event {session.position} "
+            f"(another call's {event.kind}; {name}'s own comes in turn)"
+        )
+        return
     if isinstance(event, ToolErrorEvent) and event.error_type == "ToolInputError":
         what = f"{name} never ran: its arguments did not fit"  # refused before the first line
     elif isinstance(event, ToolErrorEvent):

@@ -184,6 +184,8 @@ class SteppingFlow(Flow):
             return
         elif position is None:
             self.say("no further stop that way")
+        elif position >= len(self.session):  # a live tutorial: the run has not got there yet
+            self.say(f"the run is live: s (or c) runs it on; the next stop is event {position}")
         else:
             self.session.goto(position)
             self.say(f"tutorial stop at event {position}")

@@ -15,6 +15,11 @@ from ..views.tutorial_place import after_last_stop, narration_language, next_par
 from .flow import Flow, KeyAction, flow_key
 from .forking import first_line_of
 
+THE_END = {
+    "en": "End of the tutorial: T opens another (the narration lists them)",
+    "zh": "教程到此结束：按 T 打开另一个（讲解里列出了全部教程）",
+}
+
 
 def part_title(tutorial: Tutorial, number: int, lang: str) -> str:
     """The session title: the tutorial's title, and which part this is when it has several."""
@@ -34,6 +39,14 @@ def tutorial_session(name: str, number: int, lang: str) -> DebugSession:
         raise LookupError(f"no recording at {part.fixture}; record it with `loopscope record {part.name}`")
     _header, events, _warning = load_trace(part.fixture)
     stops = tutorial_stops(part.name, lang, events)
+    if tutorial.live:  # it steps into functions: a live run of the same events (at its first, chain_start)
+        from ...debug.own_agent_run import live_tutorial_message, live_tutorial_run  # late: only this runs an agent
+
+        run = live_tutorial_run(name)
+        title = f"{part_title(tutorial, number, lang)} · {run.scenario.source}"
+        session = build_session(None, stops=stops, title=title, live=run)
+        session.message = live_tutorial_message(run, lang)
+        return session
     session = build_session(part.fixture, stops=stops, title=part_title(tutorial, number, lang))
     if stops:
         session.goto(stops[0].seq)
@@ -68,8 +81,10 @@ class TutorialFlow(Flow):
         assert path is not None  # stops come with a tutorial's recording
         lang = narration_language(self.session.stops)
         following = next_part(path)
-        if following is None:
-            self.say(" ".join(after_last_stop(path, lang).split()))
+        if following is None:  # the narration lists the other tutorials; a status line only points there
+            self.say(
+                THE_END.get(lang, THE_END["en"]) if tutorial_of(path) else " ".join(after_last_stop(path, lang).split())
+            )
             return
         self._open_tutorial(following, lang, lead="end of that part · ")  # the status line says it in zh
 
@@ -83,4 +98,7 @@ class TutorialFlow(Flow):
         except (LookupError, TraceFormatError, NarrationMismatch, NotesFileError, OSError) as error:
             self.say(f"cannot open tutorial {name}: {first_line_of(error)}")
             return
-        self.open_session(session, lead + opened_message(name, number, session), tab="narration")
+        first = session.current_stop()
+        pane = getattr(first[1], "pane", "") if first else ""  # a first stop that names a pane opens it
+        live = f" · {session.message}" if session.store.live else ""  # where a live tutorial's agent is
+        self.open_session(session, lead + opened_message(name, number, session) + live, tab=pane or "narration")

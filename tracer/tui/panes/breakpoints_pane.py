@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from ...debug.breakpoints import BreakpointSet
 from ...report.literal import literal
+from ..chrome import app_language, localise
 from ..messages import Redraw
 
 
@@ -37,8 +38,9 @@ class BreakpointsPane(Static, can_focus=True):
         self.selected = max(0, min(self.selected, len(items) - 1))
         text = Text()
         if not items:
+            lang = app_language(self.app)
             text.append(
-                "No breakpoints. b sets one on the current line; B adds any kind:\n"
+                localise("No breakpoints. b sets one on the current line; B adds any kind:", lang) + "\n"
                 "  tool_error · tool=Calculator · iteration=2 · method=plan · line=FILE:N\n"
                 '  if kind == "agent_action" and "25" in tool_input\n',
                 style="dim",
@@ -51,7 +53,8 @@ class BreakpointsPane(Static, can_focus=True):
             text.append_text(line)
             text.append("\n")
         if items:
-            text.append("\ne enable/disable · x delete · t temporary · +/- ignore count (focus this pane)", style="dim")
+            words = "e enable/disable · x delete · t temporary · +/- ignore count (focus this pane)"
+            text.append("\n" + localise(words, app_language(self.app)), style="dim")
         if self.breakpoints.warning:
             text.append(f"\n{self.breakpoints.warning}", style="yellow")
         self.update(text)

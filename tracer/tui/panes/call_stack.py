@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
@@ -12,9 +16,91 @@ from textual.widgets import Static
 from ...debug.source_map import FrameLocation
 from ...trace.literal_text import scrub
 
+NOTES = {
+    "en": {
+        "event": "this event",
+        "callee": "your function, which it calls",
+        "unknown": "(line unknown)",
+        "none": "(no frames)",
+    },
+    "zh": {"event": "此事件", "callee": "它调用的你的函数", "unknown": "（行号未知）", "none": "（没有栈帧）"},
+}
 
-class CallStackPane(Static):
-    """Shows frames like `_call  agent_executor.py:95`; click one (or press u/d) to look at it."""
+
+def _middle_cut(name: str, width: int) -> str:
+    """`agent_executor.py` as `agent_e…or.py` in `width` cells: both ends say which file it is."""
+    if cell_len(name) <= width:
+        return name
+    if width < 10:  # `rea….py` says little: leave the name out (the source pane's title has it)
+        return ""
+    tail = max(1, (width - 1) // 2)
+    return name[: width - 1 - tail] + "…" + name[-tail:]
+
+
+class StackLines:
+    """The frames, one line each, fitted to the pane's width when drawn: the note after the
+    event's frame shrinks to its arrow, then file names lose their middle; the line number,
+    the arrow and the ▶ of the selected frame are never cut."""
+
+    def __init__(self, frames: list[FrameLocation], selected: int, lang: str) -> None:
+        self.frames, self.selected = frames, selected
+        self.words = NOTES.get(lang, NOTES["en"])
+        self.plain = "\n".join(line.plain for line in self.lines(10_000))
+
+    def _columns(self) -> list[tuple[str, str, str, str, bool]]:
+        """(function, file name, :line, note) per frame, and whether its line is exact."""
+        rows: list[tuple[str, str, str, str, bool]] = []
+        shown_file = None
+        event_depth = max((d for d, f in enumerate(self.frames) if not f.callee), default=len(self.frames) - 1)
+        for depth, frame in enumerate(self.frames):
+            # The file only when it changes, so narrow panes still show every line number.
+            name = scrub(Path(frame.file).name) if frame.file else None
+            file = name if name and name != shown_file and frame.line else ""
+            shown_file = name or shown_file
+            where = f":{frame.line}" if frame.line else self.words["unknown"]
+            note = self.words["callee"] if frame.callee else self.words["event"] if depth == event_depth else ""
+            rows.append((scrub(frame.function), file, where, note, frame.exact))
+        return rows
+
+    def lines(self, width: int) -> list[Text]:
+        rows = self._columns()
+        if not rows:
+            return [Text(self.words["none"], style="dim")]
+        pad = max(cell_len(function) for function, *_ in rows)
+        return [self._line(depth, row, pad, width) for depth, row in enumerate(rows)]
+
+    def _line(self, depth: int, row: tuple[str, str, str, str, bool], pad: int, width: int) -> Text:
+        function, file, where, note, exact = row
+        chosen = depth == self.selected
+        arrow = bool(note)
+        fixed = 2 + pad + 2 + cell_len(where)
+        if fixed + 3 * arrow > width:  # narrower than the names: the alignment gives way first
+            pad = max(cell_len(function), pad - (fixed + 3 * arrow - width))
+            fixed = 2 + pad + 2 + cell_len(where)
+        if fixed + 3 * arrow > width and cell_len(function) > 4:  # then the name's end, never the line number
+            pad = max(4, pad - (fixed + 3 * arrow - width))
+            function = function[: pad - 1] + "…"
+            fixed = 2 + pad + 2 + cell_len(where)
+        room = width - fixed
+        if note and room < 4 + cell_len(note):
+            note = ""  # the arrow stays: it still marks the frame
+        marker = (4 + cell_len(note)) if note else 3 if arrow else 0
+        file = _middle_cut(file, room - marker)  # the file gives way first: the source pane's title has it
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("▶ " if chosen else "  ", style="bold green")
+        text.append(f"{function:<{pad}}", style="bold reverse" if chosen else "bold")
+        text.append(f"  {file}{where}", style="" if exact else "dim")
+        if arrow:
+            text.append(f"  ← {note}".rstrip(), style="dim italic")
+        return text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text("\n", no_wrap=True, overflow="ellipsis").join(self.lines(options.max_width))
+
+
+class CallStackPane(VerticalScroll, can_focus=False):
+    """Shows frames like `_call  agent_executor.py:95`; click one (or press u/d) to look at it. A stack
+    taller than the pane scrolls to keep the selected frame (the event's, at first) in view."""
 
     class FramePicked(Message):
         def __init__(self, frame_up: int) -> None:
@@ -24,35 +110,30 @@ class CallStackPane(Static):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.frames: list[FrameLocation] = []
+        self.lines = StackLines([], 0, "en")
+        self.body = Static(classes="stack-lines")
 
-    def show(self, frames: list[FrameLocation], frame_up: int) -> None:
+    def compose(self) -> ComposeResult:
+        yield self.body
+
+    def show(self, frames: list[FrameLocation], frame_up: int, lang: str = "en") -> None:
         self.frames = frames
-        selected = len(frames) - 1 - frame_up
-        width = max((len(f.function) for f in frames), default=0)
-        text = Text(no_wrap=True, overflow="ellipsis")
-        shown_file = None
-        event_depth = max((d for d, f in enumerate(frames) if not f.callee), default=len(frames) - 1)
-        for depth, frame in enumerate(frames):
-            chosen = depth == selected
-            text.append("▶ " if chosen else "  ", style="bold green")
-            text.append(f"{scrub(frame.function):<{width}}", style="bold reverse" if chosen else "bold")
-            # The file only when it changes, so narrow panes still show every line number.
-            name = scrub(Path(frame.file).name) if frame.file else None
-            where = f"{name if name != shown_file else ''}:{frame.line}" if frame.line else "(line unknown)"
-            shown_file = name or shown_file
-            text.append(f"  {where}", style="" if frame.exact else "dim")
-            if frame.callee:
-                text.append("  ← your function, which it calls", style="dim italic")
-            elif depth == event_depth:
-                text.append("  ← this event", style="dim italic")
-            text.append("\n")
-        if not frames:
-            text.append("(no frames)", style="dim")
-        text.rstrip()  # in place: no blank line after the last frame
-        self.update(text)
+        self.lines = StackLines(frames, len(frames) - 1 - frame_up, lang)
+        self.body.update(self.lines)
+        self.call_after_refresh(self._keep_selected_in_view, len(frames) - 1 - frame_up)
+
+    def _keep_selected_in_view(self, selected: int) -> None:
+        height = max(self.scrollable_content_region.height, 1)
+        if not self.scroll_y <= selected < self.scroll_y + height:
+            self.scroll_to(y=max(0, selected - height + 1), animate=False, immediate=True)
+
+    @property
+    def plain(self) -> str:
+        """The stack as shown on a wide pane (tests read it)."""
+        return self.lines.plain
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)
-        depth = offset.y if offset is not None else -1
+        depth = offset.y + round(self.scroll_y) if offset is not None else -1
         if 0 <= depth < len(self.frames):
             self.post_message(self.FramePicked(len(self.frames) - 1 - depth))

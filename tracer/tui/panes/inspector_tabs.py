@@ -22,10 +22,10 @@ class InspectorTabs(TabbedContent):
     def __init__(self, session: DebugSession, lang: str, **kwargs) -> None:
         super().__init__(initial="narration" if session.stops else "variables", **kwargs)
         self.session, self.lang = session, lang
-        self.narration = TextPane(id="narration-text")
-        self.variables = TextPane(id="variables-text")
-        self.prompt = PromptPane(id="prompt-pane")
-        self.detail = TextPane(id="detail-text")
+        self.narration = TextPane(lang=lang, id="narration-text")
+        self.variables = TextPane(lang=lang, id="variables-text")
+        self.prompt = PromptPane(lang, id="prompt-pane")
+        self.detail = TextPane(lang=lang, id="detail-text")
         self.breakpoints = BreakpointsPane(session.breakpoints, id="breakpoints-list")
 
     def compose(self) -> ComposeResult:

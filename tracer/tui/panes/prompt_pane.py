@@ -6,14 +6,22 @@ from rich.text import Text
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from ...report.cjk_wrap import WrappedText
 from .text_pane import TextPane
 
 
 class PromptPane(Vertical):
+    header = ""  # the fixed line's text (tests read it)
+
+    def __init__(self, lang: str = "en", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.lang = lang
+
     def compose(self):
         yield Static(id="prompt-header")
-        yield TextPane(stick_to_end=True, id="prompt-text")
+        yield TextPane(stick_to_end=True, lang=self.lang, id="prompt-text")
 
     def show(self, header: Text, body: Text) -> None:
-        self.query_one("#prompt-header", Static).update(header)
+        self.header = header.plain
+        self.query_one("#prompt-header", Static).update(WrappedText(header))
         self.query_one("#prompt-text", TextPane).show(body)

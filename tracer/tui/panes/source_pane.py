@@ -24,7 +24,9 @@ class SourcePane(Vertical):
         self.lang = lang
         self.warning = Static(id="source-warning")
         self.view = SourceView(id="source")
-        self.stop_text = TextPane(id="stop-text")  # the narration, when a stop shows another pane below
+        self.stop_text = TextPane(
+            lang=lang, scrolled_unfocused=False, id="stop-text"
+        )  # the narration, when a stop shows another pane below
         self.stop_pane_at: int | None = None  # the event whose stop last chose the tab: once per arrival
 
     def compose(self) -> ComposeResult:
@@ -42,7 +44,7 @@ class SourcePane(Vertical):
         frame = session.selected_frame()
         if frame is None or frame.file is None:
             name = frame.function if frame else "this event"
-            self.view.show(None, None, {}, f"no source line is known for {name}()")
+            self.view.show(None, None, {}, localise(f"no source line is known for {name}()", self.lang))
             self.border_title, self.warning.display = localise("Source", self.lang), False
             return
         source = read_user_source(frame.file) if frame.callee else read_source(frame.file)
@@ -71,6 +73,7 @@ class SourcePane(Vertical):
         pane = getattr(stop, "pane", "") if stop is not None else ""
         self.view.display = not pane
         self.stop_text.display = bool(pane)
+        self.set_class(bool(pane), "narrating")  # sized to the narration, up to a cap (debugger.tcss)
         if not pane:
             self.stop_pane_at = None
             return None

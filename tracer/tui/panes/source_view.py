@@ -114,7 +114,8 @@ class SourceView(ScrollView, can_focus=True):
 
     def _centre(self, line: int) -> None:
         height = max(self.scrollable_content_region.height, 1)
-        if not self.scroll_y < line <= self.scroll_y + height - 1:
+        margin = height // 4  # a line near the edge is centred too: it was shown one row above the fold
+        if not self.scroll_y + margin < line <= self.scroll_y + height - margin:
             self.scroll_to(y=max(0, line - 1 - height // 2), animate=False, immediate=True)
 
     def render_lines(self, crop: Region) -> list[Strip]:

@@ -14,8 +14,10 @@ from textual.strip import Strip
 from ...debug.event_filter import FilteredView, describe
 from ...debug.session import DebugSession, UnreadableEvent
 from ...report.literal import literal
+from ..chrome import localise
 from ..views.event_summary import KIND_WIDTH, kind_style, summary_text
 from ..views.lanes import LaneMap
+from ..views.mcp_view import MCP_STYLE, TOOL_KINDS, mcp_tool_names
 
 CURRENT = Style(bgcolor="grey30", bold=True)
 MAX_INDENT = 5
@@ -53,6 +55,7 @@ class EventTimeline(ScrollView, can_focus=True):
         self.session = session
         self._marks_cache: tuple[tuple[int, int, int], list[bool]] | None = None
         self._lanes = LaneMap(session.event, len(session))
+        self._mcp_tools: frozenset[str] | None = None  # the run's tools from MCP servers, read from chain_start
 
     def on_mount(self) -> None:
         self.grow()
@@ -86,7 +89,8 @@ class EventTimeline(ScrollView, can_focus=True):
         note = describe(
             shown, len(session), session.view.filter, session.view.step_within, not session.is_shown(session.position)
         )
-        return note or (session.store.warning and "⚠ truncated: the last line was cut off") or ""
+        note = note or (session.store.warning and "⚠ truncated: the last line was cut off") or ""
+        return localise(note, session.lang)
 
     def breakpoints_changed(self) -> None:
         self._marks_cache = None
@@ -164,18 +168,29 @@ class EventTimeline(ScrollView, can_focus=True):
         row.append("●" if marked else " ", style="bold red")
         row.append(f"{position:>{digits}}", style="dim")
         row.append_text(self._iteration_cell(position, event, self._row_of(position)))
-        row.append_text(self._lanes.cell(position, event))  # concurrent tool calls, one column per tool_call_id
+        # Concurrent tool calls, one column per tool_call_id; the kind still follows on a narrow pane.
+        row.append_text(self._lanes.cell(position, event, narrow=width < NARROW_FROM))
         row.append_text(time_cell(event, width))
         if indent:
             # Indent by call depth below _call, so nested calls (the calculator's model) stand out.
             row.append(" " * min(max(len(event.frames) - 2, 0), MAX_INDENT))
         if isinstance(event, UnreadableEvent):
-            row.append("unreadable ", style="bold red")
+            row.append("无法读取 " if session.lang == "zh" else "unreadable ", style="bold red")
             row.append_text(literal(event.problem))
             return row
         row.append(f"{event.kind:<{pad}} ", style=kind_style(event.kind, event))
-        row.append_text(summary_text(event, narrow=width < NARROW_FROM))
+        row.append_text(self._lanes.label(position, event, narrow=width < NARROW_FROM))
+        if event.kind in TOOL_KINDS and getattr(event, "tool", None) in self._mcp_tool_names():
+            row.append("MCP ", style=MCP_STYLE)  # this tool runs on a server, its calls are JSON-RPC
+        row.append_text(summary_text(event, narrow=width < NARROW_FROM, lang=session.lang))
         return row
+
+    def _mcp_tool_names(self) -> frozenset[str]:
+        if self._mcp_tools is None:
+            if not len(self.session):
+                return frozenset()  # a live run before its chain_start: ask again next row
+            self._mcp_tools = mcp_tool_names(self.session.event(0))
+        return self._mcp_tools
 
     def _iteration_cell(self, position: int, event, row: int) -> Text:
         """┌ on the first event of an iteration, │ inside it, └ on its last: the rounds of the loop."""

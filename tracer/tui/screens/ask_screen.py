@@ -11,6 +11,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from ..chrome import app_language, localise
+
 Check = Callable[[str], str | None]  # returns an error message, or None when the answer is fine
 
 
@@ -24,16 +26,17 @@ class AskScreen(ModalScreen[str | None]):
         self.question, self.hint, self.check, self.value = question, hint, check, value
 
     def compose(self) -> ComposeResult:
+        self.lang = app_language(self.app)
         with Vertical(id="ask"):
-            yield Static(Text(self.question, style="bold"), id="ask-question")
+            yield Static(Text(localise(self.question, self.lang), style="bold"), id="ask-question")
             yield Input(value=self.value, id="ask-input")
-            yield Static(Text(self.hint, style="dim"), id="ask-hint")
+            yield Static(Text(localise(self.hint, self.lang), style="dim"), id="ask-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         answer = event.value.strip()
         problem = self.check(answer) if self.check else None
         if problem:
-            self.query_one("#ask-hint", Static).update(Text(problem, style="bold red"))
+            self.query_one("#ask-hint", Static).update(Text(localise(problem, self.lang), style="bold red"))
             return
         self.dismiss(answer)
 

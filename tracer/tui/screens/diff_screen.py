@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ...report.literal import literal
+from ..chrome import app_language, localise
 
 # Row markers of render_diff: = same, ≠ differs, < only in A, > only in B.
 MARKER_STYLES = {"≠": "bold yellow", "<": "red", ">": "green"}
@@ -39,12 +40,13 @@ class DiffScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="diff"):
-            yield Static(literal(self.title_text, "bold"), id="diff-title")
+            lang = app_language(self.app)
+            yield Static(literal(localise(self.title_text, lang), "bold"), id="diff-title")
             yield Static(diff_text(self.lines), id="diff-text")
-            yield Static(Text("esc closes · ↑/↓ pgup/pgdn scroll", style="dim"))
+            yield Static(Text(localise("esc closes · ↑/↓ pgup/pgdn scroll", lang), style="dim"))
 
     def on_mount(self) -> None:
-        self.query_one("#diff").border_title = "Diff"
+        self.query_one("#diff").border_title = localise("Diff", app_language(self.app))
         self.query_one("#diff").focus()
 
     @property

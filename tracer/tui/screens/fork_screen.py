@@ -10,14 +10,19 @@ from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
 from ...trace.literal_text import scrub
+from ..chrome import app_language, localise
 
 WHAT = {"reply": "the model's reply", "observation": "the tool's observation"}
-# What the re-run does after the edit: the learner must not expect a live model to react to it.
-AFTER = (
-    "After this event the run re-executes, and every later model reply is replayed from the recording, "
-    "in order: a changed observation can still end in the old answer. A changed reply changes what the "
-    "executor does next (another tool, a parse error, the final answer)."
-)
+# What the re-run does after the edit, by what answers a later model call whose prompt changed (it now
+# holds the edit): the learner must not take an old recorded answer for the model's reaction to it.
+AFTER = "After this event the run re-executes; a later model call asked exactly what was recorded gets its reply. "
+# (chrome.py has these in Chinese, with {model} left in place.)
+CHANGED = {
+    "recording": "One whose prompt changed gets the reply recorded for the old prompt (named; the outcome may be stale).",
+    "stop": "One whose prompt changed ends the fork there, its new prompt in the trace (e asks a model with it).",
+    "live": "One whose prompt changed goes to the live model {model}.",
+}
+CHOICE = {"recording": "answer from the recording", "stop": "stop there", "live": "ask {model}"}
 
 
 class ForkText(TextArea):
@@ -26,39 +31,61 @@ class ForkText(TextArea):
     BINDINGS = [Binding("ctrl+a", "select_all", "select all", show=False, id="fork-select-all")]
 
 
-class ForkScreen(ModalScreen[str | None]):
-    """Dismisses with the new text, or None on escape. An unchanged text is refused (it would not fork)."""
+class ForkScreen(ModalScreen[tuple[str, str] | None]):
+    """Dismisses with (the new text, what answers a changed prompt: "recording", "stop" or "live"), or
+    None on escape. An unchanged text is refused (it would not fork). `model`: the live model the
+    debugger was given (--model), which makes "live" a choice."""
 
     BINDINGS = [
         Binding("ctrl+s", "submit", "fork with this text", id="fork-screen-submit"),
+        Binding("ctrl+t", "after", "what answers a later prompt that changed", id="fork-screen-after"),
         Binding("escape", "cancel", "cancel", id="fork-screen-cancel"),
     ]
 
-    def __init__(self, at: int, kind: str, change: str, recorded: str) -> None:
+    def __init__(self, at: int, kind: str, change: str, recorded: str, model: str | None = None) -> None:
         super().__init__()
         self.at, self.kind, self.change = at, kind, change
+        self.model = model
+        self.choices = ("recording", "stop", "live") if model else ("recording", "stop")
+        self.after = self.choices[0]
         # Untrusted text goes into the box with its control characters made visible: the box
         # must never pass an escape sequence to the terminal. What is submitted is what is shown.
         self.recorded = scrub(recorded)
         self.cleaned = self.recorded != recorded
 
     def compose(self) -> ComposeResult:
+        self.lang = app_language(self.app)
+        question = f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}"
         with Vertical(id="fork"):
-            yield Static(
-                Text(f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}", style="bold"),
-                id="fork-question",
-            )
-            yield Static(Text(AFTER, style="italic"), id="fork-after")
+            yield Static(Text(localise(question, self.lang), style="bold"), id="fork-question")
+            yield Static(self._after_text(), id="fork-after")
             yield ForkText(self.recorded, soft_wrap=True, id="fork-text")
             yield Static(self._hint(), id="fork-hint")
 
+    def _after_text(self) -> Text:
+        # The model's name comes from the user's own --model, but is shown as Text all the same.
+        model = self.model or ""
+        lang = self.lang
+        text = Text(localise(AFTER.strip(), lang) + localise(CHANGED[self.after], lang).format(model=model))
+        text.stylize("italic")
+        others = [localise(CHOICE[choice], lang).format(model=model) for choice in self.choices if choice != self.after]
+        text.append("\n" + localise(f"ctrl+t: {' / '.join(others)} instead", lang), style="dim")
+        return text
+
     def _hint(self) -> Text:
         hint = Text(
-            "ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel", style="dim"
+            localise(
+                "ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel", self.lang
+            ),
+            style="dim",
         )
         if self.cleaned:
             hint.append(
-                "\ncontrol characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
+                "\n"
+                + localise(
+                    "control characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
+                    self.lang,
+                ),
                 style="yellow",
             )
         return hint
@@ -72,10 +99,14 @@ class ForkScreen(ModalScreen[str | None]):
         text = self.query_one(TextArea).text
         if text == self.recorded:
             self.query_one("#fork-hint", Static).update(
-                Text("the text is unchanged: edit it first (esc cancels)", style="bold red")
+                Text(localise("the text is unchanged: edit it first (esc cancels)", self.lang), style="bold red")
             )
             return
-        self.dismiss(text)
+        self.dismiss((text, self.after))
+
+    def action_after(self) -> None:
+        self.after = self.choices[(self.choices.index(self.after) + 1) % len(self.choices)]
+        self.query_one("#fork-after", Static).update(self._after_text())
 
     def action_cancel(self) -> None:
         self.dismiss(None)

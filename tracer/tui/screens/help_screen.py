@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,7 +12,9 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..chrome import localise
+from ...report.cjk_wrap import WrappedText
+from ..chrome import key_name, localise
+from .help_text_zh import BREAKPOINTS_ZH, CONDITIONS_ZH, EXPLAINED_ZH, MOTIONS_ZH
 
 KEY_NAMES = {
     "question_mark": "?",
@@ -73,23 +76,11 @@ and action.tool for step. Search (/) is case-insensitive unless the text has cap
 
 SCROLL_HINT = "↓/↑ or j/k scroll · space/pgdn a page · esc closes"
 SCROLL_HINT_ZH = "↓/↑ 或 j/k 滚动 · 空格/pgdn 翻页 · esc 关闭"
-MOTIONS_ZH = """\
-移动按事件走，就像 pdb 按行走。大写字母表示向后：回放总能往回退。
-  单步      下一个事件，不管它来自哪一层
-  下一步    这一层或调用方的下一个事件（跳过这一层调用的一切）
-  跳出      这一层返回之后的第一个事件（向后：进入之前）
-  继续      跑到下一个断点，或者结尾
-下一步、跳出和继续都会停在途经的断点上，和 pdb 一样。
-实时模式（debug --live）下，停在你自己的工具的 tool_start 时：s 逐行进入它的函数（源码窗格标出当前行，
-变量窗格显示真实的局部变量）；进入后 s/n 运行一行，r 运行到函数结束（下一个事件是它的 tool_end），c 继续。
-录制的轨迹没有可运行的行：在那里 s 只走到下一个事件。
-断点和条件的写法如下（关键字保持英文）：
-"""
 
 
-def key_label(keys: str) -> str:
+def key_label(keys: str, lang: str = "en") -> str:
     """ "question_mark,escape" -> "?/esc"."""
-    return "/".join(KEY_NAMES.get(key.strip(), key.strip()) for key in keys.split(","))
+    return "/".join(key_name(key.strip(), lang) or KEY_NAMES.get(key.strip(), key.strip()) for key in keys.split(","))
 
 
 # Longer words for the help screen than fit in the footer, keyed by the binding's id.
@@ -121,12 +112,12 @@ def key_table(title: str, bindings: Iterable[Binding], keymap: dict[str, str] | 
     text = Text(f"{localise(title, lang)}\n", style="bold underline")
     for binding in bindings:
         keys = (keymap or {}).get(binding.id or "", binding.key)
-        text.append(f"  {key_label(keys):<12}", style="bold cyan")
-        words = (
-            localise(binding.description, lang)
-            if lang != "en"
-            else EXPLAINED.get(binding.id or "", binding.description)
-        )
+        label = key_label(keys, lang)
+        text.append(f"  {label}{' ' * max(12 - cell_len(label), 1)}", style="bold cyan")
+        if lang == "zh":
+            words = EXPLAINED_ZH.get(binding.id or "") or localise(binding.description, lang)
+        else:
+            words = EXPLAINED.get(binding.id or "", binding.description)
         text.append(f"{words}\n")
     return text
 
@@ -151,11 +142,12 @@ class HelpScreen(ModalScreen[None]):
         for title, bindings in self.sections:
             text.append_text(key_table(title, bindings, getattr(self.app, "keymap", None), self.lang))
             text.append("\n")
-        for block in (MOTIONS_ZH if zh else MOTIONS, BREAKPOINTS, CONDITIONS):
+        for block in (MOTIONS_ZH, BREAKPOINTS_ZH, CONDITIONS_ZH) if zh else (MOTIONS, BREAKPOINTS, CONDITIONS):
             text.append(block + "\n")
+        self.plain = text.plain  # what it says, unwrapped (tests read it)
         with VerticalScroll(id="help") as scroller:
             scroller.border_subtitle = hint
-            yield Static(text)
+            yield Static(WrappedText(text, hanging=True))
 
     def action_scroll(self, lines: int) -> None:
         scroller = self.query_one("#help", VerticalScroll)

@@ -34,6 +34,7 @@ from ..panes.keys_footer import KeysFooter
 from ..panes.source_pane import SourcePane
 from ..panes.source_view import SourceView
 from ..panes.status_line import StatusLine
+from ..panes.text_pane import TextPane
 from ..panes.timeline import EventTimeline
 from ..views.function_hint import function_keys
 from .help_screen import HelpScreen
@@ -136,7 +137,7 @@ class DebuggerScreen(Screen[None]):
         self.stack.border_title = localise("Call stack", self.lang)
         self.timeline.focus()
         if store.warning:  # stays visible after the status line moves on
-            self.timeline.border_subtitle = literal("⚠ truncated: the run did not finish")
+            self.timeline.border_subtitle = literal(localise("⚠ truncated: the run did not finish", self.lang))
         warnings = [w for w in (store.warning, self.session.breakpoints.warning) if w]
         if warnings:
             self.session.message = "warning: " + " · ".join(warnings)
@@ -168,13 +169,13 @@ class DebuggerScreen(Screen[None]):
             self.tabs.active = name
 
     def action_scroll_pane(self, direction: int) -> None:
-        """Scroll the shown right-hand pane (narration, variables, prompt …) whatever has the focus;
-        at a stop that shows another pane, the narration above it (it is what the learner reads first)."""
-        stop_text = self.source.stop_text
+        """Scroll the right-hand text pane that has the focus; otherwise the tab shown below (at a stop
+        that points at the prompt pane, the prompt: the narration above it opens whole where it fits)."""
+        focused = self.focused
         pane = self.tabs.active_pane
         scrollers: list[Widget] = (
-            [stop_text]
-            if stop_text.display
+            [focused]
+            if isinstance(focused, TextPane)
             else [w for w in pane.query("*") if w.allow_vertical_scroll]
             if pane is not None
             else []
@@ -272,7 +273,7 @@ class DebuggerScreen(Screen[None]):
     def refresh_panes(self) -> None:
         session = self.session
         self.timeline.follow()
-        self.stack.show(session.frames(), session.frame_up)
+        self.stack.show(session.frames(), session.frame_up, self.lang)
         arrived = self.source.show(session)
         if arrived is not None:  # a stop that points at a pane shows it, once per arrival
             self.tabs.active = arrived

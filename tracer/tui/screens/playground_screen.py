@@ -13,16 +13,17 @@ from textual.widgets import Static, TextArea
 from ...replay.playground import CallRerun, PlaygroundError, RecordedCall, configured_model, rerun_call
 from ...report.literal import literal
 from ...trace.literal_text import scrub
+from ..chrome import app_language, localise
 from ..panes.text_pane import TextPane
 
 HINT = "ctrl+s: send · esc: close"
 
 
-def reply_text(reply: str, diff: list[str] | None = None) -> Text:
+def reply_text(reply: str, diff: list[str] | None = None, lang: str = "en") -> Text:
     """A reply, literally; with `diff`, the changed lines after it in red and green."""
-    text = literal(reply or "(empty)")
+    text = literal(reply or localise("(empty)", lang))
     if diff:
-        text.append("\n\n── diff against the recorded reply ──\n", style="bold")
+        text.append("\n\n" + localise("── diff against the recorded reply ──", lang) + "\n", style="bold")
         for line in diff[2:]:
             style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
             text.append_text(literal(line + "\n", style=style))
@@ -43,29 +44,27 @@ class PlaygroundScreen(ModalScreen[str | None]):
         self.call, self.model_spec, self.base_url = call, model_spec, base_url
         self.prompt = scrub(call.prompt)  # control characters shown (and sent) as visible stand-ins
         self.rerun: CallRerun | None = None
+        self.lang = "en"  # the app's, once mounted
 
     def compose(self) -> ComposeResult:
+        self.lang = app_language(self.app)
         call = self.call
         with Vertical(id="playground"):
-            yield Static(
-                literal(
-                    f"Event {call.at}: {call.caller}() asked {call.model} · edit the exact prompt, ctrl+s sends it"
-                ),
-                id="playground-question",
-            )
+            question = f"Event {call.at}: {call.caller}() asked {call.model} · edit the exact prompt, ctrl+s sends it"
+            yield Static(literal(localise(question, self.lang)), id="playground-question")
             yield TextArea(self.prompt, soft_wrap=True, id="playground-prompt")
             with Horizontal(id="playground-replies"):
                 yield TextPane(id="playground-recorded")
                 yield TextPane(id="playground-new")
-            yield Static(Text(HINT, style="dim"), id="playground-hint")
+            yield Static(Text(localise(HINT, self.lang), style="dim"), id="playground-hint")
 
     def on_mount(self) -> None:
         recorded = self.query_one("#playground-recorded", TextPane)
-        recorded.border_title = "recorded reply"
-        recorded.show(reply_text(self.call.reply))
+        recorded.border_title = localise("recorded reply", self.lang)
+        recorded.show(reply_text(self.call.reply, lang=self.lang))
         new = self.query_one("#playground-new", TextPane)
-        new.border_title = "new reply"
-        new.show(Text("ctrl+s asks again", style="dim"))
+        new.border_title = localise("new reply", self.lang)
+        new.show(Text(localise("ctrl+s asks again", self.lang), style="dim"))
         box = self.query_one(TextArea)
         box.focus()
         box.move_cursor(box.document.end)  # a ReAct prompt ends where the model goes on ("Thought:")
@@ -76,7 +75,7 @@ class PlaygroundScreen(ModalScreen[str | None]):
         return True
 
     def say(self, text: str, style: str = "dim") -> None:
-        self.query_one("#playground-hint", Static).update(literal(text, style=style))
+        self.query_one("#playground-hint", Static).update(literal(localise(text, self.lang), style=style))
 
     def action_send(self) -> None:
         prompt = self.query_one(TextArea).text
@@ -102,8 +101,8 @@ class PlaygroundScreen(ModalScreen[str | None]):
         self.rerun = rerun
         diff = rerun.reply_diff()
         pane = self.query_one("#playground-new", TextPane)
-        pane.border_title = scrub(f"new reply · {rerun.answered_by} · {rerun.seconds:.2f}s")
-        pane.show(reply_text(rerun.reply, diff))
+        pane.border_title = scrub(localise(f"new reply · {rerun.answered_by} · {rerun.seconds:.2f}s", self.lang))
+        pane.show(reply_text(rerun.reply, diff, self.lang))
         pane.focus()  # out of the editor, so `f` forks (tab goes back to the prompt)
         same = "the same reply" if not diff else f"{len(diff) - 2} diff line(s)"
         self.say(f"{same} · f: fork the run with this reply · tab: edit again · {HINT}")

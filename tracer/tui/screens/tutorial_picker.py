@@ -14,6 +14,8 @@ from textual.widgets.option_list import Option
 
 from tutorials.registry import TUTORIALS, Tutorial
 
+from ..chrome import localise
+
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 
 
@@ -62,14 +64,11 @@ class TutorialPicker(ModalScreen[tuple[str, int] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker"):
-            yield Static(
-                Text(f"Tutorials · narration in {LANGUAGE_NAMES.get(self.lang, self.lang)}", style="bold"),
-                id="picker-title",
-            )
+            title = f"Tutorials · narration in {LANGUAGE_NAMES.get(self.lang, self.lang)}"
+            yield Static(Text(localise(title, self.lang), style="bold"), id="picker-title")
             yield OptionList(*tutorial_options(self.lang), id="picker-list")
-            yield Static(
-                Text("↑/↓ choose · enter opens (a name opens part 1) · esc cancels", style="dim"), id="picker-hint"
-            )
+            hint = "↑/↓ choose · enter opens (a name opens part 1) · esc cancels"
+            yield Static(Text(localise(hint, self.lang), style="dim"), id="picker-hint")
 
     def on_mount(self) -> None:
         choices = self.query_one(OptionList)

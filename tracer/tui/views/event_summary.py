@@ -20,6 +20,8 @@ from executor.events import (
 from ...trace.literal_text import scrub
 from ...trace.run_inputs import answer_of, question_of
 from .clipped_text import first_line
+from .event_summary_zh import SUMMARIES_ZH
+from .mcp_view import MCP_STYLE, mcp_summary
 
 KIND_STYLES = {
     "chain_start": "bold magenta",
@@ -40,6 +42,9 @@ KIND_STYLES = {
     "limit_reached": "bold red",
     "retry": "dark_orange",
     "rate_limit_wait": "dark_orange",
+    "mcp_request": MCP_STYLE,
+    "mcp_result": "bright_blue",
+    "mcp_extract": "blue",
 }
 KIND_WIDTH = max(len(kind) for kind in KIND_STYLES)
 # When a model fails for good. Rare, so the long breaker_half_open pushes its own summary along
@@ -141,6 +146,7 @@ SUMMARIES = {
         f"{e.reason}: {e.messages_before} → {e.messages_after} messages, "
         f"{e.tokens_before} → {e.tokens_after} tokens, {len(e.dropped)} dropped"
     ),
+    **dict.fromkeys(("mcp_request", "mcp_result", "mcp_extract"), mcp_summary),
     "summarized": lambda e: (
         f"{len(e.replaced)} messages → 1 summary: {e.messages_before} → "
         f"{e.messages_after} messages, {e.tokens_before} → {e.tokens_after} tokens"
@@ -161,11 +167,15 @@ NARROW_SUMMARIES = {
 }
 
 
-def summary(event: EventBase, narrow: bool = False) -> str:
-    describe = (NARROW_SUMMARIES if narrow else {}).get(event.kind) or SUMMARIES.get(event.kind)
+def summary(event: EventBase, narrow: bool = False, lang: str = "en") -> str:
+    describe = (
+        (NARROW_SUMMARIES if narrow else {}).get(event.kind)
+        or (SUMMARIES_ZH if lang == "zh" else {}).get(event.kind)
+        or SUMMARIES.get(event.kind)
+    )
     return describe(event) if describe else ""
 
 
-def summary_text(event: EventBase, narrow: bool = False) -> Text:
+def summary_text(event: EventBase, narrow: bool = False, lang: str = "en") -> Text:
     """The summary as literal text (scrubbed: no markup, no escapes, no control characters)."""
-    return Text(scrub(summary(event, narrow)).replace("\n", " "), style="default")
+    return Text(scrub(summary(event, narrow, lang)).replace("\n", " "), style="default")

@@ -14,6 +14,7 @@ from ...debug.session import UnreadableEvent
 LANE_WIDTH = 2
 MAX_LANES = 4
 ID_WIDTH = 8
+ERROR_KINDS = frozenset({"tool_error", "invalid_tool", "parse_error", "chain_error"})
 SCAN_LIMIT = 400  # a stretch of concurrent events longer than this is drawn from its visible part
 
 
@@ -50,29 +51,55 @@ class LaneMap:
             position -= 1
         return position
 
-    def cell(self, position: int, event: EventBase | UnreadableEvent | None = None) -> Text:
-        """Blank for an event outside any lane; else ● in its own lane's column and │ in each
-        other lane still running (started and not yet ended) at this event. Pass the event when
-        the caller has it: outside the lanes nothing else is read."""
-        event = self.event_at(position) if event is None else event
+    def _lanes_at(self, position: int, event: EventBase | UnreadableEvent) -> tuple[str, tuple, tuple] | None:
         lane = _lane_id(event)
         if lane is None or isinstance(event, UnreadableEvent):  # an unreadable line has no call id
-            return Text("")
+            return None
         order, spans = self._stretch(self.start_of(position))
-        if len(order) < 2:
+        return (lane, order, spans) if len(order) >= 2 else None
+
+    def cell(self, position: int, event: EventBase | UnreadableEvent | None = None, narrow: bool = False) -> Text:
+        """Blank for an event outside any lane; else ● in its own lane's column (✗ in red for an
+        error, as a plain row's red kind marks it) and │ in each other lane still running (started
+        and not yet ended) at this event; a narrow pane gets one column a lane. Pass the event when
+        the caller has it: outside the lanes nothing else is read."""
+        event = self.event_at(position) if event is None else event
+        lanes = self._lanes_at(position, event)
+        if lanes is None:
             return Text("")
+        lane, _order, spans = lanes
+        gap = "" if narrow else " "
         cell = Text(no_wrap=True)
         for index, (other, begin, end) in enumerate(spans[:MAX_LANES]):
             colour = f"color({index + 2})"
-            if other == lane:
-                cell.append("● ", style=f"bold {colour}")
+            if other == lane and event.kind in ERROR_KINDS:
+                cell.append("✗" + gap, style="bold red")
+            elif other == lane:
+                cell.append("●" + gap, style=f"bold {colour}")
             elif begin <= position <= end:
-                cell.append("│ ", style=colour)
+                cell.append("│" + gap, style=colour)
             else:
-                cell.append("  ")
-        cell.append(f"{event.t:6.3f}s ", style="dim")
-        cell.append(f"{_short(lane):<{ID_WIDTH}} ", style=f"color({order.index(lane) + 2})")
-        return cell
+                cell.append(" " + gap)
+        return cell.append(" ") if narrow else cell
+
+    def label(self, position: int, event: EventBase | UnreadableEvent, narrow: bool = False) -> Text:
+        """The call's id, in its lane's colour, for after the event's kind ("" outside the lanes); on a
+        narrow pane only as much of its end as tells it from the others (call_gz: …gz)."""
+        lanes = self._lanes_at(position, event)
+        if lanes is None:
+            return Text("")
+        lane, order, _spans = lanes
+        shown = _short(lane)
+        if narrow:
+            tail = _telling_tail(order)
+            shown = lane if len(lane) <= tail + 1 else "…" + lane[-tail:]
+        return Text(f"{shown} ", style=f"color({order.index(lane) + 2})")
+
+
+def _telling_tail(ids: tuple[str, ...]) -> int:
+    """How many characters of their ends tell these ids apart (at least 2)."""
+    longest = max(len(call_id) for call_id in ids)
+    return next((n for n in range(2, longest) if len({call_id[-n:] for call_id in ids}) == len(ids)), longest)
 
 
 def _short(call_id: str) -> str:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from ...debug.session import DebugSession
-from ...report.cjk_wrap import wrap_note
+from ...report.cjk_wrap import WrappedText
 from .tutorial_place import after_last_stop
 
 LABELS = {
@@ -29,23 +28,13 @@ LABELS = {
 }
 
 
-class WrappedNarration:
-    """Paragraphs (text, style) wrapped at render time by cell width, breaking between Chinese
-    characters as `--print` does; `.plain` is the unwrapped text (what tests and the pane compare)."""
-
-    def __init__(self, parts: list[tuple[str, str]]) -> None:
-        self.parts = parts
-        self.plain = "".join(text for text, _style in parts)
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        width = max(options.max_width, 10)
-        wrapped = Text(no_wrap=True, overflow="fold")
-        for text, style in self.parts:
-            wrapped.append(wrap_note(text, width) if text.strip() else text, style=style)
-        yield wrapped
+def _narration(parts: list[tuple[str, str]]) -> WrappedText:
+    """Paragraphs (text, style), wrapped at render time by cell width as `--print` wraps them;
+    still plain Text, so brackets in our own notes are never read as markup."""
+    return WrappedText(Text.assemble(*parts), hanging=True)
 
 
-def narration_text(session: DebugSession) -> WrappedNarration:
+def narration_text(session: DebugSession) -> WrappedText:
     stops = session.stops
     lang = session.lang
     words = LABELS.get(lang, LABELS["en"])
@@ -55,7 +44,7 @@ def narration_text(session: DebugSession) -> WrappedNarration:
         parts = [(words["before"], "italic")]
         if first is not None:
             parts.append((words["go"].format(first=first), "bold"))
-        return WrappedNarration(parts)
+        return _narration(parts)
     number, stop = current
     here = "" if stop.seq == session.position else words["here"].format(seq=stop.seq, position=session.position)
     # Our own notes, still shown as plain Text so brackets in them are never read as markup.
@@ -70,4 +59,4 @@ def narration_text(session: DebugSession) -> WrappedNarration:
         parts.append((words["next"].format(following=following), "dim"))
     elif session.store.path is not None:  # always: stops come with a tutorial's recording
         parts.append((after_last_stop(Path(session.store.path), lang), "bold"))
-    return WrappedNarration(parts)
+    return _narration(parts)

@@ -43,7 +43,7 @@ def prompt_text(session: DebugSession, lang: str = "en") -> tuple[Text, Text]:
     if current.kind in BUDGET_KINDS:  # the history before and after the budget cut it
         after = index.positions("llm_start")
         after = after[after > session.position]
-        return budget_text(current, session.event(int(after[0])) if len(after) else None)
+        return budget_text(current, session.event(int(after[0])) if len(after) else None, lang)
     at = index.last_before("llm_start", session.position)
     if at is None:
         first = index.positions("llm_start")

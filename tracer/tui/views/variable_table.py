@@ -6,6 +6,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ...report.cjk_wrap import WrappedText
+
 NAME_WIDTH = 20
 
 
@@ -28,7 +30,7 @@ class VariableTable:
     def __rich__(self) -> RenderableType:
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True, min_width=NAME_WIDTH - 1)
-        grid.add_column(overflow="fold")
+        grid.add_column()
         for name, value in self.rows:
-            grid.add_row(name, value)
-        return Group(self.intro, grid) if self.intro else grid
+            grid.add_row(name, WrappedText(value))  # a path or a word is never cut mid-name
+        return Group(WrappedText(self.intro), grid) if self.intro else grid

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -23,6 +24,15 @@ if TYPE_CHECKING:
 
 SHOWN_STEPS = 3
 REPR_LIMIT = 2_000
+
+
+# A float's binary noise (0.010000000000000005): the pane rounds it, the Detail pane keeps it exact.
+LONG_FLOAT = re.compile(r"(?<![\w.])-?\d+\.\d{7,}(?:e-?\d+)?(?![\w.])")
+
+
+def rounded_floats(text: str) -> str:
+    """`time_elapsed 0.010000000000000005` as `0.01`: floats in a repr, to 6 decimal places."""
+    return LONG_FLOAT.sub(lambda match: repr(round(float(match.group()), 6)), text)
 
 
 def _short(value: Any, limit: int = 60) -> str:
@@ -194,7 +204,7 @@ def live_locals(
         )
         if chosen:
             for name, value in frame.locals:
-                table.add(Text(name, style="bold"), clipped(value, limit=REPR_LIMIT))
+                table.add(Text(name, style="bold"), clipped(rounded_floats(value), limit=REPR_LIMIT))
     return table
 
 
