@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import tempfile
 from collections.abc import Iterator
@@ -13,12 +12,10 @@ from typing import BinaryIO
 
 from ..redact import Redactor
 from ..writer import TraceWriter
-from . import otlp_stream
 from .folder import FolderImport, Written, file_name, trace_meta, written_one_by_one
 from .imported import Imported, ImportProblem
 from .reading import MAX_OTLP_BYTES, MAX_WHOLE_BYTES, SUPPORTED, read
 from .spans import Conversion
-from .two_processes import import_in_two, worth_two
 
 __all__ = [
     "MAX_OTLP_BYTES",
@@ -91,23 +88,9 @@ def write_folder(imported: Imported, folder: str | os.PathLike[str]) -> Iterator
     return written_one_by_one(imported, folder)
 
 
-def import_to_folder(
-    path: str | os.PathLike[str], folder: str | os.PathLike[str], processes: int | None = None
-) -> FolderImport:
+def import_to_folder(path: str | os.PathLike[str], folder: str | os.PathLike[str]) -> FolderImport:
     """Read another tool's trace file (ImportProblem, one line, when it cannot be) for writing each of
-    its traces into `folder`, one file per trace id, as `written` is iterated. A big OTLP JSON file is
-    read and written by two processes (`processes` 1 or 2 decides instead of its size and the machine)."""
-    path, folder = Path(path), Path(folder)
-    two = worth_two(path) if processes is None else processes >= 2
-    if (
-        two
-        and path.stat().st_size
-        and otlp_stream.starts_as_otlp(path)
-        and "fork" in multiprocessing.get_all_start_methods()
-    ):
-        found = import_in_two(path, folder)
-        if found is not None:
-            return found
+    its traces into `folder`, one file per trace id, as `written` is iterated."""
     imported = convert_all(path)
     return FolderImport(imported.label, len(imported), written_one_by_one(imported, folder))
 

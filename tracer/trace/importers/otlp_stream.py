@@ -48,7 +48,6 @@ class _Window:
         self.handle = path.open("rb")
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.text, self.pos, self.eof = "", 0, False
-        self.start = 0  # where the last value parsed began (it ends at pos)
         self.document = 0
 
     def more(self) -> bool:
@@ -91,7 +90,6 @@ class _Window:
                 self.more()  # a number or a literal cut at the window's edge: read on and parse it again
                 continue
             start, self.pos = self.pos, end
-            self.start = start
             limit = MAX_DEPTH - depth
             # A value can nest no deeper than it has brackets: counting them (in C) spares the walk.
             if (
@@ -171,29 +169,11 @@ class _Walk:
                 return
 
 
-class SpanStream:
+def spans(path: Path, notes: ShapeNotes) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every span object in the file's OTLP documents (one, or one per line), with a name for
     messages: its spanId, or where it is. Parts of the wrong type are noted and skipped."""
-
-    def __init__(self, path: Path, notes: ShapeNotes) -> None:
-        self.window = _Window(path)
-        self.walk = _Walk(self.window, notes)
-
-    def __iter__(self) -> Iterator[tuple[str, dict[str, Any]]]:
-        try:
-            yield from self.walk.documents()
-        finally:
-            self.window.handle.close()
-
-    def text(self) -> str:
-        """The JSON text of the span last yielded, as the file has it."""
-        return self.window.text[self.window.start : self.window.pos]
-
-    def size(self) -> int:
-        """How many characters the span last yielded takes in the file."""
-        return self.window.pos - self.window.start
-
-
-def spans(path: Path, notes: ShapeNotes) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every span object in the file's OTLP documents, with a name for messages (see SpanStream)."""
-    return iter(SpanStream(path, notes))
+    window = _Window(path)
+    try:
+        yield from _Walk(window, notes).documents()
+    finally:
+        window.handle.close()

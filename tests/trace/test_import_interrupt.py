@@ -1,8 +1,9 @@
-"""A big OTLP file imported into a folder by two processes writes the very files one process writes, reports the
-same lines in the same order, and a Ctrl-C (a real SIGINT to real processes) leaves whole traces and nothing half-written."""
+"""A folder import under a real Ctrl-C (SIGINT to a real process) leaves whole traces and nothing half-written,
+and puts the cycle collector back as it found it."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.paths import ROOT
-from tracer.trace.importers import ImportProblem, import_to_folder
+from tracer.cli import main
 from tracer.trace.reader import load_trace
 
 T0 = 1_700_000_000_000_000_000  # ns
@@ -103,67 +104,19 @@ def hostile_file(path: Path, traces: int = 40) -> Path:
     return path
 
 
-def imported(path: Path, folder: Path, processes: int) -> tuple[str, int, list[tuple], dict[str, bytes]]:
-    found = import_to_folder(path, folder, processes=processes)
-    written = [(w.path.name, w.recognised, w.events, w.notes) for w in found.written]
-    return found.label, found.traces, written, {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
-
-
-def test_two_processes_write_the_files_one_writes_and_report_them_in_the_same_order(tmp_path):
-    source = hostile_file(tmp_path / "spans.json")
-    one = imported(source, tmp_path / "one", processes=1)
-    two = imported(source, tmp_path / "two", processes=2)
-    label, traces, written, files = one
-    assert (label, traces) == ("OTLP JSON", 40)
-    assert "Agent-abababababab-2.jsonl" in files  # the second of the colliding names
-    notes = written[0][3]
-    assert "4 part(s) of the file could not be read" in notes[0] and "'soon'" in notes[0]
-    assert written[0][1] == "OTLP JSON: 10 spans, 4 LLM, 4 tool"  # the spans naming no trace joined the first
-    assert two == one
-
-
-def test_two_processes_refuse_a_file_with_no_model_call_in_one_line_as_one_does(tmp_path):
-    spans = [span for trace in range(3) for span in run_spans(trace, f"{trace + 1:032x}")]
-    for span in spans:
-        span["attributes"] = [attr("openinference.span.kind", "CHAIN")]
-    source = tmp_path / "chains.json"
-    source.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
-    messages = []
-    for processes in (1, 2):
-        with pytest.raises(ImportProblem) as refused:
-            import_to_folder(source, tmp_path / f"out{processes}", processes=processes)
-        messages.append(str(refused.value))
-    assert messages[0] == messages[1] and "15 spans, 0 LLM, 0 tool" in messages[0]
-    assert not any(tmp_path.glob("out*/*"))
-
-
-def test_loopscope_own_export_is_read_by_one_process_exactly(tmp_path):
-    from tests.helpers.paths import ROSE
-
-    exported = tmp_path / "rose.json"
-    from tracer.cli import main
-
-    assert main(["export", "--format", "otlp-json", "-o", str(exported), str(ROSE)]) == 0
-    one = imported(exported, tmp_path / "one", processes=1)
-    assert imported(exported, tmp_path / "two", processes=2) == one
-    assert "kept exactly" in one[2][0][1]
-
-
-# Runs the CLI with the two-process import for any size, and each process's writer pausing within its
-# third trace (as a slow disk would) and saying so: both have a half-written trace when the signal comes.
+# Runs the CLI with the writer pausing within the third trace (as a slow disk would) and saying so:
+# a trace is half-written when the signal comes.
 PAUSING_IMPORT = r"""
 import os, sys, time
 from tracer.trace import writer
-from tracer.trace.importers import two_processes
 from tracer.cli import main
-two_processes.MIN_BYTES = 0
 real_call = writer.TraceWriter.__call__
 started = [0]
 def slow_call(self, event):
     real_call(self, event)
     started[0] += self.count == 1
     if started[0] == 3 and self.count == 5:
-        os.write(1, f"paused {os.getpid()}\n".encode())  # one write: two processes share the pipe
+        os.write(1, b"paused\n")
         time.sleep(60)
 writer.TraceWriter.__call__ = slow_call
 sys.exit(main(sys.argv[1:]))
@@ -171,8 +124,7 @@ sys.exit(main(sys.argv[1:]))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("whom", ["both (Ctrl-C in a terminal)", "the reading process only"])
-def test_ctrl_c_leaves_whole_traces_and_no_half_written_one_in_either_process(tmp_path, whom):
+def test_ctrl_c_leaves_whole_traces_and_no_half_written_one(tmp_path):
     source, folder = hostile_file(tmp_path / "spans.json", traces=200), tmp_path / "out"
     process = subprocess.Popen(
         [sys.executable, "-c", PAUSING_IMPORT, "import", str(source), "-o", str(folder)],
@@ -183,22 +135,37 @@ def test_ctrl_c_leaves_whole_traces_and_no_half_written_one_in_either_process(tm
         start_new_session=True,  # its own process group, as a terminal's foreground job
     )
     assert process.stdout is not None
-    lines = [next(process.stdout) for _ in range(2)]
-    paused = {line.split()[1] for line in lines if line.startswith("paused ")}
-    assert len(paused) == 2, lines
-    if whom.startswith("both"):
-        os.killpg(process.pid, signal.SIGINT)
-    else:
-        process.send_signal(signal.SIGINT)
+    assert next(process.stdout) == "paused\n"
+    os.killpg(process.pid, signal.SIGINT)
     _out, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert err.splitlines() == [
-        f"loopscope: interrupted; the trace files finished so far stay in {folder}/ (each whole; none half-written)"
+        f"loopscope: interrupted; 2 of 200 trace(s) were written to {folder}/ (each whole; none half-written)"
     ], err
     left = sorted(p.name for p in folder.iterdir())
-    assert left and all(name.endswith(".jsonl") for name in left)  # no .partial, no .interrupted
+    assert len(left) == 2 and all(name.endswith(".jsonl") for name in left)  # no .partial, no .interrupted
     for name in left:
-        events = load_trace(folder / name)[1]
-        assert events[-1].kind == "chain_end"
-    with pytest.raises(ProcessLookupError):  # the other process is gone too
-        os.killpg(process.pid, 0)
+        assert load_trace(folder / name)[1][-1].kind == "chain_end"
+
+
+def test_a_folder_import_puts_the_collector_back_as_it_found_it(tmp_path, monkeypatch, capsys):
+    """The import turns the cycle collector off while it reads and writes: on after, however it ends."""
+    source = hostile_file(tmp_path / "spans.json", traces=30)
+    assert gc.isenabled()
+    assert main(["import", str(source), "-o", str(tmp_path / "out")]) == 0
+    assert gc.isenabled()
+    gc.disable()  # off before: left off
+    try:
+        assert main(["import", str(source), "-o", str(tmp_path / "off")]) == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    seen: list[bool] = []
+
+    def interrupted(*_args, **_kwargs):
+        seen.append(gc.isenabled())
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("tracer.trace.importers.folder.write_trace", interrupted)
+    assert main(["import", str(source), "-o", str(tmp_path / "again")]) == 130  # a Ctrl-C's exit code
+    assert seen == [False] and gc.isenabled()
