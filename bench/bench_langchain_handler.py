@@ -48,7 +48,11 @@ class NothingHandler(BaseCallbackHandler):
 
 def handler_at(ref: str, into: Path) -> Any:
     """LoopscopeCallbackHandler as it is at git revision `ref`: its tracer package, renamed, imported from `into`."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "tracer"], capture_output=True, check=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "tracer"], capture_output=True)
+    if archive.returncode != 0:
+        raise SystemExit(
+            f"--against {ref}: git archive failed ({archive.stderr.decode().strip()}); name a git revision"
+        )
     name = "tracer_" + re.sub(r"\W", "_", ref)
     with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
         tar.extractall(into, filter="data")
