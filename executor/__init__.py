@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+# Not typing's: `loopscope --help` reads the version from here and must not import typing (~3 ms of its
+# start-up, tests/cli/test_startup_imports.py); mypy treats any TYPE_CHECKING as true.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # editors and mypy follow `from executor import X` here; at run time __getattr__ imports it
+    from typing import Any
+
     from .agent_executor import STOPPED, AgentExecutor, OutputParsingError
     from .agents.context_budget import ContextBudget, approx_token_count
     from .agents.parser import OutputParserException

@@ -8,9 +8,12 @@ costs nothing and a script that only writes traces never loads Rich or Textual.
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
 from executor import __version__
+
+TYPE_CHECKING = False  # not typing's: `loopscope --help` imports this package, and not typing (see executor)
+if TYPE_CHECKING:
+    from typing import Any
 
 _PUBLIC = {
     # the trace format

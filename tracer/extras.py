@@ -1,4 +1,4 @@
-"""loopscope's optional extras (otel, serve, langchain, mcp), the modules each installs, and the one-line error when one is missing."""
+"""loopscope's optional extras (otel, serve, langchain, mcp, charts), the modules each installs, and the one-line error when one is missing."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ EXTRAS = {
     "serve": ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"),
     "langchain": ("langchain", "langchain_classic", "langchain_core", "langgraph"),
     "mcp": ("mcp", "mcp_types"),
+    "charts": ("plotext",),
 }
 
 

@@ -115,6 +115,7 @@ def test_the_tutorials_first_frame_loads_no_numpy():
     frame = (
         "import asyncio, sys\nfrom tracer.tui.app import DebuggerApp\n"
         "from tracer.tui.flows.tutorials import tutorial_session\n"
+        "DebuggerApp._warm_up = lambda app: None  # its import of numpy after the first frame: the test below\n"
         "async def main():\n"
         "    app = DebuggerApp(tutorial_session('rose-pricing', 0, 'en'))\n"
         "    async with app.run_test(size=(120, 40)) as pilot:\n"
@@ -126,3 +127,53 @@ def test_the_tutorials_first_frame_loads_no_numpy():
         "asyncio.run(main())"
     )
     assert loaded_after(frame, ("numpy", "textual")) == ["numpy", "textual"]
+
+
+def test_numpy_is_imported_in_a_worker_once_the_first_frame_is_on_the_screen():
+    frame = (
+        "import asyncio, sys, threading\nfrom tracer.tui.app import DebuggerApp\n"
+        "from tracer.tui.flows.tutorials import tutorial_session\n"
+        "import tracer.tui.app as app_module\nimported = []\n"
+        "def spy():\n    imported.append(threading.current_thread() is threading.main_thread())\n"
+        "    import numpy  # noqa\n"
+        "app_module._import_numpy = spy\n"
+        "async def main():\n"
+        "    app = DebuggerApp(tutorial_session('rose-pricing', 0, 'en'))\n"
+        "    async with app.run_test(size=(120, 40)) as pilot:\n"
+        "        await pilot.pause()\n"
+        "        while not imported or any(w.group == 'warm-up' and not w.is_finished for w in app.workers):\n"
+        "            await pilot.pause(0.01)\n"
+        "        assert imported == [False], 'once, and not on the UI thread'\n"
+        "asyncio.run(main())"
+    )
+    assert loaded_after(frame, ("numpy",)) == ["numpy"]
+
+
+def test_debugging_a_trace_leaves_numpy_and_the_replay_machinery_for_later():
+    later = (
+        *("numpy", "multiprocessing", "tracer.debug.live_run", "tracer.replay.verify", "tracer.replay.builder"),
+        *("tracer.trace.importers", "tracer.trace.writer", "tracer.tui.keymap", "tracer.tui.screens.runs_screen"),
+    )
+    opened = (
+        "import tracer.cli\ntracer.cli.build_parser(['debug', 'x.jsonl'])\n"
+        "from tracer.cli.trace_choice import chosen_trace\n"
+        "path = chosen_trace('fixtures/rose_pricing.jsonl', None, ask=False)\n"
+        "import tracer.tui.launch as launch\nfrom tracer.tui.views.variables_view import variables_text\n"
+        "assert launch._keymap() == {}\n"
+        "session = launch.build_session(path)\n"
+        "session.wait_for_locals = False\nsession.frames()\nvariables_text(session)"
+    )
+    assert loaded_after(opened, later) == []
+
+
+@pytest.mark.parametrize("argv", [["run", "--help"], ["debug", "--help"]])
+def test_a_subcommands_help_loads_no_engine_and_not_typing(argv):
+    code = f"import contextlib, tracer.cli\nwith contextlib.suppress(SystemExit):\n    tracer.cli.main({argv!r})"
+    assert loaded_after(code, ("typing", "executor.events", "tracer.replay.agents", "rich")) == []
+
+
+def test_the_live_options_name_the_models_variable_as_the_executor_does():
+    from executor.models.config import ENV_MODEL
+    from tracer.cli.live_options import ENV_MODEL as named_for_help
+
+    assert named_for_help == ENV_MODEL

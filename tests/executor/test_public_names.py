@@ -13,6 +13,8 @@ def type_checking_imports(source: str) -> dict[str, str]:
     for node in ast.parse(source).body:
         if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
             for statement in node.body:
+                if isinstance(statement, ast.ImportFrom) and statement.module == "typing":
+                    continue  # for the annotations (typing itself is not imported at run time)
                 assert isinstance(statement, ast.ImportFrom) and statement.level == 1, ast.unparse(statement)
                 found |= {alias.asname or alias.name: statement.module for alias in statement.names}
     return found

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import tempfile
 import tokenize
 from functools import lru_cache
 from pathlib import Path
@@ -16,7 +17,7 @@ from textual.widget import Widget
 from tests.helpers.paths import ROOT
 from tutorials.registry import TUTORIALS
 
-WORD = re.compile(r"_*[A-Za-z][A-Za-z0-9_]*")
+WORD = re.compile(r"(?<![A-Za-z0-9_])_*[A-Za-z][A-Za-z0-9_]*")  # a whole word: not the tail of an id (884wywjf)
 # A word that touches a pane's edge, a scrollbar or an ellipsis may have been cut there.
 EDGE = re.compile(r" *(?:[\u2500-\u259f\u2026]|\.\.\.|$)")
 START = re.compile(r"(?:^|[\u2500-\u259f] *| {2,}|…|\.\.\.)$")  # a word that opens a pane's row, or follows a cut
@@ -99,6 +100,7 @@ def foreign_words(rows: list[str], allowed: frozenset[str]) -> list[tuple[str, s
     for row in rows:
         row = re.sub(r"\\[nrt]", " ", row)  # an escape in a repr (\nObservation) is not a word
         row = re.sub(r"<[A-Za-z][^<>]*(?:>|$)", " ", row)  # a Python repr (<generator object …>) is the run's
+        row = re.sub(re.escape(tempfile.gettempdir()) + r"/\S*", " ", row)  # a temporary folder's random name
         for match in WORD.finditer(row):
             word = match.group()
             if (

@@ -645,3 +645,34 @@ def test_a_file_over_the_size_an_import_reads_is_one_line_and_never_parsed(tmp_p
     path = write(tmp_path, document)
     said = refused(capsys, tmp_path, path)
     assert said.startswith(f"{path}: the file is ") and ("GiB, over the" in said or "MiB; exports other than" in said)
+
+
+def test_a_message_field_numbered_with_a_digit_int_refuses_is_left_out_not_a_crash(tmp_path):
+    """ "²" is a digit to str.isdigit() and no number to int(): the import used to stop with a ValueError."""
+    base = "llm.output_messages.0.message"
+    span = otlp_span("01")
+    span["attributes"] += [
+        attribute(f"{base}.role", "assistant"),
+        attribute(f"{base}.tool_calls.\u00b2.tool_call.function.name", "Search"),
+        attribute(f"{base}.tool_calls.0.tool_call.function.name", "Calculator"),
+        attribute(f"{base}.tool_calls.0.tool_call.id", "call_1"),
+    ]
+    events = convert(write(tmp_path, otlp(span))).events
+    (end,) = [e for e in events if e.kind == "llm_end"]
+    assert [(call.name, call.id) for call in end.tool_calls] == [("Calculator", "call_1")]
+
+
+def test_more_distinct_attribute_keys_than_are_remembered_are_all_read(tmp_path):
+    """Keys are taken apart once and remembered; a file of ever new keys empties the memo, and loses nothing."""
+    from tracer.trace.importers.span_attributes import _MAX_REMEMBERED
+
+    span = otlp_span("01")
+    count = _MAX_REMEMBERED + 500
+    span["attributes"] += [
+        attribute(f"llm.input_messages.{n}.message.{field}", value)
+        for n in range(count)
+        for field, value in (("role", "user"), ("content", f"message {n}"))
+    ]
+    events = convert(write(tmp_path, otlp(span))).events
+    (start,) = [e for e in events if e.kind == "llm_start"]
+    assert [m["content"] for m in start.messages] == [f"message {n}" for n in range(count)]

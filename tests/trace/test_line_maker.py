@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
 from executor import AgentExecutor, ManualClock, ModelReply, ScriptedModel, Tool, create_react_agent
 from executor.agents.prompt import Scratchpad
-from executor.events import LLMStartEvent, SourceRef
+from executor.events import LLMStartEvent, SourceRef, ToolEndEvent
+from executor.models.messages import render_messages
 from executor.schema import AgentAction
 from tests.helpers.loop_builders import action, finish
 from tracer.trace.line_maker import LineMaker
@@ -168,3 +170,97 @@ def test_a_class_whose_events_change_kind_is_screened_by_each_events_own_kind():
     )
     assert b'"kind":"step"' in quiet
     assert GITHUB_TOKEN.encode() not in loud and b"[REDACTED:" in loud
+
+
+# -- a chat call's history: what was screened clean once is not screened again -------------------
+SOURCE = SourceRef(file="f.py", line=1, function="call")
+
+
+def _chat_start(seq: int, messages: list[dict]) -> LLMStartEvent:
+    return LLMStartEvent(
+        seq=seq,
+        run_id="r",
+        t=0.0,
+        iteration=1,
+        frames=("call",),
+        source=SOURCE,
+        model="m",
+        prompt=render_messages(messages),
+        stop=[],
+        messages=messages,
+    )
+
+
+def _tool_end(seq: int, observation: str, call_id: str) -> ToolEndEvent:
+    return ToolEndEvent(
+        seq=seq,
+        run_id="r",
+        t=0.0,
+        iteration=1,
+        frames=("tool",),
+        source=SOURCE,
+        tool="Search",
+        observation=observation,
+        tool_call_id=call_id,
+    )
+
+
+class _Counting(Redactor):
+    """A redactor that keeps every text it was asked to look at."""
+
+    def __init__(self) -> None:
+        super().__init__(environ={})
+        self.looked_at: list[str] = []
+
+    def might_contain_secret(self, text: str) -> bool:
+        self.looked_at.append(text)
+        return super().might_contain_secret(text)
+
+
+def _three_rounds(maker: LineMaker, second_round_extra: dict | None = None) -> list[bytes]:
+    history = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Prices?"}]
+    lines = [maker.make(_chat_start(0, list(history)))]
+    for round_number in (1, 2):
+        call = {"id": f"c{round_number}", "type": "function", "function": {"name": "Search", "arguments": "{}"}}
+        history.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        observation = f"observation {round_number}: roses cost 25 yuan"
+        lines.append(maker.make(_tool_end(len(lines), observation, call["id"])))
+        history.append({"role": "tool", "tool_call_id": call["id"], "content": observation})
+        if round_number == 2 and second_round_extra is not None:
+            history.append(second_round_extra)
+        lines.append(maker.make(_chat_start(len(lines), list(history))))
+    return lines
+
+
+def test_a_chat_calls_history_is_not_screened_again_for_each_call():
+    redactor = _Counting()
+    _three_rounds(LineMaker(redactor))
+    looked_at = "\n".join(redactor.looked_at)
+    # Each observation is looked at in its tool_end line only; the two later calls repeat the first
+    # one in their history (and the last repeats both), screening the whole line looked at it 3 times.
+    assert looked_at.count("observation 1: roses") == 1
+    assert looked_at.count("observation 2: roses") == 1
+    assert looked_at.count("Prices?") == 2  # the first call's prompt and its message, new there
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"role": "user", "content": f"and with {OPENAI_KEY}?"},  # new text in the history
+        {"role": "tool", "tool_call_id": OPENAI_KEY, "content": "observation 1: roses cost 25 yuan"},
+        {"role": "assistant", "content": "Prices?", "name": f"bot {GITHUB_TOKEN}"},
+        {
+            "role": "assistant",
+            "content": "Be brief.",
+            "tool_calls": [{"id": "c9", "function": {"name": "Login", "arguments": f'{{"api_key": "{OPENAI_KEY}"}}'}}],
+        },
+    ],
+    ids=["new-content", "call-id", "name", "call-arguments"],
+)
+def test_a_secret_beside_history_already_screened_is_still_redacted(extra):
+    """The message's content was screened clean before; its other fields, or a new message, hold the key."""
+    lines = _three_rounds(LineMaker(Redactor(environ={})), second_round_extra=extra)
+    last = lines[-1]
+    assert OPENAI_KEY.encode() not in last and GITHUB_TOKEN.encode() not in last
+    assert b"[REDACTED:" in last
+    assert json.loads(last)["messages"][-1]["role"] == extra["role"]  # still the line, readable

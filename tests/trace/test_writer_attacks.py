@@ -135,6 +135,42 @@ def test_output_naming_a_directory_or_a_fifo_is_refused(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.jsonl"]
 
 
+def test_a_link_to_a_directory_is_a_directory_and_any_other_link_is_no_regular_file(tmp_path):
+    """The writer looks at the target once (lstat) and follows it only when it is a link."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "trace.jsonl").write_text("mine\n")
+    for name, target in (("to-folder", "folder"), ("to-file", "trace.jsonl"), ("dangling", "nowhere")):
+        (tmp_path / name).symlink_to(tmp_path / target)
+    with pytest.raises(TraceWriteError, match="to-folder is a directory"):
+        TraceWriter(tmp_path / "to-folder")
+    for name in ("to-file", "dangling"):
+        with pytest.raises(TraceWriteError, match=f"{name} exists and is not a regular file"):
+            TraceWriter(tmp_path / name)
+    assert (tmp_path / "trace.jsonl").read_text() == "mine\n" and not list(tmp_path.glob("*.partial"))
+
+
+def test_a_trace_in_folders_not_there_yet_makes_them(tmp_path):
+    path = tmp_path / "a" / "b" / "run.jsonl"
+    with TraceWriter(path) as writer:
+        ROSE.executor(ScriptedModel(ROSE.replies)).invoke(ROSE.inputs(), [writer])
+    assert load_trace(path)[2] is None and [p.name for p in path.parent.iterdir()] == ["run.jsonl"]
+
+
+def test_flush_at_close_writes_the_same_file_and_nothing_before_close(tmp_path):
+    """An import's writer (flush="close") gathers a trace's lines and writes them at the end, in writes of
+    at most a few hundred lines: byte for byte what a recording writer writes."""
+    events = list(rose_events())
+    files = []
+    for flush in ("wait", "close"):
+        writer = TraceWriter(tmp_path / f"{flush}.jsonl", flush=flush)
+        for event in events:
+            writer(event)
+        if flush == "close":
+            assert writer.partial.read_bytes() == b""  # not even the header yet
+        files.append(writer.close().read_bytes())
+    assert files[0] == files[1] and files[0].count(b"\n") == len(events) + 1
+
+
 def test_run_trace_onto_a_full_disk_keeps_the_run_and_says_the_trace_failed(tmp_path, capsys, monkeypatch):
     real_fdopen = os.fdopen
     monkeypatch.setattr(

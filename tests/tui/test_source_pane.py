@@ -33,7 +33,7 @@ async def test_a_stop_that_shows_the_prompt_names_it_in_the_tutorials_language()
 async def test_a_callers_line_found_in_the_source_says_so_in_chinese(monkeypatch, rose):
     release = threading.Event()
     advance = Reenactment.advance
-    monkeypatch.setattr(Reenactment, "advance", lambda self: release.wait(30) and advance(self))
+    monkeypatch.setattr(Reenactment, "advance", lambda self, *a, **k: release.wait(30) and advance(self, *a, **k))
     app = debugger(rose)
     app.session.requested_lang = "zh"
     async with app.run_test(size=SIZE) as pilot:

@@ -78,7 +78,7 @@ async def test_help_scrolls_with_obvious_keys_and_the_pane_scrolls_without_focus
         await pilot.press("j")
         await settle(pilot)
         assert pane.scroll_y > 0
-        assert "j/k" in app.screen.query_one("Footer").app.screen.active_bindings.get("j").binding.key_display
+        assert "j/k" in app.screen.query_one("KeysFooter").app.screen.active_bindings.get("j").binding.key_display
         await pilot.press("question_mark")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)

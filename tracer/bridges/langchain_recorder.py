@@ -15,7 +15,7 @@ from uuid import UUID
 
 from executor.events import ChainEndEvent, ChainErrorEvent, ChainStartEvent, EventBase, SourceRef
 
-from ..trace.redact import Redactor
+from ..trace.redact import Redactor, default_redactor
 from ..trace.writer import TraceWriteError, TraceWriter
 from .callback_guard import DROPPED_KEY, DroppedCallbacks, logger
 from .langchain_stack import loop_stack, outermost_loop_frame
@@ -32,13 +32,19 @@ class TraceRecorder:
     that failed is counted in `dropped`, and the run's last event carries the count."""
 
     def __init__(
-        self, path: str | os.PathLike[str], redactor: Redactor | None, clock: Callable[[], float], **meta: Any
+        self,
+        path: str | os.PathLike[str],
+        redactor: Redactor | None,
+        clock: Callable[[], float],
+        sync: bool = True,
+        **meta: Any,
     ) -> None:
         versions = {name: _version(name) for name in DISTRIBUTIONS}
         self.problem: str | None = None  # why the trace file is missing or incomplete (one line)
         self.writer: TraceWriter | None = None
         try:
-            self.writer = TraceWriter(path, redactor, source="langchain", langchain=versions, **meta)
+            redactor = redactor if redactor is not None else environment_redactor()
+            self.writer = TraceWriter(path, redactor, sync=sync, source="langchain", langchain=versions, **meta)
         except TraceWriteError as error:
             self.could_not_write(f"{error}; the run goes on untraced (handler.events holds its events)")
         self.path = self.writer.path if self.writer is not None else Path(path)
@@ -52,10 +58,13 @@ class TraceRecorder:
         self._seq = 0
         self._lock = threading.Lock()  # LangGraph runs tools in worker threads
         self._outermost: FrameType | None = None  # the run's outermost loop frame: stack walks end there
+        self._root_text = "None"  # str(root), made once: UUID.__str__ is Python code
+        self._texts: dict[UUID, str] = {}  # LangChain's run ids as written, each made once
 
     def begin(self, run_id: UUID, frame: FrameType) -> None:
         """The outermost chain started (in `frame`'s thread): its events are this run's."""
         self.root, self._outermost = run_id, outermost_loop_frame(frame)
+        self._root_text = str(run_id)
 
     def walk(self, start: FrameType | None = None) -> tuple[SourceRef, ...]:
         """LangChain's loop frames from `start` (the caller's frame) up to the run's outermost one."""
@@ -81,8 +90,8 @@ class TraceRecorder:
         source = stack[-1] if stack else SourceRef(file="(langchain)", line=0, function=callback)
         origin: dict[str, Any] = {
             "callback": callback,
-            "run_id": str(run_id) if run_id else None,
-            "parent_run_id": str(parent) if parent else None,
+            "run_id": self._text(run_id) if run_id else None,
+            "parent_run_id": self._text(parent) if parent else None,
         }
         if extra_origin:
             origin.update(extra_origin)
@@ -93,10 +102,10 @@ class TraceRecorder:
         with self._lock:
             event = cls(
                 seq=self._seq,
-                run_id=str(self.root),
+                run_id=self._root_text,
                 t=self.elapsed(),
                 iteration=self.iteration,
-                frames=tuple(f.function for f in stack) or (callback,),
+                frames=tuple([f.function for f in stack]) or (callback,),
                 source=source,
                 stack=stack or None,
                 origin=origin,
@@ -106,6 +115,12 @@ class TraceRecorder:
             self.events.append(event)
             if self.writer is not None:
                 self.writer(event)  # a closed writer ignores it
+
+    def _text(self, run_id: UUID) -> str:
+        text = self._texts.get(run_id)
+        if text is None:
+            text = self._texts[run_id] = str(run_id)
+        return text
 
     def close(self) -> str | None:
         """Finish the trace file. Never raises: returns why the trace is missing or incomplete (one
@@ -147,6 +162,27 @@ class TraceRecorder:
                 self.close()
         except Exception as again:  # the bare event failed too: what is written stays, nothing is raised
             self.dropped.add(callback, again)
+
+
+# The environment the last default redactor was made from (a copy of os.environ's own mapping), and it.
+_last_redactor: list[tuple[dict[Any, Any], Redactor]] = []
+
+
+def environment_redactor() -> Redactor:
+    """default_redactor(), made again only when the environment changed since it was last made.
+
+    Reading the environment's secrets costs ~60 µs, a handler is made for every run, and between
+    runs the environment rarely changes: comparing it with a copy (C dicts, ~0.5 µs) says whether
+    it did. A variable set or removed (os.environ, LOOPSCOPE_REDACT included) makes a new one."""
+    environ = getattr(os.environ, "_data", None)  # CPython's os.environ keeps the variables here
+    if not isinstance(environ, dict):
+        return default_redactor()
+    if _last_redactor and _last_redactor[0][0] == environ:
+        return _last_redactor[0][1]
+    snapshot = dict(environ)
+    redactor = default_redactor()
+    _last_redactor[:] = [(snapshot, redactor)]
+    return redactor
 
 
 @cache  # reading a distribution's metadata parses its METADATA file: once a process, not once a run

@@ -63,11 +63,21 @@ def _loop_file(filename: str) -> str | None:
     return relative
 
 
-# Per code object: its loop file (or None), and each (code, line)'s SourceRef, made once. A stack walk
-# runs for every event: a dict look-up per frame is its cost. Keyed by id (hashing a code object hashes
-# its bytecode, every time); the code is kept in the value, so its id cannot be reused while it is there.
-_file_of_code: dict[int, tuple[CodeType, str | None]] = {}
-_refs: dict[tuple[int, int], tuple[CodeType, SourceRef]] = {}
+# Per code object (keyed by id: hashing a code object hashes its bytecode, every time; the code is
+# kept in the value, so its id cannot be reused while it is there): its loop file (or None), and
+# the SourceRef of each instruction a frame of it was seen at. A stack walk runs for every event,
+# so a frame costs a dict look-up or two: its line is worked out (f_lineno reads the code's line
+# table, ~0.1-1.6 µs a frame) only the first time a frame of that code stops at that instruction.
+_code_info: dict[int, tuple[CodeType, str | None, dict[int, SourceRef]]] = {}
+_MAX_REFS = 50_000  # lines of code are few; this only bounds a pathological run
+_ref_count = [0]
+
+
+def _info(code: CodeType) -> tuple[CodeType, str | None, dict[int, SourceRef]]:
+    known = _code_info.get(id(code))
+    if known is None or known[0] is not code:
+        known = _code_info[id(code)] = (code, _loop_file(code.co_filename), {})
+    return known
 
 
 def loop_stack(start: FrameType | None = None, stop: FrameType | None = None) -> tuple[SourceRef, ...]:
@@ -75,14 +85,15 @@ def loop_stack(start: FrameType | None = None, stop: FrameType | None = None) ->
     The walk ends at `stop` (the run's outermost loop frame): what called the run is not shown."""
     frame: FrameType | None = start if start is not None else sys._getframe(1)
     found = []
-    files = _file_of_code
+    codes = _code_info
     while frame is not None:
         code = frame.f_code
-        known = files.get(id(code))
+        known = codes.get(id(code))
         if known is None or known[0] is not code:
-            known = files[id(code)] = (code, _loop_file(code.co_filename))
+            known = _info(code)
         if known[1] is not None:
-            found.append(_ref(frame, code, known[1]))
+            ref = known[2].get(frame.f_lasti)  # a node runner's is never kept: it names its task
+            found.append(ref if ref is not None else _ref(frame, known))
         if frame is stop:
             break
         frame = frame.f_back
@@ -95,23 +106,26 @@ def outermost_loop_frame(start: FrameType) -> FrameType | None:
     frame: FrameType | None = start
     found = None
     while frame is not None:
-        if _loop_file(frame.f_code.co_filename) is not None:
+        if _info(frame.f_code)[1] is not None:
             found = frame
         frame = frame.f_back
     return found
 
 
-def _ref(frame: FrameType, code: CodeType, relative: str) -> SourceRef:
+def _ref(frame: FrameType, known: tuple[CodeType, str | None, dict[int, SourceRef]]) -> SourceRef:
+    code, relative, refs = known
     line = frame.f_lineno
-    if code.co_name in NODE_RUNNERS and relative == NODE_RUNNER_FILE:
+    if code.co_name in NODE_RUNNERS and relative == NODE_RUNNER_FILE:  # named after its task: never kept
         return SourceRef(file=relative, line=line, function=node_name(frame))
-    key = (id(code), line)
-    known = _refs.get(key)
-    if known is None or known[0] is not code:
-        if len(_refs) > 50_000:  # lines of code are few; this only bounds a pathological run
-            _refs.clear()
-        known = _refs[key] = (code, SourceRef(file=relative, line=line, function=code.co_name))
-    return known[1]
+    if _ref_count[0] > _MAX_REFS:
+        for _code, _relative, kept in _code_info.values():
+            kept.clear()
+        _ref_count[0] = 0
+    # Instructions on one line share its SourceRef: a run's events then share a few records.
+    same_line = next((ref for ref in refs.values() if ref.line == line), None)
+    refs[frame.f_lasti] = same_line or SourceRef(file=relative or "", line=line, function=code.co_name)
+    _ref_count[0] += 1
+    return refs[frame.f_lasti]
 
 
 def node_name(frame: FrameType) -> str:
@@ -161,9 +175,22 @@ def at_line(stack: tuple[SourceRef, ...], function: str, line: int | None) -> tu
     LangChain makes after the call the frame is in returns, e.g. `isinstance(..., AgentFinish)`)."""
     for depth in range(len(stack) - 1, -1, -1):
         if stack[depth].function == function:
-            moved = stack[depth].model_copy(update={"line": line}) if line else stack[depth]
-            return (*stack[:depth], moved)
+            return (*stack[:depth], _moved(stack[depth], line) if line else stack[depth])
     return stack
+
+
+# A frame moved to a check's line, made once per frame and line: every round's step and finish_check
+# then share one record (and its written form) rather than copying the frame each time.
+_moved_refs: dict[tuple[int, int], tuple[SourceRef, SourceRef]] = {}
+
+
+def _moved(ref: SourceRef, line: int) -> SourceRef:
+    known = _moved_refs.get((id(ref), line))
+    if known is None or known[0] is not ref:
+        if len(_moved_refs) > _MAX_REFS:
+            _moved_refs.clear()
+        known = _moved_refs[(id(ref), line)] = (ref, ref.model_copy(update={"line": line}))
+    return known[1]
 
 
 def local_in(function: str, name: str, start: FrameType | None = None) -> object | None:

@@ -16,14 +16,14 @@ from .usage_error import UsageError
 # its one-line help. Only the chosen subcommand's module is imported: `loopscope debug` never
 # loads what `verify` needs, and the other commands cost nothing at start-up.
 COMMANDS = {
-    "run": "re-run a scenario offline from its recording and narrate it",
-    "record": "record a scenario's run as a trace fixture",
+    "run": "run a scenario or your own agent and narrate it (from its recording, offline, unless --model or --live)",
+    "record": "record a run (a scenario, or your own agent as MODULE:FUNCTION) as a trace",
     "tutorial": "walk through a narrated tutorial run (or `tutorial list`)",
     "verify": "re-execute trace fixtures and report the first divergent event",
     "models": "show the configured model, endpoint and providers",
     "fork": "re-run a trace with one model reply or tool result changed",
     "diff": "compare two traces transition by transition",
-    "export": "export a trace (Mermaid state diagram, or OTLP spans to a collector or a JSON file)",
+    "export": "export a trace: a self-contained HTML page (--html), OTLP spans to a collector or a file, or a Mermaid diagram",
     "debug": "step through a recorded trace, or a live run, in the debugger",
     "serve": "serve the debugger to a web browser (textual-serve), on 127.0.0.1 unless --host says otherwise",
     "call": "ask one recorded model call again (its prompt perhaps edited) and diff the replies",
@@ -43,9 +43,32 @@ def chosen_command(argv: list[str]) -> str | None:
     return next((word for word in argv if word in COMMANDS), None)
 
 
+def _terminal_columns() -> int:
+    """shutil.get_terminal_size's columns (COLUMNS, else the terminal, else 80), without shutil."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (ValueError, OSError):  # not a terminal, or closed
+            columns = 0
+    return columns or 80
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, its help as wide as the terminal as argparse measures it but without importing
+    shutil, which imports the compression modules (~1 ms of `loopscope --help`); subparsers are of it too."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", lambda prog: argparse.HelpFormatter(prog, width=_terminal_columns() - 2))
+        super().__init__(*args, **kwargs)
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; only the subcommand `argv` chooses gets its full arguments (and its module imported)."""
-    parser = argparse.ArgumentParser(prog="loopscope", description="Step through, trace and test agent loops.")
+    parser = _Parser(prog="loopscope", description="Step through, trace and test agent loops.")
     parser.add_argument("--version", action="version", version=f"loopscope {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = chosen_command(sys.argv[1:] if argv is None else argv)

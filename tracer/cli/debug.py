@@ -7,17 +7,6 @@ import os
 import tempfile
 from pathlib import Path
 
-from rich.console import Console
-
-from executor import SystemClock
-
-from ..debug.breakpoint_spec import BreakpointSpecError, parse_spec
-from ..replay.verify import recorded_inputs
-from ..report.cost import ENV_PRICES, PriceTable
-from ..report.literal import literal
-from ..report.narrator import Narrator
-from ..trace.reader import TraceFile
-from ..trace.transitions import Trace
 from . import COMMANDS
 from .language import LANG_HELP, chosen_language
 from .live_options import add_live_arguments, live_model
@@ -25,6 +14,12 @@ from .scenarios import AGENT_HELP, add_agent_argument, add_input_arguments, scen
 from .terminal import can_show_debugger
 from .trace_choice import add_trace_id_argument, chosen_trace, ids_for
 from .usage_error import UsageError
+
+TYPE_CHECKING = False  # not typing's: see scenarios.py
+if TYPE_CHECKING:  # the printed run's (pipes, --print) and --live's: opening a trace in the debugger needs neither
+    from rich.console import Console
+
+    from ..debug.live_run import LiveRun
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -77,6 +72,9 @@ def _check_arguments(args: argparse.Namespace) -> None:
         raise UsageError("--record only applies to --live runs")
     if args.trace_ids and not args.trace:
         raise UsageError("--trace-id picks a trace of another tool's file given as TRACE")
+    # Late: the event vocabulary (pydantic) loads with the trace, not with `debug --help`.
+    from ..debug.breakpoint_spec import BreakpointSpecError, parse_spec
+
     for spec in args.breaks:
         try:
             parse_spec(spec)
@@ -87,6 +85,11 @@ def _check_arguments(args: argparse.Namespace) -> None:
 
 def narrate_trace(path: str | Path, console: Console) -> None:
     """Print a recorded run the way `loopscope run` narrates it (for pipes and files)."""
+    # Late, like every import here that only printing or --live needs: the debugger opens without them.
+    from ..report.literal import literal
+    from ..report.narrator import Narrator
+    from ..trace.reader import TraceFile
+
     with TraceFile(path) as trace:
         if trace.warning:
             console.print(literal(f"warning: {trace.warning}", style="yellow"))
@@ -99,9 +102,13 @@ def narrate_trace(path: str | Path, console: Console) -> None:
             narrator(event)
 
 
-def _live_run(args: argparse.Namespace):
+def _live_run(args: argparse.Namespace) -> LiveRun:
     # Only `debug --live` runs the executor (in a child process, multiprocessing): a trace opens without it.
+    from executor import SystemClock
+
     from ..debug.live_run import LiveRun
+    from ..replay.verify import recorded_inputs  # late: see narrate_trace
+    from ..trace.transitions import Trace  # late: see narrate_trace
 
     safe_name = "".join(c if c.isalnum() or c in "-_" else "_" for c in args.live)
     record = args.record or Path(tempfile.mkdtemp(prefix="loopscope-")) / f"{safe_name}.live.jsonl"
@@ -127,25 +134,35 @@ def _live_run(args: argparse.Namespace):
         raise UsageError(str(error.args[0]) if error.args else str(error)) from None
 
 
-def _narrate_live(run, console: Console) -> None:
+def _narrate_live(run: LiveRun, console: Console) -> None:
+    from ..report.literal import literal  # late: see narrate_trace
+    from ..report.narrator import Narrator  # late: see narrate_trace
+
     narrator = Narrator(console)
-    while (pulled := run.pull()) is not None:
+    while isinstance(pulled := run.pull(), tuple):  # None at the end (a printed run never steps into a tool)
         narrator(pulled[0])
     console.print(literal(f"\n{run.outcome}; trace written to {run.close()}", style="dim"))
+
+
+def _console() -> Console:
+    from rich.console import Console  # late: see narrate_trace
+
+    return Console(highlight=False)
 
 
 def run(args: argparse.Namespace) -> int:
     _check_arguments(args)
     lang = chosen_language(args.lang)
     if args.prices:  # checked now; the debugger's panes read the table through the environment
+        from ..report.cost import ENV_PRICES, PriceTable  # late: see narrate_trace
+
         PriceTable.load(args.prices)
         os.environ[ENV_PRICES] = str(args.prices)
-    console = Console(highlight=False)
     to_terminal = can_show_debugger() and not args.as_text
     if args.live:
         live = _live_run(args)
         if not to_terminal:
-            _narrate_live(live, console)
+            _narrate_live(live, _console())
             return 0
         from ..tui.launch import open_debugger  # Textual (about 0.3 s): --print and pipes never load it
 
@@ -153,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     # Another tool's file holding several traces: the one --trace-id names, or the user's pick.
     trace = chosen_trace(args.trace, ids_for([args.trace], args.trace_ids)[0], ask=to_terminal)
     if not to_terminal:
-        narrate_trace(trace, console)
+        narrate_trace(trace, _console())
         return 0
     from ..tui.launch import open_debugger  # Textual (about 0.3 s): --print and pipes never load it
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from ..report.diff import diff_traces, render_diff
+from ..report.diff import TraceDiff, diff_traces, render_diff
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .progress_bar import progress_bar
 from .trace_choice import add_trace_id_argument, chosen_trace, ids_for
+from .usage_error import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -25,6 +28,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument(
         "--context", type=int, default=3, metavar="N", help="rows shown around the parting point (default 3)"
     )
+    p.add_argument(
+        "--html",
+        metavar="OUT.html",
+        help="also write one self-contained HTML page: the aligned transitions, then each run's waterfall "
+        "and timeline side by side (it loads nothing from anywhere and opens offline)",
+    )
     add_trace_id_argument(p, twice=True)
     return p
 
@@ -40,4 +49,20 @@ def run(args: argparse.Namespace) -> int:
         if trace.warning:
             print(scrub(f"warning: {trace.warning}"), file=sys.stderr)
     print(scrub("\n".join(render_diff(diff, (args.a, args.b), context=max(0, args.context)))))
+    if args.html:
+        _write_html(diff, (files[0], files[1]), args.html)
     return 0 if diff.same else 1
+
+
+def _write_html(diff: TraceDiff, files: tuple[str, str], html: str) -> None:
+    from ..report.html_diff import diff_page  # late: only --html needs the page's renderers
+    from .export import write_atomically
+
+    with progress_bar("writing the diff page") as report:
+        text = diff_page(diff, files, report)
+    output = Path(html)
+    try:
+        write_atomically(output, text)
+    except OSError as error:
+        raise UsageError(f"cannot write {output}: {error.strerror or error}; nothing was written") from None
+    print(scrub(f"wrote the HTML page of the diff to {output}"), file=sys.stderr)

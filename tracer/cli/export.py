@@ -1,4 +1,4 @@
-"""`loopscope export`: a run's transitions as a Mermaid diagram, or its spans as OTLP (to a collector or a file)."""
+"""`loopscope export`: a run's transitions as a Mermaid diagram, its spans as OTLP, or one offline HTML page."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from ..report.mermaid import loop_state_diagram, mermaid_state_diagram
 from ..trace.literal_text import escape_controls_in_json, scrub
 from ..trace.transitions import Trace
 from . import COMMANDS
+from .progress_bar import progress_bar
 from .usage_error import UsageError
 
 FORMATS = ("mermaid", "otlp-json")
@@ -45,6 +46,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "finished, error) with how often each edge was taken, instead of the transitions",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of printing (e.g. run.mmd, run.json)")
+    p.add_argument(
+        "--html",
+        metavar="OUT.html",
+        help="one self-contained HTML page: totals, the waterfall, the timeline, every event's detail "
+        "(prompts, replies, tokens, cost); it loads nothing from anywhere and opens offline",
+    )
     return p
 
 
@@ -74,6 +81,8 @@ def _load(paths: list[str]) -> list[Trace]:
 
 def run(args: argparse.Namespace) -> int:
     chosen = "mermaid" if args.mermaid else args.format
+    if args.html:
+        return _html(args)
     if args.otlp:
         return _send(args)
     if chosen is None:
@@ -122,6 +131,19 @@ def _otlp_json(args: argparse.Namespace) -> int:
     # Perhaps to a terminal: what scrub() would show is written as \u escapes, the same JSON value.
     text = escape_controls_in_json(json.dumps(otlp_json(spans), ensure_ascii=False, indent=1)) + "\n"
     return _write_or_print(args, text, f"{len(spans)} spans of {len(args.traces)} trace(s)", " (OTLP JSON)")
+
+
+def _html(args: argparse.Namespace) -> int:
+    if len(args.traces) != 1:
+        raise UsageError(f"--html takes one trace, got {len(args.traces)} (diff --html compares two)")
+    from ..report.html_trace import trace_page  # late: only --html needs the page's renderers
+
+    with progress_bar("exporting") as report:
+        text = trace_page(args.traces[0], report)
+    args.output = args.html
+    size = len(text.encode("utf-8"))
+    shown = f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.0f} kB"
+    return _write_or_print(args, text, f"the HTML page of {args.traces[0]}", f" ({shown})")
 
 
 def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = "") -> int:

@@ -5,13 +5,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from executor.clock import Clock
-from executor.models.config import ENV_MODEL, ModelConfigError
-
-from ..replay.live_model import LiveModel, build_live_model
-from ..trace.literal_text import scrub
 from .bounded_number import bounded_float, bounded_int
 from .usage_error import UsageError
+
+TYPE_CHECKING = False  # not typing's: see scenarios.py
+if TYPE_CHECKING:  # a model is built only when a command runs live; the parsers (and --help) load no engine
+    from executor.clock import Clock
+
+    from ..replay.live_model import LiveModel
+
+# executor.models.config.ENV_MODEL (a test keeps them equal), named here for the same reason.
+ENV_MODEL = "LOOPSCOPE_MODEL"
 
 
 def add_live_arguments(parser: argparse.ArgumentParser, live_flag: bool = True) -> None:
@@ -75,6 +79,11 @@ def wants_live(args: argparse.Namespace) -> bool:
 
 def live_model(args: argparse.Namespace, replies: tuple[str, ...] | list[str], clock: Clock) -> LiveModel:
     """Build the model the flags (or the environment, or .env) name; config problems become UsageErrors."""
+    from executor.models.config import ModelConfigError  # late: see TYPE_CHECKING above
+
+    from ..replay.live_model import build_live_model  # late: see TYPE_CHECKING above
+    from ..trace.literal_text import scrub  # late: see TYPE_CHECKING above
+
     try:
         live = build_live_model(
             getattr(args, "model", None),

@@ -18,6 +18,7 @@ from ..trace.redact import Redactor, default_redactor
 from ..trace.writer import TraceWriteError, TraceWriter
 from . import COMMANDS
 from .live_options import add_live_arguments, live_model, wants_live
+from .progress_bar import progress_bar
 from .scenarios import AGENT_HELP, add_input_arguments, scenario_named
 from .usage_error import UsageError
 
@@ -72,9 +73,13 @@ def record_run(
     error = None
     writer = TraceWriter(output, redactor=redactor, **header_meta(scenario), **meta)
     try:
-        with writer:
+        with writer, progress_bar(f"recording {scenario.name}", stages=False) as report:
+            # A live run can take minutes: the bar says how far it is (events and rounds so far).
+            def so_far(event) -> None:
+                report(f"{writer.count:,} events, round {event.iteration}", writer.count, 0)
+
             try:
-                executor.invoke(scenario.inputs(), [writer])
+                executor.invoke(scenario.inputs(), [writer, so_far])
             except Exception as failure:  # failure scenarios end in chain_error; the trace records it
                 error = failure
     except KeyboardInterrupt:

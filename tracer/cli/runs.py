@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -13,6 +14,7 @@ from ..debug.shipped import user_fork_dir
 from ..report.cost import ENV_PRICES, PriceTable
 from ..runs.aggregates import by_model, by_tool
 from ..runs.catalogue import Catalogue, chosen_location
+from ..runs.charts import run_charts
 from ..runs.columns import MODEL_COLUMNS, TOOL_COLUMNS, Column, run_columns, screen_columns
 from ..runs.listing import RunList, list_runs
 from ..runs.run_fields import RUN_FIELDS, sort_key
@@ -21,6 +23,7 @@ from ..runs.where import ConditionError, RunCondition
 from ..trace.literal_text import escape_controls_in_json, scrub
 from . import COMMANDS
 from .language import LANG_HELP, chosen_language
+from .progress_bar import progress_bar
 from .runs_table import runs_lines, stats_lines
 from .terminal import can_show_debugger
 from .usage_error import UsageError
@@ -51,6 +54,17 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--by", choices=("tool", "model"), help="add up the selected runs per tool or per model")
     p.add_argument("--json", action="store_true", help="one JSON object per run (or per tool/model with --by)")
     p.add_argument("--print", dest="as_text", action="store_true", help="print the table even in a terminal")
+    p.add_argument(
+        "--charts",
+        action="store_true",
+        help="draw charts of the selected runs instead: latency per tool, cost and tokens per run over time, "
+        "failures per model (needs the charts extra: pip install 'loopscope[charts]')",
+    )
+    p.add_argument(
+        "--html",
+        metavar="OUT.html",
+        help="write the charts and the table of the selected runs as one offline HTML page",
+    )
     p.add_argument("--imports", action="store_true", help="also read other tools' exports (.json, .jsonl)")
     p.add_argument("--forks", action="store_true", help=f"also list the forks folder ({user_fork_dir()})")
     p.add_argument(
@@ -120,12 +134,15 @@ def run(args: argparse.Namespace) -> int:
     location, owned = chosen_location(args.catalogue)
     catalogue = Catalogue.open(location, owned)
     try:
-        listing = list_runs(_paths(args), catalogue, imports=args.imports, prices=prices)
+        with progress_bar("reading runs", unit="files", stages=False) as report:  # the first listing reads every file
+            listing = list_runs(_paths(args), catalogue, imports=args.imports, prices=prices, progress=report)
         for note in listing.notes:
             print(scrub(f"loopscope: {note}"), file=sys.stderr)
         rows = _sorted(condition.select(listing.rows, listing.shapes) if condition else listing.rows, order)
         if args.export_otlp:
             return _export(rows, args.export_otlp)
+        if args.html or args.charts:
+            return _charts(rows, args, prices, lang)
         if args.by:
             return _aggregate(rows, args, prices, lang)
         if args.json:
@@ -184,6 +201,27 @@ def _aggregate(rows: Sequence[RunRow], args: argparse.Namespace, prices: PriceTa
         else:
             print("\n".join(stats_lines(models, MODEL_COLUMNS, _localiser(lang))))
     print(scrub(f"over {len(readable):,} run(s)"), file=sys.stderr)
+    return 0
+
+
+def _charts(rows: Sequence[RunRow], args: argparse.Namespace, prices: PriceTable, lang: str) -> int:
+    charts = run_charts(rows, prices)
+    if args.charts:
+        from .runs_charts import chart_text  # late: plotext, an extra, only for --charts
+
+        width = min(shutil.get_terminal_size((100, 24)).columns, 120)
+        print(chart_text(charts, width, colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR"),
+                         localise=_localiser(lang)))  # fmt: skip
+    if args.html:
+        from ..runs.charts_html import charts_page  # late: only --html writes a page
+        from .export import write_atomically
+
+        output = Path(args.html)
+        try:
+            write_atomically(output, charts_page(charts, rows, f"loopscope runs · {len(rows):,} runs"))
+        except OSError as error:
+            raise UsageError(f"cannot write {output}: {error.strerror or error}; nothing was written") from None
+        print(scrub(f"wrote the charts of {len(rows):,} run(s) to {output}"), file=sys.stderr)
     return 0
 
 

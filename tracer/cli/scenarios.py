@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
-from typing import Any
 
-from executor import ModelReply
-
-from ..replay.agents import UnknownAgent
-from ..replay.scripted_replies import scripted_replies
-from ..replay.user_agent import is_agent_spec, resolve_agent
+from ..replay.agent_spec import is_agent_spec
 from .usage_error import UsageError
+
+# Not typing's, and json and pathlib only where used: the parsers that use this module answer --help
+# with argparse alone (tests/cli/test_startup_imports.py; see executor/__init__.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from executor import ModelReply
 
 AGENT_HELP = (
     "a scenario name (e.g. rose-pricing), or your own agent as MODULE:FUNCTION or "
@@ -58,6 +60,8 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
 
 def given_inputs(args: argparse.Namespace) -> dict[str, Any] | None:
     if getattr(args, "inputs", None):
+        import json  # late: see TYPE_CHECKING above
+
         try:
             value = json.loads(args.inputs)
         except json.JSONDecodeError as error:
@@ -76,6 +80,11 @@ def given_replies(args: argparse.Namespace) -> tuple[str | ModelReply, ...] | No
     path = getattr(args, "replies", None)
     if not path:
         return None
+    import json  # late: see TYPE_CHECKING above
+    from pathlib import Path
+
+    from ..replay.scripted_replies import scripted_replies  # late: it imports the engine
+
     try:
         return scripted_replies(json.loads(Path(path).read_text(encoding="utf-8")))
     except OSError as error:
@@ -88,6 +97,10 @@ def given_replies(args: argparse.Namespace) -> tuple[str | ModelReply, ...] | No
 
 def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
     """The scenario, or the user's agent (imported now), that `name` names."""
+    # Late: the parsers that use this module (and their --help) load no engine; a scenario needs it.
+    from ..replay.agents import UnknownAgent
+    from ..replay.user_agent import resolve_agent
+
     inputs = given_inputs(args) if args is not None else None
     try:
         agent = resolve_agent(name, inputs)
@@ -106,6 +119,8 @@ def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
 
 
 def fixture_for(scenario: Any, override: str | None) -> Path:
+    from pathlib import Path  # late: see TYPE_CHECKING above
+
     path = Path(override) if override else scenario.fixture
     if not path.exists():
         raise UsageError(f"no recording at {path}; record one with `loopscope record {scenario.name} -o {path}`")

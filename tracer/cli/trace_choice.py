@@ -6,7 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..trace.importers import ImportProblem, convert_all, looks_foreign, opened_as_loopscope
 from ..trace.literal_text import scrub
 from .usage_error import UsageError
 
@@ -29,6 +28,14 @@ def _is_foreign(path: Path) -> bool:
     if not path.is_file():
         return False  # the trace reader says what is wrong with it
     with path.open("rb") as handle:
+        first = handle.readline(1 << 16).strip()
+        if first[:1] not in (b"{", b"[") or b'"loopscope-trace"' in first:
+            return False  # looks_foreign's own first test: a loopscope trace opens without the importers
+        handle.seek(0)
+        # Late, as every importer here: they load the trace writer (orjson) and the converters, which
+        # a loopscope trace's first frame does not need (bench/bench_startup.py).
+        from ..trace.importers import looks_foreign
+
         return looks_foreign(handle)
 
 
@@ -41,6 +48,8 @@ def chosen_trace(path: str, trace_id: str | None, ask: bool) -> str:
         if trace_id is not None:
             raise UsageError(f"{path}: --trace-id picks a trace of another tool's file; this is a loopscope trace")
         return path
+    from ..trace.importers import ImportProblem, convert_all, opened_as_loopscope  # late: see _is_foreign
+
     try:
         imported = convert_all(source)
         if trace_id is None and len(imported) == 1:

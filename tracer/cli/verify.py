@@ -8,6 +8,7 @@ from pathlib import Path
 from ..replay.verify import VerifyResult, verify_trace
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .progress_bar import progress_bar
 from .scenarios import add_agent_argument
 
 LABELS = {
@@ -59,7 +60,12 @@ def report(result: VerifyResult) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    results = [verify_trace(path, args.agents) for path in expand(args.traces)]
+    paths = expand(args.traces)
+    results = []
+    with progress_bar("verifying", unit="traces", stages=False) as progress:
+        for done, path in enumerate(paths):
+            progress(scrub(Path(path).name), done, len(paths))
+            results.append(verify_trace(path, args.agents))
     for result in results:
         print(scrub("\n".join(report(result))))  # divergences quote model text: no escapes
     counts = {status: sum(r.status == status for r in results) for status in LABELS}

@@ -127,9 +127,10 @@ class ReplayStore:
         """True while re-executing the recording can still bring `position`'s real locals."""
         return self.reenactment.pending(position)
 
-    def reenact_one(self) -> None:
-        """One more event of the re-run (the debugger's worker thread calls this until it is far enough)."""
-        self.reenactment.advance()
+    def reenact_towards(self, position: int, most: int) -> None:
+        """Re-execute at most `most` more events towards `position`, not past it (the debugger's worker
+        thread calls this until it is there, asking between calls where the user is now)."""
+        self.reenactment.advance(min(most, position + 1 - len(self.reenactment.snapshots)))
 
     def close(self) -> None:
         if self._pool is not None:

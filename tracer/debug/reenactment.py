@@ -12,10 +12,11 @@ from executor.events import EventBase
 from ..trace.header import TraceHeader
 
 if TYPE_CHECKING:  # the replay machinery loads with the first re-executed event, after the first frame
-    from .live_run import FrameSnapshot, LiveRun
+    from .live_run import FrameSnapshot
+    from .run_ahead import RunAhead
 
 # Longer recordings are not re-run (the variables pane then rebuilds the loop state from the events).
-REENACT_LIMIT = 2_000  # ~2.5 ms an event on a busy machine (bench/bench_reenactment.py): a few seconds at most
+REENACT_LIMIT = 2_000  # ~0.2 ms of CPU an event (bench/bench_reenactment.py); its frames are kept for each
 
 
 class Reenactment:
@@ -26,9 +27,11 @@ class Reenactment:
     recorded run had. Every re-run event is checked against the recorded one; on the first
     difference (the source changed since recording) it stops and says where.
 
-    frames_at() waits for the re-run; the debugger's window calls ready() instead and pulls in a
-    worker thread (advance), so the first frame and every key press never wait for it. Pulls
-    are serialised by a lock, so both may be used from different threads.
+    frames_at() waits for the re-run; the debugger's window calls ready() instead and has a worker
+    thread advance it, so the first frame and every key press never wait for it. Re-executing is
+    incremental: it goes as far as asked (the event shown) and the next request resumes from the
+    run's paused generator chain; every event passed keeps its frames, so going back costs nothing.
+    Advances are serialised by a lock, so both may be used from different threads.
     """
 
     def __init__(
@@ -44,7 +47,7 @@ class Reenactment:
         self.snapshots: list[tuple[FrameSnapshot, ...]] = []
         self._agent_spec: str | None = None  # the trusted spelling of the header's agent, once checked
         self.problem: str | None = self._why_not()
-        self._run: LiveRun | None = None
+        self._run: RunAhead | None = None
         self._pulling = threading.Lock()
 
     def _why_not(self) -> str | None:
@@ -78,7 +81,7 @@ class Reenactment:
     def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
         """The frames at `position`, re-executing as far as needed (None: they cannot be had)."""
         while self.pending(position):
-            self.advance()
+            self.advance(position + 1 - len(self.snapshots))
         return self.ready(position)
 
     def ready(self, position: int) -> tuple[FrameSnapshot, ...] | None:
@@ -90,27 +93,37 @@ class Reenactment:
         """True while the re-run can still reach `position` but has not yet."""
         return self.problem is None and len(self.snapshots) <= position < self.length
 
-    def advance(self) -> None:
-        """Re-execute one more event (from any thread; one pull at a time)."""
+    @property
+    def produced(self) -> int:
+        """How many events the re-executed run has handed out so far (tests count what each request ran)."""
+        return len(self._run.pulled) if self._run is not None else 0
+
+    def advance(self, count: int = 1) -> None:
+        """Re-execute up to `count` more events (from any thread; one advance at a time)."""
         with self._pulling:
-            if self.problem is None and len(self.snapshots) < self.length:
-                self._pull_one()
+            wanted = min(len(self.snapshots) + count, self.length)
+            if self.problem is not None or len(self.snapshots) >= wanted:
+                return
+            try:
+                if self._run is None:
+                    from .run_ahead import RunAhead  # late: see _why_not
 
-    def _pull_one(self) -> None:
-        try:
-            if self._run is None:
-                from .live_run import LiveRun  # late: see _why_not
+                    self._run = RunAhead(self._agent(), self.path)
+                self._run.run_to(wanted)
+            except Exception as error:  # an unknown scenario, a fixture that no longer replays
+                self.problem = f"the run could not be re-executed ({type(error).__name__}: {error})"
+                return
+            while self.problem is None and len(self.snapshots) < wanted:
+                self._check_next()
 
-                self._run = LiveRun(self._agent(), None, fixture=self.path)
-            pulled = self._run.pull()
-        except Exception as error:  # an unknown scenario, a fixture that no longer replays
-            self.problem = f"the run could not be re-executed ({type(error).__name__}: {error})"
-            return
+    def _check_next(self) -> None:
+        """Keep the next re-executed event's frames if it is the recorded one (else say where they part)."""
+        assert self._run is not None
         seq = len(self.snapshots)
-        if not isinstance(pulled, tuple):  # None: the run ended (a re-enactment never steps into a function)
+        if seq >= len(self._run.pulled):  # the run ended before the recording did
             self.problem = f"the re-executed run ended after {seq} events ({self._run.outcome})"
             return
-        event, frames = pulled
+        event, frames = self._run.take(seq)
         try:
             wanted = self.recorded(seq)
         except Exception as error:  # a broken line in the recording

@@ -15,6 +15,7 @@ from typing import Any
 from executor import AgentExecutor, ChatModel, Tool
 
 from ..trace.literal_text import scrub
+from .agent_spec import is_agent_spec
 from .agents import UnknownAgent, find_scenario, registered_scenarios
 from .name_clash import clash_advice, clashing_modules
 from .trust import agent_ref
@@ -36,12 +37,6 @@ def user_build(build: Callable[[ChatModel], AgentExecutor]) -> Build:
         return executor.with_overrides(**kept)
 
     return built
-
-
-def is_agent_spec(name: str) -> bool:
-    """MODULE:FUNCTION or FILE.py:FUNCTION (scenario names never hold a colon)."""
-    module, sep, function = name.rpartition(":")
-    return bool(sep and module and function.isidentifier())
 
 
 def _import_file(path: Path) -> ModuleType:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..report.cost import PriceTable
@@ -39,17 +39,22 @@ def list_runs(
     *,
     imports: bool = False,
     prices: PriceTable | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> RunList:
     """Every run under `paths`: trace files (and with `imports` other tools' exports), one row each.
-    Rows come from `catalogue` while a file's stamp is unchanged; the rest are read, and stored."""
+    Rows come from `catalogue` while a file's stamp is unchanged; the rest are read, and stored.
+    `progress` hears (the file, files read, of how many to read) as each is read."""
     prices = prices or PriceTable.load()
     finding = find_traces(paths, imports)
     stored = _stored(catalogue, finding)
     listing = RunList([], catalogue, finding, notes=list(finding.problems))
     fresh: list[tuple[str, Stamp, int, Summary]] = []
-    for found in finding.files:
-        row = _cached_row(stored.get(found.path), found)
+    rows = [(found, _cached_row(stored.get(found.path), found)) for found in finding.files]
+    to_read = sum(row is None for _found, row in rows)
+    for found, row in rows:
         if row is None:
+            if progress is not None:
+                progress(os.path.basename(found.path), listing.read + listing.foreign, to_read)
             summary = _read(found, prices, imports)
             if summary is None:
                 listing.foreign += 1

@@ -307,6 +307,10 @@ class TraceIndex:
         """Sorted positions of every event of `kind`."""
         return np.asarray(self._found(kind), dtype=np.intp)
 
+    def nth(self, kind: str, number: int) -> int:
+        """The position of the event of `kind` numbered `number` (0-based; no numpy for a small index)."""
+        return int(self._found(kind)[number])
+
     def position_list(self, kind: str) -> list[int]:
         """positions(kind) as a list of ints (no numpy for a small index)."""
         found = self._found(kind)

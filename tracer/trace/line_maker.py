@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import typing
 from collections.abc import Callable
@@ -23,6 +24,16 @@ DERIVED = frozenset({"agent_action", "agent_finish", "tool_start", "step", "fini
 # found there taints the maker, and the whole line is redacted as any other.
 
 
+@functools.cache  # an import makes a LineMaker per trace, 5,000 of them: the classes are looked at once
+def _kind_of_class(cls: type[EventBase]) -> str | None:
+    """The one kind every event of this class has; None when its kind field allows several (or none)."""
+    kind_field = cls.model_fields.get("kind")
+    if kind_field is None:
+        return None
+    kinds = typing.get_args(kind_field.annotation)
+    return kinds[0] if len(kinds) == 1 and isinstance(kinds[0], str) else None
+
+
 class LineMaker:
     """Turns events into trace lines: `make(event)` gives the bytes to write, newline included."""
 
@@ -36,6 +47,9 @@ class LineMaker:
         # Event class -> how its line is made while no secret was seen; kept per class rather
         # than per kind, so a derived kind goes straight to its compiled line function.
         self._by_class: dict[type[EventBase], Callable[[EventBase], bytes]] = {}
+        # Texts already screened and found clean (replies, observations, messages): a chat call's
+        # history repeats them, and screening each again made a long run's screening quadratic.
+        self._clean_texts: set[str] = set()
 
     def make(self, event: EventBase) -> bytes:
         """The event's line, redacted when what it was screened by looks like it holds a secret."""
@@ -48,10 +62,9 @@ class LineMaker:
         return make(event)
 
     def _maker_for(self, event: EventBase) -> Callable[[EventBase], bytes]:
-        kind_field = type(event).model_fields.get("kind")
-        if kind_field is None or len(typing.get_args(kind_field.annotation)) != 1:  # not one kind per class
+        kind = _kind_of_class(type(event))
+        if kind is None:  # not one kind per class
             return self._maker_by_kind
-        kind = event.kind
         if kind in self._special:
             return self._special[kind]
         if kind in DERIVED:
@@ -86,27 +99,63 @@ class LineMaker:
     def _llm_end(self, event: EventBase) -> bytes:
         values = event.__dict__
         if values["tool_calls"] is not None:
-            return self._screened(encode_line(event), True)
-        extra = [value for value in (values["answered_by"], values["finish_reason"], values["refusal"]) if value]
-        if values["usage"]:
-            extra.extend(values["usage"])  # its keys came from the model's client too
-        return self._screened(encode_line(event), "\n".join([values["text"], *extra]) if extra else values["text"])
+            line = self._screened(encode_line(event), True)
+        else:
+            extra = [value for value in (values["answered_by"], values["finish_reason"], values["refusal"]) if value]
+            if values["usage"]:
+                extra.extend(values["usage"])  # its keys came from the model's client too
+            screen = "\n".join([values["text"], *extra]) if extra else values["text"]
+            line = self._screened(encode_line(event), screen)
+        if not self.tainted:
+            self._clean_texts.add(values["text"])
+        return line
 
     def _tool_end(self, event: EventBase) -> bytes:
         values = event.__dict__
-        return self._screened(encode_line(event), f"{values['tool']}\n{values['observation']}")
+        line = self._screened(encode_line(event), f"{values['tool']}\n{values['observation']}")
+        if not self.tainted:
+            self._clean_texts.add(values["observation"])
+        return line
 
     def _llm_start(self, event: EventBase) -> bytes:
         values = event.__dict__
         line, new_text = self._prompt_line(event)
         if values["messages"] is not None or values["tools"] is not None:
-            return self._screened(line, True)
+            line = self._screened(line, self._chat_screen(event, new_text))
+            if not self.tainted and values["messages"]:
+                self._clean_texts.update(
+                    message["content"] for message in values["messages"] if type(message.get("content")) is str
+                )
+            return line
         if new_text is values["prompt"]:
             return self._screened(line, f"{values['model']}\n{new_text}")
         # What a prompt adds to the previous one is the reply and the observation that were
         # screened in their own lines (plus the template's glue): the key that made the run is
         # still looked for in it, the shapes of other secrets already were.
         return self._screened(line, True if self.redactor.holds_known_secret(new_text) else values["model"])
+
+    def _chat_screen(self, event: EventBase, new_text: str) -> Literal[True] | str:
+        """What a chat call's line is screened by: the line itself, less the message contents screened
+        clean before (each message's other fields, the tools and a first prompt are all screened).
+        A prompt that appends to the previous one renders these same messages, as _llm_start says."""
+        values = event.__dict__
+        fields = event_fields(event)
+        if fields is None:
+            return True
+        clean = self._clean_texts
+        if values["messages"] is not None:
+            fields["messages"] = [
+                {**message, "content": ""}
+                if type(message.get("content")) is str and message["content"] in clean
+                else message
+                for message in values["messages"]
+            ]
+        if new_text is not values["prompt"]:
+            if self.redactor.holds_known_secret(new_text):
+                return True
+            fields["prompt"] = ""
+        encoded = encode_fields(fields)
+        return True if encoded is None else encoded.decode("utf-8", "replace")
 
     def _prompt_line(self, event: EventBase) -> tuple[bytes, str]:
         """The llm_start line, and the prompt text it is the first line to carry.

@@ -50,9 +50,11 @@ class TraceWriter:
     writing the same path never share a file, and `close()` notices when another run
     replaced `path` while this one was recording. Events reach the page cache before the run
     next waits on a model, a tool or a backoff (see RUNS_STRAIGHT_ON), or after every event with
-    `flush="event"` (a listener that pauses the run, as the live debugger does); fsync only at
-    close, and not at all with `sync=False` (an import writing thousands of traces from a file that
-    stays on disk: losing them to a crash loses nothing that cannot be made again). So a killed process leaves a readable prefix holding every event up to its wait. A failed
+    `flush="event"` (a listener that pauses the run, as the live debugger does), or in writes of
+    _MAX_PENDING lines with `flush="close"` (an import: nothing waits, and an interrupted trace is
+    discarded); fsync only at close, and not at all with `sync=False` (an import writing thousands
+    of traces from a file that stays on disk: losing them to a crash loses nothing that cannot be
+    made again). So a killed process leaves a readable prefix holding every event up to its wait. A failed
     write never reaches the run: the writer stops, and `close()` raises TraceWriteError with
     the old file left as it was. An interrupted run is `abandon()`ed: the old file stays, and
     the partial one is kept as `<name>.interrupted`. Lines pass through `redactor` first
@@ -67,11 +69,12 @@ class TraceWriter:
         sync: bool = True,
         **meta: Any,
     ) -> None:
-        if flush not in ("wait", "event"):
-            raise ValueError(f"flush must be 'wait' or 'event', got {flush!r}")
+        if flush not in ("wait", "event", "close"):
+            raise ValueError(f"flush must be 'wait', 'event' or 'close', got {flush!r}")
         self.path = Path(path)
         self.sync = sync
         self._flush_after = RUNS_STRAIGHT_ON if flush == "wait" else frozenset()
+        self._waits = flush != "close"  # a trace written from a finished source: no event makes a write
         self.redactor = redactor if redactor is not None else default_redactor()
         self.header = new_header(**meta)  # before any file exists: a bad meta key leaves nothing behind
         self.count = 0
@@ -87,21 +90,27 @@ class TraceWriter:
             json.dumps(self.header.to_json_dict(), ensure_ascii=False).encode("utf-8", "replace") + b"\n"
         )
         self._writing = True
-        self.flush()
+        if self._waits:  # the file shows its header at once (a live run may be watched)
+            self.flush()
         if self.failure:
             self.partial.unlink(missing_ok=True)
             raise TraceWriteError(f"cannot write {self.partial}: {self.failure}")
 
     def _open_partial(self):
         try:
-            if self.path.is_dir():
+            mode = self._target_before[2] if self._target_before is not None else None
+            # lstat said what is there: only a link needs a second look (is_dir follows it).
+            if mode is not None and (stat.S_ISDIR(mode) or (stat.S_ISLNK(mode) and self.path.is_dir())):
                 raise TraceWriteError(f"{self.path} is a directory; give a file name such as {self.path / 'run.jsonl'}")
-            if self._target_before is not None and not stat.S_ISREG(self._target_before[2]):
+            if mode is not None and not stat.S_ISREG(mode):
                 raise TraceWriteError(f"{self.path} exists and is not a regular file; choose another name")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             partial = self.path.with_name(f"{self.path.name}.{secrets.token_hex(4)}.partial")
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-            fd = os.open(partial, flags, 0o644)
+            try:
+                fd = os.open(partial, flags, 0o644)
+            except FileNotFoundError:  # the folder is not there yet (asked for only then: an import opens thousands)
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(partial, flags, 0o644)
         except OSError as error:
             raise TraceWriteError(f"cannot write a trace at {self.path}: {error.strerror or error}") from None
         # Unbuffered: the writer gathers a wait's worth of lines itself (see flush).
@@ -130,7 +139,7 @@ class TraceWriter:
             self._give_up_file()
             return
         self.count += 1
-        if event.kind not in self._flush_after or len(self._pending) >= _MAX_PENDING:
+        if (self._waits and event.kind not in self._flush_after) or len(self._pending) >= _MAX_PENDING:
             self.flush()  # so a killed process leaves every line up to this wait behind
 
     def _give_up_file(self) -> None:

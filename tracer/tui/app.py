@@ -12,6 +12,10 @@ from .messages import Fail, OpenSession
 from .screens.main_screen import DebuggerScreen
 
 
+def _import_numpy() -> None:
+    import numpy  # noqa: F401  (late, on purpose: see DebuggerApp._warm_up)
+
+
 class DebuggerApp(App[int]):
     CSS_PATH = "debugger.tcss"
     TITLE = "loopscope"
@@ -35,6 +39,12 @@ class DebuggerApp(App[int]):
         if self.keymap:
             self.set_keymap(self.keymap)
         self.screen.call_after_refresh(resume_collection)  # start-up ends with its first frame on the screen
+        self.screen.call_after_refresh(self._warm_up)
+
+    def _warm_up(self) -> None:
+        """After the first frame, import in a thread what the first n, r, c or search would otherwise
+        import on the UI thread (numpy, ~40 ms): the first frame never needs it, every motion does."""
+        self.run_worker(_import_numpy, thread=True, group="warm-up", description="importing numpy", exit_on_error=False)
 
     def on_open_session(self, message: OpenSession) -> None:
         # Later, not awaited here: switching screens waits for pending messages to be processed, and

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -194,6 +195,16 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"fork cancelled", "已取消分叉"),
     (r"z: wide source; the timeline is hidden \(z brings it back\)", "z：加宽源码，时间线已隐藏（再按 z 恢复）"),
     (r"z: the timeline is back", "z：时间线回来了"),
+    (r"tool (\d+)(\+?)", r"工具 \1\2"),
+    (r"model (\d+)(\+?)", r"模型 \1\2"),
+    (r"waits (\d+)(\+?)", r"等待 \1\2"),
+    (r"events (\d+)(\+?)", r"事件 \1\2"),
+    (
+        r"reading the times of ([\d,]+) events…(?: (\d+)%)?",
+        lambda m: f"正在读取 {m[1]} 个事件的时间…{' ' + m[2] + '%' if m[2] else ''}",
+    ),
+    (r"waterfall shown \(w hides it\)", "已显示瀑布图（按 w 隐藏）"),
+    (r"waterfall hidden \(w shows it\)", "瀑布图已隐藏（按 w 显示）"),
     (
         r"(end of that part · )?tutorial (\S+), part (\d+) of (\d+): stop 1/(\d+) · space walks the stops"
         r"( · T picks another part)?",
@@ -295,7 +306,11 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"Narration · the (\w+) pane is below", lambda m: f"讲解 · 下方是{localise(m[1] + ' pane', 'zh')}"),
 ]
 MESSAGES_ZH += RUNS_MESSAGES_ZH
-_COMPILED = [(re.compile(pattern + r"$"), replacement) for pattern, replacement in MESSAGES_ZH]
+
+
+@functools.cache  # on the first Chinese word asked for: compiling them all took ~3 ms of every start-up
+def _compiled() -> list[tuple[re.Pattern[str], Any]]:
+    return [(re.compile(pattern + r"$"), replacement) for pattern, replacement in MESSAGES_ZH]
 
 
 def localise(text: str, lang: str) -> str:
@@ -304,7 +319,7 @@ def localise(text: str, lang: str) -> str:
         return text
     if text in WORDS_ZH:
         return WORDS_ZH[text]
-    for pattern, replacement in _COMPILED:
+    for pattern, replacement in _compiled():
         match = pattern.match(text)
         if match:
             return match.expand(replacement) if isinstance(replacement, str) else replacement(match)

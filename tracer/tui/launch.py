@@ -11,12 +11,21 @@ from ..debug.session import build_session
 from ..startup import is_trace_write_error
 from ..trace.literal_text import scrub
 from .app import DebuggerApp
-from .keymap import keymap_from_environment
 
 if TYPE_CHECKING:
     from ..debug.live_run import LiveRun
 
 __all__ = ["build_session", "open_debugger"]  # build_session lives in session.py; tests import it from here
+
+
+def _keymap() -> dict[str, str]:
+    """LOOPSCOPE_KEYMAP's keys; without one, the keymap module (which imports every screen whose keys can
+    be rebound, the runs table's too) is not loaded."""
+    if not os.environ.get("LOOPSCOPE_KEYMAP", "").strip():
+        return {}
+    from .keymap import keymap_from_environment  # late: see the docstring
+
+    return keymap_from_environment()
 
 
 def open_debugger(
@@ -42,7 +51,7 @@ def open_debugger(
     `message`: the status line's first words, instead of the keys.
     """
     try:
-        keymap = keymap_from_environment()
+        keymap = _keymap()
     except ValueError as error:
         print(scrub(f"loopscope: LOOPSCOPE_KEYMAP: {error}"), file=sys.stderr)
         return 2

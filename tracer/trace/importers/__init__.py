@@ -5,28 +5,33 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
-from ..redact import Redactor, default_redactor
+from ..redact import Redactor
 from ..writer import TraceWriter
+from .folder import FolderImport, Written, file_name, trace_meta, written_one_by_one
 from .imported import Imported, ImportProblem
 from .reading import MAX_OTLP_BYTES, MAX_WHOLE_BYTES, SUPPORTED, read
 from .spans import Conversion
+
+Progress = Callable[[str, int, int], None]  # (what, done, of how many): a progress bar's report
 
 __all__ = [
     "MAX_OTLP_BYTES",
     "MAX_WHOLE_BYTES",
     "SUPPORTED",
     "Conversion",
+    "FolderImport",
     "ImportProblem",
     "Imported",
+    "Written",
     "convert",
     "convert_all",
     "file_name",
+    "import_to_folder",
     "looks_foreign",
     "opened_as_loopscope",
     "write_conversion",
@@ -34,12 +39,13 @@ __all__ = [
 ]
 
 
-def convert_all(path: str | os.PathLike[str]) -> Imported:
+def convert_all(path: str | os.PathLike[str], progress: Progress | None = None) -> Imported:
     """Read another tool's trace file: its traces, one per trace id, each converted to loopscope
     events when asked for (ImportProblem, one line, when the file is none of the known exports).
     What has the wrong type (a list that is a string, a time that is no time) is left out and said
-    in the warnings; the file is refused only when nothing in it can be read."""
-    return read(Path(path))
+    in the warnings; the file is refused only when nothing in it can be read. `progress` hears
+    (what, done, of how many) as a big file is read: the command's progress bar."""
+    return read(Path(path), progress)
 
 
 def convert(path: str | os.PathLike[str], trace_id: str | None = None) -> Conversion:
@@ -72,42 +78,30 @@ def write_conversion(
     out: str | os.PathLike[str],
     redactor: Redactor | None = None,
     sync: bool = True,
+    progress: Progress | None = None,
 ) -> Path:
-    """The conversion as a loopscope trace file (redacted as every trace is; see TraceWriter)."""
-    meta: dict[str, Any] = {"imported_from": str(source), "import_format": conversion.format}
-    if conversion.trace_id is not None:
-        meta["imported_trace_id"] = conversion.trace_id
-    with TraceWriter(out, redactor=redactor, sync=sync, **meta) as writer:
-        for event in conversion.events:
+    """The conversion as a loopscope trace file (redacted as every trace is; see TraceWriter);
+    `progress` hears how many events are written, of how many."""
+    with TraceWriter(out, redactor=redactor, sync=sync, **trace_meta(conversion, source)) as writer:
+        for count, event in enumerate(conversion.events):
+            if progress is not None and count % 2_000 == 0:
+                progress("writing events", count, len(conversion.events))
             writer(event)
     return Path(out)
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def file_name(conversion: Conversion, index: int, taken: set[str]) -> str:
-    """A file name for a trace a person can tell apart from its neighbours: the trace's name and
-    the start of its id (`LangGraph-e1fde3efec57.jsonl`); never one already `taken`."""
-    name = _UNSAFE.sub("-", conversion.name or "trace").strip("-.")[:40] or "trace"
-    short = _UNSAFE.sub("", conversion.trace_id or "").lstrip("0")[:12] or str(index)
-    candidate, extra = f"{name}-{short}", 1
-    while f"{candidate}.jsonl" in taken:
-        extra += 1
-        candidate = f"{name}-{short}-{extra}"
-    taken.add(f"{candidate}.jsonl")
-    return f"{candidate}.jsonl"
-
-
-def write_folder(imported: Imported, folder: str | os.PathLike[str]) -> Iterator[tuple[Path, Conversion]]:
+def write_folder(imported: Imported, folder: str | os.PathLike[str]) -> Iterator[Written]:
     """Each trace of the file written to `folder` as it is converted (one in memory at a time)."""
-    folder = Path(folder)
-    taken: set[str] = set()
-    redactor = default_redactor()  # one for all: reading the environment's secrets once, not per file
-    for index, conversion in enumerate(imported.each(), start=1):
-        out = folder / file_name(conversion, index, taken)
-        # No fsync per file: the source stays on disk, and 5,000 fsyncs took ~30 s (see docs/performance.md).
-        yield write_conversion(conversion, imported.path, out, redactor, sync=False), conversion
+    return written_one_by_one(imported, folder)
+
+
+def import_to_folder(
+    path: str | os.PathLike[str], folder: str | os.PathLike[str], progress: Progress | None = None
+) -> FolderImport:
+    """Read another tool's trace file (ImportProblem, one line, when it cannot be) for writing each of
+    its traces into `folder`, one file per trace id, as `written` is iterated; `progress` hears the read."""
+    imported = convert_all(path, progress)
+    return FolderImport(imported.label, len(imported), written_one_by_one(imported, folder))
 
 
 def opened_as_loopscope(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..format_error import TraceFormatError
 from .framework_spans import merge_emitter_events
-from .run_events import events_from_spans
+from .run_events import events_from_root, rooted
 from .shape import quoted
 from .spans import LLM, TOOL, Conversion, Span, TraceInfo, plain_name
 
@@ -26,17 +26,31 @@ def describe(spans: list[Span]) -> str:
 
 
 @dataclass
+class Prepared:
+    """A trace's spans linked into one run, before its events are made: enough to name its file."""
+
+    spans: list[Span]  # every span of the trace (BeeAI's event spans merged into their calls)
+    merged: int  # how many event spans were merged
+    root: Span | None  # the run (None: the trace has no spans)
+    warnings: list[str]  # what linking had to guess
+    name: str | None  # the trace's name, or its run's (the first frame of its events)
+
+
+@dataclass
 class PendingTrace:
     """A trace of the file: its info and spans until it is converted, then its conversion."""
 
     info: TraceInfo
     spans: list[Span] | None = None
     conversion: Conversion | None = None
+    prepared: Prepared | None = None
 
     @property
     def name(self) -> str | None:
         if self.conversion is not None:
             return self.conversion.name
+        if self.prepared is not None:
+            return self.prepared.name
         return self.info.name or next((s.name for s in self.spans or () if s.parent_id is None), None)
 
 
@@ -65,23 +79,34 @@ class Imported:
         more = f" and {len(self.traces) - TRACE_LISTED} more" if len(self.traces) > TRACE_LISTED else ""
         return ", ".join(shown) + more
 
+    def prepared(self, index: int) -> Prepared:
+        """Trace `index`'s spans linked into its run (once), and the name its conversion will have."""
+        trace = self.traces[index]
+        if trace.prepared is None:
+            spans, merged = merge_emitter_events(trace.spans or [])
+            trace.spans = None
+            info = trace.info
+            for span in spans:  # the session, user and tags the spans name, where the trace names none
+                for key, value in (span.trace_fields or {}).items():
+                    info.fields.setdefault(key, value)
+            root, warnings = rooted(spans, info)
+            name = info.name or (root.name if root is not None else None)
+            trace.prepared = Prepared(spans, merged, root, warnings, name)
+        return trace.prepared
+
     def converted(self, index: int, keep: bool = True) -> Conversion:
         """Trace `index` as events; without `keep`, its spans and events are let go once returned."""
         trace = self.traces[index]
         if trace.conversion is not None:
             return trace.conversion
-        spans, merged = merge_emitter_events(trace.spans or [])
-        trace.spans = None
-        info = trace.info
-        for span in spans:  # the session, user and tags the spans name, where the trace names none
-            for key, value in (span.trace_fields or {}).items():
-                info.fields.setdefault(key, value)
-        events, warnings, plain = events_from_spans(spans, f"<{self.path.name}>", info)
-        recognised = f"{self.label}: {describe(spans)}" + (
-            f" ({merged} event spans merged into their calls)" if merged else ""
+        prepared, info = self.prepared(index), trace.info
+        trace.prepared = None
+        events, plain = events_from_root(prepared.root, f"<{self.path.name}>", info) if prepared.root else ([], None)
+        recognised = f"{self.label}: {describe(prepared.spans)}" + (
+            f" ({prepared.merged} event spans merged into their calls)" if prepared.merged else ""
         )
-        name = info.name or next((e.frames[0] for e in events[:1]), None)
-        conversion = Conversion(self.format, recognised, events, self.warnings + warnings, info.trace_id, name, plain)
+        warnings = self.warnings + prepared.warnings
+        conversion = Conversion(self.format, recognised, events, warnings, info.trace_id, prepared.name, plain)
         if keep:
             trace.conversion = conversion
         return conversion

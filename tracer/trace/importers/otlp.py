@@ -69,17 +69,20 @@ def _kvlist(values: list[Any]) -> Any:
     return values  # not key/value pairs: kept as they are
 
 
-def attributes(pairs: Any, where: str, notes: ShapeNotes) -> dict[str, Any]:
-    """A span's (or span event's) attributes by key; pairs that are not {"key": text, ...} are noted."""
+def attributes(pairs: Any, where: str, notes: ShapeNotes, part: str = "") -> dict[str, Any]:
+    """A span's (or span event's) attributes by key; pairs that are not {"key": text, ...} are noted
+    (at `where` + `part`: the two are joined only then, as this runs for every span of the file)."""
     found = {}
-    for index, pair in enumerate(notes.items(pairs, where)):
+    if type(pairs) is not list:
+        pairs = notes.items(pairs, where + part)
+    for index, pair in enumerate(pairs):
         key = pair.get("key") if type(pair) is dict else None
         if type(key) is str:
             value = pair.get("value")
             # Most values are strings: taken at once (this loop runs for every attribute of the file).
             found[key] = value["stringValue"] if type(value) is dict and "stringValue" in value else _value(value)
         else:
-            notes.note(f"{where}[{index}]", pair, 'an attribute ({"key": name, "value": ...})')
+            notes.note(f"{where}{part}[{index}]", pair, 'an attribute ({"key": name, "value": ...})')
     return found
 
 
@@ -87,9 +90,9 @@ def attributes(pairs: Any, where: str, notes: ShapeNotes) -> dict[str, Any]:
 _MAX_NANOS = 2**64
 
 
-def _seconds(nanos: Any, where: str, notes: ShapeNotes) -> float | None:
+def _seconds(nanos: Any, where: str, notes: ShapeNotes, part: str = "") -> float | None:
     """Seconds since 1970 from OTLP nanoseconds (a string of digits, or a number); None when missing
-    or not a time ("abc", -5, 1e400, more than 64 bits: noted)."""
+    or not a time ("abc", -5, 1e400, more than 64 bits: noted at `where` + `part`)."""
     if nanos in (None, "", 0, "0"):
         return None
     if isinstance(nanos, str) and nanos.isascii() and nanos.isdigit() and len(nanos) <= 20:
@@ -100,7 +103,7 @@ def _seconds(nanos: Any, where: str, notes: ShapeNotes) -> float | None:
         number = nanos
     if isinstance(number, int) and not isinstance(number, bool) and 0 < number < _MAX_NANOS:
         return number / 1e9
-    notes.note(where, nanos, "a time (nanoseconds since 1970)")
+    notes.note(where + part, nanos, "a time (nanoseconds since 1970)")
     return None
 
 
@@ -110,7 +113,9 @@ def _error(
     for name, found in events:
         if name == "exception":
             return (str(found.get("exception.type", "Error")), text_of(found.get("exception.message", "")))
-    status = notes.mapping(raw.get("status"), f"{where}: status")
+    status = raw.get("status")
+    if type(status) is not dict:
+        status = notes.mapping(status, f"{where}: status")
     if status.get("code") in ERROR_CODES:
         return (
             str(attrs.get("exception.type", attrs.get("error.type", "Error"))),
@@ -120,6 +125,8 @@ def _error(
 
 
 def _span_events(raw: dict[str, Any], where: str, notes: ShapeNotes) -> SpanEvents:
+    if raw.get("events") is None:  # most spans
+        return []
     return [
         (_text_or_empty(event.get("name")), attributes(event.get("attributes"), f"{at}.attributes", notes))
         for at, event in notes.objects(raw.get("events"), f"{where}: events")
@@ -132,7 +139,7 @@ def _text_or_empty(value: Any) -> str:
 
 def span_from(where: str, raw: dict[str, Any], notes: ShapeNotes) -> Span:
     """One OTLP span as a neutral Span: a model call, a tool call or a plain frame, by its attributes."""
-    attrs = attributes(raw.get("attributes"), f"{where}: attributes", notes)
+    attrs = attributes(raw.get("attributes"), where, notes, ": attributes")
     events = _span_events(raw, where, notes)
     role = role_of_span(attrs)
     span = Span(
@@ -140,8 +147,8 @@ def span_from(where: str, raw: dict[str, Any], notes: ShapeNotes) -> Span:
         parent_id=identifier(raw.get("parentSpanId")),
         name=name_text(raw.get("name"), "span"),
         role=role,
-        start=_seconds(raw.get("startTimeUnixNano"), f"{where}: startTimeUnixNano", notes),
-        end=_seconds(raw.get("endTimeUnixNano"), f"{where}: endTimeUnixNano", notes),
+        start=_seconds(raw.get("startTimeUnixNano"), where, notes, ": startTimeUnixNano"),
+        end=_seconds(raw.get("endTimeUnixNano"), where, notes, ": endTimeUnixNano"),
         trace_id=identifier(raw.get("traceId")),
         error=_error(raw, attrs, events, where, notes),
         trace_fields=trace_fields_from(attrs) or None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +44,9 @@ def starts_as_otlp(path: Path) -> bool:
 class _Window:
     """The file's text, decoded a chunk at a time; what has been parsed is dropped."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, progress: Callable[[str, int, int], None] | None = None) -> None:
         self.handle = path.open("rb")
+        self.progress, self.size = progress, path.stat().st_size
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.text, self.pos, self.eof = "", 0, False
         self.document = 0
@@ -55,6 +56,8 @@ class _Window:
             return False
         data = self.handle.read(CHUNK)
         self.eof = not data
+        if self.progress is not None:  # a window's worth at a time: the bar moves through a big file
+            self.progress("reading MB", self.handle.tell() >> 20, self.size >> 20)
         self.text = self.text[self.pos :] + self.decoder.decode(data, final=self.eof)
         self.pos = 0
         return True
@@ -169,10 +172,13 @@ class _Walk:
                 return
 
 
-def spans(path: Path, notes: ShapeNotes) -> Iterator[tuple[str, dict[str, Any]]]:
+def spans(
+    path: Path, notes: ShapeNotes, progress: Callable[[str, int, int], None] | None = None
+) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every span object in the file's OTLP documents (one, or one per line), with a name for
-    messages: its spanId, or where it is. Parts of the wrong type are noted and skipped."""
-    window = _Window(path)
+    messages: its spanId, or where it is. Parts of the wrong type are noted and skipped.
+    `progress` hears how many MB of the file are read, of how many."""
+    window = _Window(path, progress)
     try:
         yield from _Walk(window, notes).documents()
     finally:

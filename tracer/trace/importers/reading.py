@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gc
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from .. import otel_mapping as om
 from . import otlp, otlp_stream
-from .imported import Imported, ImportProblem, PendingTrace, describe
+from .imported import Imported, ImportProblem, PendingTrace
 from .langfuse import is_langfuse, langfuse_traces
 from .langsmith import is_langsmith, langsmith_traces, merged_batches
 from .shape import MAX_DEPTH, ShapeNotes, loads, nested_deeper_than, quoted
@@ -91,13 +93,13 @@ def _unrecognised(path: Path, documents: list[Any]) -> ImportProblem:
     return ImportProblem(path, None, f"not a loopscope trace or a known export: found {seen}; expected {SUPPORTED}")
 
 
-def read(path: Path) -> Imported:
+def read(path: Path, progress: Callable[[str, int, int], None] | None = None) -> Imported:
     """Read another tool's trace file as loopscope events, one conversion per trace id (ImportProblem
     when it is none of the known exports). What has the wrong type (a list that is a string, a time
     that is no time) is left out and said in the warnings; the file is refused only when nothing in
-    it can be read."""
+    it can be read. `progress` hears how far an OTLP file is read (the other exports are parsed whole)."""
     if path.stat().st_size and otlp_stream.starts_as_otlp(path):
-        return _otlp(path)
+        return _otlp(path, progress=progress)
     documents = _documents(path)
     notes = ShapeNotes()
     if all(otlp.is_otlp(d) for d in documents):  # OTLP JSON whose first key is not resourceSpans
@@ -111,27 +113,24 @@ def read(path: Path) -> Imported:
     raise _unrecognised(path, documents)
 
 
-def _otlp(path: Path, documents: list[Any] | None = None) -> Imported:
+def refuse_too_big(path: Path) -> None:
+    """An OTLP JSON file over what an import reads, refused before it is read."""
     size = path.stat().st_size
     if size > MAX_OTLP_BYTES:
         raise ImportProblem(
             path, None, f"the file is {size / 2**30:,.1f} GiB, over the {MAX_OTLP_BYTES // 2**30} GiB an import reads"
         )
-    notes = ShapeNotes()
-    groups: dict[str | None, list[Span]] = {}
-    exact: dict[str | None, list[Any]] = {}
-    raw_spans = _raw_spans(path, documents, notes)
+
+
+@contextmanager
+def reading_otlp(path: Path) -> Iterator[None]:
+    """While OTLP JSON is walked: the collector off, and a file that is not JSON or nests too deep one ImportProblem."""
     collecting = gc.isenabled()
     # The spans kept until the end hold no cycles: the collector's full passes over a heap growing
     # to 50,000 spans were a quarter of an import's time, and find nothing.
     gc.disable()
     try:
-        for where, raw in raw_spans:
-            span = otlp.span_from(where, raw, notes)
-            groups.setdefault(span.trace_id, []).append(span)
-            texts = otlp.event_texts(raw) if raw.get("events") else None
-            if texts:
-                exact.setdefault(span.trace_id, []).extend(texts)
+        yield
     except otlp_stream.TooDeep as deep:
         raise _too_deep(path, deep.document if deep.document > 1 else None) from None
     except otlp_stream.NotJSON as bad:
@@ -139,9 +138,23 @@ def _otlp(path: Path, documents: list[Any] | None = None) -> Imported:
     finally:
         if collecting:
             gc.enable()
-    if None in groups and len(groups) > 1:  # spans that name no trace join the first trace's
-        loose = groups.pop(None)
-        groups[next(iter(groups))] += loose
+
+
+def _otlp(
+    path: Path, documents: list[Any] | None = None, progress: Callable[[str, int, int], None] | None = None
+) -> Imported:
+    refuse_too_big(path)
+    notes = ShapeNotes()
+    groups: dict[str | None, list[Span]] = {}
+    exact: dict[str | None, list[Any]] = {}
+    with reading_otlp(path):
+        for where, raw in _raw_spans(path, documents, notes, progress):
+            span = otlp.span_from(where, raw, notes)
+            groups.setdefault(span.trace_id, []).append(span)
+            texts = otlp.event_texts(raw) if raw.get("events") else None
+            if texts:
+                exact.setdefault(span.trace_id, []).extend(texts)
+    join_loose_spans(groups)
     found = _exactly(path, groups, exact, notes)
     if found is not None:
         return found
@@ -149,9 +162,18 @@ def _otlp(path: Path, documents: list[Any] | None = None) -> Imported:
     return _finish(path, "otlp-json", "OTLP JSON", traces, notes)
 
 
-def _raw_spans(path: Path, documents: list[Any] | None, notes: ShapeNotes):
+def join_loose_spans(groups: dict[str | None, list[Span]]) -> None:
+    """Spans that name no trace join the first trace's, when there is one."""
+    if None in groups and len(groups) > 1:
+        loose = groups.pop(None)
+        groups[next(iter(groups))] += loose
+
+
+def _raw_spans(
+    path: Path, documents: list[Any] | None, notes: ShapeNotes, progress: Callable[[str, int, int], None] | None
+):
     if documents is None:
-        return otlp_stream.spans(path, notes)
+        return otlp_stream.spans(path, notes, progress)
     found = []
     for number, document in enumerate(documents, start=1):
         top = f"document {number}: resourceSpans" if len(documents) > 1 else "resourceSpans"
@@ -180,30 +202,37 @@ def _exactly(
             )
             return None
         recognised = f"OTLP JSON written by loopscope: {len(groups[trace_id])} spans, {len(events)} events kept exactly"
-        conversion = Conversion("otlp-json", recognised, events, _said(notes), trace_id, None)
+        conversion = Conversion("otlp-json", recognised, events, said(notes), trace_id, None)
         imported.traces.append(PendingTrace(TraceInfo(trace_id=trace_id), conversion=conversion))
     return imported
 
 
-def _said(notes: ShapeNotes) -> list[str]:
+def said(notes: ShapeNotes) -> list[str]:
+    """The one warning a file's unreadable parts make (none when every part was read)."""
     warning = notes.warning()
     return [warning] if warning else []
+
+
+def refuse_unreadable(path: Path, label: str, spans: int, llm: int, tool: int, notes: ShapeNotes) -> None:
+    """A file of which nothing could be read, or with no model or tool call among its spans, refused in one line."""
+    if not spans and notes.found:
+        raise ImportProblem(path, None, f"recognised {label}, but could not read it: {notes.found[0]}")
+    if not llm and not tool:
+        why = f"; {notes.found[0]}" if notes.found else ""
+        raise ImportProblem(
+            path,
+            None,
+            f"recognised {label}: {spans} spans, {llm} LLM, {tool} tool, but no span is a model or tool call "
+            f"(OpenInference / OpenTelemetry GenAI attributes, run_type llm/tool){why}",
+        )
 
 
 def _finish(
     path: Path, fmt: str, label: str, traces: list[tuple[TraceInfo, list[Span]]], notes: ShapeNotes
 ) -> Imported:
     everything = [span for _info, spans in traces for span in spans]
-    if not everything and notes.found:
-        raise ImportProblem(path, None, f"recognised {label}, but could not read it: {notes.found[0]}")
-    if not any(s.role in (LLM, TOOL) for s in everything):
-        why = f"; {notes.found[0]}" if notes.found else ""
-        raise ImportProblem(
-            path,
-            None,
-            f"recognised {label}: {describe(everything)}, but no span is a model or tool call "
-            f"(OpenInference / OpenTelemetry GenAI attributes, run_type llm/tool){why}",
-        )
-    imported = Imported(path, fmt, label, _said(notes))
+    llm, tool = sum(s.role == LLM for s in everything), sum(s.role == TOOL for s in everything)
+    refuse_unreadable(path, label, len(everything), llm, tool, notes)
+    imported = Imported(path, fmt, label, said(notes))
     imported.traces = [PendingTrace(info, spans) for info, spans in traces]
     return imported

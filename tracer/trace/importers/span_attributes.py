@@ -38,16 +38,45 @@ Indexed = dict[str, dict[int, dict[str, Any]]]  # prefix -> item number -> the i
 _INDEXED_KEY = re.compile("(" + "|".join(re.escape(p) for p in INDEXED) + r")\.([0-9]{1,8})\.(.+)", re.DOTALL)
 
 
+# The same keys come back in every span of a file (`llm.input_messages.3.message.content`): each is
+# taken apart once (a regex, groups and int() cost ~0.5 µs a key, 45 keys a model call with its history).
+# The files are untrusted: a file of ever new keys only empties the memo now and then.
+_MAX_REMEMBERED = 4096
+_INDEXED_PARTS: dict[str, tuple[str, int, str] | None] = {}
+
+
+def _indexed_parts(key: str) -> tuple[str, int, str] | None:
+    found = _INDEXED_KEY.match(key)
+    if found is None:
+        return None
+    prefix, number, rest = found.groups()
+    return prefix, int(number), rest
+
+
 def indexed(attrs: dict[str, Any]) -> Indexed:
     """The span's flattened lists, gathered in one pass over its attributes."""
     groups: Indexed = {}
-    match = _INDEXED_KEY.match
+    remembered = _INDEXED_PARTS
     for key, value in attrs.items():
-        found = match(key)
-        if found is not None:
-            prefix, number, rest = found.groups()
-            groups.setdefault(prefix, {}).setdefault(int(number), {})[rest] = value
+        parts = remembered.get(key)
+        if parts is None:
+            if key in remembered:  # seen: not a flattened list's
+                continue
+            parts = _remember(remembered, key, _indexed_parts(key))
+            if parts is None:
+                continue
+        prefix, number, rest = parts
+        groups.setdefault(prefix, {}).setdefault(number, {})[rest] = value
     return groups
+
+
+def _remember(
+    memo: dict[str, tuple[str, int, str] | None], key: str, parts: tuple[str, int, str] | None
+) -> tuple[str, int, str] | None:
+    if len(memo) >= _MAX_REMEMBERED:
+        memo.clear()
+    memo[key] = parts
+    return parts
 
 
 def unflattened(groups: Indexed, prefix: str) -> list[Any]:
@@ -81,6 +110,23 @@ def _listed(value: Any) -> Any:
 _PLAIN_FIELDS = frozenset({"message.role", "message.content", "message.tool_call_id"})
 
 
+_MESSAGE_ROUTES: dict[str, tuple[str, int, str] | None] = {}
+
+
+def _message_route(key: str) -> tuple[str, int, str] | None:
+    """Where a message's flat field goes: ("", 0, "role") for `message.role`, ("tool_calls", 0,
+    "function.name") for `message.tool_calls.0.tool_call.function.name`; None for a field read nowhere."""
+    field = key[len("message.") :] if key.startswith("message.") else key
+    head, _, rest = field.partition(".")
+    if not rest:
+        return "", 0, field
+    if head in ("contents", "tool_calls"):
+        number, _, sub = rest.partition(".")
+        if number.isdecimal():  # not isdigit(): int() refuses "²", which isdigit() takes
+            return head, int(number), sub.partition(".")[2] or sub
+    return None
+
+
 def _openinference_message(flat: dict[str, Any]) -> Message:
     """One OpenInference message from its flat fields (`message.role`, `message.contents.0.message_content.text`,
     `message.tool_calls.0.tool_call.function.name` ...) as an OpenAI-shaped one, read field by field."""
@@ -89,16 +135,20 @@ def _openinference_message(flat: dict[str, Any]) -> Message:
     message: Message = {}
     contents: dict[int, dict[str, Any]] = {}
     calls: dict[int, dict[str, Any]] = {}
+    remembered = _MESSAGE_ROUTES
     for key, value in flat.items():
-        field = key[len("message.") :] if key.startswith("message.") else key
-        head, _, rest = field.partition(".")
-        if not rest:
+        route = remembered.get(key)
+        if route is None:
+            if key in remembered:  # seen: a field read nowhere
+                continue
+            route = _remember(remembered, key, _message_route(key))
+            if route is None:
+                continue
+        head, number, field = route
+        if not head:
             message[field] = value
-        elif head in ("contents", "tool_calls"):
-            number, _, sub = rest.partition(".")
-            if number.isdigit():
-                holder = contents if head == "contents" else calls
-                holder.setdefault(int(number), {})[sub.partition(".")[2] or sub] = value
+        else:
+            (contents if head == "contents" else calls).setdefault(number, {})[field] = value
     if contents:
         message["content"] = [
             {"type": "text", "text": part["text"]} if "text" in part else part
@@ -256,14 +306,20 @@ def first_of(attrs: dict[str, Any], keys: tuple[str, ...]) -> Any:
     return next((attrs[key] for key in keys if attrs.get(key) is not None), None)
 
 
+_TRACE_FIELDS = (
+    ("session_id", ("session.id", "langfuse.session.id", "gen_ai.conversation.id")),
+    ("user_id", ("user.id", "langfuse.user.id")),
+    ("tags", ("tag.tags", "langfuse.trace.tags")),
+)
+_TRACE_FIELD_KEYS = frozenset(key for _name, keys in _TRACE_FIELDS for key in keys)
+
+
 def trace_fields_from(attrs: dict[str, Any]) -> dict[str, Any]:
     """The session, user and tags a span names for its trace (OpenInference, Langfuse's own keys)."""
     found: dict[str, Any] = {}
-    for field_name, keys in (
-        ("session_id", ("session.id", "langfuse.session.id", "gen_ai.conversation.id")),
-        ("user_id", ("user.id", "langfuse.user.id")),
-        ("tags", ("tag.tags", "langfuse.trace.tags")),
-    ):
+    if attrs.keys().isdisjoint(_TRACE_FIELD_KEYS):  # most spans name none: one pass, not seven lookups
+        return found
+    for field_name, keys in _TRACE_FIELDS:
         value = first_of(attrs, keys)
         if value is not None:
             found[field_name] = json_or_text(value) if field_name == "tags" else compact(value)

@@ -11,6 +11,8 @@ from ...debug.event_store import ReplayStore
 from .flow import Flow
 
 PROGRESS_EVERY = 0.5  # seconds between redraws while a long re-execution runs
+# Events re-executed between looks at where the user is now (and whether to stop): ~10-20 ms of work.
+REENACT_CHUNK = 50
 
 
 class ReenactFlow(Flow):
@@ -50,7 +52,7 @@ class ReenactFlow(Flow):
         shown = time.monotonic()
         try:
             while session.locals_pending() and not worker.is_cancelled:
-                store.reenact_one()
+                store.reenact_towards(session.position, REENACT_CHUNK)
                 if time.monotonic() - shown > PROGRESS_EVERY:
                     shown = time.monotonic()
                     self.redraw()  # the variables pane says how far (a message: safe from this thread)

@@ -1,11 +1,11 @@
-"""The footer: Textual's, with the screen's keys drawn in the debugger's first frame, the ones that matter first."""
+"""The footer: the screen's shown keys on one line, drawn as one widget, in the debugger's first frame."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from textual.binding import Binding
+from textual.widget import Widget
 
 from ..chrome import key_name, localise
 
@@ -15,24 +15,65 @@ FIRST = ("step-forward", "next-forward", "out-forward", "continue-forward", "nex
 COMPACT_BELOW = 100  # columns: narrower terminals get the footer without padding around each key
 
 
-class KeysFooter(Footer):
-    """Textual's Footer composes no keys until the screen's bindings signal comes, then composes them
-    after the next refresh: the first frame had no keys (or came a frame later, bench/bench_startup.py)."""
+class KeysFooter(Widget, can_focus=False):
+    """Looks like Textual's Footer and acts like it (a click presses the key), but is one widget that
+    renders a line: Textual's composes a FooterKey widget per key, each restyled twice as it mounts,
+    and recomposes once the bindings signal comes, which was a third of the first frame's work after
+    the imports (bench/bench_startup.py)."""
 
-    def compose(self) -> ComposeResult:
-        self._bindings_ready = True  # the screen's keys are known now: focus adds none that are shown
-        shown = [(b, enabled, tooltip) for (_, b, enabled, tooltip) in self.screen.active_bindings.values() if b.show]
-        shown.sort(key=lambda item: item[0].id not in FIRST)  # stable: the rest keep the screen's order
+    DEFAULT_CSS = """
+    KeysFooter {
+        dock: bottom;
+        height: 1;
+        background: $footer-background;
+        color: $footer-foreground;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._spans: list[tuple[int, int, str]] = []  # (first cell, end cell, key): what a click presses
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, _screen: object) -> None:
+        self.refresh()
+
+    def shown(self) -> list[tuple[Binding, bool]]:
+        """The keys the footer shows, FIRST's first, then in the screen's order: (binding, enabled), one per action."""
+        seen: set[str] = set()
+        keys = []
+        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+            if binding.show and binding.action not in seen:
+                seen.add(binding.action)
+                keys.append((binding, enabled))
+        keys.sort(key=lambda item: item[0].id not in FIRST)  # stable: the rest keep the screen's order
+        return keys
+
+    def render(self) -> Text:
+        key_style = self.app.theme_variables.get("footer-key-foreground", "")
+        line = Text(no_wrap=True, overflow="crop")
+        self._spans = []
         lang = getattr(self.screen, "lang", "en")  # the app's own keys (q) are not the screen's to relabel
-        for binding, enabled, tooltip in shown:
-            yield FooterKey(
-                binding.key,
-                key_name(binding.key, lang) or self.app.get_key_display(binding),
-                localise(binding.description, lang),
-                binding.action,
-                disabled=not enabled,
-                tooltip=tooltip,
-            ).data_bind(compact=Footer.compact)
+        compact = 0 < self.size.width < COMPACT_BELOW
+        for binding, enabled in self.shown():
+            start = line.cell_len
+            key = key_name(binding.key, lang) or self.app.get_key_display(binding)
+            description = localise(binding.description, lang)
+            # " s step  n next " when there is room, " s step n next" when there is not
+            line.append(f" {key}" if compact else f" {key} ", style=f"bold {key_style}")
+            line.append(f" {description}" if compact else f"{description} ")
+            if not enabled:
+                line.stylize("dim", start)
+            self._spans.append((start, line.cell_len, binding.key))
+        return line
 
-    def on_resize(self, event: events.Resize) -> None:
-        self.compact = event.size.width < COMPACT_BELOW
+    def on_click(self, event: events.Click) -> None:
+        for start, end, key in self._spans:
+            if start <= event.x < end:
+                self.app.simulate_key(key)
+                return

@@ -16,6 +16,7 @@ from ...debug.source_map import SourceFile
 
 CURRENT = Style(bgcolor="dark_green", bold=True)
 CURSOR = Style(bgcolor="grey30")
+DRAWN_LINES_KEPT = 1_000  # lines drawn since the source last changed (see render_line)
 
 
 # Highlighted files, computed in a worker thread after the first frame: pygments takes ~50-100 ms for
@@ -74,12 +75,15 @@ class SourceView(ScrollView, can_focus=True):
         self.breakpoint_lines: dict[int, bool] = {}
         self.message = ""
         self._unsized = True  # not drawn with a height yet (see render_lines)
+        self._drawn: dict[tuple, Strip] = {}
 
     def show(
         self, source: SourceFile | None, line: int | None, breakpoint_lines: dict[int, bool], message: str = ""
     ) -> None:
         """Display `source` with `line` highlighted; the cursor jumps to that line."""
         changed = source != self.source or line != self.current_line
+        if source != self.source:
+            self._drawn.clear()
         self.source, self.current_line, self.breakpoint_lines = source, line, breakpoint_lines
         self.message = message
         count = len(source.lines) if source and source.lines else 1
@@ -141,9 +145,7 @@ class SourceView(ScrollView, can_focus=True):
             return Strip(list(text.render(self.app.console))).crop_extend(0, width, None)
         if number > len(self.source.lines):
             return Strip.blank(width, self.rich_style)
-        row = self._gutter(number, len(self.source.lines))
         lines = _HIGHLIGHTED.get(self.source)
-        row.append_text(lines[number - 1] if lines else Text(self.source.lines[number - 1]))
         style = (
             CURRENT
             if number == self.current_line
@@ -151,10 +153,21 @@ class SourceView(ScrollView, can_focus=True):
             if (self.has_focus and number == self.cursor_line)
             else None
         )
-        if style:
-            row.stylize(style)
-        strip = Strip(list(row.render(self.app.console))).crop_extend(0, width, style)
-        return strip.apply_style(self.rich_style)
+        # Every key redraws the pane, and most lines look as they did: each look of a line is
+        # rendered once (its mark, highlight, colours and width), until the file changes.
+        key = (number, style, self.breakpoint_lines.get(number), lines is not None, width, self.rich_style)
+        strip = self._drawn.get(key)
+        if strip is None:
+            row = self._gutter(number, len(self.source.lines))
+            row.append_text(lines[number - 1] if lines else Text(self.source.lines[number - 1]))
+            if style:
+                row.stylize(style)
+            strip = Strip(list(row.render(self.app.console))).crop_extend(0, width, style)
+            strip = strip.apply_style(self.rich_style)
+            if len(self._drawn) >= DRAWN_LINES_KEPT:
+                self._drawn.clear()
+            self._drawn[key] = strip
+        return strip
 
     def _gutter(self, number: int, count: int) -> Text:
         digits = len(str(count))

@@ -23,6 +23,7 @@ CURRENT = Style(bgcolor="grey30", bold=True)
 MAX_INDENT = 5
 INDENT_FROM, PAD_FROM, TIME_FROM, NARROW_FROM = 70, 40, 42, 60  # pane widths (columns)
 SHORT_KIND_WIDTH = 12  # fits all but the longest kinds, which then push their summary along
+DRAWN_ROWS_KEPT = 1_000  # rows drawn since the events, breakpoints or filter last changed (see render_line)
 
 
 def time_cell(event, width: int) -> Text:
@@ -56,6 +57,7 @@ class EventTimeline(ScrollView, can_focus=True):
         self._marks_cache: tuple[tuple[int, int, int], list[bool]] | None = None
         self._lanes = LaneMap(session.event, len(session))
         self._mcp_tools: frozenset[str] | None = None  # the run's tools from MCP servers, read from chain_start
+        self._drawn: dict[tuple, Strip] = {}
 
     def on_mount(self) -> None:
         self.grow()
@@ -79,6 +81,7 @@ class EventTimeline(ScrollView, can_focus=True):
         """Call when the number of events changed (a live run), the index arrived or the filter changed."""
         self.virtual_size = Size(self.size.width, self._rows())
         self._marks_cache = None
+        self._drawn.clear()
         self.border_subtitle = literal(self._filter_note())
         self._lanes = LaneMap(self.session.event, len(self.session))  # a live run's stretch may have grown
         self.refresh()
@@ -94,6 +97,7 @@ class EventTimeline(ScrollView, can_focus=True):
 
     def breakpoints_changed(self) -> None:
         self._marks_cache = None
+        self._drawn.clear()
         self.refresh()
 
     def follow(self) -> None:
@@ -148,12 +152,21 @@ class EventTimeline(ScrollView, can_focus=True):
         if position is None:
             return Strip.blank(width, self.rich_style)
         marked = self._marks(top, max(self.scrollable_content_region.height, y + 1))[y]
-        row = self._row(position, marked)
-        if position == self.session.position:
-            row.stylize(CURRENT)
-        segments = list(row.render(self.app.console))
-        strip = Strip(segments).crop_extend(0, width, CURRENT if position == self.session.position else None)
-        return strip.apply_style(self.rich_style)
+        current = position == self.session.position
+        # Every key redraws the pane, and most rows are as they were: a row is rendered once per
+        # look (position, current, mark, width, style), until grow() or breakpoints_changed().
+        key = (position, current, marked, width, self.rich_style)
+        strip = self._drawn.get(key)
+        if strip is None:
+            row = self._row(position, marked)
+            if current:
+                row.stylize(CURRENT)
+            segments = list(row.render(self.app.console))
+            strip = Strip(segments).crop_extend(0, width, CURRENT if current else None).apply_style(self.rich_style)
+            if len(self._drawn) >= DRAWN_ROWS_KEPT:
+                self._drawn.clear()
+            self._drawn[key] = strip
+        return strip
 
     def _row(self, position: int, marked: bool) -> Text:
         session = self.session

@@ -26,6 +26,7 @@ from ..flows.playground import PlaygroundFlow
 from ..flows.reenacting import ReenactFlow
 from ..flows.stepping import SteppingFlow
 from ..flows.tutorials import TutorialFlow
+from ..flows.waterfall import WaterfallFlow
 from ..messages import Busy, ForkWith, PastLastStop, Redraw, Say, Waiting
 from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane
@@ -36,6 +37,7 @@ from ..panes.source_view import SourceView
 from ..panes.status_line import StatusLine
 from ..panes.text_pane import TextPane
 from ..panes.timeline import EventTimeline
+from ..panes.waterfall_pane import WaterfallPane
 from ..views.function_hint import function_keys
 from .help_screen import HelpScreen
 
@@ -72,6 +74,7 @@ class DebuggerScreen(Screen[None]):
         *TutorialFlow.KEYS,
         *FilterFlow.KEYS,
         *PlaygroundFlow.KEYS,
+        *WaterfallFlow.KEYS,
         *(Binding(key, f"tab({name!r})", text, show=False, id=f"show-{name}") for key, name, text in PANES),
         Binding("z", "wide_source", "wide source (hide the timeline)", show=False, id="wide-source"),
         Binding("question_mark", "help", "help", id="help"),
@@ -93,6 +96,7 @@ class DebuggerScreen(Screen[None]):
         self.source = SourcePane(self.lang, id="source-pane")
         self.tabs = InspectorTabs(session, self.lang, id="tabs")
         self.status = StatusLine(id="status")
+        self.waterfall = WaterfallPane(session, self.lang, id="waterfall")
         self.stepping = SteppingFlow(session, id="flow-stepping")
         self.asking = AskingFlow(session, id="flow-asking")
         self.forking = ForkFlow(session, id="flow-forking")
@@ -107,6 +111,7 @@ class DebuggerScreen(Screen[None]):
             FilterFlow(session, id="flow-filtering"),
             PlaygroundFlow(session, id="flow-playground"),
             self.reenactment,
+            WaterfallFlow(session, id="flow-waterfall"),
         )
         self.key_actions: dict[str, KeyAction] = {
             key: action for flow in self.flows for key, action in flow.actions().items()
@@ -126,6 +131,7 @@ class DebuggerScreen(Screen[None]):
             with Vertical(id="right"):
                 yield self.source
                 yield self.tabs
+        yield self.waterfall
         yield self.status
         yield KeysFooter()
         yield from self.flows
@@ -278,6 +284,8 @@ class DebuggerScreen(Screen[None]):
         if arrived is not None:  # a stop that points at a pane shows it, once per arrival
             self.tabs.active = arrived
         self.tabs.show()
+        if self.waterfall.display:
+            self.waterfall.load()
         self.status.show(session, self.busy)
         self._label_motions()
         self.reenactment.follow()

@@ -57,6 +57,13 @@ def _action_repr(event: Any) -> str:
     return f"OutputParserException({_short(event.error)})  → becomes AgentAction('_Exception', …)"
 
 
+def progress_cells(done: int, total: int, width: int = 12) -> str:
+    """A bar of `width` cells, as far along as `done` is of `total`: ▕██████░░░░░░▏ 50%."""
+    share = min(max(done / total, 0.0), 1.0) if total > 0 else 0.0
+    filled = round(share * width)
+    return f"▕{'█' * filled}{'░' * (width - filled)}▏ {share:.0%}"
+
+
 def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
     """iteration, name_to_tool_map, intermediate_steps, output, observation and the finish check."""
     store, position = session.store, session.position
@@ -72,8 +79,11 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
     reenactment = store.reenactment if isinstance(store, ReplayStore) else None  # live: the locals are real
     if reenactment is not None and session.locals_pending():  # a worker re-executes the run; redrawn when there
         done = len(reenactment.snapshots)
-        note = " " + localise(
-            f"(the real locals follow: re-executing the run, {done:,} of {position + 1:,} events…)", lang
+        note = (
+            " "
+            + localise(f"(the real locals follow: re-executing the run, {done:,} of {position + 1:,} events…)", lang)
+            + " "
+            + progress_cells(done, position + 1)
         )
     else:
         why = reenactment.problem if reenactment is not None else None
@@ -135,7 +145,6 @@ def _tools_row(text: VariableTable, session: DebugSession, index: TraceIndex, la
 
 def _steps_rows(text: VariableTable, session: DebugSession, index: TraceIndex, lang: str) -> None:
     position = session.position
-    steps = index.positions("step")
     # _call extends intermediate_steps only after the finish check has been yielded and resumed.
     checked = index.last_before("finish_check", position - 1) if position else None
     count = index.count_before("step", checked) if checked is not None else 0
@@ -143,7 +152,7 @@ def _steps_rows(text: VariableTable, session: DebugSession, index: TraceIndex, l
     if count > SHOWN_STEPS:
         text.add("", Text(localise(f"… {count - SHOWN_STEPS} earlier", lang), style="dim"))
     for number in range(max(0, count - SHOWN_STEPS), count):
-        step = event_as(session, int(steps[number]), StepEvent)
+        step = event_as(session, index.nth("step", number), StepEvent)
         if step is None:  # an unreadable line
             continue
         text.add(

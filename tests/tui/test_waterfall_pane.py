@@ -1,0 +1,106 @@
+"""The waterfall pane (w): lanes drawn from the trace, its keys move the debugger, the debugger moves its highlight."""
+
+from __future__ import annotations
+
+import shutil
+
+from tests.helpers.foreign_traces import write_otlp
+from tests.helpers.paths import FIXTURES
+from tests.helpers.pilot_helpers import debugger, settle
+from tracer.report.waterfall_builder import WaterfallBuilder
+from tracer.report.waterfall_cells import Window, lane_cells
+from tracer.tui.panes.waterfall_pane import WaterfallPane
+from tracer.tui.views.waterfall_rows import lane_row
+
+
+def rows(pane: WaterfallPane) -> list[str]:
+    return [pane._line(y, pane.scrollable_content_region.height).plain for y in range(pane.size.height)]
+
+
+async def test_w_shows_the_lanes_of_the_parallel_run_and_arrows_move_the_debugger(tmp_path):
+    app = debugger(shutil.copy(FIXTURES / "parallel_tools.jsonl", tmp_path / "parallel.jsonl"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(WaterfallPane)
+        assert not pane.display
+        await pilot.press("w")
+        await settle(pilot, lambda: pane.waterfall is not None)
+        assert pane.display and pane.has_focus
+        shown = rows(pane)
+        assert [row[:9].strip() for row in shown[1:5]] == ["model", "tool 1", "tool 2", "tool 3"]
+        assert "get_weather call_sh" in shown[3] and "✗" in shown[4]  # Guangzhou's call failed
+        session = app.screen.session
+        await pilot.press("right")  # from event 0 (no bar): the first bar, the model call at event 1
+        await settle(pilot)
+        assert session.position == 1
+        await pilot.press("right", "right")
+        await settle(pilot)
+        assert session.position == 7 and pane.current == 2  # the second tool call (call_sh)
+        await pilot.press("down")  # the lane below: call_gz
+        await settle(pilot)
+        assert session.position == 8
+        await pilot.press("up", "up")
+        await settle(pilot)
+        assert session.position == 6  # call_bj, in tool 1
+        # And back: moving the debugger moves the highlight (and the detail line under the lanes).
+        session.goto(17)
+        app.screen.refresh_panes()
+        await settle(pilot)
+        assert pane.current == 4 and "events 17–18" in rows(pane)[-1]
+        await pilot.press("w")
+        await settle(pilot)
+        assert not pane.display and app.screen.query_one("#timeline").has_focus
+
+
+async def test_opened_after_moving_to_a_lower_lane_it_still_shows_every_lane(tmp_path):
+    # Moving while the pane was hidden (no height) used to scroll it to the current lane alone,
+    # with empty rows under it.
+    app = debugger(shutil.copy(FIXTURES / "parallel_tools.jsonl", tmp_path / "parallel.jsonl"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.screen.session.goto(10)  # Guangzhou's failure, in the last lane
+        app.screen.refresh_panes()
+        await settle(pilot)
+        await pilot.press("w")
+        pane = app.screen.query_one(WaterfallPane)
+        await settle(pilot, lambda: pane.waterfall is not None)
+        assert [row[:9].strip() for row in rows(pane)[1:5]] == ["model", "tool 1", "tool 2", "tool 3"]
+        assert "failed" in rows(pane)[-1]
+
+
+async def test_zoom_narrows_the_axis_around_the_current_event(tmp_path):
+    app = debugger(shutil.copy(FIXTURES / "rate_limit.jsonl", tmp_path / "rate.jsonl"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        pane = app.screen.query_one(WaterfallPane)
+        await settle(pilot, lambda: pane.waterfall is not None)
+        whole = pane.window
+        app.screen.session.goto(17)
+        app.screen.refresh_panes()
+        await pilot.press("plus", "plus")
+        await settle(pilot)
+        assert pane.window.t1 - pane.window.t0 == (whole.t1 - whole.t0) / 4
+        assert pane.window.t0 <= 6.006 < pane.window.t1  # event 17's time stays in view
+        await pilot.press("0")
+        await settle(pilot)
+        assert pane.window == whole
+
+
+async def test_an_imported_trace_has_its_waterfall(tmp_path):
+    app = debugger(write_otlp(tmp_path / "spans.json", orphan=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        pane = app.screen.query_one(WaterfallPane)
+        await settle(pilot, lambda: pane.waterfall is not None)
+        assert [pane.waterfall.lanes[i].name for i in pane.waterfall.order] == ["model", "tool 1", "tool 2", "tool 3"]
+
+
+def test_names_from_the_trace_are_drawn_literally_inside_their_bars():
+    builder = WaterfallBuilder()
+    builder.add(0, "tool_start", 0.0, None, "[red]boom[/red]\x1b[2J")
+    builder.add(1, "tool_end", 1.0, None, "[red]boom[/red]\x1b[2J")
+    waterfall = builder.waterfall()
+    row = lane_row(waterfall, "tool 1", lane_cells(waterfall, 0, Window(0.0, 1.0, 40)), None, None)
+    assert "[red]boom[/red]" in row.plain and "\x1b" not in row.plain  # shown, not obeyed

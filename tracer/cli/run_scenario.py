@@ -1,0 +1,130 @@
+"""What `loopscope run` does once its arguments are parsed: re-execute the scenario and narrate it (tracer/cli/run.py parses)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from rich.console import Console
+
+from executor import AgentExecutor, SystemClock
+from executor.run_context import Listener
+
+from ..replay.agents import UnknownAgent
+from ..replay.builder import replayed_executor
+from ..replay.cassette import ReplayDivergence
+from ..replay.live_model import SkippingClock
+from ..replay.user_agent import header_meta
+from ..replay.verify import recorded_inputs
+from ..report.cost import PriceTable
+from ..report.ledger import Ledger
+from ..report.literal import literal
+from ..report.narrator import Narrator
+from ..trace.literal_text import scrub
+from ..trace.redact import Redactor
+from ..trace.transitions import Trace
+from ..trace.writer import TraceWriteError, TraceWriter
+from .live_options import live_model, wants_live
+from .scenarios import fixture_for, scenario_named
+from .usage_error import UsageError
+
+
+def _live_setup(args: argparse.Namespace, scenario: Any) -> tuple[AgentExecutor, dict, Redactor | None, str]:
+    if args.fixture:
+        raise UsageError("--fixture replays a recording; leave it out when running live with --model/--live")
+    clock = SystemClock()  # real waits: backoff and rate limiting happen in real time
+    live = live_model(args, scenario.replies, clock)
+    # The scenario's own tools are used as they are; the calculator asks the same live model.
+    executor = scenario.executor(live.model, clock=clock, **live.executor_options())
+    return executor, live.header(), live.redactor(), f"ran live against {live.spec}"
+
+
+def _replay_setup(
+    args: argparse.Namespace, scenario: Any, console: Console
+) -> tuple[AgentExecutor, dict, Redactor | None, str]:
+    path = fixture_for(scenario, args.fixture)
+    trace = Trace.load(path)
+    if trace.warning:
+        console.print(literal(f"warning: {trace.warning}", style="yellow"))
+    # Recorded retries happen again under the recorded policy, but their waits are skipped.
+    executor = replayed_executor(trace, scenario.executor, clock=SkippingClock())
+    if getattr(scenario, "given_inputs", False) is None:  # a user's agent asked nothing: ask what the recording asked
+        scenario.given_inputs = recorded_inputs(trace)
+    return executor, {"replayed_from": str(path)}, None, f"replayed {path.name} offline"
+
+
+def run_scenario(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    if args.replies and not args.model:
+        args.model = "scripted"  # --replies: the built-in scripted model answers, offline
+    args.needs_inputs = wants_live(args)  # a replay can ask what the recording asked
+    scenario = scenario_named(_named(args), args)
+    console = Console(highlight=False)
+    try:
+        setup = _live_setup(args, scenario) if wants_live(args) else _replay_setup(args, scenario, console)
+    except UnknownAgent as error:  # the user's build(model) raised, or returned no AgentExecutor
+        raise UsageError(error.args[0]) from None
+    executor, meta, redactor, done = setup
+    ledger = Ledger(prices=PriceTable.load(args.prices))
+    writer = TraceWriter(args.trace, redactor=redactor, **header_meta(scenario), **meta) if args.trace else None
+    narrator = Narrator(console, show_prompts=args.prompts, redactor=writer.redactor if writer else redactor)
+    listeners: list[Listener] = [narrator, ledger.add]
+    if writer:
+        listeners.append(writer)
+    try:
+        executor.invoke(scenario.inputs(), listeners)
+    except ReplayDivergence as error:
+        console.print(
+            literal(f"\nThe run left the recording: {narrator.redactor.redact_text(str(error))}", style="bold red")
+        )
+        _finish_trace(writer, console)
+        return 1
+    except KeyboardInterrupt:
+        if writer:
+            writer.abandon()
+            raise KeyboardInterrupt(writer.interrupted_words()) from None
+        raise
+    except Exception as error:  # the run itself failed; the narration already showed where
+        said = narrator.redactor.redact_text(str(error))
+        console.print(literal(f"\nThe run ended with {type(error).__name__}: {said}", style="red"))
+    trace_failure = _finish_trace(writer, console)
+    console.print("\nLedger", style="bold")
+    for line in ledger.lines():
+        console.print(literal("  " + line), highlight=False)
+    took = time.perf_counter() - started
+    # `done` names the model .env or the flags gave: shown literally, like every field here.
+    console.print(
+        literal(
+            f"\n{done} in {took:.2f}s" + (f"; trace written to {args.trace}" if writer and not trace_failure else ""),
+            style="dim",
+        )
+    )
+    if trace_failure:
+        print(f"loopscope: {scrub(trace_failure)}", file=sys.stderr)
+        return 1
+    return 0 if ledger.outcome in ("finished", f"stopped by {ledger.stopped_by}") else 1
+
+
+def _named(args: argparse.Namespace) -> str:
+    """The scenario or agent to run: the positional name, or --agent (the same thing said as a flag)."""
+    if args.agent and args.scenario and args.agent != args.scenario:
+        raise UsageError(f"run {args.scenario} or --agent {args.agent}: name one agent")
+    if not (args.agent or args.scenario):
+        raise UsageError(
+            "name what to run: a scenario (e.g. `loopscope run rose-pricing`) or your own agent "
+            "(`loopscope run my_agent:build --input TEXT`)"
+        )
+    return args.agent or args.scenario
+
+
+def _finish_trace(writer: TraceWriter | None, console: Console) -> str | None:
+    """Close the trace; a failed write is reported, never turned into the run's outcome."""
+    if writer is None:
+        return None
+    try:
+        writer.close()
+    except TraceWriteError as failure:
+        return str(failure)
+    return None

@@ -1,0 +1,104 @@
+"""`loopscope export --html`: a trace as one offline HTML page (totals, waterfall, timeline, every event's detail)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from ..trace.index import TraceIndex
+from ..trace.reader import TraceFile
+from ..trace.redact import Redactor, default_redactor
+from .cost import CallCost, CostTotal, PriceTable, call_costs, format_dollars
+from .html_events import ERRORS, EventPages
+from .html_page import esc, legend, page
+from .html_waterfall import waterfall_html
+from .waterfall_scan import waterfall_of_trace
+
+# Past this many events the page keeps the first and last halves of them (the waterfall keeps all):
+# a page of a million events would not open. The debugger opens any trace.
+EVENT_LIMIT = 20_000
+COST_LIMIT = 50_000  # model calls priced one by one; past it the page gives no cost
+Progress = Callable[[str, int, int], None]  # (what, done, of how many)
+
+
+def _costs(trace: TraceFile, index: TraceIndex) -> tuple[dict[int, CallCost], CostTotal | None]:
+    """Each call's cost by the seq of its llm_start and llm_end, and the run's total."""
+    if index.count("llm_end") > COST_LIMIT:
+        return {}, None
+    wanted = sorted({*index.position_list("llm_start"), *index.position_list("llm_end")})
+    calls = call_costs((trace[p] for p in wanted), PriceTable.load())
+    by_seq = {seq: call for call in calls for seq in (call.start_seq, call.end_seq)}
+    return by_seq, CostTotal.of(calls) if calls else None
+
+
+def _totals(trace: TraceFile, index: TraceIndex, total: CostTotal | None, duration: float) -> str:
+    counted = {kind: index.count(kind) for kind in ("llm_start", "tool_start")}
+    errors = sum(index.count(kind) for kind in ERRORS)
+    rounds = index.iteration(len(index) - 1) if len(index) else 0
+    if total is None:
+        tokens, dollars = "not counted", "not counted"
+    else:
+        tokens = f"{total.prompt_tokens:,} prompt + {total.completion_tokens:,} completion"
+        dollars = format_dollars(total.dollars) + (" (estimated)" if total.estimated else "")
+    items = [
+        ("events", f"{len(trace):,}"),
+        ("iterations", f"{rounds:,}"),
+        ("model calls", f"{counted['llm_start']:,}"),
+        ("tool calls", f"{counted['tool_start']:,}"),
+        ("errors and retries", f"{errors:,}"),
+        ("time", f"{duration:.3f} s"),
+        ("tokens", tokens),
+        ("cost", dollars),
+    ]
+    return '<p class="totals">' + "".join(f"<span>{esc(k)}: <b>{esc(v)}</b></span>" for k, v in items) + "</p>"
+
+
+def _shown_positions(total: int) -> tuple[range, range]:
+    if total <= EVENT_LIMIT:
+        return range(total), range(0)
+    half = EVENT_LIMIT // 2
+    return range(half), range(total - half, total)
+
+
+def trace_section(
+    path: str | os.PathLike[str],
+    run: str = "",
+    redactor: Redactor | None = None,
+    progress: Progress | None = None,
+) -> Iterator[str]:
+    """The page's parts for one trace, in order; `run` prefixes its anchors (a diff has two)."""
+    with TraceFile(path) as trace:
+        index = TraceIndex.build(
+            trace, (lambda share: progress("indexing", int(share * 100), 100)) if progress else None
+        )
+        step = (lambda done, of: progress("reading times", done, of)) if progress else None
+        waterfall = waterfall_of_trace(trace, index, step)
+        costs, total = _costs(trace, index)
+        header = trace.header
+        name = header.scenario or Path(path).name
+        notes = [n for n in (trace.import_note, trace.notice, trace.warning) if n]
+        yield f"<h1>{esc(name)}</h1><p class=muted>{esc(Path(path))}"
+        yield "".join(f"<br>{esc(note)}" for note in notes) + "</p>"
+        yield _totals(trace, index, total, waterfall.t1)
+        yield waterfall_html(waterfall, run) + legend()
+        yield "<h2>Timeline</h2><p class=muted>Each event opens into its detail: the prompt and reply as recorded "
+        yield "(secrets redacted), tokens and cost at each model call. (The details are drawn by the page's own "
+        yield "script: with scripts off, the lines are all there is.)</p>"
+        pages = EventPages(run, costs, redactor or default_redactor())
+        yield '<div class="tl">'
+        head, tail = _shown_positions(len(trace))
+        for number, position in enumerate([*head, *tail]):
+            if tail and position == tail.start:
+                left = tail.start - head.stop
+                yield f"<p class=muted>… {left:,} events left out here (open the trace in the debugger for all).</p>"
+            if progress is not None and number % 2_000 == 0:
+                progress("writing events", number, len(head) + len(tail))
+            yield pages.row(position, trace.raw_line(position))
+        yield "</div>" + pages.data_block()
+
+
+def trace_page(path: str | os.PathLike[str], progress: Progress | None = None) -> str:
+    """The whole page for one trace."""
+    body = "".join(trace_section(path, progress=progress))
+    return page(f"loopscope · {Path(path).name}", body)

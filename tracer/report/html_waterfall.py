@@ -1,0 +1,94 @@
+"""The waterfall in the HTML report: one row per lane, each bar a link to its first event; many small bars added up."""
+
+from __future__ import annotations
+
+from .html_page import esc
+from .waterfall import BAR_KINDS, CATEGORY_OF, Waterfall
+from .waterfall_cells import Window, fit, lane_cells, seconds, tick_step
+
+# A lane with more bars than this is drawn as this many cells, each the bars that fall in it added up.
+MAX_BARS_PER_LANE = 3_000
+CELLS = 1_500
+LABEL_FROM = 0.04  # a bar this share of the run wide or wider shows its name (the title always has it)
+
+
+def _percent(value: float) -> str:
+    return f"{value * 100:.4f}%"
+
+
+def _bar(waterfall: Waterfall, bar: int, window: Window, run: str) -> str:
+    span = window.t1 - window.t0
+    kind = int(waterfall.kind[bar])
+    left = (float(waterfall.start[bar]) - window.t0) / span
+    width = (float(waterfall.end[bar]) - float(waterfall.start[bar])) / span
+    failed = waterfall.error_at[bar] == waterfall.error_at[bar]
+    classes = ["b", f"k{kind}"] + (["pt"] if CATEGORY_OF[kind] == 3 else []) + (["fail"] if failed else [])
+    label = waterfall.labels[int(waterfall.label[bar])]
+    first, last = int(waterfall.first[bar]), int(waterfall.last[bar])
+    return (
+        f'<a class="{" ".join(classes)}" href="#{run}e{first}" data-r="{run}" data-f="{first}" data-l="{last}" '
+        f'style="left:{_percent(left)};width:{_percent(width)}" title="{esc(waterfall.describe(bar))}">'
+        f"{esc(label) if CATEGORY_OF[kind] != 3 and width >= LABEL_FROM else ''}</a>"
+    )
+
+
+def _added_up(waterfall: Waterfall, lane: int, window: Window, run: str) -> list[str]:
+    """Runs of cells that hold bars, each one element: how many bars, and a link to the first."""
+    cells = lane_cells(waterfall, lane, Window(window.t0, window.t1, CELLS), label_from=CELLS + 1)
+    parts, at = [], 0
+    while at < CELLS:
+        if cells.bars[at] == 0:
+            at += 1
+            continue
+        end = at
+        while end + 1 < CELLS and cells.bars[end + 1] > 0 and cells.kind[end + 1] == cells.kind[at]:
+            end += 1
+        count = int(cells.starts[at : end + 1].sum()) or 1
+        first = int(waterfall.first[int(cells.bar[at])])
+        failed = " fail" if cells.failed[at : end + 1].any() else ""
+        kind = int(cells.kind[at])
+        parts.append(
+            f'<a class="b agg k{kind}{failed}" href="#{run}e{first}" '
+            f'style="left:{_percent(at / CELLS)};width:{_percent((end - at + 1) / CELLS)}" '
+            f'title="{count:,} {BAR_KINDS[kind].replace("_", " ")} bars from event {first}"></a>'
+        )
+        at = end + 1
+    return parts
+
+
+def _axis(window: Window) -> str:
+    span = window.t1 - window.t0
+    step = tick_step(span, 100, 12)
+    ticks, tick, count = [], (window.t0 // step) * step, 0
+    while tick < window.t1 and count < 200:
+        if tick >= window.t0:
+            ticks.append(f'<span style="left:{_percent((tick - window.t0) / span)}">{seconds(tick, step)}</span>')
+        tick, count = tick + step, count + 1
+    return f'<div class="axis">{"".join(ticks)}</div>'
+
+
+def waterfall_html(waterfall: Waterfall, run: str = "", title: str = "Waterfall") -> str:
+    """The waterfall section; bars link to `#{run}e{N}` (the event's detail)."""
+    if not len(waterfall):
+        return f"<h2>{esc(title)}</h2><p class=muted>No model or tool calls in this run.</p>"
+    window = fit(waterfall, 1000)
+    rows = [_axis(window)]
+    for lane in waterfall.order:
+        bars = waterfall.in_window(lane, window.t0, window.t1)
+        if len(bars) > MAX_BARS_PER_LANE:
+            drawn = _added_up(waterfall, lane, window, run)
+        else:
+            drawn = [_bar(waterfall, int(bar), window, run) for bar in sorted(bars.tolist())]
+        name = esc(waterfall.lanes[lane].name)
+        rows.append(f'<div class="lane"><span class="name">{name}</span>{"".join(drawn)}</div>')
+    zoom = (
+        '<div class="zoom"><button type="button" data-zoom="2">zoom in</button>'
+        '<button type="button" data-zoom="0.5">zoom out</button>'
+        '<button type="button" data-zoom="0">whole run</button>'
+        f'<span class="muted"> {len(waterfall):,} bars in {len(waterfall.lanes)} lanes, '
+        f"{seconds(window.t0, 0.001)} to {seconds(waterfall.t1, 0.001)}; a bar opens its event</span></div>"
+    )
+    return (
+        f'<h2>{esc(title)}</h2><div class="wf">{zoom}'
+        f'<div class="wf-scroll"><div class="wf-tracks">{"".join(rows)}</div></div></div>'
+    )

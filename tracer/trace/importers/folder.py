@@ -1,0 +1,85 @@
+"""A file's traces written into a folder, one loopscope trace file per trace id, reported in the file's order."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..redact import Redactor, default_redactor
+from ..writer import TraceWriter
+from .imported import Imported
+from .spans import Conversion
+
+
+@dataclass(frozen=True)
+class Written:
+    """One trace file an import wrote: where, what was recognised, how many events, what a reader must be told."""
+
+    path: Path
+    recognised: str
+    events: int
+    notes: list[str]
+
+
+@dataclass
+class FolderImport:
+    """A file read for writing into a folder: what it is, how many traces it holds, and the traces
+    written one by one as `written` is iterated (a Ctrl-C leaves the finished ones, and no half-written one)."""
+
+    label: str  # "OTLP JSON", "Langfuse trace", "LangSmith runs"
+    traces: int
+    written: Iterator[Written]
+
+
+def trace_meta(conversion: Conversion, source: Path) -> dict[str, Any]:
+    """What a converted trace's header says about where it came from."""
+    meta: dict[str, Any] = {"imported_from": str(source), "import_format": conversion.format}
+    if conversion.trace_id is not None:
+        meta["imported_trace_id"] = conversion.trace_id
+    return meta
+
+
+def write_trace(conversion: Conversion, source: Path, out: Path, redactor: Redactor) -> None:
+    """One trace of a folder import, written whole or not at all: the source stays on disk, so an
+    interrupted trace is removed rather than kept as `.interrupted`, and no fsync (5,000 of them took
+    ~30 s; see docs/performance.md)."""
+    writer = TraceWriter(out, redactor=redactor, flush="close", sync=False, **trace_meta(conversion, source))
+    try:
+        for event in conversion.events:
+            writer(event)
+    except BaseException:
+        writer.discard()
+        raise
+    writer.close()
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def file_name(name: str | None, trace_id: str | None, index: int, taken: set[str]) -> str:
+    """A file name for a trace a person can tell apart from its neighbours: the trace's name and
+    the start of its id (`LangGraph-e1fde3efec57.jsonl`); never one already `taken`."""
+    name = _UNSAFE.sub("-", name or "trace").strip("-.")[:40] or "trace"
+    short = _UNSAFE.sub("", trace_id or "").lstrip("0")[:12] or str(index)
+    candidate, extra = f"{name}-{short}", 1
+    while f"{candidate}.jsonl" in taken:
+        extra += 1
+        candidate = f"{name}-{short}-{extra}"
+    taken.add(f"{candidate}.jsonl")
+    return f"{candidate}.jsonl"
+
+
+def written_one_by_one(imported: Imported, folder: str | os.PathLike[str]) -> Iterator[Written]:
+    """Each trace of the file converted and written to `folder` in turn (one in memory at a time)."""
+    folder = Path(folder)
+    taken: set[str] = set()
+    redactor = default_redactor()  # one for all: reading the environment's secrets once, not per file
+    for index in range(len(imported)):
+        conversion = imported.converted(index, keep=False)
+        out = folder / file_name(conversion.name, conversion.trace_id, index + 1, taken)
+        write_trace(conversion, imported.path, out, redactor)
+        yield Written(out, conversion.recognised, len(conversion.events), conversion.notes)

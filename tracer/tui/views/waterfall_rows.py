@@ -1,0 +1,76 @@
+"""The waterfall's rows as Rich text: the time axis, one row of cells per lane, and the line under them."""
+
+from __future__ import annotations
+
+import math
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+
+from ...report.literal import literal
+from ...report.waterfall import CATEGORY_OF, COLOURS, ERROR, FALLBACK, TRIM, Waterfall
+from ...report.waterfall_cells import LaneCells, Window, seconds, tick_step
+
+LABEL_WIDTH = 9  # "tool 3+  "
+POINT_GLYPHS = {FALLBACK: "◆", TRIM: "✂", ERROR: "✗"}
+FAILED = Style(color="bright_white", bgcolor="red3", bold=True)
+CURSOR = Style(color="yellow", dim=True)
+STYLES = [Style(bgcolor=colour, color="black") for colour in COLOURS]
+AGGREGATE = [Style(color=colour, bold=True) for colour in COLOURS]
+CURRENT = Style(bold=True, underline=True)
+HERE = [Style(color="bright_white", bgcolor=colour, bold=True) for colour in COLOURS]
+
+
+def axis_row(window: Window, cursor: int | None, label: str) -> Text:
+    """`label`, then a tick and its time every few cells, and ▼ over the current event's time."""
+    row = Text(f"{label:<{LABEL_WIDTH}}", style="bold", no_wrap=True)
+    step = tick_step(window.t1 - window.t0, window.width)
+    cells = [" "] * window.width
+    tick = math.ceil(window.t0 / step) * step
+    while tick < window.t1:
+        at = window.cell(tick)
+        text = "╵" + seconds(tick, step)
+        if at >= 0 and at + len(text) <= window.width and all(c == " " for c in cells[max(at - 1, 0) : at + len(text)]):
+            cells[at : at + len(text)] = list(text)
+        tick += step
+    axis = Text("".join(cells), style="dim")
+    if cursor is not None and 0 <= cursor < window.width:
+        axis.stylize(Style(color="yellow", bold=True, dim=False), cursor, cursor + 1)
+        axis = axis[:cursor] + Text("▼", style="bold yellow") + axis[cursor + 1 :]
+    return row + axis
+
+
+def lane_row(waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | None, current: int | None) -> Text:
+    """A lane: its name, then each cell: █ in a bar's colour (▓ the current event's bar), ▒ where several
+    bars share a cell, ✗ where one failed, the marks of points (◆ fallback, ✂ trim, ✗ error), ┊ at the
+    current event's time. Glyphs, not only colours, so a plain-text capture shows the bars too."""
+    row = Text(f"{name:<{LABEL_WIDTH}}"[:LABEL_WIDTH], style="dim", no_wrap=True)
+    glyphs: list[tuple[str, Style | None]] = []
+    for at in range(len(cells.bars)):
+        kind = int(cells.kind[at])
+        if cells.bars[at] == 0 or kind < 0:
+            glyphs.append(("┊", CURSOR) if at == cursor else (" ", None))
+            continue
+        here = current is not None and int(cells.bar[at]) == current
+        if cells.failed[at]:
+            glyph, style = "✗", FAILED
+        elif CATEGORY_OF[kind] == 3:
+            glyph, style = POINT_GLYPHS.get(kind, "•"), AGGREGATE[kind]
+        elif cells.starts[at] >= 2:  # several bars begin in this one cell: too many to draw apart
+            glyph, style = "▒", AGGREGATE[kind]
+        else:
+            glyph, style = ("▓", HERE[kind]) if here else ("█", AGGREGATE[kind])
+        glyphs.append((glyph, style + CURRENT if here else style))
+    for first, width, bar in cells.labels:  # a name inside the bars wide enough for it
+        text = waterfall.labels[int(waterfall.label[bar])][: width - 1]
+        label = HERE[int(waterfall.kind[bar])] + CURRENT if bar == current else STYLES[int(waterfall.kind[bar])]
+        for offset, char in enumerate(literal(text).plain):
+            at = first + 1 + offset
+            if cell_len(char) != 1:  # a wide (CJK) character would push the cells after it along
+                break
+            if at < len(glyphs) and glyphs[at][0] in "█▓":
+                glyphs[at] = (char, label)
+    for glyph, shown in glyphs:
+        row.append(glyph, shown)
+    return row
