@@ -7,6 +7,7 @@ from rich.cells import cell_len
 from tests.helpers.pilot_helpers import settle
 from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.tutorials import tutorial_session
+from tracer.tui.panes.keys_footer import KeysFooter
 from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.screens.help_screen import HelpScreen
 
@@ -20,8 +21,9 @@ async def test_a_chinese_tutorial_has_chinese_pane_titles_footer_status_and_stop
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = _screen_text(app)
-        for words in ("时间线", "调用栈", "讲解", "变量", "提示词", "详情", "停靠点 1/18", "s 单步", "下一停靠点"):
+        for words in ("时间线", "调用栈", "讲解", "变量", "提示词", "详情", "停靠点 1/18", "单步", "下一停靠点", "向后"):
             assert words in screen, words
+        assert " s 单步  n 下一步" in app.screen.query_one(KeysFooter).render().plain
         for english in ("Timeline", "Call stack", "Variables", "Stop 1/18", "next stop"):
             assert english not in screen, english
         await pilot.press("s")

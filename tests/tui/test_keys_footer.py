@@ -36,3 +36,16 @@ async def test_a_click_on_a_key_in_the_footer_presses_it_and_a_click_between_key
         await pilot.click(KeysFooter, offset=(last + 2, 0))  # past the last key: nothing is pressed
         await settle(pilot)
         assert app.session.position == 1
+
+
+async def test_a_key_that_does_not_fit_whole_is_left_out_not_cut(rose):
+    for width in (72, 80, 99, 104, 120):
+        app = debugger(rose)
+        async with app.run_test(size=(width, 30)) as pilot:
+            await settle(pilot)
+            footer = app.screen.query_one(KeysFooter)
+            line = footer.render().plain
+            assert len(line) <= width and footer._spans and footer._spans[-1][1] == len(line), width
+            described = [line[start:end].split(None, 1) for start, end, _key in footer._spans]
+            assert all(len(words) == 2 for words in described), (width, line)  # every key with its words
+            assert " ? help" in line and " q quit" in line, (width, line)

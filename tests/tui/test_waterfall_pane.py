@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 
 from tests.helpers.foreign_traces import write_otlp
@@ -10,7 +11,7 @@ from tests.helpers.pilot_helpers import debugger, settle
 from tracer.report.waterfall_builder import WaterfallBuilder
 from tracer.report.waterfall_cells import Window, lane_cells
 from tracer.tui.panes.waterfall_pane import WaterfallPane
-from tracer.tui.views.waterfall_rows import lane_row
+from tracer.tui.views.waterfall_rows import axis_row, lane_row
 
 
 def rows(pane: WaterfallPane) -> list[str]:
@@ -104,3 +105,12 @@ def test_names_from_the_trace_are_drawn_literally_inside_their_bars():
     waterfall = builder.waterfall()
     row = lane_row(waterfall, "tool 1", lane_cells(waterfall, 0, Window(0.0, 1.0, 40)), None, None)
     assert "[red]boom[/red]" in row.plain and "\x1b" not in row.plain  # shown, not obeyed
+
+
+def test_the_current_time_mark_never_cuts_a_ticks_label():
+    window = Window(0.0, 2.0, 100)
+    for cursor in range(100):
+        axis = axis_row(window, cursor, "time").plain[9:]
+        assert axis[cursor] == "▼"
+        labels = re.findall(r"╵(\S+)", axis)
+        assert labels and all(re.fullmatch(r"\d+(\.\d+)?s", label) for label in labels), (cursor, axis)

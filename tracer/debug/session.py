@@ -53,7 +53,7 @@ class DebugSession:
         self.title = title or store.path.name
         self.position = 0
         self.frame_up = 0  # 0 = the event's own frame; u/d move it towards the caller and back
-        self.message = "s step · n next · r step out · c continue (capitals go backwards) · ? help"
+        self.message = "S N R C: the same motions backwards · ? lists every key"  # the footer has s n r c
         self.search_text = ""
         self.view = FilteredView()  # the timeline filter; stepping ignores it unless step_within
         self.call_model: tuple[str | None, str | None] = (None, None)  # playground: (--model, --base-url)

@@ -42,10 +42,7 @@ def _motion(match: re.Match[str]) -> str:
 
 # Status messages and titles built with values: (pattern, Chinese template with \1 ... or a function of the match).
 MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
-    (
-        r"s step · n next · r step out · c continue \(capitals go backwards\) · \? help",
-        "s 单步 · n 下一步 · r 跳出 · c 继续（大写字母向后）· ? 帮助",
-    ),
+    (r"S N R C: the same motions backwards · \? lists every key", "S N R C：同样的移动，向后 · ? 列出所有按键"),
     (r"(step|next|step out|continue)( backwards)? → event (\d+)", lambda m: f"{_motion(m)} → 事件 {m[3]}"),
     (
         r"(step|next|step out|continue)( backwards)?: reached the (last|first) event( \(already there\))?",

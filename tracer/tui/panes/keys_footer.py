@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -65,8 +66,13 @@ class KeysFooter(Widget, can_focus=False):
             key = key_name(binding.key, lang) or self.app.get_key_display(binding)
             description = localise(binding.description, lang)
             # " s step  n next " when there is room, " s step n next" when there is not
-            line.append(f" {key}" if compact else f" {key} ", style=f"bold {key_style}")
-            line.append(f" {description}" if compact else f"{description} ")
+            shown_key, shown_description = (
+                (f" {key}", f" {description}") if compact else (f" {key} ", f"{description} ")
+            )
+            if self.size.width and start + cell_len(shown_key + shown_description) > self.size.width:
+                break  # a key that does not fit whole is left out, not cut ("F" alone); ? lists them all
+            line.append(shown_key, style=f"bold {key_style}")
+            line.append(shown_description)
             if not enabled:
                 line.stylize("dim", start)
             self._spans.append((start, line.cell_len, binding.key))

@@ -27,17 +27,23 @@ def axis_row(window: Window, cursor: int | None, label: str) -> Text:
     row = Text(f"{label:<{LABEL_WIDTH}}", style="bold", no_wrap=True)
     step = tick_step(window.t1 - window.t0, window.width)
     cells = [" "] * window.width
+    marked = cursor if cursor is not None and 0 <= cursor < window.width else None
+    if marked is not None:
+        cells[marked] = "▼"  # first: a tick's label that would lose a digit under it is left out ("▼.5s")
     tick = math.ceil(window.t0 / step) * step
     while tick < window.t1:
         at = window.cell(tick)
         text = "╵" + seconds(tick, step)
-        if at >= 0 and at + len(text) <= window.width and all(c == " " for c in cells[max(at - 1, 0) : at + len(text)]):
+        if (
+            at >= 0
+            and at + len(text) <= window.width
+            and all(c == " " for c in cells[max(at - 1, 0) : at + len(text) + 1])
+        ):
             cells[at : at + len(text)] = list(text)
         tick += step
     axis = Text("".join(cells), style="dim")
-    if cursor is not None and 0 <= cursor < window.width:
-        axis.stylize(Style(color="yellow", bold=True, dim=False), cursor, cursor + 1)
-        axis = axis[:cursor] + Text("▼", style="bold yellow") + axis[cursor + 1 :]
+    if marked is not None:
+        axis.stylize(Style(color="yellow", bold=True, dim=False), marked, marked + 1)
     return row + axis
 
 
