@@ -21,7 +21,18 @@ async def test_a_chinese_tutorial_has_chinese_pane_titles_footer_status_and_stop
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = _screen_text(app)
-        for words in ("时间线", "调用栈", "讲解", "变量", "提示词", "详情", "停靠点 1/18", "单步", "下一停靠点", "向后"):
+        for words in (
+            "时间线",
+            "调用栈",
+            "讲解",
+            "变量",
+            "提示词",
+            "详情",
+            "停靠点 1/18",
+            "单步",
+            "下一停靠点",
+            "向后",
+        ):
             assert words in screen, words
         assert " s 单步  n 下一步" in app.screen.query_one(KeysFooter).render().plain
         for english in ("Timeline", "Call stack", "Variables", "Stop 1/18", "next stop"):
