@@ -13,7 +13,8 @@ from rich.text import Text
 from tracer.report.cjk_wrap import NO_LINE_END, NO_LINE_START, WrappedText, _wrap_units, wrap_note, wrap_text
 
 _OLD_CLASS = "\u2014\u2026\u201c\u201d\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
-OLD_UNITS = re.compile(f"[{_OLD_CLASS}]|[^\\s{_OLD_CLASS}]+|\\s+")  # what _wrap_units replaced
+# what _wrap_units replaced, but for a no-break space, which now joins the run it stands in
+OLD_UNITS = re.compile(f"[{_OLD_CLASS}]|(?:[^\\s{_OLD_CLASS}]|\u00a0)+|[^\\S\u00a0]+")
 
 
 def test_the_code_point_scanner_splits_exactly_as_the_regex_it_replaced():
@@ -22,6 +23,13 @@ def test_the_code_point_scanner_splits_exactly_as_the_regex_it_replaced():
     for _ in range(20_000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 25)))
         assert _wrap_units(text) == OLD_UNITS.findall(text), repr(text)
+
+
+def test_a_unit_after_a_no_break_space_stays_with_its_number():
+    text = "第 1 轮    时间 0.009000\u00a0秒"
+    for width in range(11, 30):  # from where "0.009000 秒" fits on a line
+        lines = wrap_note(text, width).splitlines()
+        assert any("0.009000\u00a0秒" in line for line in lines), (width, lines)
 
 
 def test_a_chinese_sentence_with_english_in_it_breaks_between_characters():

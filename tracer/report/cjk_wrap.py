@@ -20,7 +20,7 @@ _CJK_RANGES = ((0x2E80, 0x9FFF), (0xFF00, 0xFFEF))  # (U+3000-303F lies inside t
 # never opens a line, an opening bracket or quote never ends one. ASCII ones too: a reply's
 # "(see below)" keeps its bracket with the word.
 NO_LINE_START = frozenset("，。、；：！？）》」』〉】〕〗”’…—・～％,.;:!?)]}%")
-NO_LINE_END = frozenset("（《「『〈【〔〖“‘([{")
+NO_LINE_END = frozenset("（《「『〈【〔〖“‘([{\u00a0")  # and a no-break space: "0.009000\u00a0秒" stays whole
 # Where an over-long Latin word (a path, a dotted name, a URL) may be cut when nothing else fits.
 _PATH_BREAKS = frozenset("/\\.,=&?")
 
@@ -37,7 +37,7 @@ _KINDS: dict[str, int] = {}  # each character's kind, worked out once: a long Ch
 def _kind(char: str) -> int:
     kind = _KINDS.get(char)
     if kind is None:
-        kind = _KINDS[char] = CJK if _is_cjk(char) else SPACE if char.isspace() else OTHER
+        kind = _KINDS[char] = CJK if _is_cjk(char) else SPACE if char.isspace() and char != "\u00a0" else OTHER
     return kind
 
 

@@ -59,7 +59,7 @@ def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None
     text.append(_label("kind", lang))
     text.append(event.kind, style=kind_style(event.kind, event))
     place = (
-        f"第 {event.iteration} 轮    时间 {event.t:.6f} 秒"
+        f"第 {event.iteration} 轮    时间 {event.t:.6f}\u00a0秒"  # a no-break space: the unit stays with its number
         if zh
         else f"iteration {event.iteration}    t {event.t:.6f}s"
     )
