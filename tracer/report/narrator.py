@@ -24,6 +24,9 @@ from executor.events import (
     LimitReachedEvent,
     LLMEndEvent,
     LLMStartEvent,
+    McpExtractEvent,
+    McpRequestEvent,
+    McpResultEvent,
     ParseErrorEvent,
     PlanErrorEvent,
     RateLimitWaitEvent,
@@ -128,6 +131,33 @@ class Narrator:
             (" and numexpr computed ", "dim"),
             self.text(e.result, "bold"),
         )
+
+    # A tool served by an MCP server: the request, the server's raw answer, and the part the agent is told.
+    def _on_mcp_request(self, e: McpRequestEvent) -> None:
+        self.say(
+            ("  ↳ MCP ", "dim"),
+            self.text(f"{e.method} #{e.request_id}", "dim"),
+            (" to ", "dim"),
+            self.text(e.server, "dim"),
+        )
+
+    def _on_mcp_result(self, e: McpResultEvent) -> None:
+        failed = (" · isError: the tool ran and failed", "red") if e.is_error else ("", "dim")
+        blocks = f"{len(e.content)} content block(s), {e.size:,} bytes"
+        self.say(
+            ("  ↳ the server answered ", "dim"), self.text(f"#{e.request_id}", "dim"), (f": {blocks}", "dim"), failed
+        )
+
+    def _on_mcp_extract(self, e: McpExtractEvent) -> None:
+        if e.matched is not None:
+            self.say(("  ↳ probed with JSONPath: ", "dim"), self.text(e.matched, "bold"), (" matched", "dim"))
+        else:
+            tried = ", ".join(e.paths)
+            self.say(
+                ("  ↳ no JSONPath matched (tried ", "yellow"),
+                self.text(tried, "yellow"),
+                ("); the whole answer is the observation", "yellow"),
+            )
 
     def _on_tool_end(self, e: ToolEndEvent) -> None:
         self.say(*_lane(e), ("Observation: ", "bold"), self.text(e.observation, self.colour(e.tool)))
