@@ -62,4 +62,4 @@ def test_an_mcp_failure_a_miss_and_a_hostile_server_name_are_told_literally():
     text = out.getvalue()
     assert "\x1b" not in text and "[bold]server[/bold]" in text  # shown, not obeyed
     assert "isError: the tool ran and failed" in text
-    assert "no JSONPath matched (tried $.pages, $.data.pages); the whole answer is the observation" in text
+    assert "no JSONPath matched (tried $.pages, $.data.pages): the call fails with the answer's outline" in text

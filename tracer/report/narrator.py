@@ -156,7 +156,7 @@ class Narrator:
             self.say(
                 ("  ↳ no JSONPath matched (tried ", "yellow"),
                 self.text(tried, "yellow"),
-                ("); the whole answer is the observation", "yellow"),
+                ("): the call fails with the answer's outline", "yellow"),
             )
 
     def _on_tool_end(self, e: ToolEndEvent) -> None:
