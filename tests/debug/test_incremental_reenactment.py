@@ -11,7 +11,7 @@ import tutorials
 from executor.events import LLMStartEvent, SourceRef
 from executor.schema import AgentAction, AgentStep
 from tracer.debug import run_ahead
-from tracer.debug.live_run import short_repr
+from tracer.debug.locals_repr import short_repr
 from tracer.debug.session import build_session
 
 

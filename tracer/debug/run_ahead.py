@@ -12,7 +12,8 @@ from executor.events import Event
 from ..replay.builder import replayed_executor
 from ..replay.verify import drain_events, recorded_entry, recorded_inputs
 from ..trace.transitions import Trace
-from .live_run import FrameSnapshot, capture_frames, forget_kept_reprs
+from .live_run import FrameSnapshot, capture_frames
+from .locals_repr import forget_kept_reprs
 from .paced_calls import CallsStopped, PacedCalls, recorded_call_order
 
 Pulled = tuple[Event, tuple[FrameSnapshot, ...]]  # an event, and the frames suspended when it was handed out
