@@ -34,6 +34,22 @@ def processes_with(marker: str) -> list[int]:
     return found
 
 
+def processes_in(folder: Path) -> list[int]:
+    """The pids of live processes started from `folder` (their working directory) or naming it: a test's own,
+    not another test's running beside it under pytest-xdist with a server of the same name."""
+    folder = folder.resolve()
+    found = []
+    for pid in processes_with(""):
+        try:
+            cwd = Path(f"/proc/{pid}/cwd").resolve()
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue  # gone meanwhile, or not ours to look at
+        if cwd == folder or str(folder).encode() in cmdline:
+            found.append(pid)
+    return found
+
+
 def wait_until(condition, seconds: float = 15.0) -> bool:
     """Poll `condition` until it holds or `seconds` pass (a bound on waiting, not a timing assertion)."""
     deadline = time.monotonic() + seconds

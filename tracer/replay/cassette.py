@@ -20,6 +20,7 @@ from ..trace.normalise import short_diff
 from .model_calls import calls_by_model, model_calls_in_order
 from .recorded_breaker import use_recorded_breakers
 from .recorded_call import End, ModelCall, RecordedCall, ToolCall, failure_from_text, recorded_exception
+from .tool_lanes import follow_tool_calls
 
 __all__ = [
     "CallCursor",
@@ -97,21 +98,11 @@ def recorded_calls(events: Sequence[Event], tool: str | None = None) -> list[Mod
     if tool is None:
         return model_calls_in_order(events)
     calls: list[ToolCall] = []
-    open_calls: dict[str | None, ToolCall] = {}
-    for event in events:
-        lane = getattr(event, "tool_call_id", None)
-        if event.kind == "tool_start" and event.tool == tool:
-            open_calls[lane] = RecordedCall(event)
-            calls.append(open_calls[lane])
-            continue
-        open_call = open_calls.get(lane)
-        if open_call is None:
-            continue
+    for open_call, event in follow_tool_calls(events, tool, RecordedCall, calls):
         if event.kind == "retry" and event.target == "tool" and event.name == tool:
             open_call.failures.append(event.error)
         elif (event.kind == "tool_end" or event.kind == "tool_error") and event.tool == tool:
             _close(open_call, event)
-            del open_calls[lane]
     return calls
 
 

@@ -19,6 +19,7 @@ from executor.tools.mcp_wire import McpAnswer, settled
 
 from .cassette import LaneCursor, ReplayDivergence
 from .recorded_call import failure_from_text, recorded_exception
+from .tool_lanes import follow_tool_calls
 
 _EXHAUSTED = " attempts: "  # RetriesExhausted's message: "tool 'x' failed after 3 attempts: Type: message"
 
@@ -57,16 +58,7 @@ class _Pending:
 def recorded_mcp_calls(events: Sequence[Event], tool: str) -> list[RecordedMcpCall]:
     """The recorded calls of MCP tool `tool`, each with its attempts, followed in its own lane (tool_call_id)."""
     calls: list[RecordedMcpCall] = []
-    open_calls: dict[str | None, RecordedMcpCall] = {}
-    for event in events:
-        lane = getattr(event, "tool_call_id", None)
-        if event.kind == "tool_start" and event.tool == tool:
-            open_calls[lane] = RecordedMcpCall(event)
-            calls.append(open_calls[lane])
-            continue
-        call = open_calls.get(lane)
-        if call is None:
-            continue
+    for call, event in follow_tool_calls(events, tool, RecordedMcpCall, calls):
         last = call.attempts[-1]
         if event.kind == "mcp_request" and event.tool == tool:
             if last.request is not None:
@@ -79,12 +71,10 @@ def recorded_mcp_calls(events: Sequence[Event], tool: str) -> list[RecordedMcpCa
             error_type, _, message = event.error.partition(": ")
             last.error = (error_type, message)
             call.attempts.append(McpAttempt())
-        elif event.kind in ("tool_end", "tool_error") and getattr(event, "tool", None) == tool:
-            if event.kind == "tool_error":
-                call.refused = event.error_type == "ToolInputError"
-                if last.result is None and last.error is None:
-                    last.error = _final_error(event.error_type, event.message)
-            del open_calls[lane]
+        elif event.kind == "tool_error" and event.tool == tool:  # its lane closes here (follow_tool_calls)
+            call.refused = event.error_type == "ToolInputError"
+            if last.result is None and last.error is None:
+                last.error = _final_error(event.error_type, event.message)
     return [call for call in calls if not call.refused]
 
 
