@@ -31,6 +31,7 @@ the moment it writes its first whole frame: a ratio a busy machine cannot skew (
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import pty
 import re
@@ -262,10 +263,8 @@ def until_exit(case: Case, environment: dict[str, str], timeout: float = 30.0) -
                 except OSError:  # the child has gone: its pty closed
                     break
     finally:
-        try:
+        with contextlib.suppress(ProcessLookupError):  # it may have ended by itself
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         os.waitpid(pid, 0)
         os.close(fd)
 

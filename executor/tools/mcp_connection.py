@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import json
 import sys
 import threading
@@ -121,10 +122,8 @@ class McpConnection:
             return
         mcp_loop().call_soon_threadsafe(session.closing.set)
         if wait and session.owner is not None:
-            try:
+            with contextlib.suppress(Exception):  # a session that failed to open or closed badly is closed all the same
                 session.owner.result(5.0)
-            except Exception:  # a session that failed to open or closed badly is closed all the same
-                pass
 
     # -- on the MCP loop ---------------------------------------------------------------------------------
     async def _open(self) -> tuple[Client, Wire, ServerProcess]:
