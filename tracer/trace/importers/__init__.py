@@ -64,12 +64,23 @@ def looks_foreign(handle: BinaryIO) -> bool:
     try:
         decoded = json.loads(first)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        return True  # pretty-printed JSON (its first line is only the opening bracket), or one nested
-        # too deeply for the json module: the importers read it and say what it is
+        # Pretty-printed JSON (its first line is only the opening bracket), or one nested too deeply
+        # for the json module: the importers read it and say what it is. Bytes that merely start with
+        # a bracket (a binary file) are not text, and the trace reader says so.
+        return _is_text(first)
     if isinstance(decoded, dict) and ("kind" in decoded or "format" in decoded):
         return False
     # A loopscope trace whose header line is damaged still has events after it.
     return b'"kind"' not in second or not isinstance(decoded, dict)
+
+
+def _is_text(line: bytes) -> bool:
+    """UTF-8 without control characters other than tab: what a JSON file's first line is."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return not any((ch < " " and ch != "\t") or ch == "\x7f" for ch in text)
 
 
 def write_conversion(
