@@ -15,7 +15,7 @@ MAX_TOOLS = 12  # the most called; a box plot of more is unreadable in a termina
 
 @dataclass(frozen=True)
 class RunPoint:
-    recorded: float  # epoch seconds (the file's time)
+    recorded: float  # epoch seconds: when the run began (or the file's time, for an older trace)
     name: str
     cost: float | None
     tokens: int

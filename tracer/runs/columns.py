@@ -44,7 +44,10 @@ def models_cell(row: RunRow) -> str:
 
 
 def recorded_cell(row: RunRow) -> str:
-    return datetime.fromtimestamp(row.recorded).strftime("%Y-%m-%d %H:%M") if row.recorded else "—"
+    """When the run began; "~" marks a file's modification time (a trace from before headers said when)."""
+    if not row.recorded:
+        return "—"
+    return ("~" if row.recorded_from_file else "") + datetime.fromtimestamp(row.recorded).strftime("%Y-%m-%d %H:%M")
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,8 @@ class RunRow(BaseModel):
     fallbacks: int = 0
     duration: float | None = None  # the last event's t (seconds since the run began)
     models: tuple[str, ...] = ()  # first asked first; fallbacks that answered included
-    recorded: float = 0.0  # the file's modification time (epoch seconds)
+    recorded: float = 0.0  # when the run began (epoch seconds): the header's recorded_at, else the file's time
+    recorded_from_file: bool = False  # no recorded_at in the header (an older trace): the file's modification time
     size: int = 0
     kinds: dict[str, int] = {}
     tools: tuple[ToolCall, ...] = ()
@@ -107,7 +108,7 @@ class RunRow(BaseModel):
 
     @property
     def recorded_at(self) -> str:
-        """When the file was written, local time, ISO 8601: compares as text (`recorded >= "2026-12-01"`)."""
+        """When the run began, local time, ISO 8601: compares as text (`recorded >= "2026-12-01"`)."""
         return datetime.fromtimestamp(self.recorded).astimezone().isoformat(timespec="seconds")
 
     def to_json(self) -> dict[str, Any]:
@@ -116,6 +117,7 @@ class RunRow(BaseModel):
         data.update(
             recorded=self.recorded_at,
             recorded_epoch=self.recorded,
+            recorded_from="file" if self.recorded_from_file else "trace",
             model=self.model,
             errors=self.errors,
             tokens=self.tokens,
@@ -152,5 +154,11 @@ def one_line_name(path: str) -> str:
 def unreadable_row(path: str, reason: str, size: int = 0, recorded: float = 0.0) -> RunRow:
     """The row of a file that cannot be read as a run: its one-line reason and nothing else."""
     return RunRow(
-        path=path, name=one_line_name(path), outcome="unreadable", detail=reason, size=size, recorded=recorded
+        path=path,
+        name=one_line_name(path),
+        outcome="unreadable",
+        detail=reason,
+        size=size,
+        recorded=recorded,
+        recorded_from_file=True,
     )

@@ -12,6 +12,7 @@ from executor.states import state_of
 
 from ..report.cost import PriceTable, call_costs
 from ..trace.format_error import TraceFormatError
+from ..trace.header import stamp_seconds
 from ..trace.literal_text import scrub
 from ..trace.reader import TraceFile
 from .run_row import ModelUse, Outcome, RunRow, ToolCall, unreadable_row
@@ -227,6 +228,7 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
         header = trace.header
         outcome, detail = _outcome(tally, trace.warning, _ends_mid_line(trace.path))
         name = header.scenario or header.agent or os.path.basename(path)  # one_line below scrubs it
+        began = stamp_seconds(header.recorded_at)
         row = RunRow(
             path=path,
             name=one_line(name),
@@ -248,7 +250,8 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
             fallbacks=tally.kinds["fallback"],
             duration=tally.last_t,
             models=tuple(tally.models),
-            recorded=recorded,
+            recorded=began if began is not None else recorded,
+            recorded_from_file=began is None,
             size=size,
             kinds=dict(tally.kinds),
             tools=(*tally.tools, *tally.unfinished_tools()),

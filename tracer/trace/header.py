@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, datetime
 from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -31,6 +33,10 @@ class TraceHeader(BaseModel):
     (the debugger still warns when one of those files changed)."""
     prompt_encoding: str = "base+append"
     """How a growing prompt is stored: an earlier llm_start's prompt plus the text appended to it."""
+    recorded_at: str | None = None
+    """When the run began: UTC, ISO 8601 to the second ("2026-12-01T18:11:15Z"); for a converted trace,
+    its source's first span. Absent in traces written before loopscope recorded it (`runs` then shows
+    the file's modification time)."""
     scenario: str | None = None
     """The registered scenario that ran (e.g. "rose-pricing"), which replay rebuilds by name."""
     agent: str | None = None
@@ -110,4 +116,30 @@ def new_header(**meta: Any) -> TraceHeader:
     changed every header, and what a reader needs to know, whether an event's recorded line still
     holds the code that emitted it, is checked against the lines themselves (verify's moved lines,
     the debugger's source pane)."""
+    meta.setdefault("recorded_at", utc_stamp(time.time()))
     return TraceHeader(**meta)
+
+
+# 2000-01-01 to 2100-01-01: a time outside this is not a calendar date (an importer's "any epoch").
+_PLAUSIBLE = (946_684_800.0, 4_102_444_800.0)
+
+
+def utc_stamp(seconds: float) -> str | None:
+    """Unix seconds as recorded_at writes them; None for a time that is no plausible date."""
+    if not _PLAUSIBLE[0] <= seconds < _PLAUSIBLE[1]:
+        return None
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def stamp_seconds(stamp: str | None) -> float | None:
+    """recorded_at back as Unix seconds; None when absent or not a date (a hand-edited header)."""
+    if not stamp:
+        return None
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    seconds = moment.timestamp()
+    return seconds if _PLAUSIBLE[0] <= seconds < _PLAUSIBLE[1] else None

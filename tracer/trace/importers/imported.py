@@ -106,7 +106,10 @@ class Imported:
             f" ({prepared.merged} event spans merged into their calls)" if prepared.merged else ""
         )
         warnings = self.warnings + prepared.warnings
-        conversion = Conversion(self.format, recognised, events, warnings, info.trace_id, prepared.name, plain)
+        started = prepared.root.start if prepared.root else None
+        conversion = Conversion(
+            self.format, recognised, events, warnings, info.trace_id, prepared.name, plain, started=started
+        )
         if keep:
             trace.conversion = conversion
         return conversion

@@ -202,7 +202,8 @@ def _exactly(
             )
             return None
         recognised = f"OTLP JSON written by loopscope: {len(groups[trace_id])} spans, {len(events)} events kept exactly"
-        conversion = Conversion("otlp-json", recognised, events, said(notes), trace_id, None)
+        started = min((span.start for span in groups[trace_id] if span.start is not None), default=None)
+        conversion = Conversion("otlp-json", recognised, events, said(notes), trace_id, None, started=started)
         imported.traces.append(PendingTrace(TraceInfo(trace_id=trace_id), conversion=conversion))
     return imported
 

@@ -62,6 +62,7 @@ class Conversion:
     trace_id: str | None = None
     name: str | None = None
     plain_frames: str | None = None  # one line: the spans that became only frames, counted by name
+    started: float | None = None  # the root span's start (seconds; a date when the source gave one)
 
     @property
     def notes(self) -> list[str]:
