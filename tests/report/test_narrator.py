@@ -6,9 +6,11 @@ from rich.console import Console
 
 from executor import ManualClock, ScriptedModel, Tool
 from tests.helpers.loop_builders import action, finish, scripted_executor
+from tests.helpers.paths import FIXTURES, ROOT
 from tracer.report.literal import literal
 from tracer.report.narrator import Narrator
 from tracer.trace.literal_text import scrub
+from tracer.trace.reader import load_trace
 from tutorials import get_scenario
 
 HOSTILE = "[bold red]pwned[/] \x1b[31mred\x1b[0m \x1b]0;evil title\x07 \x9b2J bell\x07"
@@ -126,3 +128,28 @@ def test_each_handler_is_typed_as_the_event_class_its_kind_dispatches_to():
     assert len(handlers) >= 20
     for kind, method in handlers.items():
         assert typing.get_type_hints(method)["e"] is CLASS_BY_KIND[kind], kind
+
+
+def narrate_trace(path):
+    buffer = io.StringIO()
+    narrator = Narrator(Console(file=buffer, width=300, color_system=None))
+    for event in load_trace(path)[1]:
+        narrator(event)
+    return buffer.getvalue()
+
+
+def test_a_langgraph_run_is_named_for_what_it_is_and_says_its_answer():
+    out = narrate_trace(FIXTURES / "langchain" / "retry_jitter.jsonl")
+    assert "> Entering new CompiledStateGraph run (LangGraph)..." in out
+    assert "AgentExecutor" not in out
+    # The graph's calls carry no text of their own: said as LangChain's tool agents say them.
+    assert '[call_bj] Invoking: `get_weather` with `{"city": "Beijing"}`' in out
+    # Its answer is the last message of the final state, not an empty "output" key.
+    assert "Output: Sorry, I could not get Beijing's weather" in out
+
+
+def test_an_imported_run_whose_inputs_name_no_question_is_asked_its_first_calls():
+    out = narrate_trace(ROOT / "tests" / "data" / "langfuse" / "openai-agents-2025-09-30.json")
+    assert "> Entering an imported run..." in out
+    assert "Question: What's the weather in Tokyo?   (the first model call's user message)" in out
+    assert out.count("Question:") == 1

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tracer.trace.run_inputs import answer_of, question_of
+from tests.helpers.paths import ROOT
+from tracer.trace.importers import convert_all
+from tracer.trace.run_inputs import answer_of, last_user_message, question_of
 
 
 @pytest.mark.parametrize(
@@ -25,11 +27,34 @@ from tracer.trace.run_inputs import answer_of, question_of
         ),
         ({"messages": [{"role": "system", "content": "not the question"}]}, ""),
         ({"messages": "not a list"}, ""),
+        # The shapes real exports hold (tests/data): LangChain's serialised messages, the GenAI
+        # conventions' parts, Google ADK's new_message, the Gemini SDK's contents, a traced function's args.
+        ({"messages": [{"type": "human", "content": "serialised", "additional_kwargs": {}}]}, "serialised"),
+        ({"input": [{"role": "user", "parts": [{"type": "text", "content": "in parts"}]}]}, "in parts"),
+        ({"new_message": {"parts": [{"text": "hi"}], "role": "user"}, "user_id": "u"}, "hi"),
+        ({"model": "gemini-2.5-flash", "contents": "What is Langfuse?"}, "What is Langfuse?"),
+        ({"args": ["one text argument"], "kwargs": {}}, "one text argument"),
+        ({"args": ["two", "arguments"], "kwargs": {}}, ""),
+        ({"args": ["with kwargs"], "kwargs": {"x": 1}}, ""),
+        ({"input": 42}, "42"),
         ({}, ""),
     ],
 )
 def test_the_question_is_the_input_or_the_last_user_message(inputs, question):
     assert question_of(inputs) == question
+
+
+def test_an_imported_run_is_asked_what_its_framework_recorded():
+    """Every Langfuse framework sample (tests/data/langfuse) names its question, in the inputs or, where
+    those hold the framework's own objects, in the first model call (the narrator's fallback)."""
+    unnamed = []
+    for path in sorted((ROOT / "tests" / "data" / "langfuse").glob("*.json")):
+        events = convert_all(path).pick(None).events
+        first_call = next(e for e in events if e.kind == "llm_start")
+        asked = question_of(events[0].inputs) or last_user_message(first_call.messages or [])
+        if not asked.strip() or asked.startswith(("[", "{")):
+            unnamed.append(path.name)
+    assert unnamed == []
 
 
 def test_the_answer_is_the_output_or_the_last_messages_content():

@@ -38,7 +38,7 @@ from executor.events import (
 )
 
 from ..trace.redact import Redactor, default_redactor
-from ..trace.run_inputs import question_of
+from ..trace.run_inputs import answer_of, last_user_message, question_of
 from .literal import literal
 
 TOOL_COLOURS = ["cyan", "magenta", "yellow", "blue", "bright_green", "bright_magenta"]
@@ -65,6 +65,17 @@ def _lane(e: EventBase) -> tuple[tuple[str, str], ...]:
     return ((f"[{call_id}] ", "dim"),) if call_id else ()
 
 
+def _entering(e: ChainStartEvent) -> tuple[str | tuple[str, str], ...]:
+    """The run's opening line: an AgentExecutor's as LangChain prints it; a LangGraph agent or an imported
+    trace is named for what it is (a trace's own name is untrusted: the caller's Text shows it literally)."""
+    graph = e.settings.get("graph")
+    if graph:
+        return (("> Entering new ", "bold"), (literal(str(graph)).plain, "bold"), (" run (LangGraph)...", "bold"))
+    if e.settings.get("imported"):
+        return (("> Entering an imported run...", "bold"),)
+    return (("> Entering new AgentExecutor chain...", "bold"),)
+
+
 class Narrator:
     """A listener: feed it events and it prints the run. All model and tool text goes through `literal`."""
 
@@ -76,6 +87,7 @@ class Narrator:
         # What the trace file redacts, the screen redacts too: narration is often piped to a log.
         self.redactor = redactor if redactor is not None else default_redactor()
         self._colours: dict[str, str] = {}
+        self._question_unsaid = False  # the run's inputs named no question: the first model call's is said
 
     def text(self, value: object, style: str = "") -> Text:
         """A field of an event (untrusted): redacted, escapes made visible, never read as markup."""
@@ -99,10 +111,20 @@ class Narrator:
     def _on_chain_start(self, e: ChainStartEvent) -> None:
         for tool in e.tools:
             self.colour(tool.name)
-        self.say("\n", ("> Entering new AgentExecutor chain...", "bold"))
-        self.say(("Question: ", "dim"), self.text(question_of(e.inputs)))
+        self.say("\n", *_entering(e))
+        question = question_of(e.inputs)
+        self._question_unsaid = not question
+        if question:
+            self.say(("Question: ", "dim"), self.text(question))
 
     def _on_llm_start(self, e: LLMStartEvent) -> None:
+        if self._question_unsaid and e.messages:
+            self._question_unsaid = False
+            question = last_user_message(e.messages)
+            if question:  # an imported run's inputs often hold the framework's own objects, not the question
+                self.say(
+                    ("Question: ", "dim"), self.text(question), ("   (the first model call's user message)", "dim")
+                )
         if is_summary_call(e):
             self.say(("  ↳ the history is over budget: a summary call asks ", "dim"), self.text(e.model, "bold dim"))
         elif is_plan_call(e):
@@ -118,6 +140,9 @@ class Narrator:
             self.say(("prompt sent:\n", "dim"), self.text(e.prompt, "dim"))
 
     def _on_agent_action(self, e: AgentActionEvent) -> None:
+        if not e.log.strip():  # a LangGraph agent's call has no text of its own: say it as LangChain's tool agents do
+            self.say(*_lane(e), self.text(f"Invoking: `{e.tool}` with `{e.tool_input}`", self.colour(e.tool)))
+            return
         self.say(*_lane(e), self.text(e.log.strip() if e.tool_call_id else e.log.lstrip(), self.colour(e.tool)))
 
     def _on_agent_finish(self, e: AgentFinishEvent) -> None:
@@ -290,7 +315,7 @@ class Narrator:
 
     def _on_chain_end(self, e: ChainEndEvent) -> None:
         self.say(("> Finished chain.", "bold"))
-        self.say(("Output: ", "bold"), self.text(e.outputs.get("output", ""), "bold green"))
+        self.say(("Output: ", "bold"), self.text(answer_of(e.outputs), "bold green"))
 
     def _on_chain_error(self, e: ChainErrorEvent) -> None:
         self.say(("> Chain failed: ", "bold red"), self.text(f"{e.error_type}: {e.message}", "red"))
