@@ -2,6 +2,7 @@
 
 import io
 
+import pytest
 from rich.console import Console
 
 from executor import ManualClock, ScriptedModel, Tool
@@ -153,3 +154,17 @@ def test_an_imported_run_whose_inputs_name_no_question_is_asked_its_first_calls(
     assert "> Entering an imported run..." in out
     assert "Question: What's the weather in Tokyo?   (the first model call's user message)" in out
     assert out.count("Question:") == 1
+
+
+SAMPLES = sorted((ROOT / "tests" / "data").glob("lang*/*.json"))
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_every_real_export_narrates_a_question_and_an_answer(path):
+    out = narrate_trace(path)
+    question = [line for line in out.splitlines() if line.startswith("Question: ")]
+    output = [line for line in out.splitlines() if line.startswith("Output: ")]
+    assert len(question) == 1 and question[0].removeprefix("Question: ").strip()
+    assert len(output) == 1 and output[0].removeprefix("Output: ").strip()
+    # Not a dict of the SDK's response (Gemini's candidates, a chat completion's choices): its text.
+    assert "'candidates'" not in output[0] and "'choices'" not in output[0] and "'parts'" not in output[0]

@@ -62,3 +62,33 @@ def test_the_answer_is_the_output_or_the_last_messages_content():
     assert answer_of({"messages": [{"role": "user", "content": "q"}, {"role": "ai", "content": "done"}]}) == "done"
     assert answer_of({"messages": []}) == {"messages": []}
     assert answer_of({"other": 1}) == {"other": 1}
+
+
+@pytest.mark.parametrize(
+    "outputs,answer",
+    [
+        ({"choices": [{"message": {"role": "assistant", "content": "from a completion"}}]}, "from a completion"),
+        ({"candidates": [{"content": {"parts": [{"text": "from "}, {"text": "Gemini"}]}}]}, "from  Gemini"),
+        ({"content": {"parts": [{"text": "ADK's event"}], "role": "model"}}, "ADK's event"),
+        (
+            {
+                "output": [
+                    {"role": "assistant", "parts": [{"type": "tool_call", "name": "get_weather"}]},
+                    {"role": "assistant", "parts": [{"type": "text", "content": "the last text part"}]},
+                ]
+            },
+            "the last text part",
+        ),
+        ({"output": {"messages": [{"type": "ai", "content": "nested"}]}}, "nested"),
+        ({"output": ""}, ""),
+    ],
+)
+def test_the_answer_is_found_in_the_shapes_exports_record(outputs, answer):
+    assert answer_of(outputs) == answer
+
+
+def test_a_hostile_nesting_gives_up_rather_than_recursing_forever():
+    deep: dict = {"output": "bottom"}
+    for _ in range(10_000):
+        deep = {"output": deep}
+    assert answer_of(deep) == deep["output"]

@@ -88,6 +88,7 @@ class Narrator:
         self.redactor = redactor if redactor is not None else default_redactor()
         self._colours: dict[str, str] = {}
         self._question_unsaid = False  # the run's inputs named no question: the first model call's is said
+        self._last_reply = ""  # the run's last model reply with text: its answer when its outputs hold none
 
     def text(self, value: object, style: str = "") -> Text:
         """A field of an event (untrusted): redacted, escapes made visible, never read as markup."""
@@ -270,6 +271,8 @@ class Narrator:
         )
 
     def _on_llm_end(self, e: LLMEndEvent) -> None:
+        if e.tool_call_id is None and e.text.strip():
+            self._last_reply = e.text
         if e.answered_by:
             self.say(("  (answered by ", "dim"), literal(e.answered_by, "bold"), (")", "dim"))
 
@@ -315,7 +318,13 @@ class Narrator:
 
     def _on_chain_end(self, e: ChainEndEvent) -> None:
         self.say(("> Finished chain.", "bold"))
-        self.say(("Output: ", "bold"), self.text(answer_of(e.outputs), "bold green"))
+        answer = answer_of(e.outputs)
+        if answer == "" and self._last_reply:  # an imported run whose export kept no output
+            self.say(
+                ("Output: ", "bold"), self.text(self._last_reply, "bold green"), ("   (the last model reply)", "dim")
+            )
+            return
+        self.say(("Output: ", "bold"), self.text(answer, "bold green"))
 
     def _on_chain_error(self, e: ChainErrorEvent) -> None:
         self.say(("> Chain failed: ", "bold red"), self.text(f"{e.error_type}: {e.message}", "red"))

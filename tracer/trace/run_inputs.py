@@ -62,11 +62,38 @@ def _part_text(part: Any) -> str:
 
 
 def answer_of(outputs: dict[str, Any]) -> Any:
-    """What a run answered: `outputs["output"]` (an AgentExecutor's), else the content of the last
-    message of `outputs["messages"]` (a LangGraph agent's final state), else the outputs as they are."""
-    if "output" in outputs:
-        return outputs["output"]
-    messages = outputs.get("messages")
-    if isinstance(messages, list) and messages and isinstance(messages[-1], dict) and "content" in messages[-1]:
-        return _text(messages[-1]["content"])
-    return outputs
+    """What a run answered: its text where the outputs hold one (`outputs["output"]`, an AgentExecutor's;
+    the last message of `outputs["messages"]`, a LangGraph agent's final state; the shapes real exports
+    record: a chat completion's choices, Gemini's candidates, GenAI parts), else the outputs as they are."""
+    found = answer_text(outputs)
+    if found is not None:
+        return found
+    return outputs.get("output", outputs)
+
+
+def answer_text(value: Any, depth: int = 0) -> str | None:
+    """The answer's text inside an output of any of those shapes; None when there is none to find."""
+    if depth > 8:  # deep enough for every shape above; a hostile one stops here
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        for item in reversed(value):  # the last message that says something (not a tool call's)
+            found = answer_text(item, depth + 1)
+            if found:
+                return found
+        return None
+    if not isinstance(value, dict):
+        return None
+    for key in ("output", "messages"):
+        if key in value:
+            return answer_text(value[key], depth + 1)
+    for key, inner in (("choices", "message"), ("candidates", "content")):
+        options = value.get(key)
+        if isinstance(options, list) and options and isinstance(options[0], dict):
+            return answer_text(options[0].get(inner), depth + 1)
+    content = value.get("content", value.get("parts", value.get("text")))
+    if isinstance(content, list):
+        text = " ".join(_part_text(part) for part in content).strip()
+        return text or None
+    return answer_text(content, depth + 1) if content is not None else None
