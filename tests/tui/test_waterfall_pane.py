@@ -114,3 +114,43 @@ def test_the_current_time_mark_never_cuts_a_ticks_label():
         assert axis[cursor] == "▼"
         labels = re.findall(r"╵(\S+)", axis)
         assert labels and all(re.fullmatch(r"\d+(\.\d+)?s", label) for label in labels), (cursor, axis)
+
+
+def one_bar_row(end: float, name: str, width: int = 60, then: float | None = None) -> str:
+    """A lane with a tool bar from 0 to `end` (and, with `then`, a second one starting there)."""
+    builder = WaterfallBuilder()
+    builder.add(0, "tool_start", 0.0, None, name)
+    builder.add(1, "tool_end", end, None, name)
+    if then is not None:
+        builder.add(2, "tool_start", then, None, "next")
+        builder.add(3, "tool_end", 6.0, None, "next")
+    waterfall = builder.waterfall()
+    return lane_row(waterfall, "tool 1", lane_cells(waterfall, 0, Window(0.0, 6.0, width)), None, None).plain[9:]
+
+
+def test_a_name_too_long_for_its_bar_is_written_whole_after_it_where_there_is_room():
+    # A 10-cell bar cannot hold "get_weather call_bj" (it used to read "get_weather"): written after it.
+    row = one_bar_row(1.0, "get_weather call_bj")
+    assert row.startswith("█" * 10 + " get_weather call_bj")
+    # A name that fits stays inside its bar.
+    assert one_bar_row(3.0, "short").startswith("█short███")
+    # No room after it (the next bar starts at once): clipped inside, as before, never drawn over the next bar.
+    crowded = one_bar_row(1.0, "get_weather call_bj", then=1.2)
+    assert crowded.startswith("█get_weath █next") and "call_bj" not in crowded
+
+
+async def test_under_lang_zh_the_panes_own_words_are_chinese_and_the_traces_are_kept(tmp_path):
+    app = debugger(shutil.copy(FIXTURES / "parallel_tools.jsonl", tmp_path / "parallel.jsonl"))
+    app.session.requested_lang = "zh"  # what `loopscope debug TRACE --lang zh` asks for
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one(WaterfallPane)
+        await pilot.press("w")
+        await settle(pilot, lambda: pane.waterfall is not None)
+        assert pane.border_title == "瀑布图 · 4 条泳道"
+        assert rows(pane)[-1].startswith("事件 0 不在任何条上")
+        await pilot.press("right", "right", "right")  # the second tool call (call_sh)
+        await settle(pilot)
+        detail = rows(pane)[-1]
+        assert detail.startswith("工具 get_weather call_sh · ") and "事件 7–" in detail
+        assert "event" not in detail and "tool " not in detail

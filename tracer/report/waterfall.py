@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,17 +84,21 @@ class Waterfall:
     def t1(self) -> float:
         return float(self.end.max()) if len(self) else 0.0
 
-    def describe(self, bar: int) -> str:
-        """One line for a bar: what it is, when, how long, its events."""
+    def describe(self, bar: int, say: Callable[[str], str] = str) -> str:
+        """One line for a bar: what it is, when, how long, its events. `say` gives our own words (the
+        kind, "event", "failed") in the reader's language; the bar's label, from the trace, is kept."""
         kind, label = BAR_KINDS[int(self.kind[bar])], self.labels[int(self.label[bar])]
-        what = label if CATEGORY_OF[int(self.kind[bar])] == 3 else f"{kind.replace('_', ' ')} {label}".strip()
+        what = label if CATEGORY_OF[int(self.kind[bar])] == 3 else f"{say(kind.replace('_', ' '))} {label}".strip()
         start, end = float(self.start[bar]), float(self.end[bar])
         first, last = int(self.first[bar]), int(self.last[bar])
-        span = f"event {first}" if first == last else f"events {first}–{last}"
+        span = f"{say('event')} {first}" if first == last else f"{say('events')} {first}–{last}"
         when = f"{start:.3f} s" if end == start else f"{start:.3f} → {end:.3f} s ({end - start:.3f} s)"
         notes = [
             n
-            for n, on in (("failed", self.error_at[bar] == self.error_at[bar]), ("unfinished", self.running[bar]))
+            for n, on in (
+                (say("failed"), self.error_at[bar] == self.error_at[bar]),
+                (say("unfinished"), self.running[bar]),
+            )
             if on
         ]
         return " · ".join([what, when, span, *notes])

@@ -201,6 +201,8 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
         lambda m: f"正在读取 {m[1]} 个事件的时间…{' ' + m[2] + '%' if m[2] else ''}",
     ),
     (r"waterfall shown \(w hides it\)", "已显示瀑布图（按 w 隐藏）"),
+    (r"(\d+) lanes?", r"\1 条泳道"),
+    (r"event (\d+) is between bars", r"事件 \1 不在任何条上"),
     (r"waterfall hidden \(w shows it\)", "瀑布图已隐藏（按 w 显示）"),
     (
         r"(end of that part · )?tutorial (\S+), part (\d+) of (\d+): stop 1/(\d+) · space walks the stops"

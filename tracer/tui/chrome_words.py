@@ -145,6 +145,13 @@ WORDS_ZH = {
     "zoom out": "缩小",
     "the whole run": "整个运行",
     "no model or tool calls in this run": "这次运行没有模型或工具调用",
+    # A bar's description under the lanes (the bar's own label stays as the trace has it).
+    "summary": "摘要",
+    "retry": "重试",
+    "rate limit": "限流等待",
+    "event": "事件",
+    "failed": "失败",
+    "unfinished": "未结束",
     "←/→ bars · ↑/↓ lanes · +/- zoom · 0 whole run · w hides": "←/→ 条 · ↑/↓ 泳道 · +/- 缩放 · 0 整个运行 · w 隐藏",
     "Indexing the trace… the waterfall appears when it is done.": "正在为轨迹建索引……完成后这里显示瀑布图。",
     "scroll down": "向下滚动",

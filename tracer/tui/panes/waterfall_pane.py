@@ -104,7 +104,9 @@ class WaterfallPane(Widget, can_focus=True):
         self.window = self.window if keep_window and self.window is not None else whole
         lanes = len(waterfall.lanes)
         self.styles.height = min(max(lanes, 1), MAX_LANE_ROWS) + 4  # the axis, the lanes, the line, the border
-        self.border_title = localise("Waterfall", self.lang) + f" · {lanes} lane{'s' * (lanes != 1)}"
+        self.border_title = (
+            localise("Waterfall", self.lang) + " · " + localise(f"{lanes} lane{'s' * (lanes != 1)}", self.lang)
+        )
         self.follow()
 
     # -- following the debugger ------------------------------------------------------------------------
@@ -221,9 +223,9 @@ class WaterfallPane(Widget, can_focus=True):
         if not len(waterfall):
             return Text(localise("no model or tool calls in this run", self.lang), style="dim")
         if self.current is None:
-            where = f"event {self.session.position} is between bars"
+            where = localise(f"event {self.session.position} is between bars", self.lang)
         else:
-            where = waterfall.describe(self.current)
+            where = waterfall.describe(self.current, lambda word: localise(word, self.lang))
         hint = localise("←/→ bars · ↑/↓ lanes · +/- zoom · 0 whole run · w hides", self.lang)
         line = literal(where)
         if line.cell_len + 2 + cell_len(hint) <= self.scrollable_content_region.width:

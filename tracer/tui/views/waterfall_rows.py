@@ -47,6 +47,11 @@ def axis_row(window: Window, cursor: int | None, label: str) -> Text:
     return row + axis
 
 
+def _blank(glyphs: list[tuple[str, Style | None]], start: int, end: int) -> bool:
+    """Are cells start..end-1 all inside the lane and empty (no bar, no mark, not the cursor's ┊)?"""
+    return end <= len(glyphs) and all(glyph == " " for glyph, _style in glyphs[start:end])
+
+
 def lane_row(waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | None, current: int | None) -> Text:
     """A lane: its name, then each cell: █ in a bar's colour (▓ the current event's bar), ▒ where several
     bars share a cell, ✗ where one failed, the marks of points (◆ fallback, ✂ trim, ✗ error), ┊ at the
@@ -69,9 +74,19 @@ def lane_row(waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | No
             glyph, style = ("▓", HERE[kind]) if here else ("█", AGGREGATE[kind])
         glyphs.append((glyph, style + CURRENT if here else style))
     for first, width, bar in cells.labels:  # a name inside the bars wide enough for it
-        text = waterfall.labels[int(waterfall.label[bar])][: width - 1]
+        name = literal(waterfall.labels[int(waterfall.label[bar])]).plain
         label = HERE[int(waterfall.kind[bar])] + CURRENT if bar == current else STYLES[int(waterfall.kind[bar])]
-        for offset, char in enumerate(literal(text).plain):
+        after = first + width + 1  # one blank cell between the bar's end and a name written after it
+        if len(name) > width - 1 and _blank(glyphs, after - 1, after + len(name)):
+            # Too long for its bar but with room after it (as a browser's waterfall writes it): whole,
+            # in the bar's colour.
+            outside = AGGREGATE[int(waterfall.kind[bar])] + (CURRENT if bar == current else Style())
+            for offset, char in enumerate(name):
+                if cell_len(char) != 1:
+                    break
+                glyphs[after + offset] = (char, outside)
+            continue
+        for offset, char in enumerate(name[: width - 1]):
             at = first + 1 + offset
             if cell_len(char) != 1:  # a wide (CJK) character would push the cells after it along
                 break
