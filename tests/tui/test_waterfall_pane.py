@@ -116,7 +116,7 @@ def test_the_current_time_mark_never_cuts_a_ticks_label():
         assert labels and all(re.fullmatch(r"\d+(\.\d+)?s", label) for label in labels), (cursor, axis)
 
 
-def one_bar_row(end: float, name: str, width: int = 60, then: float | None = None) -> str:
+def one_bar_row(end: float, name: str, width: int = 60, then: float | None = None, cursor: int | None = None) -> str:
     """A lane with a tool bar from 0 to `end` (and, with `then`, a second one starting there)."""
     builder = WaterfallBuilder()
     builder.add(0, "tool_start", 0.0, None, name)
@@ -125,7 +125,7 @@ def one_bar_row(end: float, name: str, width: int = 60, then: float | None = Non
         builder.add(2, "tool_start", then, None, "next")
         builder.add(3, "tool_end", 6.0, None, "next")
     waterfall = builder.waterfall()
-    return lane_row(waterfall, "tool 1", lane_cells(waterfall, 0, Window(0.0, 6.0, width)), None, None).plain[9:]
+    return lane_row(waterfall, "tool 1", lane_cells(waterfall, 0, Window(0.0, 6.0, width)), cursor, None).plain[9:]
 
 
 def test_a_name_too_long_for_its_bar_is_written_whole_after_it_where_there_is_room():
@@ -137,6 +137,9 @@ def test_a_name_too_long_for_its_bar_is_written_whole_after_it_where_there_is_ro
     # No room after it (the next bar starts at once): clipped inside, as before, never drawn over the next bar.
     crowded = one_bar_row(1.0, "get_weather call_bj", then=1.2)
     assert crowded.startswith("█get_weath █next") and "call_bj" not in crowded
+    # The time cursor's ┊ in the empty cells does not push the name back into its bar (the axis's ▼ has the time).
+    assert one_bar_row(1.0, "get_weather call_bj", cursor=15).startswith("█" * 10 + " get_weather call_bj")
+    assert one_bar_row(1.0, "x", cursor=40)[40] == "┊"
 
 
 async def test_under_lang_zh_the_panes_own_words_are_chinese_and_the_traces_are_kept(tmp_path):

@@ -48,8 +48,9 @@ def axis_row(window: Window, cursor: int | None, label: str) -> Text:
 
 
 def _blank(glyphs: list[tuple[str, Style | None]], start: int, end: int) -> bool:
-    """Are cells start..end-1 all inside the lane and empty (no bar, no mark, not the cursor's ┊)?"""
-    return end <= len(glyphs) and all(glyph == " " for glyph, _style in glyphs[start:end])
+    """Are cells start..end-1 inside the lane and free of bars and marks? (A name may cover the time
+    cursor's ┊ there: the axis's ▼ still marks the time.)"""
+    return end <= len(glyphs) and all(glyph in " ┊" for glyph, _style in glyphs[start:end])
 
 
 def lane_row(waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | None, current: int | None) -> Text:
