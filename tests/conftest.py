@@ -1,8 +1,10 @@
-"""How many processes run the suite: one for files or test ids, a worker per core for the fast subset, two per core for the rest."""
+"""How the suite's processes start: how many (one for files or test ids, a worker per core for the fast subset,
+two per core for the rest), and with Ctrl-C working in the processes the tests start."""
 
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 
@@ -27,3 +29,11 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     if "not slow" in (config.option.markexpr or ""):
         return cores
     return 2 * cores
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A suite started in the background by a script (`cmd &`, nohup) inherits SIGINT ignored, and so
+    would every process it starts: the tests that press Ctrl-C on a recording would see it do nothing.
+    A handler here is not inherited across exec: the processes the tests start get Ctrl-C back."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)

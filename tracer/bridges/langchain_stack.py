@@ -80,13 +80,18 @@ def _info(code: CodeType) -> tuple[CodeType, str | None, dict[int, SourceRef]]:
     return known
 
 
-def loop_stack(start: FrameType | None = None, stop: FrameType | None = None) -> tuple[SourceRef, ...]:
+def loop_stack(
+    start: FrameType | None = None, stop: FrameType | None = None, foreign: bool = False
+) -> tuple[SourceRef, ...]:
     """LangChain's agent-loop frames on the current stack, outermost first, each at its current line.
-    The walk ends at `stop` (the run's outermost loop frame): what called the run is not shown."""
+    The walk ends at `stop` (the run's outermost loop frame): what called the run is not shown.
+    `foreign`: `start` is another thread's, which runs on while it is walked (see thread_stack)."""
     frame: FrameType | None = start if start is not None else sys._getframe(1)
     found = []
     codes = _code_info
     while frame is not None:
+        if foreign and type(frame) is not FrameType:
+            break  # the other thread moved on under the walk: what was read so far is its stack
         code = frame.f_code
         known = codes.get(id(code))
         if known is None or known[0] is not code:
@@ -143,7 +148,9 @@ def rooted(stack: tuple[SourceRef, ...], root: tuple[SourceRef, ...]) -> bool:
 def thread_stack(thread_id: int | None) -> tuple[SourceRef, ...]:
     """The loop frames another thread is in right now (the run's own thread, waiting on its workers)."""
     frame = sys._current_frames().get(thread_id) if thread_id is not None else None
-    return loop_stack(frame) if frame is not None else ()
+    # That thread runs on while its frames are read: on CPython 3.11 a frame's f_back, read then, was
+    # once another object altogether (an Event; CI, one run in several). The walk stops there.
+    return loop_stack(frame, foreign=True) if frame is not None else ()
 
 
 def find_self(kind: type[_Found], start: FrameType | None = None) -> _Found | None:
