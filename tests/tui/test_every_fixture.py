@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.paths import FIXTURES
+from tests.helpers.paths import FIXTURES, ROOT
 from tracer.debug.stepping import Motion
+from tracer.trace.reader import load_trace
 from tracer.tui.launch import build_session
 from tracer.tui.views.detail_view import detail_text
 from tracer.tui.views.event_summary import summary_text
@@ -35,3 +36,20 @@ def test_every_pane_renders_at_every_event(fixture, tmp_path):
     for motion in Motion:
         session.land(session.motion(motion, 1).advance(), motion, 1)
     assert session.position == len(session) - 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_langgraph_runs_question_and_answer_head_its_timeline_in_both_languages(lang):
+    # The Chinese rows once read only an AgentExecutor's "input"/"output": a graph run's were blank and a dict.
+    events = load_trace(FIXTURES / "langchain" / "retry_jitter.jsonl")[1]
+    first, last = summary_text(events[0], lang=lang).plain, summary_text(events[-1], lang=lang).plain
+    assert "What is the weather like in Beijing today?" in first
+    assert "Sorry, I could not get Beijing's weather" in last and "messages" not in last
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_imported_run_without_a_question_or_answer_says_so_rather_than_leaving_a_blank(lang):
+    events = load_trace(ROOT / "tests" / "data" / "langfuse" / "openai-agents-2025-09-30.json")[1]
+    first, last = summary_text(events[0], lang=lang).plain, summary_text(events[-1], lang=lang).plain
+    assert first.endswith("(none in the inputs)" if lang == "en" else "（输入里没有）")
+    assert last.endswith("(empty)" if lang == "en" else "（空）")

@@ -79,7 +79,12 @@ def _caller(event: EventBase) -> str:
 
 
 def _output(values: dict) -> str:
-    return first_line(str(answer_of(values)))
+    return first_line(str(answer_of(values))) or "(empty)"  # said, not a blank that reads as cut off
+
+
+def _question(inputs: dict) -> str:
+    # An import whose inputs hold the framework's objects: its first model call has the question.
+    return first_line(question_of(inputs)) or "(none in the inputs)"
 
 
 RecoveryEvent = (
@@ -116,7 +121,7 @@ def recovery_summary(e: RecoveryEvent) -> str:
 # What each kind says, in a few words, the deciding value first (rows are cut on the right);
 # model and tool text is cut to its first line.
 SUMMARIES = {
-    "chain_start": lambda e: "question: " + first_line(question_of(e.inputs)),
+    "chain_start": lambda e: "question: " + _question(e.inputs),
     "llm_start": lambda e: f"{_caller(e)}() → {e.model} · {len(e.prompt):,} chars",
     "llm_end": lambda e: (
         _tool_calls(e)

@@ -7,12 +7,18 @@ from typing import Any
 
 from executor.events import LLMEndEvent
 
+from ...trace.run_inputs import answer_of, question_of
 from .clipped_text import first_line
 from .mcp_view import mcp_summary
 
 
 def _output(values: dict) -> str:
-    return first_line(str(values.get("output", values)))
+    answer = first_line(str(answer_of(values)))
+    return answer or "（空）"
+
+
+def _question(inputs: dict) -> str:
+    return first_line(question_of(inputs)) or "（输入里没有）"
 
 
 def _caller(event: Any) -> str:
@@ -48,7 +54,7 @@ def _recovery(e: Any) -> str:
 
 
 SUMMARIES_ZH: dict[str, Callable[[Any], str]] = {
-    "chain_start": lambda e: "问题：" + first_line(str(e.inputs.get("input", ""))),
+    "chain_start": lambda e: "问题：" + _question(e.inputs),
     "llm_start": lambda e: f"{_caller(e)}() → {e.model} · {len(e.prompt):,} 字符",
     "llm_end": lambda e: (
         _tool_calls(e)
