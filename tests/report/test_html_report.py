@@ -13,9 +13,10 @@ import pytest
 
 from tests.helpers.paths import FIXTURES
 from tracer.report import html_trace
-from tracer.report.html_events import SUMMARY_CHARS
+from tracer.report.html_events import SUMMARY_CHARS, summary
 from tracer.report.html_page import SCRIPT
 from tracer.report.html_trace import trace_page
+from tracer.trace.reader import load_trace
 
 PLANTED = [
     "<script>window.pwned = 1</script>",
@@ -194,3 +195,11 @@ def test_a_lone_surrogate_is_shown_not_called_unreadable(tmp_path):
     page = parsed(trace_page(path))
     assert "unreadable" not in "".join(page.text)
     assert any("bad byte" in entry[1] for entries in page.details().values() for entry in entries)
+
+
+def test_a_langgraph_runs_rows_name_its_question_and_answer_not_its_message_lists():
+    events = load_trace(FIXTURES / "langchain" / "retry_jitter.jsonl")[1]
+    first, last = (json.loads(event.model_dump_json()) for event in (events[0], events[-1]))
+    assert summary(first) == "What is the weather like in Beijing today?"
+    assert summary(last).startswith("Sorry, I could not get Beijing's weather")
+    assert summary({"kind": "chain_start", "inputs": ["not", "a", "dict"]}) == '["not", "a", "dict"]'

@@ -11,6 +11,7 @@ import orjson
 
 from ..trace.literal_text import scrub
 from ..trace.redact import Redactor
+from ..trace.run_inputs import answer_of, question_of
 from .cost import CallCost
 
 ENVELOPE = {"seq", "run_id", "t", "iteration", "kind"}
@@ -30,8 +31,17 @@ def _tail(text: Any) -> str:
     return flat if len(flat) <= SUMMARY_CHARS else "…" + flat[-(SUMMARY_CHARS - 1) :]
 
 
+def _asked(inputs: Any) -> Any:
+    """The question (an AgentExecutor's input, a LangGraph agent's last user message), else the inputs."""
+    return (question_of(inputs) or inputs) if isinstance(inputs, dict) else inputs
+
+
+def _answered(outputs: Any) -> Any:
+    return (answer_of(outputs) or outputs) if isinstance(outputs, dict) else outputs
+
+
 SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
-    "chain_start": lambda e: _line(e.get("inputs", "")),
+    "chain_start": lambda e: _line(_asked(e.get("inputs", ""))),
     "llm_start": lambda e: f"{e.get('model', '')} · {_tail(e.get('prompt_append') or e.get('prompt', ''))}",
     "llm_end": lambda e: _line(
         e.get("text") or ", ".join(str((c or {}).get("name", "")) for c in e.get("tool_calls") or []) or ""
@@ -49,7 +59,7 @@ SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
     "step": lambda e: _line(e.get("observation", "")),
     "finish_check": lambda e: f"isinstance(output, AgentFinish) → {e.get('is_finish', '')}",
     "fallback": lambda e: _line(f"{e.get('failed_model', '')} → {e.get('next_model', '')}: {e.get('error', '')}"),
-    "chain_end": lambda e: _line(e.get("outputs", "")),
+    "chain_end": lambda e: _line(_answered(e.get("outputs", ""))),
     "chain_error": lambda e: _line(f"{e.get('error_type', '')}: {e.get('message', '')}"),
     "parse_error": lambda e: _line(e.get("error", "")),
     "limit_reached": lambda e: _line(f"{e.get('reason', '')} after {e.get('iterations', '')} iterations"),
