@@ -8,11 +8,12 @@ from collections import Counter
 import pytest
 
 from tests.helpers.foreign_traces import write_langsmith
-from tests.helpers.paths import FIXTURES
+from tests.helpers.paths import FIXTURES, ROOT
 from tests.runs.conftest import SHIPPED
 from tracer.report.cost import CostTotal, PriceTable, call_costs
 from tracer.runs.run_row import priced
 from tracer.runs.summary import summarise
+from tracer.trace.importers import convert_all, write_conversion
 from tracer.trace.reader import load_trace
 
 PRICES = PriceTable.load()
@@ -136,3 +137,20 @@ def test_an_imported_export_says_what_it_was_and_keeps_its_own_path(tmp_path):
     assert row.readable and row.path == str(export)
     assert row.imported and "LangSmith" in row.imported
     assert row.model_calls >= 1 and row.tool_calls >= 1
+
+
+def test_an_imported_run_is_named_as_its_source_named_it(tmp_path):
+    source = ROOT / "tests" / "data" / "langfuse" / "ag2-2026-03-09.json"
+    written = write_conversion(convert_all(source).pick(None), source, tmp_path / "anything.jsonl")
+    assert row_of(written).name == "conversation user_proxy"  # the trace's name in the Langfuse export
+
+
+def test_a_hostile_imported_name_is_one_scrubbed_line_and_a_missing_one_is_the_file_name(tmp_path):
+    lines = (FIXTURES / "rose_pricing.jsonl").read_text("utf-8").splitlines(keepends=True)
+    header = {"format": "loopscope-trace", "schema_version": 1}
+    for name, (given, shown) in enumerate(
+        [("evil\x1b[31m\nname", "evil␛[31m name"), (42, "1.jsonl"), ("  ", "2.jsonl")]
+    ):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(json.dumps({**header, "imported_name": given}) + "\n" + "".join(lines[1:]), "utf-8")
+        assert row_of(path).name == shown

@@ -227,7 +227,9 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
             tally.add(trace[position])
         header = trace.header
         outcome, detail = _outcome(tally, trace.warning, _ends_mid_line(trace.path))
-        name = header.scenario or header.agent or os.path.basename(path)  # one_line below scrubs it
+        given = (header.model_extra or {}).get("imported_name")  # an import's name for its trace, untrusted
+        name = header.scenario or header.agent or (given if isinstance(given, str) and given.strip() else None)
+        name = name or os.path.basename(path)  # one_line below scrubs it
         began = stamp_seconds(header.recorded_at)
         row = RunRow(
             path=path,

@@ -41,6 +41,8 @@ def trace_meta(conversion: Conversion, source: Path) -> dict[str, Any]:
     meta: dict[str, Any] = {"imported_from": str(source), "import_format": conversion.format}
     if conversion.trace_id is not None:
         meta["imported_trace_id"] = conversion.trace_id
+    if conversion.name:  # the trace's own name in the source ("LangGraph", "Agent workflow"): runs' name column
+        meta["imported_name"] = conversion.name
     # When the source's run began, not when it was converted (None: the source's times are no dates).
     meta["recorded_at"] = utc_stamp(conversion.started) if conversion.started is not None else None
     return meta
