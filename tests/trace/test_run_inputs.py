@@ -81,6 +81,7 @@ def test_the_answer_is_the_output_or_the_last_messages_content():
         ),
         ({"output": {"messages": [{"type": "ai", "content": "nested"}]}}, "nested"),
         ({"output": ""}, ""),
+        ({"output": ["roses", "tulips"]}, ["roses", "tulips"]),  # an answer that is a list stays whole
     ],
 )
 def test_the_answer_is_found_in_the_shapes_exports_record(outputs, answer):

@@ -78,8 +78,10 @@ def answer_text(value: Any, depth: int = 0) -> str | None:
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        for item in reversed(value):  # the last message that says something (not a tool call's)
-            found = answer_text(item, depth + 1)
+        # A list of messages: the last that says something (not a tool call's). A list of anything
+        # else (an agent that answered with a list) is the answer as it is.
+        for item in reversed(value):
+            found = answer_text(item, depth + 1) if isinstance(item, dict) else None
             if found:
                 return found
         return None
