@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path.cwd()))  # run from a checkout: that checkout's tracer
-from tracer.report.otlp import spans_of
-from tracer.report.otlp_wire import otlp_json
+from tracer.report.otlp.export import spans_of
+from tracer.report.otlp.wire import otlp_json
 from tracer.trace.transitions import Trace
 
 

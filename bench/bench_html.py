@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_debugger import generate
 
 from tests.helpers.headless_chromium import HeadlessChromium
-from tracer.report.html_trace import trace_page
+from tracer.report.html.trace_page import trace_page
 
 OPENED = """(() => { const n = performance.getEntriesByType('navigation')[0];
   return n && n.loadEventEnd > 0 ? JSON.stringify({dom: n.domContentLoadedEventEnd, load: n.loadEventEnd}) : ''; })()"""

@@ -176,7 +176,7 @@ def main(traces: int = 5000) -> None:
         f"{took:.2f} s best of 3 ({spans / took:,.0f} spans/s; {cpu:.2f} s CPU, best of 3), "
         f"peak RSS {peak:.0f} MB; load average {load:.2f} on {os.cpu_count()} CPUs"
     )
-    from tracer.report.tokens import estimate_tokens
+    from tracer.report.cost.tokens import estimate_tokens
 
     text = "Thought: 我需要先找到目前市场上玫瑰花的一般进货价格 Action: Search\n" * 2000
     best = min(_timed(lambda: estimate_tokens(text)) for _ in range(5))

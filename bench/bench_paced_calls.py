@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from executor import ModelReply, ScriptedModel, ToolCall  # noqa: E402
+from tracer.agents.user_agent import load_user_agent  # noqa: E402
 from tracer.debug.live_run import LiveRun  # noqa: E402
 from tracer.debug.session import build_session  # noqa: E402
 from tracer.replay.builder import replayed_executor  # noqa: E402
-from tracer.replay.user_agent import load_user_agent  # noqa: E402
 from tracer.replay.verify import recorded_inputs  # noqa: E402
 from tracer.trace.transitions import Trace  # noqa: E402
 from tracer.trace.writer import TraceWriter  # noqa: E402

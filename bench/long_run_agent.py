@@ -24,7 +24,7 @@ def build(model: ChatModel) -> AgentExecutor:
 
 def record(path: Path) -> Path:
     """Record the run into `path` (a header naming this agent, so the debugger re-executes it when trusted)."""
-    from tracer.replay.user_agent import load_user_agent
+    from tracer.agents.user_agent import load_user_agent
     from tracer.trace.writer import TraceWriter
 
     agent = load_user_agent(SPEC, {"input": QUESTION})

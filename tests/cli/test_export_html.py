@@ -12,7 +12,7 @@ from tests.helpers.headless_chromium import HeadlessChromium, chromium_path
 from tests.helpers.paths import FIXTURES
 from tests.report.test_html_report import hostile_trace
 from tracer.cli import main
-from tracer.report.waterfall_scan import waterfall_of_trace
+from tracer.report.waterfall.scan import waterfall_of_trace
 from tracer.trace.index import TraceIndex
 from tracer.trace.reader import TraceFile
 

@@ -11,7 +11,7 @@ import pytest
 from executor import AgentExecutor, ModelReply, ScriptedModel, Tool, create_react_agent
 from tests.helpers.paths import FIXTURES, ROSE
 from tracer.cli import main
-from tracer.replay.playground import recorded_call, rerun_call
+from tracer.models.playground import recorded_call, rerun_call
 from tracer.trace.reader import load_trace
 from tracer.trace.writer import TraceWriter
 

@@ -4,7 +4,7 @@ import pytest
 
 from executor import ScriptedModel
 from tracer.cli import main
-from tracer.replay.record_modes import (
+from tracer.replay.cassette import (
     Cassette,
     CassetteMissing,
     RecordMode,

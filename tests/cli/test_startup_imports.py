@@ -42,7 +42,7 @@ def test_the_tutorials_debugger_path_leaves_numexpr_highlighting_and_the_replay_
         "rich.syntax",
         "tracer.debug.live_run",
         "multiprocessing",
-        "tracer.report.ledger",
+        "tracer.report.narration.ledger",
         "tracer.trace.writer",
         "orjson",
         "numpy",
@@ -169,7 +169,7 @@ def test_debugging_a_trace_leaves_numpy_and_the_replay_machinery_for_later():
 @pytest.mark.parametrize("argv", [["run", "--help"], ["debug", "--help"]])
 def test_a_subcommands_help_loads_no_engine_and_not_typing(argv):
     code = f"import contextlib, tracer.cli\nwith contextlib.suppress(SystemExit):\n    tracer.cli.main({argv!r})"
-    assert loaded_after(code, ("typing", "executor.events", "tracer.replay.agents", "rich")) == []
+    assert loaded_after(code, ("typing", "executor.events", "tracer.agents.scenario_registry", "rich")) == []
 
 
 def test_the_live_options_name_the_models_variable_as_the_executor_does():

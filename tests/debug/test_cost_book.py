@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.helpers.paths import ROSE
 from tracer.debug.session import build_session
-from tracer.report.ledger import Ledger
+from tracer.report.narration.ledger import Ledger
 from tracer.trace.reader import TraceFile
 
 

@@ -8,7 +8,7 @@ import pytest
 from executor import ManualClock, ScriptedModel
 from executor.events import CLASS_BY_KIND
 from executor.paths import PROJECT_ROOT
-from tracer.report.ledger import Ledger
+from tracer.report.narration.ledger import Ledger
 from tutorials import get_scenario
 
 ROUND_WITH_TOOL = ["llm_start", "llm_end", "agent_action", "tool_start", "tool_end", "step", "finish_check"]

@@ -150,7 +150,7 @@ def test_importing_the_executor_pulls_in_neither_tracer_nor_the_openai_sdk():
 
 def test_a_credential_in_the_base_url_query_is_redacted_like_the_key(live_env, capsys, monkeypatch):
     from tracer.cli import main
-    from tracer.replay.live_model import build_live_model
+    from tracer.models.live_model import build_live_model
 
     url = live_env.base_url + "?api-key=azure-secret-4242&api-version=2024-06-01"
     assert display_url(url).endswith("?api-key=***&api-version=2024-06-01")

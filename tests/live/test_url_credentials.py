@@ -180,7 +180,7 @@ def test_error_text_loses_the_literal_secrets_longest_first():
 def test_every_model_of_the_list_has_its_url_password_and_key_redacted(monkeypatch, tmp_path):
     """--fallbacks: each AVAILABLE_MODELS entry may bring its own user:password@ and key variable,
     which no secret-looking name gives away (QWEN_K): the run's redactor knows them all."""
-    from tracer.replay.live_model import build_live_model
+    from tracer.models.live_model import build_live_model
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("OPENAI_API_KEY", "main-key-0123456789")
@@ -216,7 +216,7 @@ def test_a_key_of_a_letter_or_two_does_not_blank_those_letters_in_error_text(key
 
 
 def test_a_one_letter_key_for_a_local_server_does_not_blank_that_letter_in_the_trace(monkeypatch, tmp_path):
-    from tracer.replay.live_model import build_live_model
+    from tracer.models.live_model import build_live_model
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("AVAILABLE_MODELS", raising=False)

@@ -14,7 +14,7 @@ from executor import (
 )
 from tests.helpers.loop_builders import action, finish, run_collecting
 from tracer.replay.builder import replayed_executor
-from tracer.replay.cassette import (
+from tracer.replay.recorded_answers import (
     ReplayDivergence,
     ReplayModel,
     cassette_tools,

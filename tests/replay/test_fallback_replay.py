@@ -1,6 +1,6 @@
 """What the events record is enough to re-execute a run with fallbacks and breakers offline, event for event.
 
-The cassette (tracer.replay.cassette.replay_model) rebuilds each model's attempts from the events alone
+The cassette (tracer.replay.recorded_answers.replay_model) rebuilds each model's attempts from the events alone
 (retry, breaker_open, fallback, plan_error, llm_end with answered_by, finish_reason and refusal), the chain
 and its breakers from chain_start's settings["model_chain"], the rules from settings["degradation"]; the
 re-run must narrate exactly what the recording did.
@@ -24,7 +24,7 @@ from executor.recovery.model_chain import restore_model
 from tests.helpers.failing_models import DeadModel
 from tests.helpers.loop_builders import action, echo_tool, finish
 from tracer.replay.builder import recorded_degradation
-from tracer.replay.cassette import ReplayModel, replay_model
+from tracer.replay.recorded_answers import ReplayModel, replay_model
 from tracer.replay.verify import compare_runs
 
 POLICY = RetryPolicy(max_retries=3, jitter=False)

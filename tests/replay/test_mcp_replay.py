@@ -10,10 +10,10 @@ import pytest
 
 from executor import AgentExecutor, ManualClock, RetryPolicy, ScriptedModel, create_react_agent, mcp_tools
 from tests.helpers.mcp_processes import SDK_SERVER, processes_with, wait_until
+from tracer.agents.user_agent import user_build
 from tracer.replay.builder import replayed_executor
+from tracer.replay.cassette import Cassette
 from tracer.replay.fork import fork_trace
-from tracer.replay.record_modes import Cassette
-from tracer.replay.user_agent import user_build
 from tracer.replay.verify import compare_runs, recorded_inputs, run_collecting
 from tracer.trace.transitions import Trace
 from tracer.trace.writer import TraceWriter

@@ -6,7 +6,7 @@ import pytest
 
 from executor import ScriptedModel
 from tests.helpers.paths import ROSE
-from tracer.replay.playground import REPLAYED, PlaygroundError, recorded_call, rerun_call
+from tracer.models.playground import REPLAYED, PlaygroundError, recorded_call, rerun_call
 from tracer.trace.reader import load_trace
 
 

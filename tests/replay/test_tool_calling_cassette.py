@@ -8,7 +8,7 @@ from executor import Tool
 from executor.events import event_from_json
 from tests.helpers.loop_builders import run_collecting
 from tests.helpers.tool_calling_builders import calls, tool_calling_executor
-from tracer.replay.cassette import ReplayDivergence, ReplayModel, cassette_tools
+from tracer.replay.recorded_answers import ReplayDivergence, ReplayModel, cassette_tools
 from tracer.replay.verify import compare_runs
 from tracer.trace.normalise import in_call_order
 

@@ -13,10 +13,10 @@ from tests.helpers.hostile_agents import (
     markers,
     write_bait,
 )
+from tracer.agents.scenario_registry import UnknownAgent
+from tracer.agents.trust import UntrustedAgent, agent_ref, module_file, trusted_spec
 from tracer.debug.session import build_session
-from tracer.replay.agents import UnknownAgent
 from tracer.replay.fork import ForkError, fork_trace
-from tracer.replay.trust import UntrustedAgent, agent_ref, module_file, trusted_spec
 from tracer.replay.verify import verify_trace
 
 # Every way a header can name code: a file beside the trace (relative, ./, absolute), a module in the

@@ -3,9 +3,9 @@
 import asyncio
 
 from executor import AgentExecutor, ManualClock, ScriptedModel, create_react_agent, tool
+from tracer.agents.user_agent import user_build
 from tracer.replay.builder import replayed_executor
 from tracer.replay.fork import fork_trace
-from tracer.replay.user_agent import user_build
 from tracer.replay.verify import compare_runs, recorded_inputs, run_collecting
 from tracer.trace.normalise import first_difference, normalise_events
 from tracer.trace.transitions import Trace

@@ -10,7 +10,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from tracer.report.cjk_wrap import NO_LINE_END, NO_LINE_START, WrappedText, _wrap_units, wrap_note, wrap_text
+from tracer.report.text.cjk_wrap import NO_LINE_END, NO_LINE_START, WrappedText, _wrap_units, wrap_note, wrap_text
 
 _OLD_CLASS = "\u2014\u2026\u201c\u201d\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
 # what _wrap_units replaced, but for a no-break space, which now joins the run it stands in

@@ -6,9 +6,9 @@ import pytest
 
 from executor.events import LLMEndEvent, LLMStartEvent, SourceRef
 from tests.helpers.paths import FIXTURES
-from tracer.report.cost import ENV_PRICES, PriceTable, PriceTableError, call_costs
-from tracer.report.ledger import Ledger
-from tracer.report.tokens import estimate_tokens
+from tracer.report.cost.prices import ENV_PRICES, PriceTable, PriceTableError, call_costs
+from tracer.report.cost.tokens import estimate_tokens
+from tracer.report.narration.ledger import Ledger
 from tracer.trace.reader import TraceFile
 
 SOURCE = SourceRef(file="executor/models/chat_model.py", line=1, function="call_model")

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.paths import FIXTURES
-from tracer.report import html_trace
-from tracer.report.html_events import SUMMARY_CHARS, summary
-from tracer.report.html_page import SCRIPT
-from tracer.report.html_trace import trace_page
+from tracer.report.html import trace_page as html_trace
+from tracer.report.html.events import SUMMARY_CHARS, summary
+from tracer.report.html.page import SCRIPT
+from tracer.report.html.trace_page import trace_page
 from tracer.trace.reader import load_trace
 
 PLANTED = [

@@ -8,8 +8,8 @@ from rich.console import Console
 from executor import ManualClock, ScriptedModel, Tool
 from tests.helpers.loop_builders import action, finish, scripted_executor
 from tests.helpers.paths import FIXTURES, ROOT
-from tracer.report.literal import literal
-from tracer.report.narrator import Narrator
+from tracer.report.narration.narrator import Narrator
+from tracer.report.text.literal import literal
 from tracer.trace.literal_text import scrub
 from tracer.trace.reader import load_trace
 from tutorials import get_scenario

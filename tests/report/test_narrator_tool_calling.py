@@ -5,8 +5,8 @@ import io
 from rich.console import Console
 
 from tests.helpers.paths import FIXTURES
-from tracer.report.ledger import Ledger
-from tracer.report.narrator import Narrator, reply_text
+from tracer.report.narration.ledger import Ledger
+from tracer.report.narration.narrator import Narrator, reply_text
 from tracer.trace.reader import load_trace
 
 

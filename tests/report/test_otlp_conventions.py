@@ -22,8 +22,8 @@ from tests.helpers.otlp_receiver import OTLPReceiver
 from tests.helpers.otlp_tree import SpanTree, spans_of_document, unflatten
 from tracer import OTelListener, TraceWriter
 from tracer.cli import main
-from tracer.report import otlp_names as on
-from tracer.report.otlp_spans import SpanBuilder
+from tracer.report.otlp import names as on
+from tracer.report.otlp.spans import SpanBuilder
 from tracer.trace import otel_mapping as om
 from tracer.trace.reader import load_trace
 from tracer.trace.redact import default_redactor

@@ -12,7 +12,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from tests.helpers.otlp_receiver import OTLPReceiver
 from tests.helpers.otlp_tree import SpanTree
 from tracer.cli import main
-from tracer.report.otlp_wire import request_json
+from tracer.report.otlp.wire import request_json
 from tracer.trace import otel_mapping as om
 from tracer.trace.reader import load_trace
 from tutorials import get_scenario

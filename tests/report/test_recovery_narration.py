@@ -7,8 +7,8 @@ from rich.console import Console
 from executor import ModelReply, RuleSet
 from executor.events import BreakerClosedEvent, BreakerHalfOpenEvent, DegradeEvent, RefusalEvent
 from tests.helpers.loop_builders import scripted_executor
-from tracer.report.ledger import Ledger
-from tracer.report.narrator import Narrator
+from tracer.report.narration.ledger import Ledger
+from tracer.report.narration.narrator import Narrator
 from tracer.trace.literal_text import scrub
 from tracer.trace.reader import load_trace
 from tutorials import SCENARIOS

@@ -8,7 +8,7 @@ import tutorials
 from tracer.cli.scenarios import scenario_named
 from tracer.cli.usage_error import UsageError
 from tracer.report.diff import diff_traces, render_diff
-from tracer.report.ledger import Ledger
+from tracer.report.narration.ledger import Ledger
 from tracer.trace.reader import load_trace
 
 

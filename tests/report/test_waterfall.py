@@ -10,10 +10,10 @@ import pytest
 
 from tests.helpers.foreign_traces import write_otlp
 from tests.helpers.paths import FIXTURES
-from tracer.report.waterfall import BAR_KINDS, MAX_LANES, Waterfall
-from tracer.report.waterfall_builder import WaterfallBuilder
-from tracer.report.waterfall_cells import Window, fit, following, lane_cells, zoomed
-from tracer.report.waterfall_scan import waterfall_of_events, waterfall_of_trace
+from tracer.report.waterfall.builder import WaterfallBuilder
+from tracer.report.waterfall.cells import Window, fit, following, lane_cells, zoomed
+from tracer.report.waterfall.picture import BAR_KINDS, MAX_LANES, Waterfall
+from tracer.report.waterfall.scan import waterfall_of_events, waterfall_of_trace
 from tracer.trace.index import TraceIndex
 from tracer.trace.reader import TraceFile
 
@@ -126,7 +126,7 @@ def test_a_live_run_grows_event_by_event_to_the_same_bars():
     with TraceFile(FIXTURES / "parallel_tools.jsonl") as trace:
         events = list(trace)
     builder = WaterfallBuilder()
-    from tracer.report.waterfall_scan import feed_event  # the live pane's way in
+    from tracer.report.waterfall.scan import feed_event  # the live pane's way in
 
     midway = None
     for position, event in enumerate(events):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tracer.report.cost import PriceTable
+from tracer.report.cost.prices import PriceTable
 from tracer.runs.aggregates import by_model, by_tool, percentile
 from tracer.runs.catalogue import Catalogue
 from tracer.runs.listing import list_runs

@@ -11,8 +11,8 @@ from tests.report.test_html_report import PLANTED, parsed
 from tracer.cli import main
 from tracer.cli.runs_charts import chart_text
 from tracer.cli.usage_error import UsageError
-from tracer.report.cost import PriceTable
-from tracer.report.html_page import SCRIPT
+from tracer.report.cost.prices import PriceTable
+from tracer.report.html.page import SCRIPT
 from tracer.runs.charts import RunCharts, run_charts
 from tracer.runs.charts_html import charts_page
 from tracer.runs.run_row import ModelUse, RunRow, ToolCall, priced

@@ -10,7 +10,7 @@ import pytest
 from tests.helpers.foreign_traces import write_langsmith
 from tests.helpers.paths import FIXTURES, ROOT
 from tests.runs.conftest import SHIPPED
-from tracer.report.cost import CostTotal, PriceTable, call_costs
+from tracer.report.cost.prices import CostTotal, PriceTable, call_costs
 from tracer.runs.run_row import priced
 from tracer.runs.summary import summarise
 from tracer.trace.importers import convert_all, write_conversion

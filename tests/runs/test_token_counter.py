@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.runs.conftest import SHIPPED
-from tracer.report.tokens import estimate_tokens
+from tracer.report.cost.tokens import estimate_tokens
 from tracer.runs.token_counter import TokenCounter
 from tracer.trace.reader import TraceFile
 

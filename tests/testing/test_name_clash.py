@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.user_project import QUESTION, REPLIES, write_project
+from tracer.agents.name_clash import HOME, clash_advice, clashing_modules
+from tracer.agents.scenario_registry import UnknownAgent
+from tracer.agents.user_agent import import_build
 from tracer.cli.serve import LOOPSCOPE_COMMAND
-from tracer.replay.agents import UnknownAgent
-from tracer.replay.name_clash import HOME, clash_advice, clashing_modules
-from tracer.replay.user_agent import import_build
 
 # The project's test runs the florist agent under a cassette it records on the first run.
 PROJECT_TEST = f"""

@@ -85,7 +85,7 @@ def test_without_a_cassette_record_mode_none_fails_and_says_how_to_record(pytest
         ]
     )
     assert not (pytester.path / CASSETTE).exists()
-    assert "record_modes.py" not in result.stdout.str()  # the message is the failure: no frames inside loopscope
+    assert "cassette.py" not in result.stdout.str()  # the message is the failure: no frames inside loopscope
 
 
 def test_a_divergence_is_a_short_report_and_tb_long_shows_loopscopes_frames(pytester):
@@ -106,10 +106,10 @@ def test_a_divergence_is_a_short_report_and_tb_long_shows_loopscopes_frames(pyte
             "test_agent.py:*: ReplayDivergence",
         ]
     )
-    assert "record_modes.py" not in failure and "def _replay" not in failure and len(failure.splitlines()) < 30
+    assert "cassette.py" not in failure and "def _replay" not in failure and len(failure.splitlines()) < 30
     assert "snapshot unused" not in result.stdout.str()  # it did not run, so syrupy must not offer to delete it
     long = run(pytester, "--tb=long")
-    assert "record_modes.py" in long.stdout.str() and "def _replay" in long.stdout.str()
+    assert "cassette.py" in long.stdout.str() and "def _replay" in long.stdout.str()
 
 
 def test_a_changed_loop_fails_naming_the_event_and_the_prompt_diff(pytester):

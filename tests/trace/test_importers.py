@@ -19,7 +19,7 @@ from tests.helpers.foreign_traces import (
     write_otlp,
 )
 from tests.helpers.paths import FIXTURES, ROSE
-from tracer.report.ledger import Ledger
+from tracer.report.narration.ledger import Ledger
 from tracer.trace import otel_mapping as om
 from tracer.trace.importers import ImportProblem, convert
 from tracer.trace.reader import TraceFile, load_trace

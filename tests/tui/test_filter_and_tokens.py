@@ -233,7 +233,7 @@ async def test_quitting_during_a_long_condition_search_stops_the_search(rose, mo
 
 
 def test_the_status_lines_bill_says_nothing_it_does_not_know():
-    from tracer.report.cost import CostTotal
+    from tracer.report.cost.prices import CostTotal
     from tracer.tui.flows.tutorials import tutorial_session
     from tracer.tui.panes.status_line import _bill, bill_text
 

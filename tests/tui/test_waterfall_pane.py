@@ -8,8 +8,8 @@ import shutil
 from tests.helpers.foreign_traces import write_otlp
 from tests.helpers.paths import FIXTURES
 from tests.helpers.pilot_helpers import debugger, settle
-from tracer.report.waterfall_builder import WaterfallBuilder
-from tracer.report.waterfall_cells import Window, lane_cells
+from tracer.report.waterfall.builder import WaterfallBuilder
+from tracer.report.waterfall.cells import Window, lane_cells
 from tracer.tui.panes.waterfall_pane import WaterfallPane
 from tracer.tui.views.waterfall_rows import axis_row, lane_row
 

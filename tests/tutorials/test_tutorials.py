@@ -14,8 +14,8 @@ from executor import ManualClock, ScriptedModel
 from tests.helpers.pilot_helpers import until
 from tracer.cli import main
 from tracer.cli import tutorial as tutorial_command
-from tracer.replay.cassette import ReplayModel
-from tracer.report.cjk_wrap import wrap_note
+from tracer.replay.recorded_answers import ReplayModel
+from tracer.report.text.cjk_wrap import wrap_note
 from tracer.trace.reader import load_trace
 from tracer.tui.app import DebuggerApp
 from tracer.tui.launch import build_session

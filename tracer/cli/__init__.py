@@ -98,7 +98,7 @@ def _run(argv: list[str] | None) -> int:
     # Here, not at the top: importing tracer.cli stays light (every subcommand module does, for
     # COMMANDS), and --help, --version and a bare `loopscope` answer before pydantic and the trace
     # reader load (about 0.2 s; tests/cli/test_startup_imports.py).
-    from ..report.cost import PriceTableError
+    from ..report.cost.prices import PriceTableError
     from ..trace.literal_text import scrub
     from ..trace.reader import TraceFormatError
     from ..trace.redact import RedactionPatternError, Redactor, configured_patterns

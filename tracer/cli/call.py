@@ -11,9 +11,9 @@ from rich.text import Text
 
 from executor.events import LLMEndEvent, LLMStartEvent, SourceRef
 
-from ..replay.playground import PlaygroundError, configured_model, read_request, recorded_call, rerun_call
-from ..report.cost import CallCost, PriceTable, call_costs
-from ..report.literal import literal
+from ..models.playground import PlaygroundError, configured_model, read_request, recorded_call, rerun_call
+from ..report.cost.prices import CallCost, PriceTable, call_costs
+from ..report.text.literal import literal
 from ..trace.reader import load_trace
 from . import COMMANDS
 from .scenarios import add_agent_argument

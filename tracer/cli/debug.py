@@ -86,8 +86,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
 def narrate_trace(path: str | Path, console: Console) -> None:
     """Print a recorded run the way `loopscope run` narrates it (for pipes and files)."""
     # Late, like every import here that only printing or --live needs: the debugger opens without them.
-    from ..report.literal import literal
-    from ..report.narrator import Narrator
+    from ..report.narration.narrator import Narrator
+    from ..report.text.literal import literal
     from ..trace.reader import TraceFile
 
     with TraceFile(path) as trace:
@@ -135,8 +135,8 @@ def _live_run(args: argparse.Namespace) -> LiveRun:
 
 
 def _narrate_live(run: LiveRun, console: Console) -> None:
-    from ..report.literal import literal  # late: see narrate_trace
-    from ..report.narrator import Narrator  # late: see narrate_trace
+    from ..report.narration.narrator import Narrator  # late: see narrate_trace
+    from ..report.text.literal import literal  # late: see narrate_trace
 
     narrator = Narrator(console)
     while isinstance(pulled := run.pull(), tuple):  # None at the end (a printed run never steps into a tool)
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     _check_arguments(args)
     lang = chosen_language(args.lang)
     if args.prices:  # checked now; the debugger's panes read the table through the environment
-        from ..report.cost import ENV_PRICES, PriceTable  # late: see narrate_trace
+        from ..report.cost.prices import ENV_PRICES, PriceTable  # late: see narrate_trace
 
         PriceTable.load(args.prices)
         os.environ[ENV_PRICES] = str(args.prices)

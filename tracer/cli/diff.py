@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_html(diff: TraceDiff, files: tuple[str, str], html: str) -> None:
-    from ..report.html_diff import diff_page  # late: only --html needs the page's renderers
+    from ..report.html.diff_page import diff_page  # late: only --html needs the page's renderers
     from .export import write_atomically
 
     with progress_bar("writing the diff page") as report:

@@ -106,10 +106,10 @@ def _mermaid(args: argparse.Namespace) -> int:
 
 
 def _otel() -> ModuleType:
-    """tracer.report.otlp_wire, which loads OpenTelemetry and protobuf: the [otel] extra, so that
+    """tracer.report.otlp.wire, which loads OpenTelemetry and protobuf: the [otel] extra, so that
     --mermaid works without it. Without it: one line that names the extra (a UsageError)."""
     try:
-        from ..report import otlp_wire  # late: the [otel] extra, which --mermaid does not need
+        from ..report.otlp import wire as otlp_wire  # late: the [otel] extra, which --mermaid does not need
     except ImportError as missing:
         raise UsageError(
             f"OTLP export needs the otel extra ({missing.name or 'OpenTelemetry'} is not installed): "
@@ -120,7 +120,7 @@ def _otel() -> ModuleType:
 
 def _spans(args: argparse.Namespace) -> list:
     _otel()
-    from ..report.otlp import spans_of  # late: loaded by _otel() just above, the [otel] extra
+    from ..report.otlp.export import spans_of  # late: loaded by _otel() just above, the [otel] extra
 
     return [span for trace in _load(args.traces) for span in spans_of(trace)]
 
@@ -136,7 +136,7 @@ def _otlp_json(args: argparse.Namespace) -> int:
 def _html(args: argparse.Namespace) -> int:
     if len(args.traces) != 1:
         raise UsageError(f"--html takes one trace, got {len(args.traces)} (diff --html compares two)")
-    from ..report.html_trace import trace_page  # late: only --html needs the page's renderers
+    from ..report.html.trace_page import trace_page  # late: only --html needs the page's renderers
 
     with progress_bar("exporting") as report:
         text = trace_page(args.traces[0], report)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..replay.agents import registered_scenarios
+from ..agents.scenario_registry import registered_scenarios
 from ..replay.rerecord import rewrite_from_rerun
 from ..replay.verify import VerifyResult, verify_trace
 from ..trace.header import TraceHeader

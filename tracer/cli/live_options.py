@@ -12,7 +12,7 @@ TYPE_CHECKING = False  # not typing's: see scenarios.py
 if TYPE_CHECKING:  # a model is built only when a command runs live; the parsers (and --help) load no engine
     from executor.clock import Clock
 
-    from ..replay.live_model import LiveModel
+    from ..models.live_model import LiveModel
 
 # executor.models.config.ENV_MODEL (a test keeps them equal), named here for the same reason.
 ENV_MODEL = "LOOPSCOPE_MODEL"
@@ -81,7 +81,7 @@ def live_model(args: argparse.Namespace, replies: tuple[str, ...] | list[str], c
     """Build the model the flags (or the environment, or .env) name; config problems become UsageErrors."""
     from executor.models.config import ModelConfigError  # late: see TYPE_CHECKING above
 
-    from ..replay.live_model import build_live_model  # late: see TYPE_CHECKING above
+    from ..models.live_model import build_live_model  # late: see TYPE_CHECKING above
     from ..trace.literal_text import scrub  # late: see TYPE_CHECKING above
 
     try:

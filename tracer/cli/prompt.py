@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..replay.playground import PlaygroundError, recorded_call
+from ..models.playground import PlaygroundError, recorded_call
 from ..trace.literal_text import escape_controls_in_json, scrub
 from ..trace.reader import load_trace
 from . import COMMANDS

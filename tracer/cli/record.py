@@ -8,11 +8,11 @@ from pathlib import Path
 
 from executor import ChatModel, ManualClock, ScriptedModel, SystemClock, ToolError
 
-from ..replay.agents import UnknownAgent
+from ..agents.scenario_registry import UnknownAgent
+from ..agents.user_agent import header_meta, is_agent_spec
+from ..models.live_model import LiveModel
 from ..replay.builder import DEFAULT_CLOCK_TICK
-from ..replay.live_model import LiveModel
-from ..replay.record_modes import RecordMode, should_record
-from ..replay.user_agent import header_meta, is_agent_spec
+from ..replay.cassette import RecordMode, should_record
 from ..trace.literal_text import scrub
 from ..trace.redact import Redactor, default_redactor
 from ..trace.writer import TraceWriteError, TraceWriter

@@ -12,16 +12,16 @@ from rich.console import Console
 from executor import AgentExecutor, SystemClock
 from executor.run_context import Listener
 
-from ..replay.agents import UnknownAgent
+from ..agents.scenario_registry import UnknownAgent
+from ..agents.user_agent import header_meta
+from ..models.live_model import SkippingClock
 from ..replay.builder import replayed_executor
-from ..replay.cassette import ReplayDivergence
-from ..replay.live_model import SkippingClock
-from ..replay.user_agent import header_meta
+from ..replay.recorded_answers import ReplayDivergence
 from ..replay.verify import recorded_inputs
-from ..report.cost import PriceTable
-from ..report.ledger import Ledger
-from ..report.literal import literal
-from ..report.narrator import Narrator
+from ..report.cost.prices import PriceTable
+from ..report.narration.ledger import Ledger
+from ..report.narration.narrator import Narrator
+from ..report.text.literal import literal
 from ..trace.literal_text import scrub
 from ..trace.redact import Redactor
 from ..trace.transitions import Trace

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..debug.shipped import user_fork_dir
-from ..report.cost import ENV_PRICES, PriceTable
+from ..report.cost.prices import ENV_PRICES, PriceTable
 from ..runs.aggregates import by_model, by_tool
 from ..runs.catalogue import Catalogue, chosen_location
 from ..runs.charts import run_charts

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from executor.models.credentials import hide_credentials
 
-from ..report.otlp import spans_of
-from ..report.otlp_wire import OTLPExportError, post_spans
+from ..report.otlp.export import spans_of
+from ..report.otlp.wire import OTLPExportError, post_spans
 from ..trace.format_error import TraceFormatError
 from ..trace.literal_text import scrub
 from ..trace.transitions import Trace

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..replay.agent_spec import is_agent_spec
+from ..agents.agent_spec import is_agent_spec
 from .usage_error import UsageError
 
 # Not typing's, and json and pathlib only where used: the parsers that use this module answer --help
@@ -98,8 +98,8 @@ def given_replies(args: argparse.Namespace) -> tuple[str | ModelReply, ...] | No
 def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
     """The scenario, or the user's agent (imported now), that `name` names."""
     # Late: the parsers that use this module (and their --help) load no engine; a scenario needs it.
-    from ..replay.agents import UnknownAgent
-    from ..replay.user_agent import resolve_agent
+    from ..agents.scenario_registry import UnknownAgent
+    from ..agents.user_agent import resolve_agent
 
     inputs = given_inputs(args) if args is not None else None
     try:

@@ -17,9 +17,9 @@ from tutorials.narration import NarrationMismatch, NarrationStop, tutorial_stops
 from tutorials.notes_file import LANGUAGES, NotesFileError
 from tutorials.registry import TUTORIALS, Tutorial
 
-from ..report.cjk_wrap import wrap_note
-from ..report.literal import literal
-from ..report.narrator import Narrator, reply_text
+from ..report.narration.narrator import Narrator, reply_text
+from ..report.text.cjk_wrap import wrap_note
+from ..report.text.literal import literal
 from ..trace.literal_text import scrub
 from ..trace.reader import load_trace
 from . import COMMANDS
@@ -149,7 +149,7 @@ def _stop_panel(
 
 
 def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str) -> None:
-    from ..report.ledger import Ledger  # the printed walk's alone: the debugger starts without it
+    from ..report.narration.ledger import Ledger  # the printed walk's alone: the debugger starts without it
 
     events, stops = _part_events(tutorial, part, lang)
     by_seq = {stop.seq: (number, stop) for number, stop in enumerate(stops, start=1)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..report.cost import CallCost, CostTotal, PriceTable, call_costs
+from ..report.cost.prices import CallCost, CostTotal, PriceTable, call_costs
 
 # Totals decode every model call once; past this many the status line shows the current call only,
 # so a million-event trace still opens at once (the ledger, `loopscope run`, always counts them all).

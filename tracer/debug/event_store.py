@@ -147,7 +147,7 @@ class LiveStore:
     needs_background_index = False
 
     def __init__(self, run: LiveRun) -> None:
-        from ..replay.user_agent import header_meta  # late: a live run has loaded it; a recording never needs it
+        from ..agents.user_agent import header_meta  # late: a live run has loaded it; a recording never needs it
 
         if run.trace_path is None:  # the session's title, its breakpoints file, diff and fork all name it
             raise ValueError("a live debugging session needs a run that writes its trace (LiveRun's trace_path)")

@@ -16,9 +16,9 @@ from executor.events import Event, EventBase
 from executor.paths import PROJECT_ROOT
 from executor.paths import relative_path as callee_path  # the path rule every event's callee uses
 
+from ..agents.user_agent import header_meta, resolve_agent
+from ..models.live_model import LiveModel
 from ..replay.builder import replayed_executor
-from ..replay.live_model import LiveModel
-from ..replay.user_agent import header_meta, resolve_agent
 from ..replay.verify import drain_events, recorded_entry, recorded_inputs
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter

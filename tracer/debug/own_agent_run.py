@@ -8,8 +8,8 @@ from pathlib import Path
 from executor import ManualClock, ScriptedModel
 from tutorials.own_agent import QUESTION, REPLIES, write_agent
 
+from ..agents.user_agent import load_user_agent
 from ..replay.builder import DEFAULT_CLOCK_TICK
-from ..replay.user_agent import load_user_agent
 from ..trace.writer import TraceWriter
 from .live_run import LiveRun
 

@@ -59,8 +59,8 @@ class Reenactment:
             return "the trace's header names no scenario, so its run cannot be re-executed"
         # Late, like the other replay imports here: the replay machinery loads when a trace is re-executed,
         # not with the debugger's first frame (tests/cli/test_startup_imports.py).
-        from ..replay.agents import UnknownAgent
-        from ..replay.trust import trusted_spec
+        from ..agents.scenario_registry import UnknownAgent
+        from ..agents.trust import trusted_spec
 
         try:  # decided before anything is imported: a trace alone never runs code
             self._agent_spec = trusted_spec(self.header.agent, self.agents)
@@ -71,10 +71,10 @@ class Reenactment:
     def _agent(self) -> object:
         """The scenario (from the registry, by name) or the trusted user agent the recording is re-run with."""
         if self._agent_spec is not None:
-            from ..replay.user_agent import load_user_agent  # late: see _why_not
+            from ..agents.user_agent import load_user_agent  # late: see _why_not
 
             return load_user_agent(self._agent_spec)
-        from ..replay.agents import find_scenario  # late: see _why_not
+        from ..agents.scenario_registry import find_scenario  # late: see _why_not
 
         return find_scenario(self.header.scenario or "")  # never resolved as MODULE:FUNCTION
 

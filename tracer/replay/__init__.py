@@ -1,1 +1,1 @@
-"""Re-executing recorded runs: cassettes, record modes, verify, fork, the replay provider, and the one replayed-executor builder."""
+"""Re-executing recorded runs: cassettes, record modes, verify, fork, the replay provider, the one replayed-executor builder."""

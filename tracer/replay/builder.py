@@ -8,12 +8,12 @@ from typing import Any
 from executor import AgentExecutor, ChatModel, ManualClock, RetryPolicy, RuleSet, Tool
 from executor.clock import Clock
 
+from ..agents.scenario_registry import find_scenario
+from ..agents.trust import trusted_spec
+from ..agents.user_agent import Build, load_user_agent
 from ..trace.header import TraceHeader
 from ..trace.transitions import Trace
-from .agents import find_scenario
-from .cassette import cassette_tools, is_mcp_tool, replay_model
-from .trust import trusted_spec
-from .user_agent import Build, load_user_agent
+from .recorded_answers import cassette_tools, is_mcp_tool, replay_model
 
 # What `loopscope record` runs with; traces without a clock_tick in their header get it too.
 DEFAULT_CLOCK_TICK = 0.001

@@ -13,11 +13,13 @@ from executor import AgentExecutor, ChatModel, ModelReply, Tool, reply_from_llm_
 from executor.events import Event, LLMEndEvent
 from executor.models.messages import Message, render_messages
 
+from ..agents.scenario_registry import UnknownAgent
+from ..agents.user_agent import user_build
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriter
-from .agents import UnknownAgent
 from .builder import replayed_executor
-from .cassette import (
+from .changed_prompts import AFTER_FORK, ANSWERED, ChangedPrompt, PromptChanged, prompt_difference
+from .recorded_answers import (
     CallCursor,
     ReplayDivergence,
     answer_of,
@@ -29,9 +31,7 @@ from .cassette import (
     tool_call_cursor,
     tool_copy,
 )
-from .changed_prompts import AFTER_FORK, ANSWERED, ChangedPrompt, PromptChanged, prompt_difference
 from .recorded_call import ModelCall, ToolCall
-from .user_agent import user_build
 from .verify import Rerun, recorded_entry, recorded_inputs, run_collecting
 
 MODEL_KINDS = ("llm_start", "llm_end")

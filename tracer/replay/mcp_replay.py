@@ -17,7 +17,7 @@ from executor.tools.mcp_errors import MCP_ERRORS
 from executor.tools.mcp_tool import McpTool
 from executor.tools.mcp_wire import McpAnswer, settled
 
-from .cassette import LaneCursor, ReplayDivergence
+from .recorded_answers import LaneCursor, ReplayDivergence
 from .recorded_call import failure_from_text, recorded_exception
 from .tool_lanes import follow_tool_calls
 

@@ -7,7 +7,7 @@ from executor.models.config import ModelConfigError
 from executor.models.providers import ModelRequest
 
 from ..trace.reader import load_trace
-from .cassette import ReplayModel, replay_model
+from .recorded_answers import ReplayModel, replay_model
 
 
 def create(request: ModelRequest) -> ChatModel:

@@ -11,6 +11,9 @@ from typing import Any, cast
 from executor import AgentExecutor
 from executor.events import Event, EventBase
 
+from ..agents.scenario_registry import UnknownAgent
+from ..agents.trust import UntrustedAgent, trusted_or_none
+from ..agents.user_agent import agent_source_note
 from ..trace.normalise import (
     Difference,
     first_difference,
@@ -20,11 +23,8 @@ from ..trace.normalise import (
 from ..trace.reader import TraceFormatError
 from ..trace.redact import Redactor, default_redactor
 from ..trace.transitions import Trace
-from .agents import UnknownAgent
 from .builder import replayed_executor
-from .cassette import ReplayDivergence
-from .trust import UntrustedAgent, trusted_or_none
-from .user_agent import agent_source_note
+from .recorded_answers import ReplayDivergence
 
 
 @dataclass

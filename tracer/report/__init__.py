@@ -1,1 +1,1 @@
-"""Text renderers of a run: the narrator, the ledger, the Mermaid diagram and the trace diff."""
+"""Text renderers of a run, one job a folder: narration, cost, waterfall, HTML, OTLP; the diff and Mermaid beside them."""

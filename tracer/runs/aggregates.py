@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..report.cost import PriceTable
+from ..report.cost.prices import PriceTable
 from .run_row import RunRow
 
 

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..report.cost import PriceTable
+from ..report.cost.prices import PriceTable
 from .aggregates import by_model
 from .run_row import RunRow
 

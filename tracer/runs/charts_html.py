@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Sequence
 
-from ..report.html_page import esc, page
+from ..report.html.page import esc, page
 from .charts import RunCharts, quartiles
 from .run_row import RunRow
 

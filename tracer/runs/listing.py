@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..report.cost import PriceTable
+from ..report.cost.prices import PriceTable
 from ..trace.importers import looks_foreign
 from .catalogue import Catalogue, Stored
 from .finding import Finding, Found, Stamp, find_traces

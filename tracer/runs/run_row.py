@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
-from ..report.cost import PriceTable
+from ..report.cost.prices import PriceTable
 from ..trace.literal_text import scrub
 
 Outcome = Literal["finished", "error", "iteration_limit", "time_limit", "interrupted", "truncated", "unreadable"]
@@ -32,7 +32,7 @@ class ModelUse(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     model: str
-    calls: int  # calls it answered (the model billed, as tracer/report/cost.py counts them)
+    calls: int  # calls it answered (the model billed, as tracer/report/cost/prices.py counts them)
     prompt_tokens: int
     completion_tokens: int
     estimated: bool  # some tokens were counted here because the endpoint reported no usage

@@ -10,7 +10,7 @@ from typing import Any
 from executor.events import Event, LLMStartEvent
 from executor.states import state_of
 
-from ..report.cost import PriceTable, call_costs
+from ..report.cost.prices import PriceTable, call_costs
 from ..trace.format_error import TraceFormatError
 from ..trace.header import stamp_seconds
 from ..trace.literal_text import scrub

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..report.tokens import estimate_tokens
+from ..report.cost.tokens import estimate_tokens
 
 # estimate_tokens counts pieces that never span whitespace or punctuation: a run of letters/digits,
 # or one other character. Counting a prompt as (its earlier prompt) + (the appended tail) gives the

@@ -8,7 +8,7 @@ import pytest
 
 from executor.models.config import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, ModelConfigError, load_model_config
 
-from ..replay.live_model import LiveModel, build_live_model
+from ..models.live_model import LiveModel, build_live_model
 from ..trace.literal_text import scrub
 
 

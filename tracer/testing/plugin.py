@@ -12,8 +12,8 @@ import pytest
 
 from tutorials import get_scenario
 
-from ..replay.name_clash import clash_advice, clashing_modules
-from ..replay.record_modes import Cassette, RecordMode
+from ..agents.name_clash import clash_advice, clashing_modules
+from ..replay.cassette import Cassette, RecordMode
 from ..trace.redact import default_redactor
 from .short_failures import mark_short
 

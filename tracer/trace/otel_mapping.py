@@ -1,6 +1,6 @@
 """How loopscope events map onto OpenTelemetry spans (OpenInference conventions), in one place.
 
-Both directions use these names: tracer/report/otlp.py turns a trace into spans (`loopscope export
+Both directions use these names: tracer/report/otlp/export.py turns a trace into spans (`loopscope export
 --otlp`, OTelListener), and an OTLP importer turns spans back into events. The strings are the
 OpenInference semantic conventions' (tests check them against openinference-semantic-conventions),
 written out here so the trace format needs no optional package.

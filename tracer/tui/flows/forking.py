@@ -17,7 +17,7 @@ from executor.events import Event
 from ...debug.event_store import ReplayStore
 from ...debug.session import build_session
 from ...debug.shipped import is_shipped, user_fork_dir
-from ...report.literal import literal
+from ...report.text.literal import literal
 from ...trace.header import TraceHeader
 from ...trace.reader import TraceFormatError
 from .flow import Flow, KeyAction, flow_key
@@ -167,8 +167,8 @@ class ForkFlow(Flow):
     @work(thread=True, exclusive=True, group="fork")
     def _run_fork(self, parent: Path, at: int, change: str, text: str, after_fork: str, output: Path) -> None:
         """Re-executes the run (it may take a while on a long trace), away from the UI thread."""
+        from ...models.playground import configured_model  # the live model, only when it is asked for
         from ...replay.fork import fork_trace  # with a fork (f or the playground), not with the debugger
-        from ...replay.playground import configured_model  # the live model, only when it is asked for
 
         try:
             reply, observation = (text, None) if change == "reply" else (None, text)

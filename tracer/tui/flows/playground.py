@@ -14,7 +14,7 @@ class PlaygroundFlow(Flow):
 
     def open(self) -> None:
         # With e, not with the debugger: the playground and its screen load the models and the replay (~190 ms).
-        from ...replay.playground import PlaygroundError, recorded_call
+        from ...models.playground import PlaygroundError, recorded_call
         from ..screens.playground_screen import PlaygroundScreen
 
         session = self.session

@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from ...debug.breakpoints import BreakpointSet
-from ...report.literal import literal
+from ...report.text.literal import literal
 from ..chrome import app_language, localise
 from ..messages import Redraw
 

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from ...report.cjk_wrap import WrappedText
+from ...report.text.cjk_wrap import WrappedText
 from .text_pane import TextPane
 
 

@@ -8,7 +8,7 @@ from textual.widgets import Static
 
 from ...debug.session import DebugSession
 from ...debug.source_map import hash_warning, moved_line_warning, read_source, read_user_source
-from ...report.literal import literal
+from ...report.text.literal import literal
 from ..chrome import localise
 from ..views.narration_view import narration_text
 from .source_view import SourceView

@@ -10,8 +10,8 @@ from executor.states import state_of
 
 from ...debug.breaker_states import breaker_states_at
 from ...debug.session import DebugSession
-from ...report.cjk_wrap import WrappedText
-from ...report.cost import CostTotal
+from ...report.cost.prices import CostTotal
+from ...report.text.cjk_wrap import WrappedText
 from ..chrome import localise
 from ..views.function_hint import function_hint
 

@@ -13,7 +13,7 @@ from textual.strip import Strip
 
 from ...debug.event_filter import FilteredView, describe
 from ...debug.session import DebugSession, UnreadableEvent
-from ...report.literal import literal
+from ...report.text.literal import literal
 from ..chrome import localise
 from ..views.event_summary import KIND_WIDTH, kind_style, summary_text
 from ..views.lanes import LaneMap

@@ -13,11 +13,11 @@ from textual.worker import get_current_worker
 
 from ...debug.event_store import LiveStore, ReplayStore
 from ...debug.session import DebugSession
-from ...report.literal import literal
-from ...report.waterfall import Waterfall
-from ...report.waterfall_builder import WaterfallBuilder
-from ...report.waterfall_cells import Window, fit, following, lane_cells, zoomed
-from ...report.waterfall_scan import Cancelled, feed_event, waterfall_of_trace
+from ...report.text.literal import literal
+from ...report.waterfall.builder import WaterfallBuilder
+from ...report.waterfall.cells import Window, fit, following, lane_cells, zoomed
+from ...report.waterfall.picture import Waterfall
+from ...report.waterfall.scan import Cancelled, feed_event, waterfall_of_trace
 from ..chrome import localise
 from ..views.waterfall_rows import LABEL_WIDTH, axis_row, lane_row
 from .timeline import EventTimeline

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...report.literal import literal
+from ...report.text.literal import literal
 from ..chrome import app_language, localise
 
 # Row markers of render_diff: = same, ≠ differs, < only in A, > only in B.

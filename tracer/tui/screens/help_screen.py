@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...report.cjk_wrap import WrappedText
+from ...report.text.cjk_wrap import WrappedText
 from ..chrome import key_name, localise
 from .help_text_zh import BREAKPOINTS_ZH, CONDITIONS_ZH, EXPLAINED_ZH, MOTIONS_ZH
 

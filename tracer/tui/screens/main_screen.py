@@ -15,7 +15,7 @@ from textual.widget import Widget
 
 from ...debug.event_store import ReplayStore
 from ...debug.session import DebugSession
-from ...report.literal import literal
+from ...report.text.literal import literal
 from ..chrome import chrome_language, localise
 from ..flows.asking import AskingFlow
 from ..flows.diffing import DiffFlow

@@ -10,8 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
-from ...replay.playground import CallRerun, PlaygroundError, RecordedCall, configured_model, rerun_call
-from ...report.literal import literal
+from ...models.playground import CallRerun, PlaygroundError, RecordedCall, configured_model, rerun_call
+from ...report.text.literal import literal
 from ...trace.literal_text import scrub
 from ..chrome import app_language, localise
 from ..panes.text_pane import TextPane

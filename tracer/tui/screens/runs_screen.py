@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from ...report.literal import literal
+from ...report.text.literal import literal
 from ...runs.columns import Column, shown_path
 from ...runs.run_fields import sort_key
 from ...runs.run_row import RunRow

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ...report.literal import literal
+from ...report.text.literal import literal
 from .clipped_text import clipped
 
 SEGMENT_LIMIT = 8_000

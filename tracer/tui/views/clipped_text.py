@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ...report.literal import literal
+from ...report.text.literal import literal
 
 PANE_LIMIT = 20_000  # characters of one value a pane renders; more would slow every refresh
 ROW_LIMIT = 300

@@ -11,8 +11,8 @@ from rich.text import Text
 from executor.events import EventBase
 
 from ...debug.session import UnreadableEvent
-from ...report.cost import CallCost
-from ...report.literal import literal
+from ...report.cost.prices import CallCost
+from ...report.text.literal import literal
 from ..chrome import localise
 from .clipped_text import clipped
 from .event_summary import kind_style

@@ -9,7 +9,7 @@ from rich.text import Text
 from executor.events import ChainStartEvent, LLMEndEvent, LLMStartEvent, ToolEndEvent
 
 from ...debug.session import DebugSession
-from ...report.literal import literal
+from ...report.text.literal import literal
 from ...trace.index import TraceIndex
 from ..chrome import localise
 from .clipped_text import first_line

@@ -7,7 +7,7 @@ from pathlib import Path
 from rich.text import Text
 
 from ...debug.session import DebugSession
-from ...report.cjk_wrap import WrappedText
+from ...report.text.cjk_wrap import WrappedText
 from .tutorial_place import after_last_stop
 
 LABELS = {

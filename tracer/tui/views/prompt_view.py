@@ -9,8 +9,8 @@ from rich.text import Text
 from executor.events import LLMEndEvent, LLMStartEvent
 
 from ...debug.session import DebugSession, UnreadableEvent
-from ...report.literal import literal
-from ...report.narrator import reply_text
+from ...report.narration.narrator import reply_text
+from ...report.text.literal import literal
 from ...trace.index import TraceIndex
 from ...trace.literal_text import scrub
 from ...trace.numpy_on_use import np

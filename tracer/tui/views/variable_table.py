@@ -6,7 +6,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...report.cjk_wrap import WrappedText
+from ...report.text.cjk_wrap import WrappedText
 
 NAME_WIDTH = 20
 

@@ -11,7 +11,7 @@ from executor.events import ChainStartEvent, FinishCheckEvent, StepEvent
 
 from ...debug.event_store import ReplayStore
 from ...debug.session import DebugSession, UnreadableEvent
-from ...report.literal import literal
+from ...report.text.literal import literal
 from ...trace.index import TraceIndex
 from ..chrome import localise
 from .clipped_text import clipped, first_line

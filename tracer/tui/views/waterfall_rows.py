@@ -8,9 +8,9 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from ...report.literal import literal
-from ...report.waterfall import CATEGORY_OF, COLOURS, ERROR, FALLBACK, TRIM, Waterfall
-from ...report.waterfall_cells import LaneCells, Window, seconds, tick_step
+from ...report.text.literal import literal
+from ...report.waterfall.cells import LaneCells, Window, seconds, tick_step
+from ...report.waterfall.picture import CATEGORY_OF, COLOURS, ERROR, FALLBACK, TRIM, Waterfall
 
 LABEL_WIDTH = 9  # "tool 3+  "
 POINT_GLYPHS = {FALLBACK: "◆", TRIM: "✂", ERROR: "✗"}

@@ -6,8 +6,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..trace.numpy_on_use import np
-from .waterfall import (
+from ...trace.numpy_on_use import np
+from .picture import (
     CATEGORIES,
     CATEGORY_OF,
     ERROR,

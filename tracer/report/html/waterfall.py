@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .html_page import esc
-from .waterfall import BAR_KINDS, CATEGORY_OF, Waterfall
-from .waterfall_cells import Window, fit, lane_cells, seconds, tick_step
+from ..waterfall.cells import Window, fit, lane_cells, seconds, tick_step
+from ..waterfall.picture import BAR_KINDS, CATEGORY_OF, Waterfall
+from .page import esc
 
 # A lane with more bars than this is drawn as this many cells, each the bars that fall in it added up.
 MAX_BARS_PER_LANE = 3_000

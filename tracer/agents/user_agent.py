@@ -16,8 +16,8 @@ from executor import AgentExecutor, ChatModel, Tool
 
 from ..trace.literal_text import scrub
 from .agent_spec import is_agent_spec
-from .agents import UnknownAgent, find_scenario, registered_scenarios
 from .name_clash import clash_advice, clashing_modules
+from .scenario_registry import UnknownAgent, find_scenario, registered_scenarios
 from .trust import agent_ref
 
 Build = Callable[..., AgentExecutor]  # build(model, **settings) -> AgentExecutor

@@ -8,7 +8,7 @@ import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
-from .otlp import traces_url  # first: it names the [otel] extra when OpenTelemetry is missing
+from .export import traces_url  # first: it names the [otel] extra when OpenTelemetry is missing
 
 try:
     from google.protobuf.json_format import MessageToDict

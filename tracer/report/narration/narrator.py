@@ -37,9 +37,9 @@ from executor.events import (
     ToolErrorEvent,
 )
 
-from ..trace.redact import Redactor, default_redactor
-from ..trace.run_inputs import answer_of, last_user_message, question_of
-from .literal import literal
+from ...trace.redact import Redactor, default_redactor
+from ...trace.run_inputs import answer_of, last_user_message, question_of
+from ..text.literal import literal
 
 TOOL_COLOURS = ["cyan", "magenta", "yellow", "blue", "bright_green", "bright_magenta"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..trace.literal_text import scrub
+from ...trace.literal_text import scrub
 
 
 def literal(text: object, style: str = "") -> Text:

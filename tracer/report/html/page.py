@@ -7,8 +7,8 @@ import hashlib
 import html
 from pathlib import Path
 
-from ..trace.literal_text import scrub
-from .waterfall import BAR_KINDS, COLOURS
+from ...trace.literal_text import scrub
+from ..waterfall.picture import BAR_KINDS, COLOURS
 
 _BAR_COLOURS = "\n".join(f".k{i} {{ background: {colour}; }}" for i, colour in enumerate(COLOURS))
 
@@ -17,10 +17,10 @@ _BAR_COLOURS = "\n".join(f".k{i} {{ background: {colour}; }}" for i, colour in e
 # text: textContent, never innerHTML), opens the event a link points at and marks its bar, and zooms the
 # waterfall. It writes no HTML: nothing from the trace can become markup through it.
 _HERE = Path(__file__).resolve().parent
-_CSS = (_HERE / "html_page.css").read_text(encoding="utf-8")
-_MARK = "/* bar colours: .k0 … (from tracer/report/waterfall.py's COLOURS) */\n"
+_CSS = (_HERE / "page.css").read_text(encoding="utf-8")
+_MARK = "/* bar colours: .k0 … (from tracer/report/waterfall/picture.py's COLOURS) */\n"
 STYLE = _CSS.replace(_MARK, _MARK + _BAR_COLOURS + "\n")
-SCRIPT = (_HERE / "html_page.js").read_text(encoding="utf-8")
+SCRIPT = (_HERE / "page.js").read_text(encoding="utf-8")
 
 _SCRIPT_HASH = base64.b64encode(hashlib.sha256(SCRIPT.encode("utf-8")).digest()).decode("ascii")
 # Nothing may be fetched (no default-src, no connect-src, no fonts, no images but inline data), no

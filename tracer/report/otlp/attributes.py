@@ -9,8 +9,8 @@ from typing import Any
 
 from executor.events import ChainStartEvent, LLMEndEvent, LLMStartEvent, ToolEndEvent, ToolErrorEvent, ToolStartEvent
 
-from ..trace import otel_mapping as om
-from . import otlp_names as on
+from ...trace import otel_mapping as om
+from . import names as on
 
 # A lone surrogate (half a UTF-16 pair, as text read with errors="surrogateescape" holds) cannot be
 # UTF-8, which OTLP strings must be: span names and attributes carry U+FFFD in its place, while the

@@ -6,8 +6,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..trace.numpy_on_use import np
-from .waterfall import Waterfall
+from ...trace.numpy_on_use import np
+from .picture import Waterfall
 
 NONE = -1
 

@@ -8,11 +8,11 @@ from typing import Any
 
 from executor.events import EventBase
 
-from ..trace.index import TraceIndex
-from ..trace.numpy_on_use import np
-from ..trace.reader import TraceFile
-from .waterfall import BAR_EVENTS, PAYLOAD_EVENTS, Waterfall
-from .waterfall_builder import WaterfallBuilder
+from ...trace.index import TraceIndex
+from ...trace.numpy_on_use import np
+from ...trace.reader import TraceFile
+from .builder import WaterfallBuilder
+from .picture import BAR_EVENTS, PAYLOAD_EVENTS, Waterfall
 
 Progress = Callable[[int, int], None]  # (events read, of how many)
 PROGRESS_EVERY = 20_000

@@ -9,7 +9,7 @@ from typing import cast
 
 from executor.events import Event, EventBase
 
-from .cost import CallCost, CostTotal, PriceTable, call_costs, price_note, totals_by_iteration
+from ..cost.prices import CallCost, CostTotal, PriceTable, call_costs, price_note, totals_by_iteration
 from .narrator import is_plan_call
 
 _RECOVERY = ("llm_end", "fallback", "breaker_open", "plan_error", "degrade")

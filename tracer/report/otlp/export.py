@@ -9,9 +9,9 @@ from typing import Any
 
 from executor.events import EventBase
 
-from ..trace import otel_mapping as om
-from ..trace.redact import Redactor, default_redactor
-from ..trace.transitions import Trace
+from ...trace import otel_mapping as om
+from ...trace.redact import Redactor, default_redactor
+from ...trace.transitions import Trace
 
 try:
     from opentelemetry.sdk.resources import Resource
@@ -19,7 +19,7 @@ try:
     from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExporter, SpanExportResult
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-    from .otlp_spans import SpanBuilder
+    from .spans import SpanBuilder
 except ImportError as missing:  # pragma: no cover - exercised by a test that hides the package
     raise ImportError(
         f"OTLP export needs OpenTelemetry ({missing.name} is not installed): pip install 'loopscope[otel]'",

@@ -6,14 +6,14 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from ..trace.index import TraceIndex
-from ..trace.reader import TraceFile
-from ..trace.redact import Redactor, default_redactor
-from .cost import CallCost, CostTotal, PriceTable, call_costs, format_dollars
-from .html_events import ERRORS, EventPages
-from .html_page import esc, legend, page
-from .html_waterfall import waterfall_html
-from .waterfall_scan import waterfall_of_trace
+from ...trace.index import TraceIndex
+from ...trace.reader import TraceFile
+from ...trace.redact import Redactor, default_redactor
+from ..cost.prices import CallCost, CostTotal, PriceTable, call_costs, format_dollars
+from ..waterfall.scan import waterfall_of_trace
+from .events import ERRORS, EventPages
+from .page import esc, legend, page
+from .waterfall import waterfall_html
 
 # Past this many events the page keeps the first and last halves of them (the waterfall keeps all):
 # a page of a million events would not open. The debugger opens any trace.

@@ -9,10 +9,10 @@ from typing import Any
 
 import orjson
 
-from ..trace.literal_text import scrub
-from ..trace.redact import Redactor
-from ..trace.run_inputs import answer_of, question_of
-from .cost import CallCost
+from ...trace.literal_text import scrub
+from ...trace.redact import Redactor
+from ...trace.run_inputs import answer_of, question_of
+from ..cost.prices import CallCost
 
 ENVELOPE = {"seq", "run_id", "t", "iteration", "kind"}
 ERRORS = {"tool_error", "chain_error", "parse_error", "invalid_tool", "plan_error", "retry", "fallback", "refusal"}

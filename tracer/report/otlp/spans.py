@@ -10,12 +10,12 @@ from typing import Any, TypeVar, cast
 
 from executor.events import Event, EventBase
 
-from ..extras import missing_extra
-from ..trace import otel_mapping as om
-from ..trace.line_encoder import pydantic_json
-from ..trace.redact import Redactor
-from . import otlp_attributes as oa
-from . import otlp_names as on
+from ...extras import missing_extra
+from ...trace import otel_mapping as om
+from ...trace.line_encoder import pydantic_json
+from ...trace.redact import Redactor
+from . import attributes as oa
+from . import names as on
 
 try:
     from opentelemetry import trace as otel_trace

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..trace.numpy_on_use import np
+from ...trace.numpy_on_use import np
 
 # What a bar is; its colour and its glyph in the debugger and the HTML page follow from it.
 BAR_KINDS = ("model", "summary", "tool", "retry", "rate_limit", "fallback", "trim", "error")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..trace.literal_text import scrub
-from .agents import UnknownAgent
+from .scenario_registry import UnknownAgent
 
 PYPROJECT = "pyproject.toml"
 # How a trusted name is shown in advice to copy: anything else in a header is shown scrubbed, and not offered.

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .diff import TraceDiff, render_diff
-from .html_page import esc, page
-from .html_trace import Progress, trace_section
+from ..diff import TraceDiff, render_diff
+from .page import esc, page
+from .trace_page import Progress, trace_section
 
 
 def diff_page(

@@ -1,0 +1,1 @@
+"""Terminal text: untrusted text shown literally, and mixed Chinese and English wrapped by cell width."""
