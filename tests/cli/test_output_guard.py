@@ -21,6 +21,7 @@ OVER_THE_INPUT = {
     "diff --html": ["diff", "{t}", "{o}", "--html", "{t}"],
     "runs --html": ["runs", "{dir}", "--html", "{t}", "--catalogue", "{dir}/c.db"],
     "fork -o": ["fork", "{t}", "--at", "3", "--reply", "Final Answer: 7", "-o", "{t}"],
+    "import -o": ["import", "{t}", "-o", "{t}"],
 }
 OVER_ANOTHER_TRACE = {
     "export --html": ["export", "--html", "{o}", "{t}"],
@@ -50,11 +51,11 @@ def assert_refused(code, out, err, named):
     assert "Traceback" not in err
 
 
-# fork writes a trace, so it has no --force: its input is refused all the same.
+# fork and import write a trace, so they have no --force: their input is refused all the same.
 INPUT_CASES = [
     pytest.param(words, force, id=name + (" --force" if force else ""))
     for name, words in OVER_THE_INPUT.items()
-    for force in ([False] if name.startswith("fork") else [False, True])
+    for force in ([False] if name.split()[0] in ("fork", "import") else [False, True])
 ]
 
 
