@@ -233,8 +233,8 @@ class AgentExecutor:
                 handled=observation is not None)
             if observation is None:
                 raise _unhandled(error) from error
-            action = AgentAction("_Exception", observation, log)
-            return [AgentStep(action, observation)]
+            output = AgentAction("_Exception", observation, log)
+            return [AgentStep(output, observation)]
         if isinstance(output, AgentFinish):
             yield run.emit(AgentFinishEvent,
                 return_values=output.return_values, log=output.log)

@@ -15,11 +15,12 @@ from .run_context import RunContext
 
 # Executor -> the gate its driver plugged in. Not a constructor argument: the gate belongs to
 # whoever drives the run (the debugger, a replay), not to the agent's configuration, and so it
-# is kept here rather than on the executor a learner reads. Weak: it goes with its executor.
+# is kept here rather than on the executor a learner reads. Weak: it goes with its executor;
+# a copy made by with_overrides has none until its driver plugs one in.
 _GATES: weakref.WeakKeyDictionary[Any, ToolCallGate] = weakref.WeakKeyDictionary()
 
 
-class Runnable(Protocol):
+class LoopConfig(Protocol):
     """What new_run reads of an AgentExecutor (each is the constructor argument of that name)."""
 
     @property
@@ -40,12 +41,7 @@ def use_tool_call_gate(executor: object, gate: ToolCallGate | None) -> None:
         _GATES[executor] = gate
 
 
-def tool_call_gate(executor: object) -> ToolCallGate | None:
-    """The gate `executor`'s runs pass their parallel tool calls through, if its driver plugged one in."""
-    return _GATES.get(executor)
-
-
-def new_run(executor: Runnable, awaits_in_driver: bool = False) -> RunContext:
+def new_run(executor: LoopConfig, awaits_in_driver: bool = False) -> RunContext:
     """A RunContext for one run of `executor` (LangChain: the run_manager that Chain.invoke opens).
 
     Its call stacks end at the executor's `iter_events` (the run's outermost generator), or one
