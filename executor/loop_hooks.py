@@ -48,7 +48,7 @@ def new_run(executor: LoopConfig, awaits_in_driver: bool = False) -> RunContext:
     further out at `invoke` when the user's call drove it. awaits_in_driver: the run is driven
     from asyncio (aiter_events, ainvoke), which awaits what the loop yields up to it.
     """
-    loop = type(executor)
+    loop = type(executor)  # its own methods: a subclass that overrides them bounds the stack there
     return RunContext(
         executor.clock,
         executor.run_id_factory() if executor.run_id_factory else None,
