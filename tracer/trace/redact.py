@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -65,8 +66,10 @@ SECRET_KEYS = frozenset(
         "access_token",
     }
 )
+# A secret key's name is its own clue: it may be a JSON key, a key inside text (a tool's JSON, a dict's
+# repr, a header line) or inside a JSON-encoded line, where its quotes are escaped.
 _ALL_CLUES = tuple(clue for clues in BUILTIN_CLUES.values() for clue in clues if isinstance(clue, str)) + tuple(
-    f'"{key}"' for key in sorted(SECRET_KEYS)
+    sorted(SECRET_KEYS)
 )
 _CLUE_PARTS = tuple(clue for clues in BUILTIN_CLUES.values() for clue in clues if isinstance(clue, tuple))
 # The fewest clues that cover all of them (sk-ant- holds sk-, so sk- is enough), grouped by a
@@ -117,9 +120,35 @@ def _search_clued_builtins() -> Callable[[str, str], bool]:
     return namespace["search"]
 
 
-_SECRET_KEY_IN_JSON = re.compile(
-    r'"(?:{})"\s*:'.format("|".join(re.escape(k) for k in sorted(SECRET_KEYS))), re.IGNORECASE
+_SECRET_KEY_NAMES = "|".join(re.escape(key) for key in sorted(SECRET_KEYS, key=len, reverse=True))
+# A secret key about to be given a value, bare or quoted (also with the escaped quotes of a JSON-encoded
+# line): `"password": `, `'x-api-key': `, `token=`, `\"api_key\":`. A first look only, on any text,
+# so nothing is asked of what comes before the key (in an encoded line, a newline before it is `\n`).
+# Searched in the lower-cased text: re.IGNORECASE made the search ten times slower.
+_SECRET_KEY_NEAR_VALUE = re.compile(rf"(?:{_SECRET_KEY_NAMES})\\?[\"']?(?![\w-])\s*[:=]")
+# The value itself, in text (never an encoded line): a quoted string after a secret key (JSON text, a
+# Python dict's repr, a header quoted in an exception), or an unquoted word of 8 or more characters
+# (`token=...`, `x-api-key: ...`), as the dict values under those keys are. Text already redacted stays.
+_SECRET_KEY_VALUE = re.compile(
+    rf"""(?P<keep>(?<![\w-])(?P<q>["']?)(?P<key>{_SECRET_KEY_NAMES})(?P=q)(?![\w-])\s*[:=]\s*)(?!\[REDACTED:)"""
+    r"""(?:"(?P<dq>(?:[^"\\\n]|\\.)+)"|'(?P<sq>(?:[^'\\\n]|\\.)+)'|(?P<bare>[^\s"',;&}\]]{8,}))""",
+    re.IGNORECASE,
 )
+
+
+def _blank_value(match: re.Match[str]) -> str:
+    """A secret key's value in text replaced by `[REDACTED:<key>]`, its quotes kept (JSON text stays JSON)."""
+    marker = f"[REDACTED:{match['key']}]"
+    quote = '"' if match["dq"] is not None else "'" if match["sq"] is not None else ""
+    return f"{match['keep']}{quote}{marker}{quote}"
+
+
+def _encoded_forms(value: str) -> tuple[str, ...]:
+    """`value` as it may stand in an encoded JSON line: as it is, escaped (a '"' or '\\' in a key
+    becomes '\\"', '\\\\'), and escaped to ASCII. A line is screened in its encoded form; the
+    secret is then replaced in the decoded values, so a key holding a quote is found either way."""
+    escaped = json.dumps(value, ensure_ascii=False)[1:-1]
+    return tuple(dict.fromkeys((value, escaped, json.dumps(value)[1:-1])))
 
 
 class RedactionPatternError(ValueError):
@@ -179,6 +208,8 @@ class Redactor:
         self._literals = sorted(
             ((value, name) for name, value in literal.items() if value), key=lambda pair: -len(pair[0])
         )  # longest first: no partial leftovers
+        # What is looked for: each literal as it is, and as it appears inside a JSON-encoded line.
+        self._screens = tuple(dict.fromkeys(form for value, _ in self._literals for form in _encoded_forms(value)))
         self._patterns = [
             (compiled, name, _marker(compiled, name))
             for name, pattern in named.items()
@@ -188,15 +219,15 @@ class Redactor:
         self._builtin = builtin
 
     def holds_known_secret(self, text: str) -> bool:
-        """Does `text` hold one of the literal secrets (the environment's keys, configured values)?"""
-        for value, _ in self._literals:  # noqa: SIM110 (a loop, not any(genexpr): every line written asks)
+        """Does `text` (or its JSON encoding) hold one of the literal secrets (the environment's keys, configured values)?"""
+        for value in self._screens:  # noqa: SIM110 (a loop, not any(genexpr): every line written asks)
             if value in text:
                 return True
         return False
 
     def might_contain_secret(self, text: str) -> bool:
         """A cheap first look, so clean lines (nearly all of them) are written untouched."""
-        if self._literals and any(value in text for value, _ in self._literals):
+        if self._screens and any(value in text for value in self._screens):
             return True
         if self._user_patterns and any(pattern.search(text) for pattern in self._user_patterns):
             return True
@@ -205,16 +236,17 @@ class Redactor:
             return False
         if self._builtin and _search_clued_builtins()(lowered, text):
             return True
-        return bool(_SECRET_KEY_IN_JSON.search(text))
+        return bool(_SECRET_KEY_NEAR_VALUE.search(lowered))
 
     def redact_text(self, text: str) -> str:
+        """`text` (a value, never an encoded line) with every secret in it replaced."""
         if not self.might_contain_secret(text):
             return text
         for value, name in self._literals:
             text = text.replace(value, f"[REDACTED:{name}]")
         for pattern, _, marker in self._patterns:
             text = pattern.sub(marker, text)
-        return text
+        return _SECRET_KEY_VALUE.sub(_blank_value, text)
 
     def redact(self, value: Any) -> Any:
         """A copy of a JSON-like value with every string redacted and secret-named keys blanked."""
