@@ -68,7 +68,11 @@ def _collector_paused() -> Iterator[None]:
 def run(args: argparse.Namespace) -> int:
     source, out = Path(args.file), Path(args.output)
     if not source.is_file():  # a FIFO or /dev/zero would be read forever: say what it is
-        said = "is not a regular file (a pipe or a device?); save the trace to a file first" if source.exists() else "no such file"
+        said = (
+            "is not a regular file (a pipe or a device?); save the trace to a file first"
+            if source.exists()
+            else "no such file"
+        )
         raise UsageError(f"{source}: {said}")
     with progress_bar("importing") as report:  # on stderr, and only when it is a terminal
         try:
