@@ -20,10 +20,9 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 TAG = "LOOPSCOPE_MCP_SERVER"
-PROC = Path("/proc")
+PROC = "/proc"
 # Set by a second Ctrl-C during clean-up: waits end at once and what is left is killed.
 Hurry = Callable[[], bool]
 
@@ -42,25 +41,29 @@ class Proc:
     zombie: bool
 
 
-def _read(pid: int) -> Proc | None:
+def _read(pid: int | str) -> Proc | None:
     try:
-        text = (PROC / str(pid) / "stat").read_text()
+        with open(f"/proc/{pid}/stat", "rb") as file:  # plain open: a scan reads hundreds of these
+            text = file.read()
     except OSError:  # gone meanwhile
         return None
-    fields = text.rpartition(")")[2].split()  # after the command's name, which may hold spaces and ')'
+    fields = text.rpartition(b")")[2].split()  # after the command's name, which may hold spaces and ')'
     try:
-        return Proc(pid, int(fields[1]), int(fields[2]), int(fields[19]), fields[0] in ("Z", "X"))
+        return Proc(int(pid), int(fields[1]), int(fields[2]), int(fields[19]), fields[0] in (b"Z", b"X"))
     except (IndexError, ValueError):
         return None
 
 
-def _every_process() -> Iterator[Proc]:
+def _pids() -> list[str]:
     try:
-        entries = list(PROC.iterdir())
+        return [name for name in os.listdir(PROC) if name.isdigit()]
     except OSError:
-        return
-    for entry in entries:
-        if entry.name.isdigit() and (found := _read(int(entry.name))) is not None:
+        return []
+
+
+def _every_process() -> Iterator[Proc]:
+    for pid in _pids():
+        if (found := _read(pid)) is not None:
             yield found
 
 
@@ -87,14 +90,15 @@ def tagged(prefix: str) -> set[Proc]:
         return set()
     wanted = f"\0{TAG}={prefix}".encode()
     found = set()
-    for proc in _every_process():
-        if proc.zombie or proc.pid == os.getpid():
+    for pid in _pids():
+        if pid == str(os.getpid()):
             continue
         try:
-            environ = b"\0" + (PROC / str(proc.pid) / "environ").read_bytes()
+            with open(f"/proc/{pid}/environ", "rb") as file:  # a zombie's is empty
+                environ = b"\0" + file.read()
         except OSError:  # gone, or not ours to read
             continue
-        if wanted in environ:
+        if wanted in environ and (proc := _read(pid)) is not None and not proc.zombie:
             found.add(proc)
     return found
 
@@ -119,18 +123,23 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
-def _signal(groups: Sequence[int], procs: set[Proc], stop_signal: signal.Signals) -> None:
+def _signal(groups: Sequence[int], procs: set[Proc], stop_signal: signal.Signals) -> bool:
+    """Send `stop_signal` to the groups and to those of `procs` still alive; False if nobody was there."""
+    reached = False
     for pgid in groups:
         try:
             os.killpg(pgid, stop_signal)  # the group: the server and the children that stayed in it
+            reached = True
         except (ProcessLookupError, PermissionError):
             pass  # gone already
     for proc in procs:
         if _still(proc):
             try:
                 os.kill(proc.pid, stop_signal)
+                reached = True
             except (ProcessLookupError, PermissionError):
                 pass
+    return reached
 
 
 def stop_leftovers(
@@ -140,7 +149,8 @@ def stop_leftovers(
     and those tagged `tag` (a prefix): SIGTERM, then SIGKILL to what is left after `grace` seconds (at once
     when `hurry()` says so)."""
     found = known | tagged(tag)
-    _signal(groups, found, signal.SIGTERM)
+    if not _signal(groups, found, signal.SIGTERM):
+        return  # nothing was left: the usual end of a server that exited cleanly
     deadline = time.monotonic() + grace
     while time.monotonic() < deadline and not hurry():
         if not any(_group_alive(pgid) for pgid in groups) and not any(_still(proc) for proc in found):
