@@ -227,7 +227,7 @@ def _own_group(gid: int) -> bool:
 
 
 def _user_name() -> str:
-    import pwd
+    import pwd  # Unix only, like grp above
 
     try:
         return pwd.getpwuid(os.getuid()).pw_name
