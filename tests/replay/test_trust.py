@@ -300,3 +300,20 @@ def test_a_look_alike_name_is_shown_escaped_with_a_warning_and_never_offered(bai
     assert "not plain ASCII" in result.message and "--agent MODULE:FUNCTION" in result.message
     plain = verify_trace(hostile_trace(bait, "t2.jsonl", agent="my_agent:build"))
     assert "--agent my_agent:build" in plain.message and "ASCII" not in plain.message
+
+
+@pytest.mark.slow  # the verify command in a process of its own
+def test_the_verify_command_run_beside_a_look_alike_runs_the_trusted_file(bait):
+    """The attack as typed: `cd p/sub && python -m tracer.cli verify t.jsonl`, where `python -m` puts the
+    working directory (holding a look-alike my_agent.py) first on sys.path."""
+    import subprocess
+
+    trust_in_pyproject(bait, "evil:build")
+    sub = bait / "sub"
+    write_bait(sub)
+    hostile_trace(sub, "t.jsonl", agent="evil:build")
+    run = subprocess.run(
+        [sys.executable, "-m", "tracer.cli", "verify", "t.jsonl"], cwd=sub, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert markers(bait) == ["evil.imported"]  # bait/evil.py ran; sub/evil.py did not
