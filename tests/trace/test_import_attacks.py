@@ -11,12 +11,8 @@ from pathlib import Path
 
 import pytest
 
-<<<<<<< HEAD
 from tests.helpers.cli_run import loopscope
-=======
 from tests.helpers.foreign_traces import write_langfuse, write_langsmith, write_otlp
-from tracer.cli import main
->>>>>>> attack-a
 from tracer.trace import otel_mapping as om
 from tracer.trace.importers import SUPPORTED, ImportProblem, convert, write_conversion
 from tracer.trace.importers.spans import MAX_SPAN_DEPTH
@@ -701,7 +697,7 @@ def test_an_export_with_a_utf8_byte_order_mark_imports_as_without_one(tmp_path, 
     marked = tmp_path / "marked" / "export.json"  # the same name: the events name their source file
     marked.write_bytes(codecs.BOM_UTF8 + plain.read_bytes())
     for source in (plain, marked):
-        code, _, err = cli(capsys, "import", source, "-o", source.with_suffix(".jsonl"))
+        code, _, err = loopscope(capsys, "import", source, "-o", source.with_suffix(".jsonl"))
         assert code == 0, err
     assert load_trace(marked.with_suffix(".jsonl"))[1] == load_trace(plain.with_suffix(".jsonl"))[1]
-    assert cli(capsys, "debug", marked, "--print")[0] == 0
+    assert loopscope(capsys, "debug", marked, "--print")[0] == 0
