@@ -79,18 +79,18 @@ def plain_builders() -> contextlib.AbstractContextManager[None] | None:
 
 def plain_encoder() -> contextlib.AbstractContextManager[None] | None:
     """Every line written by pydantic's serializer (`model_dump_json`'s bytes), no orjson."""
-    from tracer.trace import line_encoder
+    from tracer.trace import line_encoder, line_maker
 
     if not hasattr(line_encoder, "orjson"):
         return None
 
     @contextlib.contextmanager
     def patched() -> Iterator[None]:
-        plain = (lambda fields: None, line_encoder._pydantic_line)
-        with _setattr(line_encoder, "_compiled", lambda cls: plain), _cleared(line_encoder._COMPILED):
-            line_encoder._COMPILED.update(dict.fromkeys(_event_classes(), plain))
+        with (
+            _setattr(line_maker, "encode_line", line_encoder._pydantic_line),
+            _setattr(line_maker, "event_fields", lambda event: None),
+        ):
             yield
-        line_encoder._COMPILED.clear()
 
     return patched()
 
