@@ -143,7 +143,7 @@ def _float_value(node: ast.AST, expression: str) -> numpy.float64:
     is short, so bounding each power to the float range bounds the whole computation. inf
     and nan here mean "beyond float range" (or undefined), never a real answer.
     """
-    import numpy  # numpy and numexpr load with the first calculation (~50 ms), not with the module
+    import numpy  # numpy and numexpr load with the first calculation, not with the module (see below)
 
     if isinstance(node, ast.Expression):
         return _float_value(node.body, expression)
@@ -204,7 +204,7 @@ def check_expression(expression: str) -> str:
 
 def evaluate_expression(expression: str) -> str:
     """Evaluate checked arithmetic with numexpr: no globals, only pi and e, sanitize on."""
-    import numexpr  # here, not at the top: numexpr (~50 ms with numpy) loads with the first calculation
+    import numexpr  # here, not at the top: numexpr and numpy load with the first calculation, not at start-up
 
     expression = check_expression(expression)
     try:
