@@ -165,6 +165,7 @@ def test_invalid_values_raise_the_validation_error_naming_the_field(cls, payload
         emitted(cls, dict(payload))
     with pytest.raises(ValidationError) as direct:
         cls(**ENVELOPE, **payload)
+
     def said(error):  # what is wrong and where, less the input (its envelope is the run's own)
         return [(e["type"], e["loc"], e["msg"]) for e in error.value.errors()]
 
