@@ -217,3 +217,11 @@ def test_an_emit_site_that_changes_its_names_gets_the_right_event_each_time():
             events.append(None)
     assert [e.text if e else None for e in events] == ["a", None, "c", None]
     assert events[2].duration == 0.25 and events[0].seq == 0 and events[2].seq == 1
+
+
+def test_the_events_of_one_line_share_one_source_record_and_other_lines_have_their_own():
+    run = RunContext(clock=ManualClock())
+    same_line = [run.emit(LLMEndEvent, text=str(i), duration=0.0) for i in range(3)]
+    other_line = run.emit(LLMEndEvent, text="x", duration=0.0)
+    assert same_line[0].source is same_line[1].source is same_line[2].source
+    assert other_line.source is not same_line[0].source and other_line.source.line == same_line[0].source.line + 1
