@@ -19,7 +19,8 @@ from .recovery.rate_limit import RateLimiter
 from .recovery.retry import RetryPolicy
 
 # Emitting instruction (its code and offset) -> the SourceRef its events carry, shared by every
-# run: the events of one line share one record, which a trace writes once and reuses.
+# run: the events of one line share one record, and its line (which f_lineno works out from the
+# code's line table) is found once.
 _SOURCES: dict[tuple[CodeType, int], SourceRef] = {}
 _MAX_SOURCES = 4096  # only code made at run time (exec) adds new entries without end
 
