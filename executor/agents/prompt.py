@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from ..schema import AgentAction
@@ -43,6 +44,33 @@ def format_step(action: AgentAction, observation: object) -> str:
     return f"{action.log}\n{OBSERVATION_PREFIX}{observation}\n{LLM_PREFIX}"
 
 
+# id(prompt text) -> (the text, its number, the number of the text it was made from by appending).
+# The scratchpad knows what it appended, so a trace writer that noted an earlier prompt's number
+# and length writes only the new part, without holding the earlier text or comparing the two (by
+# round 1,000 a prompt is some 70 KB; holding it also stops the next one growing in place).
+# A number stands for one text value: a text grown in place is a new value with a new number.
+# Kept because tracing may add at most 1.8x to an untraced run, and comparing and copying the
+# prompts instead took that guard over (docs/performance.md, "Speed tricks: kept or removed").
+_TEXTS: dict[int, tuple[str, int, int | None]] = {}
+_MAX_TEXTS = 32  # one entry per scratchpad; agents no longer running leave one each
+_numbers = itertools.count(1)
+
+
+def prompt_lineage(prompt: str) -> tuple[int, int | None] | None:
+    """(this prompt text's number, the number of the text a Scratchpad appended to to make it);
+    None for a text no Scratchpad made (or one it has appended to since)."""
+    entry = _TEXTS.get(id(prompt))
+    return (entry[1], entry[2]) if entry is not None and entry[0] is prompt else None
+
+
+def _numbered(text: str, base: int | None) -> int:
+    if len(_TEXTS) >= _MAX_TEXTS:
+        _TEXTS.clear()
+    number = next(_numbers)
+    _TEXTS[id(text)] = (text, number, base)
+    return number
+
+
 class Scratchpad:
     """The agent's notebook, kept rendered behind the prompt's fixed head.
 
@@ -55,6 +83,7 @@ class Scratchpad:
         self._steps: list = []
         self._head = ""
         self._text = ""  # head + every rendered step
+        self._number = 0  # the text's number (see prompt_lineage)
 
     def render(self, head: str, steps: Sequence) -> str:
         """`head` followed by the scratchpad for `steps`."""
@@ -64,9 +93,16 @@ class Scratchpad:
         )
         if head is not self._head or not same_prefix:
             self._steps, self._head, self._text, done = [], head, head, 0
+            self._number = _numbered(head, None)
         if len(steps) > done:
-            self._text += "".join([format_step(a, o) for a, o in steps[done:]])
+            # Detach before appending: a str held only by a local name grows in place, so when
+            # nobody kept the previous prompt the append costs the new text, not the whole prompt.
+            text, self._text = self._text, ""
+            _TEXTS.pop(id(text), None)
+            text += "".join([format_step(a, o) for a, o in steps[done:]])
+            self._text = text
             self._steps.extend(steps[done:])
+            self._number = _numbered(text, self._number)
         return self._text
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
+from executor.agents.prompt import prompt_lineage
 from executor.events import EventBase
 
 from .line_encoder import encode_fields, encode_line, event_fields, pydantic_json
@@ -26,8 +27,9 @@ class LineMaker:
     def __init__(self, redactor: Redactor) -> None:
         self.redactor = redactor
         self.tainted = False  # has any screened text looked like it holds a secret?
-        # frames -> the last llm_start from there: (seq, its prompt).
-        self._last_prompt: dict[tuple[str, ...], tuple[int, str]] = {}
+        # frames -> the last llm_start from there: (seq, its prompt's number, length, the text when
+        # it has no number). Numbered prompts are not held: see executor.prompt.prompt_lineage.
+        self._last_prompt: dict[tuple[str, ...], tuple[int, int | None, int, str | None]] = {}
         self._special = {"llm_start": self._llm_start, "llm_end": self._llm_end, "tool_end": self._tool_end}
         # Texts already screened and found clean (replies, observations, messages): a chat call's
         # history repeats them, and screening each again made a long run's screening quadratic.
@@ -132,13 +134,21 @@ class LineMaker:
         """
         values = event.__dict__
         frames, prompt = values["frames"], values["prompt"]
+        lineage = prompt_lineage(prompt)
         previous = self._last_prompt.get(frames)
-        self._last_prompt[frames] = (values["seq"], prompt)
+        self._last_prompt[frames] = (
+            (values["seq"], lineage[0], len(prompt), None)
+            if lineage is not None
+            else (values["seq"], None, len(prompt), prompt)
+        )
         if previous is None:
             return encode_line(event), prompt
-        base_seq, base_text = previous
-        base_length = len(base_text)
-        if len(prompt) <= base_length or not prompt.startswith(base_text):
+        base_seq, base_number, base_length, base_text = previous
+        # The scratchpad says when it made this prompt by appending to that one; otherwise the
+        # two are compared, a pass over the whole earlier prompt.
+        if not (lineage is not None and base_number is not None and lineage[1] == base_number) and (
+            base_text is None or len(prompt) <= base_length or not prompt.startswith(base_text)
+        ):
             return encode_line(event), prompt
         added = prompt[base_length:]
         fields: dict[str, Any] | None = event_fields(event)
