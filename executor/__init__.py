@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-# Not typing's: `loopscope --help` reads the version from here and must not import typing (~3 ms of its
-# start-up, tests/cli/test_startup_imports.py); mypy treats any TYPE_CHECKING as true.
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # editors and mypy follow `from executor import X` here; at run time __getattr__ imports it
-    from typing import Any
-
     from .agent_executor import STOPPED, AgentExecutor, OutputParsingError
     from .agents.context_budget import ContextBudget, approx_token_count
     from .agents.parser import OutputParserException
@@ -55,8 +51,9 @@ if TYPE_CHECKING:  # editors and mypy follow `from executor import X` here; at r
     from .tools.tool import Tool, ToolError, ToolTimeout
 
 # Each public name and the module it lives in. A name is imported on first use, so `import executor`
-# (and every `from executor.x import y`, which runs this file first) costs nothing: reading a trace
-# never loads numexpr, the providers or the loop itself.
+# (and every `from executor.x import y`, which runs this file first) loads none of the engine:
+# `loopscope --help` reads the version here, and reading a trace never loads numexpr, the providers
+# or the loop itself (what that saves: docs/performance.md, "Speed tricks: kept or removed").
 _PUBLIC = {
     "ReActAgent": "agents.react",
     "create_react_agent": "agents.react",

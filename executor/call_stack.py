@@ -37,7 +37,7 @@ class ThreadScope(threading.local):
     """The CallScope of the current thread; None on the loop's own thread."""
 
     # A class default rather than getattr(local, "scope", None): a missing attribute on a
-    # threading.local raises and catches AttributeError inside, ~0.4 µs on every event.
+    # threading.local raises and catches AttributeError inside, on every event.
     scope: CallScope | None = None
 
 

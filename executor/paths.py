@@ -9,7 +9,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 PROJECT_ROOT = PACKAGE_DIR.parent
 
 
-@functools.lru_cache(maxsize=256)  # resolving a path costs ~50 µs; a run emits from a handful of files
+@functools.lru_cache(maxsize=256)  # resolving a path reads the disk; a run emits from a handful of files
 def relative_path(filename: str) -> str:
     """`filename` relative to the project (executor/agents/react.py), or absolute when it is outside it."""
     path = Path(filename).resolve()

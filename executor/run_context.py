@@ -14,51 +14,29 @@ from .call_gate import ToolCallGate
 from .call_stack import CallScope, CallStacks, ThreadScope
 from .clock import Clock, SystemClock
 from .events import ChainEndEvent, ChainErrorEvent, EventBase, SourceRef
-from .events.builder import builder_for
 from .paths import relative_path
 from .recovery.rate_limit import RateLimiter
 from .recovery.retry import RetryPolicy
 
-
-def _unbuilt(*_: Any) -> EventBase:
-    raise AssertionError("a site's first emit makes its builder")  # its kind None matches no event class
-
-
-class _Site:
-    """One emitting instruction (a `yield run.emit(...)`): its SourceRef, and the builder it last used."""
-
-    __slots__ = ("code", "last", "source")
-
-    def __init__(self, code: CodeType, source: SourceRef) -> None:
-        self.code = code  # kept, so while the site is remembered no other code object can have its id
-        self.source = source
-        # (kind, number of payload names, builder), replaced whole: threads emitting at one site
-        # (parallel tool calls) never see one kind's count with another kind's builder.
-        self.last: tuple[type[EventBase] | None, int, Callable[..., EventBase]] = (None, -1, _unbuilt)
-
-    def builder(self, cls: type[EventBase], payload: dict[str, Any]) -> Callable[..., EventBase]:
-        """The builder for `cls` from these payload names; the next emit here with as many names reuses it."""
-        build = builder_for(cls, tuple(payload))
-        self.last = (cls, len(payload), build)
-        return build
+# Emitting instruction (its code and offset) -> the SourceRef its events carry, shared by every
+# run: the events of one line share one record, and its line (which f_lineno works out from the
+# code's line table) is found once.
+_SOURCES: dict[tuple[CodeType, int], SourceRef] = {}
+_MAX_SOURCES = 4096  # only code made at run time (exec) adds new entries without end
 
 
-# Emitting instruction -> _Site, shared by every run. Keyed by the instruction's offset
-# (f_lasti), because f_lineno scans the function's line table on every read, and by id(code),
-# because hashing a code object hashes its bytecode and constants; one int, no tuple to make:
-# offsets sit above bit 48, where no address reaches. A hit is checked against the site's code.
-_SITES: dict[int, _Site] = {}
-_MAX_SITES = 4096  # only code made at run time (exec) adds new entries without end
-
-
-def _site_at(frame: Any) -> _Site:
-    """The _Site of the instruction `frame` is at, made the first time that instruction emits."""
+def _source_at(frame: Any) -> SourceRef:
+    """The SourceRef of the instruction `frame` is at."""
     code = frame.f_code
-    if len(_SITES) >= _MAX_SITES:
-        _SITES.clear()
-    site = _Site(code, SourceRef(file=relative_path(code.co_filename), line=frame.f_lineno, function=code.co_name))
-    _SITES[id(code) + (frame.f_lasti << 48)] = site
-    return site
+    key = (code, frame.f_lasti)
+    source = _SOURCES.get(key)
+    if source is None:
+        if len(_SOURCES) >= _MAX_SOURCES:
+            _SOURCES.clear()
+        source = _SOURCES[key] = SourceRef(
+            file=relative_path(code.co_filename), line=frame.f_lineno, function=code.co_name
+        )
+    return source
 
 
 _getframe = sys._getframe
@@ -124,15 +102,6 @@ class RunContext:
 
     def emit(self, cls: type[EventBase], **payload: Any) -> EventBase:
         frame = _getframe(1)
-        code = frame.f_code
-        site = _SITES.get(id(code) + (frame.f_lasti << 48))
-        if site is None or site.code is not code:
-            site = _site_at(frame)
-        # A site passes the same names each time; same kind and count: the same builder, which
-        # reads each of its names (a KeyError if one differs) and checks each value's type.
-        last_cls, count, build = site.last
-        if last_cls is not cls or count != len(payload):
-            build = site.builder(cls, payload)
         scope = self._thread.scope
         if scope is None:
             frames = self._known.get(frame) or self._stacks.at(frame)
@@ -142,18 +111,20 @@ class RunContext:
             frames = scope.prefix + self._stacks.walk(frame, scope.stop)[1:]
             if "tool_call_id" in cls.model_fields and "tool_call_id" not in payload:
                 payload["tool_call_id"] = scope.tool_call_id
-                build = builder_for(cls, tuple(payload))
         # Only the loop's thread emits outside concurrent_calls: no lock to take there.
         lock = self._lock if self._concurrent or scope is not None else None
         if lock is not None:
             lock.acquire()  # one seq per event, and seq order is emission order, across threads
         try:
-            t = float(self.clock.monotonic() - self._start)
-            try:
-                event = build(payload, self._seq, self.run_id, t, self._iteration, frames, site.source)
-            except KeyError:  # as many names as last time at this site, but not the same ones
-                build = builder_for(cls, tuple(payload))
-                event = build(payload, self._seq, self.run_id, t, self._iteration, frames, site.source)
+            event = cls(
+                seq=self._seq,
+                run_id=self.run_id,
+                t=float(self.clock.monotonic() - self._start),
+                iteration=self._iteration,
+                frames=frames,
+                source=_source_at(frame),
+                **payload,
+            )
             self._seq += 1
             if scope is not None:
                 scope.sink(event)

@@ -2,18 +2,16 @@
 
 Import public names from here (`from tracer import TraceWriter, Narrator, verify_trace`); the
 module paths behind them may move. Each name is imported on first use, so `import tracer`
-costs nothing and a script that only writes traces never loads Rich or Textual.
+(which every `loopscope` command runs first) loads none of them, and a script that only writes
+traces never loads Rich or Textual (docs/performance.md, "Speed tricks: kept or removed").
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from executor import __version__
-
-TYPE_CHECKING = False  # not typing's: `loopscope --help` imports this package, and not typing (see executor)
-if TYPE_CHECKING:
-    from typing import Any
 
 _PUBLIC = {
     # the trace format

@@ -8,7 +8,7 @@ import sys
 
 # Why: start-up makes most of the objects a command keeps for its whole life (module code, pydantic
 # schemas, Textual's styles); collecting cycles while they are being made scanned them again and
-# again, ~100 ms of the debugger's first frame (bench/bench_startup.py). Nothing made during
+# again, a large part of the debugger's first frame (bench/bench_startup.py). Nothing made during
 # start-up is garbage worth collecting that early, so collection waits and then runs as usual.
 _paused = False
 
@@ -32,7 +32,7 @@ def resume_collection() -> None:
 
 def is_trace_write_error(error: BaseException) -> bool:
     """Whether `error` is a TraceWriteError (a recording that failed), known without importing the
-    writer, which loads orjson (~13 ms) that the debugger does not need: only a process that has
+    writer, which loads orjson, which the debugger does not need: only a process that has
     loaded the writer can have raised one."""
     writer = sys.modules.get("tracer.trace.writer")
     return writer is not None and isinstance(error, writer.TraceWriteError)

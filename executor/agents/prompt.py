@@ -49,6 +49,8 @@ def format_step(action: AgentAction, observation: object) -> str:
 # and length writes only the new part, without holding the earlier text or comparing the two (by
 # round 1,000 a prompt is some 70 KB; holding it also stops the next one growing in place).
 # A number stands for one text value: a text grown in place is a new value with a new number.
+# Kept because tracing may add at most 1.8x to an untraced run, and comparing and copying the
+# prompts instead took that guard over (docs/performance.md, "Speed tricks: kept or removed").
 _TEXTS: dict[int, tuple[str, int, int | None]] = {}
 _MAX_TEXTS = 32  # one entry per scratchpad; agents no longer running leave one each
 _numbers = itertools.count(1)

@@ -17,7 +17,7 @@ class ToolInputError(ValueError):
     """The Action Input does not fit the tool's arguments; the message says what to write instead."""
 
 
-@functools.lru_cache(maxsize=1024)  # building a model costs ~0.4 ms; replays rebuild the same tools often
+@functools.lru_cache(maxsize=1024)  # building a pydantic model is slow; replays rebuild the same tools often
 def single_string_schema(name: str, field: str = SINGLE_INPUT_FIELD) -> type[BaseModel]:
     """The schema of a tool that takes the raw Action Input as one string."""
     fields: dict[str, Any] = {field: (str, ...)}  # Any: a ** of a narrower dict would be matched against __config__ too

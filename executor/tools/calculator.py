@@ -143,7 +143,7 @@ def _float_value(node: ast.AST, expression: str) -> numpy.float64:
     is short, so bounding each power to the float range bounds the whole computation. inf
     and nan here mean "beyond float range" (or undefined), never a real answer.
     """
-    import numpy  # numpy and numexpr load with the first calculation (~50 ms), not with the module
+    import numpy  # numpy and numexpr load with the first calculation, not with the module (see below)
 
     if isinstance(node, ast.Expression):
         return _float_value(node.body, expression)
@@ -216,7 +216,7 @@ def evaluate_expression(expression: str) -> str:
     An answer that is no finite number (`sqrt(-1)` is nan, `log(0)` is -inf) says why beside it:
     numpy's RuntimeWarnings (from numexpr folding constants) are caught here, not printed on stderr.
     """
-    import numexpr  # here, not at the top: numexpr (~50 ms with numpy) loads with the first calculation
+    import numexpr  # here, not at the top: numexpr and numpy load with the first calculation, not at start-up
     import numpy
 
     expression = check_expression(expression)

@@ -70,7 +70,7 @@ def test_frames_read_from_the_caches_are_the_frames_read_fresh(tmp_path, monkeyp
     monkeypatch.setattr(langchain_stack, "_code_info", {})
     monkeypatch.setattr(langchain_stack, "_moved_refs", {})
     _record(tmp_path / "fresh.jsonl", "rose prices?")
-    filled = sum(len(refs) for _code, _file, refs in langchain_stack._code_info.values())
+    filled = sum(len(refs) for _file, refs in langchain_stack._code_info.values())
     assert filled > 0 and langchain_stack._moved_refs
     _record(tmp_path / "cached.jsonl", "rose prices?")
     fresh, cached = Trace.load(tmp_path / "fresh.jsonl").events, Trace.load(tmp_path / "cached.jsonl").events

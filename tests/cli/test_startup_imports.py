@@ -167,9 +167,9 @@ def test_debugging_a_trace_leaves_numpy_and_the_replay_machinery_for_later():
 
 
 @pytest.mark.parametrize("argv", [["run", "--help"], ["debug", "--help"]])
-def test_a_subcommands_help_loads_no_engine_and_not_typing(argv):
+def test_a_subcommands_help_loads_no_engine(argv):
     code = f"import contextlib, tracer.cli\nwith contextlib.suppress(SystemExit):\n    tracer.cli.main({argv!r})"
-    assert loaded_after(code, ("typing", "executor.events", "tracer.agents.scenario_registry", "rich")) == []
+    assert loaded_after(code, ("executor.events", "tracer.agents.scenario_registry", "rich")) == []
 
 
 def test_the_live_options_name_the_models_variable_as_the_executor_does():

@@ -20,7 +20,6 @@ from executor.events import (
     ToolEndEvent,
 )
 from tests.helpers.paths import FIXTURES
-from tracer.trace import line_encoder
 from tracer.trace.line_encoder import encode_event, encode_fields, event_fields
 from tracer.trace.reader import load_trace
 
@@ -97,22 +96,13 @@ def test_a_lone_surrogate_pydantic_refuses_is_written_escaped_and_reads_back_the
     assert ChainEndEvent.model_validate(json.loads(line)) == event
 
 
-def test_shared_records_are_written_once_and_reused_until_the_cache_fills(monkeypatch):
-    line_encoder._FRAGMENTS.clear()  # in place: the compiled selectors hold this dict
+def test_nested_records_are_written_as_pydantic_writes_them_and_event_fields_is_a_copy():
     callee = CalleeRef(file="my_agent.py", line=3, function="price", qualname="price")
-    first = ToolEndEvent(**ENVELOPE, tool="Price", observation="25", callee=callee)
-    second = ToolEndEvent(**{**ENVELOPE, "seq": 4}, tool="Price", observation="26", callee=callee)
-    assert encode_event(first) == pydantic_line(first) and encode_event(second) == pydantic_line(second)
-    assert len(line_encoder._FRAGMENTS) == 2  # the source and the callee, each once
-    monkeypatch.setattr(line_encoder, "_MAX_FRAGMENTS", 2)
-    third = ToolEndEvent(
-        **ENVELOPE,
-        tool="Price",
-        observation="27",
-        callee=CalleeRef(file="other.py", line=1, function="f", qualname="f"),
-    )
-    assert encode_event(third) == pydantic_line(third)
-    assert len(line_encoder._FRAGMENTS) <= 2
+    event = ToolEndEvent(**ENVELOPE, tool="Price", observation="25", callee=callee)
+    assert encode_event(event) == pydantic_line(event)
+    fields = event_fields(event)
+    fields["observation"] = "changed"  # the line maker edits what it is given (a prompt's base and append)
+    assert event.observation == "25" and encode_event(event) == pydantic_line(event)
 
 
 text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)

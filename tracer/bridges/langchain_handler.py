@@ -82,8 +82,8 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
 
     Lines reach the file before the run next waits (a model call, a tool), so a killed process
     leaves every event up to its wait; at the end the file is flushed to the disk (fsync) before it
-    takes its name, as every loopscope trace is. `sync=False` skips that fsync (~0.01-4 ms a run,
-    depending on the disk): the trace is still whole when the run ends and survives the process
+    takes its name, as every loopscope trace is. `sync=False` skips that fsync (its cost a run
+    depends on the disk): the trace is still whole when the run ends and survives the process
     being killed, but a power cut or an OS crash soon after may leave it empty or cut short.
     """
 

@@ -171,8 +171,8 @@ _last_redactor: list[tuple[dict[Any, Any], Redactor]] = []
 def environment_redactor() -> Redactor:
     """default_redactor(), made again only when the environment changed since it was last made.
 
-    Reading the environment's secrets costs ~60 µs, a handler is made for every run, and between
-    runs the environment rarely changes: comparing it with a copy (C dicts, ~0.5 µs) says whether
+    Reading the environment's secrets takes a while, a handler is made for every run, and between
+    runs the environment rarely changes: comparing it with a copy (C dicts, fast) says whether
     it did. A variable set or removed (os.environ, LOOPSCOPE_REDACT included) makes a new one."""
     environ = getattr(os.environ, "_data", None)  # CPython's os.environ keeps the variables here
     if not isinstance(environ, dict):

@@ -63,20 +63,19 @@ def _loop_file(filename: str) -> str | None:
     return relative
 
 
-# Per code object (keyed by id: hashing a code object hashes its bytecode, every time; the code is
-# kept in the value, so its id cannot be reused while it is there): its loop file (or None), and
-# the SourceRef of each instruction a frame of it was seen at. A stack walk runs for every event,
-# so a frame costs a dict look-up or two: its line is worked out (f_lineno reads the code's line
-# table, ~0.1-1.6 µs a frame) only the first time a frame of that code stops at that instruction.
-_code_info: dict[int, tuple[CodeType, str | None, dict[int, SourceRef]]] = {}
+# Per code object: its loop file (or None), and the SourceRef of each instruction a frame of it was
+# seen at. A stack walk runs for every event: a frame's line (which f_lineno works out from the code's
+# line table) is found only the first time a frame of that code stops at that instruction, and the
+# events of one line share one record.
+_code_info: dict[CodeType, tuple[str | None, dict[int, SourceRef]]] = {}
 _MAX_REFS = 50_000  # lines of code are few; this only bounds a pathological run
 _ref_count = [0]
 
 
-def _info(code: CodeType) -> tuple[CodeType, str | None, dict[int, SourceRef]]:
-    known = _code_info.get(id(code))
-    if known is None or known[0] is not code:
-        known = _code_info[id(code)] = (code, _loop_file(code.co_filename), {})
+def _info(code: CodeType) -> tuple[str | None, dict[int, SourceRef]]:
+    known = _code_info.get(code)
+    if known is None:
+        known = _code_info[code] = (_loop_file(code.co_filename), {})
     return known
 
 
@@ -88,17 +87,13 @@ def loop_stack(
     `foreign`: `start` is another thread's, which runs on while it is walked (see thread_stack)."""
     frame: FrameType | None = start if start is not None else sys._getframe(1)
     found = []
-    codes = _code_info
     while frame is not None:
         if foreign and type(frame) is not FrameType:
             break  # the other thread moved on under the walk: what was read so far is its stack
-        code = frame.f_code
-        known = codes.get(id(code))
-        if known is None or known[0] is not code:
-            known = _info(code)
-        if known[1] is not None:
-            ref = known[2].get(frame.f_lasti)  # a node runner's is never kept: it names its task
-            found.append(ref if ref is not None else _ref(frame, known))
+        relative, refs = _info(frame.f_code)
+        if relative is not None:
+            ref = refs.get(frame.f_lasti)  # a node runner's is never kept: it names its task
+            found.append(ref if ref is not None else _ref(frame, relative, refs))
         if frame is stop:
             break
         frame = frame.f_back
@@ -111,19 +106,19 @@ def outermost_loop_frame(start: FrameType) -> FrameType | None:
     frame: FrameType | None = start
     found = None
     while frame is not None:
-        if _info(frame.f_code)[1] is not None:
+        if _info(frame.f_code)[0] is not None:
             found = frame
         frame = frame.f_back
     return found
 
 
-def _ref(frame: FrameType, known: tuple[CodeType, str | None, dict[int, SourceRef]]) -> SourceRef:
-    code, relative, refs = known
+def _ref(frame: FrameType, relative: str, refs: dict[int, SourceRef]) -> SourceRef:
+    code = frame.f_code
     line = frame.f_lineno
     if code.co_name in NODE_RUNNERS and relative == NODE_RUNNER_FILE:  # named after its task: never kept
         return SourceRef(file=relative, line=line, function=node_name(frame))
     if _ref_count[0] > _MAX_REFS:
-        for _code, _relative, kept in _code_info.values():
+        for _relative, kept in _code_info.values():
             kept.clear()
         _ref_count[0] = 0
     # Instructions on one line share its SourceRef: a run's events then share a few records.
@@ -188,16 +183,16 @@ def at_line(stack: tuple[SourceRef, ...], function: str, line: int | None) -> tu
 
 # A frame moved to a check's line, made once per frame and line: every round's step and finish_check
 # then share one record (and its written form) rather than copying the frame each time.
-_moved_refs: dict[tuple[int, int], tuple[SourceRef, SourceRef]] = {}
+_moved_refs: dict[tuple[SourceRef, int], SourceRef] = {}
 
 
 def _moved(ref: SourceRef, line: int) -> SourceRef:
-    known = _moved_refs.get((id(ref), line))
-    if known is None or known[0] is not ref:
+    moved = _moved_refs.get((ref, line))
+    if moved is None:
         if len(_moved_refs) > _MAX_REFS:
             _moved_refs.clear()
-        known = _moved_refs[(id(ref), line)] = (ref, ref.model_copy(update={"line": line}))
-    return known[1]
+        moved = _moved_refs[(ref, line)] = ref.model_copy(update={"line": line})
+    return moved
 
 
 def local_in(function: str, name: str, start: FrameType | None = None) -> object | None:

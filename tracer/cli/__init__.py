@@ -59,7 +59,7 @@ def _terminal_columns() -> int:
 
 class _Parser(argparse.ArgumentParser):
     """argparse's parser, its help as wide as the terminal as argparse measures it but without importing
-    shutil, which imports the compression modules (~1 ms of `loopscope --help`); subparsers are of it too."""
+    shutil, which imports the compression modules for `loopscope --help`; subparsers are of it too."""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("formatter_class", lambda prog: argparse.HelpFormatter(prog, width=_terminal_columns() - 2))
@@ -97,7 +97,7 @@ def _run(argv: list[str] | None) -> int:
         return 2
     # Here, not at the top: importing tracer.cli stays light (every subcommand module does, for
     # COMMANDS), and --help, --version and a bare `loopscope` answer before pydantic and the trace
-    # reader load (about 0.2 s; tests/cli/test_startup_imports.py).
+    # reader load (tests/cli/test_startup_imports.py).
     from ..report.cost.prices import PriceTableError
     from ..trace.literal_text import scrub
     from ..trace.reader import TraceFormatError

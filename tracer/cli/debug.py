@@ -164,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         if not to_terminal:
             _narrate_live(live, _console())
             return 0
-        from ..tui.launch import open_debugger  # Textual (about 0.3 s): --print and pipes never load it
+        from ..tui.launch import open_debugger  # Textual: --print and pipes never load it
 
         return open_debugger(None, breakpoints=args.breaks, live=live, title=f"live: {args.live}", lang=lang)
     # Another tool's file holding several traces: the one --trace-id names, or the user's pick.
@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
     if not to_terminal:
         narrate_trace(trace, _console())
         return 0
-    from ..tui.launch import open_debugger  # Textual (about 0.3 s): --print and pipes never load it
+    from ..tui.launch import open_debugger  # Textual: --print and pipes never load it
 
     # With a trace, --model answers prompts edited in the playground (`e`); the trace itself is replayed.
     return open_debugger(

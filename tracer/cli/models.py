@@ -99,7 +99,7 @@ def _load(args: argparse.Namespace) -> tuple[ModelList, ModelConfig]:
 
 
 def _remote_models(config: ModelConfig) -> list[str]:
-    from executor.models.providers.openai_chat import OpenAIChatModel  # the openai SDK (about 0.7 s): only here
+    from executor.models.providers.openai_chat import OpenAIChatModel  # the openai SDK, slow to import: only here
 
     try:
         return OpenAIChatModel("", config).list_models()

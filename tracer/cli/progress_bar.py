@@ -24,7 +24,7 @@ def progress_bar(description: str, unit: str = "", stream=None, stages: bool = T
     if not (hasattr(stream, "isatty") and stream.isatty()):
         yield _silent
         return
-    # Late: rich's progress and console are ~30 ms that a command printing to a pipe never needs.
+    # Late: rich's progress and console are imports that a command printing to a pipe never needs.
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 

@@ -37,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Late: the run itself needs the engine, the replay machinery and Rich (~200 ms); `loopscope run
+    # Late: the run itself needs the engine, the replay machinery and Rich; `loopscope run
     # --help` and a wrong argument answer without them (tests/cli/test_startup_imports.py).
     from .run_scenario import run_scenario
 

@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
         if can_show_debugger() and not args.as_text:
             if args.prices:  # the debugger's panes read the table through the environment
                 os.environ[ENV_PRICES] = str(args.prices)
-            from ..tui.runs_app import open_runs  # Textual (about 0.3 s): printing never loads it
+            from ..tui.runs_app import open_runs  # Textual: printing never loads it
 
             return open_runs(listing, rows, order, args.where, screen_columns(shown_from(args)), lang)
         _print_table(listing, rows, run_columns(shown_from(args)), lang)

@@ -18,7 +18,7 @@ NAME_CHARS = 14  # a tool's or model's name under its box or bar
 
 def _plotext() -> ModuleType:
     try:
-        import plotext  # late: ~0.3 s to import, and an extra; only --charts draws with it
+        import plotext  # late: slow to import, and an extra; only --charts draws with it
     except ImportError as error:
         missing = missing_extra("charts", "loopscope runs --charts", error)
         raise UsageError(f"{missing}; `loopscope runs --html OUT.html` draws them without it") from None

@@ -53,7 +53,7 @@ class ReplayStore:
         if self.index is None:
             # Started now, before the UI takes over stdio (the spawn needs real file handles),
             # so the scan runs on another core while the window opens.
-            import multiprocessing  # here, not at the top: ~40 ms that a small trace never needs
+            import multiprocessing  # here, not at the top: an import a small trace never needs
             from concurrent.futures import ProcessPoolExecutor
 
             spawn = multiprocessing.get_context("spawn")  # forking a threaded process is unsafe

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the replay machinery loads with the first re-executed event
     from .run_ahead import RunAhead
 
 # Longer recordings are not re-run (the variables pane then rebuilds the loop state from the events).
-REENACT_LIMIT = 2_000  # ~0.2 ms of CPU an event (bench/bench_reenactment.py); its frames are kept for each
+REENACT_LIMIT = 2_000  # CPU per event: bench/bench_reenactment.py; its frames are kept for each
 
 
 class Reenactment:

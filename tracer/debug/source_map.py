@@ -208,7 +208,7 @@ def _flow_of(node: ast.AST) -> list[tuple[str, int, str, str]]:
 
 def _functions_of(tree: ast.AST, relative: str) -> list[_Function]:
     """One walk that hands each call to all its enclosing functions: walking each function's own
-    subtree again cost ~20 ms for agent_executor.py, on the debugger's first frame."""
+    subtree again was a visible part of the debugger's first frame."""
     inside: dict[ast.FunctionDef | ast.AsyncFunctionDef, tuple[list, list, list]] = {}  # calls, delegations, flow
 
     def visit(node: ast.AST, enclosing: tuple[tuple[list, list, list], ...]) -> None:
@@ -288,7 +288,7 @@ def _package_texts() -> tuple[tuple[Path, str], ...]:
 
 def _functions(name: str) -> Iterator[_Function]:
     """The executor's functions called `name`, file by file. A file is parsed only when a caller gets
-    that far and it defines one: parsing all of executor/ took ~100 ms of the debugger's first frame,
+    that far and it defines one: parsing all of executor/ was a visible part of the debugger's first frame,
     which needs two or three names."""
     defines = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
     for path, text in _package_texts():

@@ -131,7 +131,7 @@ def on_awaiting_loop(action: Callable[[], None], wait: bool = False) -> None:
     """Run `action` on the thread of the loop that awaits async tools under `invoke` (in order: it is
     queued before the tool's coroutine is). With `wait`, return once it has run (or after 2 s)."""
     # The loop is the executor's; only its thread is used. Late: executor.awaiting loads the run machinery
-    # (~30 ms), which this module, imported for the debugger's first frame, does without.
+    # too, which this module, imported for the debugger's first frame, does without.
     from executor.awaiting import _background_loop
 
     done = threading.Event()

@@ -190,7 +190,7 @@ def _rerun_command(request: pytest.FixtureRequest) -> str:
 def loopscope_scenario(loopscope_record_mode: RecordMode, loopscope_redactor: Any) -> Callable[[str], Any]:
     """Run a tutorial scenario under its fixture: `trace = loopscope_scenario("rose-pricing")`."""
     # At first use, not when pytest loads the plugin (every pytest session of a project that installs
-    # loopscope does): the engine and the replay builder would add about 0.25 s to every such start-up.
+    # loopscope does): the engine and the replay builder would slow every such start-up.
     from executor import ManualClock, ScriptedModel
 
     from ..replay.builder import DEFAULT_CLOCK_TICK  # (as above: not at every pytest start-up)
@@ -215,7 +215,7 @@ def loopscope_scenario(loopscope_record_mode: RecordMode, loopscope_redactor: An
 @pytest.fixture
 def trace_snapshot(snapshot: Any) -> Any:
     """syrupy's snapshot, storing a trace as its transitions: `assert trace == trace_snapshot`."""
-    from .snapshot_extension import TraceSnapshotExtension  # at first use: syrupy's extensions cost ~0.2 s
+    from .snapshot_extension import TraceSnapshotExtension  # at first use: syrupy's extensions are slow to import
 
     return snapshot.use_extension(TraceSnapshotExtension)
 

@@ -26,8 +26,8 @@ from .reader import TraceFile
 from .sidecar import SidecarRefused, loads_json, read_sidecar, write_sidecar
 
 # Up to this many events an index is kept in Python arrays and numpy is imported only when a
-# breakpoint, filter or step asks for a mask: a tutorial's first frame needs none (numpy's import
-# is ~40 ms of start-up). Bigger traces are scanned into numpy arrays directly.
+# breakpoint, filter or step asks for a mask: a tutorial's first frame needs none, and does not
+# wait for numpy's import. Bigger traces are scanned into numpy arrays directly.
 SMALL_INDEX = 50_000
 Progress = Callable[[float], None]
 

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import json
-import typing
-from collections.abc import Callable
 from typing import Any, Literal
 
 from executor.agents.prompt import prompt_lineage
 from executor.events import EventBase
 
-from .line_encoder import encode_fields, encode_line, event_fields, line_function, pydantic_json
+from .line_encoder import encode_fields, encode_line, event_fields, pydantic_json
 from .redact import Redactor
 
 # Kinds that only rearrange text an earlier line already carried (the model's reply, a tool's
@@ -24,16 +21,6 @@ DERIVED = frozenset({"agent_action", "agent_finish", "tool_start", "step", "fini
 # found there taints the maker, and the whole line is redacted as any other.
 
 
-@functools.cache  # an import makes a LineMaker per trace, 5,000 of them: the classes are looked at once
-def _kind_of_class(cls: type[EventBase]) -> str | None:
-    """The one kind every event of this class has; None when its kind field allows several (or none)."""
-    kind_field = cls.model_fields.get("kind")
-    if kind_field is None:
-        return None
-    kinds = typing.get_args(kind_field.annotation)
-    return kinds[0] if len(kinds) == 1 and isinstance(kinds[0], str) else None
-
-
 class LineMaker:
     """Turns events into trace lines: `make(event)` gives the bytes to write, newline included."""
 
@@ -44,9 +31,6 @@ class LineMaker:
         # it has no number). Numbered prompts are not held: see executor.prompt.prompt_lineage.
         self._last_prompt: dict[tuple[str, ...], tuple[int, int | None, int, str | None]] = {}
         self._special = {"llm_start": self._llm_start, "llm_end": self._llm_end, "tool_end": self._tool_end}
-        # Event class -> how its line is made while no secret was seen; kept per class rather
-        # than per kind, so a derived kind goes straight to its compiled line function.
-        self._by_class: dict[type[EventBase], Callable[[EventBase], bytes]] = {}
         # Texts already screened and found clean (replies, observations, messages): a chat call's
         # history repeats them, and screening each again made a long run's screening quadratic.
         self._clean_texts: set[str] = set()
@@ -56,22 +40,6 @@ class LineMaker:
         if self.tainted:  # from now on every line is screened whole
             line = self._prompt_line(event)[0] if event.kind == "llm_start" else encode_line(event)
             return self._screened(line, True)
-        make = self._by_class.get(type(event))
-        if make is None:
-            make = self._by_class[type(event)] = self._maker_for(event)
-        return make(event)
-
-    def _maker_for(self, event: EventBase) -> Callable[[EventBase], bytes]:
-        kind = _kind_of_class(type(event))
-        if kind is None:  # not one kind per class
-            return self._maker_by_kind
-        if kind in self._special:
-            return self._special[kind]
-        if kind in DERIVED:
-            return line_function(type(event))
-        return lambda event: self._screened(encode_line(event), True)
-
-    def _maker_by_kind(self, event: EventBase) -> bytes:
         kind = event.kind
         if kind in self._special:
             return self._special[kind](event)

@@ -7,7 +7,7 @@ from typing import Any
 
 
 class _NumpyOnUse:
-    """Stands in for the numpy module. Why: `import numpy` costs ~40 ms of start-up, and the modules
+    """Stands in for the numpy module. Why: `import numpy` is slow to start, and the modules
     that filter, step and search with it are imported before the debugger's first frame."""
 
     def __getattr__(self, name: str) -> Any:

@@ -284,7 +284,7 @@ def _open_regular(path: Path):
 SCAN_CHUNK = 16 * 1024 * 1024
 
 
-# Below this a trace's lines are found with bytes.find into plain lists: numpy's import (~40 ms)
+# Below this a trace's lines are found with bytes.find into plain lists: numpy's import
 # would cost more than the scan, and the first frame of a tutorial waits for it.
 SMALL_TRACE = 4 * 1024 * 1024
 
@@ -299,7 +299,7 @@ def _line_spans(mapped: mmap.mmap, size: int) -> tuple[Any, Any]:
         if not ends or ends[-1] != size - 1:
             ends.append(size)
         return [0, *(end + 1 for end in ends[:-1])], ends
-    import numpy as np  # only a large trace needs it (numpy's import is ~40 ms; see SMALL_TRACE)
+    import numpy as np  # only a large trace needs it (see SMALL_TRACE)
 
     found = _newline_offsets(mapped, size)
     if len(found) == 0 or int(found[-1]) != size - 1:

@@ -32,7 +32,7 @@ class DebuggerApp(App[int]):
 
     def get_default_screen(self) -> DebuggerScreen:
         # The debugger's screen is the app's first screen: pushed over Textual's blank default one, the
-        # first frame was laid out and drawn twice (~40 ms of start-up, bench/bench_startup.py).
+        # first frame was laid out and drawn twice (bench/bench_startup.py).
         return DebuggerScreen(self.session)
 
     def on_mount(self) -> None:
@@ -43,7 +43,7 @@ class DebuggerApp(App[int]):
 
     def _warm_up(self) -> None:
         """After the first frame, import in a thread what the first n, r, c or search would otherwise
-        import on the UI thread (numpy, ~40 ms): the first frame never needs it, every motion does."""
+        import on the UI thread (numpy): the first frame never needs it, every motion does."""
         self.run_worker(_import_numpy, thread=True, group="warm-up", description="importing numpy", exit_on_error=False)
 
     def on_open_session(self, message: OpenSession) -> None:

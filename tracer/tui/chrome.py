@@ -307,7 +307,7 @@ MESSAGES_ZH: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
 MESSAGES_ZH += RUNS_MESSAGES_ZH
 
 
-@functools.cache  # on the first Chinese word asked for: compiling them all took ~3 ms of every start-up
+@functools.cache  # on the first Chinese word asked for: compiling them all slowed every start-up
 def _compiled() -> list[tuple[re.Pattern[str], Any]]:
     return [(re.compile(pattern + r"$"), replacement) for pattern, replacement in MESSAGES_ZH]
 

@@ -9,7 +9,7 @@ import re
 # about one token per four characters of an English word, about one per CJK character, and one per
 # punctuation mark; this counts the same pieces. It is an estimate and is always labelled as one.
 # CJK (U+3040-30FF, 3400-9FFF, F900-FAFF, AC00-D7AF) is told by code point, not by a regex class:
-# compiling that wide class took ~6 ms of every start-up (the status line counts tokens on the
+# compiling that wide class slowed every start-up (the status line counts tokens on the
 # first frame), and the written-out test is no slower.
 _PIECES = re.compile(r"[^\W_]+|\S")
 CHARS_PER_TOKEN = 4

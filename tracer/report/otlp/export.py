@@ -30,7 +30,7 @@ except ImportError as missing:  # pragma: no cover - exercised by a test that hi
 @functools.cache
 def _resource(service_name: str) -> Resource:
     """Made once a process: Resource.create runs the SDK's detectors (OTEL_RESOURCE_ATTRIBUTES, the
-    process) on a thread pool, about 6 ms, which was a third of exporting a small trace."""
+    process) on a thread pool, which was a third of exporting a small trace."""
     return Resource.create({"service.name": service_name})
 
 
@@ -115,7 +115,7 @@ class OTelListener:
 
 def _http_exporter(url: str, timeout: float) -> SpanExporter:
     """The OTLP/HTTP exporter. Only a live listener sending to a collector needs it (requests,
-    protobuf; about 0.1 s): spans_of and a listener given its own exporter never load it."""
+    protobuf): spans_of and a listener given its own exporter never load it."""
     try:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter  # late: as said above
     except ImportError as missing:

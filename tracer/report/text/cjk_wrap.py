@@ -11,7 +11,7 @@ from rich.measure import Measurement
 from rich.text import Text
 
 # Characters a line may break before or after: Chinese (and fullwidth) characters and the
-# punctuation Chinese text uses. Told by code point: a regex class this wide took ~3 ms to compile
+# punctuation Chinese text uses. Told by code point: a regex class this wide was slow to compile
 # on every start-up (the first tutorial stop's narration is wrapped before the first frame).
 _CJK_SINGLES = frozenset("\u2014\u2026\u201c\u201d\u2018\u2019")
 _CJK_RANGES = ((0x2E80, 0x9FFF), (0xFF00, 0xFFEF))  # (U+3000-303F lies inside the first)

@@ -22,7 +22,6 @@ from executor.events import (
     ToolInfo,
     ToolStartEvent,
 )
-from executor.events.builder import builder_for
 from executor.models.messages import render_messages
 
 from .messages import compact
@@ -110,10 +109,17 @@ class _EventBuilder:
             if source is None:
                 source = sources[frames[-1]] = SourceRef(file=source_file, line=0, function=frames[-1])
             for payload_class, payload in self._payloads(entry, pending):
-                # Built as the executor builds its own (type-checked, validated only where a value's type
-                # is not the field's): validating 130,000 imported events took a sixth of an import.
-                build = builder_for(payload_class, tuple(payload))
-                built.append(build(payload, len(built), "imported", at, number, frames, source))
+                built.append(
+                    payload_class(
+                        seq=len(built),
+                        run_id="imported",
+                        t=at,
+                        iteration=number,
+                        frames=frames,
+                        source=source,
+                        **payload,
+                    )
+                )
         return built
 
     def _payloads(self, entry: _Entry, pending: list[dict[str, Any]]) -> list[tuple[type[EventBase], dict[str, Any]]]:

@@ -39,7 +39,7 @@ _INDEXED_KEY = re.compile("(" + "|".join(re.escape(p) for p in INDEXED) + r")\.(
 
 
 # The same keys come back in every span of a file (`llm.input_messages.3.message.content`): each is
-# taken apart once (a regex, groups and int() cost ~0.5 µs a key, 45 keys a model call with its history).
+# taken apart once (a regex, groups and int() a key, 45 keys a model call with its history).
 # The files are untrusted: a file of ever new keys only empties the memo now and then.
 _MAX_REMEMBERED = 4096
 _INDEXED_PARTS: dict[str, tuple[str, int, str] | None] = {}

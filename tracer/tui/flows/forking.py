@@ -25,8 +25,8 @@ from .flow import Flow, KeyAction, flow_key
 if TYPE_CHECKING:
     from ...replay.fork import ForkResult
 
-# The fork machinery (replay.fork loads the executor and the replay: ~70 ms) and its screen (Textual's
-# TextArea: ~20 ms) load when f is first pressed, not with the debugger's first frame.
+# The fork machinery (replay.fork loads the executor and the replay) and its screen (Textual's
+# TextArea) load when f is first pressed, not with the debugger's first frame.
 
 
 def forkable_hint() -> str:

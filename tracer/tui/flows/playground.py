@@ -13,7 +13,7 @@ class PlaygroundFlow(Flow):
         return {"edit-prompt": self.open}
 
     def open(self) -> None:
-        # With e, not with the debugger: the playground and its screen load the models and the replay (~190 ms).
+        # With e, not with the debugger: the playground and its screen load the models and the replay.
         from ...models.playground import PlaygroundError, recorded_call
         from ..screens.playground_screen import PlaygroundScreen
 

@@ -11,7 +11,7 @@ from ...debug.event_store import ReplayStore
 from .flow import Flow
 
 PROGRESS_EVERY = 0.5  # seconds between redraws while a long re-execution runs
-# Events re-executed between looks at where the user is now (and whether to stop): ~10-20 ms of work.
+# Events re-executed between looks at where the user is now (and whether to stop).
 REENACT_CHUNK = 50
 
 

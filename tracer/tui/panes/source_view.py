@@ -19,7 +19,7 @@ CURSOR = Style(bgcolor="grey30")
 DRAWN_LINES_KEPT = 1_000  # lines drawn since the source last changed (see render_line)
 
 
-# Highlighted files, computed in a worker thread after the first frame: pygments takes ~50-100 ms for
+# Highlighted files, computed in a worker thread after the first frame: pygments takes a while for
 # agent_executor.py, which the first frame shows plain instead of waiting for it.
 _HIGHLIGHTED: dict[SourceFile, tuple[Text, ...]] = {}
 _HIGHLIGHTED_MAX = 32

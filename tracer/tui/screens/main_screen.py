@@ -155,7 +155,7 @@ class DebuggerScreen(Screen[None]):
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         # The first resume comes as the screen mounts, its widgets styled a moment before: restyling
-        # them all again was ~10 ms of the first frame. Later ones (back from help) restyle as usual.
+        # them all again slowed the first frame. Later ones (back from help) restyle as usual.
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False  # read by Screen's own handler, which runs after this one

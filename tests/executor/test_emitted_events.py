@@ -1,4 +1,4 @@
-"""Events the executor builds without validation are the validated ones: equal, and serialised the same."""
+"""What RunContext.emit hands out is the validated event, serialised the same, with the envelope it stamps."""
 
 import pytest
 from pydantic import ValidationError
@@ -18,7 +18,7 @@ from executor.events import (
     ToolInfo,
     event_from_json,
 )
-from executor.events.builder import build_event
+from executor.run_context import RunContext
 
 ENVELOPE = {
     "seq": 3,
@@ -74,6 +74,17 @@ PAYLOADS = {
 CASES = [(cls, payload) for cls in EVENT_CLASSES for payload in PAYLOADS.get(cls.model_fields["kind"].default, [])]
 
 
+def emitted(cls, payload):
+    """The event `cls` with `payload`, emitted as the executor emits it (its envelope stamped by the run)."""
+    return RunContext(clock=ManualClock(tick=0.25), run_id="abc123").emit(cls, **payload)
+
+
+def validated(cls, payload, like):
+    """`cls(**envelope, **payload)`, with the envelope of the event `like`."""
+    envelope = {name: getattr(like, name) for name in ("seq", "run_id", "t", "iteration", "frames", "source")}
+    return cls(**envelope, **payload)
+
+
 def _holds_models(event) -> bool:
     """An event whose dict fields carry a pydantic object (response_format's validated answer)."""
     from pydantic import BaseModel
@@ -102,14 +113,17 @@ def test_the_payloads_here_are_kinds_that_exist():
 
 
 @pytest.mark.parametrize("cls,payload", CASES, ids=[f"{c.__name__}-{i}" for i, (c, _) in enumerate(CASES)])
-def test_each_kind_built_without_validation_equals_the_validated_one(cls, payload):
-    assert_same_event(build_event(cls, dict(payload), **ENVELOPE), cls(**ENVELOPE, **payload))
+def test_each_kind_emitted_equals_the_validated_one(cls, payload):
+    event = emitted(cls, dict(payload))
+    assert (event.seq, event.run_id, event.t, event.iteration) == (0, "abc123", 0.25, 0)
+    assert event.source.function == "emitted" and event.source.file.endswith("test_emitted_events.py")
+    assert_same_event(event, validated(cls, payload, event))
 
 
-def test_containers_are_the_events_own_like_after_validation():
+def test_containers_are_the_events_own():
     inputs, stop = {"input": "q"}, ["\nObservation"]
-    start = build_event(ChainStartEvent, {"inputs": inputs, "tools": [], "settings": {}}, **ENVELOPE)
-    llm = build_event(LLMStartEvent, {"model": "m", "prompt": "p", "stop": stop}, **ENVELOPE)
+    start = emitted(ChainStartEvent, {"inputs": inputs, "tools": [], "settings": {}})
+    llm = emitted(LLMStartEvent, {"model": "m", "prompt": "p", "stop": stop})
     inputs["input"] = "changed later"
     stop.append("more")
     assert start.inputs == {"input": "q"} and llm.stop == ["\nObservation"]
@@ -128,10 +142,10 @@ class Label(str):
         (LimitReachedEvent, {"reason": "max_iterations", "iterations": 1, "elapsed": 0, "early_stopping_method": "f"}),
     ],
 )
-def test_values_of_another_type_are_validated_as_before(cls, payload):
-    built = build_event(cls, dict(payload), **ENVELOPE)
-    assert_same_event(built, cls(**ENVELOPE, **payload))
-    assert type(built.model_dump()["t"]) is float
+def test_values_of_another_type_are_validated(cls, payload):
+    built = emitted(cls, dict(payload))
+    assert_same_event(built, validated(cls, payload, built))
+    assert type(built.model_dump()["t"]) is float and type(built.model_dump().get("duration", 0.0)) is float
 
 
 @pytest.mark.parametrize(
@@ -146,12 +160,16 @@ def test_values_of_another_type_are_validated_as_before(cls, payload):
         (LLMEndEvent, {"text": "t", "duration": 0.5, "usage": {"tokens": "many"}}),
     ],
 )
-def test_invalid_values_raise_the_validation_error_they_always_did(cls, payload):
+def test_invalid_values_raise_the_validation_error_naming_the_field(cls, payload):
     with pytest.raises(ValidationError) as built:
-        build_event(cls, dict(payload), **ENVELOPE)
-    with pytest.raises(ValidationError) as validated:
+        emitted(cls, dict(payload))
+    with pytest.raises(ValidationError) as direct:
         cls(**ENVELOPE, **payload)
-    assert built.value.errors() == validated.value.errors()
+
+    def said(error):  # what is wrong and where, less the input (its envelope is the run's own)
+        return [(e["type"], e["loc"], e["msg"]) for e in error.value.errors()]
+
+    assert said(built) == said(direct)
 
 
 @pytest.mark.parametrize("name", list(tutorials.SCENARIOS))
@@ -169,11 +187,9 @@ def test_every_event_of_every_tutorial_run_survives_the_json_round_trip_unchange
             assert event_from_json(event.model_dump_json()).model_dump(mode="json") == event.model_dump(mode="json")
         else:
             assert_same_event(event, event_from_json(event.model_dump_json()), same_fields_set=False)
-        given = {name: getattr(event, name) for name in event.model_fields_set if name not in ENVELOPE}
-        assert_same_event(build_event(type(event), given, **ENVELOPE), type(event)(**ENVELOPE, **given))
 
 
-def test_a_record_built_each_round_equals_the_validated_one_and_bad_values_still_raise():
+def test_a_record_built_each_round_is_validated():
     from executor.events.builder import build_record
 
     built = build_record(ActionRecord, tool="Search", tool_input="rose", log="Action: Search")
@@ -201,3 +217,11 @@ def test_an_emit_site_that_changes_its_names_gets_the_right_event_each_time():
             events.append(None)
     assert [e.text if e else None for e in events] == ["a", None, "c", None]
     assert events[2].duration == 0.25 and events[0].seq == 0 and events[2].seq == 1
+
+
+def test_the_events_of_one_line_share_one_source_record_and_other_lines_have_their_own():
+    run = RunContext(clock=ManualClock())
+    same_line = [run.emit(LLMEndEvent, text=str(i), duration=0.0) for i in range(3)]
+    other_line = run.emit(LLMEndEvent, text="x", duration=0.0)
+    assert same_line[0].source is same_line[1].source is same_line[2].source
+    assert other_line.source is not same_line[0].source and other_line.source.line == same_line[0].source.line + 1
