@@ -1,0 +1,3 @@
+"""Words of `loopscope exercise`: the list, start, check and hint."""
+
+MESSAGES: dict[str, tuple[str, str]] = {}
