@@ -95,7 +95,9 @@ class _QuestionReader(_Reader):
         for lang in LANGUAGES:
             table = raw.get(lang)
             if not isinstance(table, dict) or not str(table.get("question", "")).strip():
-                raise self.fail(where, f"no {lang} question; every question needs one in each of {', '.join(LANGUAGES)}")
+                raise self.fail(
+                    where, f"no {lang} question; every question needs one in each of {', '.join(LANGUAGES)}"
+                )
             if not str(table.get("why", "")).strip():
                 raise self.fail(where, f"no {lang} why: say in two lines why the answer is right")
             said = table.get("choices", [str(v) for v in values])  # tool names read the same in any language
@@ -147,4 +149,12 @@ def predict_stops(name: str, lang: str, events: Sequence[EventBase]) -> list[Pre
     return stops
 
 
-__all__ = ["PredictQuestion", "PredictStop", "event_value", "predict_stops", "predicted_event", "questions_of", "value_matches"]
+__all__ = [
+    "PredictQuestion",
+    "PredictStop",
+    "event_value",
+    "predict_stops",
+    "predicted_event",
+    "questions_of",
+    "value_matches",
+]

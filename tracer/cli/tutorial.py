@@ -6,8 +6,8 @@ import argparse
 import difflib
 import importlib
 import sys
-from textwrap import indent
 from collections.abc import Callable, Sequence
+from textwrap import indent
 
 from rich.console import Console
 from rich.panel import Panel
@@ -20,9 +20,9 @@ from tutorials.notes_file import LANGUAGES, NotesFileError
 from tutorials.predict import PredictStop, predict_stops
 from tutorials.registry import TUTORIALS, Tutorial
 
+from ..i18n import say
 from ..report.narration.narrator import Narrator, reply_text
 from ..report.text.cjk_wrap import wrap_note
-from ..i18n import say
 from ..report.text.literal import literal
 from ..trace.literal_text import scrub
 from ..trace.reader import load_trace
