@@ -83,7 +83,7 @@ def finding_text(exercise: Exercise, finding: Finding, lang: str) -> str:
 def check(exercise: Exercise, lang: str) -> int:
     from tutorials.exercises.runner import check_file  # late: only a check runs an agent
 
-    from ..trace.writer import TraceWriter
+    from ..trace.writer import TraceWriter  # late: only a check writes a trace
 
     target = learner_file(exercise)
     if not target.exists():

@@ -181,19 +181,20 @@ def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str, 
     events, stops = _part_events(tutorial, part, lang)
     by_seq = {stop.seq: (number, stop) for number, stop in enumerate(stops, start=1)}
     questions = _predict_stops(tutorial, part, lang, events) if predict else []
-    asked = {stop.seq: (number, stop) for number, stop in enumerate(questions, start=1)}
+    asked: dict[int, list[tuple[int, PredictStop]]] = {}  # two questions may be about one event
+    for number, question in enumerate(questions, start=1):
+        asked.setdefault(question.seq, []).append((number, question))
     if len(tutorial.parts) > 1:
         console.print(
             Text("\n── " + _part_heading(tutorial, part, lang, with_title=False), style="bold"), soft_wrap=True
         )
     narrator = Narrator(console)
     for event in events:
-        if event.seq in asked:  # the question before its event, the answer right after it
-            number, question = asked[event.seq]
+        for number, question in asked.get(event.seq, ()):  # the questions before their event, answers after it
             console.print(_question_panel(question, number, len(questions), lang, console.width - 4))
         narrator(event)
-        if event.seq in asked:
-            console.print(_answer_text(asked[event.seq][1], lang, console.width - 2))
+        for _number, question in asked.get(event.seq, ()):
+            console.print(_answer_text(question, lang, console.width - 2))
         if event.seq in by_seq:
             number, stop = by_seq[event.seq]
             console.print(_stop_panel(stop, number, len(stops), events, lang, console.width - 4))
