@@ -19,6 +19,7 @@ COMMANDS = {
     "run": "run a scenario or your own agent and narrate it (from its recording, offline, unless --model or --live)",
     "record": "record a run (a scenario, or your own agent as MODULE:FUNCTION) as a trace",
     "tutorial": "walk through a narrated tutorial run (or `tutorial list`)",
+    "exercise": "fix a broken agent: list the exercises, start one, check it against its trace, get a hint",
     "verify": "re-execute trace fixtures and report the first divergent event",
     "models": "show the configured model, endpoint and providers",
     "fork": "re-run a trace with one model reply or tool result changed",

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
+import sys
 from collections.abc import Callable, Sequence
+from textwrap import indent
 
 from rich.console import Console
 from rich.panel import Panel
@@ -15,8 +17,10 @@ from executor.events import Event, EventBase, LLMEndEvent, LLMStartEvent
 from tutorials import Scenario
 from tutorials.narration import NarrationMismatch, NarrationStop, tutorial_stops
 from tutorials.notes_file import LANGUAGES, NotesFileError
+from tutorials.predict import PredictStop, predict_stops
 from tutorials.registry import TUTORIALS, Tutorial
 
+from ..i18n import say
 from ..report.narration.narrator import Narrator, reply_text
 from ..report.text.cjk_wrap import wrap_note
 from ..report.text.literal import literal
@@ -62,6 +66,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "(default: zh when LC_ALL/LC_MESSAGES/LANG starts with zh, else en)",
     )
     p.add_argument("--part", type=int, metavar="N", help="only part N of a tutorial with several parts")
+    p.add_argument("--predict", action="store_true", help=say("predict.flag_help"))
     return p
 
 
@@ -148,18 +153,48 @@ def _stop_panel(
     return Panel(body, title=heading, title_align="left", border_style="cyan")
 
 
-def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str) -> None:
+def _predict_stops(tutorial: Tutorial, part: Scenario, lang: str, events: list[Event]) -> list[PredictStop]:
+    try:
+        return predict_stops(part.name, lang, events)
+    except NotesFileError as error:
+        raise UsageError(f"the predict questions of {tutorial.name!r} do not fit its fixture: {error}") from None
+
+
+def _question_panel(stop: PredictStop, number: int, total: int, lang: str, width: int) -> Panel:
+    # Our own content, shown as plain Text: brackets in it are never markup.
+    body = Text(wrap_note(stop.question, width) + "\n")
+    for index, choice in enumerate(stop.choices, start=1):
+        body.append(f"\n  {index}. {choice}")
+    heading = say("predict.heading", lang, number=number, total=total, seq=stop.seq)
+    return Panel(body, title=Text(f" {heading} ", style="bold"), title_align="left", border_style="magenta")
+
+
+def _answer_text(stop: PredictStop, lang: str, width: int) -> Text:
+    answer = say("predict.answer", lang, number=stop.answer + 1, choice=stop.choices[stop.answer])
+    why = "\n".join(wrap_note(line, width - 2) for line in stop.why.splitlines())
+    return Text.assemble((answer + "\n", "bold magenta"), (say("predict.why", lang) + "\n", "bold"), indent(why, "  "))
+
+
+def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str, predict: bool = False) -> None:
     from ..report.narration.ledger import Ledger  # the printed walk's alone: the debugger starts without it
 
     events, stops = _part_events(tutorial, part, lang)
     by_seq = {stop.seq: (number, stop) for number, stop in enumerate(stops, start=1)}
+    questions = _predict_stops(tutorial, part, lang, events) if predict else []
+    asked: dict[int, list[tuple[int, PredictStop]]] = {}  # two questions may be about one event
+    for number, question in enumerate(questions, start=1):
+        asked.setdefault(question.seq, []).append((number, question))
     if len(tutorial.parts) > 1:
         console.print(
             Text("\n── " + _part_heading(tutorial, part, lang, with_title=False), style="bold"), soft_wrap=True
         )
     narrator = Narrator(console)
     for event in events:
+        for number, question in asked.get(event.seq, ()):  # the questions before their event, answers after it
+            console.print(_question_panel(question, number, len(questions), lang, console.width - 4))
         narrator(event)
+        for _number, question in asked.get(event.seq, ()):
+            console.print(_answer_text(question, lang, console.width - 2))
         if event.seq in by_seq:
             number, stop = by_seq[event.seq]
             console.print(_stop_panel(stop, number, len(stops), events, lang, console.width - 4))
@@ -222,9 +257,12 @@ def run(args: argparse.Namespace) -> int:
     tutorial = _tutorial_named(args.name)
     parts = _chosen_parts(tutorial, args.part)
     opener = None if args.as_text or not stdout_is_terminal() else debugger_opener()
+    if opener is not None and args.predict:  # the debugger's own quiz is not built yet: say so, then print
+        print(say("predict.printed_instead", lang), file=sys.stderr)
+        opener = None
     if opener is not None:
         return open_parts(opener, tutorial, parts, lang)
     console.print(Text("══ " + tutorial.title(lang), style="bold"), soft_wrap=True)
     for part in parts:
-        print_part(console, tutorial, part, lang)
+        print_part(console, tutorial, part, lang, predict=args.predict)
     return 0

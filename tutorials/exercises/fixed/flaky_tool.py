@@ -1,0 +1,20 @@
+"""Exercise flaky-tool, fixed: the tool is tried again, after a pause that grows, before the run gives up."""
+
+from executor import AgentExecutor, RetryPolicy, TransientError, create_react_agent, tool
+
+failures_left = 2  # the service is down for the first two calls of a run
+
+
+@tool(retry_policy=RetryPolicy(max_retries=3, initial_delay=0.5, backoff_factor=2.0))
+def supplier_quote(item: str) -> str:
+    """Our supplier's quote for an item today, e.g. "red roses"."""
+    global failures_left
+    if failures_left > 0:
+        failures_left -= 1
+        raise TransientError("the supplier's quote service did not answer within 10 seconds")
+    return f"Quote for {item}: 25 yuan a bunch of 20, valid today."
+
+
+def build(model):
+    tools = [supplier_quote]
+    return AgentExecutor(agent=create_react_agent(model, tools), tools=tools)
