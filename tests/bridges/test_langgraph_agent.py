@@ -136,3 +136,82 @@ def test_an_untrusted_agent_named_by_the_trace_is_not_imported(capsys, project):
     code, out, err = loopscope(capsys, "verify", "named.jsonl")
     assert code == 2 and not marker.exists()
     assert "not trusted" in out + err or "have not trusted" in out + err
+
+
+def tool_end_of(trace: Trace, call_id: str):
+    return next(e for e in trace.events if e.kind == "tool_end" and e.tool_call_id == call_id)
+
+
+def test_a_fork_with_an_edited_observation_reaches_the_next_model_call_of_the_real_graph(capsys, project):
+    folder, _ = project
+    trace = record(capsys, project)
+    at = tool_end_of(trace, "call_b").seq
+    code, out, err = loopscope(
+        capsys,
+        "fork",
+        "run.jsonl",
+        "--at",
+        str(at),
+        "--observation",
+        "Beijing: hail, 2°C",
+        "-o",
+        "fork.jsonl",
+        "--agent",
+        "my_app.py:agent",
+    )
+    assert code == 0, err
+    fork = Trace.load(folder / "fork.jsonl")
+    assert fork.header.fork_at == at and fork.header.parent.endswith("run.jsonl")
+    assert tool_end_of(fork, "call_b").observation == "Beijing: hail, 2°C"
+    assert tool_end_of(fork, "call_s").observation == "Shanghai: light rain, 16°C"  # the other call ran for real
+    second = [e for e in fork.events if e.kind == "llm_start"][1]
+    assert {"role": "tool", "name": "get_weather", "tool_call_id": "call_b", "content": "Beijing: hail, 2°C"} in [
+        {k: m.get(k) for k in ("role", "name", "tool_call_id", "content")} for m in second.messages
+    ]
+    assert "model call #2" in out and "got the reply recorded for the old prompt" in out
+    assert "--model" not in out.splitlines()[-1]
+
+
+def test_stop_at_change_ends_the_fork_at_the_changed_prompt(capsys, project):
+    folder, _ = project
+    trace = record(capsys, project)
+    at = tool_end_of(trace, "call_s").seq
+    code, out, _ = loopscope(
+        capsys,
+        "fork",
+        "run.jsonl",
+        "--at",
+        str(at),
+        "--observation",
+        "snow",
+        "--stop-at-change",
+        "-o",
+        "stopped.jsonl",
+        "--agent",
+        "my_app.py:agent",
+    )
+    assert code == 0
+    fork = Trace.load(folder / "stopped.jsonl")
+    assert [e.kind for e in fork.events].count("llm_end") == 1  # the second call was never answered
+    assert "the fork stops at model call #2" in out
+
+
+def test_a_reply_fork_gives_the_graph_the_new_reply(capsys, project):
+    folder, _ = project
+    trace = record(capsys, project)
+    at = [e for e in trace.events if e.kind == "llm_end"][1].seq
+    code, _, err = loopscope(
+        capsys,
+        "fork",
+        "run.jsonl",
+        "--at",
+        str(at),
+        "--reply",
+        "No idea.",
+        "-o",
+        "reply.jsonl",
+        "--agent",
+        "my_app.py:agent",
+    )
+    assert code == 0, err
+    assert Trace.load(folder / "reply.jsonl").events[-1].outputs["messages"][-1]["content"] == "No idea."

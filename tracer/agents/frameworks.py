@@ -42,6 +42,22 @@ class RepliesUsedUp(LookupError):
     """The re-run asked the model more often than the recording answered it."""
 
 
+# What answers a model call in a re-run: given the prompt as loopscope renders the call's messages, the reply.
+Answerer = Callable[[str], RecordedReply]
+
+
+def answers_in_order(replies: Sequence[RecordedReply]) -> Answerer:
+    """Each call answered by the next reply, whatever it was asked (verify compares what the run did after)."""
+    left = list(replies)
+
+    def answer(prompt: str) -> RecordedReply:
+        if not left:
+            raise RepliesUsedUp("the re-run asked the model once more than the recording answered it")
+        return left.pop(0)
+
+    return answer
+
+
 class FrameworkAdapter(Protocol):
     """What loopscope needs to know of a framework to record, re-run, fork and step through its agents."""
 
@@ -53,11 +69,13 @@ class FrameworkAdapter(Protocol):
         agent: Any,
         question: str,
         path: Path,
-        replies: Sequence[RecordedReply] | None = None,
+        answer: Answerer | None = None,
         meta: dict[str, Any] | None = None,
+        observations: dict[str, str] | None = None,
     ) -> None:
-        """Run `agent` on `question` and write its trace to `path` (`meta` joins its header); with `replies`,
-        every model call is answered from them in order instead of by the agent's own model (nothing is sent).
+        """Run `agent` on `question` and write its trace to `path` (`meta` joins its header). With `answer`,
+        every model call is answered by it instead of by the agent's own model (nothing is sent anywhere);
+        `observations` gives the result of the tool calls with those ids instead of running the tool.
         What the agent raises is raised, after the trace has recorded it."""
         ...
 

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from types import CellType, FunctionType
 from typing import Any
 
-from ..agents.frameworks import RecordedReply, RepliesUsedUp
+from executor.models.messages import render_messages
+
+from ..agents.frameworks import Answerer, RecordedReply
 
 try:
     from langchain_core.language_models import BaseChatModel
     from langchain_core.messages import AIMessage, BaseMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
     from langchain_core.runnables import RunnableBinding
-    from langchain_core.tools import BaseTool
+    from langchain_core.tools import BaseTool, StructuredTool
     from langchain_core.utils.function_calling import convert_to_openai_tool
 except ImportError as missing:  # the [langchain] extra
     raise ImportError(
@@ -32,13 +34,14 @@ except ImportError as missing:  # the [langchain] extra
     ) from None
 
 from .langchain_handler import LoopscopeCallbackHandler
+from .langchain_values import openai_messages
 
 
 class RecordedChatModel(BaseChatModel):
-    """Answers each call with the next recorded reply (text and tool calls with their ids), sending nothing.
-    Named after the model it stands in for, so the re-run's llm_start names the same model."""
+    """Answers each call with what `answer` gives for its prompt (text and tool calls with their ids), sending
+    nothing. Named after the model it stands in for, so the re-run's llm_start names the same model."""
 
-    replies: list[AIMessage]
+    answer: Any  # an Answerer: the prompt as loopscope renders the messages -> the RecordedReply to give
     stands_in_for: str = "recorded"
 
     @property
@@ -48,9 +51,8 @@ class RecordedChatModel(BaseChatModel):
     def _generate(
         self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None, **kwargs: Any
     ) -> ChatResult:
-        if not self.replies:
-            raise RepliesUsedUp("the re-run asked the model once more than the recording answered it")
-        return ChatResult(generations=[ChatGeneration(message=self.replies.pop(0))])
+        reply = self.answer(render_messages(openai_messages(messages)))
+        return ChatResult(generations=[ChatGeneration(message=as_message(reply))])
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
         # As a real chat model does: the tools' JSON schemas ride along, so llm_start records what was offered.
@@ -108,8 +110,8 @@ def model_name(held: Any) -> str:
 
 
 @contextmanager
-def answered_from(graph: Any, replies: Sequence[RecordedReply]) -> Iterator[RecordedChatModel]:
-    """The graph's model answers from `replies` inside the block, and is its own model again after it.
+def answered_by(graph: Any, answer: Answerer) -> Iterator[RecordedChatModel]:
+    """The graph's model is answered by `answer` inside the block, and is its own model again after it.
     ValueError when no node holds a chat model loopscope can reach (say, one built inside a node per call)."""
     cells = _model_cells(graph)
     if not cells:
@@ -117,9 +119,7 @@ def answered_from(graph: Any, replies: Sequence[RecordedReply]) -> Iterator[Reco
             "cannot answer this graph from a recording: none of its nodes holds a chat model "
             "(a model built inside a node on every call cannot be reached; pass it to create_agent instead)"
         )
-    stand_in = RecordedChatModel(
-        replies=[as_message(reply) for reply in replies], stands_in_for=model_name(cells[0][1])
-    )
+    stand_in = RecordedChatModel(answer=answer, stands_in_for=model_name(cells[0][1]))
     for cell, held in cells:
         cell.cell_contents = stand_in.bind(**held.kwargs) if isinstance(held, RunnableBinding) else stand_in
     try:
@@ -127,6 +127,47 @@ def answered_from(graph: Any, replies: Sequence[RecordedReply]) -> Iterator[Reco
     finally:
         for cell, held in cells:
             cell.cell_contents = held
+
+
+class _GivenResult(BaseTool):
+    """Stands in for one of the graph's tools: the calls whose ids it was given get the given text as their
+    result (the tool does not run), every other call runs the real tool."""
+
+    real: BaseTool
+    results: dict[str, str]
+
+    def invoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        call_id = input.get("id") if isinstance(input, dict) else None
+        if call_id in self.results:
+            given = self.results[call_id]
+            substitute = StructuredTool.from_function(
+                func=lambda **_: given,
+                name=self.real.name,
+                description=self.real.description,
+                args_schema=self.real.args_schema,
+            )
+            return substitute.invoke(input, config, **kwargs)
+        return self.real.invoke(input, config, **kwargs)
+
+    def _run(self, *args: Any, **kwargs: Any) -> Any:
+        return self.real._run(*args, **kwargs)
+
+
+@contextmanager
+def tool_results_given(graph: Any, results: dict[str, str]) -> Iterator[None]:
+    """Inside the block, the tool calls with these ids get these results; their tools are themselves after."""
+    swapped: list[tuple[dict[str, BaseTool], str, BaseTool]] = []
+    for node in getattr(graph, "nodes", {}).values():
+        tools = getattr(getattr(node, "bound", None), "tools_by_name", None)
+        if isinstance(tools, dict):
+            for name, tool in list(tools.items()):
+                tools[name] = _GivenResult(name=name, description=tool.description, real=tool, results=results)
+                swapped.append((tools, name, tool))
+    try:
+        yield
+    finally:
+        for tools, name, tool in swapped:
+            tools[name] = tool
 
 
 class LangGraphAdapter:
@@ -140,16 +181,17 @@ class LangGraphAdapter:
         agent: Any,
         question: str,
         path: Path,
-        replies: Sequence[RecordedReply] | None = None,
+        answer: Answerer | None = None,
         meta: dict[str, Any] | None = None,
+        observations: dict[str, str] | None = None,
     ) -> None:
         inputs = {"messages": [{"role": "user", "content": question}]}
-        with LoopscopeCallbackHandler(path, **(meta or {})) as handler:
-            if replies is None:
-                agent.invoke(inputs, {"callbacks": [handler]})
-            else:
-                with answered_from(agent, replies):
-                    agent.invoke(inputs, {"callbacks": [handler]})
+        with ExitStack() as substitutions, LoopscopeCallbackHandler(path, **(meta or {})) as handler:
+            if answer is not None:
+                substitutions.enter_context(answered_by(agent, answer))
+            if observations:
+                substitutions.enter_context(tool_results_given(agent, observations))
+            agent.invoke(inputs, {"callbacks": [handler]})
 
     def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
         found: dict[str, Callable[..., Any]] = {}

@@ -9,7 +9,7 @@ from pathlib import Path
 from executor import ModelReply
 
 from ..agents.framework_agent import FrameworkAgent, load_framework_agent
-from ..agents.frameworks import RecordedReply, RecordedToolCall
+from ..agents.frameworks import RecordedReply, RecordedToolCall, answers_in_order
 from ..agents.scenario_registry import UnknownAgent
 from ..trace.literal_text import scrub
 from ..trace.transitions import Trace
@@ -43,9 +43,8 @@ def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> i
     )
     meta = agent.header_meta()
     try:
-        agent.adapter.record(
-            agent.agent, question, output, None if replies is None else [as_recorded(r) for r in replies], meta
-        )
+        answer = None if replies is None else answers_in_order([as_recorded(r) for r in replies])
+        agent.adapter.record(agent.agent, question, output, answer, meta)
     except Exception as failure:  # the user's agent failed; the trace has recorded how
         print(scrub(f"loopscope: the agent raised {type(failure).__name__}: {failure}"), file=sys.stderr)
         if not output.exists():
