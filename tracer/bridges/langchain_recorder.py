@@ -82,10 +82,12 @@ class TraceRecorder:
         parent: UUID | None,
         stack: tuple[SourceRef, ...] | None = None,
         extra_origin: dict[str, Any] | None = None,
+        at: float | None = None,
         **payload: Any,
     ) -> None:
         """One event of class `cls`, made in `callback` for LangChain's run `run_id` (under `parent`);
-        `stack` defaults to LangChain's loop frames on the stack now; `extra_origin` joins its origin."""
+        `stack` defaults to LangChain's loop frames on the stack now; `extra_origin` joins its origin;
+        `at` is when it happened, when that was before now (a retry is known only when the next attempt starts)."""
         stack = self.walk(sys._getframe(1)) if stack is None else stack
         source = stack[-1] if stack else SourceRef(file="(langchain)", line=0, function=callback)
         origin: dict[str, Any] = {
@@ -103,7 +105,7 @@ class TraceRecorder:
             event = cls(
                 seq=self._seq,
                 run_id=self._root_text,
-                t=self.elapsed(),
+                t=self.elapsed() if at is None else at,
                 iteration=self.iteration,
                 frames=tuple([f.function for f in stack]) or (callback,),
                 source=source,
