@@ -72,10 +72,14 @@ class FrameworkAdapter(Protocol):
         answer: Answerer | None = None,
         meta: dict[str, Any] | None = None,
         observations: dict[str, str] | None = None,
+        listener: Callable[[EventBase], None] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         """Run `agent` on `question` and write its trace to `path` (`meta` joins its header). With `answer`,
         every model call is answered by it instead of by the agent's own model (nothing is sent anywhere);
-        `observations` gives the result of the tool calls with those ids instead of running the tool.
+        `observations` gives the result of the tool calls with those ids instead of running the tool;
+        `listener` is told each event, in the thread that made it, once it is written (a live debugger holds
+        the run there); `clock` times the events (default: time.monotonic).
         What the agent raises is raised, after the trace has recorded it."""
         ...
 

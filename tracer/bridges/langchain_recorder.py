@@ -53,6 +53,7 @@ class TraceRecorder:
         self.iteration = 0  # the loop's round, stamped on every event from now on
         self.ended = False  # the outermost chain's end (or error) was written
         self.events: list[EventBase] = []
+        self.listener: Callable[[EventBase], None] | None = None  # told each event once it is written
         self._clock = clock
         self._start = clock()
         self._seq = 0
@@ -117,6 +118,10 @@ class TraceRecorder:
             self.events.append(event)
             if self.writer is not None:
                 self.writer(event)  # a closed writer ignores it
+            if self.listener is not None:
+                # Inside the lock: a live debugger's listener holds this thread until the next event is asked
+                # for, and the run's other threads wait here to make theirs, so events are handed out in order.
+                self.listener(event)
 
     def _text(self, run_id: UUID) -> str:
         text = self._texts.get(run_id)

@@ -9,12 +9,14 @@ the user's tools, middleware and graph run for real.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from types import CellType, FunctionType
 from typing import Any
 
+from executor.events import EventBase
 from executor.models.messages import render_messages
 
 from ..agents.frameworks import Answerer, RecordedReply
@@ -184,9 +186,12 @@ class LangGraphAdapter:
         answer: Answerer | None = None,
         meta: dict[str, Any] | None = None,
         observations: dict[str, str] | None = None,
+        listener: Callable[[EventBase], None] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         inputs = {"messages": [{"role": "user", "content": question}]}
-        with ExitStack() as substitutions, LoopscopeCallbackHandler(path, **(meta or {})) as handler:
+        handler = LoopscopeCallbackHandler(path, clock=clock or time.monotonic, listener=listener, **(meta or {}))
+        with ExitStack() as substitutions, handler:
             if answer is not None:
                 substitutions.enter_context(answered_by(agent, answer))
             if observations:
