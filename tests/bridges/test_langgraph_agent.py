@@ -4,6 +4,7 @@ re-run offline by `loopscope verify --agent` through the real graph and tools, w
 from __future__ import annotations
 
 import json
+import os
 import socket
 import textwrap
 
@@ -215,3 +216,23 @@ def test_a_reply_fork_gives_the_graph_the_new_reply(capsys, project):
     )
     assert code == 0, err
     assert Trace.load(folder / "reply.jsonl").events[-1].outputs["messages"][-1]["content"] == "No idea."
+
+
+def test_a_module_that_builds_its_client_at_import_needs_no_key_offline(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    (tmp_path / "keyless.py").write_text(
+        AGENT.replace(', base_url=os.environ["MY_APP_BASE_URL"], api_key="sk-my-app-key-000"', ""), encoding="utf-8"
+    )
+    replies = [
+        {"tool_calls": [{"id": "k1", "name": "get_weather", "arguments": {"city": "Beijing"}}]},
+        "Sunny in Beijing.",
+    ]
+    (tmp_path / "replies.json").write_text(json.dumps(replies), encoding="utf-8")
+    code, out, err = loopscope(
+        capsys, "record", "keyless.py:agent", "--input", "Beijing?", "--replies", "replies.json", "-o", "k.jsonl"
+    )
+    assert code == 0, err
+    code, out, err = loopscope(capsys, "verify", "k.jsonl", "--agent", "keyless.py:agent")
+    assert code == 0, out + err
+    assert "OPENAI_API_KEY" not in os.environ  # the placeholder was for the import only

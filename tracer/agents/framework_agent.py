@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,9 +47,35 @@ def _needs_arguments(function: Any) -> bool:
     return any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
 
 
-def load_framework_agent(spec: str) -> FrameworkAgent | None:
+# Keys a module may need just to build its client at import (ChatOpenAI() with no key raises there). Offline,
+# where every model call is answered from a recording, a placeholder stands in for a key the user has not set.
+PLACEHOLDER_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "GROQ_API_KEY")
+PLACEHOLDER = "loopscope-offline-placeholder-key"
+
+
+@contextmanager
+def placeholder_keys() -> Iterator[list[str]]:
+    """Unset model keys set to a placeholder for the block (and unset again after): nothing is sent with them,
+    and a module that builds its client at import can be imported without the user's real key."""
+    added = [name for name in PLACEHOLDER_KEYS if not os.environ.get(name)]
+    for name in added:
+        os.environ[name] = PLACEHOLDER
+    try:
+        yield added
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
+
+
+def load_framework_agent(spec: str, offline: bool = False) -> FrameworkAgent | None:
     """The framework agent MODULE:ATTR names (the caller has checked it is trusted), or None when it names
-    loopscope's own build(model); UnknownAgent with a one-line reason when it cannot be imported or built."""
+    loopscope's own build(model); UnknownAgent with a one-line reason when it cannot be imported or built.
+    `offline`: its model will be answered from a recording, so a missing key gets a placeholder at import."""
+    with placeholder_keys() if offline else nullcontext():
+        return _loaded(spec)
+
+
+def _loaded(spec: str) -> FrameworkAgent | None:
     named, source = import_build(spec)
     try:
         agent = framework_agent(named)

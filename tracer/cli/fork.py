@@ -142,7 +142,7 @@ def framework_fork(args: argparse.Namespace) -> ForkResult | None:
             "answered from its recording (use --stop-at-change to end it where a prompt changed)"
         )
     try:
-        agent = load_framework_agent(trusted_spec(trace.header.agent, args.agents))
+        agent = load_framework_agent(trusted_spec(trace.header.agent, args.agents), offline=True)
     except UnknownAgent as error:
         raise UsageError(f"{args.trace}: {error.args[0]}") from None
     if agent is None:

@@ -17,10 +17,10 @@ from .scenarios import given_inputs, given_replies
 from .usage_error import UsageError
 
 
-def framework_agent_named(spec: str) -> FrameworkAgent | None:
+def framework_agent_named(spec: str, offline: bool = False) -> FrameworkAgent | None:
     """The framework agent `spec` names, or None when it names loopscope's own build(model)."""
     try:
-        return load_framework_agent(spec)
+        return load_framework_agent(spec, offline)
     except UnknownAgent as error:
         raise UsageError(error.args[0]) from None
 

@@ -197,7 +197,7 @@ def verify_framework_trace(path: Path, trace: Trace, agents: Sequence[str]) -> V
             "pass the agent that recorded it: --agent MODULE:ATTR (a compiled graph, or a function returning one)",
         )
     try:
-        agent = load_framework_agent(trusted_spec(header.agent, agents))
+        agent = load_framework_agent(trusted_spec(header.agent, agents), offline=True)
     except UntrustedAgent as error:
         return VerifyResult(path, "untrusted", f"{path}:1: {error.args[0]}")
     except UnknownAgent as error:
