@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.headless_chromium import HeadlessChromium, chromium_path
+from tests.helpers.headless_chromium import HeadlessChromium
 from tests.helpers.paths import FIXTURES
+from tests.helpers.system_packages import needs_chromium
 from tests.report.test_html_report import hostile_trace
 from tracer.cli import main
 from tracer.report.waterfall.scan import waterfall_of_trace
@@ -17,9 +18,6 @@ from tracer.trace.index import TraceIndex
 from tracer.trace.reader import TraceFile
 
 EVERY_FIXTURE = sorted(FIXTURES.glob("*.jsonl")) + sorted((FIXTURES / "langchain").glob("*.jsonl"))
-NEEDS_CHROMIUM = pytest.mark.skipif(
-    chromium_path() is None, reason="chromium is not installed (.ci/run installs it: apt-get install -y chromium)"
-)
 
 
 def test_export_html_writes_one_page_and_says_so(tmp_path, capsys):
@@ -111,7 +109,7 @@ async def _open_each(pages: list[tuple[Path, Path]]) -> list[dict]:
 
 
 @pytest.mark.slow
-@NEEDS_CHROMIUM
+@needs_chromium
 def test_every_fixtures_page_opens_offline_in_chromium_and_shows_its_lanes(tmp_path):
     pages = []
     for fixture in EVERY_FIXTURE:
@@ -128,7 +126,7 @@ def test_every_fixtures_page_opens_offline_in_chromium_and_shows_its_lanes(tmp_p
 
 
 @pytest.mark.slow
-@NEEDS_CHROMIUM
+@needs_chromium
 def test_a_page_of_hostile_text_runs_none_of_it_in_chromium(tmp_path):
     out = tmp_path / "hostile.html"
     assert main(["export", "--html", str(out), str(hostile_trace(tmp_path))]) == 0

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
+from tests.helpers.cli_run import loopscope
 from tests.helpers.paths import ROSE
 from tests.helpers.small_fs import fill, small_tmpfs
-from tracer.cli import main
 
 ENOSPC = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
@@ -33,9 +33,7 @@ class FailingFile:
 
 
 def export(capsys, *argv) -> tuple[int, str, str]:
-    code = main(["export", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return loopscope(capsys, "export", *argv)
 
 
 def left_behind(directory) -> list[str]:

@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import json
 
+from tests.helpers.cli_run import loopscope
 from tests.helpers.paths import ROSE
-from tracer.cli import main
 from tracer.trace.reader import load_trace
-
-
-def loopscope(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_every_shipped_fixture_is_current(capsys):

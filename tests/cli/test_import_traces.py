@@ -8,17 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tracer.cli import main
+from tests.helpers.cli_run import loopscope
 from tracer.trace.reader import load_trace
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "langfuse"
 SOURCES = ["langgraph-2025-08-22.json", "koog-2025-08-26.json", "openai-agents-2025-09-30.json"]
-
-
-def cli(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
@@ -35,7 +29,7 @@ def ids() -> list[str]:
 
 
 def test_a_folder_gets_one_trace_per_trace_id_named_so_they_can_be_told_apart(capsys, tmp_path, three_traces):
-    code, out, err = cli(capsys, "import", three_traces, "-o", tmp_path / "out")
+    code, out, err = loopscope(capsys, "import", three_traces, "-o", tmp_path / "out")
     assert code == 0
     files = sorted((tmp_path / "out").glob("*.jsonl"))
     assert sorted(f.name for f in files) == sorted(
@@ -60,7 +54,7 @@ def test_a_folder_gets_one_trace_per_trace_id_named_so_they_can_be_told_apart(ca
 
 def test_one_file_for_several_traces_is_one_line_listing_the_ids(capsys, tmp_path, three_traces):
     out = tmp_path / "one.jsonl"
-    code, stdout, err = cli(capsys, "import", three_traces, "-o", out)
+    code, stdout, err = loopscope(capsys, "import", three_traces, "-o", out)
     assert (code, stdout) == (2, "") and err.count("\n") == 1 and not out.exists()
     assert "holds 3 traces: 'e1fde3efec57ce8a69bafd3fb928a7eb' (LangGraph)" in err
     assert all(trace_id in err for trace_id in ids()) and "--trace-id ID" in err
@@ -68,27 +62,27 @@ def test_one_file_for_several_traces_is_one_line_listing_the_ids(capsys, tmp_pat
 
 def test_trace_id_picks_one_by_its_id_or_the_start_of_it(capsys, tmp_path, three_traces):
     out = tmp_path / "koog.jsonl"
-    code, stdout, _err = cli(capsys, "import", three_traces, "-o", out, "--trace-id", "dff173a6")
+    code, stdout, _err = loopscope(capsys, "import", three_traces, "-o", out, "--trace-id", "dff173a6")
     assert code == 0 and "Langfuse trace: 11 spans, 2 LLM, 2 tool" in stdout
     assert load_trace(out)[1][0].origin["trace_id"] == "dff173a675b759ce1b70e522b27d6846"
-    code, _out, err = cli(capsys, "import", three_traces, "-o", out, "--trace-id", "nope")
+    code, _out, err = loopscope(capsys, "import", three_traces, "-o", out, "--trace-id", "nope")
     assert code == 2 and "no trace with id 'nope'; it holds " in err and err.count("\n") == 1
 
 
 def test_debug_and_diff_take_trace_id_and_say_the_ids_without_it(capsys, tmp_path, three_traces):
-    code, _out, err = cli(capsys, "debug", three_traces, "--print")
+    code, _out, err = loopscope(capsys, "debug", three_traces, "--print")
     assert code == 2 and "holds 3 traces" in err and err.count("\n") == 1
-    code, out, _err = cli(capsys, "debug", three_traces, "--print", "--trace-id", "e1fde3ef")
+    code, out, _err = loopscope(capsys, "debug", three_traces, "--print", "--trace-id", "e1fde3ef")
     assert code == 0 and 'Observation: [{"url": "https://example.com"' in out
-    code, out, _err = cli(
+    code, out, _err = loopscope(
         capsys, "diff", three_traces, three_traces, "--trace-id", "e1fde3ef", "--trace-id", "e1fde3ef"
     )
     assert code == 0 and "The runs take the same transitions" in out
-    code, out, _err = cli(
+    code, out, _err = loopscope(
         capsys, "diff", three_traces, three_traces, "--trace-id", "e1fde3ef", "--trace-id", "fee618f9"
     )
     assert code == 1 and "AgentAction(Web-Search)" in out and "AgentAction(get_weather)" in out
-    code, _out, err = cli(capsys, "debug", DATA / "koog-2025-08-26.json", "--print", "--trace-id", "x")
+    code, _out, err = loopscope(capsys, "debug", DATA / "koog-2025-08-26.json", "--print", "--trace-id", "x")
     assert code == 2 and "no trace with id 'x'" in err
 
 
@@ -107,5 +101,5 @@ def test_in_a_terminal_debug_asks_which_trace(monkeypatch, capsys, three_traces)
 def test_trace_id_on_a_loopscope_trace_is_one_line(capsys):
     from tests.helpers.paths import ROSE
 
-    code, _out, err = cli(capsys, "debug", ROSE, "--print", "--trace-id", "abc")
+    code, _out, err = loopscope(capsys, "debug", ROSE, "--print", "--trace-id", "abc")
     assert code == 2 and "this is a loopscope trace" in err and err.count("\n") == 1

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from tests.helpers.cli_run import loopscope
 from tests.helpers.paths import ROOT, ROSE
 from tracer.trace.reader import load_trace
 
@@ -64,3 +67,17 @@ def test_ctrl_c_leaves_the_old_trace_and_keeps_the_partial_one_under_its_own_nam
     _header, events, warning = load_trace(kept)
     assert len(events) == pause_at and "interrupted" in warning
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rose.jsonl", "rose.jsonl.interrupted"]
+
+
+def test_a_second_ctrl_c_keeps_the_first_partial_run_and_runs_marks_both_interrupted(tmp_path, capsys):
+    target = tmp_path / "rose.jsonl"
+    target.write_bytes(ROSE.read_bytes())
+    first, second = tmp_path / "rose.jsonl.interrupted", tmp_path / "rose.2.jsonl.interrupted"
+    assert interrupt(["record", "rose-pricing", "-o", str(target)], 5)[0] == 130
+    code, err = interrupt(["record", "rose-pricing", "-o", str(target)], 4)
+    assert code == 130 and err.strip().endswith(f"the partial run is in {second}"), err
+    assert [len(load_trace(kept)[1]) for kept in (first, second)] == [5, 4]  # the first run's events survive
+    assert target.read_bytes() == ROSE.read_bytes()
+    code, out, err = loopscope(capsys, "runs", tmp_path, "--json", "--catalogue", tmp_path / "c.db")
+    outcomes = {Path(row["path"]).name: row["outcome"] for row in map(json.loads, out.splitlines())}
+    assert outcomes == {"rose.jsonl": "finished", first.name: "interrupted", second.name: "interrupted"}, err

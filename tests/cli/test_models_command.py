@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from tests.helpers.cli_run import loopscope
 from tracer.cli import main
 
 TWO = json.dumps(
@@ -23,9 +24,7 @@ def clean_env(monkeypatch, tmp_path):
 
 
 def models(capsys, *argv):
-    code = main(["models", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return loopscope(capsys, "models", *argv)
 
 
 def default_row(out):

@@ -9,19 +9,13 @@ import json
 import pytest
 
 from executor import AgentExecutor, ModelReply, ScriptedModel, Tool, create_react_agent
+from tests.helpers.cli_run import loopscope
 from tests.helpers.paths import FIXTURES, ROSE
-from tracer.cli import main
 from tracer.models.playground import recorded_call, rerun_call
 from tracer.trace.reader import load_trace
 from tracer.trace.writer import TraceWriter
 
 PARALLEL = FIXTURES / "parallel_tools.jsonl"
-
-
-def loopscope(capsys, *argv):
-    code = main([str(arg) for arg in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def model_starts(path):

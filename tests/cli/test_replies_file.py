@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tracer.cli import main
+from tests.helpers.cli_run import loopscope
 from tracer.trace.reader import load_trace
 
 AGENT = '''
@@ -37,12 +37,6 @@ def project(tmp_path, monkeypatch):
     sys.modules.pop("shop", None)
     yield tmp_path
     sys.modules.pop("shop", None)
-
-
-def loopscope(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_a_react_agent_records_from_text_replies_and_verifies(project, capsys):

@@ -1,21 +1,13 @@
 """`loopscope run rose-pricing` re-executes the real executor against the recording, offline."""
 
 import json
-from types import SimpleNamespace
 
-from tracer.cli import main
+from tests.helpers.cli_run import loopscope
 from tracer.trace.reader import load_trace
 from tutorials import get_scenario
 
 # Source lines move whenever executor code is edited; the header hashes flag that instead.
 VOLATILE = {"t", "run_id", "duration", "source"}
-
-
-def loopscope(capsys, *args):
-    """The command in this process (its output captured): what `python -m tracer.cli ARGS` prints and returns."""
-    returncode = main(list(args))
-    out, err = capsys.readouterr()
-    return SimpleNamespace(returncode=returncode, stdout=out, stderr=err)
 
 
 def comparable(event):
@@ -24,9 +16,8 @@ def comparable(event):
 
 def test_run_narrates_and_prints_the_ledger(tmp_path, capsys):
     out_path = tmp_path / "rerun.jsonl"
-    proc = loopscope(capsys, "run", "rose-pricing", "--trace", str(out_path))
-    assert proc.returncode == 0, proc.stderr
-    out = proc.stdout
+    code, out, err = loopscope(capsys, "run", "rose-pricing", "--trace", out_path)
+    assert code == 0, err
     assert "> Entering new AgentExecutor chain..." in out and "> Finished chain." in out
     assert "plan called                  3" in out
     assert "_perform_agent_action called 2" in out
@@ -45,22 +36,22 @@ def test_calculator_really_runs_on_replay(tmp_path, capsys):
     ]
     path = tmp_path / "edited.jsonl"
     path.write_text("\n".join(edited) + "\n", encoding="utf-8")
-    proc = loopscope(capsys, "run", "rose-pricing", "--fixture", str(path))
-    assert "numexpr computed 31.5" in proc.stdout
+    _code, out, _err = loopscope(capsys, "run", "rose-pricing", "--fixture", path)
+    assert "numexpr computed 31.5" in out
     assert json.loads(lines[0])["scenario"] == "rose-pricing"
 
 
 def test_unknown_scenario_is_one_line_with_exit_2(capsys):
-    proc = loopscope(capsys, "run", "tulip-pricing")
-    assert proc.returncode == 2
+    code, _out, err = loopscope(capsys, "run", "tulip-pricing")
+    assert code == 2
     assert (
-        proc.stderr.strip()
+        err.strip()
         == "loopscope: unknown scenario 'tulip-pricing'; did you mean rose-pricing? available: "
-        + proc.stderr.split("available: ")[1].strip()
+        + err.split("available: ")[1].strip()
     )
-    assert "rose-pricing" in proc.stderr and "Traceback" not in proc.stderr
+    assert "rose-pricing" in err and "Traceback" not in err
 
 
 def test_missing_fixture_says_how_to_record_one(tmp_path, capsys):
-    proc = loopscope(capsys, "run", "rose-pricing", "--fixture", str(tmp_path / "nope.jsonl"))
-    assert proc.returncode == 2 and "loopscope record rose-pricing" in proc.stderr
+    code, _out, err = loopscope(capsys, "run", "rose-pricing", "--fixture", tmp_path / "nope.jsonl")
+    assert code == 2 and "loopscope record rose-pricing" in err

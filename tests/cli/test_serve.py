@@ -14,9 +14,10 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.helpers.headless_chromium import HeadlessChromium, chromium_path
+from tests.helpers.headless_chromium import HeadlessChromium
 from tests.helpers.paths import ROSE
 from tests.helpers.served_debugger import ServedDebugger, served
+from tests.helpers.system_packages import dejavu_folder, needs_chinese_font, needs_chromium, needs_dejavu
 from tracer.cli import main
 from tracer.cli.serve_guard import FONT_STACK
 
@@ -159,15 +160,7 @@ def _assert_only_its_own_host(urls: list[str], port: int) -> None:
     assert urls and all(url.startswith(own) or url.startswith("data:") for url in urls), urls
 
 
-NEEDS_CHROMIUM = pytest.mark.skipif(
-    chromium_path() is None,
-    reason="chromium is not installed and could not be: "
-    ".ci/run installs it with `apt-get install -y chromium`; without apt this "
-    "check cannot run (the websocket tests above still do)",
-)
-
-
-@NEEDS_CHROMIUM
+@needs_chromium
 def test_serve_renders_in_headless_chromium_from_its_own_host_only(tmp_path):
     shot = tmp_path / "serve.png"
     with served("--tutorial", "rose-pricing", "--lang", "en") as server:
@@ -199,7 +192,8 @@ async def _draws_chinese(browser: HeadlessChromium, fonts: str = PAGE_FONTS) -> 
     return await browser.evaluate(_DRAWS_CHINESE % fonts)
 
 
-@NEEDS_CHROMIUM
+@needs_chromium
+@needs_chinese_font
 def test_served_chinese_tutorial_draws_chinese_not_empty_boxes(tmp_path):
     shot = tmp_path / "serve-zh.png"
     with served("--tutorial", "rose-pricing", "--lang", "zh") as server:
@@ -212,11 +206,10 @@ def test_served_chinese_tutorial_draws_chinese_not_empty_boxes(tmp_path):
     )
 
 
-@NEEDS_CHROMIUM
+@needs_chromium
+@needs_dejavu
 def test_the_chinese_check_sees_empty_boxes_on_a_machine_without_a_chinese_font(tmp_path):
-    folders = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu")
-    dejavu = next((folder for folder in folders if Path(folder).is_dir()), None)
-    assert dejavu, "expected Debian's DejaVu fonts beside chromium (fonts-dejavu-core)"
+    dejavu = dejavu_folder()
     config = tmp_path / "fonts.conf"  # a fontconfig that knows only DejaVu, which has no Chinese
     config.write_text(
         f'<?xml version="1.0"?><fontconfig><dir>{dejavu}</dir><cachedir>{tmp_path}</cachedir></fontconfig>'

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
-import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,6 +14,7 @@ import pytest
 from aiohttp.test_utils import TestServer, make_mocked_request
 
 from tests.helpers.served_debugger import free_port
+from tests.helpers.system_packages import fonts_with_chinese, needs_chinese_font
 from tracer.cli.serve_guard import FONT_STACK, LIBRARY_FONT, GuardedServer
 
 # Stands in for the debugger: each start leaves a line in a file, then sends one screenful (textual-serve's packets).
@@ -205,16 +204,17 @@ async def test_the_terminal_draws_with_the_local_font_list_not_roboto_mono(guard
 FAMILIES = [family.strip().strip('"') for family in FONT_STACK.split(",")]
 
 
-@pytest.mark.skipif(
-    shutil.which("fc-list") is None,
-    reason="no fontconfig (macOS, Windows): the browser's own fonts apply and this check has nothing to ask",
-)
+def test_the_font_list_names_the_font_with_chinese_each_system_ships():
+    """Checked on any machine: Debian's fonts-noto-cjk, macOS's and Windows' own fonts with Chinese."""
+    assert {"Noto Sans Mono CJK SC", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei"} <= set(FAMILIES)
+
+
+@needs_chinese_font
 def test_the_font_list_names_an_installed_font_that_has_chinese():
-    with_chinese = subprocess.run(["fc-list", ":charset=4e2d", "family"], capture_output=True, text=True).stdout
-    installed = {name.strip() for line in with_chinese.splitlines() for name in line.split(",")}
-    assert installed & set(FAMILIES), (
-        "no font in serve's font list has Chinese on this machine, so the browser "
-        "draws empty boxes: install one (Debian: apt-get install fonts-noto-cjk)"
+    """Where a font with Chinese is installed, serve's font list names one: else the page draws empty boxes."""
+    assert fonts_with_chinese() & set(FAMILIES), (
+        f"serve's font list ({FONT_STACK}) names none of this machine's fonts with Chinese "
+        f"({', '.join(sorted(fonts_with_chinese()))}), so the browser draws empty boxes"
     )
 
 

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from tests.helpers.cli_run import loopscope
 from tests.helpers.hostile_agents import forget_bait, hostile_trace, imported_bait, markers, write_bait
 from tests.helpers.paths import ROSE
 from tracer.cli import main
@@ -48,17 +49,16 @@ def downloads(tmp_path, monkeypatch):
     forget_bait()
 
 
-def loopscope(capsys, argv, trace):
-    code = main([word.replace("{t}", str(trace)) for word in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+def run_on(capsys, argv, trace):
+    """The command `argv` with its `{t}` standing for the trace's path."""
+    return loopscope(capsys, *(word.replace("{t}", str(trace)) for word in argv))
 
 
 @pytest.mark.parametrize("header", HEADERS.values(), ids=HEADERS.keys())
 @pytest.mark.parametrize("command", COMMANDS.values(), ids=COMMANDS.keys())
 def test_no_command_imports_what_a_trace_names(downloads, capsys, command, header):
     trace = hostile_trace(downloads, "them.jsonl", **header)
-    code, out, err = loopscope(capsys, command, trace)
+    code, out, err = run_on(capsys, command, trace)
     assert markers(downloads) == [] and imported_bait() == [], (out, err)
     assert "Traceback" not in err
     untrusted = "scenario" not in header
@@ -70,7 +70,7 @@ def test_no_command_imports_what_a_trace_names(downloads, capsys, command, heade
 
 
 def test_verify_says_untrusted_in_one_line_and_exits_2(downloads, capsys):
-    code, out, _err = loopscope(capsys, ["verify", "{t}"], hostile_trace(downloads, "t.jsonl", agent="evil:build"))
+    code, out, _err = run_on(capsys, ["verify", "{t}"], hostile_trace(downloads, "t.jsonl", agent="evil:build"))
     assert code == 2 and out.splitlines() == [
         f"UNTRUSTED  {downloads / 't.jsonl'}:1: the trace names agent 'evil:build', which you have not trusted, "
         "so it is not run; if it is yours, pass --agent evil:build or list it in [tool.loopscope] agents "
@@ -81,10 +81,10 @@ def test_verify_says_untrusted_in_one_line_and_exits_2(downloads, capsys):
 
 def test_with_agent_verify_and_fork_run_the_named_agent(downloads, capsys):
     trace = hostile_trace(downloads, "t.jsonl", agent="evil.py:build")
-    code, out, err = loopscope(capsys, ["verify", "{t}", "--agent", "evil.py:build"], trace)
+    code, out, err = run_on(capsys, ["verify", "{t}", "--agent", "evil.py:build"], trace)
     assert code == 0 and "1 ok" in out, out + err
     assert markers(downloads) == ["evil.imported"]
-    code, out, err = loopscope(
+    code, out, err = run_on(
         capsys,
         ["fork", "{t}", "--at", "1", "--reply", "Final Answer: x", "-o", "f.jsonl", "--agent", "evil:build"],
         trace,
@@ -94,7 +94,7 @@ def test_with_agent_verify_and_fork_run_the_named_agent(downloads, capsys):
 
 def test_a_pyproject_entry_trusts_the_agent_for_verify(downloads, capsys):
     (downloads / "pyproject.toml").write_text('[tool.loopscope]\nagents = ["evil:build"]\n', encoding="utf-8")
-    code, out, err = loopscope(capsys, ["verify", "{t}"], hostile_trace(downloads, "t.jsonl", agent="evil:build"))
+    code, out, err = run_on(capsys, ["verify", "{t}"], hostile_trace(downloads, "t.jsonl", agent="evil:build"))
     assert code == 0 and "1 ok" in out and markers(downloads) == ["evil.imported"], out + err
 
 
@@ -104,7 +104,7 @@ def test_a_trusted_module_does_not_trust_the_same_name_elsewhere(downloads, caps
     (downloads / "pyproject.toml").write_text('[tool.loopscope]\nagents = ["evil:build"]\n', encoding="utf-8")
     trace = hostile_trace(elsewhere, "t.jsonl", agent=f"{elsewhere}/evil.py:build")
     for argv in (["verify", "{t}"], ["verify", "{t}", "--agent", "evil:build"]):
-        code, out, err = loopscope(capsys, argv, trace)
+        code, out, err = run_on(capsys, argv, trace)
         assert code == 2 and out.startswith("UNTRUSTED") and markers(downloads) == [], out + err
 
 
@@ -121,7 +121,7 @@ def test_verify_whose_agent_build_raises_is_one_line_exit_2(downloads, capsys):
     )
     sys.modules.pop("broken", None)
     trace = hostile_trace(downloads, "t.jsonl", agent="broken:build")
-    code, out, err = loopscope(capsys, ["verify", "{t}", "--agent", "broken:build"], trace)
+    code, out, err = run_on(capsys, ["verify", "{t}", "--agent", "broken:build"], trace)
     sys.modules.pop("broken", None)
     assert code == 2 and err == ""
     assert out.splitlines()[0].endswith("agent 'broken:build': build(model) raised RuntimeError: no florist today")
@@ -138,6 +138,6 @@ def test_run_and_fork_with_a_build_that_raises_are_one_line_too(downloads, capsy
         ["run", "broken:build", "--fixture", "{t}"],
         ["fork", "{t}", "--at", "1", "--reply", "x", "--agent", "broken:build"],
     ):
-        code, _out, err = loopscope(capsys, argv, trace)
+        code, _out, err = run_on(capsys, argv, trace)
         assert code == 2 and len(err.strip().splitlines()) == 1 and "raised RuntimeError: no florist today" in err
     sys.modules.pop("broken", None)

@@ -9,6 +9,7 @@ from textual.widgets import Input, TabbedContent
 from tracer.tui.app import DebuggerApp
 from tracer.tui.launch import build_session
 from tracer.tui.panes.source_view import SourceView, is_highlighted
+from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.panes.text_pane import TextPane
 
 
@@ -52,6 +53,21 @@ async def until(pilot, condition, timeout: float = SETTLE_TIMEOUT) -> None:
         if loop.time() > deadline:
             raise AssertionError("the debugger did not reach the expected state in time")
         await pilot.pause(0.02)
+
+
+async def press(pilot, *keys, wait_for_search: bool = False) -> None:
+    """Press each key in turn and let the debugger settle after each, as a user waits before the next key.
+
+    `wait_for_search` waits for a search the key started to answer too; off by default because a test that
+    holds a search on purpose presses keys while it runs."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot, lambda: not (wait_for_search and searching(pilot.app)))
+
+
+def status(app: DebuggerApp) -> str:
+    """The debugger's status line as plain text."""
+    return app.screen.query_one(StatusLine).plain
 
 
 def screen(app: DebuggerApp):

@@ -14,10 +14,11 @@ def small_tmpfs(where: Path, size: str = "64k", read_only: bool = False) -> Iter
     """Mount a tmpfs of `size` at `where`; yields None when this machine does not let us mount."""
     where.mkdir(parents=True, exist_ok=True)
     options = f"size={size},nr_inodes=64" + (",ro" if read_only else "")
-    mounted = (
-        subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)], capture_output=True).returncode
-        == 0
-    )
+    try:
+        command = ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)]
+        mounted = subprocess.run(command, capture_output=True).returncode == 0
+    except FileNotFoundError:  # no mount(8) at all (a slim container): the tests skip as they do without root
+        mounted = False
     try:
         yield where if mounted else None
     finally:

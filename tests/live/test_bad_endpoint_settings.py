@@ -7,8 +7,8 @@ import json
 import pytest
 
 from executor.models.model_list import load_model_list
+from tests.helpers.cli_run import loopscope
 from tests.helpers.paths import ROSE
-from tracer.cli import main
 
 COMMANDS = {
     "run": ["run", "rose-pricing", "--model", "openai:fake-model"],
@@ -18,11 +18,10 @@ COMMANDS = {
 }
 
 
-def loopscope(capsys, tmp_path, argv):
+def run_in(capsys, tmp_path, argv):
+    """The command `argv` with `{tmp}` standing for a folder that holds the prompt file `call` reads."""
     (tmp_path / "prompt.txt").write_text("again?", encoding="utf-8")
-    code = main([arg.format(tmp=tmp_path) for arg in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return loopscope(capsys, *(arg.format(tmp=tmp_path) for arg in argv))
 
 
 def assert_one_line_refusal(code, out, err, *words):
@@ -50,7 +49,7 @@ def test_a_base_url_with_a_control_character_is_one_line_naming_where_it_came_fr
         monkeypatch.setenv("OPENAI_BASE_URL", url)
     else:
         argv += ["--base-url", url]
-    code, out, err = loopscope(capsys, tmp_path, argv)
+    code, out, err = run_in(capsys, tmp_path, argv)
     where = {".env": ".env (", "environment": "(environment)", "--base-url": "(--base-url flag)"}[source]
     assert_one_line_refusal(code, out, err, "OPENAI_BASE_URL", where, "control character", "one line")
     assert live_env.received == []
@@ -68,7 +67,7 @@ def test_a_base_url_with_a_control_character_is_one_line_naming_where_it_came_fr
 @pytest.mark.parametrize("command", ["run", "models"])
 def test_a_base_url_that_does_not_parse_is_one_line(live_env, monkeypatch, tmp_path, capsys, url, words, command):
     monkeypatch.setenv("OPENAI_BASE_URL", url)
-    code, out, err = loopscope(capsys, tmp_path, COMMANDS[command])
+    code, out, err = run_in(capsys, tmp_path, COMMANDS[command])
     assert_one_line_refusal(code, out, err, "OPENAI_BASE_URL (environment)", *words)
 
 
@@ -76,7 +75,7 @@ def test_a_key_with_a_line_break_is_refused_before_any_request_without_showing_i
     live_env, monkeypatch, tmp_path, capsys
 ):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-part-one\r\nX-Evil: 1")
-    code, out, err = loopscope(capsys, tmp_path, COMMANDS["run"])
+    code, out, err = run_in(capsys, tmp_path, COMMANDS["run"])
     assert_one_line_refusal(code, out, err, "OPENAI_API_KEY (environment)", "control character")
     assert "secret-part-one" not in err and live_env.received == []
 

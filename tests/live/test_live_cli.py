@@ -2,19 +2,13 @@
 
 import json
 
+from tests.helpers.cli_run import loopscope
 from tests.helpers.fake_openai_server import Status
 from tests.live.conftest import API_KEY
-from tracer.cli import main
 from tracer.trace.reader import load_trace
 from tutorials.rose_pricing import REPLIES
 
 ANSWER = "26.25"
-
-
-def loopscope(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_run_with_model_narrates_a_live_run_and_its_trace_replays_offline(live_env, capsys, tmp_path):

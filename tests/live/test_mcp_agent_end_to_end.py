@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
+from tests.helpers.cli_run import loopscope
 from tests.helpers.mcp_processes import processes_in, wait_until
 from tests.helpers.pilot_helpers import debugger, settle
-from tracer.cli import main
 from tracer.trace.reader import load_trace
 from tracer.tui.panes.timeline import EventTimeline
 from tracer.tui.views.detail_view import detail_text
@@ -60,12 +60,6 @@ def project(live_env, tmp_path, monkeypatch):
     sys.modules.pop("my_agent", None)
     yield tmp_path
     sys.modules.pop("my_agent", None)
-
-
-def loopscope(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def no_server(folder) -> bool:

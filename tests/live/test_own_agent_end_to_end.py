@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
+from tests.helpers.cli_run import loopscope
 from tests.helpers.pilot_helpers import debugger, highlighted, settle
 from tests.helpers.user_project import QUESTION, REPLIES, write_project
-from tracer.cli import main
 from tracer.trace.reader import load_trace
 
 PROJECT_TEST = """
@@ -23,12 +23,6 @@ def test_florist(loopscope_cassette, trace_snapshot):
     assert trace.outcome().startswith("finished: 12 roses cost 30.00")
     assert trace == trace_snapshot
 """
-
-
-def loopscope(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def pytest_in(folder, *argv):

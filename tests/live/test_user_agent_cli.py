@@ -5,15 +5,9 @@ import sys
 
 import pytest
 
+from tests.helpers.cli_run import loopscope
 from tests.helpers.user_project import QUESTION, REPLIES, write_project
-from tracer.cli import main
 from tracer.trace.reader import load_trace
-
-
-def loopscope(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from executor.events import SCHEMA_VERSION
+from tests.helpers.cli_run import loopscope
 from tracer.cli import main
 from tracer.replay.verify import verify_trace
 from tracer.trace.normalise import first_difference, normalise_event, normalise_events
@@ -35,9 +36,7 @@ def edited(tmp_path, change, name="edited.jsonl"):
 
 
 def verify(capsys, *paths):
-    code = main(["verify", *map(str, paths)])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    return loopscope(capsys, "verify", *paths)
 
 
 def test_the_rose_fixture_verifies_ok(capsys):

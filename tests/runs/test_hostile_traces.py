@@ -121,6 +121,18 @@ def test_hidden_folders_and_environments_are_not_walked_unless_named(tmp_path):
     assert len(listing_of(tmp_path / ".venv").rows) == 1
 
 
+def test_a_recording_interrupted_after_its_last_event_is_still_marked_interrupted(tmp_path):
+    """Ctrl-C after chain_end (while the trace was being closed) keeps a whole run as .interrupted: the
+    listing says it was interrupted, and what its events say."""
+    write(tmp_path, "run.jsonl.interrupted", "".join(ROSE_LINES))
+    write(tmp_path, "run.2.jsonl.interrupted", "".join(ROSE_LINES[:8]))
+    rows = {Path(row.path).name: row for row in listing_of(tmp_path).rows}
+    whole, cut = rows["run.jsonl.interrupted"], rows["run.2.jsonl.interrupted"]
+    assert (whole.outcome, cut.outcome) == ("interrupted", "interrupted")
+    assert whole.detail.startswith("the recording was interrupted") and "its events end finished" in whole.detail
+    assert cut.detail.startswith("the recording was interrupted") and "no chain_end" in cut.detail
+
+
 def test_what_an_unfinished_recording_keeps_is_listed_and_a_partial_one_is_not(tmp_path):
     write(tmp_path, "run.jsonl.interrupted", "".join(ROSE_LINES[:8]))
     write(tmp_path, "run.jsonl.failed", "".join(ROSE_LINES[:4]) + ROSE_LINES[4][:20])

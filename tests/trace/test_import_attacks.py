@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tracer.cli import main
+from tests.helpers.cli_run import loopscope
 from tracer.trace import otel_mapping as om
 from tracer.trace.importers import SUPPORTED, ImportProblem, convert, write_conversion
 from tracer.trace.importers.spans import MAX_SPAN_DEPTH
@@ -67,18 +67,12 @@ def write(tmp_path, document, name: str = "export.json"):
     return path
 
 
-def cli(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def refused(capsys, tmp_path, path) -> str:
     """What `import` and `debug` both say about a file they cannot read: one line, exit 2, nothing written."""
     out = tmp_path / "out.jsonl"
-    code, stdout, err = cli(capsys, "import", path, "-o", out)
+    code, stdout, err = loopscope(capsys, "import", path, "-o", out)
     assert (code, stdout) == (2, "") and err.count("\n") == 1 and not out.exists()
-    assert cli(capsys, "debug", path, "--print") == (2, "", err)
+    assert loopscope(capsys, "debug", path, "--print") == (2, "", err)
     return err.removeprefix("loopscope: ").rstrip("\n")
 
 
@@ -545,7 +539,7 @@ def test_a_langsmith_parent_cycle_is_broken_and_said(tmp_path, capsys):
         ("llm_end", ("run-a", "run-b")),
         ("llm_end", ("run-a",)),
     ]
-    code, out, err = cli(capsys, "import", path, "-o", tmp_path / "out.jsonl")
+    code, out, err = loopscope(capsys, "import", path, "-o", tmp_path / "out.jsonl")
     assert code == 0 and err == f"warning: {conversion.warnings[0]}\n" and "6 events written" in out
 
 

@@ -6,16 +6,14 @@ import json
 
 import pytest
 
+from tests.helpers.cli_run import loopscope
 from tests.helpers.paths import ROSE
-from tracer.cli import main
 from tracer.trace.reader import TraceFile, TraceFormatError
 from tracer.tui.launch import open_debugger
 
 
 def run_cli(capsys, *argv) -> tuple[int, str, str]:
-    code = main(["debug", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return loopscope(capsys, "debug", *argv)
 
 
 @pytest.fixture

@@ -4,17 +4,11 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from tests.helpers.pilot_helpers import answer, debugger, pane_text, settle
+from tests.helpers.pilot_helpers import answer, debugger, pane_text, press, settle
 from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.panes.timeline import EventTimeline
 
 SIZE = (140, 40)
-
-
-async def press(pilot, *keys):
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot)
 
 
 def hold(monkeypatch, owner, name):

@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import OptionList, TextArea
 
-from tests.helpers.pilot_helpers import active_tab, answer, debugger, pane_text, settle
+from tests.helpers.pilot_helpers import active_tab, answer, debugger, pane_text, press, settle, status
 from tests.helpers.trace_factory import record, with_search_result
 from tracer.debug.live_run import LiveRun
 from tracer.replay.fork import ForkError, fork_trace
@@ -17,7 +17,6 @@ from tracer.report.diff import diff_traces
 from tracer.trace.reader import TraceFile, TraceFormatError
 from tracer.tui.flows import forking as fork_actions
 from tracer.tui.flows.forking import first_line_of, fork_destination
-from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.screens.ask_screen import AskScreen
 from tracer.tui.screens.diff_screen import DiffScreen
 from tracer.tui.screens.fork_screen import ForkScreen
@@ -31,16 +30,6 @@ from tutorials.rose_pricing import REPLIES
 SIZE = (120, 40)
 FINAL = " I can answer now.\nFinal Answer: about 31.5 yuan"
 CALC_FIRST = " Just arithmetic.\nAction: Calculator\nAction Input: 2 + 2"
-
-
-async def press(pilot, *keys):
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot)
-
-
-def status(app) -> str:
-    return app.screen.query_one(StatusLine).plain
 
 
 async def fork_with(pilot, app, text: str) -> None:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
+from tests.helpers import pilot_helpers
 from tests.helpers.pilot_helpers import (
     active_tab,
     answer,
     debugger,
     highlighted,
     pane_text,
-    searching,
     settle,
+    status,
 )
 from tracer.debug.session import build_session
 from tracer.tui.app import DebuggerApp
@@ -20,27 +23,17 @@ from tracer.tui.panes.breakpoints_pane import BreakpointsPane
 from tracer.tui.panes.call_stack import CallStackPane
 from tracer.tui.panes.prompt_pane import PromptPane
 from tracer.tui.panes.source_view import SourceView
-from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.panes.timeline import EventTimeline
 from tracer.tui.screens.ask_screen import AskScreen
 from tracer.tui.screens.help_screen import EXPLAINED, HelpScreen, key_label
 from tracer.tui.screens.main_screen import DebuggerScreen
 
 SIZE = (120, 40)
-
-
-async def press(pilot, *keys):
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot, lambda: not searching(pilot.app))
+press = partial(pilot_helpers.press, wait_for_search=True)  # a key here may start a search: wait for its answer
 
 
 def at(app) -> int:
     return app.session.position
-
-
-def status(app) -> str:
-    return app.screen.query_one(StatusLine).plain
 
 
 @pytest.mark.parametrize(

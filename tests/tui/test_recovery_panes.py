@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from tests.helpers.pilot_helpers import debugger, settle
-from tracer.tui.panes.status_line import StatusLine
+from tests.helpers.pilot_helpers import debugger, settle, status
 from tracer.tui.panes.timeline import EventTimeline
 from tracer.tui.views.event_summary import REFUSED_STYLE, kind_style, summary
 from tutorials import SCENARIOS
@@ -16,10 +15,6 @@ SIZE = (140, 40)
 def copy_of(name, tmp_path):
     fixture = SCENARIOS[name].fixture
     return shutil.copy(fixture, tmp_path / fixture.name)
-
-
-def status(app) -> str:
-    return app.screen.query_one(StatusLine).plain
 
 
 async def test_breaker_states_show_on_the_status_line_and_refused_calls_on_the_timeline(tmp_path):

@@ -8,12 +8,11 @@ import pytest
 
 from tests.debug.test_step_into import monitoring_left
 from tests.helpers.parallel_agent import recorded_parallel
-from tests.helpers.pilot_helpers import answer, debugger, highlighted, pane_text, settle
+from tests.helpers.pilot_helpers import answer, debugger, highlighted, pane_text, settle, status
 from tests.helpers.user_project import recorded_florist
 from tracer.debug.live_run import LiveRun
 from tracer.debug.step_into import on_awaiting_loop
 from tracer.tui.chrome import localise
-from tracer.tui.panes.status_line import StatusLine
 
 SIZE = (120, 40)
 
@@ -37,10 +36,6 @@ def spied_run(tmp_path, recorded) -> tuple[LiveRun, list]:
 
     run._hand_over = spy
     return run, seen
-
-
-def status(app) -> str:
-    return app.screen.query_one(StatusLine).plain
 
 
 def footer_label(app, binding_id: str) -> str:

@@ -11,6 +11,7 @@ from rich.cells import cell_len
 from rich.console import Console
 
 from executor import ManualClock, ScriptedModel
+from tests.helpers.cli_run import loopscope
 from tests.helpers.pilot_helpers import until
 from tracer.cli import main
 from tracer.cli import tutorial as tutorial_command
@@ -36,9 +37,7 @@ def events_of(part):
 
 
 def walk(capsys, *args):
-    code = main(["tutorial", *args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    return loopscope(capsys, "tutorial", *args)
 
 
 # -- notes against fixtures ---------------------------------------------------------------

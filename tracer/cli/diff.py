@@ -9,6 +9,7 @@ from pathlib import Path
 from ..report.diff import TraceDiff, diff_traces, render_diff
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .output_guard import add_force_option, check_output
 from .progress_bar import progress_bar
 from .trace_choice import add_trace_id_argument, chosen_trace, ids_for
 from .usage_error import UsageError
@@ -35,10 +36,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "and timeline side by side (it loads nothing from anywhere and opens offline)",
     )
     add_trace_id_argument(p, twice=True)
+    add_force_option(p)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output(args.html, [args.a, args.b], args.force)
     # Another tool's file holding several traces: the one --trace-id names (A's, then B's), else one line listing them.
     files = [
         chosen_trace(path, trace_id, ask=False)

@@ -16,6 +16,7 @@ from ..report.mermaid import loop_state_diagram, mermaid_state_diagram
 from ..trace.literal_text import escape_controls_in_json, scrub
 from ..trace.transitions import Trace
 from . import COMMANDS
+from .output_guard import add_force_option, check_output
 from .progress_bar import progress_bar
 from .usage_error import UsageError
 
@@ -52,6 +53,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="one self-contained HTML page: totals, the waterfall, the timeline, every event's detail "
         "(prompts, replies, tokens, cost); it loads nothing from anywhere and opens offline",
     )
+    add_force_option(p)
     return p
 
 
@@ -81,6 +83,7 @@ def _load(paths: list[str]) -> list[Trace]:
 
 def run(args: argparse.Namespace) -> int:
     chosen = "mermaid" if args.mermaid else args.format
+    check_output(args.html or args.output, args.traces, args.force)
     if args.html:
         return _html(args)
     if args.otlp:

@@ -12,6 +12,7 @@ from ..trace.literal_text import scrub
 from ..trace.redact import Redactor
 from . import COMMANDS
 from .live_options import live_model
+from .output_guard import check_output
 from .scenarios import add_agent_argument
 from .usage_error import UsageError
 
@@ -63,6 +64,7 @@ def _live(args: argparse.Namespace) -> tuple[ChatModel | None, Redactor | None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output(args.output, [args.trace], force=True)  # a fork is a trace: -o may replace an older one
     if args.stop_at_change and args.model:
         raise UsageError("--stop-at-change and --model each decide what answers a changed prompt: give one")
     framework = framework_fork(args)

@@ -14,6 +14,7 @@ from ..trace.importers import FolderImport, ImportProblem, convert_all, import_t
 from ..trace.literal_text import scrub
 from ..trace.writer import TraceWriteError
 from . import COMMANDS
+from .output_guard import check_output
 from .progress_bar import Report, progress_bar
 from .usage_error import UsageError
 
@@ -67,6 +68,7 @@ def _collector_paused() -> Iterator[None]:
 
 def run(args: argparse.Namespace) -> int:
     source, out = Path(args.file), Path(args.output)
+    check_output(out, [source], force=True)  # what it writes is a trace: -o may replace an older one
     if not source.is_file():
         raise UsageError(f"{source}: no such file")
     with progress_bar("importing") as report:  # on stderr, and only when it is a terminal

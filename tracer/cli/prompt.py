@@ -10,6 +10,7 @@ from ..models.playground import PlaygroundError, recorded_call
 from ..trace.literal_text import escape_controls_in_json, scrub
 from ..trace.reader import load_trace
 from . import COMMANDS
+from .output_guard import add_force_option, check_output
 from .usage_error import UsageError
 
 
@@ -26,10 +27,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("trace", metavar="TRACE")
     p.add_argument("--at", type=int, required=True, metavar="SEQ", help="the call's llm_start (or llm_end)")
     p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE, exactly (default: print it)")
+    add_force_option(p)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output(args.output, [args.trace], args.force)
     _header, events, _warning = load_trace(args.trace)
     try:
         call = recorded_call(events, args.at)

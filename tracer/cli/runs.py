@@ -23,6 +23,7 @@ from ..runs.where import ConditionError, RunCondition
 from ..trace.literal_text import escape_controls_in_json, scrub
 from . import COMMANDS
 from .language import LANG_HELP, chosen_language
+from .output_guard import add_force_option, check_output
 from .progress_bar import progress_bar
 from .runs_table import runs_lines, stats_lines
 from .terminal import can_show_debugger
@@ -79,6 +80,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--prices", metavar="FILE.toml", help="model prices for the cost column (see `loopscope run --help`)"
     )
     p.add_argument("--lang", help="the table's own words in this " + LANG_HELP)
+    add_force_option(p)
     return p
 
 
@@ -139,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
         for note in listing.notes:
             print(scrub(f"loopscope: {note}"), file=sys.stderr)
         rows = _sorted(condition.select(listing.rows, listing.shapes) if condition else listing.rows, order)
+        check_output(args.html, [*args.paths, *(row.path for row in listing.rows)], args.force)
         if args.export_otlp:
             return _export(rows, args.export_otlp)
         if args.html or args.charts:

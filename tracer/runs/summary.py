@@ -13,6 +13,7 @@ from executor.states import state_of
 from ..report.cost.prices import PriceTable, call_costs
 from ..trace.format_error import TraceFormatError
 from ..trace.header import stamp_seconds
+from ..trace.kept_partial import INTERRUPTED
 from ..trace.literal_text import scrub
 from ..trace.reader import TraceFile
 from .run_row import ModelUse, Outcome, RunRow, ToolCall, unreadable_row
@@ -227,6 +228,8 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
             tally.add(trace[position])
         header = trace.header
         outcome, detail = _outcome(tally, trace.warning, _ends_mid_line(trace.path))
+        if path.endswith(INTERRUPTED):  # kept by a recording stopped with Ctrl-C, whatever its events say
+            outcome, detail = "interrupted", _kept_words(outcome, detail)
         given = (header.model_extra or {}).get("imported_name")  # an import's name for its trace, untrusted
         name = header.scenario or header.agent or (given if isinstance(given, str) and given.strip() else None)
         name = name or os.path.basename(path)  # one_line below scrubs it
@@ -270,6 +273,13 @@ def _outcome(tally: RunTally, warning: str | None, cut_mid_line: bool) -> tuple[
     if tally.ending is not None:
         return tally.ending
     return ("truncated" if cut_mid_line else "interrupted"), one_line(_without_path(warning or "no chain_end"))
+
+
+def _kept_words(outcome: Outcome, detail: str) -> str:
+    """The note of a run whose recording was interrupted: what the events alone would have said too."""
+    ran = f"; its events end {outcome}" + (f" ({detail})" if detail else "") if outcome != "interrupted" else ""
+    said = f": {detail}" if outcome == "interrupted" and detail else ""
+    return one_line(f"the recording was interrupted (the partial trace it kept){said}{ran}")
 
 
 def _without_path(warning: str) -> str:

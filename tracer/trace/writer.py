@@ -13,6 +13,7 @@ from typing import Any
 from executor.events import EventBase
 
 from .header import new_header
+from .kept_partial import INTERRUPTED, keep_partial
 from .line_maker import LineMaker
 from .redact import Redactor, default_redactor
 
@@ -57,8 +58,9 @@ class TraceWriter:
     made again). So a killed process leaves a readable prefix holding every event up to its wait. A failed
     write never reaches the run: the writer stops, and `close()` raises TraceWriteError with
     the old file left as it was. An interrupted run is `abandon()`ed: the old file stays, and
-    the partial one is kept as `<name>.interrupted`. Lines pass through `redactor` first
-    (API keys from the environment, bearer tokens, key-shaped strings, LOOPSCOPE_REDACT).
+    the partial one is kept as `<name>.interrupted` (`<stem>.2.jsonl.interrupted` … beside an
+    earlier one). Lines pass through `redactor` first (API keys from the environment, bearer
+    tokens, key-shaped strings, LOOPSCOPE_REDACT).
     """
 
     def __init__(
@@ -192,12 +194,12 @@ class TraceWriter:
         os.replace(self.partial, self.path)
 
     def abandon(self) -> Path | None:
-        """Give up on an interrupted run: `path` is left as it was, the partial file kept as `<name>.interrupted`."""
+        """Give up on an interrupted run: `path` is left as it was, the partial file kept as `<name>.interrupted`
+        (numbered when an earlier run's is there: see kept_partial)."""
         self.flush()  # every event the run got to, including those waiting for its next wait
         self._give_up_file()
         if self.kept is None and self.partial.exists():
-            self.kept = self.path.with_name(self.path.name + ".interrupted")
-            os.replace(self.partial, self.kept)
+            self.kept = keep_partial(self.partial, self.path, INTERRUPTED)
         return self.kept
 
     def interrupted_words(self) -> str:
@@ -213,8 +215,7 @@ class TraceWriter:
     def _keep_partial(self, suffix: str) -> str:
         try:
             if self.partial.exists() and self.partial.stat().st_size > 0:
-                self.kept = self.path.with_name(self.path.name + suffix)
-                os.replace(self.partial, self.kept)
+                self.kept = keep_partial(self.partial, self.path, suffix)
                 return f"; this run's partial trace is in {self.kept}"
             self.partial.unlink(missing_ok=True)
         except OSError:
