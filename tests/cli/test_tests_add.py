@@ -53,9 +53,11 @@ def test_a_run_becomes_a_test_that_passes_then_fails_naming_the_event(
     (tmp_path / f"{module}.py").write_text(source, encoding="utf-8")
     (tmp_path / "replies.json").write_text(json.dumps(replies), encoding="utf-8")
     spec = f"{module}.py:{'build' if module == 'florist' else 'agent'}"
-    code, _, err = loopscope(capsys, "record", spec, "--input", QUESTION, "--replies", "replies.json", "-o", "bad run.jsonl")
+    code, _, err = loopscope(
+        capsys, "record", spec, "--input", QUESTION, "--replies", "replies.json", "-o", "bad run.jsonl"
+    )
     assert code == 0, err
-    code, out, err = loopscope(capsys, "tests", "add", "bad run.jsonl")
+    code, _, err = loopscope(capsys, "tests", "add", "bad run.jsonl")
     assert code == 0, err
     test_file = tmp_path / "tests" / "regressions" / "test_regression_bad_run.py"
     assert test_file.is_file() and (tmp_path / "tests" / "regressions" / "bad_run.jsonl").is_file()
