@@ -91,3 +91,39 @@ def test_closing_mid_run_stops_it_and_keeps_the_events_so_far(tmp_path, monkeypa
     kept = run.close()
     assert run.finished and run.outcome == "the run was stopped"
     assert kept is not None and len(kept.read_text(encoding="utf-8").splitlines()) >= 4  # header + 3 events
+
+
+def test_a_recorded_langgraph_run_shows_real_locals_by_re_running_its_graph(capsys, tmp_path, monkeypatch):
+    import json
+
+    from tests.helpers.cli_run import loopscope
+    from tracer.debug.event_store import ReplayStore
+    from tracer.trace.reader import TraceFile
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "live_app.py").write_text(AGENT, encoding="utf-8")
+    replies = [
+        {
+            "tool_calls": [
+                {"id": c.id, "name": c.name, "arguments": json.loads(c.arguments)} for c in REPLIES[0].tool_calls
+            ]
+        },
+        REPLIES[1].text,
+    ]
+    (tmp_path / "replies.json").write_text(json.dumps(replies), encoding="utf-8")
+    code, _, err = loopscope(
+        capsys, "record", "live_app.py:agent", "--input", "Weather?", "--replies", "replies.json", "-o", "r.jsonl"
+    )
+    assert code == 0, err
+    store = ReplayStore(TraceFile(tmp_path / "r.jsonl"), ["live_app.py:agent"])
+    try:
+        kinds = [store.event(i).kind for i in range(len(store))]
+        model_call = kinds.index("llm_start")
+        frames = store.reenactment.frames_at(model_call)
+        assert frames is not None, store.reenactment.problem
+        node = next(f for f in frames if f.function == "model_node")
+        assert "Weather?" in dict(node.locals)["state"]  # the graph's state, its messages, as the node had it
+        last_tool = len(kinds) - 1 - kinds[::-1].index("tool_end")
+        assert store.reenactment.frames_at(last_tool) is not None, store.reenactment.problem
+    finally:
+        store.reenactment.close()

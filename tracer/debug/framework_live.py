@@ -12,14 +12,17 @@ import sys
 import sysconfig
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 from typing import cast
 
-from executor.events import CalleeRef, Event, EventBase
+from executor.events import CalleeRef, ChainStartEvent, Event, EventBase
 
 from ..agents.framework_agent import FrameworkAgent
-from ..agents.frameworks import Answerer
+from ..agents.frameworks import Answerer, answers_in_order, recorded_replies
+from ..trace.run_inputs import question_of
+from ..trace.transitions import Trace
 from .live_run import FrameSnapshot, Pulled, _function_snapshot, _snapshot
 from .monitored_call import line_tracer
 from .step_into import FunctionTracer, LineStop, why_not_steppable
@@ -68,6 +71,21 @@ def run_frames(start: FrameType | None) -> tuple[FrameSnapshot, ...]:
             frames.append(_snapshot(frame, seen))
         frame = frame.f_back
     return tuple(reversed(frames))
+
+
+def _as_recorded(event: EventBase, frames: tuple[FrameSnapshot, ...]) -> tuple[FrameSnapshot, ...]:
+    """The frames the event's recorded stack names (the framework's loop: invoke, stream, the node, ...), named
+    as the trace names them, so the call stack pane and Variables show the trace's frames with real locals."""
+    wanted = getattr(event, "stack", None) or ()
+    kept, start = [], 0
+    for ref in wanted:
+        for index in range(start, len(frames)):
+            frame = frames[index]
+            if frame.line == ref.line and frame.file.endswith(ref.file):
+                kept.append(replace(frame, function=ref.function))  # a node's frame is named after its node
+                start = index + 1
+                break
+    return tuple(kept) if kept else frames
 
 
 class FrameworkLiveRun:
@@ -139,7 +157,7 @@ class FrameworkLiveRun:
         if self._closing:
             raise _Stopped
         self._end_tracing()  # a traced call has returned by the next event of its thread
-        self._handed.put((cast(Event, event), run_frames(sys._getframe(1))))
+        self._handed.put((cast(Event, event), _as_recorded(event, run_frames(sys._getframe(1)))))
         self._wait_for_debugger()
         if self._tracer is not None:  # `s` at this tool_start: the tool runs next, in this thread
             self._tracer.install()
@@ -208,3 +226,52 @@ class FrameworkLiveRun:
             self._wanted.release()
             self._thread.join(timeout=5)
         return self._path if self._path.exists() else None
+
+
+def _keys(events: list[Event]) -> list[tuple[str, str | None, int]]:
+    """Each event as (kind, its tool call's id, how many such came before): parallel calls' events interleave
+    as their threads ran, so a re-run's are matched to the recording's by call, not by position."""
+    seen: dict[tuple[str, str | None], int] = {}
+    keys: list[tuple[str, str | None, int]] = []
+    for event in events:
+        base = (event.kind, getattr(event, "tool_call_id", None))
+        seen[base] = seen.get(base, 0) + 1
+        keys.append((*base, seen[base]))
+    return keys
+
+
+class FrameworkRunAhead:
+    """A framework agent's recorded run executed again on its recorded replies, as far as the debugger asks,
+    keeping each event's real frames (the Reenactment of a LangGraph trace: Variables shows real locals).
+    `pulled[seq]` is the re-run's event for the recording's event `seq`, matched by call (see _keys)."""
+
+    def __init__(self, agent: FrameworkAgent, trace: Trace, path: Path) -> None:
+        first = trace.events[0] if trace.events else None
+        question = question_of(dict(first.inputs)) if isinstance(first, ChainStartEvent) else ""
+        self._run = FrameworkLiveRun(agent, question, path, answers_in_order(recorded_replies(trace.events)))
+        self._wanted = _keys(list(trace.events))
+        self._made: list[Event] = []
+        self._found: dict[tuple[str, str | None, int], Pulled] = {}
+        self.pulled: list[Pulled | None] = []
+        self.outcome: str | None = None
+
+    def run_to(self, count: int) -> None:
+        while len(self.pulled) < count and self.outcome is None:
+            got = self._run.pull()
+            if got is None:
+                self.outcome = self._run.outcome
+            elif not isinstance(got, LineStop):
+                self._made.append(got[0])
+                self._found[_keys(self._made)[-1]] = got
+            while len(self.pulled) < len(self._wanted) and self._wanted[len(self.pulled)] in self._found:
+                self.pulled.append(self._found.pop(self._wanted[len(self.pulled)]))
+
+    def take(self, seq: int) -> Pulled:
+        pulled = self.pulled[seq]
+        if pulled is None:
+            raise LookupError(f"event {seq} was taken already")
+        self.pulled[seq] = None
+        return pulled
+
+    def close(self) -> None:
+        self._run.close()
