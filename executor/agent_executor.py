@@ -1,4 +1,4 @@
-"""The AgentExecutor: LangChain's classic ReAct loop, written as generators that yield events."""
+"""The AgentExecutor: LangChain's classic ReAct loop, as generators."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from .events import (
 )
 from .events.builder import build_record
 from .listeners import check_listeners
+from .loop_hooks import new_run
 from .recovery.degradation import RuleSet, with_rules
 from .recovery.rate_limit import RateLimiter
 from .recovery.retry import RetryPolicy
@@ -38,25 +39,30 @@ from .run_context import Listener, RunContext
 from .run_settings import DEFAULT_RETRY, retry_policy_for, run_settings
 from .schema import AgentAction, AgentFinish, AgentStep, ToolAgentAction
 from .tools.adapters import as_tools
-from .tools.parallel import ToolCallGate, perform_tool_calls  # the gate's type: for the attribute below
+from .tools.parallel import perform_tool_calls
 from .tools.tool import Tool, invalid_tool_observation
 
 Events = Generator[EventBase, None, Any]
-ParsingErrorHandler = bool | str | Callable[[OutputParserException], str]
+Inputs = dict[str, Any]
+Steps = list[AgentStep]
+ToolMap = dict[str, Tool]
+HandlerFunction = Callable[[OutputParserException], str]
+ParsingErrorHandler = bool | str | HandlerFunction
 STOPPED = "Agent stopped due to iteration limit or time limit."
 
 
 class OutputParsingError(ValueError):
-    """The model's reply did not parse and handle_parsing_errors was off."""
+    """The reply did not parse and handle_parsing_errors was off."""
 
 
 class AgentExecutor:
     """Runs an agent in a loop until it finishes or hits a limit.
 
-    `invoke` returns the result dict; `iter_events` is the same run as a generator that
-    hands out one event per `next()` and returns the result dict when it stops.
-    `ainvoke` / `aiter_events` drive that same generator from asyncio (async tools and models
-    are awaited under all four).
+    `invoke` returns the result dict; `iter_events` is the same run
+    as a generator that hands out one event per `next()` and returns
+    the result dict when it stops. `ainvoke` / `aiter_events` drive
+    that same generator from asyncio (async tools and models are
+    awaited under all four).
     """
 
     def __init__(
@@ -78,19 +84,12 @@ class AgentExecutor:
         response_format: type[BaseModel] | None = None,
         max_concurrency: int | None = None,
     ) -> None:
-        if early_stopping_method != "force":
-            raise ValueError(
-                f"early_stopping_method {early_stopping_method!r} is not supported; "
-                "use 'force' (the ReAct agent has no 'generate' step)"
-            )
-        tools = as_tools(tools)  # Tools, @tool functions and LangChain tools; anything else is refused
-        names = [tool.name for tool in tools]
-        if len(set(names)) != len(names):
-            raise ValueError(f"Tool names must be unique, got {names}")
-        # With rules, refusals become answers and the rules plan after `degrade_after` failures in a row.
+        _check_early_stopping(early_stopping_method)
+        self.tools = _unique_names(as_tools(tools))
+        # With rules, refusals become answers, and the rules plan
+        # after `degrade_after` failures in a row.
         self.agent = with_rules(agent, rules, degrade_after)
         self.rules, self.degrade_after = rules, degrade_after
-        self.tools = tools
         self.max_iterations = max_iterations
         self.max_execution_time = max_execution_time
         self.early_stopping_method = early_stopping_method
@@ -99,14 +98,19 @@ class AgentExecutor:
         self.trim_intermediate_steps = trim_intermediate_steps
         self.clock = clock
         self.run_id_factory = run_id_factory
-        self.retry_policy = retry_policy_for(retry_policy, agent)  # model calls, and tools without their own
-        self.rate_limiter = rate_limiter  # paces every model call, nested ones included
-        self.response_format = response_format  # a pydantic model the final answer must validate into
-        self.max_concurrency = max_concurrency  # worker threads for one reply's tool calls (None: one each)
+        # Model calls, and tools without a retry policy of their own.
+        self.retry_policy = retry_policy_for(retry_policy, agent)
+        self.rate_limiter = rate_limiter  # paces nested calls too
+        # A pydantic model that the final answer must validate into.
+        self.response_format = response_format
+        # Threads for one reply's tool calls (None: one per call).
+        self.max_concurrency = max_concurrency
 
-    # -- public entry points --------------------------------------------------------------
-    def invoke(self, inputs: dict[str, Any], listeners: Iterable[Listener] = ()) -> dict[str, Any]:
-        """Run to the end, feeding every event to `listeners`, and return the result dict."""
+    # -- public entry points ------------------------------------------
+    def invoke(
+        self, inputs: Inputs, listeners: Iterable[Listener] = ()
+    ) -> dict[str, Any]:
+        """Run to the end, feeding every event to `listeners`."""
         listeners = check_listeners(listeners)
         events = self.iter_events(inputs)
         while True:
@@ -117,9 +121,14 @@ class AgentExecutor:
             for listener in listeners:
                 listener(event)
 
-    async def ainvoke(self, inputs: dict[str, Any], listeners: Iterable[Listener] = ()) -> dict[str, Any]:
-        """`invoke` under asyncio: async tools and models are awaited on the caller's loop,
-        sync ones run in a worker thread so they do not block it (LangChain: ainvoke)."""
+    async def ainvoke(
+        self, inputs: Inputs, listeners: Iterable[Listener] = ()
+    ) -> dict[str, Any]:
+        """`invoke` under asyncio (LangChain: ainvoke).
+
+        Async tools and models are awaited on the caller's loop; sync
+        ones run in a worker thread so that they do not block it.
+        """
         listeners = check_listeners(listeners)
         stream = self.aiter_events(inputs)
         async for event in stream:
@@ -127,150 +136,175 @@ class AgentExecutor:
                 listener(event)
         return stream.result
 
-    def aiter_events(self, inputs: dict[str, Any]) -> AsyncEventStream:
-        """`async for event in executor.aiter_events(inputs)`: the same generator as iter_events."""
-        return AsyncEventStream(self.iter_events(inputs, self._new_run(awaits_in_driver=True)))
+    def aiter_events(self, inputs: Inputs) -> AsyncEventStream:
+        """`async for event in executor.aiter_events(inputs)`."""
+        run = new_run(self, awaits_in_driver=True)
+        return AsyncEventStream(self.iter_events(inputs, run))
 
-    def iter_events(self, inputs: dict[str, Any], run: RunContext | None = None) -> Events:
-        # LangChain: Chain.invoke — the executor is a chain; its loop body is _call.
+    def iter_events(
+        self, inputs: Inputs, run: RunContext | None = None
+    ) -> Events:
+        # LangChain: Chain.invoke. The executor is a chain, and
+        # _call is its body.
         if "input" not in inputs:
-            raise ValueError(f"Missing some input keys: {{'input'}} (got {sorted(inputs)})")
-        run = run or self._new_run()
-        yield run.emit(ChainStartEvent, inputs=inputs, tools=self._tool_infos(), settings=run_settings(self, run.clock))
+            message = "Missing some input keys: {'input'}"
+            raise ValueError(f"{message} (got {sorted(inputs)})")
+        run = run or new_run(self)
+        yield run.emit(ChainStartEvent,
+            inputs=inputs, tools=self._tool_infos(),
+            settings=run_settings(self, run.clock))
         try:
             outputs = yield from self._call(inputs, run)
         except Exception as error:
-            yield run.emit(ChainErrorEvent, error_type=type(error).__name__, message=str(error))
+            yield run.emit(ChainErrorEvent,
+                error_type=type(error).__name__, message=str(error))
             raise
         yield run.emit(ChainEndEvent, outputs=outputs)
         return {**inputs, **outputs}
 
-    # -- the loop ------------------------------------------------------------------------
-    def _call(self, inputs: dict[str, Any], run: RunContext) -> Events:
+    # -- the loop -----------------------------------------------------
+    def _call(self, inputs: Inputs, run: RunContext) -> Events:
         # LangChain: AgentExecutor._call
         name_to_tool_map = {tool.name: tool for tool in self.tools}
-        intermediate_steps: list[AgentStep] = []
+        intermediate_steps: Steps = []
         iterations = 0
         time_elapsed = 0.0
         start_time = run.clock.monotonic()
         while self._should_continue(iterations, time_elapsed):
             run.start_round(iterations + 1)
-            output = yield from self._take_next_step(name_to_tool_map, inputs, intermediate_steps, run)
+            output = yield from self._take_next_step(
+                name_to_tool_map, inputs, intermediate_steps, run)
             is_finish = isinstance(output, AgentFinish)
-            yield run.emit(FinishCheckEvent, is_finish=is_finish, output_type=_type_name(output))
+            yield run.emit(FinishCheckEvent,
+                is_finish=is_finish, output_type=_type_name(output))
             if is_finish:
                 return self._return(output, intermediate_steps)
             intermediate_steps.extend(output)
             if len(output) == 1:
-                tool_return = self._get_tool_return(output[0], name_to_tool_map)
+                tool_return = self._get_tool_return(
+                    output[0], name_to_tool_map)
                 if tool_return is not None:
-                    yield run.emit(AgentFinishEvent, return_values=tool_return.return_values, log="")
+                    yield run.emit(AgentFinishEvent,
+                        return_values=tool_return.return_values, log="")
                     return self._return(tool_return, intermediate_steps)
             iterations += 1
             time_elapsed = run.clock.monotonic() - start_time
-        yield run.emit(LimitReachedEvent, **self._limit_fields(iterations, time_elapsed))
-        output = AgentFinish({"output": STOPPED}, "")  # LangChain: return_stopped_response("force")
-        yield run.emit(AgentFinishEvent, return_values=output.return_values, log=output.log)
+        yield run.emit(LimitReachedEvent,
+            **self._limit_fields(iterations, time_elapsed))
+        # LangChain: return_stopped_response("force")
+        output = AgentFinish({"output": STOPPED}, "")
+        yield run.emit(AgentFinishEvent,
+            return_values=output.return_values, log=output.log)
         return self._return(output, intermediate_steps)
 
     def _take_next_step(
-        self,
-        name_to_tool_map: dict[str, Tool],
-        inputs: dict[str, Any],
-        intermediate_steps: list[AgentStep],
-        run: RunContext,
+        self, name_to_tool_map: ToolMap, inputs: Inputs,
+        intermediate_steps: Steps, run: RunContext,
     ) -> Events:
-        # LangChain: _take_next_step gathers what _iter_next_step produces into one result.
-        output = yield from self._iter_next_step(name_to_tool_map, inputs, intermediate_steps, run)
+        # LangChain: _take_next_step gathers what _iter_next_step
+        # produces into one result.
+        output = yield from self._iter_next_step(
+            name_to_tool_map, inputs, intermediate_steps, run)
         if isinstance(output, AgentFinish):
             return output
         for done, step in enumerate(output, start=1):
-            yield run.emit(StepEvent, action=_action_record(step.action), observation=str(step.observation),
-                           n_steps=len(intermediate_steps) + done, tool_call_id=_call_id(step.action))  # fmt: skip
+            yield run.emit(StepEvent,
+                action=_action_record(step.action),
+                observation=str(step.observation),
+                n_steps=len(intermediate_steps) + done,
+                tool_call_id=_call_id(step.action))
         return output
 
     def _iter_next_step(
-        self,
-        name_to_tool_map: dict[str, Tool],
-        inputs: dict[str, Any],
-        intermediate_steps: list[AgentStep],
-        run: RunContext,
+        self, name_to_tool_map: ToolMap, inputs: Inputs,
+        intermediate_steps: Steps, run: RunContext,
     ) -> Events:
-        # LangChain: _iter_next_step — think (plan), then act (_perform_agent_action).
+        # LangChain: _iter_next_step. Plan, then act on the plan.
         steps = self._prepare_intermediate_steps(intermediate_steps)
         try:
             output = yield from self.agent.plan(steps, run, **inputs)
-            if self.response_format is not None and isinstance(output, AgentFinish):
+            if isinstance(output, AgentFinish) and self.response_format:
                 output = structured_finish(output, self.response_format)
         except OutputParserException as error:
             observation, log = self._parsing_error_observation(error)
-            yield run.emit(ParseErrorEvent, error=str(error), llm_output=error.llm_output, observation=observation,
-                           handled=observation is not None)  # fmt: skip
+            yield run.emit(ParseErrorEvent,
+                error=str(error), llm_output=error.llm_output,
+                observation=observation,
+                handled=observation is not None)
             if observation is None:
-                raise OutputParsingError(
-                    "An output parsing error occurred. In order to pass this error back to the agent "
-                    "and have it try again, pass `handle_parsing_errors=True` to the AgentExecutor. "
-                    f"This is the error: {error}"
-                ) from error
-            return [AgentStep(AgentAction("_Exception", observation, log), observation)]
+                raise _unhandled(error) from error
+            output = AgentAction("_Exception", observation, log)
+            return [AgentStep(output, observation)]
         if isinstance(output, AgentFinish):
-            yield run.emit(AgentFinishEvent, return_values=output.return_values, log=output.log)
+            yield run.emit(AgentFinishEvent,
+                return_values=output.return_values, log=output.log)
             return output
-        actions = [output] if isinstance(output, AgentAction) else output  # LangChain: the multi-action path
+        # LangChain: the multi-action path, a list of actions.
+        actions = _as_actions(output)
         for action in actions:
-            yield run.emit(AgentActionEvent, tool=action.tool, tool_input=action.tool_input, log=action.log,
-                           tool_call_id=_call_id(action))  # fmt: skip
-        if _all_tool_calls(actions):  # a reply's tool calls, all at once
-            return (yield from perform_tool_calls(name_to_tool_map, actions, run, self.max_concurrency))
+            yield run.emit(AgentActionEvent,
+                tool=action.tool, tool_input=action.tool_input,
+                log=action.log, tool_call_id=_call_id(action))
+        if _all_tool_calls(actions):  # one reply's calls, all at once
+            return (yield from perform_tool_calls(
+                name_to_tool_map, actions, run, self.max_concurrency))
         new_steps = []
         for action in actions:
-            new_steps.append((yield from self._perform_agent_action(name_to_tool_map, action, run)))
+            new_steps.append((yield from self._perform_agent_action(
+                name_to_tool_map, action, run)))
         return new_steps
 
     def _perform_agent_action(
-        self, name_to_tool_map: dict[str, Tool], agent_action: AgentAction, run: RunContext
+        self, name_to_tool_map: ToolMap, agent_action: AgentAction,
+        run: RunContext,
     ) -> Events:
-        # LangChain: _perform_agent_action — look the tool up by exact name, run it or say it is not there.
+        # LangChain: _perform_agent_action. Look the tool up by its
+        # exact name: run it, or say that it is not there.
         if agent_action.tool in name_to_tool_map:
             tool = name_to_tool_map[agent_action.tool]
-            observation = yield from tool.run(agent_action.tool_input, run)
+            observation = yield from tool.run(
+                agent_action.tool_input, run)
         else:
             available = list(name_to_tool_map)
-            observation = invalid_tool_observation(agent_action.tool, available)
-            yield run.emit(InvalidToolEvent, requested=agent_action.tool, available=available, observation=observation)
+            observation = invalid_tool_observation(
+                agent_action.tool, available)
+            yield run.emit(InvalidToolEvent,
+                requested=agent_action.tool,
+                available=available, observation=observation)
         return AgentStep(agent_action, observation)
 
-    # -- helpers that do not emit -----------------------------------------------------------
-    def _new_run(self, awaits_in_driver: bool = False) -> RunContext:
-        return RunContext(
-            self.clock,
-            self.run_id_factory() if self.run_id_factory else None,
-            outermost=AgentExecutor.iter_events.__code__,
-            retry_policy=self.retry_policy,
-            rate_limiter=self.rate_limiter,
-            awaits_in_driver=awaits_in_driver,
-            caller=AgentExecutor.invoke.__code__,
-            tool_call_gate=self.tool_call_gate,
-        )
-
-    def _should_continue(self, iterations: int, time_elapsed: float) -> bool:
-        if self.max_iterations is not None and iterations >= self.max_iterations:
+    # -- helpers that do not emit -------------------------------------
+    def _should_continue(
+        self, iterations: int, time_elapsed: float
+    ) -> bool:
+        limit = self.max_iterations
+        if limit is not None and iterations >= limit:
             return False
-        return self.max_execution_time is None or time_elapsed < self.max_execution_time
+        time_limit = self.max_execution_time
+        return time_limit is None or time_elapsed < time_limit
 
-    def _get_tool_return(self, step: AgentStep, name_to_tool_map: dict[str, Tool]) -> AgentFinish | None:
+    def _get_tool_return(
+        self, step: AgentStep, name_to_tool_map: ToolMap
+    ) -> AgentFinish | None:
+        # A return_direct tool's observation is the final answer.
         tool = name_to_tool_map.get(step.action.tool)
         if tool is not None and tool.return_direct:
-            return AgentFinish({self.agent.return_values[0]: step.observation}, "")
+            key = self.agent.return_values[0]
+            return AgentFinish({key: step.observation}, "")
         return None
 
-    def _return(self, output: AgentFinish, intermediate_steps: list[AgentStep]) -> dict[str, Any]:
+    def _return(
+        self, output: AgentFinish, intermediate_steps: Steps
+    ) -> dict[str, Any]:
         final_output = dict(output.return_values)
         if self.return_intermediate_steps:
-            final_output["intermediate_steps"] = [tuple(step) for step in intermediate_steps]
+            steps = [tuple(step) for step in intermediate_steps]
+            final_output["intermediate_steps"] = steps
         return final_output
 
-    def _prepare_intermediate_steps(self, intermediate_steps: list[AgentStep]) -> list[AgentStep]:
+    def _prepare_intermediate_steps(
+        self, intermediate_steps: Steps
+    ) -> Steps:
         trim = self.trim_intermediate_steps
         if isinstance(trim, int) and trim > 0:
             return intermediate_steps[-trim:]
@@ -278,8 +312,11 @@ class AgentExecutor:
             return trim(intermediate_steps)
         return intermediate_steps
 
-    def _parsing_error_observation(self, error: OutputParserException) -> tuple[str | None, str]:
-        """What the agent is told about an unparseable reply, and the log its step keeps (None: raise)."""
+    def _parsing_error_observation(
+        self, error: OutputParserException
+    ) -> tuple[str | None, str]:
+        """What the agent is told of a reply that did not parse, and
+        the log its step keeps (None: raise instead)."""
         handler = self.handle_parsing_errors
         if isinstance(handler, bool):
             if not handler:
@@ -291,55 +328,94 @@ class AgentExecutor:
             return handler, str(error)
         return str(handler(error)), str(error)
 
-    def _limit_fields(self, iterations: int, time_elapsed: float) -> dict[str, Any]:
-        hit_iterations = self.max_iterations is not None and iterations >= self.max_iterations
+    def _limit_fields(
+        self, iterations: int, time_elapsed: float
+    ) -> dict[str, Any]:
+        limit = self.max_iterations
+        hit = limit is not None and iterations >= limit
         return {
-            "reason": "max_iterations" if hit_iterations else "max_execution_time",
+            "reason": "max_iterations" if hit else "max_execution_time",
             "iterations": iterations,
             "elapsed": round(time_elapsed, 6),
             "early_stopping_method": self.early_stopping_method,
         }
 
     def _tool_infos(self) -> list[ToolInfo]:
-        return [ToolInfo(name=t.name, description=t.description, return_direct=t.return_direct) for t in self.tools]
+        return [
+            ToolInfo(
+                name=tool.name, description=tool.description,
+                return_direct=tool.return_direct)
+            for tool in self.tools
+        ]
 
     def with_overrides(self, **changes: Any) -> AgentExecutor:
-        """A new executor like this one with some constructor arguments changed (e.g. tools, clock).
+        """A new executor like this one with some constructor
+        arguments changed (e.g. tools, clock).
 
-        LangChain: Runnable.with_config. Replays use it to swap in recorded answers without
-        reaching into a built executor. Every constructor argument is kept as the attribute of
-        the same name, which is what makes the copy exact.
+        LangChain: Runnable.with_config. Replays use it to swap in
+        recorded answers without reaching into a built executor. Every
+        constructor argument is kept as the attribute of the same
+        name, which is what makes the copy exact.
         """
-        names = list(inspect.signature(AgentExecutor.__init__).parameters)[1:]
+        signature = inspect.signature(AgentExecutor.__init__)
+        names = list(signature.parameters)[1:]
         unknown = sorted(set(changes) - set(names))
         if unknown:
             raise TypeError(
-                f"with_overrides: AgentExecutor has no argument {', '.join(unknown)}; choose from {', '.join(names)}"
-            )
-        copy = type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
-        copy.tool_call_gate = self.tool_call_gate
-        return copy
+                "with_overrides: AgentExecutor has no argument "
+                f"{', '.join(unknown)}; choose from {', '.join(names)}")
+        kept = {name: getattr(self, name) for name in names}
+        return type(self)(**{**kept, **changes})
 
-    # Set by whoever drives the run to pace a reply's parallel tool calls (the debugger, a replay: see
-    # call_gate.py); None, the default, lets them run freely. Not a constructor argument: it belongs to
-    # the driver, not to the agent's configuration (with_overrides keeps it).
-    tool_call_gate: ToolCallGate | None = None
+
+def _unhandled(error: OutputParserException) -> OutputParsingError:
+    # LangChain's own words, so that a search for them finds both.
+    return OutputParsingError(
+        "An output parsing error occurred. In order to pass this error "
+        "back to the agent and have it try again, pass "
+        "`handle_parsing_errors=True` to the AgentExecutor. "
+        f"This is the error: {error}")
+
+
+def _check_early_stopping(method: str) -> None:
+    if method != "force":
+        raise ValueError(
+            f"early_stopping_method {method!r} is not supported; use "
+            "'force' (the ReAct agent has no 'generate' step)")
+
+
+def _unique_names(tools: list[Tool]) -> list[Tool]:
+    # LangChain matches a tool by its exact name: two would clash.
+    names = [tool.name for tool in tools]
+    if len(set(names)) != len(names):
+        raise ValueError(f"Tool names must be unique, got {names}")
+    return tools
+
+
+def _as_actions(output: Any) -> list[AgentAction]:
+    # One action, or a tool-calling reply's list of them.
+    return [output] if isinstance(output, AgentAction) else output
 
 
 def _type_name(output: Any) -> str:
-    return type(output).__name__ if isinstance(output, AgentFinish) else "list[AgentStep]"
+    if isinstance(output, AgentFinish):
+        return type(output).__name__
+    return "list[AgentStep]"
 
 
-def _all_tool_calls(actions: list[AgentAction]) -> TypeGuard[list[ToolAgentAction]]:
-    for action in actions:  # noqa: SIM110 (a loop, not all(genexpr): this runs every round)
-        if not isinstance(action, ToolAgentAction):
-            return False
-    return True
+def _all_tool_calls(
+    actions: list[AgentAction],
+) -> TypeGuard[list[ToolAgentAction]]:
+    return all(isinstance(a, ToolAgentAction) for a in actions)
 
 
 def _call_id(action: AgentAction) -> str | None:
-    return action.tool_call_id if isinstance(action, ToolAgentAction) else None
+    if isinstance(action, ToolAgentAction):
+        return action.tool_call_id
+    return None
 
 
 def _action_record(action: AgentAction) -> ActionRecord:
-    return build_record(ActionRecord, tool=action.tool, tool_input=str(action.tool_input), log=action.log)
+    return build_record(
+        ActionRecord, tool=action.tool,
+        tool_input=str(action.tool_input), log=action.log)

@@ -14,6 +14,7 @@ class ToolCallGate(Protocol):
     would run ahead of whoever reads the events. A gate lets the reader hold them: a debugger
     keeps a call from running past an event the learner has not stepped past (and steps into
     that call's function on its own thread), a replay makes the calls emit in the recorded order.
+    The driver plugs one into an executor with loop_hooks.use_tool_call_gate.
     """
 
     def before_event(self, call_id: str) -> None:

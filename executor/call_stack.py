@@ -30,7 +30,7 @@ class CallScope:
     sink: Callable[[EventBase], None]
     """Receives each event under the emit lock, so the sink sees events in `seq` order."""
     gate: ToolCallGate | None = None
-    """The executor's tool_call_gate: asked before each emit (see call_gate.py); None: the call runs freely."""
+    """The run's tool_call_gate (loop_hooks.use_tool_call_gate): asked before each emit; None: the call runs freely."""
 
 
 class ThreadScope(threading.local):

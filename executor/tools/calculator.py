@@ -202,18 +202,38 @@ def check_expression(expression: str) -> str:
     return check_whole_numbers(tree, expression)  # after _float_value, which bounds every power
 
 
+# What numpy's floating-point flags mean for an answer, said beside it (the model reads the answer).
+_FLAG_NOTES = {
+    "invalid value": "not a real number: a function outside its domain (sqrt or log of a negative number) or 0/0",
+    "divide by zero": "infinite: a division by zero or the logarithm of 0",
+    "overflow": "beyond the largest number a float can hold (about 1.8e308)",
+}
+
+
 def evaluate_expression(expression: str) -> str:
-    """Evaluate checked arithmetic with numexpr: no globals, only pi and e, sanitize on."""
+    """Evaluate checked arithmetic with numexpr: no globals, only pi and e, sanitize on.
+
+    An answer that is no finite number (`sqrt(-1)` is nan, `log(0)` is -inf) says why beside it:
+    numpy's RuntimeWarnings (from numexpr folding constants) are caught here, not printed on stderr.
+    """
     import numexpr  # here, not at the top: numexpr (~50 ms with numpy) loads with the first calculation
+    import numpy
 
     expression = check_expression(expression)
+    flags: list[str] = []
     try:
-        value = numexpr.evaluate(expression, global_dict={}, local_dict=dict(CONSTANTS), sanitize=True)
+        # errstate is per thread (a context variable), so parallel tool calls keep their own flags.
+        with numpy.errstate(all="call", under="ignore", call=lambda flag, _code: flags.append(flag)):
+            value = numexpr.evaluate(expression, global_dict={}, local_dict=dict(CONSTANTS), sanitize=True)
     except Exception as error:  # numexpr reports domain and type problems this way
         raise ToolError(
             f"numexpr could not evaluate {expression!r}: {error}. Please try again with a valid numerical expression."
         ) from None
-    return re.sub(r"^\[|\]$", "", str(value))
+    answer = re.sub(r"^\[|\]$", "", str(value))
+    if not flags and not numpy.all(numpy.isfinite(value)):  # computed by numexpr's own machine, which flags nothing
+        flags.append("invalid value" if numpy.any(numpy.isnan(value)) else "divide by zero")
+    notes = [_FLAG_NOTES[flag] for flag in dict.fromkeys(flags) if flag in _FLAG_NOTES]
+    return f"{answer} ({'; '.join(notes)})" if notes else answer
 
 
 def extract_expression(reply: str) -> str | None:

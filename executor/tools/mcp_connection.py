@@ -12,6 +12,7 @@ import asyncio
 import atexit
 import contextlib
 import json
+import signal
 import sys
 import threading
 import time
@@ -302,10 +303,15 @@ def first_line(error: BaseException) -> str:
 
 @atexit.register
 def close_all_servers() -> None:
-    """At exit (Ctrl-C included): close every connection, then stop any server process still running."""
+    """At exit (Ctrl-C included): close every connection, then stop any server process still running
+    and whatever the servers left. A second Ctrl-C meanwhile hurries it (what is left is killed at once)
+    instead of ending it with a traceback ("Exception ignored in atexit callback")."""
+    hurried = threading.Event()
+    with contextlib.suppress(ValueError):  # not the main thread: its Ctrl-C is not ours to take
+        signal.signal(signal.SIGINT, lambda *_: hurried.set())
     for connection in list(_CONNECTIONS):
         connection.close(wait=False)
     deadline = time.monotonic() + 0.5  # a server whose stdin closed usually exits at once
-    while LIVE_SERVERS and time.monotonic() < deadline:
+    while LIVE_SERVERS and time.monotonic() < deadline and not hurried.is_set():
         time.sleep(0.02)
-    kill_live_servers()
+    kill_live_servers(hurry=hurried.is_set)

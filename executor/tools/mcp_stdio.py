@@ -15,9 +15,8 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections import deque
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -27,6 +26,7 @@ from mcp.client.stdio import get_default_environment
 from mcp.shared.message import SessionMessage
 
 from .mcp_errors import McpProtocolError, McpResultTooLarge, McpServerError
+from .mcp_leftovers import TAG, descendants, new_tag, stop_leftovers
 from .mcp_wire import Wire
 
 CLOSE_GRACE = 2.0  # seconds a server has to exit once its stdin is closed, before SIGTERM
@@ -47,6 +47,7 @@ class ServerProcess:
         self.pid: int | None = None
         self.returncode: int | None = None
         self.stderr: deque[str] = deque(maxlen=20)
+        self.tag = new_tag()  # in the environment of the server and of every child it starts
 
     def exit_note(self) -> str:
         """ " (exit code 1; stderr: 'ValueError: boom')", or "" when nothing is known yet."""
@@ -64,7 +65,8 @@ async def stdio_transport(
 ) -> AsyncIterator[tuple[Any, Any]]:
     # Only a safe part of our environment (PATH, HOME, ...; the SDK's list) and what the user added: a
     # server someone else wrote is not handed OPENAI_API_KEY and the rest.
-    process = await _spawn(command, {**get_default_environment(), **(env or {})}, cwd, state.label)
+    environment = {**get_default_environment(), **(env or {}), TAG: state.tag}
+    process = await _spawn(command, environment, cwd, state.label)
     state.pid = process.pid
     with _live_lock:
         LIVE_SERVERS[process.pid] = state.label
@@ -146,18 +148,23 @@ async def _spawn(command: list[str], env: dict[str, str], cwd: str | None, label
 
 
 async def _stop(process: Any, state: ServerProcess) -> None:
-    """Close stdin and give the server CLOSE_GRACE to exit, then stop its process group (SIGTERM, SIGKILL)."""
+    """Close stdin and give the server CLOSE_GRACE to exit, then stop its process group (SIGTERM, SIGKILL);
+    then, however it ended, stop what it left: its group, its children and whatever carries its tag."""
+    below = descendants(process.pid)  # now, while a child that left the group is still the server's child
     try:
         await process.stdin.aclose()
     except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
         pass  # already closed or broken: the server is going anyway
-    for grace, stop_signal in ((CLOSE_GRACE, signal.SIGTERM), (KILL_GRACE, signal.SIGKILL)):
+    for grace, stop_signal in ((CLOSE_GRACE, signal.SIGTERM), (KILL_GRACE, signal.SIGKILL), (1.0, None)):
         with anyio.move_on_after(grace):
             state.returncode = await process.wait()
-            return
-        _signal_group(process.pid, stop_signal)
-    with anyio.move_on_after(1.0):
-        state.returncode = await process.wait()
+            break
+        if stop_signal is not None:
+            _signal_group(process.pid, stop_signal)
+    try:  # in a thread: waiting for leftovers to go must not stall the other servers' calls
+        await anyio.to_thread.run_sync(stop_leftovers, [process.pid], below, state.tag, KILL_GRACE)
+    except RuntimeError:  # no new thread at interpreter exit: done here, briefly blocking the loop
+        stop_leftovers([process.pid], below, state.tag, KILL_GRACE)
 
 
 def _signal_group(pid: int, stop_signal: signal.Signals) -> None:
@@ -167,31 +174,15 @@ def _signal_group(pid: int, stop_signal: signal.Signals) -> None:
         pass  # gone already
 
 
-def kill_live_servers(grace: float = KILL_GRACE) -> list[int]:
-    """At exit: stop every server process still running (SIGTERM, then SIGKILL after `grace`); their pids."""
+def kill_live_servers(grace: float = KILL_GRACE, hurry: Callable[[], bool] = lambda: False) -> list[int]:
+    """At exit: stop every server process still running, and whatever any server this process started left
+    (SIGTERM, then SIGKILL after `grace`, or at once when `hurry()`); the pids of the servers stopped."""
     with _live_lock:
         pids = list(LIVE_SERVERS)
-    for pid in pids:
-        _signal_group(pid, signal.SIGTERM)
-    deadline = time.monotonic() + grace
-    while pids and time.monotonic() < deadline and any(_alive(pid) for pid in pids):
-        time.sleep(0.02)
-    for pid in pids:
-        if _alive(pid):
-            _signal_group(pid, signal.SIGKILL)
+    below = set().union(*(descendants(pid) for pid in pids))
+    # Every server this process started carries TAG=<this pid>-<random>, and so do its children.
+    stop_leftovers(pids, below, f"{os.getpid()}-", grace, hurry)
     return pids
-
-
-def _alive(pid: int) -> bool:
-    try:
-        finished, _ = os.waitpid(pid, os.WNOHANG)  # our child: reap it if it has exited
-        return finished == 0
-    except ChildProcessError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
 
 
 class CappedLines:

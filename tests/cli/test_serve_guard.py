@@ -230,3 +230,31 @@ def test_serve_passes_the_users_agents_on_to_each_tabs_debugger(tmp_path):
     command = debugger_command(args)
     assert command[-4:] == ["--agent", "my_agent:build", "--agent", "b.py:go"]
     assert debugger_command(argparse.Namespace(**{**vars(args), "agents": []}))[-1] == str(trace.resolve())
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["a; script-src *", "127.0.0.1:1; connect-src *", "evil.example", "localhost:1 ws://evil.example"],
+)
+async def test_the_pages_policy_is_built_from_the_bound_address_never_the_host_header(guarded, host):
+    """The attack: `Host: a; script-src *` was copied into the Content-Security-Policy, adding a directive."""
+    server, base, _ = guarded
+    port = base.rsplit(":", 1)[1]
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(f"{base}/?token={server.token}", headers={"Host": host}) as response,
+    ):
+        page, policy = await response.text(), response.headers["Content-Security-Policy"]
+    directives = [part.strip().split(" ", 1) for part in policy.split(";")]
+    assert [name for name, _ in directives].count("script-src") == 1
+    assert dict(directives)["script-src"] == "'self'"
+    assert dict(directives)["connect-src"] == f"'self' ws://127.0.0.1:{port}"
+    assert "evil" not in policy and "evil" not in page and f"ws://127.0.0.1:{port}/ws/{server.token}" in page
+
+
+def test_bound_to_every_address_a_plain_host_name_on_this_port_is_the_pages_only():
+    server = GuardedServer("true", host="0.0.0.0", port=8000, title="t")
+    assert server.page_host(make_mocked_request("GET", "/", headers={"Host": "192.168.1.5:8000"})) == "192.168.1.5:8000"
+    assert server.page_host(make_mocked_request("GET", "/", headers={"Host": "[fe80::1]:8000"})) == "[fe80::1]:8000"
+    for hostile in ("a; script-src *:8000", "lan:9000", "a b:8000", "x'y:8000"):
+        assert server.page_host(make_mocked_request("GET", "/", headers={"Host": hostile})) == "0.0.0.0:8000", hostile

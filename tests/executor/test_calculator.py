@@ -177,3 +177,29 @@ def test_a_model_that_asks_for_a_hanging_power_gets_a_refusal_and_the_run_goes_o
     for expression, (output, observation) in zip(HANGING_POWERS, json.loads(done.stdout)):
         assert output == "too big"
         assert observation.startswith(f"Calculator refused {expression!r}: the power ")
+
+
+@pytest.mark.parametrize(
+    "expression, answer, why",
+    [
+        ("sqrt(-1)", "nan", "not a real number"),
+        ("log(0)", "-inf", "infinite: a division by zero or the logarithm of 0"),
+        ("arcsin(2)", "nan", "not a real number"),
+        ("log(pi - pi)", "-inf", "infinite"),  # computed by numexpr's machine, which raises no flag
+    ],
+)
+def test_an_answer_that_is_no_number_says_why_and_warns_nothing_on_stderr(expression, answer, why):
+    """The attack: numexpr's RuntimeWarnings for sqrt(-1) and log(0) reached stderr, and the answer was a bare nan."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning anywhere fails the calculation
+        result = evaluate_expression(expression)
+    assert result.startswith(f"{answer} (") and why in result
+    observation, _ = run_tool(llm_math_tool(ScriptedModel([reply_with(expression)])), expression)
+    assert observation == f"Answer: {result}"
+
+
+def test_an_ordinary_answer_carries_no_note():
+    assert evaluate_expression("exp(-1000)") == "0.0"  # an underflow to 0 is an answer, not a problem
+    assert evaluate_expression("2**0.5") == "1.4142135623730951"

@@ -1,8 +1,8 @@
 """An MCP server for tests (the SDK's MCPServer over stdio), with a tool for each way a server goes wrong.
 
-Run as `python mcp_test_server.py [--marker TEXT] [--http PORT]`; the marker only makes its processes easy
+Run as `python mcp_test_server.py [--marker TEXT] [--http PORT] [--ignore-term]`; the marker only makes its processes easy
 to find in /proc. Its tools: search (vendor shapes), echo, fail (isError), limited (isError "429" twice,
-then answers), hang (never answers), crash (exits mid-call). A server that breaks
+then answers), hang (never answers), crash (exits mid-call), spawn (leaves children). A server that breaks
 the protocol itself is mcp_raw_server.py (the SDK keeps stdout for the protocol).
 """
 
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
 import sys
 import time
 
@@ -63,6 +65,28 @@ def hang(query: str) -> str:
     return "too late"
 
 
+# Children that outlive the server unless loopscope stops them: one stays in its group, one calls setsid,
+# one is a daemon (setsid, then a fork whose parent exits: an orphan that is nobody's child of ours).
+CHILDREN = {
+    "stays": "import time; time.sleep(311)",
+    "setsid": "import os, time; os.setsid(); time.sleep(311)",
+    "daemon": "import os, time; os.setsid(); os.fork() and os._exit(0); time.sleep(311)",
+}
+
+
+@server.tool()
+def spawn(marker: str) -> str:
+    """Starts three sleeping children (`marker` in their command lines) and answers at once."""
+    for name, source in CHILDREN.items():
+        subprocess.Popen(
+            [sys.executable, "-c", source, marker, name],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    return f"started {len(CHILDREN)}"
+
+
 @server.tool()
 def crash(query: str) -> str:
     """Exits in the middle of the call."""
@@ -106,4 +130,6 @@ if __name__ == "__main__":
         app = refusing_calls(server.streamable_http_app(json_response=True), refusals)
         uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
     else:
+        if "--ignore-term" in sys.argv:  # a server slow to stop: only SIGKILL ends it
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
         server.run()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
@@ -14,7 +15,7 @@ from tests.helpers.hostile_agents import (
     write_bait,
 )
 from tracer.agents.scenario_registry import UnknownAgent
-from tracer.agents.trust import UntrustedAgent, agent_ref, module_file, trusted_spec
+from tracer.agents.trust import UntrustedAgent, agent_ref, module_file, trusted_agent
 from tracer.debug.session import build_session
 from tracer.replay.fork import ForkError, fork_trace
 from tracer.replay.verify import verify_trace
@@ -151,7 +152,7 @@ def test_the_first_pyproject_upwards_is_the_only_one_read(bait, monkeypatch):
     (bait / "sub" / "pyproject.toml").write_text("[project]\nname = 'sub'\n", encoding="utf-8")
     monkeypatch.chdir(bait / "sub")
     with pytest.raises(UntrustedAgent, match=r"sub/pyproject\.toml"):
-        trusted_spec("evil:build")
+        trusted_agent("evil:build")
     assert untouched(bait)
 
 
@@ -199,7 +200,7 @@ def test_a_trace_that_names_no_agent_is_rebuilt_with_the_one_named(bait):
     assert verify_trace(trace).status == "unreadable"
     assert verify_trace(trace, ["evil:build"]).status == "ok"
     with pytest.raises(UnknownAgent, match="give one --agent, not several"):
-        trusted_spec(None, ["evil:build", "pkg.sub:build"])
+        trusted_agent(None, ["evil:build", "pkg.sub:build"])
 
 
 @pytest.mark.parametrize(
@@ -219,3 +220,100 @@ def test_a_build_that_raises_or_returns_no_executor_is_one_line(bait, body, said
     sys.modules.pop("broken", None)
     assert result.status == "unreadable" and said in result.message
     assert len(result.message.splitlines()) == 1
+
+
+def test_a_module_beside_the_trace_never_stands_in_for_the_one_the_pyproject_trusts(bait, monkeypatch):
+    """The attack: p/pyproject.toml trusts evil:build (p/evil.py); p/sub/evil.py is a look-alike beside the
+    trace, and verify runs from p/sub. What runs is the file the pyproject's folder holds."""
+    trust_in_pyproject(bait, "evil:build")
+    sub = bait / "sub"
+    write_bait(sub)
+    monkeypatch.chdir(sub)
+    sys.path.insert(0, "")  # as `python -m` puts the working directory first
+    trace = hostile_trace(sub, "t.jsonl", agent="evil:build")
+    result = verify_trace(trace)
+    assert result.status == "ok", result.message
+    assert markers(bait) == ["evil.imported"]  # bait/evil.py, not sub/evil.py
+    assert agent_ref("evil:build", bait).file == (bait / "evil.py").resolve()
+
+
+def test_a_look_alike_imported_earlier_is_not_reused_for_the_trusted_agent(bait, monkeypatch):
+    trust_in_pyproject(bait, "evil:build")
+    sub = bait / "sub"
+    write_bait(sub)
+    monkeypatch.chdir(sub)
+    sys.path.insert(0, str(sub))
+    __import__("evil")  # the look-alike, already in sys.modules (its marker written by this test)
+    (sub / "evil.imported").unlink()
+    result = verify_trace(hostile_trace(sub, "t.jsonl", agent="evil:build"))
+    assert result.status == "ok", result.message
+    assert markers(bait) == ["evil.imported"] and sys.modules["evil"].__file__ == str(bait / "evil.py")
+
+
+def test_a_pyproject_module_found_only_beside_the_trace_is_not_run(bait, monkeypatch):
+    """The pyproject's folder has no such module: the working directory's is not a fallback."""
+    (bait / "pyproject.toml").write_text('[tool.loopscope]\nagents = ["lookalike:build"]\n', encoding="utf-8")
+    sub = bait / "sub"
+    sub.mkdir()
+    (sub / "lookalike.py").write_text((bait / "evil.py").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(sub)
+    sys.modules.pop("lookalike", None)
+    result = verify_trace(hostile_trace(sub, "t.jsonl", agent="lookalike:build"))
+    sys.modules.pop("lookalike", None)
+    assert result.status == "unreadable" and "no module named 'lookalike'" in result.message
+    assert markers(bait) == []
+
+
+def _owned_by_someone_else(path, monkeypatch):
+    if os.getuid() == 0:
+        os.chown(path, 65534, -1)
+    else:  # we cannot give the file away: become someone else instead
+        monkeypatch.setattr(os, "getuid", lambda: os.stat(path).st_uid + 4242)
+
+
+@pytest.mark.parametrize(
+    "make_unsafe, said",
+    [
+        (lambda folder, mp: (folder / "pyproject.toml").chmod(0o646), "it is writable by every user"),
+        (lambda folder, mp: folder.chmod(0o1777), "its folder is writable by every user"),
+        (lambda folder, mp: _owned_by_someone_else(folder / "pyproject.toml", mp), "it belongs to another user"),
+    ],
+)
+def test_a_pyproject_others_can_write_or_own_trusts_nothing(bait, monkeypatch, make_unsafe, said):
+    """The attack: a pyproject.toml left in a shared folder (/tmp) trusting code for everyone below it."""
+    trust_in_pyproject(bait, "evil:build")
+    make_unsafe(bait, monkeypatch)
+    try:
+        result = verify_trace(hostile_trace(bait, "t.jsonl", agent="evil:build"))
+    finally:
+        bait.chmod(0o700)
+    assert result.status == "untrusted" and untouched(bait)
+    assert f"pyproject.toml was ignored: {said}" in result.message
+    assert len(result.message.splitlines()) == 1
+
+
+def test_a_look_alike_name_is_shown_escaped_with_a_warning_and_never_offered(bait):
+    """The attack: `--agent ｍｙ_agent:build` in fullwidth letters, offered to copy as if it were the real name."""
+    result = verify_trace(hostile_trace(bait, "t.jsonl", agent="ｍｙ_agent:build"))
+    assert result.status == "untrusted"
+    assert "ｍ" not in result.message and "\\uff4d\\uff59_agent:build" in result.message
+    assert "not plain ASCII" in result.message and "--agent MODULE:FUNCTION" in result.message
+    plain = verify_trace(hostile_trace(bait, "t2.jsonl", agent="my_agent:build"))
+    assert "--agent my_agent:build" in plain.message and "ASCII" not in plain.message
+
+
+@pytest.mark.slow  # the verify command in a process of its own
+def test_the_verify_command_run_beside_a_look_alike_runs_the_trusted_file(bait):
+    """The attack as typed: `cd p/sub && python -m tracer.cli verify t.jsonl`, where `python -m` puts the
+    working directory (holding a look-alike my_agent.py) first on sys.path."""
+    import subprocess
+
+    trust_in_pyproject(bait, "evil:build")
+    sub = bait / "sub"
+    write_bait(sub)
+    hostile_trace(sub, "t.jsonl", agent="evil:build")
+    run = subprocess.run(
+        [sys.executable, "-m", "tracer.cli", "verify", "t.jsonl"], cwd=sub, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert markers(bait) == ["evil.imported"]  # bait/evil.py ran; sub/evil.py did not

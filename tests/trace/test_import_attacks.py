@@ -4,11 +4,15 @@ keeps what it can and says what it left out."""
 
 from __future__ import annotations
 
+import codecs
 import json
+import os
+from pathlib import Path
 
 import pytest
 
 from tests.helpers.cli_run import loopscope
+from tests.helpers.foreign_traces import write_langfuse, write_langsmith, write_otlp
 from tracer.trace import otel_mapping as om
 from tracer.trace.importers import SUPPORTED, ImportProblem, convert, write_conversion
 from tracer.trace.importers.spans import MAX_SPAN_DEPTH
@@ -670,3 +674,30 @@ def test_more_distinct_attribute_keys_than_are_remembered_are_all_read(tmp_path)
     events = convert(write(tmp_path, otlp(span))).events
     (start,) = [e for e in events if e.kind == "llm_start"]
     assert [m["content"] for m in start.messages] == [f"message {n}" for n in range(count)]
+
+
+# -- what is not a file, and a byte order mark -------------------------------------------------------
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_importing_a_fifo_or_a_device_says_what_it_is_not_that_it_is_missing(tmp_path, capsys, kind):
+    """The attack: `import` of a FIFO or /dev/zero said "no such file" (and must not read it forever)."""
+    if kind == "fifo":
+        path = tmp_path / "pipe.json"
+        os.mkfifo(path)
+    else:
+        path = Path("/dev/zero")
+    said = refused(capsys, tmp_path, path)
+    assert said == f"{path}: is not a regular file (a pipe or a device?); save the trace to a file first"
+
+
+@pytest.mark.parametrize("writer", [write_otlp, write_langsmith, write_langfuse])
+def test_an_export_with_a_utf8_byte_order_mark_imports_as_without_one(tmp_path, capsys, writer):
+    """The attack: a JSON export saved by a Windows tool (a UTF-8 BOM first) was refused as "not JSON"."""
+    (tmp_path / "plain").mkdir(), (tmp_path / "marked").mkdir()
+    plain = writer(tmp_path / "plain" / "export.json")
+    marked = tmp_path / "marked" / "export.json"  # the same name: the events name their source file
+    marked.write_bytes(codecs.BOM_UTF8 + plain.read_bytes())
+    for source in (plain, marked):
+        code, _, err = loopscope(capsys, "import", source, "-o", source.with_suffix(".jsonl"))
+        assert code == 0, err
+    assert load_trace(marked.with_suffix(".jsonl"))[1] == load_trace(plain.with_suffix(".jsonl"))[1]
+    assert loopscope(capsys, "debug", marked, "--print")[0] == 0

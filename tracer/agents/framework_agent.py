@@ -12,6 +12,7 @@ from typing import Any
 
 from .frameworks import FrameworkAdapter, adapter_for, framework_of
 from .scenario_registry import UnknownAgent
+from .trust import AgentRef
 from .user_agent import file_hash, import_build
 
 
@@ -67,7 +68,7 @@ def placeholder_keys() -> Iterator[list[str]]:
             os.environ.pop(name, None)
 
 
-def load_framework_agent(spec: str, offline: bool = False) -> FrameworkAgent | None:
+def load_framework_agent(spec: str | AgentRef, offline: bool = False) -> FrameworkAgent | None:
     """The framework agent MODULE:ATTR names (the caller has checked it is trusted), or None when it names
     loopscope's own build(model); UnknownAgent with a one-line reason when it cannot be imported or built.
     `offline`: its model will be answered from a recording, so a missing key gets a placeholder at import."""
@@ -75,11 +76,12 @@ def load_framework_agent(spec: str, offline: bool = False) -> FrameworkAgent | N
         return _loaded(spec)
 
 
-def _loaded(spec: str) -> FrameworkAgent | None:
-    named, source = import_build(spec)
+def _loaded(agent: str | AgentRef) -> FrameworkAgent | None:
+    spec = agent.spec if isinstance(agent, AgentRef) else agent
+    named, source = import_build(agent)
     try:
-        agent = framework_agent(named)
+        built = framework_agent(named)
     except Exception as error:  # the user's factory failed: theirs to fix, said in one line
         raise UnknownAgent(f"agent {spec!r}: calling it raised {type(error).__name__}: {error}") from None
-    adapter = adapter_for(agent) if agent is not None else None
-    return FrameworkAgent(spec, agent, adapter, source) if adapter is not None else None
+    adapter = adapter_for(built) if built is not None else None
+    return FrameworkAgent(spec, built, adapter, source) if adapter is not None else None

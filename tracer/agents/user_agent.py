@@ -19,7 +19,7 @@ from .agent_spec import is_agent_spec
 from .frameworks import framework_of
 from .name_clash import clash_advice, clashing_modules
 from .scenario_registry import UnknownAgent, find_scenario, registered_scenarios
-from .trust import agent_ref
+from .trust import AgentRef, import_search_path, module_file
 
 Build = Callable[..., AgentExecutor]  # build(model, **settings) -> AgentExecutor
 
@@ -63,11 +63,59 @@ def _import_module(name: str) -> ModuleType:
     return importlib.import_module(name)
 
 
-def import_build(spec: str) -> tuple[Any, Path | None]:
-    """(the build function `spec` names, the file it came from); UnknownAgent with a one-line reason."""
+def _import_trusted(ref: AgentRef) -> ModuleType:
+    """Exactly the file `ref` was trusted as, never a same-named module found first.
+
+    A file spec is loaded from its file. A module is imported with its root (the trusting
+    pyproject's folder, or the working directory) first on sys.path and, for a pyproject's
+    module, without the working directory; a module of that name imported earlier from another
+    file is forgotten first, and what was imported is checked against the trusted file.
+    """
+    if ref.module is None:
+        if ref.file is None:
+            raise ImportError(f"no such file {ref.spec.rpartition(':')[0]}")
+        return _import_file(ref.file)
+    if ref.file is None:
+        raise ImportError(f"no module named {ref.module!r} in {ref.root or Path.cwd()}")
+    search = import_search_path(ref.root)
+    prefixes = [".".join(ref.module.split(".")[: n + 1]) for n in range(ref.module.count(".") + 1)]
+    for name in prefixes:  # an earlier import of the same name from elsewhere would be reused
+        loaded = sys.modules.get(name)
+        if loaded is not None and _file_of(loaded) != module_file(name, ref.root):
+            sys.modules.pop(name)
+    kept = sys.path[:]
+    sys.path[:] = search
+    importlib.invalidate_caches()
+    try:
+        module = importlib.import_module(ref.module)
+    finally:  # the user's module may import its neighbours later: its root stays in front
+        sys.path[:] = [search[0], *(entry for entry in kept if entry != search[0])]
+    if _file_of(module) != ref.file:
+        raise ImportError(f"it was found at {_file_of(module)}, not at the trusted {ref.file}")
+    return module
+
+
+def _file_of(module: ModuleType) -> Path | None:
+    source = getattr(module, "__file__", None)
+    try:
+        return Path(source).resolve() if source else None
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def import_build(agent: str | AgentRef) -> tuple[Any, Path | None]:
+    """(the build function `agent` names, the file it came from); UnknownAgent with a one-line reason.
+
+    A string is what the user typed (record, run); an AgentRef is a trusted trace's agent, pinned to its file.
+    """
+    ref = agent if isinstance(agent, AgentRef) else None
+    spec = agent.spec if isinstance(agent, AgentRef) else agent
     module_name, _, function = spec.rpartition(":")
     try:
-        module = _import_file(Path(module_name)) if module_name.endswith(".py") else _import_module(module_name)
+        if ref is not None:
+            module = _import_trusted(ref)
+        else:
+            module = _import_file(Path(module_name)) if module_name.endswith(".py") else _import_module(module_name)
     except Exception as error:  # any failure in the user's module is reported, not raised through
         raise UnknownAgent(
             f"cannot import agent {spec!r}: module {module_name!r} failed with "
@@ -158,9 +206,9 @@ class UserAgent:
         return {"agent": self.spec, "agent_hash": file_hash(self.source)}
 
 
-def load_user_agent(spec: str, inputs: dict[str, Any] | None = None) -> UserAgent:
+def load_user_agent(spec: str | AgentRef, inputs: dict[str, Any] | None = None) -> UserAgent:
     build, source = import_build(spec)
-    return UserAgent(spec, build, source, inputs)
+    return UserAgent(spec.spec if isinstance(spec, AgentRef) else spec, build, source, inputs)
 
 
 def resolve_agent(name: str, inputs: dict[str, Any] | None = None) -> Any:
@@ -176,12 +224,11 @@ def header_meta(agent: Any) -> dict[str, Any]:
     return meta() if meta else {"scenario": agent.name}
 
 
-def agent_source_note(agent_spec: str | None, recorded_hash: str | None) -> str | None:
+def agent_source_note(agent: AgentRef | None, recorded_hash: str | None) -> str | None:
     """A note when the user's agent file is not the one that recorded the trace (its events may still match).
 
-    `agent_spec` must be one the user trusts; its file is found and hashed, never imported.
+    `agent` must be one the user trusts (trust.trusted_agent); its file is hashed, never imported.
     """
-    ref = agent_ref(agent_spec) if agent_spec and recorded_hash else None
-    if ref is None or file_hash(ref.file) in (None, recorded_hash):
+    if agent is None or not recorded_hash or file_hash(agent.file) in (None, recorded_hash):
         return None
-    return f"{ref.file.name if ref.file else agent_spec} changed since this trace was recorded"
+    return f"{agent.file.name if agent.file else agent.spec} changed since this trace was recorded"

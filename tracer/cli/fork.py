@@ -128,7 +128,7 @@ def framework_fork(args: argparse.Namespace) -> ForkResult | None:
     of loopscope's own executor."""
     from ..agents.framework_agent import load_framework_agent  # late: loads the user's agent
     from ..agents.scenario_registry import UnknownAgent
-    from ..agents.trust import trusted_spec
+    from ..agents.trust import trusted_agent
     from ..replay.framework_fork import fork_framework_trace
     from ..trace.transitions import Trace
 
@@ -144,7 +144,7 @@ def framework_fork(args: argparse.Namespace) -> ForkResult | None:
             "answered from its recording (use --stop-at-change to end it where a prompt changed)"
         )
     try:
-        agent = load_framework_agent(trusted_spec(trace.header.agent, args.agents), offline=True)
+        agent = load_framework_agent(trusted_agent(trace.header.agent, args.agents), offline=True)
     except UnknownAgent as error:
         raise UsageError(f"{args.trace}: {error.args[0]}") from None
     if agent is None:

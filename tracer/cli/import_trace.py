@@ -69,8 +69,13 @@ def _collector_paused() -> Iterator[None]:
 def run(args: argparse.Namespace) -> int:
     source, out = Path(args.file), Path(args.output)
     check_output(out, [source], force=True)  # what it writes is a trace: -o may replace an older one
-    if not source.is_file():
-        raise UsageError(f"{source}: no such file")
+    if not source.is_file():  # a FIFO or /dev/zero would be read forever: say what it is
+        said = (
+            "is not a regular file (a pipe or a device?); save the trace to a file first"
+            if source.exists()
+            else "no such file"
+        )
+        raise UsageError(f"{source}: {said}")
     with progress_bar("importing") as report:  # on stderr, and only when it is a terminal
         try:
             if _is_folder(out) and args.trace_id is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -33,6 +34,9 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 PAGE_QUERY = {"token", "fontsize"}  # textual-serve's script also obeys ?ping=URL (a fetch to any host): refused
 FORBIDDEN = "loopscope serve: open the address `loopscope serve` printed (its token is part of it)\n"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+# A host name or a bracketed IPv6 address, nothing else: what a Host header may say before it is written into
+# the page's policy and websocket address (a `;` or a space there would add a directive of its own).
+PLAIN_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\]")
 
 
 def url_host(host: str) -> str:
@@ -107,6 +111,21 @@ class GuardedServer(Server):
         # Bound to every address, the browser may use any of the machine's names; the token still guards.
         return is_wildcard(self.host) and origin == f"http://{request.host}" and request.url.port == self.port
 
+    def page_host(self, request: web.Request) -> str:
+        """The host:port the page's websocket is to connect to, from the bound host and port only.
+
+        The Host header is used only when it names this server as bound (a loopback name, the --host
+        address) or, bound to every address, when it is a plain host name on this port; otherwise
+        the bound address. It is never copied in unchecked: it goes into the page's policy.
+        """
+        given = request.headers.get("Host", "")
+        if f"http://{given}" in self._origins:
+            return given
+        name, _, port = given.rpartition(":")
+        if is_wildcard(self.host) and port == str(self.port) and PLAIN_HOST.fullmatch(name):
+            return given
+        return f"{url_host(self.host)}:{self.port}"
+
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         if not set(request.query) <= PAGE_QUERY:
             raise web.HTTPBadRequest(text=f"loopscope serve: the page takes only {sorted(PAGE_QUERY)} in its address\n")
@@ -115,12 +134,12 @@ class GuardedServer(Server):
             "font_size": to_int(request.query.get("fontsize", "16"), 16),
             "font_stack": FONT_STACK,
             "static_url": f"/static/{self.token}/",
-            "websocket_url": f"ws://{request.host}/ws/{self.token}",
+            "websocket_url": f"ws://{self.page_host(request)}/ws/{self.token}",
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         response.headers["Content-Security-Policy"] = (
             f"default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-            f"font-src 'self'; connect-src 'self' ws://{request.host}; base-uri 'none'; form-action 'none'; "
+            f"font-src 'self'; connect-src 'self' ws://{self.page_host(request)}; base-uri 'none'; form-action 'none'; "
             "frame-ancestors 'none'"
         )
         response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the address: never pass it on

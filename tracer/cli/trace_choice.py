@@ -28,7 +28,7 @@ def _is_foreign(path: Path) -> bool:
     if not path.is_file():
         return False  # the trace reader says what is wrong with it
     with path.open("rb") as handle:
-        first = handle.readline(1 << 16).strip()
+        first = handle.readline(1 << 16).removeprefix(b"\xef\xbb\xbf").strip()  # less a UTF-8 BOM
         if first[:1] not in (b"{", b"[") or b'"loopscope-trace"' in first:
             return False  # looks_foreign's own first test: a loopscope trace opens without the importers
         handle.seek(0)

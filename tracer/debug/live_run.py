@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from executor import SystemClock
 from executor.events import Event, EventBase
+from executor.loop_hooks import use_tool_call_gate
 from executor.paths import PROJECT_ROOT
 from executor.paths import relative_path as callee_path  # the path rule every event's callee uses
 
@@ -125,7 +126,7 @@ class LiveRun:
         # their recorded turns: the run never gets ahead of the debugger, and its locals are the recorded ones.
         self.calls = PacedCalls(order)
         self.calls.on_release, self.calls.on_rest = self._call_released, self._call_at_rest
-        self.executor.tool_call_gate = self.calls
+        use_tool_call_gate(self.executor, self.calls)
         self.finished = False
         self.outcome = ""
         self._wanted = threading.Semaphore(0)

@@ -12,6 +12,7 @@ from executor.events import EventBase
 from ..trace.header import TraceHeader
 
 if TYPE_CHECKING:  # the replay machinery loads with the first re-executed event, after the first frame
+    from ..agents.trust import AgentRef
     from .framework_live import FrameworkRunAhead
     from .live_run import FrameSnapshot
     from .run_ahead import RunAhead
@@ -46,7 +47,7 @@ class Reenactment:
         self.path, self.header, self.length, self.recorded = path, header, length, recorded
         self.agents = tuple(agents)  # the user's --agent specs: a header's agent runs only if trusted
         self.snapshots: list[tuple[FrameSnapshot, ...]] = []
-        self._agent_spec: str | None = None  # the trusted spelling of the header's agent, once checked
+        self._agent_spec: AgentRef | None = None  # the header's agent as trusted (pinned to its file), once checked
         self.problem: str | None = self._why_not()
         self._run: RunAhead | FrameworkRunAhead | None = None
         self._pulling = threading.Lock()
@@ -61,10 +62,10 @@ class Reenactment:
         # Late, like the other replay imports here: the replay machinery loads when a trace is re-executed,
         # not with the debugger's first frame (tests/cli/test_startup_imports.py).
         from ..agents.scenario_registry import UnknownAgent
-        from ..agents.trust import trusted_spec
+        from ..agents.trust import trusted_agent
 
         try:  # decided before anything is imported: a trace alone never runs code
-            self._agent_spec = trusted_spec(self.header.agent, self.agents)
+            self._agent_spec = trusted_agent(self.header.agent, self.agents)
         except UnknownAgent as error:
             return str(error.args[0])
         return None

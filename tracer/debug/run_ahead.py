@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from executor.events import Event
+from executor.loop_hooks import use_tool_call_gate
 
 from ..replay.builder import replayed_executor
 from ..replay.verify import drain_events, recorded_entry, recorded_inputs
@@ -41,7 +42,7 @@ class RunAhead:
         self.inputs = agent.inputs()
         self._entry = recorded_entry(recorded.events)  # invoke, or iter_events for an ainvoke recording
         self.calls = PacedCalls(recorded_call_order(recorded.events))
-        self.executor.tool_call_gate = self.calls
+        use_tool_call_gate(self.executor, self.calls)
         self.pulled: list[Pulled | None] = []  # None once taken (take): only the frames are kept, by the taker
         self.outcome: str | None = None  # how the run ended, once it has
         self._wanted = 0

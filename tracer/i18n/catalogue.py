@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -18,8 +19,6 @@ _AREAS = ("common",)
 @functools.cache
 def templates() -> dict[str, tuple[str, str]]:
     """Every key with its (English, Chinese) templates, from all areas."""
-    import importlib
-
     merged: dict[str, tuple[str, str]] = {}
     for area in _AREAS:
         messages: dict[str, tuple[str, str]] = importlib.import_module(f"{__package__}.{area}").MESSAGES

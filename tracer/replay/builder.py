@@ -9,7 +9,7 @@ from executor import AgentExecutor, ChatModel, ManualClock, RetryPolicy, RuleSet
 from executor.clock import Clock
 
 from ..agents.scenario_registry import find_scenario
-from ..agents.trust import trusted_spec
+from ..agents.trust import trusted_agent
 from ..agents.user_agent import Build, load_user_agent
 from ..trace.header import TraceHeader
 from ..trace.transitions import Trace
@@ -55,7 +55,7 @@ def agent_builder(header: TraceHeader, agents: Sequence[str] = ()) -> Build:
     --agent specs, or their pyproject.toml; see trust.py). Raises UnknownAgent in one line."""
     if header.scenario:
         return find_scenario(header.scenario).executor
-    return load_user_agent(trusted_spec(header.agent, agents)).executor
+    return load_user_agent(trusted_agent(header.agent, agents)).executor
 
 
 def replayed_executor(

@@ -13,7 +13,7 @@ from executor.events import Event, EventBase
 
 from ..agents.framework_agent import load_framework_agent
 from ..agents.scenario_registry import UnknownAgent
-from ..agents.trust import UntrustedAgent, trusted_or_none, trusted_spec
+from ..agents.trust import UntrustedAgent, trusted_agent, trusted_or_none
 from ..agents.user_agent import agent_source_note
 from ..trace.literal_text import scrub
 from ..trace.normalise import (
@@ -197,7 +197,7 @@ def verify_framework_trace(path: Path, trace: Trace, agents: Sequence[str]) -> V
             "pass the agent that recorded it: --agent MODULE:ATTR (a compiled graph, or a function returning one)",
         )
     try:
-        agent = load_framework_agent(trusted_spec(header.agent, agents), offline=True)
+        agent = load_framework_agent(trusted_agent(header.agent, agents), offline=True)
     except UntrustedAgent as error:
         return VerifyResult(path, "untrusted", f"{path}:1: {error.args[0]}")
     except UnknownAgent as error:
@@ -214,7 +214,7 @@ def verify_framework_trace(path: Path, trace: Trace, agents: Sequence[str]) -> V
         if raised is not None:
             first_line = str(raised).splitlines()[0] if str(raised) else ""
             result.notes.append(f"the re-run raised {type(raised).__name__}: {scrub(first_line)}")
-    note = agent_source_note(agent.spec, header.agent_hash)
+    note = agent_source_note(trusted_or_none(header.agent, agents), header.agent_hash)
     if note:
         result.notes.append(note + ("; its events still match" if result.status == "ok" else ""))
     return result

@@ -82,12 +82,14 @@ class LineMaker:
         if screen is not True and not self.tainted:
             if not self.redactor.might_contain_secret(screen):
                 return line
-            self.tainted = True
-        text = line.decode("utf-8", "replace")
-        if not self.redactor.might_contain_secret(text):
-            return line
+            text = line.decode("utf-8", "replace")  # the values said so: the encoded line may hide it escaped
+        else:
+            text = line.decode("utf-8", "replace")
+            if not self.redactor.might_contain_secret(text):
+                return line
         self.tainted = True
-        # Redact the decoded value, not the text, so the line stays valid JSON.
+        # Redact the decoded values, not the encoded line: a secret holding '"' or '\\' is written escaped
+        # there, and a value replaced there could break the line's JSON.
         return (
             json.dumps(self.redactor.redact(json.loads(text)), ensure_ascii=False, separators=(",", ":")).encode(
                 "utf-8", "replace"

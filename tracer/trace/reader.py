@@ -85,7 +85,7 @@ class TraceFile:
 
     def _convert_if_foreign(self) -> bool:
         """Another tool's export (OTLP JSON, LangSmith, Langfuse) is converted, and the conversion read."""
-        first = self._fh.readline(1 << 16).strip()
+        first = self._fh.readline(1 << 16).removeprefix(b"\xef\xbb\xbf").strip()  # less a UTF-8 BOM
         self._fh.seek(0)
         if first[:1] not in (b"{", b"[") or b'"loopscope-trace"' in first:
             return False  # looks_foreign's own first test, without loading the importers (and the writer)

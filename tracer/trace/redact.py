@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -65,20 +66,17 @@ SECRET_KEYS = frozenset(
         "access_token",
     }
 )
-_ALL_CLUES = tuple(clue for clues in BUILTIN_CLUES.values() for clue in clues if isinstance(clue, str)) + tuple(
-    f'"{key}"' for key in sorted(SECRET_KEYS)
-)
+_ALL_CLUES = tuple(clue for clues in BUILTIN_CLUES.values() for clue in clues if isinstance(clue, str))
 _CLUE_PARTS = tuple(clue for clues in BUILTIN_CLUES.values() for clue in clues if isinstance(clue, tuple))
 # The fewest clues that cover all of them (sk-ant- holds sk-, so sk- is enough), grouped by a
-# character they cannot appear without: '"' for the quoted keys, '_' for GitHub's prefixes.
+# character they cannot appear without: '_' for GitHub's prefixes.
 # A substring test is a fast scan in C; one test for the character rules a whole group out.
 # (One re alternation of every clue was ~5 ns a character: 15 µs for a 3 KB observation.)
 _FEWEST_CLUES = tuple(
     sorted(clue for clue in set(_ALL_CLUES) if not any(other != clue and other in clue for other in _ALL_CLUES))
 )
 _CLUE_GROUPS = tuple(
-    (gate, tuple(clue for clue in _FEWEST_CLUES if ('"' if '"' in clue else "_" if "_" in clue else "") == gate))
-    for gate in ("", '"', "_")
+    (gate, tuple(clue for clue in _FEWEST_CLUES if ("_" if "_" in clue else "") == gate)) for gate in ("", "_")
 )
 
 
@@ -117,9 +115,58 @@ def _search_clued_builtins() -> Callable[[str, str], bool]:
     return namespace["search"]
 
 
-_SECRET_KEY_IN_JSON = re.compile(
-    r'"(?:{})"\s*:'.format("|".join(re.escape(k) for k in sorted(SECRET_KEYS))), re.IGNORECASE
+_SECRET_KEY_NAMES = "|".join(re.escape(key) for key in sorted(SECRET_KEYS, key=len, reverse=True))
+# A secret key about to be given a value, bare or quoted (also with the escaped quotes of a JSON-encoded
+# line): `"password": `, `'x-api-key': `, `token=`, `\"api_key\":`. A first look only, on any text,
+# so nothing is asked of what comes before the key (in an encoded line, a newline before it is `\n`).
+# In lower-cased text. _names_secret_key finds the same (a test holds them to it), faster.
+_SECRET_KEY_NEAR_VALUE = re.compile(rf"(?:{_SECRET_KEY_NAMES})\\?[\"']?(?![\w-])\s*[:=]")
+# The fewest key names that cover them all (token covers access_token), and what must follow one.
+_KEY_CLUES = tuple(
+    sorted(key for key in SECRET_KEYS if not any(other != key and other in key for other in SECRET_KEYS))
 )
+_AFTER_KEY = re.compile(r"\\?[\"']?(?![\w-])\s*[:=]")
+
+
+def _names_secret_key(lowered: str) -> bool:
+    """Does `lowered` give a secret key a value (what _SECRET_KEY_NEAR_VALUE finds)? Each key's places are
+    found with str.find and only what follows them is matched: the regex's alternation of names, tried at
+    every character, cost 30 µs a reply whose usage says "prompt_tokens" (a clue, never a secret key)."""
+    if ":" not in lowered and "=" not in lowered:
+        return False
+    for key in _KEY_CLUES:
+        at = lowered.find(key)
+        while at >= 0:
+            at += len(key)
+            if _AFTER_KEY.match(lowered, at):
+                return True
+            at = lowered.find(key, at)
+    return False
+
+
+# The value itself, in text (never an encoded line): a quoted string after a secret key (JSON text, a
+# Python dict's repr, a header quoted in an exception), or an unquoted word of 8 or more characters
+# (`token=...`, `x-api-key: ...`), as the dict values under those keys are. Text already redacted stays.
+_SECRET_KEY_VALUE = re.compile(
+    rf"""(?P<keep>(?<![\w-])(?P<q>["']?)(?P<key>{_SECRET_KEY_NAMES})(?P=q)(?![\w-])\s*[:=]\s*)(?!\[REDACTED:)"""
+    r"""(?:"(?P<dq>(?:[^"\\\n]|\\.)+)"|'(?P<sq>(?:[^'\\\n]|\\.)+)'|(?P<bare>[^\s"',;&}\]]{8,}))""",
+    re.IGNORECASE,
+)
+
+
+def _blank_value(match: re.Match[str]) -> str:
+    """A secret key's value in text replaced by `[REDACTED:<key>]`, its quotes kept (JSON text stays JSON)."""
+    marker = f"[REDACTED:{match['key']}]"
+    quote = '"' if match["dq"] is not None else "'" if match["sq"] is not None else ""
+    return f"{match['keep']}{quote}{marker}{quote}"
+
+
+def _encoded_forms(value: str) -> tuple[str, ...]:
+    """`value` as it may stand in an encoded JSON line: as it is, escaped (a '"' or '\\' in a key
+    becomes '\\"', '\\\\'), and escaped to ASCII. A line is screened in its encoded form; the
+    secret is then replaced in the decoded values, so a key holding a quote is found either way."""
+    escaped = json.dumps(value, ensure_ascii=False)[1:-1]
+    return tuple(dict.fromkeys((value, escaped, json.dumps(value)[1:-1])))
 
 
 class RedactionPatternError(ValueError):
@@ -179,6 +226,8 @@ class Redactor:
         self._literals = sorted(
             ((value, name) for name, value in literal.items() if value), key=lambda pair: -len(pair[0])
         )  # longest first: no partial leftovers
+        # What is looked for: each literal as it is, and as it appears inside a JSON-encoded line.
+        self._screens = tuple(dict.fromkeys(form for value, _ in self._literals for form in _encoded_forms(value)))
         self._patterns = [
             (compiled, name, _marker(compiled, name))
             for name, pattern in named.items()
@@ -188,33 +237,32 @@ class Redactor:
         self._builtin = builtin
 
     def holds_known_secret(self, text: str) -> bool:
-        """Does `text` hold one of the literal secrets (the environment's keys, configured values)?"""
-        for value, _ in self._literals:  # noqa: SIM110 (a loop, not any(genexpr): every line written asks)
+        """Does `text` (or its JSON encoding) hold one of the literal secrets (the environment's keys, configured values)?"""
+        for value in self._screens:  # noqa: SIM110 (a loop, not any(genexpr): every line written asks)
             if value in text:
                 return True
         return False
 
     def might_contain_secret(self, text: str) -> bool:
         """A cheap first look, so clean lines (nearly all of them) are written untouched."""
-        if self._literals and any(value in text for value, _ in self._literals):
+        if self._screens and any(value in text for value in self._screens):
             return True
         if self._user_patterns and any(pattern.search(text) for pattern in self._user_patterns):
             return True
         lowered = text.lower()
-        if not _has_clue(lowered):
-            return False
-        if self._builtin and _search_clued_builtins()(lowered, text):
+        if self._builtin and _has_clue(lowered) and _search_clued_builtins()(lowered, text):
             return True
-        return bool(_SECRET_KEY_IN_JSON.search(text))
+        return _names_secret_key(lowered)
 
     def redact_text(self, text: str) -> str:
+        """`text` (a value, never an encoded line) with every secret in it replaced."""
         if not self.might_contain_secret(text):
             return text
         for value, name in self._literals:
             text = text.replace(value, f"[REDACTED:{name}]")
         for pattern, _, marker in self._patterns:
             text = pattern.sub(marker, text)
-        return text
+        return _SECRET_KEY_VALUE.sub(_blank_value, text)
 
     def redact(self, value: Any) -> Any:
         """A copy of a JSON-like value with every string redacted and secret-named keys blanked."""

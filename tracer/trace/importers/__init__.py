@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
@@ -57,7 +58,7 @@ def convert(path: str | os.PathLike[str], trace_id: str | None = None) -> Conver
 def looks_foreign(handle: BinaryIO) -> bool:
     """True for JSON that is not a loopscope trace (an export to convert); reads the open file's first
     lines. A loopscope trace, even a broken one or one missing its header, is left to the trace reader."""
-    first = handle.readline(1 << 16).strip()
+    first = handle.readline(1 << 16).removeprefix(codecs.BOM_UTF8).strip()  # a BOM some Windows tools write
     second = handle.readline(1 << 16)
     if first[:1] not in (b"{", b"[") or b'"loopscope-trace"' in first:
         return False

@@ -37,7 +37,7 @@ class NotJSON(Exception):
 def starts_as_otlp(path: Path) -> bool:
     """Whether the file's first JSON object opens with "resourceSpans" (OTLP JSON writers put it first)."""
     with path.open("rb") as handle:
-        head = handle.read(4096).decode("utf-8", errors="replace")
+        head = handle.read(4096).decode("utf-8-sig", errors="replace")  # a byte order mark is not JSON's
     return _OTLP_START.match(head) is not None
 
 
@@ -47,7 +47,7 @@ class _Window:
     def __init__(self, path: Path, progress: Callable[[str, int, int], None] | None = None) -> None:
         self.handle = path.open("rb")
         self.progress, self.size = progress, path.stat().st_size
-        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.decoder = codecs.getincrementaldecoder("utf-8-sig")(errors="replace")  # drops a leading BOM
         self.text, self.pos, self.eof = "", 0, False
         self.document = 0
 

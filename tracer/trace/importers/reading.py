@@ -35,7 +35,7 @@ def _documents(path: Path) -> list[Any]:
             f"the file is {size / 2**20:,.0f} MiB; exports other than OTLP JSON are read whole, up to "
             f"{MAX_WHOLE_BYTES // 2**20} MiB: split it, or export OTLP JSON (read a span at a time)",
         )
-    text = path.read_text("utf-8", errors="replace").strip()
+    text = path.read_text("utf-8-sig", errors="replace").strip()  # -sig: a byte order mark (Windows tools) goes
     if not text:
         raise ImportProblem(path, None, "the file is empty")
     try:
