@@ -45,7 +45,7 @@ class FrameworkRun:
         self.path = Path(path)
         self.events: list[EventBase] = []
         self.iteration = 0  # the model call being made or last made: the loop's round
-        self._source, self._root = source, root
+        self._source, self._root, self._model_step = source, root, model_step
         self._run_id = str(uuid.uuid4())
         self._clock = clock
         self._start = clock()
@@ -81,7 +81,7 @@ class FrameworkRun:
         self._model_started = self._clock()
         self.emit(
             LLMStartEvent,
-            "get_response",
+            self._model_step,
             model=model,
             prompt=render_messages(messages),
             stop=[],
@@ -93,7 +93,7 @@ class FrameworkRun:
         began = self._model_started if self._model_started is not None else self._clock()
         self.emit(
             LLMEndEvent,
-            "get_response",
+            self._model_step,
             text=text,
             usage=usage or None,
             duration=self._clock() - began,
