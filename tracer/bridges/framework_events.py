@@ -38,6 +38,7 @@ class FrameworkRun:
         path: str | os.PathLike[str],
         source: str,
         root: str,
+        model_step: str = "get_response",
         clock: Callable[[], float] = time.monotonic,
         **meta: Any,
     ) -> None:
