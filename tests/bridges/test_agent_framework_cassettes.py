@@ -80,9 +80,7 @@ def server(monkeypatch):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("agent_module", [AGENTS_SDK, PYDANTIC_AI], ids=["openai-agents", "pydantic-ai"])
-def test_a_framework_cassette_records_once_replays_offline_and_fails_on_a_changed_tool(
-    pytester, server, agent_module
-):
+def test_a_framework_cassette_records_once_replays_offline_and_fails_on_a_changed_tool(pytester, server, agent_module):
     pytester.makepyfile(test_agent=agent_module + USER_TEST)
     first = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--loopscope-record=once")
     first.assert_outcomes(passed=1)

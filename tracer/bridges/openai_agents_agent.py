@@ -101,7 +101,7 @@ class LoopscopeModel(Model):
     def __init__(self, run: FrameworkRun, name: str, inner: Model | None, answer: Answerer | None) -> None:
         self.run, self.name, self.inner, self.answer = run, name, inner, answer
 
-    async def get_response(  # type: ignore[override]  # the SDK's keyword-only tail is passed on whole
+    async def get_response(  # the SDK's keyword-only tail is passed on whole in kwargs
         self,
         system_instructions: str | None,
         input: Any,

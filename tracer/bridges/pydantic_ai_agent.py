@@ -224,42 +224,46 @@ class _Loop:
 
     def event(self, event: Any) -> None:
         if isinstance(event, FunctionToolCallEvent):
-            part = event.part
-            self.names[part.tool_call_id] = part.tool_name
+            self._called(event.part)
+        elif isinstance(event, FunctionToolResultEvent):
+            self._returned(event.part)
+
+    def _called(self, part: ToolCallPart) -> None:
+        self.names[part.tool_call_id] = part.tool_name
+        self.run.emit(
+            ToolStartEvent,
+            "CallToolsNode",
+            tool=part.tool_name,
+            tool_input=part.args_as_json_str(),
+            callee=self._callee(part.tool_name),
+            tool_call_id=part.tool_call_id,
+        )
+
+    def _returned(self, part: Any) -> None:  # a ToolReturnPart, or the deprecated RetryPromptPart
+        name = self.names.get(part.tool_call_id, getattr(part, "tool_name", "") or "")
+        if isinstance(part, RetryPromptPart) or getattr(part, "outcome", "success") in ("failed", "retried"):
+            # the tool raised (ModelRetry among others), or its arguments did not validate
+            said = part.model_response() if isinstance(part, RetryPromptPart) else part.model_response_str()
             self.run.emit(
-                ToolStartEvent,
+                ToolErrorEvent,
                 "CallToolsNode",
-                tool=part.tool_name,
-                tool_input=part.args_as_json_str(),
-                callee=self._callee(part.tool_name),
+                tool=name,
+                error_type=_failure(part),
+                message=_text(part.content),
+                handled=True,
+                observation=said,
+                callee=self._callee(name),
                 tool_call_id=part.tool_call_id,
             )
-        elif isinstance(event, FunctionToolResultEvent):
-            part: Any = event.part
-            name = self.names.get(part.tool_call_id, getattr(part, "tool_name", "") or "")
-            if isinstance(part, RetryPromptPart) or getattr(part, "outcome", "success") in ("failed", "retried"):
-                # the tool raised (ModelRetry among others), or its arguments did not validate
-                said = part.model_response() if isinstance(part, RetryPromptPart) else part.model_response_str()
-                self.run.emit(
-                    ToolErrorEvent,
-                    "CallToolsNode",
-                    tool=name,
-                    error_type=_failure(part),
-                    message=_text(part.content),
-                    handled=True,
-                    observation=said,
-                    callee=self._callee(name),
-                    tool_call_id=part.tool_call_id,
-                )
-            else:
-                self.run.emit(
-                    ToolEndEvent,
-                    "CallToolsNode",
-                    tool=name,
-                    observation=part.model_response_str(),
-                    callee=self._callee(name),
-                    tool_call_id=part.tool_call_id,
-                )
+        else:
+            self.run.emit(
+                ToolEndEvent,
+                "CallToolsNode",
+                tool=name,
+                observation=part.model_response_str(),
+                callee=self._callee(name),
+                tool_call_id=part.tool_call_id,
+            )
 
     def _callee(self, name: str) -> Any:
         function = self.tools.get(name)
