@@ -5,16 +5,19 @@ its handoffs and guardrail tripwires recorded as their own events."""
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import socket
 import sys
 import textwrap
 
 import pytest
+from rich.console import Console
 
 from tests.helpers.fake_openai_server import FakeOpenAIServer, ToolCalls
 from tracer import Trace
 from tracer.cli import main
+from tracer.report.narration.narrator import Narrator
 
 AGENT = textwrap.dedent(
     """
@@ -88,6 +91,15 @@ def record(capsys, project, spec="my_app.py:agent", question=QUESTION) -> Trace:
     assert code == 0, err
     assert "(OpenAI Agents SDK, with its own model)" in out
     return Trace.load(folder / "run.jsonl")
+
+
+def narrated(trace: Trace) -> str:
+    """The trace as the narrator tells it (what `loopscope` prints for a run)."""
+    buffer = io.StringIO()
+    narrator = Narrator(Console(file=buffer, color_system=None, width=200))
+    for event in trace.events:
+        narrator(event)
+    return buffer.getvalue()
 
 
 def tool_end_of(trace: Trace, call_id: str):
@@ -167,6 +179,7 @@ def test_a_handoff_is_its_own_event_and_replays_offline(capsys, tmp_path, monkey
     assert [(e.from_agent, e.to_agent) for e in handoffs] == [("triage", "weather")]
     assert [e.kind for e in trace.events].count("llm_start") == 3
     assert trace.events[-1].outputs["agent"] == "weather"
+    assert "handoff: triage -> weather" in narrated(trace)
     code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:triage")
     assert code == 0, out + err
 
@@ -179,6 +192,7 @@ def test_a_tripped_input_guardrail_is_its_own_event_before_the_run_ends(capsys, 
     guardrail = next(e for e in trace.events if e.kind == "guardrail")
     assert (guardrail.guardrail, guardrail.stage, guardrail.tripped) == ("no_passwords", "input", True)
     assert guardrail.info == {"asked_for": "password"}
+    assert "input guardrail no_passwords tripped its tripwire" in narrated(trace)
     assert trace.events[-1].kind == "chain_error" and not server.received  # stopped before any model call
 
 

@@ -5,16 +5,19 @@ and tools; its output validator's ModelRetry recorded as an output_retry event."
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import socket
 import sys
 import textwrap
 
 import pytest
+from rich.console import Console
 
 from tests.helpers.fake_openai_server import FakeOpenAIServer, ToolCalls
 from tracer import Trace
 from tracer.cli import main
+from tracer.report.narration.narrator import Narrator
 
 AGENT = textwrap.dedent(
     """
@@ -82,6 +85,15 @@ def record(capsys, project, spec="my_app.py:agent", question=QUESTION) -> Trace:
     assert code == 0, err
     assert "(pydantic-ai, with its own model)" in out
     return Trace.load(folder / "run.jsonl")
+
+
+def narrated(trace: Trace) -> str:
+    """The trace as the narrator tells it (what `loopscope` prints for a run)."""
+    buffer = io.StringIO()
+    narrator = Narrator(Console(file=buffer, color_system=None, width=200))
+    for event in trace.events:
+        narrator(event)
+    return buffer.getvalue()
 
 
 def tool_end_of(trace: Trace, call_id: str):
@@ -163,6 +175,7 @@ def test_an_output_validators_model_retry_is_its_own_event_and_the_model_is_aske
     last = [e for e in trace.events if e.kind == "llm_start"][-1]
     assert "Say something about Shanghai too." in last.messages[-1]["content"]
     assert trace.events[-1].outputs["output"] == ANSWER
+    assert "output rejected (retry 1), the model is told: Say something about Shanghai too." in narrated(trace)
     code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
     assert code == 0, out + err
 
