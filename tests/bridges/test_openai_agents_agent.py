@@ -196,6 +196,22 @@ def test_a_tripped_input_guardrail_is_its_own_event_before_the_run_ends(capsys, 
     assert trace.events[-1].kind == "chain_error" and not server.received  # stopped before any model call
 
 
+def test_max_turns_is_a_limit_reached_event(capsys, tmp_path, monkeypatch):
+    from tracer.bridges.openai_agents_agent import ADAPTER
+
+    monkeypatch.setattr(ADAPTER, "max_turns", 1)  # one model call allowed; the agent wants a second
+    server = project_with(tmp_path, monkeypatch, [PARALLEL_CALLS, ANSWER])
+    try:
+        code, _, err = loopscope(capsys, "record", "my_app.py:agent", "--input", QUESTION, "-o", "run.jsonl")
+    finally:
+        server.stop()
+    assert code == 0 and "MaxTurnsExceeded" in err
+    trace = Trace.load(tmp_path / "run.jsonl")
+    limit = next(e for e in trace.events if e.kind == "limit_reached")
+    assert limit.reason == "max_iterations" and "max_turns=1" in limit.early_stopping_method
+    assert [e.kind for e in trace.events][-2:] == ["limit_reached", "chain_error"]
+
+
 def test_a_missing_extra_is_one_line_naming_it(monkeypatch):
     monkeypatch.delitem(sys.modules, "tracer.bridges.openai_agents_agent", raising=False)
     monkeypatch.setitem(sys.modules, "agents", None)  # as if openai-agents were not installed

@@ -52,12 +52,16 @@ class FrameworkRun:
         self._start = clock()
         self._model_started: float | None = None
 
+    def elapsed(self) -> float:
+        """Seconds since the run began, on its clock."""
+        return self._clock() - self._start
+
     def emit(self, cls: type[EventBase], function: str, **payload: Any) -> EventBase:
         """One event of class `cls`, made inside the framework's step `function`, written at once."""
         event = cls(
             seq=len(self.events),
             run_id=self._run_id,
-            t=self._clock() - self._start,
+            t=self.elapsed(),
             iteration=self.iteration,
             frames=(self._root, function) if function != self._root else (self._root,),
             source=SourceRef(file=f"({self._source})", line=0, function=function),

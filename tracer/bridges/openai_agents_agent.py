@@ -271,7 +271,7 @@ def _narrate_failure(run: FrameworkRun, error: BaseException, max_turns: int) ->
             "run",
             reason="max_iterations",
             iterations=run.iteration,
-            elapsed=0.0,
+            elapsed=run.elapsed(),
             early_stopping_method=f"raise MaxTurnsExceeded (max_turns={max_turns})",
         )
 
