@@ -116,3 +116,9 @@ def recorded_replies(events: Sequence[EventBase]) -> list[RecordedReply]:
             calls = tuple(RecordedToolCall(c.id, c.name, c.arguments) for c in event.tool_calls or ())
             replies.append(RecordedReply(event.text, calls))
     return replies
+
+
+def recorded_by_framework(header: Any) -> bool:
+    """Was this trace written by a framework's run (a LangChain handler, or any adapter), so that a re-run goes
+    through that framework's adapter rather than loopscope's own executor?"""
+    return bool(getattr(header, "framework", None)) or getattr(header, "source", None) == "langchain"

@@ -6,6 +6,7 @@ import argparse
 
 from executor import ChatModel, SystemClock
 
+from ..agents.frameworks import recorded_by_framework
 from ..replay.fork import ForkError, ForkResult, fork_trace
 from ..report.diff import diff_traces
 from ..trace.literal_text import scrub
@@ -119,7 +120,7 @@ def _outcome(result: ForkResult) -> str:
         return f"outcome: {result.trace.outcome()}"
     replies = "reply recorded for another prompt" if stale == 1 else "replies recorded for other prompts"
     # A framework agent's fork has no --model: its changed calls can only be answered or stopped.
-    live = "" if getattr(result.trace.header, "source", None) == "langchain" else "--model asks a live model, "
+    live = "" if recorded_by_framework(result.trace.header) else "--model asks a live model, "
     return f"outcome (stale: {stale} later {replies}; {live}--stop-at-change stops there): {result.trace.outcome()}"
 
 
@@ -136,7 +137,7 @@ def framework_fork(args: argparse.Namespace) -> ForkResult | None:
         trace = Trace.load(args.trace)
     except Exception:  # fork_trace says what is wrong with the file, as for any trace
         return None
-    if getattr(trace.header, "source", None) != "langchain":
+    if not recorded_by_framework(trace.header):
         return None
     if args.model:
         raise UsageError(

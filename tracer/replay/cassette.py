@@ -114,9 +114,10 @@ class Cassette:
         return self._replay(build_executor, inputs)
 
     def run_agent(self, agent: Any, question: str) -> Any:
-        """Run a framework's agent (a compiled LangGraph graph, ...) on `question` as a cassette: recording,
-        its own model answers and the trace is written; replaying, its graph and tools run for real with every
-        model call answered from the recording, and ReplayDivergence names the first event that differs."""
+        """Run a framework's agent (a compiled LangGraph graph, an Agents SDK or pydantic-ai Agent) on `question`
+        as a cassette: recording, its own model answers and the trace is written; replaying, its graph and tools
+        run for real with every model call answered from the recording, and ReplayDivergence names the first
+        event that differs."""
         __tracebackhide__ = _hidden_when_short
         from ..agents.framework_agent import FrameworkAgent
         from ..agents.frameworks import adapter_for
@@ -127,7 +128,8 @@ class Cassette:
         adapter = adapter_for(agent)
         if adapter is None:
             raise TypeError(
-                f"run_agent takes a framework's agent (a compiled LangGraph graph), not {type(agent).__name__}; "
+                "run_agent takes a framework's agent (a compiled LangGraph graph, an Agents SDK or pydantic-ai "
+                f"Agent), not {type(agent).__name__}; "
                 "for loopscope's own agents use run(build, inputs)"
             )
         framework_agent = FrameworkAgent(self.meta.get("agent", type(agent).__name__), agent, adapter)

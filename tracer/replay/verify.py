@@ -12,6 +12,7 @@ from executor import AgentExecutor
 from executor.events import Event, EventBase
 
 from ..agents.framework_agent import load_framework_agent
+from ..agents.frameworks import recorded_by_framework
 from ..agents.scenario_registry import UnknownAgent
 from ..agents.trust import UntrustedAgent, trusted_agent, trusted_or_none
 from ..agents.user_agent import agent_source_note
@@ -150,7 +151,7 @@ def verify_trace(path: str | os.PathLike[str], agents: Sequence[str] = ()) -> Ve
     header, recorded = trace.header, trace.events
     if trace.warning and not recorded:
         return VerifyResult(path, "truncated", trace.warning)
-    if getattr(header, "source", None) == "langchain":  # written by LoopscopeCallbackHandler
+    if recorded_by_framework(header):  # a LangChain handler's, or a framework adapter's (header "framework")
         return verify_framework_trace(path, trace, agents)
     try:
         rerun = reexecute(trace, agents)
@@ -187,14 +188,16 @@ def verify_trace(path: str | os.PathLike[str], agents: Sequence[str] = ()) -> Ve
 
 
 def verify_framework_trace(path: Path, trace: Trace, agents: Sequence[str]) -> VerifyResult:
-    """A run recorded from a framework's agent (a LangGraph graph) re-run through that framework, offline."""
+    """A run recorded from a framework's agent (a LangGraph graph, an Agents SDK or pydantic-ai Agent) re-run
+    through that framework, offline."""
     header = trace.header
+    framework = getattr(header, "framework", None) or "LangChain"
     if header.agent is None and not agents:
         return VerifyResult(
             path,
             "unreadable",
-            f"{path}:1: recorded from a LangChain run whose agent is not named; to re-run it offline, "
-            "pass the agent that recorded it: --agent MODULE:ATTR (a compiled graph, or a function returning one)",
+            f"{path}:1: recorded from a {framework} run whose agent is not named; to re-run it offline, "
+            "pass the agent that recorded it: --agent MODULE:ATTR (the agent object, or a function returning one)",
         )
     try:
         agent = load_framework_agent(trusted_agent(header.agent, agents), offline=True)
@@ -204,7 +207,7 @@ def verify_framework_trace(path: Path, trace: Trace, agents: Sequence[str]) -> V
         return VerifyResult(path, "unreadable", f"{path}:1: {error.args[0]}")
     if agent is None:
         return VerifyResult(
-            path, "unreadable", f"{path}:1: recorded from a LangChain run, but the agent given is loopscope's own"
+            path, "unreadable", f"{path}:1: recorded from a {framework} run, but the agent given is loopscope's own"
         )
     events, raised = rerun_framework_agent(agent, trace)
     difference = compare_framework_runs(trace.events, events)
