@@ -52,6 +52,8 @@ _PUBLIC = {
     "BreakpointSet": "tracer.debug.breakpoints",
     "Condition": "tracer.debug.conditions",
     "open_debugger": "tracer.tui.launch",
+    # testing
+    "replay_run": "tracer.testing.regression",
 }
 
 __all__ = ["__version__", *sorted(_PUBLIC)]

@@ -18,6 +18,7 @@ from .base import (  # noqa: F401 (re-exported)
     ToolInfo,
     describe_fields,
 )
+from .frameworks import GuardrailEvent, HandoffEvent, OutputRetryEvent
 from .mcp import McpExtractEvent, McpRequestEvent, McpResultEvent
 from .recovery import (
     BreakerClosedEvent,
@@ -353,7 +354,10 @@ Event = Annotated[
     | RefusalEvent
     | McpRequestEvent
     | McpResultEvent
-    | McpExtractEvent,
+    | McpExtractEvent
+    | HandoffEvent
+    | GuardrailEvent
+    | OutputRetryEvent,
     Field(discriminator="kind"),
 ]
 EVENT_CLASSES: tuple[type[EventBase], ...] = get_args(get_args(Event)[0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 from unittest import mock
@@ -207,6 +208,16 @@ def test_tool_retry_middleware_attempts_are_retry_events_with_the_wait_taken(tmp
     assert len([e for e in trace.events if e.kind == "tool_start"]) == 1  # one call, six attempts
     settings = trace.events[0].settings["middleware"][0]
     assert settings["max_retries"] == 5 and settings["jitter"] is False and settings["on_failure"] == "continue"
+
+
+def test_each_retry_is_stamped_when_its_attempt_failed_so_its_wait_runs_forward_to_the_next_attempt(tmp_path):
+    events = retried(tmp_path, "timed.jsonl").events
+    retries = [e for e in events if e.kind == "retry"]
+    # The ManualClock moves only by the middleware's sleeps: each wait ends where the next one's attempt fails.
+    for before, after in itertools.pairwise(retries):
+        assert after.t == pytest.approx(before.t + before.delay)
+    ended = next(e for e in events if e.kind == "tool_error")
+    assert ended.t == pytest.approx(retries[-1].t + retries[-1].delay)
 
 
 def test_jitter_spreads_each_wait_within_a_quarter_of_the_formula(tmp_path):

@@ -16,6 +16,7 @@ from executor import AgentExecutor, ChatModel, Tool
 
 from ..trace.literal_text import scrub
 from .agent_spec import is_agent_spec
+from .frameworks import framework_of
 from .name_clash import clash_advice, clashing_modules
 from .scenario_registry import UnknownAgent, find_scenario, registered_scenarios
 from .trust import AgentRef, import_search_path, module_file
@@ -102,7 +103,7 @@ def _file_of(module: ModuleType) -> Path | None:
         return None
 
 
-def import_build(agent: str | AgentRef) -> tuple[Callable[[ChatModel], AgentExecutor], Path | None]:
+def import_build(agent: str | AgentRef) -> tuple[Any, Path | None]:
     """(the build function `agent` names, the file it came from); UnknownAgent with a one-line reason.
 
     A string is what the user typed (record, run); an AgentRef is a trusted trace's agent, pinned to its file.
@@ -121,10 +122,11 @@ def import_build(agent: str | AgentRef) -> tuple[Callable[[ChatModel], AgentExec
             f"{type(error).__name__}{_first_line(error)}{_clash_note(error)}"
         ) from None
     build = getattr(module, function, None)
-    if not callable(build):
+    if not callable(build) and framework_of(build) is None:  # a graph or an Agent object is run by its adapter
         raise UnknownAgent(
             f"cannot use agent {spec!r}: module {module_name!r} has no function {function!r}; "
-            "it should define build(model) returning an AgentExecutor"
+            "it should define build(model) returning an AgentExecutor, or a framework's agent "
+            "(a compiled LangGraph graph, or a function returning one)"
         )
     source = getattr(module, "__file__", None)
     return build, Path(source) if source else None

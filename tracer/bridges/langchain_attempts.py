@@ -191,4 +191,7 @@ class FailedAttempts:
             error=failure.error,
             delay=max(0.0, self.recorder.elapsed() - failure.at),
             tool_call_id=failure.tool_call_id,
+            # When the attempt failed, as loopscope's own loop stamps a retry: its wait runs from here to the
+            # next attempt, which is when LangChain lets the handler know there was a retry at all.
+            at=failure.at,
         )

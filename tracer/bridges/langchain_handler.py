@@ -98,9 +98,11 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         clock: Callable[[], float] = time.monotonic,
         raise_error: bool = False,
         sync: bool = True,
+        listener: Callable[[EventBase], None] | None = None,
         **meta: Any,
     ) -> None:
         self.recorder = TraceRecorder(path, redactor, clock, sync=sync, **meta)
+        self.recorder.listener = listener  # e.g. a live debugger's, which pauses the run at each event
         self.rounds = LoopRounds(self.recorder)
         self.attempts = FailedAttempts(self.recorder)
         self.graph: GraphLoop | None = None  # set when the run is a LangGraph agent's

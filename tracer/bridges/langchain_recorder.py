@@ -53,6 +53,7 @@ class TraceRecorder:
         self.iteration = 0  # the loop's round, stamped on every event from now on
         self.ended = False  # the outermost chain's end (or error) was written
         self.events: list[EventBase] = []
+        self.listener: Callable[[EventBase], None] | None = None  # told each event once it is written
         self._clock = clock
         self._start = clock()
         self._seq = 0
@@ -82,10 +83,12 @@ class TraceRecorder:
         parent: UUID | None,
         stack: tuple[SourceRef, ...] | None = None,
         extra_origin: dict[str, Any] | None = None,
+        at: float | None = None,
         **payload: Any,
     ) -> None:
         """One event of class `cls`, made in `callback` for LangChain's run `run_id` (under `parent`);
-        `stack` defaults to LangChain's loop frames on the stack now; `extra_origin` joins its origin."""
+        `stack` defaults to LangChain's loop frames on the stack now; `extra_origin` joins its origin;
+        `at` is when it happened, when that was before now (a retry is known only when the next attempt starts)."""
         stack = self.walk(sys._getframe(1)) if stack is None else stack
         source = stack[-1] if stack else SourceRef(file="(langchain)", line=0, function=callback)
         origin: dict[str, Any] = {
@@ -103,7 +106,7 @@ class TraceRecorder:
             event = cls(
                 seq=self._seq,
                 run_id=self._root_text,
-                t=self.elapsed(),
+                t=self.elapsed() if at is None else at,
                 iteration=self.iteration,
                 frames=tuple([f.function for f in stack]) or (callback,),
                 source=source,
@@ -115,6 +118,10 @@ class TraceRecorder:
             self.events.append(event)
             if self.writer is not None:
                 self.writer(event)  # a closed writer ignores it
+            if self.listener is not None:
+                # Inside the lock: a live debugger's listener holds this thread until the next event is asked
+                # for, and the run's other threads wait here to make theirs, so events are handed out in order.
+                self.listener(event)
 
     def _text(self, run_id: UUID) -> str:
         text = self._texts.get(run_id)

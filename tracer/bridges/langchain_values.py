@@ -38,13 +38,29 @@ class _Plain:
             return {safe_text(k, str): self.copy(v, within) for k, v in value.items()}
         if isinstance(value, (list, tuple)):
             return [self.copy(v, within) for v in value]
+        converted = _openai_message(value)
+        if converted is not None:  # the shape llm_start records, so a run's messages read alike everywhere
+            return self.copy(converted, within)
         message = _message_parts(value)
-        if message is not None:  # a BaseMessage
+        if message is not None:  # a message-like object LangChain cannot convert
             copied = {"role": safe_text(message[0], str), "content": self.copy(message[1], within)}
             if message[2]:
                 copied["tool_calls"] = self.copy(message[2], within)
             return copied
         return safe_text(value, repr)
+
+
+def _openai_message(value: Any) -> dict[str, Any] | None:
+    """A LangChain message in the OpenAI chat shape (role user/assistant/tool, tool_calls, tool_call_id)."""
+    if not type(value).__module__.startswith("langchain_core.messages"):
+        return None
+    from langchain_core.messages import convert_to_openai_messages  # here: see _bound_model
+
+    try:
+        converted = convert_to_openai_messages(value)
+    except Exception:  # a message LangChain cannot convert: read as role and content below
+        return None
+    return converted if isinstance(converted, dict) else None
 
 
 def _message_parts(value: Any) -> tuple[Any, Any, Any] | None:

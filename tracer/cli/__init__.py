@@ -32,6 +32,7 @@ COMMANDS = {
     "import": "convert another tool's trace (OTLP JSON, LangSmith, Langfuse) to a loopscope trace",
     "fixtures": "check that recorded fixtures are current with the code, or re-record them (--rerecord)",
     "runs": "list every run under some folders: outcome, errors, tokens, cost; filter, sort, add up, export",
+    "tests": "turn recorded runs into pytest regression tests (`tests add TRACE...`)",
 }
 # Subcommands whose module name differs from the command (`import` is a Python keyword).
 MODULES = {"import": "import_trace"}

@@ -6,6 +6,7 @@ import argparse
 
 from executor import ChatModel, SystemClock
 
+from ..agents.frameworks import recorded_by_framework
 from ..replay.fork import ForkError, ForkResult, fork_trace
 from ..report.diff import diff_traces
 from ..trace.literal_text import scrub
@@ -67,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.output, [args.trace], force=True)  # a fork is a trace: -o may replace an older one
     if args.stop_at_change and args.model:
         raise UsageError("--stop-at-change and --model each decide what answers a changed prompt: give one")
+    framework = framework_fork(args)
+    if framework is not None:
+        return _report(args, framework)
     model, redactor = _live(args)
     try:
         result = fork_trace(
@@ -82,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
         )
     except (ForkError, LookupError) as error:
         raise UsageError(f"{args.trace}: {error.args[0]}") from None
+    return _report(args, result)
+
+
+def _report(args: argparse.Namespace, result: ForkResult) -> int:
     diff = diff_traces(args.trace, result.trace)
     print(scrub(f"forked {args.trace} at event {args.at}: wrote {result.path} ({len(result.trace)} events)"))
     if diff.parted_at is not None:  # labels and the outcome quote the trace (tool names, errors): literally
@@ -111,7 +119,46 @@ def _outcome(result: ForkResult) -> str:
     if not stale:
         return f"outcome: {result.trace.outcome()}"
     replies = "reply recorded for another prompt" if stale == 1 else "replies recorded for other prompts"
-    return (
-        f"outcome (stale: {stale} later {replies}; --model asks a live model, "
-        f"--stop-at-change stops there): {result.trace.outcome()}"
-    )
+    # A framework agent's fork has no --model: its changed calls can only be answered or stopped.
+    live = "" if recorded_by_framework(result.trace.header) else "--model asks a live model, "
+    return f"outcome (stale: {stale} later {replies}; {live}--stop-at-change stops there): {result.trace.outcome()}"
+
+
+def framework_fork(args: argparse.Namespace) -> ForkResult | None:
+    """The fork of a framework agent's run (a LangGraph graph), re-run through its framework; None for a run
+    of loopscope's own executor."""
+    from ..agents.framework_agent import load_framework_agent  # late: loads the user's agent
+    from ..agents.scenario_registry import UnknownAgent
+    from ..agents.trust import trusted_agent
+    from ..replay.framework_fork import fork_framework_trace
+    from ..trace.transitions import Trace
+
+    try:
+        trace = Trace.load(args.trace)
+    except Exception:  # fork_trace says what is wrong with the file, as for any trace
+        return None
+    if not recorded_by_framework(trace.header):
+        return None
+    if args.model:
+        raise UsageError(
+            f"{args.trace}: --model answers a fork of loopscope's own agents; a framework agent's fork is "
+            "answered from its recording (use --stop-at-change to end it where a prompt changed)"
+        )
+    try:
+        agent = load_framework_agent(trusted_agent(trace.header.agent, args.agents), offline=True)
+    except UnknownAgent as error:
+        raise UsageError(f"{args.trace}: {error.args[0]}") from None
+    if agent is None:
+        raise UsageError(f"{args.trace}: recorded from a framework's agent, but --agent names loopscope's own")
+    try:
+        return fork_framework_trace(
+            trace,
+            args.at,
+            agent,
+            reply=args.reply,
+            observation=args.observation,
+            output=args.output,
+            after_fork="stop" if args.stop_at_change else "recording",
+        )
+    except ForkError as error:
+        raise UsageError(f"{args.trace}: {error.args[0]}") from None

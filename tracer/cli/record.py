@@ -92,6 +92,12 @@ def record_scenario(scenario, output) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if is_agent_spec(args.scenario):
+        from .record_framework import framework_agent_named, record_framework_agent  # late: loads the agent
+
+        agent = framework_agent_named(args.scenario, offline=bool(getattr(args, "replies", None)))
+        if agent is not None:
+            return record_framework_agent(agent, args)
     scenario = scenario_named(args.scenario, args)
     if is_agent_spec(args.scenario) and not wants_live(args) and not scenario.replies:
         raise UsageError(

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..replay.verify import VerifyResult, verify_trace
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .output_guard import add_force_option, check_output
 from .progress_bar import progress_bar
 from .scenarios import add_agent_argument
 
@@ -32,7 +33,13 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "not trusted (--agent).",
     )
     p.add_argument("traces", nargs="+", metavar="TRACE", help="trace files, or directories of *.jsonl")
+    p.add_argument(
+        "--html",
+        metavar="OUT.html",
+        help="also write every run's verdict, and each divergence's two values, as one page",
+    )
     add_agent_argument(p)
+    add_force_option(p)
     return p
 
 
@@ -61,6 +68,7 @@ def report(result: VerifyResult) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     paths = expand(args.traces)
+    check_output(args.html, paths, args.force)
     results = []
     with progress_bar("verifying", unit="traces", stages=False) as progress:
         for done, path in enumerate(paths):
@@ -71,6 +79,11 @@ def run(args: argparse.Namespace) -> int:
     counts = {status: sum(r.status == status for r in results) for status in LABELS}
     summary = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
     print(f"{len(results)} trace{'s' if len(results) != 1 else ''}: {summary or 'none given'}")
+    if args.html:
+        from ..report.html.verify_page import verify_page  # late: only --html needs the page
+
+        Path(args.html).write_text(verify_page(results, LABELS), encoding="utf-8")
+        print(scrub(f"wrote {args.html}"))
     moved = [r for r in results if r.status == "ok" and r.moved_count]
     if moved:
         print(

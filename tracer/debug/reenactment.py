@@ -13,6 +13,7 @@ from ..trace.header import TraceHeader
 
 if TYPE_CHECKING:  # the replay machinery loads with the first re-executed event, after the first frame
     from ..agents.trust import AgentRef
+    from .framework_live import FrameworkRunAhead
     from .live_run import FrameSnapshot
     from .run_ahead import RunAhead
 
@@ -48,7 +49,7 @@ class Reenactment:
         self.snapshots: list[tuple[FrameSnapshot, ...]] = []
         self._agent_spec: AgentRef | None = None  # the header's agent as trusted (pinned to its file), once checked
         self.problem: str | None = self._why_not()
-        self._run: RunAhead | None = None
+        self._run: RunAhead | FrameworkRunAhead | None = None
         self._pulling = threading.Lock()
 
     def _why_not(self) -> str | None:
@@ -79,6 +80,20 @@ class Reenactment:
 
         return find_scenario(self.header.scenario or "")  # never resolved as MODULE:FUNCTION
 
+    def _run_ahead(self) -> RunAhead | FrameworkRunAhead:
+        """What re-runs the recording: loopscope's executor, or the framework that ran a framework agent."""
+        if self.header.framework is not None and self._agent_spec is not None:
+            from ..agents.framework_agent import load_framework_agent  # late: see _why_not
+            from ..trace.transitions import Trace
+            from .framework_live import FrameworkRunAhead
+
+            agent = load_framework_agent(self._agent_spec, offline=True)
+            if agent is not None:
+                return FrameworkRunAhead(agent, Trace.load(self.path), self.path.with_suffix(".reenacted.jsonl"))
+        from .run_ahead import RunAhead  # late: see _why_not
+
+        return RunAhead(self._agent(), self.path)
+
     def frames_at(self, position: int) -> tuple[FrameSnapshot, ...] | None:
         """The frames at `position`, re-executing as far as needed (None: they cannot be had)."""
         while self.pending(position):
@@ -107,9 +122,7 @@ class Reenactment:
                 return
             try:
                 if self._run is None:
-                    from .run_ahead import RunAhead  # late: see _why_not
-
-                    self._run = RunAhead(self._agent(), self.path)
+                    self._run = self._run_ahead()
                 self._run.run_to(wanted)
             except Exception as error:  # an unknown scenario, a fixture that no longer replays
                 self.problem = f"the run could not be re-executed ({type(error).__name__}: {error})"

@@ -113,6 +113,44 @@ class Cassette:
             return self._record(build_executor(_model_from(live_model)), inputs)
         return self._replay(build_executor, inputs)
 
+    def run_agent(self, agent: Any, question: str) -> Any:
+        """Run a framework's agent (a compiled LangGraph graph, an Agents SDK or pydantic-ai Agent) on `question`
+        as a cassette: recording, its own model answers and the trace is written; replaying, its graph and tools
+        run for real with every model call answered from the recording, and ReplayDivergence names the first
+        event that differs."""
+        __tracebackhide__ = _hidden_when_short
+        from ..agents.framework_agent import FrameworkAgent
+        from ..agents.frameworks import adapter_for
+        from ..trace.transitions import Trace  # late: see _record
+        from .framework_rerun import compare_framework_runs, rerun_framework_agent
+        from .recorded_answers import ReplayDivergence
+
+        adapter = adapter_for(agent)
+        if adapter is None:
+            raise TypeError(
+                "run_agent takes a framework's agent (a compiled LangGraph graph, an Agents SDK or pydantic-ai "
+                f"Agent), not {type(agent).__name__}; "
+                "for loopscope's own agents use run(build, inputs)"
+            )
+        framework_agent = FrameworkAgent(self.meta.get("agent", type(agent).__name__), agent, adapter)
+        if should_record(self.mode, self.path, self.record_with("once")):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            adapter.record(agent, question, self.path, None, {**self.meta, "framework": adapter.name})
+            self.recorded = True
+            return Trace.load(self.path)
+        recorded = Trace.load(self.path)
+        if recorded.warning:
+            raise CassetteMissing(f"{recorded.warning}; record it again with {self.record_with('rewrite')}")
+        events, _raised = rerun_framework_agent(framework_agent, recorded)
+        difference = compare_framework_runs(recorded.events, events)
+        if difference is not None:
+            raise ReplayDivergence(
+                f"the run no longer matches its cassette {shown(self.path)}\n{difference.explain()}\n"
+                f"if the change is intended, record it again: {self.record_with('rewrite')}"
+            )
+        self.recorded = False
+        return Trace(recorded.header, events, self.path)
+
     def _record(self, executor: Any, inputs: dict[str, Any]) -> Any:
         # Late, here and in _replay: the pytest plugin imports this module on every test run, and the
         # executor and the replay machinery behind these load only when a test runs a cassette.

@@ -11,9 +11,12 @@ from typing import Any, cast
 from executor import AgentExecutor
 from executor.events import Event, EventBase
 
+from ..agents.framework_agent import load_framework_agent
+from ..agents.frameworks import recorded_by_framework
 from ..agents.scenario_registry import UnknownAgent
-from ..agents.trust import UntrustedAgent, trusted_or_none
+from ..agents.trust import UntrustedAgent, trusted_agent, trusted_or_none
 from ..agents.user_agent import agent_source_note
+from ..trace.literal_text import scrub
 from ..trace.normalise import (
     Difference,
     first_difference,
@@ -24,6 +27,7 @@ from ..trace.reader import TraceFormatError
 from ..trace.redact import Redactor, default_redactor
 from ..trace.transitions import Trace
 from .builder import replayed_executor
+from .framework_rerun import compare_framework_runs, rerun_framework_agent
 from .recorded_answers import ReplayDivergence
 
 
@@ -147,13 +151,8 @@ def verify_trace(path: str | os.PathLike[str], agents: Sequence[str] = ()) -> Ve
     header, recorded = trace.header, trace.events
     if trace.warning and not recorded:
         return VerifyResult(path, "truncated", trace.warning)
-    if getattr(header, "source", None) == "langchain":  # written by LoopscopeCallbackHandler
-        return VerifyResult(
-            path,
-            "unreadable",
-            f"{path}:1: recorded from a LangChain run; verify re-executes "
-            "loopscope's executor only (compare the two with `loopscope diff A B`)",
-        )
+    if recorded_by_framework(header):  # a LangChain handler's, or a framework adapter's (header "framework")
+        return verify_framework_trace(path, trace, agents)
     try:
         rerun = reexecute(trace, agents)
     except UntrustedAgent as error:
@@ -182,6 +181,42 @@ def verify_trace(path: str | os.PathLike[str], agents: Sequence[str] = ()) -> Ve
             result.notes.append("the cassette stopped the re-run: " + str(rerun.divergence).splitlines()[0])
     if result.status == "ok":
         result.moved, result.moved_count = moved_lines(recorded, rerun.events)
+    note = agent_source_note(trusted_or_none(header.agent, agents), header.agent_hash)
+    if note:
+        result.notes.append(note + ("; its events still match" if result.status == "ok" else ""))
+    return result
+
+
+def verify_framework_trace(path: Path, trace: Trace, agents: Sequence[str]) -> VerifyResult:
+    """A run recorded from a framework's agent (a LangGraph graph, an Agents SDK or pydantic-ai Agent) re-run
+    through that framework, offline."""
+    header = trace.header
+    framework = getattr(header, "framework", None) or "LangChain"
+    if header.agent is None and not agents:
+        return VerifyResult(
+            path,
+            "unreadable",
+            f"{path}:1: recorded from a {framework} run whose agent is not named; to re-run it offline, "
+            "pass the agent that recorded it: --agent MODULE:ATTR (the agent object, or a function returning one)",
+        )
+    try:
+        agent = load_framework_agent(trusted_agent(header.agent, agents), offline=True)
+    except UntrustedAgent as error:
+        return VerifyResult(path, "untrusted", f"{path}:1: {error.args[0]}")
+    except UnknownAgent as error:
+        return VerifyResult(path, "unreadable", f"{path}:1: {error.args[0]}")
+    if agent is None:
+        return VerifyResult(
+            path, "unreadable", f"{path}:1: recorded from a {framework} run, but the agent given is loopscope's own"
+        )
+    events, raised = rerun_framework_agent(agent, trace)
+    difference = compare_framework_runs(trace.events, events)
+    result = VerifyResult(path, "ok", events=len(trace.events), difference=difference)
+    if difference is not None:
+        result.status, result.message = "diverged", difference.explain()
+        if raised is not None:
+            first_line = str(raised).splitlines()[0] if str(raised) else ""
+            result.notes.append(f"the re-run raised {type(raised).__name__}: {scrub(first_line)}")
     note = agent_source_note(trusted_or_none(header.agent, agents), header.agent_hash)
     if note:
         result.notes.append(note + ("; its events still match" if result.status == "ok" else ""))

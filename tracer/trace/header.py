@@ -43,6 +43,9 @@ class TraceHeader(BaseModel):
     """MODULE:FUNCTION or path/to/file.py:FUNCTION of a user's build(model) that ran, for replay."""
     agent_hash: str | None = None
     """sha256 of the file that defined the user's build(model) when the run was recorded."""
+    framework: str | None = None
+    """The framework that ran the agent (LangGraph, ...), when it was not loopscope's own executor: verify,
+    fork and the debugger re-run such a trace through that framework's adapter."""
     clock_tick: float | None = None
     """Seconds a manual clock advanced per reading; absent when the run used real time."""
     live: bool = False

@@ -20,6 +20,8 @@ from executor.events import (
     EventBase,
     FallbackEvent,
     FinishCheckEvent,
+    GuardrailEvent,
+    HandoffEvent,
     InvalidToolEvent,
     LimitReachedEvent,
     LLMEndEvent,
@@ -27,6 +29,7 @@ from executor.events import (
     McpExtractEvent,
     McpRequestEvent,
     McpResultEvent,
+    OutputRetryEvent,
     ParseErrorEvent,
     PlanErrorEvent,
     RateLimitWaitEvent,
@@ -314,6 +317,25 @@ class Narrator:
             self.text(e.reason, "bold red"),
             (f" reached after {e.iterations} iterations ({e.elapsed:.2f}s), early_stopping_method=", "bold red"),
             self.text(e.early_stopping_method, "bold red"),
+        )
+
+    # Another framework's own steps (the Agents SDK's handoffs and guardrails, pydantic-ai's output retries).
+    def _on_handoff(self, e: HandoffEvent) -> None:
+        self.say(
+            ("  handoff: ", "magenta"),
+            self.text(e.from_agent, "magenta"),
+            (" -> ", "magenta"),
+            self.text(e.to_agent, "bold magenta"),
+        )
+
+    def _on_guardrail(self, e: GuardrailEvent) -> None:
+        style = "bold red" if e.tripped else "green"
+        verdict = "tripped its tripwire: the run stops" if e.tripped else "passed"
+        self.say((f"  {e.stage} guardrail ", style), self.text(e.guardrail, style), (f" {verdict}", style))
+
+    def _on_output_retry(self, e: OutputRetryEvent) -> None:
+        self.say(
+            (f"  output rejected (retry {e.attempt}), the model is told: ", "yellow"), self.text(e.message, "yellow")
         )
 
     def _on_chain_end(self, e: ChainEndEvent) -> None:

@@ -1,0 +1,238 @@
+"""A LangGraph agent named MODULE:ATTR: recorded by `loopscope record` against a real ChatOpenAI over HTTP, then
+re-run offline by `loopscope verify --agent` through the real graph and tools, with no socket opened."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import textwrap
+
+import pytest
+
+from tests.helpers.fake_openai_server import FakeOpenAIServer, ToolCalls
+from tracer import Trace
+from tracer.cli import main
+
+AGENT = textwrap.dedent(
+    """
+    import os
+
+    from langchain.agents import create_agent
+    from langchain.agents.middleware import ToolRetryMiddleware
+    from langchain_openai import ChatOpenAI
+
+    FORECASTS = {"Beijing": "sunny, 18°C", "Shanghai": "light rain, 16°C"}
+
+
+    def get_weather(city: str) -> str:
+        \"\"\"Today's weather for one city.\"\"\"
+        forecast = FORECASTS[city]
+        return f"{city}: {forecast}"
+
+
+    model = ChatOpenAI(model="fake-model", base_url=os.environ["MY_APP_BASE_URL"], api_key="sk-my-app-key-000")
+    agent = create_agent(model, tools=[get_weather], middleware=[ToolRetryMiddleware(max_retries=1)])
+    """
+)
+QUESTION = "What is the weather in Beijing and Shanghai?"
+ANSWER = "Beijing is sunny; take an umbrella in Shanghai."
+
+
+def loopscope(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A user's project: my_app.py beside its trace, its model a real ChatOpenAI aimed at a local server."""
+    server = FakeOpenAIServer(
+        [
+            ToolCalls(
+                (
+                    ("call_b", "get_weather", json.dumps({"city": "Beijing"})),
+                    ("call_s", "get_weather", json.dumps({"city": "Shanghai"})),
+                )
+            ),
+            ANSWER,
+        ]
+    ).start()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MY_APP_BASE_URL", server.base_url)
+    (tmp_path / "my_app.py").write_text(AGENT, encoding="utf-8")
+    yield tmp_path, server
+    server.stop()
+
+
+def record(capsys, project) -> Trace:
+    folder, server = project
+    code, out, err = loopscope(capsys, "record", "my_app.py:agent", "--input", QUESTION, "-o", "run.jsonl")
+    assert code == 0, err
+    assert "(LangGraph, with its own model)" in out
+    assert len(server.received) == 2  # both model calls went over HTTP to the server
+    return Trace.load(folder / "run.jsonl")
+
+
+def test_record_runs_the_graph_with_its_own_model_and_keeps_both_calls_tools_and_answer(capsys, project):
+    trace = record(capsys, project)
+    assert trace.header.agent == "my_app.py:agent" and trace.header.agent_hash
+    kinds = [e.kind for e in trace.events]
+    assert kinds.count("llm_start") == 2 and kinds.count("tool_end") == 2
+    first_reply = next(e for e in trace.events if e.kind == "llm_end")
+    assert [c.id for c in first_reply.tool_calls] == ["call_b", "call_s"]
+    observations = {e.tool_call_id: e.observation for e in trace.events if e.kind == "tool_end"}
+    assert observations == {"call_b": "Beijing: sunny, 18°C", "call_s": "Shanghai: light rain, 16°C"}
+    second_prompt = [e for e in trace.events if e.kind == "llm_start"][1]
+    assert [m.get("tool_call_id") for m in second_prompt.messages if m["role"] == "tool"] == ["call_b", "call_s"]
+    assert trace.events[-1].kind == "chain_end"
+    assert "sk-my-app-key-000" not in (project[0] / "run.jsonl").read_text(encoding="utf-8")
+
+
+def test_verify_re_runs_the_real_graph_offline_with_no_socket_opened(capsys, project, monkeypatch):
+    record(capsys, project)
+    opened: list[object] = []
+
+    def no_network(self, address):
+        opened.append(address)
+        raise OSError("verify must not reach the network")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
+    assert code == 0, out + err
+    assert out.startswith("OK") and not opened
+
+
+def test_verify_names_the_event_and_both_values_after_the_tool_changes(capsys, project):
+    folder, _ = project
+    record(capsys, project)
+    source = folder / "my_app.py"
+    source.write_text(source.read_text(encoding="utf-8").replace("{city}: {forecast}", "{forecast}"), encoding="utf-8")
+    code, out, _ = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
+    assert code == 1
+    assert "tool_end): observation differs" in out
+    assert "'Beijing: sunny, 18°C'" in out and "'sunny, 18°C'" in out
+
+
+def test_a_langgraph_trace_without_an_agent_says_how_to_name_one(capsys, project):
+    folder, _ = project
+    record(capsys, project)
+    header, *events = (folder / "run.jsonl").read_text(encoding="utf-8").splitlines()
+    fields = json.loads(header)
+    fields.pop("agent"), fields.pop("agent_hash")
+    (folder / "bare.jsonl").write_text("\n".join([json.dumps(fields), *events]) + "\n", encoding="utf-8")
+    code, out, err = loopscope(capsys, "verify", "bare.jsonl")
+    assert code == 2
+    assert "--agent MODULE:ATTR" in out + err
+
+
+def test_an_untrusted_agent_named_by_the_trace_is_not_imported(capsys, project):
+    folder, _ = project
+    record(capsys, project)
+    marker = folder / "ran.txt"
+    (folder / "other.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\nagent = None\n", encoding="utf-8")
+    text = (folder / "run.jsonl").read_text(encoding="utf-8").replace('"my_app.py:agent"', '"other.py:agent"', 1)
+    (folder / "named.jsonl").write_text(text, encoding="utf-8")
+    code, out, err = loopscope(capsys, "verify", "named.jsonl")
+    assert code == 2 and not marker.exists()
+    assert "not trusted" in out + err or "have not trusted" in out + err
+
+
+def tool_end_of(trace: Trace, call_id: str):
+    return next(e for e in trace.events if e.kind == "tool_end" and e.tool_call_id == call_id)
+
+
+def test_a_fork_with_an_edited_observation_reaches_the_next_model_call_of_the_real_graph(capsys, project):
+    folder, _ = project
+    trace = record(capsys, project)
+    at = tool_end_of(trace, "call_b").seq
+    code, out, err = loopscope(
+        capsys,
+        "fork",
+        "run.jsonl",
+        "--at",
+        str(at),
+        "--observation",
+        "Beijing: hail, 2°C",
+        "-o",
+        "fork.jsonl",
+        "--agent",
+        "my_app.py:agent",
+    )
+    assert code == 0, err
+    fork = Trace.load(folder / "fork.jsonl")
+    assert fork.header.fork_at == at and fork.header.parent.endswith("run.jsonl")
+    assert tool_end_of(fork, "call_b").observation == "Beijing: hail, 2°C"
+    assert tool_end_of(fork, "call_s").observation == "Shanghai: light rain, 16°C"  # the other call ran for real
+    second = [e for e in fork.events if e.kind == "llm_start"][1]
+    assert {"role": "tool", "name": "get_weather", "tool_call_id": "call_b", "content": "Beijing: hail, 2°C"} in [
+        {k: m.get(k) for k in ("role", "name", "tool_call_id", "content")} for m in second.messages
+    ]
+    assert "model call #2" in out and "got the reply recorded for the old prompt" in out
+    assert "--model" not in out.splitlines()[-1]
+
+
+def test_stop_at_change_ends_the_fork_at_the_changed_prompt(capsys, project):
+    folder, _ = project
+    trace = record(capsys, project)
+    at = tool_end_of(trace, "call_s").seq
+    code, out, _ = loopscope(
+        capsys,
+        "fork",
+        "run.jsonl",
+        "--at",
+        str(at),
+        "--observation",
+        "snow",
+        "--stop-at-change",
+        "-o",
+        "stopped.jsonl",
+        "--agent",
+        "my_app.py:agent",
+    )
+    assert code == 0
+    fork = Trace.load(folder / "stopped.jsonl")
+    assert [e.kind for e in fork.events].count("llm_end") == 1  # the second call was never answered
+    assert "the fork stops at model call #2" in out
+
+
+def test_a_reply_fork_gives_the_graph_the_new_reply(capsys, project):
+    folder, _ = project
+    trace = record(capsys, project)
+    at = [e for e in trace.events if e.kind == "llm_end"][1].seq
+    code, _, err = loopscope(
+        capsys,
+        "fork",
+        "run.jsonl",
+        "--at",
+        str(at),
+        "--reply",
+        "No idea.",
+        "-o",
+        "reply.jsonl",
+        "--agent",
+        "my_app.py:agent",
+    )
+    assert code == 0, err
+    assert Trace.load(folder / "reply.jsonl").events[-1].outputs["messages"][-1]["content"] == "No idea."
+
+
+def test_a_module_that_builds_its_client_at_import_needs_no_key_offline(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    (tmp_path / "keyless.py").write_text(
+        AGENT.replace(', base_url=os.environ["MY_APP_BASE_URL"], api_key="sk-my-app-key-000"', ""), encoding="utf-8"
+    )
+    replies = [
+        {"tool_calls": [{"id": "k1", "name": "get_weather", "arguments": {"city": "Beijing"}}]},
+        "Sunny in Beijing.",
+    ]
+    (tmp_path / "replies.json").write_text(json.dumps(replies), encoding="utf-8")
+    code, out, err = loopscope(
+        capsys, "record", "keyless.py:agent", "--input", "Beijing?", "--replies", "replies.json", "-o", "k.jsonl"
+    )
+    assert code == 0, err
+    code, out, err = loopscope(capsys, "verify", "k.jsonl", "--agent", "keyless.py:agent")
+    assert code == 0, out + err
+    assert "OPENAI_API_KEY" not in os.environ  # the placeholder was for the import only

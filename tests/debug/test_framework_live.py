@@ -1,0 +1,129 @@
+"""A LangGraph agent driven live one event at a time: in order, into its tool line by line, on the run's own time."""
+
+from __future__ import annotations
+
+import textwrap
+import time
+
+from tracer.agents.framework_agent import load_framework_agent
+from tracer.agents.frameworks import RecordedReply, RecordedToolCall, answers_in_order
+from tracer.debug.framework_live import FrameworkLiveRun
+from tracer.debug.step_into import LineStop
+
+AGENT = textwrap.dedent(
+    """
+    from langchain.agents import create_agent
+    from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
+
+
+    def get_weather(city: str) -> str:
+        \"\"\"Today's weather for one city.\"\"\"
+        forecast = {"Beijing": "sunny", "Shanghai": "rain"}[city]
+        return f"{city}: {forecast}"
+
+
+    agent = create_agent(FakeMessagesListChatModel(responses=[]), tools=[get_weather])
+    """
+)
+REPLIES = [
+    RecordedReply(
+        "",
+        (
+            RecordedToolCall("c1", "get_weather", '{"city": "Beijing"}'),
+            RecordedToolCall("c2", "get_weather", '{"city": "Shanghai"}'),
+        ),
+    ),
+    RecordedReply("Sunny in Beijing, rain in Shanghai."),
+]
+
+
+def live_run(tmp_path, monkeypatch) -> FrameworkLiveRun:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "live_app.py").write_text(AGENT, encoding="utf-8")
+    agent = load_framework_agent("live_app.py:agent")
+    assert agent is not None
+    return FrameworkLiveRun(agent, "Weather?", tmp_path / "live.jsonl", answers_in_order(REPLIES))
+
+
+def test_events_come_one_at_a_time_in_order_and_s_steps_into_the_tool_with_its_real_locals(tmp_path, monkeypatch):
+    run = live_run(tmp_path, monkeypatch)
+    seqs, lines = [], []
+    try:
+        while (got := run.pull()) is not None:
+            if isinstance(got, LineStop):
+                lines.append((got.frame.function, dict(got.frame.locals)))
+                continue
+            event, frames = got
+            seqs.append(event.seq)
+            if event.kind == "tool_start" and not lines and run.why_not_step_into(event) is None:
+                run.step_into(event)
+                city = event.tool_input
+            if event.kind == "llm_start":
+                assert any(f.function == "model_node" for f in frames)  # the graph's own frame, with its locals
+    finally:
+        run.close()
+    assert seqs == list(range(len(seqs))) and run.outcome == "the run finished"
+    assert lines and lines[0][0] == "get_weather"
+    assert repr("Beijing" if "Beijing" in city else "Shanghai") == lines[0][1]["city"]
+    assert any("forecast" in seen for _, seen in lines)
+    assert not run.tracing
+
+
+def test_the_runs_times_leave_out_the_time_the_learner_paused(tmp_path, monkeypatch):
+    run = live_run(tmp_path, monkeypatch)
+    last = None
+    try:
+        while (got := run.pull()) is not None:
+            if not isinstance(got, LineStop):
+                last = got[0]
+                if last.kind == "tool_end":
+                    time.sleep(1.0)  # the learner reads the observation for a second
+    finally:
+        run.close()
+    assert last is not None and last.kind == "chain_end"
+    assert last.t < 1.0  # two seconds of reading are not the run's
+
+
+def test_closing_mid_run_stops_it_and_keeps_the_events_so_far(tmp_path, monkeypatch):
+    run = live_run(tmp_path, monkeypatch)
+    for _ in range(3):
+        run.pull()
+    kept = run.close()
+    assert run.finished and run.outcome == "the run was stopped"
+    assert kept is not None and len(kept.read_text(encoding="utf-8").splitlines()) >= 4  # header + 3 events
+
+
+def test_a_recorded_langgraph_run_shows_real_locals_by_re_running_its_graph(capsys, tmp_path, monkeypatch):
+    import json
+
+    from tests.helpers.cli_run import loopscope
+    from tracer.debug.event_store import ReplayStore
+    from tracer.trace.reader import TraceFile
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "live_app.py").write_text(AGENT, encoding="utf-8")
+    replies = [
+        {
+            "tool_calls": [
+                {"id": c.id, "name": c.name, "arguments": json.loads(c.arguments)} for c in REPLIES[0].tool_calls
+            ]
+        },
+        REPLIES[1].text,
+    ]
+    (tmp_path / "replies.json").write_text(json.dumps(replies), encoding="utf-8")
+    code, _, err = loopscope(
+        capsys, "record", "live_app.py:agent", "--input", "Weather?", "--replies", "replies.json", "-o", "r.jsonl"
+    )
+    assert code == 0, err
+    store = ReplayStore(TraceFile(tmp_path / "r.jsonl"), ["live_app.py:agent"])
+    try:
+        kinds = [store.event(i).kind for i in range(len(store))]
+        model_call = kinds.index("llm_start")
+        frames = store.reenactment.frames_at(model_call)
+        assert frames is not None, store.reenactment.problem
+        node = next(f for f in frames if f.function == "model_node")
+        assert "Weather?" in dict(node.locals)["state"]  # the graph's state, its messages, as the node had it
+        last_tool = len(kinds) - 1 - kinds[::-1].index("tool_end")
+        assert store.reenactment.frames_at(last_tool) is not None, store.reenactment.problem
+    finally:
+        store.reenactment.close()

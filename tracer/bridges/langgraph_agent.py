@@ -1,0 +1,212 @@
+"""A LangGraph agent (what LangChain 1.x `create_agent` returns) run through loopscope's framework adapter shape.
+
+Recording is the callback handler's. Answering from a recording hands the graph a chat model of ours: the model
+a node closes over (create_agent's model node holds it in its closure) is swapped for one that gives the recorded
+replies, for the length of the run, and put back after. Nothing is patched below LangChain's model interface, so
+the user's tools, middleware and graph run for real.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from types import CellType, FunctionType
+from typing import Any
+
+from executor.events import EventBase
+from executor.models.messages import render_messages
+
+from ..agents.frameworks import Answerer, RecordedReply
+
+try:
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage, BaseMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.runnables import RunnableBinding
+    from langchain_core.tools import BaseTool, StructuredTool
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+except ImportError as missing:  # the [langchain] extra
+    raise ImportError(
+        f"a LangGraph agent needs the langchain extra ({missing.name} is not installed): "
+        "pip install 'loopscope[langchain]'",
+        name=missing.name,
+    ) from None
+
+from .langchain_handler import LoopscopeCallbackHandler
+from .langchain_values import openai_messages
+
+
+class RecordedChatModel(BaseChatModel):
+    """Answers each call with what `answer` gives for its prompt (text and tool calls with their ids), sending
+    nothing. Named after the model it stands in for, so the re-run's llm_start names the same model."""
+
+    answer: Any  # an Answerer: the prompt as loopscope renders the messages -> the RecordedReply to give
+    stands_in_for: str = "recorded"
+
+    @property
+    def _llm_type(self) -> str:
+        return self.stands_in_for
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
+        reply = self.answer(render_messages(openai_messages(messages)))
+        return ChatResult(generations=[ChatGeneration(message=as_message(reply))])
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
+        # As a real chat model does: the tools' JSON schemas ride along, so llm_start records what was offered.
+        return self.bind(tools=[convert_to_openai_tool(tool) for tool in tools])
+
+
+def as_message(reply: RecordedReply) -> AIMessage:
+    """A recorded reply as the AIMessage a chat model would have returned."""
+    calls = [{"id": c.id, "name": c.name, "args": _arguments(c.arguments)} for c in reply.tool_calls]
+    return AIMessage(reply.text, tool_calls=calls)
+
+
+def _arguments(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text or "{}")
+    except json.JSONDecodeError:
+        return {"input": text}  # what LangChain's own parser does with arguments that are not JSON
+    return value if isinstance(value, dict) else {"input": value}
+
+
+def _functions_of(graph: Any) -> Iterator[FunctionType]:
+    """The functions behind the graph's nodes (sync and async), whose closures hold what each node uses."""
+    for node in getattr(graph, "nodes", {}).values():
+        bound = getattr(node, "bound", None)
+        for attribute in ("func", "afunc"):
+            function = getattr(bound, attribute, None)
+            function = getattr(function, "__wrapped__", function)
+            if isinstance(function, FunctionType):
+                yield function
+
+
+def _model_cells(graph: Any) -> list[tuple[CellType, Any]]:
+    """Each closure cell of a node that holds a chat model (or one bound with its tools), with what it holds."""
+    cells = []
+    for function in _functions_of(graph):
+        for cell in function.__closure__ or ():
+            try:
+                held = cell.cell_contents
+            except ValueError:  # a cell not yet filled
+                continue
+            if isinstance(held, BaseChatModel) or (
+                isinstance(held, RunnableBinding) and isinstance(held.bound, BaseChatModel)
+            ):
+                cells.append((cell, held))
+    return cells
+
+
+def model_name(held: Any) -> str:
+    model = held.bound if isinstance(held, RunnableBinding) else held
+    for attribute in ("model_name", "model"):
+        value = getattr(model, attribute, None)
+        if isinstance(value, str) and value:
+            return value
+    return str(getattr(model, "_llm_type", type(model).__name__))
+
+
+@contextmanager
+def answered_by(graph: Any, answer: Answerer) -> Iterator[RecordedChatModel]:
+    """The graph's model is answered by `answer` inside the block, and is its own model again after it.
+    ValueError when no node holds a chat model loopscope can reach (say, one built inside a node per call)."""
+    cells = _model_cells(graph)
+    if not cells:
+        raise ValueError(
+            "cannot answer this graph from a recording: none of its nodes holds a chat model "
+            "(a model built inside a node on every call cannot be reached; pass it to create_agent instead)"
+        )
+    stand_in = RecordedChatModel(answer=answer, stands_in_for=model_name(cells[0][1]))
+    for cell, held in cells:
+        cell.cell_contents = stand_in.bind(**held.kwargs) if isinstance(held, RunnableBinding) else stand_in
+    try:
+        yield stand_in
+    finally:
+        for cell, held in cells:
+            cell.cell_contents = held
+
+
+class _GivenResult(BaseTool):
+    """Stands in for one of the graph's tools: the calls whose ids it was given get the given text as their
+    result (the tool does not run), every other call runs the real tool."""
+
+    real: BaseTool
+    results: dict[str, str]
+
+    def invoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        call_id = input.get("id") if isinstance(input, dict) else None
+        if call_id in self.results:
+            given = self.results[call_id]
+            substitute = StructuredTool.from_function(
+                func=lambda **_: given,
+                name=self.real.name,
+                description=self.real.description,
+                args_schema=self.real.args_schema,
+            )
+            return substitute.invoke(input, config, **kwargs)
+        return self.real.invoke(input, config, **kwargs)
+
+    def _run(self, *args: Any, **kwargs: Any) -> Any:
+        return self.real._run(*args, **kwargs)
+
+
+@contextmanager
+def tool_results_given(graph: Any, results: dict[str, str]) -> Iterator[None]:
+    """Inside the block, the tool calls with these ids get these results; their tools are themselves after."""
+    swapped: list[tuple[dict[str, BaseTool], str, BaseTool]] = []
+    for node in getattr(graph, "nodes", {}).values():
+        tools = getattr(getattr(node, "bound", None), "tools_by_name", None)
+        if isinstance(tools, dict):
+            for name, tool in list(tools.items()):
+                tools[name] = _GivenResult(name=name, description=tool.description, real=tool, results=results)
+                swapped.append((tools, name, tool))
+    try:
+        yield
+    finally:
+        for tools, name, tool in swapped:
+            tools[name] = tool
+
+
+class LangGraphAdapter:
+    """The framework adapter for compiled LangGraph graphs (create_agent, create_react_agent, your own)."""
+
+    name = "LangGraph"
+    extra = "langchain"
+
+    def record(
+        self,
+        agent: Any,
+        question: str,
+        path: Path,
+        answer: Answerer | None = None,
+        meta: dict[str, Any] | None = None,
+        observations: dict[str, str] | None = None,
+        listener: Callable[[EventBase], None] | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        inputs = {"messages": [{"role": "user", "content": question}]}
+        handler = LoopscopeCallbackHandler(path, clock=clock or time.monotonic, listener=listener, **(meta or {}))
+        with ExitStack() as substitutions, handler:
+            if answer is not None:
+                substitutions.enter_context(answered_by(agent, answer))
+            if observations:
+                substitutions.enter_context(tool_results_given(agent, observations))
+            agent.invoke(inputs, {"callbacks": [handler]})
+
+    def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
+        found: dict[str, Callable[..., Any]] = {}
+        for node in getattr(agent, "nodes", {}).values():
+            tools = getattr(getattr(node, "bound", None), "tools_by_name", {})
+            for name, tool in tools.items():
+                function = getattr(tool, "func", None) or getattr(tool, "coroutine", None)
+                if isinstance(tool, BaseTool) and callable(function):
+                    found[name] = function
+        return found
+
+
+ADAPTER = LangGraphAdapter()

@@ -1,0 +1,327 @@
+"""An OpenAI Agents SDK `Agent` run through loopscope's framework adapter shape: recorded in-process, re-run offline.
+
+Recording uses the SDK's run hooks (tools by call id, handoffs) and a `Model` of loopscope's in front of each
+agent's own model (each call's messages, tools offered and reply), rather than a tracing processor: a processor
+sees spans after the fact and, for a Responses model, without the messages sent, while the `Model` interface is
+also where a re-run is answered from the recording, so both go through one place. The SDK's own tracing is off
+while loopscope records (RunConfig.tracing_disabled: nothing is exported to OpenAI), and the header says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from executor.callee import callee_of
+from executor.events import (
+    GuardrailEvent,
+    HandoffEvent,
+    LimitReachedEvent,
+    ToolCallRecord,
+    ToolEndEvent,
+    ToolStartEvent,
+)
+from executor.models.messages import render_messages
+
+from ..agents.frameworks import Answerer, RecordedReply
+
+try:
+    from agents import Agent, FunctionTool, Handoff, RunConfig, RunHooks, Runner
+    from agents.exceptions import (
+        InputGuardrailTripwireTriggered,
+        MaxTurnsExceeded,
+        OutputGuardrailTripwireTriggered,
+    )
+    from agents.items import ModelResponse
+    from agents.models.chatcmpl_converter import Converter
+    from agents.models.interface import Model
+    from agents.models.multi_provider import MultiProvider
+    from agents.usage import Usage
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+except ImportError as missing:  # the [openai-agents] extra
+    raise ImportError(
+        f"an OpenAI Agents SDK agent needs the openai-agents extra ({missing.name} is not installed): "
+        "pip install 'loopscope[openai-agents]'",
+        name=missing.name,
+    ) from None
+
+from .framework_events import FrameworkRun, as_json_text, plain
+
+SOURCE = "openai-agents"
+VENDOR_EXPORT = "off while loopscope records (RunConfig.tracing_disabled): no span was sent to OpenAI"
+
+
+def chat_messages(system: str | None, items: Any) -> list[dict[str, Any]]:
+    """The SDK's input items as the OpenAI chat messages a chat-completions model sends (the SDK's own converter)."""
+    messages = [dict(m) for m in Converter.items_to_messages(items)]
+    return ([{"role": "system", "content": system}] if system else []) + messages
+
+
+def offered_tools(tools: list[Any], handoffs: list[Any]) -> list[dict[str, Any]]:
+    specs = [dict(Converter.tool_to_openai(t)) for t in tools if isinstance(t, FunctionTool)]
+    return specs + [dict(Converter.convert_handoff_tool(h)) for h in handoffs]
+
+
+def reply_of(response: ModelResponse) -> tuple[str, list[ToolCallRecord]]:
+    """The text and the tool calls (with their call ids) of a model response."""
+    texts, calls = [], []
+    for item in response.output:
+        if isinstance(item, ResponseOutputMessage):
+            texts += [part.text for part in item.content if isinstance(part, ResponseOutputText)]
+        elif isinstance(item, ResponseFunctionToolCall):
+            calls.append(ToolCallRecord(id=item.call_id, name=item.name, arguments=item.arguments))
+    return "".join(texts), calls
+
+
+def as_response(reply: RecordedReply) -> ModelResponse:
+    """A recorded reply as the ModelResponse the SDK's own model would have returned."""
+    output: list[Any] = []
+    if reply.text or not reply.tool_calls:
+        text = ResponseOutputText(text=reply.text, type="output_text", annotations=[])
+        output.append(
+            ResponseOutputMessage(id="recorded", content=[text], role="assistant", status="completed", type="message")
+        )
+    for call in reply.tool_calls:
+        output.append(
+            ResponseFunctionToolCall(
+                id=call.id, call_id=call.id, name=call.name, arguments=call.arguments, type="function_call"
+            )
+        )
+    return ModelResponse(output=output, usage=Usage(), response_id=None)
+
+
+class LoopscopeModel(Model):
+    """Stands in front of one agent's model: records each call, and passes it on to that model or (given
+    `answer`) answers it from the recording, sending nothing."""
+
+    def __init__(self, run: FrameworkRun, name: str, inner: Model | None, answer: Answerer | None) -> None:
+        self.run, self.name, self.inner, self.answer = run, name, inner, answer
+
+    async def get_response(  # the SDK's keyword-only tail is passed on whole in kwargs
+        self,
+        system_instructions: str | None,
+        input: Any,
+        model_settings: Any,
+        tools: list[Any],
+        output_schema: Any,
+        handoffs: list[Any],
+        tracing: Any,
+        **kwargs: Any,
+    ) -> ModelResponse:
+        messages = chat_messages(system_instructions, input)
+        self.run.model_call(self.name, messages, offered_tools(tools, handoffs))
+        if self.answer is not None:
+            response = as_response(self.answer(render_messages(messages)))
+        else:
+            assert self.inner is not None  # one of the two is always given
+            response = await self.inner.get_response(
+                system_instructions, input, model_settings, tools, output_schema, handoffs, tracing, **kwargs
+            )
+        text, calls = reply_of(response)
+        usage = response.usage
+        tokens = {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens}
+        self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
+        return response
+
+    def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        raise NotImplementedError("loopscope records Runner.run, not Runner.run_streamed")
+
+
+class LoopscopeHooks(RunHooks[Any]):
+    """The SDK's run hooks: each tool call by its id (parallel calls interleave), each handoff."""
+
+    def __init__(self, run: FrameworkRun) -> None:
+        self.run = run
+        self.last_agent: Any = None
+
+    async def on_agent_start(self, context: Any, agent: Any) -> None:
+        self.last_agent = agent
+
+    async def on_tool_start(self, context: Any, agent: Any, tool: Any) -> None:
+        self.run.emit(
+            ToolStartEvent,
+            "on_invoke_tool",
+            tool=tool.name,
+            tool_input=str(getattr(context, "tool_arguments", "") or ""),
+            callee=callee_of(_function_of(tool)),
+            tool_call_id=getattr(context, "tool_call_id", None),
+        )
+
+    async def on_tool_end(self, context: Any, agent: Any, tool: Any, result: object) -> None:
+        self.run.emit(
+            ToolEndEvent,
+            "on_invoke_tool",
+            tool=tool.name,
+            observation=as_json_text(result),
+            callee=callee_of(_function_of(tool)),
+            tool_call_id=getattr(context, "tool_call_id", None),
+        )
+
+    async def on_handoff(self, context: Any, from_agent: Any, to_agent: Any) -> None:
+        self.run.emit(HandoffEvent, "on_handoff", from_agent=from_agent.name, to_agent=to_agent.name)
+
+
+def _function_of(tool: Any) -> Any:
+    """The user's function behind a @function_tool (the SDK keeps it as the tool's __wrapped__)."""
+    return getattr(tool, "__wrapped__", None) or getattr(tool, "on_invoke_tool", None)
+
+
+def agents_of(agent: Any) -> list[Any]:
+    """The agent and every agent it can hand off to (directly, or through a handoff() object), once each."""
+    found: list[Any] = []
+    waiting = [agent]
+    while waiting:
+        current = waiting.pop()
+        if not isinstance(current, Agent) or any(current is seen for seen in found):
+            continue
+        found.append(current)
+        for handoff in current.handoffs:
+            ref = getattr(handoff, "_agent_ref", None) if isinstance(handoff, Handoff) else None
+            waiting.append(ref() if ref is not None else handoff)
+    return found
+
+
+def _model_name(model: Any) -> str:
+    name = model if isinstance(model, str) else getattr(model, "model", None)
+    return name if isinstance(name, str) and name else type(model).__name__
+
+
+@contextmanager
+def models_recorded(agent: Any, run: FrameworkRun, answer: Answerer | None) -> Iterator[None]:
+    """Each agent's model behind a LoopscopeModel inside the block (answered by `answer` when given), put back after."""
+    swapped = []
+    for each in agents_of(agent):
+        own = each.model
+        inner = None if answer is not None else own if isinstance(own, Model) else MultiProvider().get_model(own)
+        each.model = LoopscopeModel(run, _model_name(own or "default"), inner, answer)
+        swapped.append((each, own))
+    try:
+        yield
+    finally:
+        for each, own in swapped:
+            each.model = own
+
+
+@contextmanager
+def tool_results_given(agent: Any, results: dict[str, str]) -> Iterator[None]:
+    """The tool calls with these ids get these results without running; every other call runs the real tool."""
+    swapped = []
+    for each in agents_of(agent):
+        for tool in each.tools:
+            if isinstance(tool, FunctionTool):
+                real = tool.on_invoke_tool
+
+                async def invoke(context: Any, arguments: str, real: Any = real) -> Any:
+                    given = results.get(getattr(context, "tool_call_id", None) or "")
+                    return given if given is not None else await real(context, arguments)
+
+                tool.on_invoke_tool = invoke
+                swapped.append((tool, real))
+    try:
+        yield
+    finally:
+        for tool, real in swapped:
+            tool.on_invoke_tool = real
+
+
+def run_to_end(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """Run the SDK's coroutine: in this thread, or (when an event loop already runs here, as in a notebook or
+    an async test) in a thread of its own, since a running loop cannot be waited on from inside."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    outcome: dict[str, Any] = {}
+
+    def in_thread() -> None:
+        try:
+            outcome["value"] = asyncio.run(coroutine)
+        except BaseException as error:  # handed back to the caller's thread
+            outcome["error"] = error
+
+    worker = threading.Thread(target=in_thread, name="loopscope-openai-agents")
+    worker.start()
+    worker.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
+def _narrate_failure(run: FrameworkRun, error: BaseException, max_turns: int) -> None:
+    """What ended the run early, as its own event before chain_error: a tripwire, or max_turns."""
+    if isinstance(error, (InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered)):
+        result = error.guardrail_result
+        stage = "input" if isinstance(error, InputGuardrailTripwireTriggered) else "output"
+        info = plain(result.output.output_info)
+        run.emit(
+            GuardrailEvent,
+            "run_guardrails",
+            guardrail=result.guardrail.get_name(),
+            stage=stage,
+            tripped=True,
+            info=info,
+        )
+    elif isinstance(error, MaxTurnsExceeded):
+        run.emit(
+            LimitReachedEvent,
+            "run",
+            reason="max_iterations",
+            iterations=run.iteration,
+            elapsed=run.elapsed(),
+            early_stopping_method=f"raise MaxTurnsExceeded (max_turns={max_turns})",
+        )
+
+
+class OpenAIAgentsAdapter:
+    """The framework adapter for the OpenAI Agents SDK's `Agent` (handoffs, guardrails, function tools)."""
+
+    name = "OpenAI Agents SDK"
+    extra = "openai-agents"
+    max_turns = 10  # the SDK's own default
+
+    def record(
+        self,
+        agent: Any,
+        question: str,
+        path: Path,
+        answer: Answerer | None = None,
+        meta: dict[str, Any] | None = None,
+        observations: dict[str, str] | None = None,
+    ) -> None:
+        run = FrameworkRun(path, SOURCE, "Runner.run", vendor_tracing=VENDOR_EXPORT, **(meta or {}))
+        tools = [{"name": t.name, "description": t.description} for t in agent.tools if isinstance(t, FunctionTool)]
+        run.start(question, tools, {"agent": agent.name, "max_turns": self.max_turns})
+        hooks = LoopscopeHooks(run)
+        config = RunConfig(tracing_disabled=True)
+        try:
+            with ExitStack() as substitutions:
+                substitutions.enter_context(models_recorded(agent, run, answer))
+                if observations:
+                    substitutions.enter_context(tool_results_given(agent, observations))
+                result = run_to_end(
+                    Runner.run(agent, question, hooks=hooks, run_config=config, max_turns=self.max_turns)
+                )
+        except Exception as error:  # recorded, then raised: the caller says it in one line
+            _narrate_failure(run, error, self.max_turns)
+            run.fail(error)
+            run.close()
+            raise
+        messages = [dict(m) for m in Converter.items_to_messages(result.to_input_list())]
+        run.end({"messages": messages, "output": plain(result.final_output), "agent": result.last_agent.name})
+        run.close()
+
+    def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
+        found: dict[str, Callable[..., Any]] = {}
+        for each in agents_of(agent):
+            for tool in each.tools:
+                function = getattr(tool, "__wrapped__", None)
+                if isinstance(tool, FunctionTool) and callable(function):
+                    found[tool.name] = function
+        return found
+
+
+ADAPTER = OpenAIAgentsAdapter()

@@ -1,0 +1,325 @@
+"""A pydantic-ai `Agent` run through loopscope's framework adapter shape: recorded with `Agent.iter`, re-run offline.
+
+Recording drives the run with `Agent.iter` rather than reading pydantic-ai's instrumentation: iter hands over each
+node of the loop as it happens (a model request with its retry prompts, the tool calls and results by call id)
+in-process, with no OpenTelemetry SDK to install and no spans to map back into rounds. Each model call is seen by
+a model of loopscope's wrapped around the agent's own (`agent.override(model=...)`, pydantic-ai's testing hook),
+which is also where a re-run is answered from the recording (through a `FunctionModel`), so nothing is sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from executor.callee import callee_of
+from executor.events import OutputRetryEvent, ToolCallRecord, ToolEndEvent, ToolErrorEvent, ToolStartEvent
+from executor.models.messages import render_messages
+
+from ..agents.frameworks import Answerer, RecordedReply
+
+try:
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import (
+        FunctionToolCallEvent,
+        FunctionToolResultEvent,
+        ModelMessage,
+        ModelRequest,
+        ModelResponse,
+        RetryFeedbackPart,
+        RetryPromptPart,
+        SystemPromptPart,
+        TextPart,
+        ToolCallPart,
+        ToolReturnPart,
+        UserPromptPart,
+    )
+    from pydantic_ai.models import Model, ModelRequestParameters, infer_model
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+    from pydantic_ai.models.wrapper import WrapperModel
+except ImportError as missing:  # the [pydantic-ai] extra
+    raise ImportError(
+        f"a pydantic-ai agent needs the pydantic-ai extra ({missing.name} is not installed): "
+        "pip install 'loopscope[pydantic-ai]'",
+        name=missing.name,
+    ) from None
+
+from .framework_events import FrameworkRun, as_json_text, plain
+from .openai_agents_agent import run_to_end
+
+SOURCE = "pydantic-ai"
+
+
+def _text(content: Any) -> str:
+    return content if isinstance(content, str) else as_json_text(content)
+
+
+def chat_messages(history: list[ModelMessage]) -> list[dict[str, Any]]:
+    """pydantic-ai's message history as the OpenAI chat messages its OpenAI chat model sends."""
+    messages: list[dict[str, Any]] = []
+    instructions = next((m.instructions for m in reversed(history) if isinstance(m, ModelRequest)), None)
+    if instructions:
+        messages.append({"role": "system", "content": instructions})
+    for message in history:
+        if isinstance(message, ModelResponse):
+            messages.append(_assistant(message))
+            continue
+        for part in message.parts:
+            if isinstance(part, SystemPromptPart):
+                messages.append({"role": "system", "content": part.content})
+            elif isinstance(part, UserPromptPart):
+                messages.append({"role": "user", "content": _text(part.content)})
+            elif isinstance(part, ToolReturnPart):
+                messages.append(
+                    {"role": "tool", "tool_call_id": part.tool_call_id, "content": part.model_response_str()}
+                )
+            elif isinstance(part, RetryPromptPart) and part.tool_name:
+                messages.append({"role": "tool", "tool_call_id": part.tool_call_id, "content": part.model_response()})
+            elif isinstance(part, RetryPromptPart):
+                messages.append({"role": "user", "content": part.model_response()})
+            elif isinstance(part, RetryFeedbackPart):  # a model translates it before sending; kept as its text
+                messages.append({"role": "user", "content": _feedback(part)})
+    return messages
+
+
+def _feedback(part: RetryFeedbackPart) -> str:
+    return part.content if isinstance(part.content, str) else as_json_text(part.content)
+
+
+def _assistant(response: ModelResponse) -> dict[str, Any]:
+    text, calls = reply_of(response)
+    message: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if calls:
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
+        ]
+    return message
+
+
+def reply_of(response: ModelResponse) -> tuple[str, list[ToolCallRecord]]:
+    text = "".join(p.content for p in response.parts if isinstance(p, TextPart))
+    calls = [
+        ToolCallRecord(id=p.tool_call_id, name=p.tool_name, arguments=p.args_as_json_str())
+        for p in response.parts
+        if isinstance(p, ToolCallPart)
+    ]
+    return text, calls
+
+
+def offered_tools(parameters: ModelRequestParameters) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description or "", "parameters": t.parameters_json_schema},
+        }
+        for t in [*parameters.function_tools, *parameters.output_tools]
+    ]
+
+
+def as_response(reply: RecordedReply, model: str) -> ModelResponse:
+    """A recorded reply as the ModelResponse the agent's own model would have returned."""
+    parts: list[Any] = [TextPart(reply.text)] if reply.text else []
+    parts += [ToolCallPart(c.name, c.arguments, tool_call_id=c.id) for c in reply.tool_calls]
+    return ModelResponse(parts=parts, model_name=model)
+
+
+class LoopscopeModel(WrapperModel):
+    """Wraps the agent's model: records each request (messages as the model is handed them, tools offered) and
+    its reply, which `answer` gives instead of the model when set. The agent's own model stays the wrapped one
+    even then: its profile decides how pydantic-ai phrases what it sends (retry feedback, frames), so a re-run
+    sends the same messages as the recording."""
+
+    def __init__(self, wrapped: Model, run: FrameworkRun, name: str, answer: Answerer | None = None) -> None:
+        super().__init__(wrapped)
+        self.run, self.name, self.answer = run, name, answer
+
+    async def request(
+        self,
+        messages: list[ModelMessage],
+        model_settings: Any,
+        model_request_parameters: ModelRequestParameters,
+    ) -> ModelResponse:
+        sent = chat_messages(messages)
+        self.run.model_call(self.name, sent, offered_tools(model_request_parameters))
+        if self.answer is not None:
+            response = as_response(self.answer(render_messages(sent)), self.name)
+        else:
+            response = await self.wrapped.request(messages, model_settings, model_request_parameters)
+        text, calls = reply_of(response)
+        usage = response.usage
+        tokens = {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens}
+        self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
+        return response
+
+
+def own_model(agent: Any, answer: Answerer | None) -> Model:
+    """The agent's own model; when it cannot even be made offline (a "provider:name" string whose provider
+    wants a key), a FunctionModel stands in while the recording answers."""
+    try:
+        return infer_model(agent.model)
+    except Exception:
+        if answer is None:
+            raise
+
+        def unused(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+            raise AssertionError("answered by loopscope's model before it gets here")
+
+        return FunctionModel(unused, model_name=_model_name(agent.model))
+
+
+def _model_name(model: Any) -> str:
+    if isinstance(model, str):
+        return model.partition(":")[2] or model
+    return str(getattr(model, "model_name", None) or type(model).__name__)
+
+
+@contextmanager
+def tool_results_given(agent: Any, results: dict[str, str]) -> Iterator[None]:
+    """The tool calls with these ids get these results without running; every other call runs the real tool."""
+    toolset = agent._function_toolset  # where @agent.tool and tools=[...] live
+    real = toolset.call_tool
+
+    async def call_tool(name: str, tool_args: dict[str, Any], ctx: Any, tool: Any) -> Any:
+        given = results.get(getattr(ctx, "tool_call_id", None) or "")
+        return given if given is not None else await real(name, tool_args, ctx, tool)
+
+    toolset.call_tool = call_tool
+    try:
+        yield
+    finally:
+        del toolset.call_tool  # the class's own method again
+
+
+def _failure(part: Any) -> str:
+    """What went wrong in a tool call pydantic-ai answered with an error: its ModelRetry, or an exception."""
+    return "ToolFailed" if getattr(part, "outcome", None) == "failed" else "ModelRetry"
+
+
+class _Loop:
+    """Turns the nodes Agent.iter hands over into loopscope's tool and retry events."""
+
+    def __init__(self, run: FrameworkRun, tools: dict[str, Callable[..., Any]]) -> None:
+        self.run, self.tools = run, tools
+        self.names: dict[str, str] = {}  # tool call id -> tool name
+        self.retries = 0
+
+    def request(self, request: ModelRequest) -> None:
+        for part in request.parts:  # the output was unusable: why goes back to the model, which is asked again
+            if isinstance(part, RetryFeedbackPart):
+                self.retries += 1
+                attempt = part.retry.attempt or self.retries
+                self.run.emit(OutputRetryEvent, "ModelRequestNode", message=_feedback(part), attempt=attempt)
+            elif isinstance(part, RetryPromptPart) and part.tool_name not in self.tools:  # before RetryFeedbackPart
+                self.retries += 1
+                call_id = part.tool_call_id if part.tool_name else None
+                self.run.emit(
+                    OutputRetryEvent,
+                    "ModelRequestNode",
+                    message=part.model_response(),
+                    attempt=self.retries,
+                    tool_call_id=call_id,
+                )
+
+    def event(self, event: Any) -> None:
+        if isinstance(event, FunctionToolCallEvent):
+            self._called(event.part)
+        elif isinstance(event, FunctionToolResultEvent):
+            self._returned(event.part)
+
+    def _called(self, part: ToolCallPart) -> None:
+        self.names[part.tool_call_id] = part.tool_name
+        self.run.emit(
+            ToolStartEvent,
+            "CallToolsNode",
+            tool=part.tool_name,
+            tool_input=part.args_as_json_str(),
+            callee=self._callee(part.tool_name),
+            tool_call_id=part.tool_call_id,
+        )
+
+    def _returned(self, part: Any) -> None:  # a ToolReturnPart, or the deprecated RetryPromptPart
+        name = self.names.get(part.tool_call_id, getattr(part, "tool_name", "") or "")
+        if isinstance(part, RetryPromptPart) or getattr(part, "outcome", "success") in ("failed", "retried"):
+            # the tool raised (ModelRetry among others), or its arguments did not validate
+            said = part.model_response() if isinstance(part, RetryPromptPart) else part.model_response_str()
+            self.run.emit(
+                ToolErrorEvent,
+                "CallToolsNode",
+                tool=name,
+                error_type=_failure(part),
+                message=_text(part.content),
+                handled=True,
+                observation=said,
+                callee=self._callee(name),
+                tool_call_id=part.tool_call_id,
+            )
+        else:
+            self.run.emit(
+                ToolEndEvent,
+                "CallToolsNode",
+                tool=name,
+                observation=part.model_response_str(),
+                callee=self._callee(name),
+                tool_call_id=part.tool_call_id,
+            )
+
+    def _callee(self, name: str) -> Any:
+        function = self.tools.get(name)
+        return callee_of(function) if function is not None else None
+
+
+class PydanticAIAdapter:
+    """The framework adapter for pydantic-ai's `Agent` (function tools, typed output with validation retries)."""
+
+    name = "pydantic-ai"
+    extra = "pydantic-ai"
+
+    def record(
+        self,
+        agent: Any,
+        question: str,
+        path: Path,
+        answer: Answerer | None = None,
+        meta: dict[str, Any] | None = None,
+        observations: dict[str, str] | None = None,
+    ) -> None:
+        run = FrameworkRun(path, SOURCE, "Agent.iter", model_step="request", **(meta or {}))
+        tools = self.tool_functions(agent)
+        described = [{"name": n, "description": (f.__doc__ or "").strip()} for n, f in tools.items()]
+        name = _model_name(agent.model)
+        run.start(question, described, {"agent": agent.name, "model": name})
+        loop = _Loop(run, tools)
+        try:
+            with ExitStack() as substitutions:
+                model = LoopscopeModel(own_model(agent, answer), run, name, answer)
+                substitutions.enter_context(agent.override(model=model))
+                if observations:
+                    substitutions.enter_context(tool_results_given(agent, observations))
+                result = run_to_end(self._drive(agent, question, loop))
+        except Exception as error:  # recorded, then raised: the caller says it in one line
+            run.fail(error)
+            run.close()
+            raise
+        messages = chat_messages(result.all_messages())
+        run.end({"messages": messages, "output": plain(result.output)})
+        run.close()
+
+    async def _drive(self, agent: Any, question: str, loop: _Loop) -> Any:
+        async with agent.iter(question) as agent_run:
+            async for node in agent_run:
+                if Agent.is_model_request_node(node):
+                    loop.request(node.request)
+                elif Agent.is_call_tools_node(node):
+                    async with node.stream(agent_run.ctx) as events:
+                        async for event in events:
+                            loop.event(event)
+        return agent_run.result
+
+    def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
+        tools = getattr(getattr(agent, "_function_toolset", None), "tools", {})
+        return {name: tool.function for name, tool in tools.items() if callable(getattr(tool, "function", None))}
+
+
+ADAPTER = PydanticAIAdapter()

@@ -1,0 +1,55 @@
+"""`loopscope record MODULE:ATTR` for a framework's agent (a LangGraph graph): run it by its own framework, traced."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from executor import ModelReply
+
+from ..agents.framework_agent import FrameworkAgent, load_framework_agent
+from ..agents.frameworks import RecordedReply, RecordedToolCall, answers_in_order
+from ..agents.scenario_registry import UnknownAgent
+from ..trace.literal_text import scrub
+from ..trace.transitions import Trace
+from .scenarios import given_inputs, given_replies
+from .usage_error import UsageError
+
+
+def framework_agent_named(spec: str, offline: bool = False) -> FrameworkAgent | None:
+    """The framework agent `spec` names, or None when it names loopscope's own build(model)."""
+    try:
+        return load_framework_agent(spec, offline)
+    except UnknownAgent as error:
+        raise UsageError(error.args[0]) from None
+
+
+def as_recorded(reply: str | ModelReply) -> RecordedReply:
+    if isinstance(reply, str):
+        return RecordedReply(reply)
+    return RecordedReply(reply.text, tuple(RecordedToolCall(c.id, c.name, c.arguments) for c in reply.tool_calls))
+
+
+def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> int:
+    """Run the user's framework agent on --input (its own model, or --replies offline) into -o FILE."""
+    inputs = given_inputs(args)
+    question = (inputs or {}).get("input")
+    if not isinstance(question, str):
+        raise UsageError(f"what should {agent.spec} be asked? give --input TEXT")
+    replies = given_replies(args)
+    output = (
+        Path(args.output) if args.output else Path.cwd() / f"{agent.spec.replace(':', '_').replace('.', '_')}.jsonl"
+    )
+    meta = agent.header_meta()
+    try:
+        answer = None if replies is None else answers_in_order([as_recorded(r) for r in replies])
+        agent.adapter.record(agent.agent, question, output, answer, meta)
+    except Exception as failure:  # the user's agent failed; the trace has recorded how
+        print(scrub(f"loopscope: the agent raised {type(failure).__name__}: {failure}"), file=sys.stderr)
+        if not output.exists():
+            return 1
+    trace = Trace.load(output)
+    how = "offline from --replies" if replies is not None else "with its own model"
+    print(scrub(f"recorded {len(trace.events)} events of {agent.spec} ({agent.adapter.name}, {how}) to {output}"))
+    return 0

@@ -1,0 +1,277 @@
+"""A framework agent's run (a LangGraph graph) driven one event at a time, with step-into its user's tool functions.
+
+The framework runs the agent in a thread of its own; the adapter's listener hands each event over from the thread
+that made it (a parallel tool call's worker included) and holds that thread until the debugger asks for the next
+one. The run's clock stops while it is held, so its times are the run's, not the learner's.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import sysconfig
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+from types import FrameType
+from typing import cast
+
+from executor.events import CalleeRef, ChainStartEvent, Event, EventBase
+
+from ..agents.framework_agent import FrameworkAgent
+from ..agents.frameworks import Answerer, answers_in_order, recorded_replies
+from ..trace.run_inputs import question_of
+from ..trace.transitions import Trace
+from .live_run import FrameSnapshot, Pulled, _function_snapshot, _snapshot
+from .monitored_call import line_tracer
+from .step_into import FunctionTracer, LineStop, why_not_steppable
+
+_LOOPSCOPE = str(Path(__file__).resolve().parents[1])  # tracer/: our own frames are not the run's
+_STDLIB = sysconfig.get_paths()["stdlib"]
+# How a callback reaches us (LangChain's callback manager): not the run's own frames.
+_PLUMBING = ("langchain_core/callbacks/",)
+MOST_FRAMES = 40
+
+
+class _Stopped(BaseException):
+    """The debugger closed the run while it was held: unwinds the agent's thread (not an Exception)."""
+
+
+class HeldClock:
+    """time.monotonic less the time the person at the debugger took between two events (the run waits then)."""
+
+    def __init__(self) -> None:
+        self.held = 0.0
+        self._handed_at: float | None = None
+
+    def __call__(self) -> float:
+        return time.monotonic() - self.held
+
+    def handed(self) -> None:
+        """An event (or a line) was just shown: the run is held from now."""
+        self._handed_at = time.monotonic()
+
+    def asked(self) -> None:
+        """The next event was asked for: the run goes on, and the time it was held does not count."""
+        if self._handed_at is not None:
+            self.held += time.monotonic() - self._handed_at
+            self._handed_at = None
+
+
+def run_frames(start: FrameType | None) -> tuple[FrameSnapshot, ...]:
+    """The thread's frames that belong to the run (the framework's and the user's), outermost first."""
+    frames: list[FrameSnapshot] = []
+    seen: dict[int, str] = {}
+    frame = start
+    while frame is not None and len(frames) < MOST_FRAMES:
+        file = frame.f_code.co_filename
+        ours_or_python = file.startswith((_LOOPSCOPE, _STDLIB)) and "site-packages" not in file
+        if not ours_or_python and not any(part in file for part in _PLUMBING):
+            frames.append(_snapshot(frame, seen))
+        frame = frame.f_back
+    return tuple(reversed(frames))
+
+
+def _as_recorded(event: EventBase, frames: tuple[FrameSnapshot, ...]) -> tuple[FrameSnapshot, ...]:
+    """The frames the event's recorded stack names (the framework's loop: invoke, stream, the node, ...), named
+    as the trace names them, so the call stack pane and Variables show the trace's frames with real locals."""
+    wanted = getattr(event, "stack", None) or ()
+    kept, start = [], 0
+    for ref in wanted:
+        for index in range(start, len(frames)):
+            frame = frames[index]
+            if frame.line == ref.line and frame.file.endswith(ref.file):
+                kept.append(replace(frame, function=ref.function))  # a node's frame is named after its node
+                start = index + 1
+                break
+    return tuple(kept) if kept else frames
+
+
+class FrameworkLiveRun:
+    """The debugger's view of a framework agent running now: pull() hands out its next event (or, after
+    step_into, the next line of a user's tool), and nothing runs ahead of the person watching."""
+
+    def __init__(
+        self, agent: FrameworkAgent, question: str, trace_path: str | Path, answer: Answerer | None = None
+    ) -> None:
+        self.scenario = agent  # LiveStore names the run in its header by it
+        self.question, self.answer = question, answer
+        self._path = Path(trace_path)
+        self.clock = HeldClock()
+        self.finished = False
+        self.outcome = ""
+        self.line_stop: LineStop | None = None
+        self.stepped_into: Event | None = None
+        self._tools = agent.adapter.tool_functions(agent.agent)
+        self._wanted = threading.Semaphore(0)
+        self._handed: queue.Queue[Pulled | LineStop | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._closing = False
+        self._tracer: FunctionTracer | None = None
+
+    @property
+    def trace_path(self) -> Path:
+        return self._path
+
+    def pull(self) -> Pulled | LineStop | None:
+        """The next event with the frames it was made in; a LineStop while stepping through a tool."""
+        if self.finished:
+            return None
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._drive, name="loopscope-framework-run", daemon=True)
+            self._thread.start()
+        self.clock.asked()
+        self._wanted.release()
+        handed = self._handed.get()
+        self.clock.handed()
+        self.line_stop = handed if isinstance(handed, LineStop) else None
+        return handed
+
+    def _drive(self) -> None:
+        self._wanted.acquire()
+        agent = self.scenario
+        try:
+            agent.adapter.record(
+                agent.agent,
+                self.question,
+                self._path,
+                self.answer,
+                {**agent.header_meta(), "live": True},
+                listener=self._hand_over,
+                clock=self.clock,
+            )
+            outcome = "the run finished"
+        except _Stopped:
+            outcome = "the run was stopped"
+        except Exception as error:  # the agent failed; its chain_error was handed out already
+            outcome = f"the run raised {type(error).__name__}: {error}"
+        tracer, self._tracer = self._tracer, None
+        if tracer is not None:  # a run stopped inside a traced function leaves no trace function behind
+            tracer.uninstall()
+        self.finished, self.outcome = True, outcome
+        self._handed.put(None)
+
+    def _hand_over(self, event: EventBase) -> None:
+        # In the thread that made the event (the framework's): its frames are the run's real ones.
+        if self._closing:
+            raise _Stopped
+        self._end_tracing()  # a traced call has returned by the next event of its thread
+        self._handed.put((cast(Event, event), _as_recorded(event, run_frames(sys._getframe(1)))))
+        self._wait_for_debugger()
+        if self._tracer is not None:  # `s` at this tool_start: the tool runs next, in this thread
+            self._tracer.install()
+
+    def _gate(self, stop: LineStop) -> None:
+        self._handed.put(stop)
+        self._wait_for_debugger()
+
+    def _wait_for_debugger(self) -> None:
+        self._wanted.acquire()
+        if self._closing:
+            if self._tracer is not None:
+                self._tracer.uninstall()
+            raise _Stopped
+
+    # -- stepping into the user's tools ---------------------------------------------------------
+    def why_not_step_into(self, event: Event) -> str | None:
+        problem = why_not_steppable(event)
+        if problem is not None:
+            return problem
+        if getattr(event, "tool", None) not in self._tools:
+            return f"{getattr(event, 'tool', '?')} is not one of this agent's Python tool functions"
+        return None
+
+    def traced_tools(self) -> frozenset[str]:
+        return frozenset(
+            name
+            for name, function in self._tools.items()
+            if not getattr(getattr(function, "__code__", None), "co_filename", "").startswith(_LOOPSCOPE)
+        )
+
+    def step_into(self, tool_start: Event, mode: str = "step", lines: frozenset[int] = frozenset()) -> None:
+        if self._tracer is not None and self.line_stop is not None:
+            self._tracer.retarget(mode, lines)
+            return
+        callee: CalleeRef | None = getattr(tool_start, "callee", None)
+        if tool_start.kind != "tool_start" or callee is None:
+            raise ValueError(f"only a tool_start's call can be stepped into, not a {tool_start.kind}'s")
+        self._tracer = line_tracer(callee, self._gate, _function_snapshot, mode, lines)
+        self.stepped_into = tool_start
+
+    def _end_tracing(self) -> None:
+        """In the thread a traced call ran on, once it made its next event: the tracer goes (another
+        thread's event, a parallel call's, leaves it where it is)."""
+        tracer = self._tracer
+        if tracer is not None and threading.get_ident() in tracer.threads:
+            self._tracer = None
+            tracer.uninstall()
+
+    def disarm(self) -> None:
+        if self.line_stop is None:
+            self._tracer = None
+
+    @property
+    def armed(self) -> bool:
+        return self._tracer is not None
+
+    @property
+    def tracing(self) -> bool:
+        return self._tracer is not None and bool(self._tracer.threads)
+
+    def close(self) -> Path | None:
+        """Stop the run where it is; the trace holds every event up to there."""
+        if self._thread is not None and not self.finished:
+            self._closing = True
+            self._wanted.release()
+            self._thread.join(timeout=5)
+        return self._path if self._path.exists() else None
+
+
+def _keys(events: list[Event]) -> list[tuple[str, str | None, int]]:
+    """Each event as (kind, its tool call's id, how many such came before): parallel calls' events interleave
+    as their threads ran, so a re-run's are matched to the recording's by call, not by position."""
+    seen: dict[tuple[str, str | None], int] = {}
+    keys: list[tuple[str, str | None, int]] = []
+    for event in events:
+        base = (event.kind, getattr(event, "tool_call_id", None))
+        seen[base] = seen.get(base, 0) + 1
+        keys.append((*base, seen[base]))
+    return keys
+
+
+class FrameworkRunAhead:
+    """A framework agent's recorded run executed again on its recorded replies, as far as the debugger asks,
+    keeping each event's real frames (the Reenactment of a LangGraph trace: Variables shows real locals).
+    `pulled[seq]` is the re-run's event for the recording's event `seq`, matched by call (see _keys)."""
+
+    def __init__(self, agent: FrameworkAgent, trace: Trace, path: Path) -> None:
+        first = trace.events[0] if trace.events else None
+        question = question_of(dict(first.inputs)) if isinstance(first, ChainStartEvent) else ""
+        self._run = FrameworkLiveRun(agent, question, path, answers_in_order(recorded_replies(trace.events)))
+        self._wanted = _keys(list(trace.events))
+        self._made: list[Event] = []
+        self._found: dict[tuple[str, str | None, int], Pulled] = {}
+        self.pulled: list[Pulled | None] = []
+        self.outcome: str | None = None
+
+    def run_to(self, count: int) -> None:
+        while len(self.pulled) < count and self.outcome is None:
+            got = self._run.pull()
+            if got is None:
+                self.outcome = self._run.outcome
+            elif not isinstance(got, LineStop):
+                self._made.append(got[0])
+                self._found[_keys(self._made)[-1]] = got
+            while len(self.pulled) < len(self._wanted) and self._wanted[len(self.pulled)] in self._found:
+                self.pulled.append(self._found.pop(self._wanted[len(self.pulled)]))
+
+    def take(self, seq: int) -> Pulled:
+        pulled = self.pulled[seq]
+        if pulled is None:
+            raise LookupError(f"event {seq} was taken already")
+        self.pulled[seq] = None
+        return pulled
+
+    def close(self) -> None:
+        self._run.close()
