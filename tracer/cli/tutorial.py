@@ -24,8 +24,14 @@ from ..trace.literal_text import scrub
 from ..trace.reader import load_trace
 from . import COMMANDS
 from .language import chosen_language, default_language  # noqa: F401  (default_language: tests)
+from .options import debugger_options
 from .terminal import can_show_debugger
 from .usage_error import UsageError
+
+TYPE_CHECKING = False  # not typing's: see scenarios.py
+if TYPE_CHECKING:  # the values are built (and their modules loaded) only when a tutorial runs
+    from ..debug.options import DebuggerOptions
+    from ..report.cost.prices import PriceTable
 
 LABELS = {
     "en": {
@@ -148,7 +154,7 @@ def _stop_panel(
     return Panel(body, title=heading, title_align="left", border_style="cyan")
 
 
-def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str) -> None:
+def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str, prices: PriceTable) -> None:
     from ..report.narration.ledger import Ledger  # the printed walk's alone: the debugger starts without it
 
     events, stops = _part_events(tutorial, part, lang)
@@ -164,7 +170,7 @@ def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str) 
             number, stop = by_seq[event.seq]
             console.print(_stop_panel(stop, number, len(stops), events, lang, console.width - 4))
     console.print(Text("\n" + LABELS[lang]["ledger"], style="bold"))
-    for line in Ledger.of(events).lines():  # tool names and errors of the run: shown literally
+    for line in Ledger.of(events, prices).lines():  # tool names and errors of the run: shown literally
         console.print(literal("  " + line))
 
 
@@ -193,7 +199,9 @@ def debugger_opener() -> Callable[..., int] | None:
     return getattr(module, "open_debugger", None)
 
 
-def open_parts(opener: Callable[..., int], tutorial: Tutorial, parts: Sequence[Scenario], lang: str) -> int:
+def open_parts(
+    opener: Callable[..., int], tutorial: Tutorial, parts: Sequence[Scenario], lang: str, options: DebuggerOptions
+) -> int:
     """The debugger on the first chosen part; space past a part's last stop opens the next one in
     the same window (and T any part), so q always leaves."""
     part = parts[0]
@@ -207,10 +215,12 @@ def open_parts(opener: Callable[..., int], tutorial: Tutorial, parts: Sequence[S
 
         run = live_tutorial_run(tutorial.name)
         title = f"{_part_heading(tutorial, part, lang)} · {run.scenario.source}"
-        code = opener(None, stops=stops, title=title, live=run, message=live_tutorial_message(run, lang))
+        code = opener(
+            None, options=options, stops=stops, title=title, live=run, message=live_tutorial_message(run, lang)
+        )
         print(scrub(live_tutorial_epilogue(run, lang)))
         return code
-    return opener(part.fixture, stops=stops, title=_part_heading(tutorial, part, lang))
+    return opener(part.fixture, options=options, stops=stops, title=_part_heading(tutorial, part, lang))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -222,9 +232,11 @@ def run(args: argparse.Namespace) -> int:
     tutorial = _tutorial_named(args.name)
     parts = _chosen_parts(tutorial, args.part)
     opener = None if args.as_text or not stdout_is_terminal() else debugger_opener()
+    # The tutorial's narration sets the debugger's language (lang=None); prices are the user's, if set.
+    options = debugger_options(args, None)
     if opener is not None:
-        return open_parts(opener, tutorial, parts, lang)
+        return open_parts(opener, tutorial, parts, lang, options)
     console.print(Text("══ " + tutorial.title(lang), style="bold"), soft_wrap=True)
     for part in parts:
-        print_part(console, tutorial, part, lang)
+        print_part(console, tutorial, part, lang, options.price_table())
     return 0
