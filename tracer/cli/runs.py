@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..debug.shipped import user_fork_dir
 from ..runs.aggregates import by_model, by_tool
-from ..runs.catalogue import Catalogue, chosen_location
+from ..runs.catalogue import ENV_CATALOGUE, Catalogue, chosen_location
 from ..runs.charts import run_charts
 from ..runs.columns import MODEL_COLUMNS, TOOL_COLUMNS, Column, run_columns, screen_columns
 from ..runs.listing import RunList, list_runs
@@ -142,7 +142,7 @@ def runs_options(args: argparse.Namespace) -> RunsOptions:
         html=args.html,
         imports=args.imports,
         export_otlp=args.export_otlp,
-        catalogue=args.catalogue,
+        catalogue=args.catalogue or os.environ.get(ENV_CATALOGUE) or None,  # the user's variable, read here
         lang=chosen_language(args.lang),
     )
 

@@ -24,7 +24,7 @@ class RunsOptions:
     html: str | None = None  # --html OUT.html
     imports: bool = False  # also read other tools' exports
     export_otlp: str | None = None  # --export-otlp URL
-    catalogue: str | None = None  # --catalogue FILE (else $LOOPSCOPE_CATALOGUE, else the cache)
+    catalogue: str | None = None  # --catalogue FILE, else $LOOPSCOPE_CATALOGUE; None: the cache
     lang: str = "en"  # --lang (or the locale): the table's own words
 
     def debugger(self) -> DebuggerOptions:

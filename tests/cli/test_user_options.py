@@ -1,4 +1,5 @@
-"""`--prices FILE` prices what `debug` and `runs` show with that file, handed down as a value (not the environment)."""
+"""What the user names (--prices FILE, $LOOPSCOPE_PRICES, $LOOPSCOPE_CATALOGUE) is read by the command and
+handed down as a value: `debug` and `runs` price with the given file, and nothing is left in the environment."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tests.helpers.paths import ROSE
 from tests.helpers.pilot_helpers import settle
 from tracer.cli import main
 from tracer.report.cost.prices import ENV_PRICES
+from tracer.runs.catalogue import ENV_CATALOGUE, chosen_location, default_location
 from tracer.tui.app import DebuggerApp
 from tracer.tui.runs_app import RunsApp
 from tracer.tui.screens.main_screen import DebuggerScreen
@@ -87,3 +89,16 @@ async def test_a_run_opened_from_the_runs_table_is_priced_with_the_given_file(
         tokens, dollars = _run_cost(app.screen.session)
         assert tokens > 0 and dollars == pytest.approx(tokens)
     app.close_opened()
+
+
+def test_the_users_catalogue_variable_is_read_by_the_command(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    named = tmp_path / "mine.sqlite"
+    monkeypatch.setenv(ENV_CATALOGUE, str(named))
+    assert chosen_location(None) == (default_location(), True)  # below cli/, only what is handed down counts
+    folder = tmp_path / "traces"
+    folder.mkdir()
+    shutil.copy(ROSE, folder / "rose.jsonl")
+    assert main(["runs", str(folder), "--json"]) == 0
+    assert named.is_file() and not default_location().exists()  # the command read the variable
+    capsys.readouterr()
