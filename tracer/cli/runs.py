@@ -130,7 +130,6 @@ def _paths(named: Sequence[str], forks: bool) -> tuple[str, ...]:
 def runs_options(args: argparse.Namespace) -> RunsOptions:
     """The arguments as one value; what the user got wrong (--sort, --lang, --prices) is said here."""
     return RunsOptions(
-        prices=price_table(args.prices),
         paths=_paths(args.paths, args.forks),
         shown_below=shown_from(args.paths),
         where=args.where,
@@ -144,6 +143,7 @@ def runs_options(args: argparse.Namespace) -> RunsOptions:
         export_otlp=args.export_otlp,
         catalogue=args.catalogue or os.environ.get(ENV_CATALOGUE) or None,  # the user's variable, read here
         lang=chosen_language(args.lang),
+        prices=price_table(args.prices),  # last: reads a file, once the words are known good
     )
 
 
