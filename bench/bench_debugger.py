@@ -404,9 +404,10 @@ async def measure_reexecuted(path: Path) -> dict[str, float]:
 
 
 def _reexecuted_session(path: Path):
+    from tracer.debug.options import DebuggerOptions
     from tracer.tui.launch import build_session
 
-    session = build_session(path, agents=(long_run_agent.SPEC,))
+    session = build_session(path, options=DebuggerOptions(agents=(long_run_agent.SPEC,)))
     session.breakpoints.items.clear()
     session.breakpoints.path = None  # the bench's breakpoints are not the user's: no sidecar
     assert session.store.reenactment.problem is None, session.store.reenactment.problem

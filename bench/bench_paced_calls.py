@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from executor import ModelReply, ScriptedModel, ToolCall  # noqa: E402
 from tracer.agents.user_agent import load_user_agent  # noqa: E402
 from tracer.debug.live_run import LiveRun  # noqa: E402
+from tracer.debug.options import DebuggerOptions  # noqa: E402
 from tracer.debug.session import build_session  # noqa: E402
 from tracer.replay.builder import replayed_executor  # noqa: E402
 from tracer.replay.verify import recorded_inputs  # noqa: E402
@@ -79,7 +80,7 @@ def paced(path: Path) -> float:
 
 
 def reenacted(path: Path) -> float:
-    session = build_session(path, agents=["paced_bench:build"])
+    session = build_session(path, options=DebuggerOptions(agents=("paced_bench:build",)))
     started = time.perf_counter()
     assert session.store.frames_at(len(session) - 1) is not None, session.store.reenactment.problem
     return time.perf_counter() - started

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import tutorials
+from tracer.debug.options import DebuggerOptions
 from tracer.debug.session import build_session
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/'s own modules
@@ -21,7 +22,7 @@ from bench_debugger import reexecuted_trace
 
 
 def measure(name: str, path: Path, agents: tuple[str, ...] = ()) -> None:
-    session = build_session(path, agents=agents)
+    session = build_session(path, options=DebuggerOptions(agents=agents))
     store, last = session.store, len(session) - 1
     store.frames_at(0)  # the run's thread, the recording's replies and the first event: set up once
     wall, cpu = time.perf_counter(), time.process_time()
@@ -29,7 +30,7 @@ def measure(name: str, path: Path, agents: tuple[str, ...] = ()) -> None:
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     assert store.reenactment.problem is None, store.reenactment.problem
     middle = last // 2
-    session2 = build_session(path, agents=agents)
+    session2 = build_session(path, options=DebuggerOptions(agents=agents))
     session2.store.frames_at(middle)
     step = time.process_time()
     session2.store.frames_at(min(middle + 10, last))

@@ -51,6 +51,8 @@ _PUBLIC = {
     "Breakpoint": "tracer.debug.breakpoints",
     "BreakpointSet": "tracer.debug.breakpoints",
     "Condition": "tracer.debug.conditions",
+    "DebuggerOptions": "tracer.debug.options",
+    "PriceTable": "tracer.report.cost.prices",
     "open_debugger": "tracer.tui.launch",
     # testing
     "replay_run": "tracer.testing.regression",

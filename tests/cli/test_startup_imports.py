@@ -56,7 +56,7 @@ def test_the_tutorials_debugger_path_leaves_numexpr_highlighting_and_the_replay_
         "import tracer.tui.app\n"
         "tutorial = TUTORIALS['rose-pricing']\nevents, stops = t._part_events(tutorial, tutorial.parts[0], 'en')\n"
         "session = launch.build_session(tutorial.parts[0].fixture, stops=stops)\n"
-        "session.wait_for_locals = False\nsession.frames()"
+        "session.frames()"
     )
     assert loaded_after(opened, later) == []
 
@@ -161,7 +161,7 @@ def test_debugging_a_trace_leaves_numpy_and_the_replay_machinery_for_later():
         "import tracer.tui.launch as launch\nfrom tracer.tui.views.variables_view import variables_text\n"
         "assert launch._keymap() == {}\n"
         "session = launch.build_session(path)\n"
-        "session.wait_for_locals = False\nsession.frames()\nvariables_text(session)"
+        "session.frames()\nvariables_text(session)"
     )
     assert loaded_after(opened, later) == []
 

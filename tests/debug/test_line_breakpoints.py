@@ -10,6 +10,7 @@ import pytest
 from tests.helpers.user_project import recorded_florist
 from tracer.debug.breakpoints import BreakpointSet
 from tracer.debug.line_breakpoints import function_extent
+from tracer.debug.options import DebuggerOptions
 from tracer.debug.session import build_session
 from tracer.debug.stepping import Motion, move
 
@@ -33,14 +34,16 @@ def stops(session, motion=Motion.CONTINUE) -> list[tuple[str, str]]:
 
 def test_a_line_inside_a_tool_stops_at_that_calls_events_in_a_recording(florist):
     recorded, _source, line_of = florist
-    session = build_session(recorded, breakpoints=[f"florist.py:{line_of('total = each')}"])
+    session = build_session(recorded, options=DebuggerOptions(breakpoints=(f"florist.py:{line_of('total = each')}",)))
     assert stops(session) == [("tool_start", "price"), ("tool_end", "price")]
     assert session.breakpoints.items[0].hits == 2
 
 
 def test_the_async_tools_lines_and_an_absolute_path_reach_it_too(florist):
     recorded, source, line_of = florist
-    session = build_session(recorded, breakpoints=[f"line={source.resolve()}:{line_of('await asyncio')}"])
+    session = build_session(
+        recorded, options=DebuggerOptions(breakpoints=(f"line={source.resolve()}:{line_of('await asyncio')}",))
+    )
     assert stops(session) == [("tool_start", "stock"), ("tool_end", "stock")]
 
 
@@ -63,7 +66,7 @@ def test_the_function_extent_starts_at_its_decorator_and_ends_at_its_last_line(f
 def test_a_line_no_event_can_reach_says_so_instead_of_hits_0(florist, spec, problem):
     recorded, _source, line_of = florist
     spec, problem = (text.format(imports=line_of("import asyncio")) for text in (spec, problem))
-    session = build_session(recorded, breakpoints=[spec])
+    session = build_session(recorded, options=DebuggerOptions(breakpoints=(spec,)))
     bp = session.breakpoints.items[0]
     assert problem in bp.describe() and "hits" not in bp.describe()
     assert stops(session) == []
@@ -71,7 +74,7 @@ def test_a_line_no_event_can_reach_says_so_instead_of_hits_0(florist, spec, prob
 
 def test_line_breakpoints_on_loopscopes_files_still_watch_event_lines_and_the_sidecar_keeps_its_format(florist):
     recorded, _source, line_of = florist
-    session = build_session(recorded, breakpoints=[f"florist.py:{line_of('total = each')}"])
+    session = build_session(recorded, options=DebuggerOptions(breakpoints=(f"florist.py:{line_of('total = each')}",)))
     executor_line = session.event(4).source
     session.breakpoints.add(f"line={executor_line.file}:{executor_line.line}")
     assert session.breakpoints.items[1].reach is None  # not a user file: no tool reach, event lines only

@@ -44,7 +44,7 @@ def _live_events(name: str) -> list:
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_replayed_frames_and_locals_equal_the_live_ones_at_every_event(name):
     live = _live_events(name)
-    replay = build_session(tutorials.SCENARIOS[name].fixture)
+    replay = build_session(tutorials.SCENARIOS[name].fixture, wait_for_locals=True)  # a script: locals when it asks
     assert len(replay) == len(live), "the live run and its recording have the same events"
     for position, (event, frames) in enumerate(live):
         replayed = replay.store.frames_at(position)
@@ -57,7 +57,9 @@ def test_replayed_frames_and_locals_equal_the_live_ones_at_every_event(name):
 
 
 def test_the_pane_shows_the_selected_frames_locals_and_u_d_change_it():
-    replay = build_session(tutorials.SCENARIOS["rose-pricing"].fixture)
+    replay = build_session(
+        tutorials.SCENARIOS["rose-pricing"].fixture, wait_for_locals=True
+    )  # a script: locals when it asks
     replay.goto(7)  # the first finish_check: the extend has not happened yet
     assert replay.event().kind == "finish_check"
     own = _rendered(replay)
@@ -76,7 +78,7 @@ def test_the_rendered_pane_is_the_same_live_and_replayed_at_every_frame(name, tm
     live = build_session(None, live=LiveRun(name, tmp_path / "live.jsonl"))
     while (item := live.store.run.pull()) is not None:
         live.store.append(*item)
-    replay = build_session(tutorials.SCENARIOS[name].fixture)
+    replay = build_session(tutorials.SCENARIOS[name].fixture, wait_for_locals=True)  # a script: locals when it asks
     for position in range(len(replay)):
         replay.goto(position), live.goto(position)
         for up in range(len(live.frames())):
@@ -94,7 +96,7 @@ def test_a_recording_that_no_longer_matches_the_source_falls_back_and_says_why(t
     lines = broken.read_text(encoding="utf-8").splitlines(keepends=True)
     lines[4] = lines[4].replace('"line":', '"line":1', 1)  # the recorded yield "moved"
     broken.write_text("".join(lines), encoding="utf-8")
-    replay = build_session(broken)
+    replay = build_session(broken, wait_for_locals=True)  # a script: locals when it asks
     replay.goto(7)
     text = " ".join(_rendered(replay).split())
     assert "differs from the recording at event 3" in text
@@ -102,7 +104,9 @@ def test_a_recording_that_no_longer_matches_the_source_falls_back_and_says_why(t
 
 
 def test_a_recording_made_by_langchain_says_why_it_has_no_real_locals():
-    replay = build_session(tutorials.SCENARIOS["rose-pricing-langchain"].fixture)
+    replay = build_session(
+        tutorials.SCENARIOS["rose-pricing-langchain"].fixture, wait_for_locals=True
+    )  # a script: locals when it asks
     replay.goto(3)
     assert replay.store.frames_at(3) is None
     text = " ".join(_rendered(replay).split())

@@ -81,10 +81,8 @@ def test_a_frames_line_is_right_from_the_first_paint_and_known(fixture):
     shown_first, real = [], []
     for position in range(len(session)):
         session.goto(position)
-        session.wait_for_locals = False
-        first = _lines(session)
-        session.wait_for_locals = True
-        frames = session.real_frames() or ()
+        first = _lines(session)  # a window's session: no frame waits for the re-execution
+        frames = session.store.frames_at(position, wait=True) or ()
         live = [(f.function, f.file, f.line) for f in frames]
         shown_first.append(first[: len(live)])  # a worker thread's event: its loop-thread part
         real.append(live)

@@ -8,6 +8,7 @@ import pytest
 
 from tests.helpers.shop_agents import KINDS, record_shop
 from tracer.debug.live_run import LiveRun
+from tracer.debug.options import DebuggerOptions
 from tracer.debug.session import build_session
 from tracer.replay.verify import verify_trace
 
@@ -35,7 +36,7 @@ def _live(spec: str, trace) -> list:
 def test_replayed_locals_of_a_users_agent_equal_its_live_locals_at_every_event(shop, kind):
     trace, spec = shop(kind)
     live = _live(spec, trace)
-    replay = build_session(trace, agents=[spec])
+    replay = build_session(trace, options=DebuggerOptions(agents=(spec,)))
     assert len(replay) == len(live)
     for position, (event, frames) in enumerate(live):
         replayed = replay.store.frames_at(position)
@@ -49,7 +50,7 @@ def test_replayed_locals_of_a_users_agent_equal_its_live_locals_at_every_event(s
 
 def test_parallel_calls_are_replayed_in_their_recorded_order_so_the_loops_locals_are_the_recorded_ones(shop):
     trace, spec = shop("calling")
-    replay = build_session(trace, agents=[spec])
+    replay = build_session(trace, options=DebuggerOptions(agents=(spec,)))
     seen = []
     for position in range(len(replay)):
         event = replay.store.event(position)

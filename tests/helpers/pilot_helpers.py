@@ -6,6 +6,7 @@ import asyncio
 
 from textual.widgets import Input, TabbedContent
 
+from tracer.debug.options import DebuggerOptions
 from tracer.tui.app import DebuggerApp
 from tracer.tui.launch import build_session
 from tracer.tui.panes.source_view import SourceView, is_highlighted
@@ -13,8 +14,10 @@ from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.panes.text_pane import TextPane
 
 
-def debugger(path, **options) -> DebuggerApp:
-    return DebuggerApp(build_session(path, **options))
+def debugger(path, *, breakpoints=(), agents=(), model=None, **session) -> DebuggerApp:
+    """The app on `path` (or a live run), with --break, --agent and --model as `loopscope debug` hands them down."""
+    options = DebuggerOptions(breakpoints=tuple(breakpoints), agents=tuple(agents), model=model)
+    return DebuggerApp(build_session(path, options=options, **session))
 
 
 def painting(app) -> bool:

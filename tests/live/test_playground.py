@@ -53,8 +53,7 @@ def test_call_with_the_same_prompt_replays_and_calls_no_model(live_env, capsys):
 async def test_e_edits_the_prompt_sends_it_shows_the_diff_and_f_forks(live_env, tmp_path):
     trace = shutil.copy(ROSE, tmp_path / "rose_pricing.jsonl")
     live_env.push(NEW_REPLY)
-    app = debugger(trace)
-    app.session.call_model = ("openai:fake-model", None)
+    app = debugger(trace, model="openai:fake-model")
     async with app.run_test(size=(140, 44)) as pilot:
         app.session.goto(1)  # the first llm_start
         await pilot.press("e")

@@ -16,6 +16,7 @@ from tests.helpers.hostile_agents import (
 )
 from tracer.agents.scenario_registry import UnknownAgent
 from tracer.agents.trust import UntrustedAgent, agent_ref, module_file, trusted_agent
+from tracer.debug.options import DebuggerOptions
 from tracer.debug.session import build_session
 from tracer.replay.fork import ForkError, fork_trace
 from tracer.replay.verify import verify_trace
@@ -110,7 +111,9 @@ def test_a_named_agent_runs_and_the_debugger_re_executes_it_for_real_locals(bait
     assert verify_trace(trace, ["evil:build"]).status == "ok"
     assert markers(bait) == ["evil.imported"]
     forget_bait()
-    session = build_session(trace, agents=["./evil.py:build"])  # the same file, spelt as a path
+    session = build_session(
+        trace, options=DebuggerOptions(agents=("./evil.py:build",))
+    )  # the same file, spelt as a path
     try:
         frames = session.store.frames_at(3)
         assert frames is not None, session.store.reenactment.problem

@@ -62,11 +62,23 @@ def test_unpriced_models_say_how_to_price_them():
 def test_an_override_file_prices_new_models_and_replaces_shipped_ones(tmp_path, monkeypatch):
     path = tmp_path / "prices.toml"
     path.write_text('[models."llama3"]\ninput = 1.0\noutput = 2.0\n[models."gpt-4o"]\ninput = 0\noutput = 0\n')
-    monkeypatch.setenv(ENV_PRICES, str(path))
-    prices = PriceTable.load()
+    prices = PriceTable.load(path)
     assert prices.price("llama3").input == 1.0
     assert prices.price("gpt-4o").output == 0
     assert prices.price("gpt-4o-mini").input == 0.15
+
+
+def test_the_users_prices_variable_is_read_by_the_command_not_by_the_table(tmp_path, monkeypatch):
+    from tracer.cli.options import price_table
+
+    path = tmp_path / "prices.toml"
+    path.write_text('[models."llama3"]\ninput = 1.0\noutput = 2.0\n')
+    monkeypatch.setenv(ENV_PRICES, str(path))
+    assert PriceTable.load().price("llama3") is None  # below cli/, only what is handed down counts
+    assert price_table(None).price("llama3").input == 1.0  # the command reads the user's variable
+    other = tmp_path / "other.toml"
+    other.write_text('[models."llama3"]\ninput = 5.0\noutput = 6.0\n')
+    assert price_table(other).price("llama3").input == 5.0  # --prices wins over the variable
 
 
 def test_a_malformed_override_is_one_clear_error(tmp_path):

@@ -342,8 +342,7 @@ async def test_ctrl_t_in_the_fork_box_stops_the_fork_at_the_first_changed_prompt
 
 
 async def test_with_a_model_given_the_fork_box_offers_to_ask_it(rose, here):
-    app = debugger(rose)
-    app.session.call_model = ("openai:gpt-4o-mini", None)
+    app = debugger(rose, model="openai:gpt-4o-mini")
     async with app.run_test(size=SIZE) as pilot:
         app.session.goto(5)
         await press(pilot, "f")

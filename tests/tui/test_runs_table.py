@@ -10,6 +10,7 @@ import pytest
 
 from tests.helpers.paths import FIXTURES, holding_kind
 from tests.helpers.pilot_helpers import settle
+from tracer.debug.options import DebuggerOptions
 from tracer.runs.catalogue import Catalogue
 from tracer.runs.columns import screen_columns
 from tracer.runs.listing import list_runs
@@ -32,7 +33,9 @@ def traces(tmp_path) -> Path:
 
 def app_for(folder: Path, lang: str = "en") -> RunsApp:
     listing = list_runs([folder], Catalogue.in_memory())
-    return RunsApp(RunsScreen(listing.rows, screen_columns(str(folder)), listing.shapes, lang), lang)
+    return RunsApp(
+        RunsScreen(listing.rows, screen_columns(str(folder)), listing.shapes, lang), DebuggerOptions(lang=lang)
+    )
 
 
 def shown_names(app: RunsApp) -> list[str]:

@@ -257,7 +257,7 @@ def test_chinese_locale_gives_chinese_narration_without_lang(capsys, monkeypatch
 def fake_debugger(monkeypatch):
     calls, codes = [], []
 
-    def open_debugger(trace_path, *, stops=None, breakpoints=(), title=None, live=None):
+    def open_debugger(trace_path, *, options=None, stops=None, title=None, live=None):
         calls.append((trace_path, stops, title))
         return codes.pop(0) if codes else 0
 

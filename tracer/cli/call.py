@@ -12,10 +12,11 @@ from rich.text import Text
 from executor.events import LLMEndEvent, LLMStartEvent, SourceRef
 
 from ..models.playground import PlaygroundError, configured_model, read_request, recorded_call, rerun_call
-from ..report.cost.prices import CallCost, PriceTable, call_costs
+from ..report.cost.prices import CallCost, call_costs
 from ..report.text.literal import literal
 from ..trace.reader import load_trace
 from . import COMMANDS
+from .options import price_table
 from .scenarios import add_agent_argument
 from .usage_error import UsageError
 
@@ -111,5 +112,5 @@ def _cost(call, rerun) -> CallCost | None:
         **envelope,
     )
     end = LLMEndEvent(seq=1, text=rerun.reply, usage=rerun.usage, duration=rerun.seconds, **envelope)
-    costs = call_costs([start, end], PriceTable.load())
+    costs = call_costs([start, end], price_table(None))  # $LOOPSCOPE_PRICES, if the user set it
     return costs[0] if costs else None

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import tempfile
 from pathlib import Path
 
 from . import COMMANDS
 from .language import LANG_HELP, chosen_language
 from .live_options import add_live_arguments, live_model
+from .options import debugger_options
 from .scenarios import AGENT_HELP, add_agent_argument, add_input_arguments, scenario_named
 from .terminal import can_show_debugger
 from .trace_choice import add_trace_id_argument, chosen_trace, ids_for
@@ -152,12 +152,8 @@ def _console() -> Console:
 
 def run(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    lang = chosen_language(args.lang)
-    if args.prices:  # checked now; the debugger's panes read the table through the environment
-        from ..report.cost.prices import ENV_PRICES, PriceTable  # late: see narrate_trace
-
-        PriceTable.load(args.prices)
-        os.environ[ENV_PRICES] = str(args.prices)
+    # One value for all the debugger is told (a bad --prices file is said now, before anything opens).
+    options = debugger_options(args, chosen_language(args.lang))
     to_terminal = can_show_debugger() and not args.as_text
     if args.live:
         live = _live_run(args)
@@ -166,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         from ..tui.launch import open_debugger  # Textual: --print and pipes never load it
 
-        return open_debugger(None, breakpoints=args.breaks, live=live, title=f"live: {args.live}", lang=lang)
+        return open_debugger(None, options=options, live=live, title=f"live: {args.live}")
     # Another tool's file holding several traces: the one --trace-id names, or the user's pick.
     trace = chosen_trace(args.trace, ids_for([args.trace], args.trace_ids)[0], ask=to_terminal)
     if not to_terminal:
@@ -175,6 +171,4 @@ def run(args: argparse.Namespace) -> int:
     from ..tui.launch import open_debugger  # Textual: --print and pipes never load it
 
     # With a trace, --model answers prompts edited in the playground (`e`); the trace itself is replayed.
-    return open_debugger(
-        trace, breakpoints=args.breaks, call_model=(args.model, args.base_url), lang=lang, agents=args.agents
-    )
+    return open_debugger(trace, options=options)

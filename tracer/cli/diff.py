@@ -9,6 +9,7 @@ from pathlib import Path
 from ..report.diff import TraceDiff, diff_traces, render_diff
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .options import price_table
 from .output_guard import add_force_option, check_output
 from .progress_bar import progress_bar
 from .trace_choice import add_trace_id_argument, chosen_trace, ids_for
@@ -62,7 +63,7 @@ def _write_html(diff: TraceDiff, files: tuple[str, str], html: str) -> None:
     from .export import write_atomically
 
     with progress_bar("writing the diff page") as report:
-        text = diff_page(diff, files, report)
+        text = diff_page(diff, files, report, price_table(None))  # $LOOPSCOPE_PRICES, if the user set it
     output = Path(html)
     try:
         write_atomically(output, text)

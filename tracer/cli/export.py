@@ -16,6 +16,7 @@ from ..report.mermaid import loop_state_diagram, mermaid_state_diagram
 from ..trace.literal_text import escape_controls_in_json, scrub
 from ..trace.transitions import Trace
 from . import COMMANDS
+from .options import price_table
 from .output_guard import add_force_option, check_output
 from .progress_bar import progress_bar
 from .usage_error import UsageError
@@ -142,7 +143,7 @@ def _html(args: argparse.Namespace) -> int:
     from ..report.html.trace_page import trace_page  # late: only --html needs the page's renderers
 
     with progress_bar("exporting") as report:
-        text = trace_page(args.traces[0], report)
+        text = trace_page(args.traces[0], report, price_table(None))  # $LOOPSCOPE_PRICES, if the user set it
     args.output = args.html
     size = len(text.encode("utf-8"))
     shown = f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.0f} kB"

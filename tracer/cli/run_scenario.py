@@ -18,7 +18,6 @@ from ..models.live_model import SkippingClock
 from ..replay.builder import replayed_executor
 from ..replay.recorded_answers import ReplayDivergence
 from ..replay.verify import recorded_inputs
-from ..report.cost.prices import PriceTable
 from ..report.narration.ledger import Ledger
 from ..report.narration.narrator import Narrator
 from ..report.text.literal import literal
@@ -27,6 +26,7 @@ from ..trace.redact import Redactor
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriteError, TraceWriter
 from .live_options import live_model, wants_live
+from .options import price_table
 from .scenarios import fixture_for, scenario_named
 from .usage_error import UsageError
 
@@ -67,7 +67,7 @@ def run_scenario(args: argparse.Namespace) -> int:
     except UnknownAgent as error:  # the user's build(model) raised, or returned no AgentExecutor
         raise UsageError(error.args[0]) from None
     executor, meta, redactor, done = setup
-    ledger = Ledger(prices=PriceTable.load(args.prices))
+    ledger = Ledger(prices=price_table(args.prices))
     writer = TraceWriter(args.trace, redactor=redactor, **header_meta(scenario), **meta) if args.trace else None
     narrator = Narrator(console, show_prompts=args.prompts, redactor=writer.redactor if writer else redactor)
     listeners: list[Listener] = [narrator, ledger.add]

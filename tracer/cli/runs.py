@@ -11,18 +11,19 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..debug.shipped import user_fork_dir
-from ..report.cost.prices import ENV_PRICES, PriceTable
 from ..runs.aggregates import by_model, by_tool
-from ..runs.catalogue import Catalogue, chosen_location
+from ..runs.catalogue import ENV_CATALOGUE, Catalogue, chosen_location
 from ..runs.charts import run_charts
 from ..runs.columns import MODEL_COLUMNS, TOOL_COLUMNS, Column, run_columns, screen_columns
 from ..runs.listing import RunList, list_runs
+from ..runs.options import RunsOptions
 from ..runs.run_fields import RUN_FIELDS, sort_key
 from ..runs.run_row import RunRow
 from ..runs.where import ConditionError, RunCondition
 from ..trace.literal_text import escape_controls_in_json, scrub
 from . import COMMANDS
 from .language import LANG_HELP, chosen_language
+from .options import price_table
 from .output_guard import add_force_option, check_output
 from .progress_bar import progress_bar
 from .runs_table import runs_lines, stats_lines
@@ -116,48 +117,66 @@ def _localiser(lang: str) -> Callable[[str], str]:
     return lambda text: localise(text, lang)
 
 
-def shown_from(args: argparse.Namespace) -> str | None:
+def shown_from(paths: Sequence[str]) -> str | None:
     """Paths are shown below the one folder named (`loopscope runs traces/`), else below this folder."""
-    return args.paths[0] if len(args.paths) == 1 and os.path.isdir(args.paths[0]) else None
+    return paths[0] if len(paths) == 1 and os.path.isdir(paths[0]) else None
 
 
-def _paths(args: argparse.Namespace) -> list[str]:
-    paths = list(args.paths) or ["."]
-    if args.forks and user_fork_dir().is_dir():
+def _paths(named: Sequence[str], forks: bool) -> tuple[str, ...]:
+    paths = list(named) or ["."]
+    if forks and user_fork_dir().is_dir():
         paths.append(str(user_fork_dir()))
-    return paths
+    return tuple(paths)
+
+
+def runs_options(args: argparse.Namespace) -> RunsOptions:
+    """The arguments as one value; what the user got wrong (--sort, --lang, --prices) is said here."""
+    return RunsOptions(
+        paths=_paths(args.paths, args.forks),
+        shown_below=shown_from(args.paths),
+        where=args.where,
+        order=sort_order(args.sort),
+        by=args.by,
+        as_json=args.json,
+        as_text=args.as_text,
+        charts=args.charts,
+        html=args.html,
+        imports=args.imports,
+        export_otlp=args.export_otlp,
+        catalogue=args.catalogue or os.environ.get(ENV_CATALOGUE) or None,  # the user's variable, read here
+        lang=chosen_language(args.lang),
+        prices=price_table(args.prices),  # last: reads a file, once the words are known good
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     condition = _condition(args.where)  # what the user got wrong is said before anything is read
-    order = sort_order(args.sort)
-    lang = chosen_language(args.lang)
-    prices = PriceTable.load(args.prices)
-    location, owned = chosen_location(args.catalogue)
+    options = runs_options(args)
+    location, owned = chosen_location(options.catalogue)
     catalogue = Catalogue.open(location, owned)
     try:
         with progress_bar("reading runs", unit="files", stages=False) as report:  # the first listing reads every file
-            listing = list_runs(_paths(args), catalogue, imports=args.imports, prices=prices, progress=report)
+            listing = list_runs(
+                options.paths, catalogue, imports=options.imports, prices=options.prices, progress=report
+            )
         for note in listing.notes:
             print(scrub(f"loopscope: {note}"), file=sys.stderr)
-        rows = _sorted(condition.select(listing.rows, listing.shapes) if condition else listing.rows, order)
-        check_output(args.html, [*args.paths, *(row.path for row in listing.rows)], args.force)
-        if args.export_otlp:
-            return _export(rows, args.export_otlp)
-        if args.html or args.charts:
-            return _charts(rows, args, prices, lang)
-        if args.by:
-            return _aggregate(rows, args, prices, lang)
-        if args.json:
+        rows = _sorted(condition.select(listing.rows, listing.shapes) if condition else listing.rows, options.order)
+        check_output(options.html, [*options.paths, *(row.path for row in listing.rows)], args.force)
+        if options.export_otlp:
+            return _export(rows, options.export_otlp)
+        if options.html or options.charts:
+            return _charts(rows, options)
+        if options.by:
+            return _aggregate(rows, options)
+        if options.as_json:
             _print_json(row.to_json() for row in rows)
             return 0
-        if can_show_debugger() and not args.as_text:
-            if args.prices:  # the debugger's panes read the table through the environment
-                os.environ[ENV_PRICES] = str(args.prices)
-            from ..tui.runs_app import open_runs  # Textual: printing never loads it
+        if can_show_debugger() and not options.as_text:
+            from ..tui.runs_app import open_runs  # Textual (about 0.3 s): printing never loads it
 
-            return open_runs(listing, rows, order, args.where, screen_columns(shown_from(args)), lang)
-        _print_table(listing, rows, run_columns(shown_from(args)), lang)
+            return open_runs(listing, rows, options, screen_columns(options.shown_below))
+        _print_table(listing, rows, run_columns(options.shown_below), options.lang)
         return 0
     finally:
         catalogue.close()
@@ -189,37 +208,37 @@ def summary_line(listing: RunList, rows: Sequence[RunRow]) -> str:
     return " · ".join(parts)
 
 
-def _aggregate(rows: Sequence[RunRow], args: argparse.Namespace, prices: PriceTable, lang: str) -> int:
+def _aggregate(rows: Sequence[RunRow], options: RunsOptions) -> int:
     readable = [row for row in rows if row.readable]
-    if args.by == "tool":
+    if options.by == "tool":
         tools = by_tool(readable)
-        if args.json:
+        if options.as_json:
             _print_json(stat.to_json() for stat in tools)
         else:
-            print("\n".join(stats_lines(tools, TOOL_COLUMNS, _localiser(lang))))
+            print("\n".join(stats_lines(tools, TOOL_COLUMNS, _localiser(options.lang))))
     else:
-        models = by_model(readable, prices)
-        if args.json:
+        models = by_model(readable, options.prices)
+        if options.as_json:
             _print_json(stat.to_json() for stat in models)
         else:
-            print("\n".join(stats_lines(models, MODEL_COLUMNS, _localiser(lang))))
+            print("\n".join(stats_lines(models, MODEL_COLUMNS, _localiser(options.lang))))
     print(scrub(f"over {len(readable):,} run(s)"), file=sys.stderr)
     return 0
 
 
-def _charts(rows: Sequence[RunRow], args: argparse.Namespace, prices: PriceTable, lang: str) -> int:
-    charts = run_charts(rows, prices)
-    if args.charts:
+def _charts(rows: Sequence[RunRow], options: RunsOptions) -> int:
+    charts = run_charts(rows, options.prices)
+    if options.charts:
         from .runs_charts import chart_text  # late: plotext, an extra, only for --charts
 
         width = min(shutil.get_terminal_size((100, 24)).columns, 120)
         print(chart_text(charts, width, colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR"),
-                         localise=_localiser(lang)))  # fmt: skip
-    if args.html:
+                         localise=_localiser(options.lang)))  # fmt: skip
+    if options.html:
         from ..runs.charts_html import charts_page  # late: only --html writes a page
         from .export import write_atomically
 
-        output = Path(args.html)
+        output = Path(options.html)
         try:
             write_atomically(output, charts_page(charts, rows, f"loopscope runs · {len(rows):,} runs"))
         except OSError as error:

@@ -28,8 +28,14 @@ from ..trace.literal_text import scrub
 from ..trace.reader import load_trace
 from . import COMMANDS
 from .language import chosen_language, default_language  # noqa: F401  (default_language: tests)
+from .options import debugger_options
 from .terminal import can_show_debugger
 from .usage_error import UsageError
+
+TYPE_CHECKING = False  # not typing's: see scenarios.py
+if TYPE_CHECKING:  # the values are built (and their modules loaded) only when a tutorial runs
+    from ..debug.options import DebuggerOptions
+    from ..report.cost.prices import PriceTable
 
 LABELS = {
     "en": {
@@ -175,7 +181,9 @@ def _answer_text(stop: PredictStop, lang: str, width: int) -> Text:
     return Text.assemble((answer + "\n", "bold magenta"), (say("predict.why", lang) + "\n", "bold"), indent(why, "  "))
 
 
-def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str, predict: bool = False) -> None:
+def print_part(
+    console: Console, tutorial: Tutorial, part: Scenario, lang: str, prices: PriceTable, predict: bool = False
+) -> None:
     from ..report.narration.ledger import Ledger  # the printed walk's alone: the debugger starts without it
 
     events, stops = _part_events(tutorial, part, lang)
@@ -199,7 +207,7 @@ def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str, 
             number, stop = by_seq[event.seq]
             console.print(_stop_panel(stop, number, len(stops), events, lang, console.width - 4))
     console.print(Text("\n" + LABELS[lang]["ledger"], style="bold"))
-    for line in Ledger.of(events).lines():  # tool names and errors of the run: shown literally
+    for line in Ledger.of(events, prices).lines():  # tool names and errors of the run: shown literally
         console.print(literal("  " + line))
 
 
@@ -228,7 +236,9 @@ def debugger_opener() -> Callable[..., int] | None:
     return getattr(module, "open_debugger", None)
 
 
-def open_parts(opener: Callable[..., int], tutorial: Tutorial, parts: Sequence[Scenario], lang: str) -> int:
+def open_parts(
+    opener: Callable[..., int], tutorial: Tutorial, parts: Sequence[Scenario], lang: str, options: DebuggerOptions
+) -> int:
     """The debugger on the first chosen part; space past a part's last stop opens the next one in
     the same window (and T any part), so q always leaves."""
     part = parts[0]
@@ -242,10 +252,12 @@ def open_parts(opener: Callable[..., int], tutorial: Tutorial, parts: Sequence[S
 
         run = live_tutorial_run(tutorial.name)
         title = f"{_part_heading(tutorial, part, lang)} · {run.scenario.source}"
-        code = opener(None, stops=stops, title=title, live=run, message=live_tutorial_message(run, lang))
+        code = opener(
+            None, options=options, stops=stops, title=title, live=run, message=live_tutorial_message(run, lang)
+        )
         print(scrub(live_tutorial_epilogue(run, lang)))
         return code
-    return opener(part.fixture, stops=stops, title=_part_heading(tutorial, part, lang))
+    return opener(part.fixture, options=options, stops=stops, title=_part_heading(tutorial, part, lang))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -257,12 +269,14 @@ def run(args: argparse.Namespace) -> int:
     tutorial = _tutorial_named(args.name)
     parts = _chosen_parts(tutorial, args.part)
     opener = None if args.as_text or not stdout_is_terminal() else debugger_opener()
+    # The tutorial's narration sets the debugger's language (lang=None); prices are the user's, if set.
+    options = debugger_options(args, None)
     if opener is not None and args.predict:  # the debugger's own quiz is not built yet: say so, then print
         print(say("predict.printed_instead", lang), file=sys.stderr)
         opener = None
     if opener is not None:
-        return open_parts(opener, tutorial, parts, lang)
+        return open_parts(opener, tutorial, parts, lang, options)
     console.print(Text("══ " + tutorial.title(lang), style="bold"), soft_wrap=True)
     for part in parts:
-        print_part(console, tutorial, part, lang, predict=args.predict)
+        print_part(console, tutorial, part, lang, options.price_table(), predict=args.predict)
     return 0

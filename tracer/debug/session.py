@@ -20,6 +20,7 @@ from .cost_book import CostBook
 from .event_filter import EventFilter, FilteredView
 from .event_store import EventStore, LiveStore, ReplayStore
 from .line_breakpoints import callee_book
+from .options import DEFAULT_OPTIONS, DebuggerOptions
 from .source_map import FrameLocation, definition_line, frame_locations
 from .stepping import Motion, MotionSearch, Stop
 
@@ -45,9 +46,17 @@ class DebugSession:
     """Position, frame selection and messages; every pane is drawn from this."""
 
     def __init__(
-        self, store: EventStore, breakpoints: BreakpointSet, stops: Sequence[Any] = (), title: str | None = None
+        self,
+        store: EventStore,
+        breakpoints: BreakpointSet,
+        stops: Sequence[Any] = (),
+        title: str | None = None,
+        options: DebuggerOptions = DEFAULT_OPTIONS,
+        *,
+        wait_for_locals: bool = False,
     ) -> None:
         self.store = store
+        self.options = options  # what the user asked for (prices, playground model, --lang): read, never set
         self.breakpoints = breakpoints
         self.stops = sorted(stops, key=lambda stop: stop.seq)
         self.title = title or store.path.name
@@ -56,12 +65,11 @@ class DebugSession:
         self.message = "S N R C: the same motions backwards · ? lists every key"  # the footer has s n r c
         self.search_text = ""
         self.view = FilteredView()  # the timeline filter; stepping ignores it unless step_within
-        self.call_model: tuple[str | None, str | None] = (None, None)  # playground: (--model, --base-url)
         self.lang = "en"  # the language the debugger's own words are shown in (a tutorial's)
-        self.requested_lang: str | None = None  # --lang, which wins over the tutorial's
-        # False: real locals are only shown once a worker has re-executed the recording that far
-        # (the window sets it, so no frame waits for the re-run); True: asking re-executes now.
-        self.wait_for_locals = True
+        self.requested_lang: str | None = options.lang  # --lang, which wins over the tutorial's
+        # False (the window's): real locals are only shown once a worker has re-executed the recording
+        # that far, so no frame waits for the re-run; True (a script's): asking re-executes now.
+        self.wait_for_locals = wait_for_locals
 
     # -- events -------------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -77,7 +85,7 @@ class DebugSession:
     @cached_property
     def costs(self) -> CostBook:
         """Tokens and dollars of the model calls (the price table is read on first use)."""
-        return CostBook(self.store)
+        return CostBook(self.store, self.options.price_table())
 
     @property
     def index_ready(self) -> bool:
@@ -266,13 +274,14 @@ def build_session(
     trace_path: str | os.PathLike[str] | None,
     *,
     stops: Sequence[Any] | None = None,
-    breakpoints: Sequence[str] = (),
     title: str | None = None,
     live: LiveRun | None = None,
-    agents: Sequence[str] = (),
+    options: DebuggerOptions = DEFAULT_OPTIONS,
+    wait_for_locals: bool = False,
 ) -> DebugSession:
     """The session the app shows. Raises TraceFormatError (bad trace) or BreakpointSpecError (bad --break).
-    `agents`: the user's --agent specs; a trace's agent is re-run for real locals only if trusted."""
+    `options.agents`: the user's --agent specs; a trace's agent is re-run for real locals only if trusted.
+    `wait_for_locals`: True for a script that wants a frame's real locals when it asks (see DebugSession)."""
     store: EventStore
     if live is not None:
         store = LiveStore(live)
@@ -281,17 +290,17 @@ def build_session(
             store.append(*pulled)
         path = store.path
     elif trace_path is not None:
-        store = ReplayStore(TraceFile(trace_path), agents)
+        store = ReplayStore(TraceFile(trace_path), options.agents)
         path = Path(trace_path)  # as the user named it (an imported file's store reads a converted copy)
     else:
         raise TypeError("build_session needs a trace file or a live run")
     marks = BreakpointSet.for_trace(path)
     marks.callees = callee_book(store)  # where line breakpoints in the user's files reach
     marks.traced = live.traced_tools if live is not None else None
-    for spec in breakpoints:
+    for spec in options.breakpoints:
         marks.add(spec)
     marks.update_reach()
-    return DebugSession(store, marks, stops or (), title)
+    return DebugSession(store, marks, stops or (), title, options, wait_for_locals=wait_for_locals)
 
 
 def _same_stack(live: Sequence[Any], recorded: Sequence[str]) -> bool:

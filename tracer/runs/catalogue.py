@@ -46,10 +46,10 @@ def default_location(environ: os._Environ[str] | dict[str, str] | None = None) -
 
 
 def chosen_location(named: str | os.PathLike[str] | None) -> tuple[Path, bool]:
-    """(where the catalogue is, whether loopscope owns that place): --catalogue, else $LOOPSCOPE_CATALOGUE,
-    else the default. Only the default is ours to replace when it holds something that is not SQLite."""
-    given = named or os.environ.get(ENV_CATALOGUE)
-    return (Path(given), False) if given else (default_location(), True)
+    """(where the catalogue is, whether loopscope owns that place): the file `named` (--catalogue, else
+    $LOOPSCOPE_CATALOGUE: the command reads the user's variable), else the default. Only the default is
+    ours to replace when it holds something that is not SQLite."""
+    return (Path(named), False) if named else (default_location(), True)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..debug.options import DEFAULT_OPTIONS, DebuggerOptions
 from ..debug.session import build_session
 from ..startup import is_trace_write_error
 from ..trace.literal_text import scrub
@@ -31,23 +32,19 @@ def _keymap() -> dict[str, str]:
 def open_debugger(
     trace_path: str | os.PathLike[str] | None,
     *,
+    options: DebuggerOptions = DEFAULT_OPTIONS,
     stops: Sequence[Any] | None = None,
-    breakpoints: Sequence[str] = (),
     title: str | None = None,
     live: LiveRun | None = None,
-    call_model: tuple[str | None, str | None] = (None, None),
-    lang: str | None = None,
-    agents: Sequence[str] = (),
     message: str | None = None,
 ) -> int:
     """Run the debugger until the user quits; returns the exit code.
 
+    `options` are what the user asked for (DebuggerOptions: prices, --lang, trusted --agent specs,
+    --break specs, the playground's --model); what the debugger opens from inside inherits them.
     `stops` are tutorial narration stops (objects with .seq, .title, .text): a Narration pane
-    shows the current one and space goes to the next. `breakpoints` are specs as for --break.
+    shows the current one and space goes to the next.
     With `live`, events come from that run as the user steps, and trace_path is ignored.
-    `call_model` (PROVIDER:NAME, base URL) answers prompts edited in the playground.
-    `lang` (en, zh) is the language of the debugger's own words; default: a tutorial's, else English.
-    `agents` are the user's --agent specs: a trace's agent is re-run (real locals, forks) only if trusted.
     `message`: the status line's first words, instead of the keys.
     """
     try:
@@ -55,9 +52,7 @@ def open_debugger(
     except ValueError as error:
         print(scrub(f"loopscope: LOOPSCOPE_KEYMAP: {error}"), file=sys.stderr)
         return 2
-    session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live, agents=agents)
-    session.call_model = call_model  # who answers an edited prompt in the playground (`e`)
-    session.requested_lang = lang
+    session = build_session(trace_path, stops=stops, title=title, live=live, options=options)
     if message:
         session.message = message
     app = DebuggerApp(session, keymap=keymap)

@@ -8,10 +8,12 @@ from collections.abc import Sequence
 from textual.app import App
 from textual.binding import Binding
 
+from ..debug.options import DEFAULT_OPTIONS, DebuggerOptions
 from ..debug.session import DebugSession, build_session
 from ..report.diff import diff_traces, render_diff
 from ..runs.columns import Column
 from ..runs.listing import RunList
+from ..runs.options import RunsOptions
 from ..runs.run_fields import sort_key
 from ..runs.run_row import RunRow
 from ..trace.format_error import TraceFormatError
@@ -32,9 +34,12 @@ class RunsApp(App[int]):
     BINDINGS = [Binding("q", "back_to_runs", "back to the runs table", id="runs-back")]
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, table: RunsScreen, lang: str = "en", keymap: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, table: RunsScreen, options: DebuggerOptions = DEFAULT_OPTIONS, keymap: dict[str, str] | None = None
+    ) -> None:
         super().__init__()
-        self.table, self.lang = table, lang
+        self.table, self.options = table, options  # a run opened from the table is shown with these
+        self.lang = lang = options.lang or "en"
         self.keymap = dict(keymap or {})  # binding id -> keys (the help screens show these)
         self.opened: list[DebugSession] = []  # closed at exit, as DebuggerApp closes its own
         relabel(self, lang)
@@ -48,11 +53,10 @@ class RunsApp(App[int]):
 
     def on_open_run(self, message: OpenRun) -> None:
         try:
-            session = build_session(message.path)
+            session = build_session(message.path, options=self.options)
         except (TraceFormatError, OSError) as error:  # changed since it was listed
             self.table.say(f"cannot open it: {error}")
             return
-        session.requested_lang = self.lang
         session.message = f"opened from the runs table · q goes back to it · {message.shown}"
         self.opened.append(session)
         self.push_screen(DebuggerScreen(session))
@@ -103,16 +107,10 @@ class RunsApp(App[int]):
             session.store.close()
 
 
-def open_runs(
-    listing: RunList,
-    rows: Sequence[RunRow],
-    order: tuple[str, bool] | None,
-    where: str | None,
-    columns: Sequence[Column],
-    lang: str,
-) -> int:
+def open_runs(listing: RunList, rows: Sequence[RunRow], options: RunsOptions, columns: Sequence[Column]) -> int:
     """Show the table until the user quits; returns the exit code. `rows` are the ones --where kept, in
-    `order` (run field, descending); F can widen the view to every run listed."""
+    --sort's order (options.order: run field, descending); F can widen the view to every run listed."""
+    order, lang = options.order, options.lang
     try:
         keymap = keymap_from_environment()
     except ValueError as error:
@@ -120,10 +118,10 @@ def open_runs(
         return 2
     every = sorted(listing.rows, key=sort_key(*order)) if order else listing.rows
     table = RunsScreen(every, columns, listing.shapes, lang)
-    table.shown, table.condition = list(rows), where or ""
+    table.shown, table.condition = list(rows), options.where or ""
     if order:
         table.sort_by, table.descending = order
-    app = RunsApp(table, lang, keymap)
+    app = RunsApp(table, options.debugger(), keymap)
     try:
         code = app.run()
     finally:

@@ -37,12 +37,12 @@ class PriceTable:
 
     @classmethod
     def load(cls, override: str | os.PathLike[str] | None = None) -> PriceTable:
-        """The shipped table, overlaid by `override` or else the file named by $LOOPSCOPE_PRICES."""
+        """The shipped table, overlaid by the file `override` names. $LOOPSCOPE_PRICES is the user's,
+        read by the command (tracer/cli/options.py) and handed down as `override`, never read here."""
         shipped = tomllib.loads(resources.files(__package__).joinpath("prices.toml").read_text("utf-8"))
         entries = dict(shipped["models"])
-        path = override or os.environ.get(ENV_PRICES)
-        if path:
-            entries.update(_read_override(Path(path)))
+        if override:
+            entries.update(_read_override(Path(override)))
         return cls(entries)
 
     def price(self, model: str) -> Price | None:

@@ -5,19 +5,23 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..cost.prices import PriceTable
 from ..diff import TraceDiff, render_diff
 from .page import esc, page
 from .trace_page import Progress, trace_section
 
 
 def diff_page(
-    diff: TraceDiff, paths: tuple[str | os.PathLike[str], str | os.PathLike[str]], progress: Progress | None = None
+    diff: TraceDiff,
+    paths: tuple[str | os.PathLike[str], str | os.PathLike[str]],
+    progress: Progress | None = None,
+    prices: PriceTable | None = None,
 ) -> str:
     """The page: the aligned transitions as `loopscope diff` prints them, then A beside B (anchors a-eN, b-eN)."""
     names = (str(paths[0]), str(paths[1]))
     verdict = "the runs take the same transitions" if diff.same else "the runs part (first row marked ≠)"
     sides = [
-        f"<section>{''.join(trace_section(path, run=f'{side}-', progress=progress))}</section>"
+        f"<section>{''.join(trace_section(path, run=f'{side}-', progress=progress, prices=prices))}</section>"
         for side, path in zip("ab", paths)
     ]
     body = (

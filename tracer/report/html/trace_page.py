@@ -22,12 +22,12 @@ COST_LIMIT = 50_000  # model calls priced one by one; past it the page gives no 
 Progress = Callable[[str, int, int], None]  # (what, done, of how many)
 
 
-def _costs(trace: TraceFile, index: TraceIndex) -> tuple[dict[int, CallCost], CostTotal | None]:
+def _costs(trace: TraceFile, index: TraceIndex, prices: PriceTable) -> tuple[dict[int, CallCost], CostTotal | None]:
     """Each call's cost by the seq of its llm_start and llm_end, and the run's total."""
     if index.count("llm_end") > COST_LIMIT:
         return {}, None
     wanted = sorted({*index.position_list("llm_start"), *index.position_list("llm_end")})
-    calls = call_costs((trace[p] for p in wanted), PriceTable.load())
+    calls = call_costs((trace[p] for p in wanted), prices)
     by_seq = {seq: call for call in calls for seq in (call.start_seq, call.end_seq)}
     return by_seq, CostTotal.of(calls) if calls else None
 
@@ -66,15 +66,17 @@ def trace_section(
     run: str = "",
     redactor: Redactor | None = None,
     progress: Progress | None = None,
+    prices: PriceTable | None = None,
 ) -> Iterator[str]:
-    """The page's parts for one trace, in order; `run` prefixes its anchors (a diff has two)."""
+    """The page's parts for one trace, in order; `run` prefixes its anchors (a diff has two).
+    `prices`: the command's table (--prices, $LOOPSCOPE_PRICES); the shipped one when not given."""
     with TraceFile(path) as trace:
         index = TraceIndex.build(
             trace, (lambda share: progress("indexing", int(share * 100), 100)) if progress else None
         )
         step = (lambda done, of: progress("reading times", done, of)) if progress else None
         waterfall = waterfall_of_trace(trace, index, step)
-        costs, total = _costs(trace, index)
+        costs, total = _costs(trace, index, prices or PriceTable.load())
         header = trace.header
         name = header.scenario or Path(path).name
         notes = [n for n in (trace.import_note, trace.notice, trace.warning) if n]
@@ -98,7 +100,7 @@ def trace_section(
         yield "</div>" + pages.data_block()
 
 
-def trace_page(path: str | os.PathLike[str], progress: Progress | None = None) -> str:
+def trace_page(path: str | os.PathLike[str], progress: Progress | None = None, prices: PriceTable | None = None) -> str:
     """The whole page for one trace."""
-    body = "".join(trace_section(path, progress=progress))
+    body = "".join(trace_section(path, progress=progress, prices=prices))
     return page(f"loopscope · {Path(path).name}", body)

@@ -38,7 +38,7 @@ class Ledger:
     _calls_this_reply: int = field(default=0, repr=False)
     outcome: str = "unfinished"
     stopped_by: str = ""
-    prices: PriceTable | None = None  # the shipped table (and $LOOPSCOPE_PRICES) when not given
+    prices: PriceTable | None = None  # the shipped table when not given (a command hands the user's down)
     calls: list[CallCost] = field(default_factory=list)
     _open_call: list[EventBase] = field(default_factory=list, repr=False)
 

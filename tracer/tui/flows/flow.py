@@ -37,8 +37,7 @@ class Flow(Widget):
         return {}
 
     def say(self, text: str) -> None:
-        self.session.message = text
-        self.post_message(Say(text))
+        self.post_message(Say(text))  # the screen shows it: the words travel in the message
 
     def busy(self, reason: str) -> None:
         self.post_message(Busy(reason))

@@ -6,6 +6,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -146,7 +147,7 @@ class ForkFlow(Flow):
         except (ForkError, TraceFormatError) as error:
             self.say(f"cannot fork here: {first_line_of(error)}")
             return
-        model = self.session.call_model[0]  # debug --model: a changed prompt may be sent to it
+        model = self.session.options.model  # debug --model: a changed prompt may be sent to it
         self.app.push_screen(
             ForkScreen(at, event.kind, change, recorded, model),
             lambda chosen: self.fork_with(at, change, *(chosen or (None,))),
@@ -172,7 +173,7 @@ class ForkFlow(Flow):
 
         try:
             reply, observation = (text, None) if change == "reply" else (None, text)
-            live = configured_model(*self.session.call_model)[1] if after_fork == "live" else None
+            live = configured_model(*self.session.options.call_model)[1] if after_fork == "live" else None
             result = fork_trace(
                 parent,
                 at,
@@ -199,9 +200,9 @@ class ForkFlow(Flow):
 
     def _open_fork(self, result: ForkResult, at: int, change: str) -> None:
         kind = self.session.event(at).kind
-        breakpoints = [bp.spec for bp in self.session.breakpoints]  # carried over: the same questions
-        try:
-            session = build_session(result.path, breakpoints=breakpoints, agents=self._agents())
+        breakpoints = tuple(bp.spec for bp in self.session.breakpoints)  # carried over: the same questions
+        try:  # the fork is seen as its parent was: the same prices, language, trusted agents, model
+            session = build_session(result.path, options=replace(self.session.options, breakpoints=breakpoints))
         except (TraceFormatError, OSError) as error:
             self._fork_failed(error)
             return

@@ -29,7 +29,7 @@ class PlaygroundFlow(Flow):
         except PlaygroundError as error:
             self.say(f"e works at a model call: {error}")
             return
-        spec, base_url = session.call_model
+        spec, base_url = session.options.call_model
         self.app.push_screen(
             PlaygroundScreen(call, spec, base_url), lambda reply: self._after_playground(call.at, reply)
         )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from tutorials.narration import NarrationMismatch, tutorial_stops
 from tutorials.notes_file import NotesFileError
 from tutorials.registry import TUTORIALS, Tutorial
 
+from ...debug.options import DEFAULT_OPTIONS, DebuggerOptions
 from ...debug.session import DebugSession, build_session
 from ...trace.reader import TraceFormatError, load_trace
 from ..screens.tutorial_picker import TutorialPicker, part_number
@@ -30,7 +32,7 @@ def part_title(tutorial: Tutorial, number: int, lang: str) -> str:
     return f"{title} · {part_number(number + 1, tutorial, lang)}: {label}"
 
 
-def tutorial_session(name: str, number: int, lang: str) -> DebugSession:
+def tutorial_session(name: str, number: int, lang: str, options: DebuggerOptions = DEFAULT_OPTIONS) -> DebugSession:
     """Part `number` of tutorial `name` on its fixture, at its first stop. Raises LookupError
     (no recording), TraceFormatError, NarrationMismatch or NotesFileError, each one line."""
     tutorial = TUTORIALS[name]
@@ -44,10 +46,10 @@ def tutorial_session(name: str, number: int, lang: str) -> DebugSession:
 
         run = live_tutorial_run(name)
         title = f"{part_title(tutorial, number, lang)} · {run.scenario.source}"
-        session = build_session(None, stops=stops, title=title, live=run)
+        session = build_session(None, stops=stops, title=title, live=run, options=options)
         session.message = live_tutorial_message(run, lang)
         return session
-    session = build_session(part.fixture, stops=stops, title=part_title(tutorial, number, lang))
+    session = build_session(part.fixture, stops=stops, title=part_title(tutorial, number, lang), options=options)
     if stops:
         session.goto(stops[0].seq)
     return session
@@ -94,7 +96,10 @@ class TutorialFlow(Flow):
             return
         name, number = chosen
         try:
-            session = tutorial_session(name, number, lang)
+            # Priced and trusted as this session was; it speaks its narration's language, and the
+            # --break specs were this trace's.
+            options = replace(self.session.options, breakpoints=(), lang=None)
+            session = tutorial_session(name, number, lang, options)
         except (LookupError, TraceFormatError, NarrationMismatch, NotesFileError, OSError) as error:
             self.say(f"cannot open tutorial {name}: {first_line_of(error)}")
             return

@@ -83,7 +83,6 @@ class DebuggerScreen(Screen[None]):
     def __init__(self, session: DebugSession) -> None:
         super().__init__()
         self.session = session
-        session.wait_for_locals = False  # no frame waits for the re-execution: a flow's worker does it
         self.busy = ""
         self.lang = session.lang = session.requested_lang or chrome_language(session.stops)
         if self.lang != "en":  # the footer and help read the descriptions: they speak the notes' language
@@ -234,6 +233,7 @@ class DebuggerScreen(Screen[None]):
 
     # -- messages: from the flows and panes ---------------------------------------------------------
     def on_say(self, message: Say) -> None:
+        self.session.message = message.text  # the message carries its words; the flow keeps none
         self.status.show(self.session, self.busy)
 
     def on_waiting(self, message: Waiting) -> None:
