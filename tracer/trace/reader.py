@@ -20,6 +20,7 @@ from executor.events import (
     event_from_json,
 )
 
+from .event_time import time_problem
 from .format_error import TraceFormatError
 from .header import TraceHeader, header_from
 from .literal_text import scrub
@@ -171,14 +172,29 @@ class TraceFile:
         """Event `index` as a plain dict, whole prompt included, without model validation (fast)."""
         raw = self.raw_line(index)
         if b'"prompt_base"' in raw:
-            return self._with_full_prompt(raw, index + 2)
+            fields = self._with_full_prompt(raw, index + 2)
+        else:
+            fields = self._json_fields(raw, index + 2)
+        problem = time_problem(fields.get("t")) if isinstance(fields, dict) else None
+        if problem:
+            raise TraceFormatError(self.path, index + 2, problem)
+        return fields
+
+    def _json_fields(self, raw: bytes, line_no: int) -> Any:
         try:
             return json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise TraceFormatError(self.path, index + 2, "not valid JSON") from None
+            raise TraceFormatError(self.path, line_no, "not valid JSON") from None
 
     def _decode_uncached(self, index: int) -> Event:
         line_no = index + 2
+        event = self._validated(index, line_no)
+        problem = time_problem(event.t)
+        if problem:
+            raise TraceFormatError(self.path, line_no, problem)
+        return event
+
+    def _validated(self, index: int, line_no: int) -> Event:
         raw = self._raw(index + 1)
         if not raw.strip():
             raise TraceFormatError(self.path, line_no, "blank line where an event was expected")
