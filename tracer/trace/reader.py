@@ -1,9 +1,8 @@
-"""Reads JSONL traces: a line index over a memory map, events decoded only when asked for."""
+"""Reads JSONL traces: a line index over the file (read by offset), events decoded only when asked for."""
 
 from __future__ import annotations
 
 import json
-import mmap
 import os
 import stat
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from executor.events import (
 )
 
 from .event_time import time_problem
+from .file_bytes import TraceBytes
 from .format_error import TraceFormatError
 from .header import TraceHeader, header_from
 from .literal_text import scrub
@@ -75,9 +75,9 @@ class TraceFile:
             raise TraceFormatError(
                 path, None, "the file is empty; record a run into it with `loopscope record AGENT -o FILE`"
             )
-        self._map = mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ)
+        self._bytes = TraceBytes(self._fh.fileno(), self.path, size)
         self.warning: str | None = None
-        self._starts, self._ends = _line_spans(self._map, size)
+        self._starts, self._ends = _line_spans(self._bytes)
         self.header = self._read_header()
         self._drop_truncated_tail(size)
         self.warning = self.warning or self._unfinished_run()
@@ -105,7 +105,7 @@ class TraceFile:
 
     # -- header and tail ------------------------------------------------------------------
     def _raw(self, index: int) -> bytes:
-        return self._map[self._starts[index] : self._ends[index]]
+        return self._bytes.read(int(self._starts[index]), int(self._ends[index]))
 
     def _read_header(self) -> TraceHeader:
         try:
@@ -156,17 +156,9 @@ class TraceFile:
         return self._raw(index + 1)
 
     def release_lines(self, first: int, count: int) -> None:
-        """Let the kernel drop the pages of events first..first+count-1 (they are read back if needed).
-
-        A scan over every line (a search) would otherwise leave the whole file resident.
-        """
-        last = min(first + count, len(self)) - 1
-        if first < 0 or last < first or not hasattr(mmap, "MADV_DONTNEED"):
-            return
-        start = int(self._starts[first + 1]) // mmap.PAGESIZE * mmap.PAGESIZE
-        stop = int(self._ends[last + 1])
-        if stop > start:
-            self._map.madvise(mmap.MADV_DONTNEED, start, stop - start)
+        """Kept for callers that scan every line: the file is read by offset (see file_bytes.py), so no
+        page of it stays in this process's memory and there is nothing to release."""
+        del first, count
 
     def fields(self, index: int) -> dict[str, Any]:
         """Event `index` as a plain dict, whole prompt included, without model validation (fast)."""
@@ -273,7 +265,6 @@ class TraceFile:
         return [self._decode_uncached(i) for i in range(len(self))]
 
     def close(self) -> None:
-        self._map.close()
         self._fh.close()
 
     def __enter__(self) -> TraceFile:
@@ -305,41 +296,34 @@ SCAN_CHUNK = 16 * 1024 * 1024
 SMALL_TRACE = 4 * 1024 * 1024
 
 
-def _line_spans(mapped: mmap.mmap, size: int) -> tuple[Any, Any]:
-    """(start, end) offsets of every line; a last line with no newline (maybe cut off mid-write) ends at `size`."""
+def _line_spans(data: TraceBytes) -> tuple[Any, Any]:
+    """(start, end) offsets of every line; a last line with no newline (maybe cut off mid-write) ends at the size."""
+    size = data.size
     if size <= SMALL_TRACE:
-        ends, at = [], mapped.find(b"\n")
+        whole = data.read(0, size)
+        ends, at = [], whole.find(b"\n")
         while at != -1:
             ends.append(at)
-            at = mapped.find(b"\n", at + 1)
+            at = whole.find(b"\n", at + 1)
         if not ends or ends[-1] != size - 1:
             ends.append(size)
         return [0, *(end + 1 for end in ends[:-1])], ends
     import numpy as np  # only a large trace needs it (numpy's import is ~40 ms; see SMALL_TRACE)
 
-    found = _newline_offsets(mapped, size)
+    found = _newline_offsets(data)
     if len(found) == 0 or int(found[-1]) != size - 1:
         found = np.append(found, size)
     return np.concatenate(([0], found[:-1] + 1)).astype(np.int64), found.astype(np.int64)
 
 
-def _newline_offsets(mapped: mmap.mmap, size: int) -> Any:
-    """Offsets of every newline, found 16 MB at a time.
-
-    Comparing the whole map at once would build a boolean array as large as the file and
-    keep every page resident; chunk by chunk, with each chunk's pages released after it is
-    scanned, a 460 MB trace is indexed in well under 100 MB.
-    """
+def _newline_offsets(data: TraceBytes) -> Any:
+    """Offsets of every newline, found 16 MB at a time: a 460 MB trace is indexed in well under 100 MB."""
     import numpy as np  # only a large trace gets here (see SMALL_TRACE)
 
-    found = []
-    for start in range(0, size, SCAN_CHUNK):
-        stop = min(size, start + SCAN_CHUNK)
-        chunk = np.frombuffer(mapped, dtype=np.uint8, count=stop - start, offset=start)
-        found.append(np.flatnonzero(chunk == 10).astype(np.int64) + start)
-        del chunk  # the map cannot release pages (or close) while a view of it is alive
-        if hasattr(mapped, "madvise") and hasattr(mmap, "MADV_DONTNEED"):
-            mapped.madvise(mmap.MADV_DONTNEED, start, stop - start)
+    found = [
+        np.flatnonzero(np.frombuffer(chunk, dtype=np.uint8) == 10).astype(np.int64) + start
+        for start, chunk in data.chunks(SCAN_CHUNK)
+    ]
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
