@@ -25,6 +25,7 @@ from .format_error import TraceFormatError
 from .header import TraceHeader, header_from
 from .literal_text import scrub
 
+PROMPT_CACHE_CHARS = 16 << 20  # whole prompts kept for base+append llm_starts, beyond the newest one
 # The events a run that came to an end (well or badly) always finishes with.
 RUN_ENDS = frozenset({"chain_end", "chain_error"})
 
@@ -82,6 +83,7 @@ class TraceFile:
         self._drop_truncated_tail(size)
         self.warning = self.warning or self._unfinished_run()
         self._prompts: dict[int, str] = {}  # event index -> whole prompt, for base+append llm_starts
+        self._prompt_chars = 0
         self._decode = lru_cache(maxsize=4096)(self._decode_uncached)
 
     def _convert_if_foreign(self) -> bool:
@@ -245,9 +247,13 @@ class TraceFile:
         return prompt
 
     def _remember_prompt(self, index: int, prompt: str) -> None:
-        if len(self._prompts) >= 64:  # bounded: whole prompts can be large
+        # Bounded in number and in size (whole prompts can be 100 MB): the newest is always kept, as
+        # the next prompt of the same caller is usually built on it.
+        if len(self._prompts) >= 64 or self._prompt_chars + len(prompt) > PROMPT_CACHE_CHARS:
             self._prompts.clear()
+            self._prompt_chars = 0
         self._prompts[index] = prompt
+        self._prompt_chars += len(prompt)
 
     def __getitem__(self, index: int) -> Event:
         if index < 0:
@@ -259,6 +265,15 @@ class TraceFile:
     def __iter__(self) -> Iterator[Event]:
         for index in range(len(self)):
             yield self[index]
+
+    def decoded(self, index: int) -> Event:
+        """Event `index` decoded now and not kept (trace[i] keeps the last 4,096: a big event stays)."""
+        return self._decode_uncached(index)
+
+    def each(self) -> Iterator[Event]:
+        """Every event in order, validated, none kept: memory for one event at a time."""
+        for index in range(len(self)):
+            yield self._decode_uncached(index)
 
     def events(self) -> list[Event]:
         """Every event, validated (raises TraceFormatError at the first bad line)."""
