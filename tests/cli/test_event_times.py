@@ -12,7 +12,7 @@ from tests.helpers.paths import ROSE
 from tracer.cli import main
 from tracer.runs import catalogue
 
-BAD_TIMES = ["NaN", "Infinity", "-Infinity", "1e308", "-1e308", "1e12"]
+BAD_TIMES = ["NaN", "Infinity", "-Infinity", "1e308", "-1e308", "1e12"]  # 1e12: past the 1.8e10 allowed
 
 
 @pytest.fixture(autouse=True)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-# An event's `t` must be finite and within this of 0 (about 31 years): NaN, Infinity or 1e308 are no
-# run's time, and turned into nanoseconds (OTLP) or an axis (the waterfall) they overflow.
-MAX_SECONDS = 1e9
+# An event's `t` must be finite and within this of 0: NaN, Infinity or 1e308 are no run's time, and
+# turned into nanoseconds (OTLP) or an axis (the waterfall) they overflow. This is as far as OTLP's
+# unsigned 64-bit nanoseconds reach (the year 2554), and no less: an import whose run has no readable
+# start counts its spans' times from 0, so t can be a date, and an OTLP file may end a span in 2554.
+MAX_SECONDS = 1.8e10
 
 
 def usable_time(t: float) -> bool:

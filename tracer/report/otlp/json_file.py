@@ -235,7 +235,8 @@ def write_otlp_json(
                 opened(trace)
             start_ns = None
             if len(trace):
-                start_ns = os.stat(trace.path).st_mtime_ns - int(trace.decoded(len(trace) - 1).t * 1e9)
+                # Not before 1970: a trace whose t counts from 0 to a date would start at a negative time.
+                start_ns = max(0, os.stat(trace.path).st_mtime_ns - int(trace.decoded(len(trace) - 1).t * 1e9))
             provider = _provider(om.SERVICE_NAME, _WriteEachSpan(writer.write))
             builder = SpanBuilder(
                 provider.get_tracer(om.SCOPE_NAME),
