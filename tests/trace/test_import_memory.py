@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.trace.test_import_attacks import T0, otlp, otlp_span, write
-from tracer.trace.importers import import_to_folder
+from tracer.trace.importers import convert, import_to_folder
 from tracer.trace.importers.run_events import _EventBuilder
 from tracer.trace.reader import TraceFile
 
@@ -46,8 +46,8 @@ def test_events_are_written_as_they_are_made_never_gathered_in_a_list(tmp_path, 
 
 def test_the_streamed_trace_is_the_one_the_list_made(tmp_path):
     source = write(tmp_path, tool_calls(25))
-    streamed = list(import_to_folder(source, tmp_path / "a").written)[0].path
-    from tracer.trace.importers import convert
+    (written,) = import_to_folder(source, tmp_path / "a").written
+    streamed = written.path
 
     listed = [json.loads(line) for line in streamed.read_text("utf-8").splitlines()[1:]]
     events = convert(source).events
