@@ -193,19 +193,18 @@ def test_newlines_are_found_across_scan_chunk_boundaries(tmp_path, monkeypatch):
 
 
 def test_small_and_large_traces_find_the_same_lines(tmp_path, monkeypatch):
-    import mmap as mmap_module
-
     from tracer.trace import reader
+    from tracer.trace.file_bytes import TraceBytes
 
     path = tmp_path / "run.jsonl"
     record(path)
     data = path.read_bytes()
     for content in (data, data[:-1], data[: len(data) - 40]):  # whole, no final newline, cut mid-line
         path.write_bytes(content)
-        with open(path, "rb") as handle, mmap_module.mmap(handle.fileno(), 0, access=mmap_module.ACCESS_READ) as mapped:
-            small = reader._line_spans(mapped, len(content))
+        with open(path, "rb") as handle:
+            small = reader._line_spans(TraceBytes(handle.fileno(), path, len(content)))
             monkeypatch.setattr(reader, "SMALL_TRACE", 0)
-            large = reader._line_spans(mapped, len(content))
+            large = reader._line_spans(TraceBytes(handle.fileno(), path, len(content)))
             monkeypatch.setattr(reader, "SMALL_TRACE", 4 * 1024 * 1024)
         assert [list(map(int, side)) for side in small] == [list(map(int, side)) for side in large]
         assert small[1][-1] == len(content) - (content.endswith(b"\n"))

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import TextIO
 
 from executor.models.credentials import hide_credentials
 
 from ..report.mermaid import loop_state_diagram, mermaid_state_diagram
-from ..trace.literal_text import escape_controls_in_json, scrub
+from ..trace.literal_text import scrub
+from ..trace.reader import TraceFile
 from ..trace.transitions import Trace
 from . import COMMANDS
 from .options import price_table
@@ -58,14 +60,15 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-def write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, text: str | Callable[[TextIO], object]) -> None:
     """Temp file in the same directory, fsynced, then renamed: a reader never sees half a file, and
-    a failed or interrupted write (a full disk, Ctrl-C) removes its temp file and leaves `path` as it was."""
+    a failed or interrupted write (a full disk, Ctrl-C) removes its temp file and leaves `path` as it was.
+    `text` may be a function that writes to the file (a document too big to hold whole)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", errors="backslashreplace") as out:
-            out.write(text)
+            out.write(text) if isinstance(text, str) else text(out)
             out.flush()
             os.fsync(out.fileno())
         os.replace(temp, path)
@@ -130,11 +133,20 @@ def _spans(args: argparse.Namespace) -> list:
 
 
 def _otlp_json(args: argparse.Namespace) -> int:
-    otlp_json = _otel().otlp_json
-    spans = _spans(args)
-    # Perhaps to a terminal: what scrub() would show is written as \u escapes, the same JSON value.
-    text = escape_controls_in_json(json.dumps(otlp_json(spans), ensure_ascii=False, indent=1)) + "\n"
-    return _write_or_print(args, text, f"{len(spans)} spans of {len(args.traces)} trace(s)", " (OTLP JSON)")
+    _otel()
+    from ..report.otlp.json_file import write_otlp_json  # late: the [otel] extra, checked just above
+
+    def warn(trace: TraceFile) -> None:
+        if trace.warning:
+            print(scrub(f"warning: {trace.warning}"), file=sys.stderr)
+
+    written: list[int] = []
+
+    # Written a span at a time as the trace is read (a 100 MB observation is never held as a document).
+    def write(out: TextIO) -> None:
+        written.append(write_otlp_json(args.traces, out, opened=warn))
+
+    return _write_or_print(args, write, lambda: f"{written[0]} spans of {len(args.traces)} trace(s)", " (OTLP JSON)")
 
 
 def _html(args: argparse.Namespace) -> int:
@@ -150,8 +162,11 @@ def _html(args: argparse.Namespace) -> int:
     return _write_or_print(args, text, f"the HTML page of {args.traces[0]}", f" ({shown})")
 
 
-def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = "") -> int:
-    """To -o FILE (atomically, saying what was written) or to stdout."""
+def _write_or_print(
+    args: argparse.Namespace, text: str | Callable[[TextIO], object], what: str | Callable[[], str], kind: str = ""
+) -> int:
+    """To -o FILE (atomically, saying what was written) or to stdout. `text` may be a function that
+    writes the document (then `what` may be one that says what it wrote, once it has)."""
     if args.output:
         output = Path(args.output)
         kept = f"{output} was left as it was" if output.exists() else "nothing was written"
@@ -162,9 +177,11 @@ def _write_or_print(args: argparse.Namespace, text: str, what: str, kind: str = 
             return 1
         except KeyboardInterrupt:
             raise KeyboardInterrupt(scrub(kept)) from None
-        print(scrub(f"wrote {what} to {args.output}{kind}"))
-    else:
+        print(scrub(f"wrote {what() if callable(what) else what} to {args.output}{kind}"))
+    elif isinstance(text, str):
         print(text, end="")
+    else:
+        text(sys.stdout)
     return 0
 
 

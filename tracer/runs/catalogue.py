@@ -26,6 +26,10 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 # clock ticks coarsely): its row is read again next time, as git treats a "racily clean" file.
 RACY_NS = 1_000_000_000
 QUERY_CHUNK = 500  # paths per `IN (...)`: SQLite allows 32,766 variables, older builds 999
+# Written into the file's header at creation (PRAGMA application_id): the mark that loopscope made this
+# database, checked before anything in it is dropped. "Lsc1" as a big-endian 32-bit number.
+APPLICATION_ID = int.from_bytes(b"Lsc1", "big")
+INT64 = range(-(2**63), 2**63)  # what an SQLite INTEGER holds
 BUSY_WAIT = 2.0  # seconds to wait for another loopscope writing the catalogue before going on without it
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -108,17 +112,22 @@ class Catalogue:
     def _connect(cls, path: Path, owned: bool) -> Catalogue:
         connection = _connection(path)
         try:
+            ours = _made_by_loopscope(connection)
+            if not ours and connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                if not owned:  # someone else's database: its tables may well be called runs and meta
+                    connection.close()
+                    return cls.in_memory(f"{path} is an SQLite database but not a loopscope catalogue; not touching it")
+                # Our own cache's place (default_location) holding what no loopscope made: ours to replace.
+                connection.executescript("".join(f"DROP TABLE IF EXISTS {t};" for t in ("meta", "runs", "shapes")))
+                return cls._fresh(connection, path, None)
+            if not ours:  # a new, empty file
+                return cls._fresh(connection, path, None)
             found = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         except sqlite3.OperationalError as error:
             if _transient(error):
                 raise
-            # No meta table: a new file, or an SQLite database that is not a catalogue.
-            tables = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if tables and not owned:
-                connection.close()
-                return cls.in_memory(f"{path} is an SQLite database but not a loopscope catalogue; not touching it")
-            connection.executescript("".join(f"DROP TABLE IF EXISTS {t};" for t in ("meta", "runs", "shapes")))
-            return cls._fresh(connection, path, None)
+            connection.close()
+            return cls._rebuilt(path, str(error))  # marked as ours, yet its tables are not: damaged
         except sqlite3.DatabaseError as error:  # "file is not a database", "disk image is malformed"
             connection.close()
             return cls._rebuilt(path, str(error))
@@ -137,6 +146,7 @@ class Catalogue:
     @classmethod
     def _fresh(cls, connection: sqlite3.Connection, path: Path, note: str | None) -> Catalogue:
         connection.executescript(_SCHEMA)
+        connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         _write_meta(connection)
         return cls(connection, path, note)
 
@@ -209,6 +219,10 @@ class Catalogue:
         try:
             self.db.execute("BEGIN IMMEDIATE")
             for path, stamp, read_ns, summary in read:
+                if not all(value in INT64 for value in (stamp.size, stamp.mtime_ns, stamp.ctime_ns, stamp.inode)):
+                    # Dated past 2262 (or before 1678): never "settled" (see Stored.fresh_for), so there is
+                    # nothing worth keeping, and SQLite could not hold the number.
+                    continue
                 ids = array("I", sorted(self._shape_id(shape) for shape in summary.shapes))
                 self.db.execute(
                     "INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -276,6 +290,22 @@ class Catalogue:
 
 def _connection(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None, timeout=BUSY_WAIT)
+
+
+def _made_by_loopscope(connection: sqlite3.Connection) -> bool:
+    """Whether loopscope created this database: its application_id, or (made before the id was written)
+    a meta table whose format names a loopscope catalogue. Reading sqlite_master first is what tells
+    a file that is not a database ("file is not a database") from one that is."""
+    connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    if connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
+        return True
+    try:
+        found = connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+    except sqlite3.OperationalError as error:
+        if _transient(error):
+            raise
+        return False  # no meta table, or one of another shape
+    return found is not None and isinstance(found[0], str) and found[0].startswith(FORMAT.rpartition("/")[0] + "/")
 
 
 def _write_meta(connection: sqlite3.Connection) -> None:

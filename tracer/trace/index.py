@@ -21,6 +21,7 @@ from .event_shape import (
     shape_from_tail,
     shape_of,
 )
+from .index_archive import read_index_archive
 from .numpy_on_use import np
 from .reader import TraceFile
 from .sidecar import SidecarRefused, loads_json, read_sidecar, write_sidecar
@@ -170,14 +171,15 @@ class TraceIndex:
         wrong shape or another trace's index all mean "rebuild", with the reason as a warning.
         """
         try:
-            raw = read_sidecar(cache_path(path), MAX_CACHE_BYTES_PER_EVENT * total + (1 << 20))
+            limit = MAX_CACHE_BYTES_PER_EVENT * total + (1 << 20)  # on the file, then on what it inflates to
+            raw = read_sidecar(cache_path(path), limit)
             if raw is None:
                 return None, None
-            with np.load(io.BytesIO(raw), allow_pickle=False) as saved:
-                if not np.array_equal(saved["stamp"], _stamp(path)):
-                    return None, None  # an out-of-date cache is normal: the trace was rewritten
-                codes, iterations = saved["codes"], saved["iterations"]
-                shapes = _shapes_from_json(str(saved["shapes"]))
+            saved = read_index_archive(raw, limit, total)
+            if not np.array_equal(saved["stamp"], _stamp(path)):
+                return None, None  # an out-of-date cache is normal: the trace was rewritten
+            codes, iterations = saved["codes"], saved["iterations"]
+            shapes = _shapes_from_json(str(saved["shapes"]))
             _check_arrays(codes, iterations, total, len(shapes))
         except (SidecarRefused, ValueError, KeyError, TypeError, OSError, zipfile.BadZipFile, EOFError) as error:
             return None, f"ignored the index cache {cache_path(path)} ({error}); rebuilding it"

@@ -1,9 +1,8 @@
-"""Reads JSONL traces: a line index over a memory map, events decoded only when asked for."""
+"""Reads JSONL traces: a line index over the file (read by offset), events decoded only when asked for."""
 
 from __future__ import annotations
 
 import json
-import mmap
 import os
 import stat
 from collections.abc import Iterator
@@ -20,10 +19,13 @@ from executor.events import (
     event_from_json,
 )
 
+from .event_time import time_problem
+from .file_bytes import TraceBytes
 from .format_error import TraceFormatError
 from .header import TraceHeader, header_from
 from .literal_text import scrub
 
+PROMPT_CACHE_CHARS = 16 << 20  # whole prompts kept for base+append llm_starts, beyond the newest one
 # The events a run that came to an end (well or badly) always finishes with.
 RUN_ENDS = frozenset({"chain_end", "chain_error"})
 
@@ -74,13 +76,14 @@ class TraceFile:
             raise TraceFormatError(
                 path, None, "the file is empty; record a run into it with `loopscope record AGENT -o FILE`"
             )
-        self._map = mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ)
+        self._bytes = TraceBytes(self._fh.fileno(), self.path, size)
         self.warning: str | None = None
-        self._starts, self._ends = _line_spans(self._map, size)
+        self._starts, self._ends = _line_spans(self._bytes)
         self.header = self._read_header()
         self._drop_truncated_tail(size)
         self.warning = self.warning or self._unfinished_run()
         self._prompts: dict[int, str] = {}  # event index -> whole prompt, for base+append llm_starts
+        self._prompt_chars = 0
         self._decode = lru_cache(maxsize=4096)(self._decode_uncached)
 
     def _convert_if_foreign(self) -> bool:
@@ -104,7 +107,7 @@ class TraceFile:
 
     # -- header and tail ------------------------------------------------------------------
     def _raw(self, index: int) -> bytes:
-        return self._map[self._starts[index] : self._ends[index]]
+        return self._bytes.read(int(self._starts[index]), int(self._ends[index]))
 
     def _read_header(self) -> TraceHeader:
         try:
@@ -155,30 +158,37 @@ class TraceFile:
         return self._raw(index + 1)
 
     def release_lines(self, first: int, count: int) -> None:
-        """Let the kernel drop the pages of events first..first+count-1 (they are read back if needed).
-
-        A scan over every line (a search) would otherwise leave the whole file resident.
-        """
-        last = min(first + count, len(self)) - 1
-        if first < 0 or last < first or not hasattr(mmap, "MADV_DONTNEED"):
-            return
-        start = int(self._starts[first + 1]) // mmap.PAGESIZE * mmap.PAGESIZE
-        stop = int(self._ends[last + 1])
-        if stop > start:
-            self._map.madvise(mmap.MADV_DONTNEED, start, stop - start)
+        """Kept for callers that scan every line: the file is read by offset (see file_bytes.py), so no
+        page of it stays in this process's memory and there is nothing to release."""
+        del first, count
 
     def fields(self, index: int) -> dict[str, Any]:
         """Event `index` as a plain dict, whole prompt included, without model validation (fast)."""
         raw = self.raw_line(index)
         if b'"prompt_base"' in raw:
-            return self._with_full_prompt(raw, index + 2)
+            fields = self._with_full_prompt(raw, index + 2)
+        else:
+            fields = self._json_fields(raw, index + 2)
+        problem = time_problem(fields.get("t")) if isinstance(fields, dict) else None
+        if problem:
+            raise TraceFormatError(self.path, index + 2, problem)
+        return fields
+
+    def _json_fields(self, raw: bytes, line_no: int) -> Any:
         try:
             return json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise TraceFormatError(self.path, index + 2, "not valid JSON") from None
+            raise TraceFormatError(self.path, line_no, "not valid JSON") from None
 
     def _decode_uncached(self, index: int) -> Event:
         line_no = index + 2
+        event = self._validated(index, line_no)
+        problem = time_problem(event.t)
+        if problem:
+            raise TraceFormatError(self.path, line_no, problem)
+        return event
+
+    def _validated(self, index: int, line_no: int) -> Event:
         raw = self._raw(index + 1)
         if not raw.strip():
             raise TraceFormatError(self.path, line_no, "blank line where an event was expected")
@@ -237,9 +247,13 @@ class TraceFile:
         return prompt
 
     def _remember_prompt(self, index: int, prompt: str) -> None:
-        if len(self._prompts) >= 64:  # bounded: whole prompts can be large
+        # Bounded in number and in size (whole prompts can be 100 MB): the newest is always kept, as
+        # the next prompt of the same caller is usually built on it.
+        if len(self._prompts) >= 64 or self._prompt_chars + len(prompt) > PROMPT_CACHE_CHARS:
             self._prompts.clear()
+            self._prompt_chars = 0
         self._prompts[index] = prompt
+        self._prompt_chars += len(prompt)
 
     def __getitem__(self, index: int) -> Event:
         if index < 0:
@@ -252,12 +266,20 @@ class TraceFile:
         for index in range(len(self)):
             yield self[index]
 
+    def decoded(self, index: int) -> Event:
+        """Event `index` decoded now and not kept (trace[i] keeps the last 4,096: a big event stays)."""
+        return self._decode_uncached(index)
+
+    def each(self) -> Iterator[Event]:
+        """Every event in order, validated, none kept: memory for one event at a time."""
+        for index in range(len(self)):
+            yield self._decode_uncached(index)
+
     def events(self) -> list[Event]:
         """Every event, validated (raises TraceFormatError at the first bad line)."""
         return [self._decode_uncached(i) for i in range(len(self))]
 
     def close(self) -> None:
-        self._map.close()
         self._fh.close()
 
     def __enter__(self) -> TraceFile:
@@ -289,41 +311,34 @@ SCAN_CHUNK = 16 * 1024 * 1024
 SMALL_TRACE = 4 * 1024 * 1024
 
 
-def _line_spans(mapped: mmap.mmap, size: int) -> tuple[Any, Any]:
-    """(start, end) offsets of every line; a last line with no newline (maybe cut off mid-write) ends at `size`."""
+def _line_spans(data: TraceBytes) -> tuple[Any, Any]:
+    """(start, end) offsets of every line; a last line with no newline (maybe cut off mid-write) ends at the size."""
+    size = data.size
     if size <= SMALL_TRACE:
-        ends, at = [], mapped.find(b"\n")
+        whole = data.read(0, size)
+        ends, at = [], whole.find(b"\n")
         while at != -1:
             ends.append(at)
-            at = mapped.find(b"\n", at + 1)
+            at = whole.find(b"\n", at + 1)
         if not ends or ends[-1] != size - 1:
             ends.append(size)
         return [0, *(end + 1 for end in ends[:-1])], ends
     import numpy as np  # only a large trace needs it (see SMALL_TRACE)
 
-    found = _newline_offsets(mapped, size)
+    found = _newline_offsets(data)
     if len(found) == 0 or int(found[-1]) != size - 1:
         found = np.append(found, size)
     return np.concatenate(([0], found[:-1] + 1)).astype(np.int64), found.astype(np.int64)
 
 
-def _newline_offsets(mapped: mmap.mmap, size: int) -> Any:
-    """Offsets of every newline, found 16 MB at a time.
-
-    Comparing the whole map at once would build a boolean array as large as the file and
-    keep every page resident; chunk by chunk, with each chunk's pages released after it is
-    scanned, a 460 MB trace is indexed in well under 100 MB.
-    """
+def _newline_offsets(data: TraceBytes) -> Any:
+    """Offsets of every newline, found 16 MB at a time: a 460 MB trace is indexed in well under 100 MB."""
     import numpy as np  # only a large trace gets here (see SMALL_TRACE)
 
-    found = []
-    for start in range(0, size, SCAN_CHUNK):
-        stop = min(size, start + SCAN_CHUNK)
-        chunk = np.frombuffer(mapped, dtype=np.uint8, count=stop - start, offset=start)
-        found.append(np.flatnonzero(chunk == 10).astype(np.int64) + start)
-        del chunk  # the map cannot release pages (or close) while a view of it is alive
-        if hasattr(mapped, "madvise") and hasattr(mmap, "MADV_DONTNEED"):
-            mapped.madvise(mmap.MADV_DONTNEED, start, stop - start)
+    found = [
+        np.flatnonzero(np.frombuffer(chunk, dtype=np.uint8) == 10).astype(np.int64) + start
+        for start, chunk in data.chunks(SCAN_CHUNK)
+    ]
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import orjson
 
+from ...trace.event_time import time_problem
 from ...trace.literal_text import scrub
 from ...trace.redact import Redactor
 from ...trace.run_inputs import answer_of, question_of
@@ -122,6 +123,9 @@ class EventPages:
             data = self.redactor.redact(data)
         kind = str(data.get("kind", "?"))
         t = data.get("t")
+        problem = time_problem(t)
+        if problem:  # NaN, Infinity, 1e308: shown as what it is, not as a 300-digit time
+            return self._unreadable(anchor, position, problem, raw)
         when = f"{t:.3f}s" if isinstance(t, (int, float)) and not isinstance(t, bool) else ""
         self._detail(anchor, position, data)
         return (

@@ -44,7 +44,7 @@ def spans_of(trace: Trace, redactor: Redactor | None = None, start_ns: int | Non
     """A recorded run's spans. Times are the trace's own (t since start) on a wall clock that puts
     the last event at the file's modification time, unless `start_ns` says when it began."""
     if start_ns is None and trace.path is not None and trace.events:
-        start_ns = os.stat(trace.path).st_mtime_ns - int(trace.events[-1].t * 1e9)
+        start_ns = max(0, os.stat(trace.path).st_mtime_ns - int(trace.events[-1].t * 1e9))  # not before 1970
     collected = InMemorySpanExporter()
     provider = _provider(om.SERVICE_NAME, SimpleSpanProcessor(collected))
     tracer = provider.get_tracer(om.SCOPE_NAME)

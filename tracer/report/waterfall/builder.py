@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
+from ...trace.event_time import usable_time
 from ...trace.numpy_on_use import np
 from .picture import (
     CATEGORIES,
@@ -69,7 +69,7 @@ class WaterfallBuilder:
         """One event: its position, kind and time, the tool call it belongs to, and (for the kinds in
         PAYLOAD_EVENTS) its fields; `payload` for llm_start / tool_start is the model / tool name."""
         self.events = max(self.events, position + 1)
-        if not math.isfinite(t):  # an imported span without a usable time stays where the run was
+        if not usable_time(t):  # no usable time (an imported span's, NaN, 1e308): it stays where the run was
             t = self._last_t
         self._last_t = max(self._last_t, t)
         if kind in ("llm_start", "tool_start"):

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from executor.events import EventBase
 
 from ..header import utc_stamp
 from ..redact import Redactor, default_redactor
@@ -48,18 +50,24 @@ def trace_meta(conversion: Conversion, source: Path) -> dict[str, Any]:
     return meta
 
 
-def write_trace(conversion: Conversion, source: Path, out: Path, redactor: Redactor) -> None:
+def write_trace(
+    conversion: Conversion, source: Path, out: Path, redactor: Redactor, events: Iterable[EventBase] | None = None
+) -> int:
     """One trace of a folder import, written whole or not at all: the source stays on disk, so an
     interrupted trace is removed rather than kept as `.interrupted`, and no fsync (5,000 of them took
-    ~30 s; see docs/performance.md)."""
+    ~30 s; see docs/performance.md). `events` (made as they are written) stand in for the conversion's;
+    the number written is returned."""
     writer = TraceWriter(out, redactor=redactor, flush="close", sync=False, **trace_meta(conversion, source))
+    count = 0
     try:
-        for event in conversion.events:
+        for event in conversion.events if events is None else events:
             writer(event)
+            count += 1
     except BaseException:
         writer.discard()
         raise
     writer.close()
+    return count
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -84,7 +92,7 @@ def written_one_by_one(imported: Imported, folder: str | os.PathLike[str]) -> It
     taken: set[str] = set()
     redactor = default_redactor()  # one for all: reading the environment's secrets once, not per file
     for index in range(len(imported)):
-        conversion = imported.converted(index, keep=False)
+        conversion, events = imported.streamed(index)  # events made as they are written: none held
         out = folder / file_name(conversion.name, conversion.trace_id, index + 1, taken)
-        write_trace(conversion, imported.path, out, redactor)
-        yield Written(out, conversion.recognised, len(conversion.events), conversion.notes)
+        count = write_trace(conversion, imported.path, out, redactor, events)
+        yield Written(out, conversion.recognised, count, conversion.notes)

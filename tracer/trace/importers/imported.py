@@ -6,9 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from executor.events import EventBase
+
 from ..format_error import TraceFormatError
 from .framework_spans import merge_emitter_events
-from .run_events import events_from_root, rooted
+from .run_events import event_stream_from_root, rooted
 from .shape import quoted
 from .spans import LLM, TOOL, Conversion, Span, TraceInfo, plain_name
 
@@ -99,20 +101,34 @@ class Imported:
         trace = self.traces[index]
         if trace.conversion is not None:
             return trace.conversion
+        conversion, events = self.streamed(index)
+        conversion.events = list(events)
+        if keep:
+            trace.conversion = conversion
+        return conversion
+
+    def streamed(self, index: int) -> tuple[Conversion, Iterator[EventBase]]:
+        """Trace `index`'s conversion with no events in it, and its events made one at a time as they
+        are iterated (its spans are let go after): a folder import writes a trace of a million spans
+        without holding its events. Never kept (converted() keeps)."""
+        trace = self.traces[index]
+        if trace.conversion is not None:
+            return trace.conversion, iter(trace.conversion.events)
         prepared, info = self.prepared(index), trace.info
         trace.prepared = None
-        events, plain = events_from_root(prepared.root, f"<{self.path.name}>", info) if prepared.root else ([], None)
+        events: Iterator[EventBase] = iter(())
+        plain = None
+        if prepared.root:
+            events, plain = event_stream_from_root(prepared.root, f"<{self.path.name}>", info)
         recognised = f"{self.label}: {describe(prepared.spans)}" + (
             f" ({prepared.merged} event spans merged into their calls)" if prepared.merged else ""
         )
         warnings = self.warnings + prepared.warnings
         started = prepared.root.start if prepared.root else None
         conversion = Conversion(
-            self.format, recognised, events, warnings, info.trace_id, prepared.name, plain, started=started
+            self.format, recognised, [], warnings, info.trace_id, prepared.name, plain, started=started
         )
-        if keep:
-            trace.conversion = conversion
-        return conversion
+        return conversion, events
 
     def each(self) -> Iterator[Conversion]:
         """Every trace's conversion in turn, each let go as the next is made."""

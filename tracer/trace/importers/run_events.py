@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,8 +89,14 @@ class _EventBuilder:
             self.add(BODY, end, TOOL_END, span, frames)
 
     def events(self) -> list[EventBase]:
+        return list(self.each())
+
+    def each(self) -> Iterator[EventBase]:
+        """The events one at a time, in order: a trace of a million spans is written without its
+        two million events ever held at once (see Imported.streamed)."""
         entries = sorted(self.entries, key=_WALK_ORDER)
-        built: list[EventBase] = []
+        self.entries = []  # the sorted copy is the one walked
+        made = 0
         origin, source_file = self.origin, self.source_file
         iteration, latest = 0, origin
         pending: list[dict[str, Any]] = []  # calls the last replies asked for that no tool span has claimed
@@ -109,18 +116,10 @@ class _EventBuilder:
             if source is None:
                 source = sources[frames[-1]] = SourceRef(file=source_file, line=0, function=frames[-1])
             for payload_class, payload in self._payloads(entry, pending):
-                built.append(
-                    payload_class(
-                        seq=len(built),
-                        run_id="imported",
-                        t=at,
-                        iteration=number,
-                        frames=frames,
-                        source=source,
-                        **payload,
-                    )
+                yield payload_class(
+                    seq=made, run_id="imported", t=at, iteration=number, frames=frames, source=source, **payload
                 )
-        return built
+                made += 1
 
     def _payloads(self, entry: _Entry, pending: list[dict[str, Any]]) -> list[tuple[type[EventBase], dict[str, Any]]]:
         span, what = entry.span, entry.what
@@ -332,10 +331,16 @@ def rooted(spans: list[Span], info: TraceInfo) -> tuple[Span | None, list[str]]:
 
 def events_from_root(root: Span, source_file: str, info: TraceInfo) -> tuple[list[EventBase], str | None]:
     """The events of a run rooted() made, and the line counting the spans that became only frames."""
+    events, plain = event_stream_from_root(root, source_file, info)
+    return list(events), plain
+
+
+def event_stream_from_root(root: Span, source_file: str, info: TraceInfo) -> tuple[Iterator[EventBase], str | None]:
+    """events_from_root's events made one at a time as they are iterated (the spans stay until then)."""
     builder = _EventBuilder(root, info, source_file)
     frames = (root.name,)
     builder.add(FIRST, root.start or 0.0, RUN_START, root, frames)
     for child in root.children:
         builder.walk(child, frames)
     builder.add(LAST, root.end or 0.0, RUN_END, root, frames)
-    return builder.events(), builder.plain_note()
+    return builder.each(), builder.plain_note()
