@@ -27,7 +27,7 @@ def _live(spec: str, trace) -> list:
     pulled = []
     while (item := run.pull()) is not None:
         pulled.append(item)
-    assert run.outcome == "the run finished", run.outcome
+    assert str(run.outcome) == "the run finished", run.outcome
     return pulled
 
 

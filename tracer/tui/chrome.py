@@ -7,6 +7,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from textual.binding import Binding
+
+from ..i18n import say, templates
 from .chrome_words import WORDS_ZH
 from .views.tutorial_place import narration_language
 
@@ -325,17 +328,26 @@ def localise(text: str, lang: str) -> str:
     return text
 
 
-KEY_NAMES_ZH = {"space": "空格", "backspace": "退格"}
-
-
 def key_name(key: str, lang: str) -> str | None:
     """A key named by a word, in `lang` (None: the key's own name is shown)."""
-    return KEY_NAMES_ZH.get(key) if lang == "zh" else None
+    return say(f"keys.name.{key}", lang) if lang != "en" and f"keys.name.{key}" in templates() else None
+
+
+def binding_words(binding: Binding, lang: str) -> str:
+    """What a key does, in `lang`: its binding id's words, unless its description was changed from them
+    (a motion key at a tool's function says what it does there)."""
+    key = f"keys.{binding.id}"
+    if key in templates() and binding.description == say(key, "en"):
+        return say(key, lang)
+    return binding.description
 
 
 def app_language(app: object) -> str:
-    """The language the app's current session speaks (a modal screen asks it of the app)."""
-    return str(getattr(getattr(app, "session", None), "lang", "en"))
+    """The language of the debugger screen under a modal one (English when there is none)."""
+    for screen in reversed(getattr(app, "screen_stack", [])):
+        if hasattr(screen, "lang") and hasattr(screen, "session"):
+            return str(screen.lang)
+    return str(getattr(app, "lang", "en"))
 
 
 def chrome_language(stops: Sequence[Any]) -> str:

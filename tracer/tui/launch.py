@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..debug.session import build_session
+from ..i18n import Message, verbatim
 from ..startup import is_trace_write_error
 from ..trace.literal_text import scrub
 from .app import DebuggerApp
@@ -38,7 +39,7 @@ def open_debugger(
     call_model: tuple[str | None, str | None] = (None, None),
     lang: str | None = None,
     agents: Sequence[str] = (),
-    message: str | None = None,
+    message: Message | str | None = None,
 ) -> int:
     """Run the debugger until the user quits; returns the exit code.
 
@@ -57,10 +58,8 @@ def open_debugger(
         return 2
     session = build_session(trace_path, stops=stops, breakpoints=breakpoints, title=title, live=live, agents=agents)
     session.call_model = call_model  # who answers an edited prompt in the playground (`e`)
-    session.requested_lang = lang
-    if message:
-        session.message = message
-    app = DebuggerApp(session, keymap=keymap)
+    said = verbatim(message) if isinstance(message, str) else message
+    app = DebuggerApp(session, keymap=keymap, lang=lang, said=said or None)
     trace_failure = None
     try:
         code = app.run()

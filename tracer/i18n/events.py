@@ -1,0 +1,3 @@
+"""placeholder"""
+
+MESSAGES: dict[str, tuple[str, str]] = {}
