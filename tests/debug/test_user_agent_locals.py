@@ -75,4 +75,4 @@ def test_without_the_agent_named_nothing_is_re_executed(shop):
     trace, _spec = shop("calling")
     replay = build_session(trace)
     assert replay.store.frames_at(3) is None
-    assert "not trusted" in replay.store.reenactment.problem
+    assert "not trusted" in str(replay.store.reenactment.problem)

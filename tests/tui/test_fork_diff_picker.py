@@ -272,7 +272,7 @@ async def test_a_part_of_a_multi_part_tutorial_opens_in_the_language_of_the_sess
         with TraceFile(tutorial.parts[1].fixture) as trace:
             first = tutorial_stops("tool-error-handled", "zh", list(trace))[0]
         assert app.session.store.path == tutorial.parts[1].fixture
-        assert first.title in narration_text(app.session).plain
+        assert first.title in narration_text(app.session, "zh").plain
         assert "第 2/3 部分" in status(app) and "按 T 换一个部分" in status(app)  # said in the session's language
         assert "第 2/3 部分" in app.session.title
         await press(pilot, "T")  # the picker starts on the part that is open

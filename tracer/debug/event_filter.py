@@ -8,16 +8,13 @@ from dataclasses import dataclass, field
 
 from executor.events import EVENT_KINDS
 
-from ..i18n import Message
+from ..i18n import Message, say
 from ..trace.index import TraceIndex
 from ..trace.numpy_on_use import np
 from .breakpoints import ResolveAt
 from .conditions import Condition, ConditionError
 
-FILTER_HELP = (
-    "KIND…, tool=NAME, iteration=N (or N-M), and/or `if CONDITION` (as in breakpoints); "
-    "a list of one sort shows any of them, different sorts must all hold; empty clears"
-)
+FILTER_HELP = say("debugger.filter_help")  # in English: the errors that quote it are English too
 _ITERATIONS = re.compile(r"(\d+)(?:-(\d+))?$")
 CHECK_EVERY = 20_000  # events a condition reads between asking whether to stop
 

@@ -84,10 +84,52 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "no event can reach {where}: {file} holds no function the loop calls",
         "没有事件能到达 {where}：{file} 里没有循环调用的函数",
     ),
+    # A breakpoint's line in the breakpoints pane (tracer/debug/breakpoints.py).
+    "debugger.bp.hits": ("hits {hits}", "命中 {hits} 次"),
+    "debugger.bp.ignore": ("ignore next {count}", "忽略接下来的 {count} 次"),
+    "debugger.bp.temporary": ("temporary", "临时"),
+    "debugger.bp.disabled": ("disabled", "已停用"),
+    "debugger.bp.none": (
+        "No breakpoints. b sets one on the current line; B adds any kind:",
+        "没有断点。b 在当前行设一个；B 添加任何一种：",
+    ),
+    "debugger.bp.keys": (
+        "e enable/disable · x delete · t temporary · +/- ignore count (focus this pane)",
+        "e 启用/停用 · x 删除 · t 临时 · +/- 忽略次数（先聚焦这个窗格）",
+    ),
     # How a live run ended (tracer/debug/live_run.py).
     "debugger.run_finished": ("the run finished", "运行结束了"),
     "debugger.run_stopped": ("the run was stopped", "运行被停止了"),
     "debugger.run_raised": ("the run raised {error}", "运行抛出了 {error}"),
+    # Why a recording's run cannot be re-executed for its real locals (tracer/debug/reenactment.py).
+    "debugger.reenact_too_long": (
+        "the trace has more than {limit} events; re-executing it would take too long",
+        "轨迹超过 {limit} 个事件，重新执行太久了",
+    ),
+    "debugger.reenact_no_scenario": (
+        "the trace's header names no scenario, so its run cannot be re-executed",
+        "轨迹的文件头没有写场景，所以无法重新执行这次运行",
+    ),
+    "debugger.reenact_failed": ("the run could not be re-executed ({error})", "这次运行无法重新执行（{error}）"),
+    "debugger.reenact_ended": (
+        "the re-executed run ended after {seq} events ({outcome})",
+        "重新执行的运行在 {seq} 个事件之后就结束了（{outcome}）",
+    ),
+    "debugger.reenact_unreadable": (
+        "event {seq} of the recording cannot be read ({error})",
+        "录制里的事件 {seq} 读不出来（{error}）",
+    ),
+    "debugger.reenact_other_code": (
+        "the recording was made by other code ({file}), so its locals cannot be re-created here",
+        "这份录制是别的代码（{file}）做的，所以它的局部变量没法在这里重现",
+    ),
+    "debugger.reenact_differs": (
+        "the re-executed run differs from the recording at event {seq} ({kind} at line {line} vs {recorded_kind} "
+        "at line {recorded_line}): the executor changed since it was recorded",
+        "重新执行的运行在事件 {seq} 和录制不同（{kind} 在第 {line} 行，录制是 {recorded_kind} 在第 {recorded_line} 行）："
+        "录制之后执行器改过了",
+    ),
+    "debugger.reenact_closed": ("the trace was closed", "轨迹已经关闭"),
     # The stepping flow.
     "debugger.moves_waiting": ("{reason} · {count} move(s) waiting", "{reason} · 有 {count} 个移动在等待"),
     "debugger.indexing": ("indexing the trace…", "正在为轨迹建索引…"),
@@ -136,7 +178,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "debugger.timeline_back": ("z: the timeline is back", "z：时间线回来了"),
     "debugger.warning": ("warning: {text}", "警告：{text}"),
     "debugger.wait": ("wait: {reason}", "请稍等：{reason}"),
-    # Asking: go to, search, breakpoints.
+    # Asking: go to, search, breakpoints (the boxes' questions and hints, then what the answers did).
+    "debugger.ask.goto": ("Go to event number", "跳到事件编号"),
+    "debugger.ask.search": ("Search the events for", "在事件里搜索"),
+    "debugger.ask.search_hint": (
+        "smart case: capitals make it exact · ] and [ repeat it",
+        "智能大小写：有大写字母就区分大小写 · ] 和 [ 重复搜索",
+    ),
+    "debugger.ask.breakpoint": ("Add a breakpoint", "添加断点"),
+    "debugger.ask.filter": ("Show only (empty: show everything)", "只显示（留空：显示全部）"),
+    "debugger.ask.diff": ("Diff this run against which trace? (its path)", "这次运行要和哪份轨迹对比？（填它的路径）"),
+    "debugger.spec_help": (
+        "write KIND (e.g. tool_error), tool=NAME, iteration=N, method=NAME, line=[FILE:]N "
+        "or `if CONDITION`; add `if CONDITION` to any of them; prefix `temp` or `ignore=N`",
+        "写 KIND（如 tool_error）、tool=NAME、iteration=N、method=NAME、line=[FILE:]N 或 `if CONDITION`；"
+        "任何一种后面都可以加 `if CONDITION`；前面可以加 `temp` 或 `ignore=N`",
+    ),
+    "debugger.filter_help": (
+        "KIND…, tool=NAME, iteration=N (or N-M), and/or `if CONDITION` (as in breakpoints); "
+        "a list of one sort shows any of them, different sorts must all hold; empty clears",
+        "KIND…、tool=NAME、iteration=N（或 N-M），以及/或者 `if CONDITION`（和断点一样）；"
+        "同一种列几个显示其中任何一个，不同种类必须同时满足；留空则清除",
+    ),
     "debugger.type_event_number": ("type an event number from 0 to {last}", "输入 0 到 {last} 之间的事件编号"),
     "debugger.went_to": ("went to event {seq}", "跳到了事件 {seq}"),
     "debugger.no_search": ("no search yet: press / first", "还没有搜索：先按 /"),
@@ -228,6 +291,45 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "debugger.model_call_many": ("model calls {calls}", "模型调用 {calls} "),
     "debugger.model_call": ("#{call}", "#{call}"),
     "debugger.model_call_at": ("#{call} (event {seq})", "#{call}（事件 {seq}）"),
+    # The fork box (f).
+    "debugger.fork.question": (
+        "Fork at event {seq} ({kind}): replace {what}",
+        "在事件 {seq}（{kind}）分叉：替换{what}",
+    ),
+    "debugger.fork.what.reply": ("the model's reply", "模型的回复"),
+    "debugger.fork.what.observation": ("the tool's observation", "工具的观察结果"),
+    "debugger.fork.after": (
+        "After this event the run re-executes; a later model call asked exactly what was recorded gets its reply. ",
+        "从这个事件之后，这次运行会重新执行；之后的模型调用如果问的和录下的一字不差，就得到录下的回复。",
+    ),
+    "debugger.fork.changed.recording": (
+        "One whose prompt changed gets the reply recorded for the old prompt (named; the outcome may be stale).",
+        "提示词变了的调用，得到的是为旧提示词录下的回复（会注明；结果可能已经过时）。",
+    ),
+    "debugger.fork.changed.stop": (
+        "One whose prompt changed ends the fork there, its new prompt in the trace (e asks a model with it).",
+        "提示词变了的调用，分叉就停在那里，新的提示词留在轨迹里（e 可以拿它去问模型）。",
+    ),
+    "debugger.fork.changed.live": (
+        "One whose prompt changed goes to the live model {model}.",
+        "提示词变了的调用，交给实时模型 {model}。",
+    ),
+    "debugger.fork.choice.recording": ("answer from the recording", "用录下的回复回答"),
+    "debugger.fork.choice.stop": ("stop there", "停在那里"),
+    "debugger.fork.choice.live": ("ask {model}", "问 {model}"),
+    "debugger.fork.instead": ("ctrl+t: {others} instead", "ctrl+t：改为{others}"),
+    "debugger.fork.keys": (
+        "ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel",
+        "ctrl+s：用这段文字重跑轨迹并打开分叉 · ctrl+a：全选 · esc：取消",
+    ),
+    "debugger.fork.stand_ins": (
+        "control characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
+        "录制里的控制字符以可见的替代符号显示，也以它们发送（␛、\\xNN）",
+    ),
+    "debugger.fork.unchanged": (
+        "the text is unchanged: edit it first (esc cancels)",
+        "文字没有改：先改一改（esc 取消）",
+    ),
     "debugger.cannot_diff": ("cannot diff: {problem}", "无法对比：{problem}"),
     "debugger.diff_parent": ("the parent of this fork", "这个分叉的父运行"),
     "debugger.diff_named": ("the trace you named", "你指定的轨迹"),
@@ -249,9 +351,47 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "debugger.playground_where": ("e works at a model call: {problem}", "e 只在模型调用处可用：{problem}"),
     "debugger.playground_closed": ("playground closed", "已关闭试验场"),
+    # The playground (e).
+    "debugger.playground.question": (
+        "Event {seq}: {caller}() asked {model} · edit the exact prompt, ctrl+s sends it",
+        "事件 {seq}：{caller}() 问了 {model} · 编辑原样的提示词，ctrl+s 发送",
+    ),
+    "debugger.playground.keys": ("ctrl+s: send · esc: close", "ctrl+s：发送 · esc：关闭"),
+    "debugger.playground.recorded": ("recorded reply", "录下的回复"),
+    "debugger.playground.new": ("new reply", "新回复"),
+    "debugger.playground.new_by": ("new reply · {by} · {seconds}s", "新回复 · {by} · {seconds} 秒"),
+    "debugger.playground.ask_again": ("ctrl+s asks again", "ctrl+s 再问一次"),
+    "debugger.playground.empty": ("(empty)", "（空）"),
+    "debugger.playground.diff": ("── diff against the recorded reply ──", "── 和录下的回复对比 ──"),
+    "debugger.playground.asking": ("asking {model}…", "正在问 {model}…"),
+    "debugger.playground.asking_configured": ("asking the configured model…", "正在问配置好的模型…"),
+    "debugger.playground.same": (
+        "the same reply · f: fork the run with this reply · tab: edit again · ctrl+s: send · esc: close",
+        "回复一样 · f：用这条回复分叉 · tab：再编辑 · ctrl+s：发送 · esc：关闭",
+    ),
+    "debugger.playground.differs": (
+        "{lines} diff line(s) · f: fork the run with this reply · tab: edit again · ctrl+s: send · esc: close",
+        "{lines} 行不同 · f：用这条回复分叉 · tab：再编辑 · ctrl+s：发送 · esc：关闭",
+    ),
+    "debugger.playground.nothing_to_fork": (
+        "the same reply as recorded: a fork would change nothing (edit the prompt, ctrl+s)",
+        "和录下的回复一样：分叉什么也不会改变（改一改提示词，再按 ctrl+s）",
+    ),
+    "debugger.diff_box": ("Diff", "对比"),
+    "debugger.diff_keys": ("esc closes · ↑/↓ pgup/pgdn scroll", "esc 关闭 · ↑/↓ pgup/pgdn 滚动"),
     "debugger.waterfall_shown": ("waterfall shown (w hides it)", "已显示瀑布图（按 w 隐藏）"),
     "debugger.waterfall_hidden": ("waterfall hidden (w shows it)", "瀑布图已隐藏（按 w 显示）"),
-    # Tutorials.
+    # Tutorials: the picker (T).
+    "debugger.tutorials.title": ("Tutorials · narration in {language}", "教程 · 讲解语言：{language}"),
+    "debugger.tutorials.language": ("English", "中文"),
+    "debugger.tutorials.keys": (
+        "↑/↓ choose · enter opens (a name opens part 1) · esc cancels",
+        "↑/↓ 选择 · enter 打开（选名字打开第 1 部分）· esc 取消",
+    ),
+    "debugger.tutorials.part": ("{count} part", "{count} 个部分"),
+    "debugger.tutorials.parts": ("{count} parts", "{count} 个部分"),
+    "debugger.tutorials.part_number": ("part {number}/{total}", "第 {number}/{total} 部分"),
+    # Tutorials: opening them.
     "debugger.no_tutorial": ("no tutorial opened", "没有打开教程"),
     "debugger.cannot_open_tutorial": ("cannot open tutorial {name}: {problem}", "打不开教程 {name}：{problem}"),
     "debugger.end_of_part": ("end of that part", "上一部分结束"),

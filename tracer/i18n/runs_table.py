@@ -16,6 +16,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "runs_table.column.model": ("model", "模型"),
     "runs_table.column.recorded": ("recorded", "录制于"),
     "runs_table.column.detail": ("note", "说明"),
+    # The titles of `loopscope runs --by tool|model` (printed by tracer/cli/runs.py), by their English word.
+    "runs_table.title.tool": ("tool", "工具"),
+    "runs_table.title.calls": ("calls", "调用次数"),
+    "runs_table.title.errors": ("errors", "错误"),
+    "runs_table.title.retries": ("retries", "重试"),
+    "runs_table.title.runs": ("runs", "运行数"),
+    "runs_table.title.model": ("model", "模型"),
+    "runs_table.title.tokens": ("tokens", "token 数"),
+    "runs_table.title.cost": ("cost", "花费"),
+    "runs_table.title.failures": ("failures", "失败"),
+    "runs_table.title.fallbacks": ("fallbacks", "回退"),
     # The status line.
     "runs_table.runs": ("{count} runs", "{count} 次运行"),
     "runs_table.shown": ("{count} shown", "显示 {count} 次"),

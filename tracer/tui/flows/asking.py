@@ -7,8 +7,8 @@ from functools import partial
 from textual import work
 from textual.worker import get_current_worker
 
-from ...debug.breakpoint_spec import SPEC_HELP, BreakpointSpecError, parse_spec
-from ...i18n import Message, say
+from ...debug.breakpoint_spec import BreakpointSpecError, parse_spec
+from ...i18n import Message
 from ..screens.ask_screen import AskScreen
 from .flow import Flow, KeyAction, flow_key
 
@@ -49,10 +49,10 @@ class AskingFlow(Flow):
     def goto_number(self) -> None:
         last = len(self.session) - 1
 
-        def problem(answer: str) -> str | None:
+        def problem(answer: str) -> Message | None:
             if answer.isdigit() and int(answer) <= last:
                 return None
-            return say("debugger.type_event_number", self.screen_lang, last=last)
+            return Message("debugger.type_event_number", {"last": last})
 
         def go(answer: str | None) -> None:
             if answer is not None:
@@ -60,7 +60,7 @@ class AskingFlow(Flow):
                 self.say(Message("debugger.went_to", {"seq": self.session.position}))
                 self.redraw()
 
-        self.app.push_screen(AskScreen("Go to event number", f"0 … {last}", problem), go)
+        self.app.push_screen(AskScreen(Message("debugger.ask.goto"), f"0 … {last}", problem), go)
 
     def search(self) -> None:
         def found(answer: str | None) -> None:
@@ -69,8 +69,8 @@ class AskingFlow(Flow):
 
         self.app.push_screen(
             AskScreen(
-                "Search the events for",
-                "smart case: capitals make it exact · ] and [ repeat it",
+                Message("debugger.ask.search"),
+                Message("debugger.ask.search_hint"),
                 value=self.session.search_text,
             ),
             found,
@@ -114,7 +114,9 @@ class AskingFlow(Flow):
                 )
                 self.redraw(breakpoints=True)
 
-        self.app.push_screen(AskScreen("Add a breakpoint", SPEC_HELP, _breakpoint_problem), add)
+        self.app.push_screen(
+            AskScreen(Message("debugger.ask.breakpoint"), Message("debugger.spec_help"), _breakpoint_problem), add
+        )
 
     def toggle_breakpoint(self, file: str | None = None, line: int | None = None) -> None:
         """On `file`:`line`, or on the selected frame's line when none is given."""

@@ -71,8 +71,8 @@ class DiffFlow(Flow):
 
         self.app.push_screen(
             AskScreen(
-                "Diff this run against which trace? (its path)",
-                hint.text(self.screen_lang),
+                Message("debugger.ask.diff"),
+                hint,
                 problem,
                 value=str(parent or ""),
             ),

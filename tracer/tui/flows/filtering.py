@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import work
 from textual.worker import get_current_worker
 
-from ...debug.event_filter import FILTER_HELP, EventFilter, FilterSpecError
+from ...debug.event_filter import EventFilter, FilterSpecError
 from ...i18n import Message
 from ..screens.ask_screen import AskScreen
 from .flow import Flow, KeyAction, flow_key
@@ -37,8 +37,8 @@ class FilterFlow(Flow):
         current = self.session.view.filter
         self.app.push_screen(
             AskScreen(
-                "Show only (empty: show everything)",
-                FILTER_HELP,
+                Message("debugger.ask.filter"),
+                Message("debugger.filter_help"),
                 _filter_problem,
                 value=current.text if current else "",
             ),

@@ -18,7 +18,7 @@ def _narration(parts: list[tuple[str, str]]) -> WrappedText:
     return WrappedText(Text.assemble(*parts), hanging=True)
 
 
-def narration_text(session: DebugSession, lang: str) -> WrappedText:
+def narration_text(session: DebugSession, lang: str = "en") -> WrappedText:
     """The current stop's notes under its heading (the notes are the tutorial's; the rest is ours, in `lang`)."""
     stops = session.stops
     current = session.current_stop()
