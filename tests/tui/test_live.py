@@ -69,7 +69,7 @@ async def test_the_ui_answers_keys_while_a_call_is_in_flight_and_esc_pauses(tmp_
     run.pull = slow_pull
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("c")
-        await settle(pilot, lambda: app.screen.busy.startswith("running"))
+        await settle(pilot, lambda: app.screen.busy is not None and str(app.screen.busy).startswith("running"))
         await pilot.press("2")
         await settle(pilot)
         assert active_tab(app) == "prompt"  # handled while the worker waits

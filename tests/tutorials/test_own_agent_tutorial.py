@@ -91,7 +91,7 @@ def test_the_command_opens_the_live_run_with_the_stops_and_says_where_the_agent_
         "s steps into quote(), your function",
     ]
     source = opened["live"].scenario.source
-    assert opened["message"] == f"your agent: {source}"
+    assert str(opened["message"]) == f"your agent: {source}"
     out = capsys.readouterr().out
     assert (
         f"your agent is {source}. Next, in {source.parent}: `loopscope debug run.jsonl --agent my_shop.py:build`"
