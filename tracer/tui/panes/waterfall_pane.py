@@ -17,7 +17,7 @@ from ...i18n import Message, say
 from ...report.text.literal import literal
 from ...report.waterfall.builder import WaterfallBuilder
 from ...report.waterfall.cells import Window, fit, following, lane_cells, zoomed
-from ...report.waterfall.picture import Lane, Waterfall
+from ...report.waterfall.picture import CATEGORIES, Lane, Waterfall
 from ...report.waterfall.scan import Cancelled, feed_event, waterfall_of_trace
 from ..views.waterfall_rows import LABEL_WIDTH, axis_row, lane_row
 from .timeline import EventTimeline
@@ -235,7 +235,6 @@ class WaterfallPane(Widget, can_focus=True):
 
 
 def lane_name(lane: Lane, lang: str) -> str:
-    """A lane's name in `lang`: its category, numbered when it has company ("tool 2", "model 1+")."""
-    named = lane.name  # "tool", "tool 2", "model 1+": the category and number as the picture names them
-    word, _space, number = named.partition(" ")
-    return say(f"panes.lane.{word}", lang) + (f" {number}" if number else "")
+    """A lane's name in `lang`: its category's word, then its number as the picture gives it ("tool 2", "model 1+")."""
+    word = CATEGORIES[lane.category]
+    return say(f"panes.lane.{word}", lang) + lane.name[len(word) :]
