@@ -178,16 +178,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "debugger.timeline_back": ("z: the timeline is back", "z：时间线回来了"),
     "debugger.warning": ("warning: {text}", "警告：{text}"),
     "debugger.wait": ("wait: {reason}", "请稍等：{reason}"),
-    # Asking: go to, search, breakpoints (the boxes' questions and hints, then what the answers did).
-    "debugger.ask.goto": ("Go to event number", "跳到事件编号"),
-    "debugger.ask.search": ("Search the events for", "在事件里搜索"),
-    "debugger.ask.search_hint": (
-        "smart case: capitals make it exact · ] and [ repeat it",
-        "智能大小写：有大写字母就区分大小写 · ] 和 [ 重复搜索",
-    ),
-    "debugger.ask.breakpoint": ("Add a breakpoint", "添加断点"),
-    "debugger.ask.filter": ("Show only (empty: show everything)", "只显示（留空：显示全部）"),
-    "debugger.ask.diff": ("Diff this run against which trace? (its path)", "这次运行要和哪份轨迹对比？（填它的路径）"),
+    # How to write a breakpoint and a filter (the boxes' hints, and the errors that quote them).
     "debugger.spec_help": (
         "write KIND (e.g. tool_error), tool=NAME, iteration=N, method=NAME, line=[FILE:]N "
         "or `if CONDITION`; add `if CONDITION` to any of them; prefix `temp` or `ignore=N`",
@@ -200,6 +191,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "KIND…、tool=NAME、iteration=N（或 N-M），以及/或者 `if CONDITION`（和断点一样）；"
         "同一种列几个显示其中任何一个，不同种类必须同时满足；留空则清除",
     ),
+    # Go to, search, breakpoints: what the answers did.
     "debugger.type_event_number": ("type an event number from 0 to {last}", "输入 0 到 {last} 之间的事件编号"),
     "debugger.went_to": ("went to event {seq}", "跳到了事件 {seq}"),
     "debugger.no_search": ("no search yet: press / first", "还没有搜索：先按 /"),
@@ -291,45 +283,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "debugger.model_call_many": ("model calls {calls}", "模型调用 {calls} "),
     "debugger.model_call": ("#{call}", "#{call}"),
     "debugger.model_call_at": ("#{call} (event {seq})", "#{call}（事件 {seq}）"),
-    # The fork box (f).
-    "debugger.fork.question": (
-        "Fork at event {seq} ({kind}): replace {what}",
-        "在事件 {seq}（{kind}）分叉：替换{what}",
-    ),
-    "debugger.fork.what.reply": ("the model's reply", "模型的回复"),
-    "debugger.fork.what.observation": ("the tool's observation", "工具的观察结果"),
-    "debugger.fork.after": (
-        "After this event the run re-executes; a later model call asked exactly what was recorded gets its reply. ",
-        "从这个事件之后，这次运行会重新执行；之后的模型调用如果问的和录下的一字不差，就得到录下的回复。",
-    ),
-    "debugger.fork.changed.recording": (
-        "One whose prompt changed gets the reply recorded for the old prompt (named; the outcome may be stale).",
-        "提示词变了的调用，得到的是为旧提示词录下的回复（会注明；结果可能已经过时）。",
-    ),
-    "debugger.fork.changed.stop": (
-        "One whose prompt changed ends the fork there, its new prompt in the trace (e asks a model with it).",
-        "提示词变了的调用，分叉就停在那里，新的提示词留在轨迹里（e 可以拿它去问模型）。",
-    ),
-    "debugger.fork.changed.live": (
-        "One whose prompt changed goes to the live model {model}.",
-        "提示词变了的调用，交给实时模型 {model}。",
-    ),
-    "debugger.fork.choice.recording": ("answer from the recording", "用录下的回复回答"),
-    "debugger.fork.choice.stop": ("stop there", "停在那里"),
-    "debugger.fork.choice.live": ("ask {model}", "问 {model}"),
-    "debugger.fork.instead": ("ctrl+t: {others} instead", "ctrl+t：改为{others}"),
-    "debugger.fork.keys": (
-        "ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel",
-        "ctrl+s：用这段文字重跑轨迹并打开分叉 · ctrl+a：全选 · esc：取消",
-    ),
-    "debugger.fork.stand_ins": (
-        "control characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
-        "录制里的控制字符以可见的替代符号显示，也以它们发送（␛、\\xNN）",
-    ),
-    "debugger.fork.unchanged": (
-        "the text is unchanged: edit it first (esc cancels)",
-        "文字没有改：先改一改（esc 取消）",
-    ),
     "debugger.cannot_diff": ("cannot diff: {problem}", "无法对比：{problem}"),
     "debugger.diff_parent": ("the parent of this fork", "这个分叉的父运行"),
     "debugger.diff_named": ("the trace you named", "你指定的轨迹"),
@@ -351,46 +304,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "debugger.playground_where": ("e works at a model call: {problem}", "e 只在模型调用处可用：{problem}"),
     "debugger.playground_closed": ("playground closed", "已关闭试验场"),
-    # The playground (e).
-    "debugger.playground.question": (
-        "Event {seq}: {caller}() asked {model} · edit the exact prompt, ctrl+s sends it",
-        "事件 {seq}：{caller}() 问了 {model} · 编辑原样的提示词，ctrl+s 发送",
-    ),
-    "debugger.playground.keys": ("ctrl+s: send · esc: close", "ctrl+s：发送 · esc：关闭"),
-    "debugger.playground.recorded": ("recorded reply", "录下的回复"),
-    "debugger.playground.new": ("new reply", "新回复"),
-    "debugger.playground.new_by": ("new reply · {by} · {seconds}s", "新回复 · {by} · {seconds} 秒"),
-    "debugger.playground.ask_again": ("ctrl+s asks again", "ctrl+s 再问一次"),
-    "debugger.playground.empty": ("(empty)", "（空）"),
-    "debugger.playground.diff": ("── diff against the recorded reply ──", "── 和录下的回复对比 ──"),
-    "debugger.playground.asking": ("asking {model}…", "正在问 {model}…"),
-    "debugger.playground.asking_configured": ("asking the configured model…", "正在问配置好的模型…"),
-    "debugger.playground.same": (
-        "the same reply · f: fork the run with this reply · tab: edit again · ctrl+s: send · esc: close",
-        "回复一样 · f：用这条回复分叉 · tab：再编辑 · ctrl+s：发送 · esc：关闭",
-    ),
-    "debugger.playground.differs": (
-        "{lines} diff line(s) · f: fork the run with this reply · tab: edit again · ctrl+s: send · esc: close",
-        "{lines} 行不同 · f：用这条回复分叉 · tab：再编辑 · ctrl+s：发送 · esc：关闭",
-    ),
-    "debugger.playground.nothing_to_fork": (
-        "the same reply as recorded: a fork would change nothing (edit the prompt, ctrl+s)",
-        "和录下的回复一样：分叉什么也不会改变（改一改提示词，再按 ctrl+s）",
-    ),
+    # The diff box (D).
     "debugger.diff_box": ("Diff", "对比"),
     "debugger.diff_keys": ("esc closes · ↑/↓ pgup/pgdn scroll", "esc 关闭 · ↑/↓ pgup/pgdn 滚动"),
+    # The waterfall (w).
     "debugger.waterfall_shown": ("waterfall shown (w hides it)", "已显示瀑布图（按 w 隐藏）"),
     "debugger.waterfall_hidden": ("waterfall hidden (w shows it)", "瀑布图已隐藏（按 w 显示）"),
-    # Tutorials: the picker (T).
-    "debugger.tutorials.title": ("Tutorials · narration in {language}", "教程 · 讲解语言：{language}"),
-    "debugger.tutorials.language": ("English", "中文"),
-    "debugger.tutorials.keys": (
-        "↑/↓ choose · enter opens (a name opens part 1) · esc cancels",
-        "↑/↓ 选择 · enter 打开（选名字打开第 1 部分）· esc 取消",
-    ),
-    "debugger.tutorials.part": ("{count} part", "{count} 个部分"),
-    "debugger.tutorials.parts": ("{count} parts", "{count} 个部分"),
-    "debugger.tutorials.part_number": ("part {number}/{total}", "第 {number}/{total} 部分"),
     # Tutorials: opening them.
     "debugger.no_tutorial": ("no tutorial opened", "没有打开教程"),
     "debugger.cannot_open_tutorial": ("cannot open tutorial {name}: {problem}", "打不开教程 {name}：{problem}"),

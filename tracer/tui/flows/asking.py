@@ -60,7 +60,7 @@ class AskingFlow(Flow):
                 self.say(Message("debugger.went_to", {"seq": self.session.position}))
                 self.redraw()
 
-        self.app.push_screen(AskScreen(Message("debugger.ask.goto"), f"0 … {last}", problem), go)
+        self.app.push_screen(AskScreen(Message("boxes.ask.goto"), f"0 … {last}", problem), go)
 
     def search(self) -> None:
         def found(answer: str | None) -> None:
@@ -69,8 +69,8 @@ class AskingFlow(Flow):
 
         self.app.push_screen(
             AskScreen(
-                Message("debugger.ask.search"),
-                Message("debugger.ask.search_hint"),
+                Message("boxes.ask.search"),
+                Message("boxes.ask.search_hint"),
                 value=self.session.search_text,
             ),
             found,
@@ -115,7 +115,7 @@ class AskingFlow(Flow):
                 self.redraw(breakpoints=True)
 
         self.app.push_screen(
-            AskScreen(Message("debugger.ask.breakpoint"), Message("debugger.spec_help"), _breakpoint_problem), add
+            AskScreen(Message("boxes.ask.breakpoint"), Message("debugger.spec_help"), _breakpoint_problem), add
         )
 
     def toggle_breakpoint(self, file: str | None = None, line: int | None = None) -> None:

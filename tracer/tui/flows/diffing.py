@@ -71,7 +71,7 @@ class DiffFlow(Flow):
 
         self.app.push_screen(
             AskScreen(
-                Message("debugger.ask.diff"),
+                Message("boxes.ask.diff"),
                 hint,
                 problem,
                 value=str(parent or ""),

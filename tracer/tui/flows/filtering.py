@@ -37,7 +37,7 @@ class FilterFlow(Flow):
         current = self.session.view.filter
         self.app.push_screen(
             AskScreen(
-                Message("debugger.ask.filter"),
+                Message("boxes.ask.filter"),
                 Message("debugger.filter_help"),
                 _filter_problem,
                 value=current.text if current else "",

@@ -48,8 +48,8 @@ class ForkScreen(ModalScreen[tuple[str, str] | None]):
 
     def compose(self) -> ComposeResult:
         self.lang = app_language(self.app)
-        what = say(f"debugger.fork.what.{self.change}", self.lang)
-        question = say("debugger.fork.question", self.lang, seq=self.at, kind=self.kind, what=what)
+        what = say(f"boxes.fork.what.{self.change}", self.lang)
+        question = say("boxes.fork.question", self.lang, seq=self.at, kind=self.kind, what=what)
         with Vertical(id="fork"):
             yield Static(Text(question, style="bold"), id="fork-question")
             yield Static(self._after_text(), id="fork-after")
@@ -60,22 +60,22 @@ class ForkScreen(ModalScreen[tuple[str, str] | None]):
         # The model's name comes from the user's own --model, but is shown as Text all the same.
         model = self.model or ""
         lang = self.lang
-        text = Text(say("debugger.fork.after", lang) + say(f"debugger.fork.changed.{self.after}", lang, model=model))
+        text = Text(say("boxes.fork.after", lang) + say(f"boxes.fork.changed.{self.after}", lang, model=model))
         text.stylize("italic")
         others = [
-            say(f"debugger.fork.choice.{choice}", lang, model=model) for choice in self.choices if choice != self.after
+            say(f"boxes.fork.choice.{choice}", lang, model=model) for choice in self.choices if choice != self.after
         ]
-        text.append("\n" + say("debugger.fork.instead", lang, others=" / ".join(others)), style="dim")
+        text.append("\n" + say("boxes.fork.instead", lang, others=" / ".join(others)), style="dim")
         return text
 
     def _hint(self) -> Text:
         hint = Text(
-            say("debugger.fork.keys", self.lang),
+            say("boxes.fork.keys", self.lang),
             style="dim",
         )
         if self.cleaned:
             hint.append(
-                "\n" + say("debugger.fork.stand_ins", self.lang),
+                "\n" + say("boxes.fork.stand_ins", self.lang),
                 style="yellow",
             )
         return hint
@@ -88,9 +88,7 @@ class ForkScreen(ModalScreen[tuple[str, str] | None]):
     def action_submit(self) -> None:
         text = self.query_one(TextArea).text
         if text == self.recorded:
-            self.query_one("#fork-hint", Static).update(
-                Text(say("debugger.fork.unchanged", self.lang), style="bold red")
-            )
+            self.query_one("#fork-hint", Static).update(Text(say("boxes.fork.unchanged", self.lang), style="bold red"))
             return
         self.dismiss((text, self.after))
 

@@ -20,9 +20,9 @@ from ..panes.text_pane import TextPane
 
 def reply_text(reply: str, diff: list[str] | None = None, lang: str = "en") -> Text:
     """A reply, literally; with `diff`, the changed lines after it in red and green."""
-    text = literal(reply or say("debugger.playground.empty", lang))
+    text = literal(reply or say("boxes.playground.empty", lang))
     if diff:
-        text.append("\n\n" + say("debugger.playground.diff", lang) + "\n", style="bold")
+        text.append("\n\n" + say("boxes.playground.diff", lang) + "\n", style="bold")
         for line in diff[2:]:
             style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
             text.append_text(literal(line + "\n", style=style))
@@ -50,20 +50,20 @@ class PlaygroundScreen(ModalScreen[str | None]):
         call = self.call
         with Vertical(id="playground"):
             asked = {"seq": call.at, "caller": call.caller, "model": call.model}
-            yield Static(literal(say("debugger.playground.question", self.lang, **asked)), id="playground-question")
+            yield Static(literal(say("boxes.playground.question", self.lang, **asked)), id="playground-question")
             yield TextArea(self.prompt, soft_wrap=True, id="playground-prompt")
             with Horizontal(id="playground-replies"):
                 yield TextPane(id="playground-recorded")
                 yield TextPane(id="playground-new")
-            yield Static(Text(say("debugger.playground.keys", self.lang), style="dim"), id="playground-hint")
+            yield Static(Text(say("boxes.playground.keys", self.lang), style="dim"), id="playground-hint")
 
     def on_mount(self) -> None:
         recorded = self.query_one("#playground-recorded", TextPane)
-        recorded.border_title = say("debugger.playground.recorded", self.lang)
+        recorded.border_title = say("boxes.playground.recorded", self.lang)
         recorded.show(reply_text(self.call.reply, lang=self.lang))
         new = self.query_one("#playground-new", TextPane)
-        new.border_title = say("debugger.playground.new", self.lang)
-        new.show(Text(say("debugger.playground.ask_again", self.lang), style="dim"))
+        new.border_title = say("boxes.playground.new", self.lang)
+        new.show(Text(say("boxes.playground.ask_again", self.lang), style="dim"))
         box = self.query_one(TextArea)
         box.focus()
         box.move_cursor(box.document.end)  # a ReAct prompt ends where the model goes on ("Thought:")
@@ -84,9 +84,9 @@ class PlaygroundScreen(ModalScreen[str | None]):
             self._show(rerun_call(self.call))
             return
         if spec:
-            self.say(Message("debugger.playground.asking", {"model": spec}), "yellow")
+            self.say(Message("boxes.playground.asking", {"model": spec}), "yellow")
         else:
-            self.say(Message("debugger.playground.asking_configured"), "yellow")
+            self.say(Message("boxes.playground.asking_configured"), "yellow")
         self._ask(prompt if not unchanged else self.call.prompt, spec)
 
     @work(thread=True, exclusive=True, group="playground")
@@ -104,18 +104,18 @@ class PlaygroundScreen(ModalScreen[str | None]):
         diff = rerun.reply_diff()
         pane = self.query_one("#playground-new", TextPane)
         answered = {"by": rerun.answered_by, "seconds": f"{rerun.seconds:.2f}"}
-        pane.border_title = scrub(say("debugger.playground.new_by", self.lang, **answered))
+        pane.border_title = scrub(say("boxes.playground.new_by", self.lang, **answered))
         pane.show(reply_text(rerun.reply, diff, self.lang))
         pane.focus()  # out of the editor, so `f` forks (tab goes back to the prompt)
         if diff:
-            self.say(Message("debugger.playground.differs", {"lines": len(diff) - 2}))
+            self.say(Message("boxes.playground.differs", {"lines": len(diff) - 2}))
         else:
-            self.say(Message("debugger.playground.same"))
+            self.say(Message("boxes.playground.same"))
         self.refresh_bindings()
 
     def action_fork(self) -> None:
         if self.rerun is not None and self.rerun.reply == self.call.reply:
-            self.say(Message("debugger.playground.nothing_to_fork"), "bold red")
+            self.say(Message("boxes.playground.nothing_to_fork"), "bold red")
         elif self.rerun is not None:
             self.dismiss(self.rerun.reply)
 

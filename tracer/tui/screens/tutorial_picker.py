@@ -19,12 +19,12 @@ from ...i18n import say
 
 def part_count(tutorial: Tutorial, lang: str) -> str:
     count = len(tutorial.parts)
-    return say("debugger.tutorials.part" if count == 1 else "debugger.tutorials.parts", lang, count=count)
+    return say("boxes.tutorials.part" if count == 1 else "boxes.tutorials.parts", lang, count=count)
 
 
 def part_number(number: int, tutorial: Tutorial, lang: str) -> str:
     """ "part 2/3" (1-based `number`), in the narration's language."""
-    return say("debugger.tutorials.part_number", lang, number=number, total=len(tutorial.parts))
+    return say("boxes.tutorials.part_number", lang, number=number, total=len(tutorial.parts))
 
 
 def indented(indent: int, text: Text) -> Table:
@@ -61,10 +61,10 @@ class TutorialPicker(ModalScreen[tuple[str, int] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker"):
-            title = say("debugger.tutorials.title", self.lang, language=say("debugger.tutorials.language", self.lang))
+            title = say("boxes.tutorials.title", self.lang, language=say("boxes.tutorials.language", self.lang))
             yield Static(Text(title, style="bold"), id="picker-title")
             yield OptionList(*tutorial_options(self.lang), id="picker-list")
-            yield Static(Text(say("debugger.tutorials.keys", self.lang), style="dim"), id="picker-hint")
+            yield Static(Text(say("boxes.tutorials.keys", self.lang), style="dim"), id="picker-hint")
 
     def on_mount(self) -> None:
         choices = self.query_one(OptionList)
