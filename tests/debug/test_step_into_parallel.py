@@ -57,7 +57,7 @@ def test_s_at_a_parallel_tool_start_follows_that_calls_thread_while_the_other_ca
     assert not run.tracing and sys.gettrace() is None
     ended = {e.tool_call_id: e.observation for e in rest if e.kind == "tool_end"}
     assert ended[start.tool_call_id] in ("30.00", "40 roses")
-    assert sorted(module.RAN) == ["count", "quote"] and run.outcome == "the run finished"
+    assert sorted(module.RAN) == ["count", "quote"] and str(run.outcome) == "the run finished"
 
 
 def test_a_line_breakpoint_in_a_parallel_tool_stops_on_its_line(parallel):
@@ -81,6 +81,6 @@ def test_closing_the_debugger_inside_a_parallel_call_stops_every_thread(parallel
     assert isinstance(run.pull(), LineStop)
     before = threading.active_count()
     run.close()
-    assert run.finished and run.outcome == "the run was stopped"
+    assert run.finished and str(run.outcome) == "the run was stopped"
     assert not run.tracing
     assert threading.active_count() <= before

@@ -28,7 +28,7 @@ def _live(spec: str, trace) -> list:
     pulled = []
     while (item := run.pull()) is not None:
         pulled.append(item)
-    assert run.outcome == "the run finished", run.outcome
+    assert str(run.outcome) == "the run finished", run.outcome
     return pulled
 
 
@@ -76,4 +76,4 @@ def test_without_the_agent_named_nothing_is_re_executed(shop):
     trace, _spec = shop("calling")
     replay = build_session(trace)
     assert replay.store.frames_at(3) is None
-    assert "not trusted" in replay.store.reenactment.problem
+    assert "not trusted" in str(replay.store.reenactment.problem)

@@ -103,3 +103,11 @@ def searching(app) -> bool:
     """A search (or a filter that reads events) runs in a worker thread; tests wait for it like a
     user waits for the status line."""
     return any(worker.group in ("search", "filter") and not worker.is_finished for worker in app.workers)
+
+
+def said(app, lang: str = "en") -> str:
+    """What the status line of the debugger screen on top says (its message, not the place), in `lang`."""
+    from tracer.tui.screens.main_screen import DebuggerScreen
+
+    screens = [screen for screen in app.screen_stack if isinstance(screen, DebuggerScreen)]
+    return screens[-1].said.text(lang)

@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import TextArea
 
 from tests.helpers.paths import ROSE
-from tests.helpers.pilot_helpers import debugger, pane_text, settle
+from tests.helpers.pilot_helpers import debugger, pane_text, said, settle
 from tracer.cli import main
 from tracer.tui.screens.playground_screen import PlaygroundScreen
 
@@ -70,6 +70,6 @@ async def test_e_edits_the_prompt_sends_it_shows_the_diff_and_f_forks(live_env, 
         assert "Final Answer: 42 yuan" in new and "+Final Answer: 42 yuan" in new
         assert "Action: Search" in pane_text(app, "playground-recorded")
         await pilot.press("f")
-        await settle(pilot, lambda: app.session.message.startswith("forked into"))
+        await settle(pilot, lambda: said(app).startswith("forked into"))
         assert app.session.store.header.fork == {"reply": NEW_REPLY}
         assert app.session.event(len(app.session) - 1).kind == "chain_end"

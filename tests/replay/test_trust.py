@@ -87,7 +87,7 @@ def test_a_scenario_name_shaped_like_an_agent_is_looked_up_never_imported(bait):
     session = build_session(trace)  # the debugger re-executes a scenario for its real locals
     try:
         assert session.store.frames_at(3) is None
-        assert "unknown scenario" in session.store.reenactment.problem
+        assert "unknown scenario" in str(session.store.reenactment.problem)
     finally:
         session.store.close()
     assert untouched(bait)
@@ -98,7 +98,7 @@ def test_the_debugger_shows_no_real_locals_for_an_untrusted_agent_and_says_how_t
     session = build_session(hostile_trace(bait, "t.jsonl", agent=agent.format(dir=bait)))
     try:
         assert session.store.frames_at(3) is None
-        problem = session.store.reenactment.problem
+        problem = str(session.store.reenactment.problem)
         assert "--agent" in problem and len(problem.splitlines()) == 1
         assert len(session.store) == 23  # the recording itself is all there
     finally:

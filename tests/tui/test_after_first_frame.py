@@ -9,6 +9,7 @@ from tests.helpers.pilot_helpers import debugger, pane_text, settle
 from tracer import startup
 from tracer.debug.reenactment import Reenactment
 from tracer.debug.session import build_session
+from tracer.i18n import verbatim
 from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.tutorials import tutorial_session
 from tracer.tui.panes import source_view
@@ -153,12 +154,12 @@ async def test_a_session_opened_over_the_first_screen_stops_its_re_execution_and
             first = app.screen
             running = [w for w in app.workers if w.group == "reenact" and w.node is first.reenactment]
             assert running and not running[0].is_finished
-            await app.open_session(build_session(invalid_tool), "opened")
+            await app.open_session(build_session(invalid_tool), verbatim("opened"))
             await pilot.pause()
             assert app.screen is not first and app.screen_stack == [first, app.screen]
             assert running[0].is_cancelled, "the screen underneath stops re-executing"
             second = app.screen
-            await app.open_session(build_session(rose), "again")
+            await app.open_session(build_session(rose), verbatim("again"))
             await pilot.pause()
             assert app.screen_stack == [first, app.screen] and app.screen is not second
         finally:

@@ -118,3 +118,15 @@ def test_every_id_a_keymap_accepts_belongs_to_a_binding_that_resolves():
     assert len(ids) == len(set(ids)) and {"step-forward", "help", "app-quit", "toggle-breakpoint-at-cursor"} <= set(ids)
     resolved = {binding.id for owner in KEYMAP_OWNERS for binding in vars(owner)["BINDINGS"] if not problems_of(owner)}
     assert set(ids) <= resolved
+
+
+@pytest.mark.parametrize("owner", OWNERS, ids=lambda owner: owner.__name__)
+def test_every_binding_says_in_english_what_the_catalogue_says_for_its_id(owner):
+    """The footer and the help translate a key by its binding id (tracer/i18n/keys.py): a description
+    changed here and not there would leave the Chinese saying something else."""
+    from tracer.i18n import say, templates
+
+    for binding in vars(owner)["BINDINGS"]:
+        key = f"keys.{binding.id}"
+        assert key in templates(), f"{owner.__name__} {binding.id}: no {key} in tracer/i18n/keys.py"
+        assert binding.description == say(key, "en"), f"{owner.__name__} {binding.id}"

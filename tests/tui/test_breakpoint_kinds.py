@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.paths import ROSE
-from tests.helpers.pilot_helpers import debugger, highlighted, settle
+from tests.helpers.pilot_helpers import debugger, highlighted, said, settle
 from tracer.debug.breakpoints import BreakpointSet
 from tracer.trace.reader import TraceFile
 
@@ -59,7 +59,7 @@ async def test_an_invalid_tool_breakpoint_stops_at_the_observation(invalid_tool)
         event = app.session.event()
         assert event.kind == "invalid_tool" and event.requested == "Calculater"
         assert highlighted(app) == ("executor/agent_executor.py", event.source.line)
-        assert "stopped at breakpoint #1 kind=invalid_tool (hit 1)" in app.session.message
+        assert "stopped at breakpoint #1 kind=invalid_tool (hit 1)" in said(app)
 
 
 async def test_breakpoints_persist_next_to_the_trace(rose):

@@ -78,8 +78,7 @@ async def test_debug_lang_zh_speaks_chinese_on_any_trace_and_a_bad_language_is_o
     from tracer.debug.session import build_session
 
     session = build_session(ROSE)
-    session.requested_lang = "zh"  # what `loopscope debug TRACE --lang zh` asks open_debugger for
-    app = DebuggerApp(session)
+    app = DebuggerApp(session, lang="zh")  # what `loopscope debug TRACE --lang zh` asks open_debugger for
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = _screen_text(app)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from tests.helpers.pilot_helpers import answer, debugger, pane_text, press, settle
+from tests.helpers.pilot_helpers import answer, debugger, pane_text, press, said, settle
 from tracer.tui.panes.status_line import StatusLine
 from tracer.tui.panes.timeline import EventTimeline
 
@@ -43,7 +43,7 @@ async def test_a_filter_shows_only_matching_rows_and_counts_the_hidden(rose):
         # tool_end leads with its observation (the Calculator's answer); the tool name follows it.
         assert all("Calculator" in row or "25 * 1.05" in row or "Answer: 26.25" in row for row in rows), rows
         assert f"{total - len(shown)} hidden" in str(timeline.border_subtitle)
-        assert "hidden" in app.session.message
+        assert "hidden" in said(app)
         # Stepping still visits every event, hidden ones included, and the border says so.
         app.session.goto(shown[1])  # tool_start Calculator; next comes the calculator's own model call
         await press(pilot, "s")
@@ -102,8 +102,8 @@ async def test_an_otlp_file_from_another_tool_opens_and_steps(tmp_path):
     app = debugger(write_otlp(tmp_path / "spans.json"))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert app.session.message.startswith("imported spans.json: OTLP JSON: 7 spans, 2 LLM, 4 tool")
-        assert "shown at the top level" in app.session.message
+        assert said(app).startswith("imported spans.json: OTLP JSON: 7 spans, 2 LLM, 4 tool")
+        assert "shown at the top level" in said(app)
         await press(pilot, "s", "3")
         assert app.session.event().kind == "llm_start"
         assert "52 prompt + 19 completion tokens, from the endpoint's usage" in pane_text(app, "detail-text")
@@ -156,7 +156,7 @@ async def test_continue_to_a_condition_on_a_big_trace_searches_off_the_ui_thread
             assert app.session.position == 0
         finally:
             release.set()
-        await settle(pilot, lambda: app.session.position > 0 and "checking" not in app.session.message)
+        await settle(pilot, lambda: app.session.position > 0 and "checking" not in said(app))
         landed = app.session.event(app.session.position)
         assert landed.kind in ("agent_action", "tool_start") and landed.tool_input == "25 * 1.05"
 
@@ -179,10 +179,10 @@ async def test_esc_stops_a_long_condition_search_where_it_got_to(rose, monkeypat
             await pilot.press("escape")
         finally:
             release.set()
-        await settle(pilot, lambda: "(esc)" in app.session.message)
+        await settle(pilot, lambda: "(esc)" in said(app))
         # It stopped after the first event it checked (event 3, the first with a tool_input), not at the end.
         assert app.session.position == 3
-        assert app.session.message == ("continue: stopped at event 3, breakpoint conditions checked up to here (esc)")
+        assert said(app) == ("continue: stopped at event 3, breakpoint conditions checked up to here (esc)")
 
 
 async def test_quitting_during_a_long_condition_search_stops_the_search(rose, monkeypatch):

@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import OptionList, TextArea
 
-from tests.helpers.pilot_helpers import active_tab, answer, debugger, pane_text, press, settle, status
+from tests.helpers.pilot_helpers import active_tab, answer, debugger, pane_text, press, said, settle, status
 from tests.helpers.trace_factory import record, with_search_result
 from tracer.debug.live_run import LiveRun
 from tracer.replay.fork import ForkError, fork_trace
@@ -121,7 +121,7 @@ async def test_f_on_an_event_that_cannot_be_forked_names_the_kinds_that_can(rose
         await press(pilot, "f")
         assert isinstance(app.screen, DebuggerScreen)
         assert "agent_action · planning │ f forks llm_start/llm_end" in status(app)
-        assert "tool_start/tool_end/tool_error" in app.session.message
+        assert "tool_start/tool_end/tool_error" in said(app)
         assert list(here.glob("*.fork-*")) == []
 
 
@@ -143,7 +143,7 @@ async def test_a_fork_the_recording_cannot_finish_opens_and_says_why_in_one_line
         app.session.goto(2)
         await press(pilot, "f")
         await fork_with(pilot, app, CALC_FIRST)  # the calculator was never asked about 2 + 2
-        message = app.session.message
+        message = said(app)
         assert "the fork stopped early: RecordingExhausted: the fork needs a model reply" in message
         assert "\n" not in message and app.session.event(len(app.session) - 1).kind == "chain_error"
     app.session.store.close()
@@ -160,8 +160,8 @@ async def test_a_fork_that_fails_leaves_the_trace_open_with_a_one_line_reason(in
         await press(pilot, "ctrl+s")
         await settle(pilot, lambda: not app.screen.busy)
         assert app.session is original and isinstance(app.screen, DebuggerScreen)
-        assert app.session.message.startswith("fork failed: ") and "\n" not in app.session.message
-        assert "'test'" in app.session.message
+        assert said(app).startswith("fork failed: ") and "\n" not in said(app)
+        assert "'test'" in said(app)
 
 
 async def test_a_second_fork_at_the_same_event_gets_its_own_file(rose, here):
@@ -261,7 +261,7 @@ async def test_a_part_of_a_multi_part_tutorial_opens_in_the_language_of_the_sess
         with TraceFile(tutorial.parts[1].fixture) as trace:
             first = tutorial_stops("tool-error-handled", "zh", list(trace))[0]
         assert app.session.store.path == tutorial.parts[1].fixture
-        assert first.title in narration_text(app.session).plain
+        assert first.title in narration_text(app.session, "zh").plain
         assert "第 2/3 部分" in status(app) and "按 T 换一个部分" in status(app)  # said in the session's language
         assert "第 2/3 部分" in app.session.title
         await press(pilot, "T")  # the picker starts on the part that is open
@@ -278,7 +278,7 @@ async def test_a_tutorial_without_its_recording_is_a_one_line_message(rose, tmp_
         await press(pilot, "T", "down", "enter")
         assert isinstance(app.screen, DebuggerScreen) and app.session.store.path == rose
         assert "cannot open tutorial invalid-tool: no recording at" in status(app)
-        assert "loopscope record invalid-tool" in app.session.message
+        assert "loopscope record invalid-tool" in said(app)
 
 
 # -- untrusted text and where forks go ------------------------------------------------------
@@ -315,7 +315,7 @@ async def test_the_fork_box_says_what_answers_a_changed_prompt_and_the_fork_says
         after = str(app.screen.query_one("#fork-after").render())
         assert "gets the reply recorded for the old prompt" in after and "ctrl+t: stop there instead" in after
         await fork_with(pilot, app, "Roses cost 40 yuan a bunch.")
-        message = app.session.message
+        message = said(app)
         assert "warning, stale: model calls #2 (event 8), #4 (event 18) got replies recorded for other prompts" in (
             message
         ), message
@@ -332,7 +332,7 @@ async def test_ctrl_t_in_the_fork_box_stops_the_fork_at_the_first_changed_prompt
         after = str(app.screen.query_one("#fork-after").render())
         assert "ends the fork there" in after and "ctrl+t: answer from the recording instead" in after
         await fork_with(pilot, app, "Roses cost 40 yuan a bunch.")
-        assert "stopped at model call #2 (event 8): its prompt changed" in app.session.message
+        assert "stopped at model call #2 (event 8): its prompt changed" in said(app)
         events = [app.session.event(p) for p in range(len(app.session))]
         assert [e.kind for e in events[-2:]] == ["llm_start", "chain_error"]
         assert "Observation: Roses cost 40 yuan a bunch." in events[-2].prompt

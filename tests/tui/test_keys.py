@@ -25,7 +25,7 @@ from tracer.tui.panes.prompt_pane import PromptPane
 from tracer.tui.panes.source_view import SourceView
 from tracer.tui.panes.timeline import EventTimeline
 from tracer.tui.screens.ask_screen import AskScreen
-from tracer.tui.screens.help_screen import EXPLAINED, HelpScreen, key_label
+from tracer.tui.screens.help_screen import HelpScreen, key_label, key_words
 from tracer.tui.screens.main_screen import DebuggerScreen
 
 SIZE = (120, 40)
@@ -227,7 +227,7 @@ async def test_help_lists_every_key_and_closes(rose):
         assert isinstance(app.screen, HelpScreen)
         shown = app.screen.plain
         for binding in [*DebuggerScreen.BINDINGS, *BreakpointsPane.BINDINGS[2:], *type(app).BINDINGS]:
-            line = f"  {key_label(binding.key):<12}{EXPLAINED.get(binding.id, binding.description)}"
+            line = f"  {key_label(binding.key):<12}{key_words(binding, 'en')}"
             assert line in shown.splitlines(), line
         assert "run until the current frame has returned" in shown and "Nothing is ever evaluated as Python" in shown
         await press(pilot, "escape")

@@ -6,7 +6,7 @@ import threading
 
 from textual.widgets import TabbedContent
 
-from tests.helpers.pilot_helpers import active_tab, debugger, pane_text, settle
+from tests.helpers.pilot_helpers import active_tab, debugger, pane_text, said, settle
 from tracer.debug.live_run import LiveRun
 from tracer.trace.reader import TraceFile
 
@@ -47,10 +47,10 @@ async def test_continue_runs_live_to_a_breakpoint_and_back_steps_browse_history(
         assert "_take_next_step" in pane_text(app, "variables-text")
         await pilot.press("c")
         await settle(pilot, lambda: idle(app))
-        assert app.session.position == 11 and "(hit 2)" in app.session.message  # met again on the way
+        assert app.session.position == 11 and "(hit 2)" in said(app)  # met again on the way
         await pilot.press("c")
         await settle(pilot, lambda: idle(app) and app.session.store.complete)
-        assert app.session.position == 22 and "the run finished" in app.session.message
+        assert app.session.position == 22 and "the run finished" in said(app)
     path = app.session.store.close()
     with TraceFile(path) as trace:
         assert len(trace) == 23 and trace[22].kind == "chain_end"
@@ -69,7 +69,7 @@ async def test_the_ui_answers_keys_while_a_call_is_in_flight_and_esc_pauses(tmp_
     run.pull = slow_pull
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("c")
-        await settle(pilot, lambda: app.screen.busy.startswith("running"))
+        await settle(pilot, lambda: app.screen.busy is not None and str(app.screen.busy).startswith("running"))
         await pilot.press("2")
         await settle(pilot)
         assert active_tab(app) == "prompt"  # handled while the worker waits
@@ -77,7 +77,7 @@ async def test_the_ui_answers_keys_while_a_call_is_in_flight_and_esc_pauses(tmp_
         await pilot.press("escape")
         release.set()
         await settle(pilot, lambda: idle(app))
-        assert app.session.message.startswith("paused at event")
+        assert said(app).startswith("paused at event")
         assert not run.finished
     app.session.store.close()
 

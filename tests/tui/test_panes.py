@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from rich.text import Text
 from textual.widgets import TabbedContent
 
-from tests.helpers.pilot_helpers import active_tab, debugger, pane_text, settle
+from tests.helpers.pilot_helpers import active_tab, debugger, pane_text, said, settle
 from tests.helpers.trace_factory import record, with_search_result
 from tracer.debug import event_store
 from tracer.tui.launch import build_session
@@ -173,7 +173,7 @@ async def test_a_big_trace_is_indexed_in_the_background_and_waiting_moves_then_r
         finally:
             release.set()
         await settle(pilot, lambda: app.session.index_ready and not app.screen.busy)
-        assert app.session.position == 11 and "stopped at breakpoint #1" in app.session.message
+        assert app.session.position == 11 and "stopped at breakpoint #1" in said(app)
 
 
 async def test_a_broken_line_found_by_the_background_index_ends_the_session_with_its_message(rose, monkeypatch):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.helpers.pilot_helpers import debugger, pane_text, settle
+from tests.helpers.pilot_helpers import debugger, pane_text, said, settle
 from tracer.tui.screens.playground_screen import PlaygroundScreen
 
 
@@ -12,7 +12,7 @@ async def test_unchanged_prompt_replays_and_f_refuses_a_fork_that_changes_nothin
         app.session.goto(3)  # an agent_action: not a model call
         await pilot.press("e")
         await settle(pilot)
-        assert "e works at a model call: event 3 is agent_action" in app.session.message
+        assert "e works at a model call: event 3 is agent_action" in said(app)
         app.session.goto(2)  # an llm_end opens its call too
         await pilot.press("e")
         await settle(pilot, lambda: isinstance(app.screen, PlaygroundScreen))
@@ -26,4 +26,4 @@ async def test_unchanged_prompt_replays_and_f_refuses_a_fork_that_changes_nothin
         assert "a fork would change nothing" in str(app.screen.query_one("#playground-hint").render())
         await pilot.press("escape")
         await settle(pilot)
-        assert not isinstance(app.screen, PlaygroundScreen) and app.session.message == "playground closed"
+        assert not isinstance(app.screen, PlaygroundScreen) and said(app) == "playground closed"

@@ -35,7 +35,7 @@ async def test_a_callers_line_found_in_the_source_says_so_in_chinese(monkeypatch
     advance = Reenactment.advance
     monkeypatch.setattr(Reenactment, "advance", lambda self, *a, **k: release.wait(30) and advance(self, *a, **k))
     app = debugger(rose)
-    app.session.requested_lang = "zh"
+    app.requested_lang = "zh"
     async with app.run_test(size=SIZE) as pilot:
         try:
             await pilot.press(

@@ -8,11 +8,10 @@ import pytest
 
 from tests.debug.test_step_into import monitoring_left
 from tests.helpers.parallel_agent import recorded_parallel
-from tests.helpers.pilot_helpers import answer, debugger, highlighted, pane_text, settle, status
+from tests.helpers.pilot_helpers import answer, debugger, highlighted, pane_text, said, settle, status
 from tests.helpers.user_project import recorded_florist
 from tracer.debug.live_run import LiveRun
 from tracer.debug.step_into import on_awaiting_loop
-from tracer.tui.chrome import localise
 
 SIZE = (120, 40)
 
@@ -76,7 +75,7 @@ async def test_s_at_a_tool_start_steps_through_the_tools_lines_and_r_returns(flo
         await pilot.press("r")
         await settle(pilot, lambda: idle(app) and run.line_stop is None)
         assert app.session.event().kind == "tool_end" and app.session.position == 5
-        assert "price() is done → event 5 (tool_end)" in app.session.message
+        assert "price() is done → event 5 (tool_end)" in said(app)
         assert highlighted(app)[1] != first + 1
         assert footer_label(app, "step-forward") == "step" and footer_label(app, "out-forward") == "step out"
         await pilot.press("n", "n")
@@ -125,7 +124,7 @@ async def test_closing_mid_step_ends_the_run_and_leaves_no_trace_function(floris
         thread = run._thread
     app.session.store.close()
     thread.join(timeout=60)  # a limit for a run that never stops, not a speed: a loaded machine takes its time
-    assert not thread.is_alive() and run.outcome == "the run was stopped"
+    assert not thread.is_alive() and str(run.outcome) == "the run was stopped"
     assert not run.tracing and sys.gettrace() is None  # this thread (the UI's) was never traced
     assert not monitoring_left()
 
@@ -138,7 +137,7 @@ async def test_s_in_replay_says_stepping_into_the_function_needs_live_mode(flori
         await pilot.press("s")
         await settle(pilot)
         assert app.session.position == 5
-        assert "stepping into price() line by line needs live mode" in app.session.message
+        assert "stepping into price() line by line needs live mode" in said(app)
 
 
 async def test_a_tool_the_recording_answers_is_not_stepped_into_and_says_why(florist, tmp_path):
@@ -150,7 +149,7 @@ async def test_a_tool_the_recording_answers_is_not_stepped_into_and_says_why(flo
         await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_start")
         await pilot.press("s")
         await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_end")
-        assert "Discount is not re-run here" in app.session.message and run.line_stop is None
+        assert "Discount is not re-run here" in said(app) and run.line_stop is None
     app.session.store.close()
 
 
@@ -164,11 +163,11 @@ async def test_a_line_breakpoint_in_the_users_file_stops_live_on_that_line(flori
         await settle(pilot, lambda: idle(app))
         assert run.line_stop is not None and run.line_stop.frame.line == line  # the line, not the tool_start
         assert app.session.event().kind == "tool_start" and highlighted(app)[1] == line
-        assert f"continue: stopped at breakpoint #1 line=florist.py:{line} (hit 1) in price()" in app.session.message
+        assert f"continue: stopped at breakpoint #1 line=florist.py:{line} (hit 1) in price()" in said(app)
         assert "each" in pane_text(app, "variables-text") and "total" not in pane_text(app, "variables-text")
         await pilot.press("c")
         await settle(pilot, lambda: idle(app) and app.session.store.complete)
-        assert "the run finished" in app.session.message
+        assert "the run finished" in said(app)
     app.session.store.close()
 
 
@@ -181,7 +180,7 @@ async def test_adding_a_line_breakpoint_no_event_can_reach_says_so(florist, tmp_
         await pilot.press("B")
         await answer(pilot, f"florist.py:{imports}")
         expected = f"no event can reach florist.py:{imports}: it is outside every function the loop calls"
-        assert expected in app.session.message
+        assert expected in said(app)
         await pilot.press("4")
         await settle(pilot)
         assert expected in str(app.screen.query_one("#breakpoints-list").render())
@@ -189,14 +188,22 @@ async def test_adding_a_line_breakpoint_no_event_can_reach_says_so(florist, tmp_
 
 
 def test_the_new_status_lines_have_a_chinese_version():
-    from tracer.tui.chrome import localise
+    from tracer.debug.session import motion_name
+    from tracer.debug.stepping import Motion
+    from tracer.i18n import Message
 
-    assert localise("step: price() line 11", "zh") == "单步：price() 第 11 行"
-    assert (
-        localise("step out: price() is done → event 5 (tool_end)", "zh") == "跳出：price() 已返回 → 事件 5（tool_end）"
+    step, out = motion_name(Motion.STEP), motion_name(Motion.OUT)
+    line = Message("debugger.at_line", {"motion": step, "function": "price", "line": 11})
+    assert (str(line), line.text("zh")) == ("step: price() line 11", "单步：price() 第 11 行")
+    done = Message("debugger.done", {"motion": out, "name": "price()", "seq": 5, "kind": "tool_end"})
+    assert (str(done), done.text("zh")) == (
+        "step out: price() is done → event 5 (tool_end)",
+        "跳出：price() 已返回 → 事件 5（tool_end）",
     )
-    replay = localise("step → event 5 · stepping into price() line by line needs live mode: a recording has …", "zh")
-    assert replay.startswith("单步 → 事件 5 · 逐行进入 price() 需要实时模式")
+    landed = Message("debugger.landed", {"motion": step, "seq": 5})
+    replay = landed.then(Message("debugger.into_needs_live", {"name": "price()"}))
+    assert str(replay).startswith("step → event 5 · stepping into price() line by line needs live mode: a recording")
+    assert replay.text("zh").startswith("单步 → 事件 5 · 逐行进入 price() 需要实时模式")
 
 
 async def test_a_line_in_a_tool_the_live_run_does_not_rerun_stops_at_its_events(florist, tmp_path):
@@ -209,7 +216,7 @@ async def test_a_line_in_a_tool_the_live_run_does_not_rerun_stops_at_its_events(
         await settle(pilot, lambda: idle(app))
         event = app.session.event()
         assert (event.kind, event.tool, run.line_stop) == ("tool_start", "Discount", None)
-        assert "stopped at breakpoint #1" in app.session.message
+        assert "stopped at breakpoint #1" in said(app)
     app.session.store.close()
 
 
@@ -228,7 +235,7 @@ async def test_breakpoints_added_or_deleted_at_the_tool_start_count_for_its_call
         app.session.breakpoints.remove(2)  # the later line's: the rest of the call runs through
         await pilot.press("c")
         await settle(pilot, lambda: idle(app) and app.session.store.complete)
-        assert "the run finished" in app.session.message
+        assert "the run finished" in said(app)
     app.session.store.close()
 
 
@@ -256,7 +263,6 @@ def test_leaving_the_function_says_how_the_call_ended(kind, error_type, said, zh
     from executor.events import ToolEndEvent, ToolErrorEvent
     from executor.events.base import CalleeRef, SourceRef
     from tracer.debug.stepping import Motion
-    from tracer.tui.chrome import localise
     from tracer.tui.flows.into_function import left_function
 
     callee = CalleeRef(file="florist.py", line=8, function="price", qualname="price")
@@ -275,10 +281,10 @@ def test_leaving_the_function_says_how_the_call_ended(kind, error_type, said, zh
         if kind == "tool_end"
         else ToolErrorEvent(tool="price", error_type=error_type, message="no", handled=True, **envelope)
     )
-    session = SimpleNamespace(event=lambda: event, position=5, message="")
-    left_function(session, Motion.OUT)
-    assert session.message == said
-    assert zh in localise(said, "zh")
+    session = SimpleNamespace(event=lambda: event, position=5)
+    message = left_function(session, Motion.OUT)
+    assert str(message) == said
+    assert zh in message.text("zh")
 
 
 def test_leaving_a_parallel_call_onto_another_calls_event_says_whose_it_is():
@@ -296,11 +302,12 @@ def test_leaving_a_parallel_call_onto_another_calls_event_says_whose_it_is():
     stepped = ToolStartEvent(tool="quote", tool_input="{}", callee=quote, tool_call_id="c_quote", seq=6, **envelope)
     other = ToolStartEvent(tool="count", tool_input="{}", callee=count, tool_call_id="c_count", seq=7, **envelope)
     store = SimpleNamespace(run=SimpleNamespace(stepped_into=stepped))
-    session = SimpleNamespace(event=lambda: other, position=7, message="", store=store)
-    left_function(session, Motion.OUT)
-    said = "step out: quote() is done → event 7 (another call's tool_start; quote()'s own comes in turn)"
-    assert session.message == said
-    assert "另一个调用的 tool_start" in localise(said, "zh")
+    session = SimpleNamespace(event=lambda: other, position=7, store=store)
+    message = left_function(session, Motion.OUT)
+    assert (
+        str(message) == "step out: quote() is done → event 7 (another call's tool_start; quote()'s own comes in turn)"
+    )
+    assert "另一个调用的 tool_start" in message.text("zh")
 
 
 @pytest.fixture
@@ -323,7 +330,7 @@ async def test_s_at_a_parallel_calls_tool_start_follows_its_thread_and_r_returns
         await pilot.press("s")
         await settle(pilot, lambda: idle(app) and run.line_stop is not None)
         assert highlighted(app)[1] == line_of('RAN.append("quote")')
-        assert "quote.py" not in status(app) and "not stepping into it" not in app.session.message
+        assert "quote.py" not in status(app) and "not stepping into it" not in said(app)
         await pilot.press("s", "s")
         await settle(pilot, lambda: idle(app) and run.line_stop.frame.line == line_of("total = each"))
         assert "each" in pane_text(app, "variables-text") and "2.5" in pane_text(app, "variables-text")
@@ -332,12 +339,10 @@ async def test_s_at_a_parallel_calls_tool_start_follows_its_thread_and_r_returns
         await settle(pilot, lambda: idle(app) and run.line_stop is None)
         landed = app.session.event()
         if landed.tool_call_id == "c_quote":
-            assert "quote() is done →" in app.session.message
+            assert "quote() is done →" in said(app)
         else:  # count's turn came first in the recording
-            assert f"quote() is done → event {landed.seq} (another call's {landed.kind}; quote()'s own" in (
-                app.session.message
-            )
-            assert "另一个调用的" in localise(app.session.message, "zh")
+            assert f"quote() is done → event {landed.seq} (another call's {landed.kind}; quote()'s own" in (said(app))
+            assert "另一个调用的" in said(app, "zh")
         await pilot.press("c")
         await settle(pilot, lambda: idle(app) and app.session.store.complete)
     app.session.store.close()
@@ -354,9 +359,9 @@ async def test_a_line_breakpoint_in_a_parallel_async_tool_stops_on_its_line(para
         await pilot.press("c")
         await settle(pilot, lambda: idle(app))
         assert run.line_stop is not None and run.line_stop.frame.line == line
-        assert f"stopped at breakpoint #1 line=parallel.py:{line} (hit 1) in count()" in app.session.message
+        assert f"stopped at breakpoint #1 line=parallel.py:{line} (hit 1) in count()" in said(app)
         await pilot.press("c")
         await settle(pilot, lambda: idle(app) and app.session.store.complete)
-        assert "the run finished" in app.session.message
+        assert "the run finished" in said(app)
     app.session.store.close()
     assert _loop_thread_trace() is None and not run.tracing

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.widgets import TextArea
 
-from tests.helpers.pilot_helpers import debugger, pane_text, settle
+from tests.helpers.pilot_helpers import debugger, pane_text, said, settle
 from tracer.debug.breakpoints import SIDECAR_SUFFIX
 from tracer.debug.shipped import is_shipped
 from tracer.tui.app import DebuggerApp
@@ -38,7 +38,7 @@ async def test_space_past_a_parts_last_stop_opens_the_next_part_and_the_end_list
         await pilot.press("space")
         await settle(pilot, lambda: app.session is not first and app.screen.session is app.session)
         assert Path(app.session.store.path).name == "parse_error_on.jsonl"
-        assert "end of that part" in app.session.message and "part 2 of 2" in app.session.message
+        assert "end of that part" in said(app) and "part 2 of 2" in said(app)
         await _walk_to_the_end(pilot, app)
         end = pane_text(app, "narration-text")
         assert "End of the tutorial. Other tutorials" in end
@@ -47,7 +47,7 @@ async def test_space_past_a_parts_last_stop_opens_the_next_part_and_the_end_list
         await pilot.press("space")
         await settle(pilot)
         # the status line points at the narration, which lists them (a list does not fit one line)
-        assert app.session.message == "End of the tutorial: T opens another (the narration lists them)"
+        assert said(app) == "End of the tutorial: T opens another (the narration lists them)"
 
 
 async def test_the_chinese_session_moves_on_in_chinese():

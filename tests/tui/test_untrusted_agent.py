@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import TextArea
 
 from tests.helpers.hostile_agents import forget_bait, hostile_trace, imported_bait, markers, write_bait
-from tests.helpers.pilot_helpers import debugger, pane_text, settle
+from tests.helpers.pilot_helpers import debugger, pane_text, said, settle
 from tracer.tui.screens.main_screen import DebuggerScreen
 
 SIZE = (120, 40)
@@ -45,7 +45,7 @@ async def test_an_untrusted_agent_gives_no_real_locals_and_no_fork_and_says_how_
         original = app.session
         await fork_at(pilot, app, 2)
         assert app.session is original
-        assert app.session.message.startswith("fork failed: the trace names agent 'evil:build'")
+        assert said(app).startswith("fork failed: the trace names agent 'evil:build'")
     app.session.store.close()
     app.close_opened()
     assert markers(downloads) == [] and imported_bait() == []
@@ -57,7 +57,7 @@ async def test_with_the_agent_named_the_fork_runs_it_and_the_fork_keeps_it_trust
         original = app.session
         await fork_at(pilot, app, 2)
         await settle(pilot, lambda: app.session is not original)
-        assert app.session.store.header.fork == {"reply": FINAL}, app.session.message
+        assert app.session.store.header.fork == {"reply": FINAL}, said(app)
         assert app.session.store.agents == ("evil:build",)
         assert app.session.store.reenactment.problem is None
     app.session.store.close()

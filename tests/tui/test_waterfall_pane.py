@@ -144,7 +144,7 @@ def test_a_name_too_long_for_its_bar_is_written_whole_after_it_where_there_is_ro
 
 async def test_under_lang_zh_the_panes_own_words_are_chinese_and_the_traces_are_kept(tmp_path):
     app = debugger(shutil.copy(FIXTURES / "parallel_tools.jsonl", tmp_path / "parallel.jsonl"))
-    app.session.requested_lang = "zh"  # what `loopscope debug TRACE --lang zh` asks for
+    app.requested_lang = "zh"  # what `loopscope debug TRACE --lang zh` asks for
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         pane = app.screen.query_one(WaterfallPane)

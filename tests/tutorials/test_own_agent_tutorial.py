@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.pilot_helpers import highlighted, pane_text, settle
+from tests.helpers.pilot_helpers import highlighted, pane_text, said, settle
 from tracer.cli import main
 from tracer.cli import tutorial as tutorial_command
 from tracer.debug.own_agent_run import own_agent_run
@@ -12,7 +12,7 @@ from tracer.debug.step_into import LineStop
 from tracer.replay.verify import compare_runs, verify_trace
 from tracer.trace.transitions import Trace
 from tracer.tui.app import DebuggerApp
-from tracer.tui.flows.tutorials import tutorial_session
+from tracer.tui.flows.tutorials import opened_message, tutorial_session
 from tutorials import get_scenario
 from tutorials.own_agent import AGENT_SOURCE
 
@@ -55,14 +55,14 @@ def test_s_at_quotes_tool_start_steps_into_the_learners_lines(tmp_path):
 async def test_the_tutorial_opens_live_and_s_steps_into_quote(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     session = tutorial_session("own-agent", 0, "en")
-    assert session.store.live and "your agent: " in session.message
+    assert session.store.live and "your agent: " in str(opened_message("own-agent", 0, session))
     app = DebuggerApp(session)
     async with app.run_test(size=(120, 40)) as pilot:
         assert "An agent of your own" in pane_text(app, "narration-text")
         await pilot.press("space")  # the next stop's event has not happened yet: s runs the live run to it
         await settle(pilot)
         assert app.session.position == 0
-        assert "the run is live: s (or c) runs it on; the next stop is event 4" in app.session.message
+        assert "the run is live: s (or c) runs it on; the next stop is event 4" in said(app)
         for _ in range(5):
             await pilot.press("s")
             await settle(pilot, lambda: not app.screen.busy)
@@ -91,7 +91,7 @@ def test_the_command_opens_the_live_run_with_the_stops_and_says_where_the_agent_
         "s steps into quote(), your function",
     ]
     source = opened["live"].scenario.source
-    assert opened["message"] == f"your agent: {source}"
+    assert str(opened["message"]) == f"your agent: {source}"
     out = capsys.readouterr().out
     assert (
         f"your agent is {source}. Next, in {source.parent}: `loopscope debug run.jsonl --agent my_shop.py:build`"

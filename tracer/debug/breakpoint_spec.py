@@ -7,14 +7,12 @@ from typing import Any
 
 from executor.events import EVENT_KINDS
 
+from ..i18n import say
 from .conditions import Condition, ConditionError
 
 DEFAULT_LINE_FILE = "executor/agent_executor.py"
 TARGETS = ("kind", "tool", "iteration", "method", "line", "condition")
-SPEC_HELP = (
-    "write KIND (e.g. tool_error), tool=NAME, iteration=N, method=NAME, line=[FILE:]N "
-    "or `if CONDITION`; add `if CONDITION` to any of them; prefix `temp` or `ignore=N`"
-)
+SPEC_HELP = say("debugger.spec_help")  # in English: the errors that quote it are read on the command line too
 
 
 class BreakpointSpecError(ValueError):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..i18n import Message, say
 from ..trace.index import TraceIndex, scan_windows
 from ..trace.numpy_on_use import np
 from ..trace.sidecar import SidecarRefused, loads_json, read_sidecar, write_sidecar
@@ -48,15 +49,16 @@ class Breakpoint:
         what = f"{self.target}={value}"
         return f"{what} {condition}" if condition else what
 
-    def describe(self) -> str:
+    def describe(self, lang: str = "en") -> str:
+        """One line for the breakpoints pane: number, spec, hits (or why no event can reach it), and flags."""
         problem = self.reach.problem if self.reach is not None else None
-        parts = [f"#{self.number}", self.spec, problem or f"hits {self.hits}"]
+        parts = [f"#{self.number}", self.spec, (problem or Message("debugger.bp.hits", {"hits": self.hits})).text(lang)]
         if self.ignore:
-            parts.append(f"ignore next {self.ignore}")
+            parts.append(say("debugger.bp.ignore", lang, count=self.ignore))
         if self.temporary:
-            parts.append("temporary")
+            parts.append(say("debugger.bp.temporary", lang))
         if not self.enabled:
-            parts.append("disabled")
+            parts.append(say("debugger.bp.disabled", lang))
         return "  ".join(parts)
 
     # -- matching --------------------------------------------------------------------------------

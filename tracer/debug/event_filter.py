@@ -8,15 +8,13 @@ from dataclasses import dataclass, field
 
 from executor.events import EVENT_KINDS
 
+from ..i18n import Message, say
 from ..trace.index import TraceIndex
 from ..trace.numpy_on_use import np
 from .breakpoints import ResolveAt
 from .conditions import Condition, ConditionError
 
-FILTER_HELP = (
-    "KIND…, tool=NAME, iteration=N (or N-M), and/or `if CONDITION` (as in breakpoints); "
-    "a list of one sort shows any of them, different sorts must all hold; empty clears"
-)
+FILTER_HELP = say("debugger.filter_help")  # in English: the errors that quote it are English too
 _ITERATIONS = re.compile(r"(\d+)(?:-(\d+))?$")
 CHECK_EVERY = 20_000  # events a condition reads between asking whether to stop
 
@@ -135,13 +133,13 @@ class FilteredView:
 
 def describe(
     shown: np.ndarray | None, total: int, event_filter: EventFilter | None, step_within: bool, current_hidden: bool
-) -> str:
+) -> Message | None:
     """`filter: tool=Search · 6 shown, 17 hidden · current event hidden` for the timeline's border."""
     if event_filter is None or shown is None:
-        return ""
-    parts = [f"filter: {event_filter.text}", f"{len(shown):,} shown, {total - len(shown):,} hidden"]
-    if current_hidden:
-        parts.append("current event hidden")
-    if step_within:
-        parts.append("stepping within filter")
-    return " · ".join(parts)
+        return None
+    counts = {"text": event_filter.text, "shown": f"{len(shown):,}", "hidden": f"{total - len(shown):,}"}
+    said = Message("panes.filter_note", counts)
+    return said.then(
+        Message("panes.current_hidden") if current_hidden else None,
+        Message("panes.stepping_within") if step_within else None,
+    )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..i18n import Message
 from ..trace.numpy_on_use import np
 from ..trace.reader import TraceFormatError
 from .source_map import read_user_source
@@ -52,7 +53,7 @@ class Reach:
     """What a user-file line breakpoint can stop at: the tools whose function holds the line."""
 
     tools: frozenset[str]
-    problem: str | None = None  # set when no event can reach the line (shown instead of "hits 0")
+    problem: Message | None = None  # set when no event can reach the line (shown instead of "hits 0")
     traced: frozenset[str] = frozenset()  # live: tools whose calls stop on the line itself, not at their events
 
     def mask(self, index: Any, lo: int, hi: int) -> np.ndarray:
@@ -71,7 +72,7 @@ def reach(file: str, line: int, callees: Mapping[str, Any]) -> Reach:
     if not callees:
         return Reach(frozenset())  # nothing known yet (no tool has run): not a verdict
     if not functions:
-        return Reach(frozenset(), f"no event can reach {where}: {file} holds no function the loop calls")
+        return Reach(frozenset(), Message("debugger.unreachable_file", {"where": where, "file": file}))
     inside = frozenset(
         name
         for name, callee in functions.items()
@@ -79,7 +80,7 @@ def reach(file: str, line: int, callees: Mapping[str, Any]) -> Reach:
     )
     if inside:
         return Reach(inside)
-    return Reach(inside, f"no event can reach {where}: it is outside every function the loop calls")
+    return Reach(inside, Message("debugger.unreachable_outside", {"where": where}))
 
 
 def lines_in_call(breakpoints: Any, callee: Any) -> frozenset[int]:

@@ -18,6 +18,7 @@ from executor.paths import PROJECT_ROOT
 from executor.paths import relative_path as callee_path  # the path rule every event's callee uses
 
 from ..agents.user_agent import header_meta, resolve_agent
+from ..i18n import Message, verbatim
 from ..models.live_model import LiveModel
 from ..replay.builder import replayed_executor
 from ..replay.verify import drain_events, recorded_entry, recorded_inputs
@@ -128,7 +129,7 @@ class LiveRun:
         self.calls.on_release, self.calls.on_rest = self._call_released, self._call_at_rest
         use_tool_call_gate(self.executor, self.calls)
         self.finished = False
-        self.outcome = ""
+        self.outcome = verbatim("")  # how the run ended, once it has (str() of it: in English)
         self._wanted = threading.Semaphore(0)
         self._handed: queue.Queue[Pulled | LineStop | None] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -215,11 +216,11 @@ class LiveRun:
                 self.executor.invoke(self.scenario.inputs(), [self._hand_over])
             else:  # a recording made under ainvoke or by pulling iter_events: its stacks start there
                 drain_events(self.executor.iter_events(self.scenario.inputs()), [self._hand_over])
-            outcome = "the run finished"
+            outcome = Message("debugger.run_finished")
         except (_Stopped, CallsStopped):
-            outcome = "the run was stopped"
+            outcome = Message("debugger.run_stopped")
         except Exception as error:  # the run failed; its chain_error event was already handed out
-            outcome = f"the run raised {type(error).__name__}: {error}"
+            outcome = Message("debugger.run_raised", {"error": f"{type(error).__name__}: {error}"})
         self._end_tracing()  # a run stopped inside a traced function leaves no trace function behind
         self.finished, self.outcome = True, outcome
         self._handed.put(None)

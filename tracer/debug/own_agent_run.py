@@ -9,6 +9,7 @@ from executor import ManualClock, ScriptedModel
 from tutorials.own_agent import QUESTION, REPLIES, write_agent
 
 from ..agents.user_agent import load_user_agent
+from ..i18n import Message, say
 from ..replay.builder import DEFAULT_CLOCK_TICK
 from ..trace.writer import TraceWriter
 from .live_run import LiveRun
@@ -39,12 +40,10 @@ def live_tutorial_run(name: str) -> LiveRun:
     return LIVE_TUTORIALS[name]()
 
 
-def live_tutorial_message(run: LiveRun, lang: str) -> str:
-    """The status line a live tutorial opens with: where the learner's agent was written."""
-    source = getattr(run.scenario, "source", None)
-    if lang == "zh":
-        return f"你的 agent：{source}"
-    return f"your agent: {source}"
+def live_tutorial_message(run: LiveRun, lang: str = "en") -> Message:
+    """The status line a live tutorial opens with: where the learner's agent was written (the screen
+    says it in its language; `lang` is not needed)."""
+    return Message("debugger.your_agent", {"source": getattr(run.scenario, "source", None)})
 
 
 def live_tutorial_epilogue(run: LiveRun, lang: str) -> str:
@@ -53,12 +52,4 @@ def live_tutorial_epilogue(run: LiveRun, lang: str) -> str:
     spec = f"{source.name}:build"
     replay = f"loopscope debug run.jsonl --agent {spec}"
     live = f"loopscope debug --live {spec} --model replay:run.jsonl"
-    if lang == "zh":
-        return (
-            f"你的 agent 在 {source}。在 {source.parent} 里接着试试：`{replay}`（每个事件上的真实局部变量），"
-            f"`{live}`（再走进一次 quote()）"
-        )
-    return (
-        f"your agent is {source}. Next, in {source.parent}: `{replay}` (the real locals at every event), "
-        f"`{live}` (step into quote() again)"
-    )
+    return say("debugger.own_agent_next", lang, source=source, folder=source.parent, replay=replay, live=live)

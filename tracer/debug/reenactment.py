@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from executor.events import EventBase
 
+from ..i18n import Message, verbatim
 from ..trace.header import TraceHeader
 
 if TYPE_CHECKING:  # the replay machinery loads with the first re-executed event, after the first frame
@@ -48,17 +49,17 @@ class Reenactment:
         self.agents = tuple(agents)  # the user's --agent specs: a header's agent runs only if trusted
         self.snapshots: list[tuple[FrameSnapshot, ...]] = []
         self._agent_spec: AgentRef | None = None  # the header's agent as trusted (pinned to its file), once checked
-        self.problem: str | None = self._why_not()
+        self.problem: Message | None = self._why_not()  # why there are no real locals (the Variables pane says it)
         self._run: RunAhead | FrameworkRunAhead | None = None
         self._pulling = threading.Lock()
 
-    def _why_not(self) -> str | None:
+    def _why_not(self) -> Message | None:
         if self.length > REENACT_LIMIT:
-            return f"the trace has more than {REENACT_LIMIT:,} events; re-executing it would take too long"
+            return Message("debugger.reenact_too_long", {"limit": f"{REENACT_LIMIT:,}"})
         if self.header.scenario:
             return None
         if not self.header.agent and not self.agents:
-            return "the trace's header names no scenario, so its run cannot be re-executed"
+            return Message("debugger.reenact_no_scenario")
         # Late, like the other replay imports here: the replay machinery loads when a trace is re-executed,
         # not with the debugger's first frame (tests/cli/test_startup_imports.py).
         from ..agents.scenario_registry import UnknownAgent
@@ -67,7 +68,7 @@ class Reenactment:
         try:  # decided before anything is imported: a trace alone never runs code
             self._agent_spec = trusted_agent(self.header.agent, self.agents)
         except UnknownAgent as error:
-            return str(error.args[0])
+            return verbatim(str(error.args[0]))  # the trust rule's own words, about the user's agent
         return None
 
     def _agent(self) -> object:
@@ -125,7 +126,7 @@ class Reenactment:
                     self._run = self._run_ahead()
                 self._run.run_to(wanted)
             except Exception as error:  # an unknown scenario, a fixture that no longer replays
-                self.problem = f"the run could not be re-executed ({type(error).__name__}: {error})"
+                self.problem = Message("debugger.reenact_failed", {"error": f"{type(error).__name__}: {error}"})
                 return
             while self.problem is None and len(self.snapshots) < wanted:
                 self._check_next()
@@ -135,30 +136,33 @@ class Reenactment:
         assert self._run is not None
         seq = len(self.snapshots)
         if seq >= len(self._run.pulled):  # the run ended before the recording did
-            self.problem = f"the re-executed run ended after {seq} events ({self._run.outcome})"
+            self.problem = Message("debugger.reenact_ended", {"seq": seq, "outcome": self._run.outcome})
             return
         event, frames = self._run.take(seq)
         try:
             wanted = self.recorded(seq)
         except Exception as error:  # a broken line in the recording
-            self.problem = f"event {seq} of the recording cannot be read ({error})"
+            self.problem = Message("debugger.reenact_unreadable", {"seq": seq, "error": str(error)})
             return
         if event.source.file != wanted.source.file:  # e.g. a LangChain run recorded by its callback handler
-            self.problem = (
-                f"the recording was made by other code ({wanted.source.file}), so its locals cannot be re-created here"
-            )
+            self.problem = Message("debugger.reenact_other_code", {"file": wanted.source.file})
             return
         if (event.kind, event.source, event.frames) != (wanted.kind, wanted.source, wanted.frames):
-            self.problem = (
-                f"the re-executed run differs from the recording at event {seq} "
-                f"({event.kind} at line {event.source.line} vs {wanted.kind} at line "
-                f"{wanted.source.line}): the executor changed since it was recorded"
+            self.problem = Message(
+                "debugger.reenact_differs",
+                {
+                    "seq": seq,
+                    "kind": event.kind,
+                    "line": event.source.line,
+                    "recorded_kind": wanted.kind,
+                    "recorded_line": wanted.source.line,
+                },
             )
             return
         self.snapshots.append(frames)
 
     def close(self) -> None:
         with self._pulling:  # a worker's pull in progress finishes first
-            self.problem = self.problem or "the trace was closed"
+            self.problem = self.problem or Message("debugger.reenact_closed")
             if self._run is not None:
                 self._run.close()

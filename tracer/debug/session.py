@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from executor.events import Event
 
+from ..i18n import Message
 from ..trace.index import TraceIndex
 from ..trace.numpy_on_use import np
 from ..trace.reader import TraceFile, TraceFormatError
@@ -28,7 +29,22 @@ if TYPE_CHECKING:
     from .live_run import LiveRun
 
 SEARCH_BATCH = 20_000  # lines between checks for a newer search and releases of read pages
-MOTION_WORDS = {Motion.STEP: "step", Motion.NEXT: "next", Motion.OUT: "step out", Motion.CONTINUE: "continue"}
+
+
+def motion_name(motion: Motion, direction: int = 1) -> Message:
+    """The motion as a status message names it ("step", "continue backwards")."""
+    return Message(f"debugger.motion.{motion.value}" + (".back" if direction < 0 else ""))
+
+
+def breakpoint_names(breakpoints: Sequence[Any]) -> Message:
+    """The breakpoints a motion stopped at, with their hit counts ("#1 kind=tool_error (hit 2)")."""
+    named = [
+        Message("debugger.breakpoint_hits", {"number": b.number, "spec": b.spec, "hits": b.hits}) for b in breakpoints
+    ]
+    said = named[0]
+    for more in named[1:]:
+        said = Message("debugger.and", {"first": said, "then": more})
+    return said
 
 
 @dataclass(frozen=True)
@@ -43,7 +59,8 @@ class UnreadableEvent:
 
 
 class DebugSession:
-    """Position, frame selection and messages; every pane is drawn from this."""
+    """Position, frame selection, search and the timeline filter; every pane is drawn from this. What the
+    screen says about a motion is returned (a Message), not kept here: the screen holds what it shows."""
 
     def __init__(
         self,
@@ -62,11 +79,8 @@ class DebugSession:
         self.title = title or store.path.name
         self.position = 0
         self.frame_up = 0  # 0 = the event's own frame; u/d move it towards the caller and back
-        self.message = "S N R C: the same motions backwards · ? lists every key"  # the footer has s n r c
         self.search_text = ""
         self.view = FilteredView()  # the timeline filter; stepping ignores it unless step_within
-        self.lang = "en"  # the language the debugger's own words are shown in (a tutorial's)
-        self.requested_lang: str | None = options.lang  # --lang, which wins over the tutorial's
         # False (the window's): real locals are only shown once a worker has re-executed the recording
         # that far, so no frame waits for the re-run; True (a script's): asking re-executes now.
         self.wait_for_locals = wait_for_locals
@@ -131,30 +145,25 @@ class DebugSession:
     def motion(self, motion: Motion, direction: int) -> MotionSearch:
         return MotionSearch(self.index, self.breakpoints, self.store.resolve_at, self.position, motion, direction)
 
-    def land(self, stop: Stop, motion: Motion, direction: int) -> None:
-        """Move to where a motion stopped and say why."""
+    def land(self, stop: Stop, motion: Motion, direction: int) -> Message:
+        """Move to where a motion stopped; returns what to say about it."""
         self.goto(stop.position)
-        backwards = " backwards" if direction < 0 else ""
+        name = motion_name(motion, direction)
         if stop.reason == "breakpoint":
-            names = ", ".join(f"#{bp.number} {bp.spec} (hit {bp.hits})" for bp in stop.breakpoints)
-            self.message = f"{MOTION_WORDS[motion]}{backwards}: stopped at breakpoint {names}"
-        elif stop.reason in ("end", "start"):
+            return Message("debugger.at_breakpoint", {"motion": name, "names": breakpoint_names(stop.breakpoints)})
+        if stop.reason in ("end", "start"):
             edge = "last" if stop.reason == "end" else "first"
-            moved = "" if stop.moved else " (already there)"
-            self.message = f"{MOTION_WORDS[motion]}{backwards}: reached the {edge} event{moved}"
-        elif stop.reason == "out":
-            self.message = f"step out{backwards}: left {self._left_function(stop)}"
-        elif stop.reason == "paused":
-            where = f"at event {stop.position}" if stop.moved else "where it started"
-            self.message = (
-                f"{MOTION_WORDS[motion]}{backwards}: stopped {where}, breakpoint conditions checked up to here (esc)"
-            )
-        else:
-            self.message = f"{MOTION_WORDS[motion]}{backwards} → event {stop.position}"
-
-    def _left_function(self, stop: Stop) -> str:
-        frames = self.event(stop.position).frames
-        return f"the frame, now in {frames[-1]}()" if frames else "the frame"
+            return Message(f"debugger.reached_{edge}" + ("" if stop.moved else "_already"), {"motion": name})
+        if stop.reason == "out":
+            frames = self.event(stop.position).frames
+            if frames:
+                return Message("debugger.left_frame_in", {"motion": name, "function": frames[-1]})
+            return Message("debugger.left_frame", {"motion": name})
+        if stop.reason == "paused":
+            if stop.moved:
+                return Message("debugger.paused_at", {"motion": name, "seq": stop.position})
+            return Message("debugger.paused_at_start", {"motion": name})
+        return Message("debugger.landed", {"motion": name, "seq": stop.position})
 
     def goto(self, position: int) -> None:
         self.position = max(0, min(position, len(self.store) - 1))

@@ -13,7 +13,7 @@ LANGUAGES: tuple[Language, ...] = ("en", "zh")
 
 # Each area of the program keeps its messages in a module of its own here; every module holds a dict
 # MESSAGES = {key: (English, Chinese)}, keys prefixed by the area so that no two modules can collide.
-_AREAS = ("common", "exercise", "predict")
+_AREAS = ("common", "debugger", "boxes", "panes", "keys", "help", "runs_table", "events", "exercise", "predict")
 
 
 @functools.cache
@@ -32,9 +32,11 @@ def templates() -> dict[str, tuple[str, str]]:
 def say(key: str, lang: str = "en", /, **args: Any) -> str:
     """The message `key` in `lang` (English for any other language), its named arguments filled in.
 
-    Arguments are inserted as values, never read as templates, so model and tool text is safe in them."""
+    Arguments are inserted as values, never read as templates, so model and tool text is safe in them; an
+    argument that is itself a Message is said in the same language (a sentence built of sentences)."""
     english, chinese = templates()[key]
-    return (chinese if lang == "zh" else english).format(**args)
+    said = {name: value.text(lang) if isinstance(value, Message) else value for name, value in args.items()}
+    return (chinese if lang == "zh" else english).format(**said)
 
 
 @dataclass(frozen=True)
@@ -49,3 +51,17 @@ class Message:
 
     def __str__(self) -> str:
         return self.text("en")
+
+    def then(self, *more: Message | None) -> Message:
+        """This message followed by `more` (those that are not None), each after a " · "."""
+        said = self
+        for part in more:
+            if part is not None:
+                said = Message("common.then", {"first": said, "then": part})
+        return said
+
+
+def verbatim(text: str) -> Message:
+    """Text that is not the program's own words (a path, a model's reply, an error from elsewhere), said as
+    it is in every language."""
+    return Message("common.text", {"text": text})

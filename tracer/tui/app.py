@@ -6,8 +6,10 @@ from textual.app import App
 from textual.binding import Binding
 
 from ..debug.session import DebugSession
+from ..i18n import Message
 from ..startup import resume_collection
 from ..trace.literal_text import scrub
+from .chrome import chrome_language
 from .messages import Fail, OpenSession
 from .screens.main_screen import DebuggerScreen
 
@@ -22,9 +24,19 @@ class DebuggerApp(App[int]):
     BINDINGS = [Binding("q", "quit", "quit", id="app-quit")]
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, session: DebugSession, keymap: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        session: DebugSession,
+        keymap: dict[str, str] | None = None,
+        lang: str | None = None,
+        said: Message | None = None,
+    ) -> None:
+        """`lang`: the language of the debugger's own words (None: a tutorial's notes', else English);
+        `said`: the status line's first words (None: the keys)."""
         super().__init__()
         self.session = session
+        self.requested_lang = lang
+        self.first_said = said
         self.keymap = dict(keymap or {})  # binding id -> keys; the help screen shows these keys
         self.opened: list[DebugSession] = []  # sessions opened from inside (forks, tutorials), closed at exit
         self.failure: str | None = None
@@ -33,7 +45,11 @@ class DebuggerApp(App[int]):
     def get_default_screen(self) -> DebuggerScreen:
         # The debugger's screen is the app's first screen: pushed over Textual's blank default one, the
         # first frame was laid out and drawn twice (bench/bench_startup.py).
-        return DebuggerScreen(self.session)
+        return DebuggerScreen(self.session, self.language_of(self.session), self.first_said)
+
+    def language_of(self, session: DebugSession) -> str:
+        """The language a session's screen speaks: the one asked for, else its tutorial's."""
+        return self.requested_lang or chrome_language(session.stops)
 
     def on_mount(self) -> None:
         if self.keymap:
@@ -49,15 +65,14 @@ class DebuggerApp(App[int]):
     def on_open_session(self, message: OpenSession) -> None:
         # Later, not awaited here: switching screens waits for pending messages to be processed, and
         # this handler is one of the app's.
-        self.call_later(self.open_session, message.session, message.text, message.tab)
+        self.call_later(self.open_session, message.session, message.said, message.tab)
 
-    async def open_session(self, session: DebugSession, message: str, tab: str | None = None) -> None:
-        """Show `session` in place of the current one (whose files stay open until exit)."""
-        session.message = message
+    async def open_session(self, session: DebugSession, said: Message, tab: str | None = None) -> None:
+        """Show `session` in place of the current one (whose files stay open until exit), saying `said`."""
         self.opened.append(session)
         self.session = session
         self.sub_title = scrub(session.title)
-        screen = DebuggerScreen(session)
+        screen = DebuggerScreen(session, self.language_of(session), said)
         if len(self.screen_stack) > 1:
             await self.switch_screen(screen)
         else:  # the first session's screen is the base of the stack, which Textual cannot switch away:

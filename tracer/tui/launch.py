@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..debug.options import DEFAULT_OPTIONS, DebuggerOptions
 from ..debug.session import build_session
+from ..i18n import Message, verbatim
 from ..startup import is_trace_write_error
 from ..trace.literal_text import scrub
 from .app import DebuggerApp
@@ -36,7 +37,7 @@ def open_debugger(
     stops: Sequence[Any] | None = None,
     title: str | None = None,
     live: LiveRun | None = None,
-    message: str | None = None,
+    message: Message | str | None = None,
 ) -> int:
     """Run the debugger until the user quits; returns the exit code.
 
@@ -53,9 +54,8 @@ def open_debugger(
         print(scrub(f"loopscope: LOOPSCOPE_KEYMAP: {error}"), file=sys.stderr)
         return 2
     session = build_session(trace_path, stops=stops, title=title, live=live, options=options)
-    if message:
-        session.message = message
-    app = DebuggerApp(session, keymap=keymap)
+    said = verbatim(message) if isinstance(message, str) else message
+    app = DebuggerApp(session, keymap=keymap, lang=options.lang, said=said or None)
     trace_failure = None
     try:
         code = app.run()

@@ -6,29 +6,31 @@ from typing import Any
 
 from textual.message import Message
 
+from ..i18n import Message as Said
+
 
 class Say(Message):
-    """Show `text` on the status line."""
+    """Show `said` on the status line (in the screen's language)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, said: Said) -> None:
         super().__init__()
-        self.text = text
+        self.said = said
 
 
 class Busy(Message):
-    """A flow started (reason) or finished ("") something that keys must wait for."""
+    """A flow started (reason) or finished (None) something that keys must wait for."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: Said | None) -> None:
         super().__init__()
         self.reason = reason
 
 
 class Waiting(Message):
-    """Show `text` on the status line while busy (say what the typed keys wait for)."""
+    """Show `said` on the status line while busy (say what the typed keys wait for)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, said: Said) -> None:
         super().__init__()
-        self.text = text
+        self.said = said
 
 
 class Redraw(Message):
@@ -42,11 +44,11 @@ class Redraw(Message):
 
 
 class OpenSession(Message):
-    """Replace the session shown (a fork, a tutorial) with `session`."""
+    """Replace the session shown (a fork, a tutorial) with `session`, its status line saying `said`."""
 
-    def __init__(self, session: Any, text: str, tab: str | None = None) -> None:
+    def __init__(self, session: Any, said: Said, tab: str | None = None) -> None:
         super().__init__()
-        self.session, self.text, self.tab = session, text, tab
+        self.session, self.said, self.tab = session, said, tab
 
 
 class ForkWith(Message):

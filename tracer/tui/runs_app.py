@@ -10,6 +10,7 @@ from textual.binding import Binding
 
 from ..debug.options import DEFAULT_OPTIONS, DebuggerOptions
 from ..debug.session import DebugSession, build_session
+from ..i18n import Message, verbatim
 from ..report.diff import diff_traces, render_diff
 from ..runs.columns import Column
 from ..runs.listing import RunList
@@ -55,33 +56,30 @@ class RunsApp(App[int]):
         try:
             session = build_session(message.path, options=self.options)
         except (TraceFormatError, OSError) as error:  # changed since it was listed
-            self.table.say(f"cannot open it: {error}")
+            self.table.say(Message("runs_table.cannot_open", {"problem": str(error)}))
             return
-        session.message = f"opened from the runs table · q goes back to it · {message.shown}"
         self.opened.append(session)
-        self.push_screen(DebuggerScreen(session))
+        self.push_screen(DebuggerScreen(session, self.lang, Message("debugger.from_runs", {"shown": message.shown})))
 
     def on_diff_runs(self, message: DiffRuns) -> None:
         names = message.shown
         try:
             diff = diff_traces(message.a, message.b)
         except (TraceFormatError, OSError) as error:
-            self.table.say(f"cannot diff: {error}")
+            self.table.say(Message("runs_table.cannot_diff", {"problem": str(error)}))
             return
         self.push_screen(DiffScreen(f"A = {names[0]} · B = {names[1]}", render_diff(diff, names)))
         self.table.say(
-            "the runs take the same transitions" if diff.same else f"they part at transition {diff.parted_at}"
+            Message("runs_table.same") if diff.same else Message("runs_table.parted", {"at": diff.parted_at})
         )
 
     def on_open_session(self, message: OpenSession) -> None:
-        self.call_later(self._switch_to, message.session, message.text, message.tab)
+        self.call_later(self._switch_to, message.session, message.said, message.tab)
 
-    async def _switch_to(self, session: DebugSession, text: str, tab: str | None) -> None:
+    async def _switch_to(self, session: DebugSession, said: Message, tab: str | None) -> None:
         """A fork (or a tutorial) opened from the debugger replaces the run shown over the table."""
-        session.message = text
-        session.requested_lang = self.lang
         self.opened.append(session)
-        screen = DebuggerScreen(session)
+        screen = DebuggerScreen(session, self.lang, said)
         if isinstance(self.screen, DebuggerScreen):
             self.screen.stop_reenacting()
             await self.switch_screen(screen)
@@ -93,7 +91,7 @@ class RunsApp(App[int]):
     def on_fail(self, message: Fail) -> None:
         """The run cannot be shown after all: back to the table, which says why."""
         self.action_back_to_runs()
-        self.table.say(message.text)
+        self.table.say(verbatim(message.text))
 
     def action_back_to_runs(self) -> None:
         if isinstance(self.screen, DebuggerScreen):

@@ -7,15 +7,15 @@ from functools import partial
 from textual import work
 from textual.worker import get_current_worker
 
-from ...debug.breakpoint_spec import SPEC_HELP, BreakpointSpecError, parse_spec
+from ...debug.breakpoint_spec import BreakpointSpecError, parse_spec
+from ...i18n import Message
 from ..screens.ask_screen import AskScreen
 from .flow import Flow, KeyAction, flow_key
 
 
-def _unreachable(bp) -> str:
-    """· why no event can reach a user-file line breakpoint ("" when it can, or when that is not known yet)."""
-    problem = bp.reach.problem if bp.reach is not None else None
-    return f" · {problem}" if problem else ""
+def _unreachable(bp) -> Message | None:
+    """Why no event can reach a user-file line breakpoint (None when it can, or when that is not known yet)."""
+    return bp.reach.problem if bp.reach is not None else None
 
 
 def _breakpoint_problem(spec: str) -> str | None:
@@ -49,16 +49,18 @@ class AskingFlow(Flow):
     def goto_number(self) -> None:
         last = len(self.session) - 1
 
-        def problem(answer: str) -> str | None:
-            return None if answer.isdigit() and int(answer) <= last else f"type an event number from 0 to {last}"
+        def problem(answer: str) -> Message | None:
+            if answer.isdigit() and int(answer) <= last:
+                return None
+            return Message("debugger.type_event_number", {"last": last})
 
         def go(answer: str | None) -> None:
             if answer is not None:
                 self.session.goto(int(answer))
-                self.say(f"went to event {self.session.position}")
+                self.say(Message("debugger.went_to", {"seq": self.session.position}))
                 self.redraw()
 
-        self.app.push_screen(AskScreen("Go to event number", f"0 … {last}", problem), go)
+        self.app.push_screen(AskScreen(Message("boxes.ask.goto"), f"0 … {last}", problem), go)
 
     def search(self) -> None:
         def found(answer: str | None) -> None:
@@ -67,8 +69,8 @@ class AskingFlow(Flow):
 
         self.app.push_screen(
             AskScreen(
-                "Search the events for",
-                "smart case: capitals make it exact · ] and [ repeat it",
+                Message("boxes.ask.search"),
+                Message("boxes.ask.search_hint"),
                 value=self.session.search_text,
             ),
             found,
@@ -76,7 +78,7 @@ class AskingFlow(Flow):
 
     def search_again(self, direction: int) -> None:
         if not self.session.search_text:
-            self.say("no search yet: press / first")
+            self.say(Message("debugger.no_search"))
         else:
             self.run_search(self.session.search_text, direction)
         self.redraw()
@@ -84,7 +86,7 @@ class AskingFlow(Flow):
     def run_search(self, text: str, direction: int) -> None:
         # Off the UI thread: on a million-event trace a search reads every line for seconds,
         # and the window must keep painting (and a new search replaces this one).
-        self.busy(f"searching for {text!r}…")
+        self.busy(Message("debugger.searching", {"text": repr(text)}))
         self._search(text, direction)
 
     @work(thread=True, exclusive=True, group="search")
@@ -95,36 +97,41 @@ class AskingFlow(Flow):
             self.app.call_from_thread(self._searched, text, position)
 
     def _searched(self, text: str, position: int | None) -> None:
-        self.busy("")
+        self.busy(None)
         if position is None:
-            self.say(f"no event contains {text!r}")
+            self.say(Message("debugger.not_found", {"text": repr(text)}))
         else:
             self.session.goto(position)
-            self.say(f"{text!r} found in event {position} (] next, [ previous)")
+            self.say(Message("debugger.found", {"text": repr(text), "seq": position}))
         self.redraw()
 
     def add_breakpoint(self) -> None:
         def add(answer: str | None) -> None:
             if answer:
                 bp = self.session.breakpoints.add(answer)
-                self.say(f"breakpoint #{bp.number} {bp.spec}" + _unreachable(bp))
+                self.say(
+                    Message("debugger.breakpoint_added", {"number": bp.number, "spec": bp.spec}).then(_unreachable(bp))
+                )
                 self.redraw(breakpoints=True)
 
-        self.app.push_screen(AskScreen("Add a breakpoint", SPEC_HELP, _breakpoint_problem), add)
+        self.app.push_screen(
+            AskScreen(Message("boxes.ask.breakpoint"), Message("debugger.spec_help"), _breakpoint_problem), add
+        )
 
     def toggle_breakpoint(self, file: str | None = None, line: int | None = None) -> None:
         """On `file`:`line`, or on the selected frame's line when none is given."""
         if file is None or line is None:
             frame = self.session.selected_frame()
             if frame is None or not frame.file or not frame.line:
-                self.say("no source line here to put a breakpoint on")
+                self.say(Message("debugger.no_line_here"))
                 self.redraw()
                 return
             file, line = frame.file, frame.line
         added = self.session.breakpoints.toggle_line(file, line)
+        where = f"{file}:{line}"
         self.say(
-            f"breakpoint #{added.number} set on {file}:{line}{_unreachable(added)}"
+            Message("debugger.line_breakpoint_set", {"number": added.number, "where": where}).then(_unreachable(added))
             if added
-            else f"breakpoint on {file}:{line} removed"
+            else Message("debugger.line_breakpoint_removed", {"where": where})
         )
         self.redraw(breakpoints=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...debug.event_store import LiveStore
+from ...i18n import Message, say
 from ...trace.header import TraceHeader
 from ...trace.reader import TraceFormatError
 from ...trace.transitions import Trace
@@ -52,9 +53,9 @@ class DiffFlow(Flow):
         store = self.session.store
         parent = parent_path(store.header, store.path)
         if parent is not None and parent.exists():
-            self._show_diff(parent, "the parent of this fork")
+            self._show_diff(parent, Message("debugger.diff_parent"))
             return
-        missing = f"the parent {parent} named in this fork's header is not there; " if parent else ""
+        hint = Message("debugger.diff_hint_missing", {"parent": parent}) if parent else Message("debugger.diff_hint")
         loaded: dict[str, Trace] = {}
 
         def problem(answer: str) -> str | None:
@@ -66,19 +67,19 @@ class DiffFlow(Flow):
 
         def diff(answer: str | None) -> None:
             if answer is not None:
-                self._show_diff(loaded[answer], "the trace you named")
+                self._show_diff(loaded[answer], Message("debugger.diff_named"))
 
         self.app.push_screen(
             AskScreen(
-                "Diff this run against which trace? (its path)",
-                f"{missing}the runs are aligned by transition, as `loopscope diff` does",
+                Message("boxes.ask.diff"),
+                hint,
                 problem,
                 value=str(parent or ""),
             ),
             diff,
         )
 
-    def _show_diff(self, other: Path | Trace, role: str) -> None:
+    def _show_diff(self, other: Path | Trace, role: Message) -> None:
         from ...report.diff import diff_traces, render_diff  # with D, not with the debugger's first frame
 
         try:
@@ -86,10 +87,12 @@ class DiffFlow(Flow):
             this = self._this_run()
             diff = diff_traces(other_trace, this)
         except (TraceFormatError, OSError) as error:
-            self.say(f"cannot diff: {first_line_of(error)}")
+            self.say(Message("debugger.cannot_diff", {"problem": first_line_of(error)}))
             return
         names = (shown_path(other_trace.path) if other_trace.path else "A", shown_path(this.path) if this.path else "B")
-        title = f"A = {role} · B = the run open here"
+        title = say("debugger.diff_title", self.screen_lang, role=role)
         self.app.push_screen(DiffScreen(title, render_diff(diff, names)))
-        where = "they take the same transitions" if diff.same else f"they part at transition {diff.parted_at}"
-        self.say(f"diff with {role}: {where}")
+        if diff.same:
+            self.say(Message("debugger.diff_same", {"role": role}))
+        else:
+            self.say(Message("debugger.diff_parted", {"role": role, "at": diff.parted_at}))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from textual import work
 from textual.worker import get_current_worker
 
-from ...debug.event_filter import FILTER_HELP, EventFilter, FilterSpecError
+from ...debug.event_filter import EventFilter, FilterSpecError
+from ...i18n import Message
 from ..screens.ask_screen import AskScreen
 from .flow import Flow, KeyAction, flow_key
 
@@ -31,13 +32,13 @@ class FilterFlow(Flow):
 
     def ask(self) -> None:
         if not self.session.index_ready:
-            self.say("the trace is still being indexed: filter once it is ready")
+            self.say(Message("debugger.filter_not_ready"))
             return
         current = self.session.view.filter
         self.app.push_screen(
             AskScreen(
-                "Show only (empty: show everything)",
-                FILTER_HELP,
+                Message("boxes.ask.filter"),
+                Message("debugger.filter_help"),
                 _filter_problem,
                 value=current.text if current else "",
             ),
@@ -51,7 +52,7 @@ class FilterFlow(Flow):
         if chosen is not None and chosen.reads_events:
             # Off the UI thread: a condition the index cannot decide reads every event, seconds on a
             # million-event trace; the window keeps painting and keys wait (a new filter replaces this one).
-            self.busy(f"filtering: {text.strip()}…")
+            self.busy(Message("debugger.filtering", {"text": text.strip()}))
             self._compute(chosen, len(self.session))
             return
         self.session.view.set(chosen)
@@ -65,26 +66,26 @@ class FilterFlow(Flow):
             self.app.call_from_thread(self._computed, chosen, shown, length)
 
     def _computed(self, chosen: EventFilter, shown, length: int) -> None:
-        self.busy("")
+        self.busy(None)
         self.session.install_filter(chosen, shown, length)
         self._applied()
 
     def _applied(self) -> None:
         shown = self.session.shown()
         if shown is None:
-            self.say("filter cleared: every event is shown")
+            self.say(Message("debugger.filter_cleared"))
         else:
             hidden = len(self.session) - len(shown)
-            within = "" if self.session.view.step_within else " (s n r c still visit every event; W: only these)"
-            self.say(f"showing {len(shown):,} of {len(self.session):,} events, {hidden:,} hidden{within}")
+            key = "debugger.filter_showing_within" if self.session.view.step_within else "debugger.filter_showing"
+            counts = {"shown": f"{len(shown):,}", "total": f"{len(self.session):,}", "hidden": f"{hidden:,}"}
+            self.say(Message(key, counts))
         self.redraw(grew=True)
 
     def toggle_step_within(self) -> None:
         view = self.session.view
         view.step_within = not view.step_within
         if view.step_within:
-            extra = "" if view.filter else " (no filter yet: F sets one)"
-            self.say(f"stepping within the filter: s n r c land only on shown events{extra}")
+            self.say(Message("debugger.within_filter" if view.filter else "debugger.within_no_filter"))
         else:
-            self.say("stepping visits every event again (hidden ones too)")
+            self.say(Message("debugger.within_off"))
         self.redraw(grew=True)

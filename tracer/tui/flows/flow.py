@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 
 from ...debug.session import DebugSession
+from ...i18n import Message
 from ..messages import Busy, Fail, OpenSession, Redraw, Say
 
 KeyAction = Callable[[], object]
@@ -30,16 +31,22 @@ class Flow(Widget):
     def __init__(self, session: DebugSession, **kwargs) -> None:
         super().__init__(**kwargs)
         self.session = session
-        self.blocked_by = ""  # set by the screen: why keys must wait now ("" when nothing blocks)
+        self.blocked_by: Message | None = None  # set by the screen: why keys must wait now
 
     def actions(self) -> dict[str, KeyAction]:
         """What each of KEYS does, by binding id (every key has one: tests/tui/test_bindings.py)."""
         return {}
 
-    def say(self, text: str) -> None:
-        self.post_message(Say(text))  # the screen shows it: the words travel in the message
+    @property
+    def screen_lang(self) -> str:
+        """The language the screen speaks (for the words of a box a flow opens)."""
+        return str(getattr(self.screen, "lang", "en"))
 
-    def busy(self, reason: str) -> None:
+    def say(self, said: Message) -> None:
+        self.post_message(Say(said))
+
+    def busy(self, reason: Message | None) -> None:
+        """Keys wait for `reason` (None: nothing blocks them any more)."""
         self.post_message(Busy(reason))
 
     def redraw(self, grew: bool = False, breakpoints: bool = False, tab: str | None = None) -> None:
@@ -48,8 +55,8 @@ class Flow(Widget):
     # Posted to the app itself, which handles them: bubbling up from here would stop at the screen
     # whenever one of the screen's handlers started the flow (Textual does not bubble a message on
     # past its sender's parent). Safe from any thread.
-    def open_session(self, session: DebugSession, text: str, tab: str | None = None) -> None:
-        self.app.post_message(OpenSession(session, text, tab))
+    def open_session(self, session: DebugSession, said: Message, tab: str | None = None) -> None:
+        self.app.post_message(OpenSession(session, said, tab))
 
     def fail(self, text: str) -> None:
         self.app.post_message(Fail(text))

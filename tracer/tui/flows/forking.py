@@ -18,6 +18,7 @@ from executor.events import Event
 from ...debug.event_store import ReplayStore
 from ...debug.session import build_session
 from ...debug.shipped import is_shipped, user_fork_dir
+from ...i18n import Message, say
 from ...report.text.literal import literal
 from ...trace.header import TraceHeader
 from ...trace.reader import TraceFormatError
@@ -30,12 +31,12 @@ if TYPE_CHECKING:
 # TextArea) load when f is first pressed, not with the debugger's first frame.
 
 
-def forkable_hint() -> str:
+def forkable_hint() -> Message:
     """Which events f forks. Short: the status line shows the current kind already, and has about
     75 columns left at 120."""
     from ...replay.fork import MODEL_KINDS, TOOL_KINDS  # with f (see above)
 
-    return f"f forks {'/'.join(MODEL_KINDS)} (a reply) or {'/'.join(TOOL_KINDS)} (an observation)"
+    return Message("debugger.forkable", {"models": "/".join(MODEL_KINDS), "tools": "/".join(TOOL_KINDS)})
 
 
 def fork_destination(parent: Path, at: int, directory: Path | None = None) -> Path:
@@ -85,12 +86,12 @@ def _reads_as_a_sentence(error: BaseException) -> bool:
     return fork is not None and isinstance(error, fork.ForkError)
 
 
-def timeline_title(header: TraceHeader) -> Text | str:
+def timeline_title(header: TraceHeader, lang: str) -> Text:
     """ "Timeline", or for a fork where it was changed (the status line and the diff name the parent)."""
     if not header.is_fork:
-        return "Timeline"
+        return literal(say("panes.timeline", lang))
     # A Text: a str title is read as markup, and fork_at comes from the file.
-    return literal(f"Timeline · fork at event {header.fork_at}")
+    return literal(say("panes.timeline_fork", lang, seq=header.fork_at))
 
 
 def _landing(session, at: int, change: str) -> int:
@@ -102,21 +103,27 @@ def _landing(session, at: int, change: str) -> int:
     return min(at, len(session) - 1)
 
 
-def after_change(result: ForkResult) -> str:
-    """What answered the later model calls whose prompt changed, in a few words ("" when none did)."""
+def after_change(result: ForkResult) -> Message | None:
+    """What answered the later model calls whose prompt changed, in a few words (None when none did)."""
     changed = result.changed
     if not changed:
-        return ""
-    many = len(changed) > 1
-    calls = f"model call{'s' * many} " + ", ".join(
-        f"#{c.call}" + (f" (event {c.seq})" if c.seq is not None else "") for c in changed
-    )
+        return None
+    many = "calls" if len(changed) > 1 else "call"
+    numbers = [
+        Message("debugger.model_call_at", {"call": c.call, "seq": c.seq})
+        if c.seq is not None
+        else Message("debugger.model_call", {"call": c.call})
+        for c in changed
+    ]
+    listed = numbers[0]
+    for number in numbers[1:]:
+        listed = Message("debugger.and", {"first": listed, "then": number})
+    calls = Message("debugger.model_call_one" if many == "call" else "debugger.model_call_many", {"calls": listed})
     if changed[0].answered == "stopped":
-        return f"stopped at {calls}: its prompt changed"
+        return Message("debugger.fork_at_calls_stopped", {"calls": calls})
     if changed[0].answered == "live":
-        return f"the live model answered {calls}: the prompt{'s' * many} changed"
-    other = "other prompts" if many else "another prompt"
-    return f"warning, stale: {calls} got {'replies' if many else 'a reply'} recorded for {other}"
+        return Message(f"debugger.fork_at_{many}_live", {"calls": calls})
+    return Message(f"debugger.fork_at_{many}_stale", {"calls": calls})
 
 
 class ForkFlow(Flow):
@@ -132,10 +139,10 @@ class ForkFlow(Flow):
 
         session, store = self.session, self.session.store
         if not isinstance(store, ReplayStore):
-            self.say("forking needs a recorded trace: finish the live run, then `loopscope debug` its file")
+            self.say(Message("debugger.fork_needs_trace"))
             return
         if self.blocked_by:
-            self.say(f"wait: {self.blocked_by}")
+            self.say(Message("debugger.wait", {"reason": self.blocked_by}))
             return
         event, at = session.event(), session.position
         if change_for(event.kind) is None:
@@ -145,7 +152,7 @@ class ForkFlow(Flow):
             # A TraceFile reads like a sequence of events (tracer/trace does not declare it one).
             change, recorded = recorded_answer(cast("Sequence[Event]", store.trace), at)
         except (ForkError, TraceFormatError) as error:
-            self.say(f"cannot fork here: {first_line_of(error)}")
+            self.say(Message("debugger.cannot_fork", {"problem": first_line_of(error)}))
             return
         model = self.session.options.model  # debug --model: a changed prompt may be sent to it
         self.app.push_screen(
@@ -157,11 +164,11 @@ class ForkFlow(Flow):
         """Re-run the trace with `text` as the reply or observation at event `at` (None: cancelled);
         `after_fork` says what answers a later model call whose prompt changed (see fork_trace)."""
         if text is None:
-            self.say("fork cancelled")
+            self.say(Message("debugger.fork_cancelled"))
             return
         store = self.session.store
         assert isinstance(store, ReplayStore) and store.path is not None  # f and e refuse a live run
-        self.busy(f"forking at event {at}: re-running the trace with the new {change}…")
+        self.busy(Message(f"debugger.forking_{change}", {"seq": at}))
         parent = store.path.resolve()
         self._run_fork(parent, at, change, text, after_fork, fork_destination(parent, at))
 
@@ -195,8 +202,8 @@ class ForkFlow(Flow):
         return store.agents if isinstance(store, ReplayStore) else ()
 
     def _fork_failed(self, error: BaseException) -> None:
-        self.say(f"fork failed: {first_line_of(error)}")
-        self.busy("")
+        self.say(Message("debugger.fork_failed", {"problem": first_line_of(error)}))
+        self.busy(None)
 
     def _open_fork(self, result: ForkResult, at: int, change: str) -> None:
         kind = self.session.event(at).kind
@@ -210,9 +217,9 @@ class ForkFlow(Flow):
         # The path first: on a narrow terminal the end of the status line is cut off.
         # What answered a changed prompt next: it says whether the fork's outcome can be trusted.
         changed = after_change(result)
-        message = f"forked into {shown_path(result.path)}{f' · {changed}' if changed else ''}"
-        message += f" · new {change} at event {at} ({kind}) · D: diff with parent"
-        if result.error is not None and not changed:
-            message += f" · the fork stopped early: {first_line_of(result.error)}"
-        self.busy("")
-        self.open_session(session, message, tab="detail")
+        said = Message("debugger.forked_into", {"path": shown_path(result.path)}).then(changed)
+        said = said.then(Message(f"debugger.forked_{change}", {"seq": at, "kind": kind}))
+        if result.error is not None and changed is None:
+            said = said.then(Message("debugger.fork_stopped_early", {"problem": first_line_of(result.error)}))
+        self.busy(None)
+        self.open_session(session, said, tab="detail")

@@ -8,9 +8,10 @@ from executor.events import CalleeRef, EventBase, ToolErrorEvent
 
 from ...debug.event_store import LiveStore
 from ...debug.line_breakpoints import line_hit, lines_in_call
-from ...debug.session import MOTION_WORDS, DebugSession, UnreadableEvent
+from ...debug.session import DebugSession, UnreadableEvent, breakpoint_names, motion_name
 from ...debug.step_into import LOOPSCOPE_PACKAGES, LineStop
 from ...debug.stepping import Motion
+from ...i18n import Message
 
 
 def _live_at_newest(session: DebugSession) -> LiveStore | None:
@@ -49,7 +50,7 @@ def into_function(session: DebugSession, motion: Motion) -> Motion | None:
     return None
 
 
-def why_not_into(session: DebugSession, motion: Motion) -> str | None:
+def why_not_into(session: DebugSession, motion: Motion) -> Message | None:
     """Why `s` at this tool_start steps to the next event rather than into the user's function (one line)."""
     event = session.event()
     callee = _callee(event)
@@ -62,15 +63,12 @@ def why_not_into(session: DebugSession, motion: Motion) -> str | None:
     ):
         return None
     if not session.store.live:
-        return (
-            f"stepping into {_name(event)} line by line needs live mode: a recording has its events, not "
-            "the function's lines (loopscope debug --live AGENT --model replay:TRACE)"
-        )
+        return Message("debugger.into_needs_live", {"name": _name(event)})
     store = _live_at_newest(session)
     if store is None:
-        return f"this call of {_name(event)} has already run: s steps into a function at the newest event"
+        return Message("debugger.into_already_ran", {"name": _name(event)})
     problem = store.run.why_not_step_into(event)
-    return f"not stepping into it: {problem}" if problem else None
+    return Message("debugger.into_refused", {"problem": problem}) if problem else None
 
 
 def arm_line_breakpoints(session: DebugSession) -> None:
@@ -92,43 +90,38 @@ def arm_line_breakpoints(session: DebugSession) -> None:
         run.disarm()
 
 
-def at_line(session: DebugSession, stop: LineStop, motion: Motion) -> bool:
-    """The traced function reached a line: True to stop there (the panes show it), False to run on
-    (a breakpoint with an ignore count left, or whose condition does not hold)."""
+def at_line(session: DebugSession, stop: LineStop, motion: Motion) -> Message | None:
+    """The traced function reached a line: what to say when it stops there (the panes show it), None to
+    run on (a breakpoint with an ignore count left, or whose condition does not hold)."""
     store = session.store
     frame = stop.frame
-    word = MOTION_WORDS[motion]
+    word = motion_name(motion)
     if stop.reason == "breakpoint":
         stopping = line_hit(session.breakpoints, frame.file, frame.line, store.resolve_at(len(store) - 1))
         if not stopping:
-            return False
-        names = ", ".join(f"#{bp.number} {bp.spec} (hit {bp.hits})" for bp in stopping)
-        message = f"{word}: stopped at breakpoint {names} in {frame.function}()"
+            return None
+        names = breakpoint_names(stopping)
+        said = Message("debugger.at_breakpoint_in", {"motion": word, "names": names, "function": frame.function})
     else:
-        message = f"{word}: {frame.function}() line {frame.line}"
+        said = Message("debugger.at_line", {"motion": word, "function": frame.function, "line": frame.line})
     session.goto(len(store) - 1)
-    session.message = message
-    return True
+    return said
 
 
-def left_function(session: DebugSession, motion: Motion) -> None:
+def left_function(session: DebugSession, motion: Motion) -> Message:
     """A key pressed inside the function landed on the call's next event: say that it returned."""
     event = session.event()
     callee = _callee(event)
-    name = f"{callee.qualname or callee.function}()" if callee is not None else "the tool"
+    name: str | Message = (
+        f"{callee.qualname or callee.function}()" if callee is not None else Message("debugger.the_tool")
+    )
     stepped = getattr(getattr(getattr(session, "store", None), "run", None), "stepped_into", None)
     call = getattr(stepped, "tool_call_id", None)
+    said = {"motion": motion_name(motion), "name": name, "seq": session.position, "kind": event.kind}
     if call is not None and getattr(event, "tool_call_id", None) != call:  # a parallel call: another's turn
-        name = _name(stepped)
-        session.message = (
-            f"{MOTION_WORDS[motion]}: {name} is done → event {session.position} "
-            f"(another call's {event.kind}; {name}'s own comes in turn)"
-        )
-        return
+        return Message("debugger.done_other_call", said | {"name": _name(stepped)})
     if isinstance(event, ToolErrorEvent) and event.error_type == "ToolInputError":
-        what = f"{name} never ran: its arguments did not fit"  # refused before the first line
-    elif isinstance(event, ToolErrorEvent):
-        what = f"{name} raised {event.error_type}"
-    else:
-        what = f"{name} is done"
-    session.message = f"{MOTION_WORDS[motion]}: {what} → event {session.position} ({event.kind})"
+        return Message("debugger.never_ran", said)  # refused before the first line
+    if isinstance(event, ToolErrorEvent):
+        return Message("debugger.raised", said | {"error": event.error_type})
+    return Message("debugger.done", said)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...i18n import Message
 from ..messages import ForkWith
 from .flow import Flow, KeyAction, flow_key
 
@@ -19,7 +20,7 @@ class PlaygroundFlow(Flow):
 
         session = self.session
         if session.store.live:
-            self.say("the playground needs a recorded trace: finish the live run, then `loopscope debug` its file")
+            self.say(Message("debugger.playground_needs_trace"))
             return
         position = session.position
         try:
@@ -27,7 +28,7 @@ class PlaygroundFlow(Flow):
             events = [session.store.event(p) for p in range(min(position + 400, len(session)))]
             call = recorded_call(events, position)
         except PlaygroundError as error:
-            self.say(f"e works at a model call: {error}")
+            self.say(Message("debugger.playground_where", {"problem": str(error)}))
             return
         spec, base_url = session.options.call_model
         self.app.push_screen(
@@ -36,6 +37,6 @@ class PlaygroundFlow(Flow):
 
     def _after_playground(self, at: int, reply: str | None) -> None:
         if reply is None:
-            self.say("playground closed")
+            self.say(Message("debugger.playground_closed"))
             return
         self.post_message(ForkWith(at, reply))

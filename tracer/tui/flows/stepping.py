@@ -9,14 +9,23 @@ from textual import work
 from textual.worker import get_current_worker
 
 from ...debug.event_store import LiveStore, ReplayStore
+from ...debug.session import motion_name
 from ...debug.step_into import LineStop
 from ...debug.stepping import Motion, MotionSearch, move_within
+from ...i18n import Message
 from ...trace.reader import TraceFormatError
 from ..messages import PastLastStop, Waiting
 from .flow import Flow, KeyAction, flow_key
 from .into_function import arm_line_breakpoints, at_line, into_function, left_function, why_not_into
 
 QUEUE_LIMIT = 50
+# What esc pauses: a live run being pulled, or a search for a breakpoint's condition.
+PAUSABLE = (
+    "debugger.running_function",
+    "debugger.running_live",
+    "debugger.running_live_count",
+    "debugger.checking_conditions",
+)
 # Past this many events a motion whose breakpoints have conditions searches in a worker thread.
 BACKGROUND_MOTION_EVENTS = 20_000
 
@@ -59,7 +68,7 @@ class SteppingFlow(Flow):
         self._queued: deque[tuple[Motion, int]] = deque(maxlen=QUEUE_LIMIT)
         self._pause_requested = False
         self._in_function = False  # this motion started inside a traced tool function (live)
-        self._note: str | None = None
+        self._note: Message | None = None
 
     def actions(self) -> dict[str, KeyAction]:
         moves = {
@@ -79,15 +88,16 @@ class SteppingFlow(Flow):
     def move(self, motion: Motion, direction: int) -> None:
         if self.blocked_by or not self.session.index_ready:
             self._queued.append((motion, direction))  # indexing or pulling: keep the key
+            reason = self.blocked_by or Message("debugger.indexing")
             self.post_message(
-                Waiting(f"{self.blocked_by or 'indexing the trace…'} · {len(self._queued)} move(s) waiting")
+                Waiting(Message("debugger.moves_waiting", {"reason": reason, "count": len(self._queued)}))
             )
             return
         self._in_function = False
         if direction > 0 and (searched := into_function(self.session, motion)) is not None:
             self._in_function = True  # s at a tool_start, or any forward key inside its function
             self._pause_requested = False
-            self.busy("running your tool function live… (esc pauses)")
+            self.busy(Message("debugger.running_function"))
             self._drive_live(self.session.motion(searched, 1), motion, 1)
             return
         self._note = why_not_into(self.session, motion) if direction > 0 else None
@@ -99,7 +109,7 @@ class SteppingFlow(Flow):
             # A breakpoint condition the index cannot decide is checked event by event: seconds on a
             # million events. A worker searches; the window keeps painting and keys wait their turn.
             self._pause_requested = False
-            self.busy(f"{motion.value}: checking breakpoint conditions event by event… (esc stops)")
+            self.busy(Message("debugger.checking_conditions", {"motion": motion_name(motion, direction)}))
             self._advance_in_background(search, motion, direction)
             return
         self._advanced(search, search.advance(complete=self.session.store.complete or direction < 0), motion, direction)
@@ -121,24 +131,23 @@ class SteppingFlow(Flow):
             self.app.call_from_thread(self._advanced_in_background, search, stop, motion, direction)
 
     def _advanced_in_background(self, search: MotionSearch, stop, motion: Motion, direction: int) -> None:
-        self.busy("")  # the screen runs any key that waited, once this has landed
+        self.busy(None)  # the screen runs any key that waited, once this has landed
         self._advanced(search, stop, motion, direction)
 
     def _advanced(self, search: MotionSearch, stop, chosen: Motion, direction: int) -> None:
         if stop is None:
             self._pause_requested = False
-            self.busy("running the executor live… (esc pauses)")
+            self.busy(Message("debugger.running_live"))
             arm_line_breakpoints(self.session)
             self._drive_live(search, chosen, direction)
             return
-        self.session.land(stop, chosen, direction)
-        self._add_note()
+        self.say(self._with_note(self.session.land(stop, chosen, direction)))
         self.redraw()
 
-    def _add_note(self) -> None:
-        if self._note:  # why `s` did not step into the tool's function
-            self.session.message += f" · {self._note}"
-        self._note = None
+    def _with_note(self, said: Message) -> Message:
+        """`said`, and why `s` did not step into the tool's function when it did not."""
+        note, self._note = self._note, None
+        return said.then(note)
 
     def _move_within_filter(self, motion: Motion, direction: int) -> None:
         # A live run is not pulled here: the filter steps over the events recorded so far.
@@ -153,48 +162,44 @@ class SteppingFlow(Flow):
             motion,
             direction,
         )
-        session.land(stop, motion, direction)
-        if not stop.moved:
-            session.message = f"{session.message} · no shown event further that way (F changes the filter)"
+        said = session.land(stop, motion, direction)
+        self.say(said if stop.moved else said.then(Message("debugger.no_shown_further")))
         self.redraw()
 
     def edge(self, direction: int) -> None:
         self.session.goto(0 if direction < 0 else len(self.session) - 1)
-        self.say(
-            "first event"
-            if direction < 0
-            else "last event" + ("" if self.session.store.complete else " so far (c runs the live executor on)")
-        )
+        edge = "first_event" if direction < 0 else "last_event" if self.session.store.complete else "last_event_so_far"
+        self.say(Message(f"debugger.{edge}"))
         self.redraw()
 
     def frame(self, steps: int) -> None:
         moved = self.session.move_frame(steps)
         frame = self.session.selected_frame()
         if not moved or frame is None:
-            self.say("already at the outermost frame" if steps > 0 else "already at the event's frame")
+            self.say(Message("debugger.outermost_frame" if steps > 0 else "debugger.events_frame"))
         else:
-            self.say(f"frame {frame.function}()")
+            self.say(Message("debugger.frame", {"function": frame.function}))
         self.redraw()
 
     def tutorial_stop(self, direction: int) -> None:
         if not self.session.stops:
-            self.say("no tutorial stops in this session (loopscope tutorial NAME has them)")
+            self.say(Message("debugger.no_stops"))
         elif (position := self.session.stop_position(direction)) is None and direction > 0:
             self.post_message(PastLastStop())
             return
         elif position is None:
-            self.say("no further stop that way")
+            self.say(Message("debugger.no_further_stop"))
         elif position >= len(self.session):  # a live tutorial: the run has not got there yet
-            self.say(f"the run is live: s (or c) runs it on; the next stop is event {position}")
+            self.say(Message("debugger.live_next_stop", {"seq": position}))
         else:
             self.session.goto(position)
-            self.say(f"tutorial stop at event {position}")
+            self.say(Message("debugger.tutorial_stop", {"seq": position}))
             self.redraw(tab="narration")
             return
         self.redraw()
 
     def pause(self) -> None:
-        if self.blocked_by.startswith("running") or "checking breakpoint conditions" in self.blocked_by:
+        if self.blocked_by is not None and self.blocked_by.key in PAUSABLE:
             self._pause_requested = True
 
     def run_queued(self) -> None:
@@ -223,9 +228,11 @@ class SteppingFlow(Flow):
     def _live_pulled(self, pulled, search: MotionSearch, motion: Motion, direction: int) -> bool:
         store = self._live_store()
         if isinstance(pulled, LineStop):  # inside a traced tool function: a line to stop at, or to run on
-            if not at_line(self.session, pulled, motion):
+            said = at_line(self.session, pulled, motion)
+            if said is None:
                 return False
-            self.busy("")
+            self.say(said)
+            self.busy(None)
             self.redraw(breakpoints=pulled.reason == "breakpoint")
             return True
         if pulled is not None:
@@ -234,27 +241,28 @@ class SteppingFlow(Flow):
             self.redraw(grew=True)
         stop = search.advance(complete=store.complete)
         if stop is None:
-            self.busy(f"running the executor live… (esc pauses) · {len(store)} events")
+            self.busy(Message("debugger.running_live_count", {"count": len(store)}))
             return False
-        self.session.land(stop, motion, direction)
+        said = self.session.land(stop, motion, direction)
         if self._in_function and stop.reason == "step":
-            left_function(self.session, motion)
-        self._add_note()
+            said = left_function(self.session, motion)
+        said = self._with_note(said)
         if store.complete and stop.reason == "end":
-            self.session.message += f" · {store.run.outcome}"
-        self.busy("")
+            said = said.then(store.run.outcome)
+        self.say(said)
+        self.busy(None)
         self.redraw()
         return True
 
     def _live_paused(self) -> None:
         self._queued.clear()  # esc means stop, including the moves typed ahead
         self.session.goto(len(self.session) - 1)
-        self.say(f"paused at event {self.session.position}")
-        self.busy("")
+        self.say(Message("debugger.paused", {"seq": self.session.position}))
+        self.busy(None)
         self.redraw()
 
     def start_indexing(self) -> None:
-        self.busy("indexing the trace…")
+        self.busy(Message("debugger.indexing"))
         self._build_index()  # waits for the scan the store started in a child process
 
     @work(thread=True, exclusive=True, group="index")
@@ -270,5 +278,5 @@ class SteppingFlow(Flow):
 
     def _index_ready(self, index) -> None:
         self.session.store.index = index
-        self.busy("")
+        self.busy(None)
         self.redraw(grew=True)

@@ -9,18 +9,15 @@ from tutorials.narration import NarrationMismatch, tutorial_stops
 from tutorials.notes_file import NotesFileError
 from tutorials.registry import TUTORIALS, Tutorial
 
+from ...debug.event_store import LiveStore
 from ...debug.options import DEFAULT_OPTIONS, DebuggerOptions
 from ...debug.session import DebugSession, build_session
+from ...i18n import Message, verbatim
 from ...trace.reader import TraceFormatError, load_trace
 from ..screens.tutorial_picker import TutorialPicker, part_number
 from ..views.tutorial_place import after_last_stop, narration_language, next_part, tutorial_of
 from .flow import Flow, KeyAction, flow_key
 from .forking import first_line_of
-
-THE_END = {
-    "en": "End of the tutorial: T opens another (the narration lists them)",
-    "zh": "教程到此结束：按 T 打开另一个（讲解里列出了全部教程）",
-}
 
 
 def part_title(tutorial: Tutorial, number: int, lang: str) -> str:
@@ -42,12 +39,11 @@ def tutorial_session(name: str, number: int, lang: str, options: DebuggerOptions
     _header, events, _warning = load_trace(part.fixture)
     stops = tutorial_stops(part.name, lang, events)
     if tutorial.live:  # it steps into functions: a live run of the same events (at its first, chain_start)
-        from ...debug.own_agent_run import live_tutorial_message, live_tutorial_run  # late: only this runs an agent
+        from ...debug.own_agent_run import live_tutorial_run  # late: only this runs an agent
 
         run = live_tutorial_run(name)
         title = f"{part_title(tutorial, number, lang)} · {run.scenario.source}"
         session = build_session(None, stops=stops, title=title, live=run, options=options)
-        session.message = live_tutorial_message(run, lang)
         return session
     session = build_session(part.fixture, stops=stops, title=part_title(tutorial, number, lang), options=options)
     if stops:
@@ -55,11 +51,23 @@ def tutorial_session(name: str, number: int, lang: str, options: DebuggerOptions
     return session
 
 
-def opened_message(name: str, number: int, session: DebugSession) -> str:
+def opened_message(name: str, number: int, session: DebugSession) -> Message:
+    """What the status line says as a tutorial's part opens (and where a live one's agent was written)."""
     parts = len(TUTORIALS[name].parts)
-    where = f"tutorial {name}" + (f", part {number + 1} of {parts}" if parts > 1 else "")
-    later = " · T picks another part" if number + 1 < parts else ""
-    return f"{where}: stop 1/{len(session.stops)} · space walks the stops{later}"
+    if parts > 1:
+        said = Message(
+            "debugger.tutorial_part_opened",
+            {"name": name, "part": number + 1, "parts": parts, "stops": len(session.stops)},
+        )
+    else:
+        said = Message("debugger.tutorial_opened", {"name": name, "stops": len(session.stops)})
+    if number + 1 < parts:
+        said = said.then(Message("debugger.other_part"))
+    if isinstance(session.store, LiveStore):
+        from ...debug.own_agent_run import live_tutorial_message
+
+        said = said.then(live_tutorial_message(session.store.run))
+    return said
 
 
 class TutorialFlow(Flow):
@@ -70,7 +78,7 @@ class TutorialFlow(Flow):
 
     def pick(self) -> None:
         if self.blocked_by:
-            self.say(f"wait: {self.blocked_by}")
+            self.say(Message("debugger.wait", {"reason": self.blocked_by}))
             return
         lang = narration_language(self.session.stops)
         path = self.session.store.path
@@ -84,15 +92,19 @@ class TutorialFlow(Flow):
         lang = narration_language(self.session.stops)
         following = next_part(path)
         if following is None:  # the narration lists the other tutorials; a status line only points there
-            self.say(
-                THE_END.get(lang, THE_END["en"]) if tutorial_of(path) else " ".join(after_last_stop(path, lang).split())
+            # The notes' own words after the last stop are content (the tutorial's), said as they are.
+            end = (
+                Message("debugger.tutorial_end")
+                if tutorial_of(path)
+                else verbatim(" ".join(after_last_stop(path, lang).split()))
             )
+            self.say(end)
             return
-        self._open_tutorial(following, lang, lead="end of that part · ")  # the status line says it in zh
+        self._open_tutorial(following, lang, lead=Message("debugger.end_of_part"))
 
-    def _open_tutorial(self, chosen: tuple[str, int] | None, lang: str, lead: str = "") -> None:
+    def _open_tutorial(self, chosen: tuple[str, int] | None, lang: str, lead: Message | None = None) -> None:
         if chosen is None:
-            self.say("no tutorial opened")
+            self.say(Message("debugger.no_tutorial"))
             return
         name, number = chosen
         try:
@@ -101,9 +113,9 @@ class TutorialFlow(Flow):
             options = replace(self.session.options, breakpoints=(), lang=None)
             session = tutorial_session(name, number, lang, options)
         except (LookupError, TraceFormatError, NarrationMismatch, NotesFileError, OSError) as error:
-            self.say(f"cannot open tutorial {name}: {first_line_of(error)}")
+            self.say(Message("debugger.cannot_open_tutorial", {"name": name, "problem": first_line_of(error)}))
             return
         first = session.current_stop()
         pane = getattr(first[1], "pane", "") if first else ""  # a first stop that names a pane opens it
-        live = f" · {session.message}" if session.store.live else ""  # where a live tutorial's agent is
-        self.open_session(session, lead + opened_message(name, number, session) + live, tab=pane or "narration")
+        said = opened_message(name, number, session)
+        self.open_session(session, lead.then(said) if lead else said, tab=pane or "narration")

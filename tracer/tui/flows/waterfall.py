@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...i18n import Message
 from ..panes.waterfall_pane import WaterfallPane
 from .flow import Flow, KeyAction, flow_key
 
@@ -19,7 +20,7 @@ class WaterfallFlow(Flow):
         if pane.display:
             pane.load()
             pane.focus()
-            self.say("waterfall shown (w hides it)")  # its own bottom line names its keys
+            self.say(Message("debugger.waterfall_shown"))  # its own bottom line names its keys
         else:
             self.screen.query_one("#timeline").focus()
-            self.say("waterfall hidden (w shows it)")
+            self.say(Message("debugger.waterfall_hidden"))

@@ -7,8 +7,9 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from ...debug.breakpoints import BreakpointSet
+from ...i18n import say
 from ...report.text.literal import literal
-from ..chrome import app_language, localise
+from ..chrome import app_language
 from ..messages import Redraw
 
 
@@ -40,7 +41,7 @@ class BreakpointsPane(Static, can_focus=True):
         if not items:
             lang = app_language(self.app)
             text.append(
-                localise("No breakpoints. b sets one on the current line; B adds any kind:", lang) + "\n"
+                say("debugger.bp.none", lang) + "\n"
                 "  tool_error · tool=Calculator · iteration=2 · method=plan · line=FILE:N\n"
                 '  if kind == "agent_action" and "25" in tool_input\n',
                 style="dim",
@@ -49,12 +50,11 @@ class BreakpointsPane(Static, can_focus=True):
             chosen = position == self.selected and self.has_focus
             text.append("▶ " if chosen else "  ")
             text.append("● " if bp.enabled else "○ ", style="bold red" if bp.enabled else "dim")
-            line = literal(bp.describe(), "reverse" if chosen else "" if bp.enabled else "dim")
+            line = literal(bp.describe(app_language(self.app)), "reverse" if chosen else "" if bp.enabled else "dim")
             text.append_text(line)
             text.append("\n")
         if items:
-            words = "e enable/disable · x delete · t temporary · +/- ignore count (focus this pane)"
-            text.append("\n" + localise(words, app_language(self.app)), style="dim")
+            text.append("\n" + say("debugger.bp.keys", app_language(self.app)), style="dim")
         if self.breakpoints.warning:
             text.append(f"\n{self.breakpoints.warning}", style="yellow")
         self.update(text)

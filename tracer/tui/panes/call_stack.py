@@ -14,17 +14,8 @@ from textual.message import Message
 from textual.widgets import Static
 
 from ...debug.source_map import FrameLocation
+from ...i18n import say
 from ...trace.literal_text import scrub
-
-NOTES = {
-    "en": {
-        "event": "this event",
-        "callee": "your function, which it calls",
-        "unknown": "(line unknown)",
-        "none": "(no frames)",
-    },
-    "zh": {"event": "此事件", "callee": "它调用的你的函数", "unknown": "（行号未知）", "none": "（没有栈帧）"},
-}
 
 
 def _middle_cut(name: str, width: int) -> str:
@@ -44,7 +35,7 @@ class StackLines:
 
     def __init__(self, frames: list[FrameLocation], selected: int, lang: str) -> None:
         self.frames, self.selected = frames, selected
-        self.words = NOTES.get(lang, NOTES["en"])
+        self.words = {note: say(f"panes.stack.{note}", lang) for note in ("event", "callee", "unknown", "none")}
         self.plain = "\n".join(line.plain for line in self.lines(10_000))
 
     def _columns(self) -> list[tuple[str, str, str, str, bool]]:

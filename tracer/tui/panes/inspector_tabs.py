@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.widgets import TabbedContent, TabPane
 
 from ...debug.session import DebugSession, UnreadableEvent
-from ..chrome import localise
+from ...i18n import say
 from ..views.detail_view import detail_text
 from ..views.narration_view import narration_text
 from ..views.prompt_view import prompt_text
@@ -30,14 +30,14 @@ class InspectorTabs(TabbedContent):
 
     def compose(self) -> ComposeResult:
         panes = [
-            ("Narration", "narration", self.narration),
-            ("Variables", "variables", self.variables),
-            ("Prompt", "prompt", self.prompt),
-            ("Detail", "detail", self.detail),
-            ("Breakpoints", "breakpoints", self.breakpoints),
+            ("narration", self.narration),
+            ("variables", self.variables),
+            ("prompt", self.prompt),
+            ("detail", self.detail),
+            ("breakpoints", self.breakpoints),
         ]
-        for title, name, body in panes[0 if self.session.stops else 1 :]:  # narration only in tutorials
-            self.compose_add_child(TabPane(localise(title, self.lang), body, id=name))
+        for name, body in panes[0 if self.session.stops else 1 :]:  # narration only in tutorials
+            self.compose_add_child(TabPane(say(f"panes.{name}", self.lang), body, id=name))
         yield from super().compose()
 
     def show(self, name: str | None = None) -> None:
@@ -54,7 +54,7 @@ class InspectorTabs(TabbedContent):
         elif name == "breakpoints":
             self.breakpoints.show()
         elif name == "narration":
-            self.narration.show(narration_text(session))
+            self.narration.show(narration_text(session, self.lang))
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.show(event.pane.id or "")

@@ -8,7 +8,7 @@ from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
 
-from ..chrome import key_name, localise
+from ..chrome import binding_words, key_name
 
 # What a learner needs on any terminal: the motions, the tutorial's next stop, help and quit. The
 # rest follows and is what a narrow terminal cuts (help lists every key).
@@ -64,7 +64,7 @@ class KeysFooter(Widget, can_focus=False):
         for binding, enabled in self.shown():
             start = line.cell_len
             key = key_name(binding.key, lang) or self.app.get_key_display(binding)
-            description = localise(binding.description, lang)
+            description = binding_words(binding, lang)
             # " s step  n next " when there is room, " s step n next" when there is not
             shown_key, shown_description = (
                 (f" {key}", f" {description}") if compact else (f" {key} ", f"{description} ")

@@ -8,8 +8,8 @@ from textual.widgets import Static
 
 from ...debug.session import DebugSession
 from ...debug.source_map import hash_warning, moved_line_warning, read_source, read_user_source
+from ...i18n import say, templates
 from ...report.text.literal import literal
-from ..chrome import localise
 from ..views.narration_view import narration_text
 from .source_view import SourceView
 from .text_pane import TextPane
@@ -43,19 +43,22 @@ class SourcePane(Vertical):
     def _show_source(self, session: DebugSession) -> None:
         frame = session.selected_frame()
         if frame is None or frame.file is None:
-            name = frame.function if frame else "this event"
-            self.view.show(None, None, {}, localise(f"no source line is known for {name}()", self.lang))
-            self.border_title, self.warning.display = localise("Source", self.lang), False
+            if frame is None:
+                unknown = say("panes.no_source_here", self.lang)
+            else:
+                unknown = say("panes.no_source", self.lang, function=frame.function)
+            self.view.show(None, None, {}, unknown)
+            self.border_title, self.warning.display = say("panes.source", self.lang), False
             return
         source = read_user_source(frame.file) if frame.callee else read_source(frame.file)
         self.view.show(source, frame.line, session.breakpoints.lines_in(frame.file), source.problem or "")
         if frame.callee and session.store.function_frame(session.position) is not None:
-            inferred = "your code, paused at this line (live)"
+            inferred = "panes.source_paused"
         elif frame.callee:
-            inferred = "your code: the function this event calls"
+            inferred = "panes.source_callee"
         else:
-            inferred = "" if frame.exact else "caller line inferred from the source"
-        inferred = f" · {localise(inferred, self.lang)}" if inferred else ""
+            inferred = "" if frame.exact else "panes.source_inferred"
+        inferred = f" · {say(inferred, self.lang)}" if inferred else ""
         # A Text, not a str: Textual reads a str title as markup, and these names come from the trace.
         # The method first: a narrow pane cuts the end of the title, and the path matters least.
         self.border_title = literal(f"{frame.function}() · {frame.file}:{frame.line}{inferred}")
@@ -77,8 +80,9 @@ class SourcePane(Vertical):
         if not pane:
             self.stop_pane_at = None
             return None
-        self.stop_text.show(narration_text(session))
-        self.border_title = literal(localise(f"Narration · the {pane} pane is below", self.lang))
+        self.stop_text.show(narration_text(session, self.lang))
+        below = f"panes.narration_above.{pane}"
+        self.border_title = literal(say(below if below in templates() else "panes.narration", self.lang))
         if self.stop_pane_at == session.position:
             return None
         self.stop_pane_at = session.position

@@ -10,9 +10,9 @@ from executor.states import state_of
 
 from ...debug.breaker_states import breaker_states_at
 from ...debug.session import DebugSession
+from ...i18n import Message, say, templates
 from ...report.cost.prices import CostTotal
 from ...report.text.cjk_wrap import WrappedText
-from ..chrome import localise
 from ..views.function_hint import function_hint
 
 BREAKER_STYLES = {"open": "bold white on red", "half_open": "bold black on yellow", "closed": "green"}
@@ -28,23 +28,21 @@ def _state(event) -> str:
 
 def _bill(total: CostTotal, lang: str) -> str:
     """`1,234 tok $0.000300`; the price only when there is one (the Detail pane says why there is not)."""
-    unit = "token" if lang == "zh" else "tok"
     price = f" ${total.dollars:.6f}" if total.dollars is not None else ""
-    return f"{total.prompt_tokens + total.completion_tokens:,} {unit}{price}"
+    return say("panes.bill", lang, tokens=f"{total.prompt_tokens + total.completion_tokens:,}", price=price)
 
 
-def bill_text(session: DebugSession, iteration_number: int) -> str:
+def bill_text(session: DebugSession, iteration_number: int, lang: str = "en") -> str:
     """The tokens (and price) of this iteration and of the run so far; nothing before the first call."""
     totals = session.costs.totals(iteration_number)
     if totals is None:
         return ""
     iteration, run = totals
-    zh = session.lang == "zh"
     parts = []
     if iteration.calls:  # an iteration without a model call has no bill: "iteration 0 tok no price" said nothing
-        parts.append(f"{'本轮' if zh else 'iteration'} {_bill(iteration, session.lang)}")
-    parts.append(f"{'全程' if zh else 'run'} {_bill(run, session.lang)}")
-    mark = ("（估算）" if zh else " (est.)") if run.estimated else ""
+        parts.append(say("panes.bill_iteration", lang, bill=_bill(iteration, lang)))
+    parts.append(say("panes.bill_run", lang, bill=_bill(run, lang)))
+    mark = say("panes.estimated", lang) if run.estimated else ""
     return " · ".join(parts) + mark
 
 
@@ -53,25 +51,27 @@ class StatusLine(Static):
 
     plain = ""  # the line's text (tests read it)
 
-    def show(self, session: DebugSession, busy: str = "") -> None:
+    def __init__(self, lang: str = "en", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.lang = lang
+
+    def show(self, session: DebugSession, said: Message, busy: Message | None = None) -> None:
+        """Where the session is, and `busy` (why keys wait) or else `said` (what the last key did)."""
         event = session.event()
         text = Text()
-        total = len(session)
-        lang = session.lang
-        if lang == "zh":
-            live = "" if session.store.complete else "（实时，目前）"
-            text.append(f" 事件 {session.position}/{total}{live} ", style="bold reverse")
-            text.append(f" 第 {event.iteration} 轮 · {event.kind} · {localise(_state(event), lang)} │ ", style="bold")
-        else:
-            live = "" if session.store.complete else " so far (live)"
-            text.append(f" event {session.position} of {total}{live} ", style="bold reverse")
-            text.append(f" iteration {event.iteration} · {event.kind} · {_state(event)} │ ", style="bold")
-        text.append_text(breaker_text(session))
-        text.append(localise(busy or session.message, lang), style="yellow" if busy else "")
-        hint = "" if busy else function_hint(session)
+        lang = self.lang
+        where = {"seq": session.position, "total": len(session)}
+        place = say("panes.place" if session.store.complete else "panes.place_live", lang, **where)
+        text.append(f" {place} ", style="bold reverse")
+        state = say(f"panes.state.{_state(event)}", lang) if f"panes.state.{_state(event)}" in templates() else "?"
+        loop = say("panes.loop", lang, iteration=event.iteration, kind=event.kind, state=state)
+        text.append(f" {loop} │ ", style="bold")
+        text.append_text(breaker_text(session, lang))
+        text.append((busy or said).text(lang), style="yellow" if busy else "")
+        hint = None if busy else function_hint(session)
         if hint:  # what s / r do here (the footer says it too, in fewer words)
-            text.append(f" │ {hint}", style="bold cyan")
-        bill = bill_text(session, event.iteration)
+            text.append(f" │ {hint.text(lang)}", style="bold cyan")
+        bill = bill_text(session, event.iteration, lang)
         # After the message: why we stopped matters more than the bill, which a narrow terminal leaves
         # to the Detail pane rather than take a second line for it.
         if bill and cell_len(text.plain) + cell_len(bill) + 3 <= max(self.size.width, 1):
@@ -80,21 +80,18 @@ class StatusLine(Static):
         self.update(WrappedText(text))
 
 
-BREAKERS_ZH = {"breakers:": "熔断器：", "open": "打开", "half_open": "半开", "closed": "关闭"}
-
-
-def breaker_text(session: DebugSession) -> Text:
+def breaker_text(session: DebugSession, lang: str) -> Text:
     """Each breaker's state as of the current event, e.g. "breakers: primary open, backup closed │";
     nothing for a run without breakers."""
     states = breaker_states_at(session.store, session.position)
     text = Text()
     if not states:
         return text
-    zh = session.lang == "zh"
-    text.append(BREAKERS_ZH["breakers:"] if zh else "breakers:", style="bold")
+    text.append(say("panes.breakers", lang), style="bold")
     for model, state in states.items():
         text.append(" ")
-        shown = BREAKERS_ZH.get(state, state) if zh else state.replace("_", "-")
+        key = f"panes.breaker.{state}"
+        shown = say(key, lang) if key in templates() else state
         text.append(f"{model} {shown}", style=BREAKER_STYLES.get(state, ""))
     text.append(" │ ", style="bold")
     return text

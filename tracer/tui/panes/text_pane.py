@@ -6,21 +6,9 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from ...i18n import say
 from ...report.text.cjk_wrap import WrappedText
 from ..views.variable_table import VariableTable
-
-MORE = {
-    "en": {
-        "below": "↓ {n} more line{s} · j/k scroll",
-        "above": "↑ {n} line{s} above · k scrolls up",
-        "focus": "↓ {n} more line{s} · tab here, then j/k",
-    },
-    "zh": {
-        "below": "↓ 下面还有 {n} 行 · j/k 滚动",
-        "above": "↑ 上面还有 {n} 行 · k 向上滚动",
-        "focus": "↓ 下面还有 {n} 行 · 按 tab 到这里再 j/k",
-    },
-}
 
 
 class TextPane(VerticalScroll, can_focus=True):
@@ -33,7 +21,7 @@ class TextPane(VerticalScroll, can_focus=True):
         self.scrolled_unfocused = scrolled_unfocused  # j/k reach it without focus (the tab shown below does)
         self.body = Static(Text(""), classes="pane-text")
         self.more = Static("", classes="more-hint")
-        self.words = MORE.get(lang, MORE["en"])
+        self.lang = lang
         self.plain = ""
 
     def compose(self):
@@ -69,9 +57,9 @@ class TextPane(VerticalScroll, can_focus=True):
         above, below = self.hidden_lines
         if below:
             key = "below" if self.scrolled_unfocused or self.has_focus else "focus"
-            hint = self.words[key].format(n=below, s="s" * (below != 1))
+            hint = say(f"panes.more.{key}" + ("" if below == 1 else "_many"), self.lang, n=below)
         elif above and self.stick_to_end:  # the prompt opens at its end: its start is above
-            hint = self.words["above"].format(n=above, s="s" * (above != 1))
+            hint = say("panes.more.above" + ("" if above == 1 else "_many"), self.lang, n=above)
         else:
             hint = ""
         self.more.update(Text(hint, style="bold reverse"))

@@ -13,8 +13,9 @@ from textual.strip import Strip
 
 from ...debug.event_filter import FilteredView, describe
 from ...debug.session import DebugSession, UnreadableEvent
+from ...i18n import Message as Said
+from ...i18n import say
 from ...report.text.literal import literal
-from ..chrome import localise
 from ..views.event_summary import KIND_WIDTH, kind_style, summary_text
 from ..views.lanes import LaneMap
 from ..views.mcp_view import MCP_STYLE, TOOL_KINDS, mcp_tool_names
@@ -51,9 +52,9 @@ class EventTimeline(ScrollView, can_focus=True):
             super().__init__()
             self.position = position
 
-    def __init__(self, session: DebugSession, **kwargs) -> None:
+    def __init__(self, session: DebugSession, lang: str = "en", **kwargs) -> None:
         super().__init__(**kwargs)
-        self.session = session
+        self.session, self.lang = session, lang
         self._marks_cache: tuple[tuple[int, int, int], list[bool]] | None = None
         self._lanes = LaneMap(session.event, len(session))
         self._mcp_tools: frozenset[str] | None = None  # the run's tools from MCP servers, read from chain_start
@@ -92,8 +93,9 @@ class EventTimeline(ScrollView, can_focus=True):
         note = describe(
             shown, len(session), session.view.filter, session.view.step_within, not session.is_shown(session.position)
         )
-        note = note or (session.store.warning and "⚠ truncated: the last line was cut off") or ""
-        return localise(note, session.lang)
+        if note is None and session.store.warning:
+            note = Said("panes.cut_off")
+        return note.text(self.lang) if note is not None else ""
 
     def breakpoints_changed(self) -> None:
         self._marks_cache = None
@@ -188,14 +190,14 @@ class EventTimeline(ScrollView, can_focus=True):
             # Indent by call depth below _call, so nested calls (the calculator's model) stand out.
             row.append(" " * min(max(len(event.frames) - 2, 0), MAX_INDENT))
         if isinstance(event, UnreadableEvent):
-            row.append("无法读取 " if session.lang == "zh" else "unreadable ", style="bold red")
+            row.append(say("panes.unreadable", self.lang) + " ", style="bold red")
             row.append_text(literal(event.problem))
             return row
         row.append(f"{event.kind:<{pad}} ", style=kind_style(event.kind, event))
         row.append_text(self._lanes.label(position, event, narrow=width < NARROW_FROM))
         if event.kind in TOOL_KINDS and getattr(event, "tool", None) in self._mcp_tool_names():
             row.append("MCP ", style=MCP_STYLE)  # this tool runs on a server, its calls are JSON-RPC
-        row.append_text(summary_text(event, narrow=width < NARROW_FROM, lang=session.lang))
+        row.append_text(summary_text(event, narrow=width < NARROW_FROM, lang=self.lang))
         return row
 
     def _mcp_tool_names(self) -> frozenset[str]:

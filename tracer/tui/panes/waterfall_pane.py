@@ -13,12 +13,12 @@ from textual.worker import get_current_worker
 
 from ...debug.event_store import LiveStore, ReplayStore
 from ...debug.session import DebugSession
+from ...i18n import Message, say
 from ...report.text.literal import literal
 from ...report.waterfall.builder import WaterfallBuilder
 from ...report.waterfall.cells import Window, fit, following, lane_cells, zoomed
-from ...report.waterfall.picture import Waterfall
+from ...report.waterfall.picture import CATEGORIES, Lane, Waterfall
 from ...report.waterfall.scan import Cancelled, feed_event, waterfall_of_trace
-from ..chrome import localise
 from ..views.waterfall_rows import LABEL_WIDTH, axis_row, lane_row
 from .timeline import EventTimeline
 
@@ -48,7 +48,7 @@ class WaterfallPane(Widget, can_focus=True):
         self.current: int | None = None  # the bar the debugger's event is in
         self.cursor_t: float | None = None  # the debugger's event's time
         self.top = 0  # the first lane shown
-        self.note = ""  # why there are no bars yet (reading, indexing)
+        self.note: Message | None = None  # why there are no bars yet (reading, indexing)
         self._builder: WaterfallBuilder | None = None  # a live run's, fed as it grows
         self._reading = False
 
@@ -60,12 +60,12 @@ class WaterfallPane(Widget, can_focus=True):
             self._feed_live(store)
         elif self.waterfall is None and not self._reading and isinstance(store, ReplayStore):
             if store.index is None:
-                self.note = "Indexing the trace… the waterfall appears when it is done."
+                self.note = Message("panes.waterfall_indexing")
             elif len(store) <= READ_NOW_LIMIT:
                 self._install(waterfall_of_trace(store.trace, store.index))
             else:
                 self._reading = True
-                self.note = f"reading the times of {len(store):,} events…"
+                self.note = Message("panes.waterfall_reading", {"count": f"{len(store):,}"})
                 self._read(store)
         self.follow()
 
@@ -94,18 +94,19 @@ class WaterfallPane(Widget, can_focus=True):
         self.app.call_from_thread(self._install, waterfall)
 
     def _say_progress(self, done: int, total: int) -> None:
-        self.note = f"reading the times of {total:,} events… {done * 100 // max(total, 1)}%"
+        read = {"count": f"{total:,}", "percent": done * 100 // max(total, 1)}
+        self.note = Message("panes.waterfall_read", read)
         self.refresh()
 
     def _install(self, waterfall: Waterfall, keep_window: bool = False) -> None:
-        self._reading, self.note = False, ""
+        self._reading, self.note = False, None
         self.waterfall = waterfall
         whole = fit(waterfall, self._cells())
         self.window = self.window if keep_window and self.window is not None else whole
         lanes = len(waterfall.lanes)
         self.styles.height = min(max(lanes, 1), MAX_LANE_ROWS) + 4  # the axis, the lanes, the line, the border
-        self.border_title = (
-            localise("Waterfall", self.lang) + " · " + localise(f"{lanes} lane{'s' * (lanes != 1)}", self.lang)
+        self.border_title = say(
+            "panes.waterfall_lane" if lanes == 1 else "panes.waterfall_lanes", self.lang, count=lanes
         )
         self.follow()
 
@@ -204,30 +205,36 @@ class WaterfallPane(Widget, can_focus=True):
     def _line(self, y: int, height: int) -> Text:
         waterfall, window = self.waterfall, self.window
         if waterfall is None or window is None:
-            return literal(localise(self.note, self.lang)) if y == 0 else Text()
+            return literal(self.note.text(self.lang)) if y == 0 and self.note is not None else Text()
         cursor = window.cell(self.cursor_t) if self.cursor_t is not None else None
         if y == 0:
-            return axis_row(window, cursor, localise("time", self.lang))
+            return axis_row(window, cursor, say("panes.waterfall_time", self.lang))
         if y == height - 1:
             return self._detail()
         row = self.top + y - 1
         if row >= len(waterfall.order):
             return Text()
         lane = waterfall.order[row]
-        name = localise(waterfall.lanes[lane].name, self.lang)
+        name = lane_name(waterfall.lanes[lane], self.lang)
         return lane_row(waterfall, name, lane_cells(waterfall, lane, window), cursor, self.current)
 
     def _detail(self) -> Text:
         waterfall = self.waterfall
         assert waterfall is not None
         if not len(waterfall):
-            return Text(localise("no model or tool calls in this run", self.lang), style="dim")
+            return Text(say("panes.waterfall_empty", self.lang), style="dim")
         if self.current is None:
-            where = localise(f"event {self.session.position} is between bars", self.lang)
+            where = say("panes.waterfall_between", self.lang, seq=self.session.position)
         else:
-            where = waterfall.describe(self.current, lambda word: localise(word, self.lang))
-        hint = localise("←/→ bars · ↑/↓ lanes · +/- zoom · 0 whole run · w hides", self.lang)
+            where = waterfall.describe(self.current, lambda word: say(f"panes.bar.{word}", self.lang))
+        hint = say("panes.waterfall_keys", self.lang)
         line = literal(where)
         if line.cell_len + 2 + cell_len(hint) <= self.scrollable_content_region.width:
             line.append(f"  {hint}", style="dim")  # a bar's description first; the keys where they fit (? has them)
         return line
+
+
+def lane_name(lane: Lane, lang: str) -> str:
+    """A lane's name in `lang`: its category's word, then its number as the picture gives it ("tool 2", "model 1+")."""
+    word = CATEGORIES[lane.category]
+    return say(f"panes.lane.{word}", lang) + lane.name[len(word) :]

@@ -11,9 +11,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ..chrome import app_language, localise
+from ...i18n import Message
+from ..chrome import app_language
 
-Check = Callable[[str], str | None]  # returns an error message, or None when the answer is fine
+Check = Callable[[str], "str | Message | None"]  # returns an error message, or None when the answer is fine
 
 
 class AskScreen(ModalScreen[str | None]):
@@ -21,22 +22,28 @@ class AskScreen(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "cancel", id="ask-cancel")]
 
-    def __init__(self, question: str, hint: str = "", check: Check | None = None, value: str = "") -> None:
+    def __init__(
+        self, question: str | Message, hint: str | Message = "", check: Check | None = None, value: str = ""
+    ) -> None:
+        """A Message is said in the debugger's language; a str is shown as it is (said already, or not ours)."""
         super().__init__()
         self.question, self.hint, self.check, self.value = question, hint, check, value
 
     def compose(self) -> ComposeResult:
         self.lang = app_language(self.app)
         with Vertical(id="ask"):
-            yield Static(Text(localise(self.question, self.lang), style="bold"), id="ask-question")
+            yield Static(Text(self._said(self.question), style="bold"), id="ask-question")
             yield Input(value=self.value, id="ask-input")
-            yield Static(Text(localise(self.hint, self.lang), style="dim"), id="ask-hint")
+            yield Static(Text(self._said(self.hint), style="dim"), id="ask-hint")
+
+    def _said(self, words: str | Message) -> str:
+        return words.text(self.lang) if isinstance(words, Message) else words
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         answer = event.value.strip()
         problem = self.check(answer) if self.check else None
         if problem:
-            self.query_one("#ask-hint", Static).update(Text(localise(problem, self.lang), style="bold red"))
+            self.query_one("#ask-hint", Static).update(Text(self._said(problem), style="bold red"))
             return
         self.dismiss(answer)
 

@@ -11,8 +11,9 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ...i18n import say
 from ...report.text.literal import literal
-from ..chrome import app_language, localise
+from ..chrome import app_language
 
 # Row markers of render_diff: = same, ≠ differs, < only in A, > only in B.
 MARKER_STYLES = {"≠": "bold yellow", "<": "red", ">": "green"}
@@ -35,18 +36,19 @@ class DiffScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,D", "close", "close the diff", id="diff-screen-close")]
 
     def __init__(self, title: str, lines: Sequence[str]) -> None:
+        """`title`: said already (in the debugger's language), or names only."""
         super().__init__()
         self.title_text, self.lines = title, list(lines)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="diff"):
             lang = app_language(self.app)
-            yield Static(literal(localise(self.title_text, lang), "bold"), id="diff-title")
+            yield Static(literal(self.title_text, "bold"), id="diff-title")
             yield Static(diff_text(self.lines), id="diff-text")
-            yield Static(Text(localise("esc closes · ↑/↓ pgup/pgdn scroll", lang), style="dim"))
+            yield Static(Text(say("debugger.diff_keys", lang), style="dim"))
 
     def on_mount(self) -> None:
-        self.query_one("#diff").border_title = localise("Diff", app_language(self.app))
+        self.query_one("#diff").border_title = say("debugger.diff_box", app_language(self.app))
         self.query_one("#diff").focus()
 
     @property

@@ -9,20 +9,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
+from ...i18n import say
 from ...trace.literal_text import scrub
-from ..chrome import app_language, localise
+from ..chrome import app_language
 
-WHAT = {"reply": "the model's reply", "observation": "the tool's observation"}
 # What the re-run does after the edit, by what answers a later model call whose prompt changed (it now
 # holds the edit): the learner must not take an old recorded answer for the model's reaction to it.
-AFTER = "After this event the run re-executes; a later model call asked exactly what was recorded gets its reply. "
-# (chrome.py has these in Chinese, with {model} left in place.)
-CHANGED = {
-    "recording": "One whose prompt changed gets the reply recorded for the old prompt (named; the outcome may be stale).",
-    "stop": "One whose prompt changed ends the fork there, its new prompt in the trace (e asks a model with it).",
-    "live": "One whose prompt changed goes to the live model {model}.",
-}
-CHOICE = {"recording": "answer from the recording", "stop": "stop there", "live": "ask {model}"}
+# The words are the catalogue's: fork.after, fork.changed.*, fork.choice.*.
 
 
 class ForkText(TextArea):
@@ -55,9 +48,10 @@ class ForkScreen(ModalScreen[tuple[str, str] | None]):
 
     def compose(self) -> ComposeResult:
         self.lang = app_language(self.app)
-        question = f"Fork at event {self.at} ({self.kind}): replace {WHAT[self.change]}"
+        what = say(f"boxes.fork.what.{self.change}", self.lang)
+        question = say("boxes.fork.question", self.lang, seq=self.at, kind=self.kind, what=what)
         with Vertical(id="fork"):
-            yield Static(Text(localise(question, self.lang), style="bold"), id="fork-question")
+            yield Static(Text(question, style="bold"), id="fork-question")
             yield Static(self._after_text(), id="fork-after")
             yield ForkText(self.recorded, soft_wrap=True, id="fork-text")
             yield Static(self._hint(), id="fork-hint")
@@ -66,26 +60,22 @@ class ForkScreen(ModalScreen[tuple[str, str] | None]):
         # The model's name comes from the user's own --model, but is shown as Text all the same.
         model = self.model or ""
         lang = self.lang
-        text = Text(localise(AFTER.strip(), lang) + localise(CHANGED[self.after], lang).format(model=model))
+        text = Text(say("boxes.fork.after", lang) + say(f"boxes.fork.changed.{self.after}", lang, model=model))
         text.stylize("italic")
-        others = [localise(CHOICE[choice], lang).format(model=model) for choice in self.choices if choice != self.after]
-        text.append("\n" + localise(f"ctrl+t: {' / '.join(others)} instead", lang), style="dim")
+        others = [
+            say(f"boxes.fork.choice.{choice}", lang, model=model) for choice in self.choices if choice != self.after
+        ]
+        text.append("\n" + say("boxes.fork.instead", lang, others=" / ".join(others)), style="dim")
         return text
 
     def _hint(self) -> Text:
         hint = Text(
-            localise(
-                "ctrl+s: re-run the trace with this text, open the fork · ctrl+a: select all · esc: cancel", self.lang
-            ),
+            say("boxes.fork.keys", self.lang),
             style="dim",
         )
         if self.cleaned:
             hint.append(
-                "\n"
-                + localise(
-                    "control characters of the recording are shown, and sent, as visible stand-ins (␛, \\xNN)",
-                    self.lang,
-                ),
+                "\n" + say("boxes.fork.stand_ins", self.lang),
                 style="yellow",
             )
         return hint
@@ -98,9 +88,7 @@ class ForkScreen(ModalScreen[tuple[str, str] | None]):
     def action_submit(self) -> None:
         text = self.query_one(TextArea).text
         if text == self.recorded:
-            self.query_one("#fork-hint", Static).update(
-                Text(localise("the text is unchanged: edit it first (esc cancels)", self.lang), style="bold red")
-            )
+            self.query_one("#fork-hint", Static).update(Text(say("boxes.fork.unchanged", self.lang), style="bold red"))
             return
         self.dismiss((text, self.after))
 

@@ -10,13 +10,15 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
 
 from ...debug.event_store import ReplayStore
 from ...debug.session import DebugSession
+from ...i18n import Message, say, verbatim
 from ...report.text.literal import literal
-from ..chrome import chrome_language, localise
+from ..chrome import binding_words
 from ..flows.asking import AskingFlow
 from ..flows.diffing import DiffFlow
 from ..flows.filtering import FilterFlow
@@ -80,21 +82,26 @@ class DebuggerScreen(Screen[None]):
         Binding("question_mark", "help", "help", id="help"),
     ]
 
-    def __init__(self, session: DebugSession) -> None:
+    # What the status line says (a flow's Say sets it): the screen's to say, in its language.
+    said: reactive[Message] = reactive(Message("debugger.opening"), init=False, always_update=True)
+
+    def __init__(self, session: DebugSession, lang: str = "en", said: Message | None = None) -> None:
         super().__init__()
         self.session = session
-        self.busy = ""
-        self.lang = session.lang = session.requested_lang or chrome_language(session.stops)
+        self.busy: Message | None = None
+        self.lang = lang  # the language of the debugger's own words (--lang, else the tutorial's notes')
+        if said is not None:
+            self.set_reactive(DebuggerScreen.said, said)
         if self.lang != "en":  # the footer and help read the descriptions: they speak the notes' language
-            self._relabel(lambda binding: localise(binding.description, self.lang))
+            self._relabel(lambda binding: binding_words(binding, self.lang))
         self._plain_labels = {b.id: b.description for bs in self._bindings.key_to_bindings.values() for b in bs if b.id}
-        self._motion_labels: dict[str, str] = {}
+        self._motion_labels: dict[str, Message] = {}
         self._resumed = False
-        self.timeline = EventTimeline(session, id="timeline")
+        self.timeline = EventTimeline(session, lang, id="timeline")
         self.stack = CallStackPane(id="stack")
         self.source = SourcePane(self.lang, id="source-pane")
         self.tabs = InspectorTabs(session, self.lang, id="tabs")
-        self.status = StatusLine(id="status")
+        self.status = StatusLine(lang, id="status")
         self.waterfall = WaterfallPane(session, self.lang, id="waterfall")
         self.stepping = SteppingFlow(session, id="flow-stepping")
         self.asking = AskingFlow(session, id="flow-asking")
@@ -137,17 +144,16 @@ class DebuggerScreen(Screen[None]):
 
     def on_mount(self) -> None:
         store = self.session.store
-        title = timeline_title(store.header)
-        self.timeline.border_title = localise(title, self.lang) if isinstance(title, str) else title
-        self.stack.border_title = localise("Call stack", self.lang)
+        self.timeline.border_title = timeline_title(store.header, self.lang)
+        self.stack.border_title = say("panes.call_stack", self.lang)
         self.timeline.focus()
         if store.warning:  # stays visible after the status line moves on
-            self.timeline.border_subtitle = literal(localise("⚠ truncated: the run did not finish", self.lang))
+            self.timeline.border_subtitle = literal(say("panes.truncated", self.lang))
         warnings = [w for w in (store.warning, self.session.breakpoints.warning) if w]
-        if warnings:
-            self.session.message = "warning: " + " · ".join(warnings)
+        if warnings:  # the reader's and the breakpoint file's own words, about the files
+            self.set_reactive(DebuggerScreen.said, Message("debugger.warning", {"text": " · ".join(warnings)}))
         elif isinstance(store, ReplayStore) and store.import_note:  # another tool's trace: what was recognised
-            self.session.message = store.import_note
+            self.set_reactive(DebuggerScreen.said, verbatim(store.import_note))
         if store.needs_background_index:
             self.stepping.start_indexing()
         self.refresh_panes()
@@ -192,9 +198,7 @@ class DebuggerScreen(Screen[None]):
     def action_wide_source(self) -> None:
         left = self.query_one("#left")
         left.display = not left.display
-        self.session.message = (
-            "z: the timeline is back" if left.display else "z: wide source; the timeline is hidden (z brings it back)"
-        )
+        self.said = Message("debugger.timeline_back" if left.display else "debugger.wide_source")
         self.refresh_panes()
 
     def action_help(self) -> None:
@@ -203,14 +207,14 @@ class DebuggerScreen(Screen[None]):
     def help_sections(self) -> list[tuple[str, list[Binding]]]:
         moving = SteppingFlow.KEYS + AskingFlow.KEYS[:4] + FilterFlow.KEYS
         return [
-            ("Moving", moving),
-            ("Looking around", [b for b in _bindings(self.BINDINGS) if b not in moving] + _bindings(self.app.BINDINGS)),
+            ("help.moving", moving),
+            ("help.looking", [b for b in _bindings(self.BINDINGS) if b not in moving] + _bindings(self.app.BINDINGS)),
             (
-                "In the timeline / source pane (focus with tab)",
+                "help.in_timeline",
                 _bindings(EventTimeline.BINDINGS[:2])
-                + [Binding("click", "", "go to that event / frame"), *_bindings(SourceView.BINDINGS[-1:])],
+                + [Binding("click", "", say("keys.click"), id="click"), *_bindings(SourceView.BINDINGS[-1:])],
             ),
-            ("In the breakpoints pane (4, then tab to focus it)", _bindings(BreakpointsPane.BINDINGS[2:])),
+            ("help.in_breakpoints", _bindings(BreakpointsPane.BINDINGS[2:])),
         ]
 
     def _label_motions(self) -> None:
@@ -219,12 +223,15 @@ class DebuggerScreen(Screen[None]):
         if labels == self._motion_labels:
             return
         self._motion_labels = labels
-        self._relabel(lambda binding: localise(self._motion_label(binding), self.lang))
+        self._relabel(self._motion_label)
         self.refresh_bindings()
 
     def _motion_label(self, binding: Binding) -> str:
         name = binding.id or ""
-        return self._motion_labels.get(name, self._plain_labels.get(name, binding.description))
+        if name in self._motion_labels:
+            return self._motion_labels[name].text(self.lang)
+        plain = dataclasses.replace(binding, description=self._plain_labels.get(name, binding.description))
+        return binding_words(plain, self.lang)
 
     def _relabel(self, label: Callable[[Binding], str]) -> None:
         """Give this screen's bindings new descriptions (the footer and the help show them)."""
@@ -233,18 +240,20 @@ class DebuggerScreen(Screen[None]):
 
     # -- messages: from the flows and panes ---------------------------------------------------------
     def on_say(self, message: Say) -> None:
-        self.session.message = message.text  # the message carries its words; the flow keeps none
-        self.status.show(self.session, self.busy)
+        self.said = message.said
+
+    def watch_said(self) -> None:
+        self.status.show(self.session, self.said, self.busy)
 
     def on_waiting(self, message: Waiting) -> None:
-        self.status.show(self.session, message.text)
+        self.status.show(self.session, self.said, message.said)
 
     def on_busy(self, message: Busy) -> None:
         self.busy = message.reason
         for flow in self.flows:
             flow.blocked_by = self.busy
-        self.status.show(self.session, self.busy)
-        if not self.busy:  # keys typed while busy run now, in order
+        self.status.show(self.session, self.said, self.busy)
+        if self.busy is None:  # keys typed while busy run now, in order
             self.call_after_refresh(self.stepping.run_queued)
 
     def on_redraw(self, message: Redraw) -> None:
@@ -268,7 +277,7 @@ class DebuggerScreen(Screen[None]):
 
     def on_event_timeline_picked(self, message: EventTimeline.Picked) -> None:
         self.session.goto(message.position)
-        self.session.message = f"event {self.session.position}"
+        self.said = Message("debugger.picked", {"seq": self.session.position})
         self.refresh_panes()
 
     def on_call_stack_pane_frame_picked(self, message: CallStackPane.FramePicked) -> None:
@@ -286,7 +295,7 @@ class DebuggerScreen(Screen[None]):
         self.tabs.show()
         if self.waterfall.display:
             self.waterfall.load()
-        self.status.show(session, self.busy)
+        self.status.show(session, self.said, self.busy)
         self._label_motions()
         self.reenactment.follow()
 

@@ -10,20 +10,19 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
+from ...i18n import Message, say, verbatim
 from ...models.playground import CallRerun, PlaygroundError, RecordedCall, configured_model, rerun_call
 from ...report.text.literal import literal
 from ...trace.literal_text import scrub
-from ..chrome import app_language, localise
+from ..chrome import app_language
 from ..panes.text_pane import TextPane
-
-HINT = "ctrl+s: send · esc: close"
 
 
 def reply_text(reply: str, diff: list[str] | None = None, lang: str = "en") -> Text:
     """A reply, literally; with `diff`, the changed lines after it in red and green."""
-    text = literal(reply or localise("(empty)", lang))
+    text = literal(reply or say("boxes.playground.empty", lang))
     if diff:
-        text.append("\n\n" + localise("── diff against the recorded reply ──", lang) + "\n", style="bold")
+        text.append("\n\n" + say("boxes.playground.diff", lang) + "\n", style="bold")
         for line in diff[2:]:
             style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
             text.append_text(literal(line + "\n", style=style))
@@ -50,21 +49,21 @@ class PlaygroundScreen(ModalScreen[str | None]):
         self.lang = app_language(self.app)
         call = self.call
         with Vertical(id="playground"):
-            question = f"Event {call.at}: {call.caller}() asked {call.model} · edit the exact prompt, ctrl+s sends it"
-            yield Static(literal(localise(question, self.lang)), id="playground-question")
+            asked = {"seq": call.at, "caller": call.caller, "model": call.model}
+            yield Static(literal(say("boxes.playground.question", self.lang, **asked)), id="playground-question")
             yield TextArea(self.prompt, soft_wrap=True, id="playground-prompt")
             with Horizontal(id="playground-replies"):
                 yield TextPane(id="playground-recorded")
                 yield TextPane(id="playground-new")
-            yield Static(Text(localise(HINT, self.lang), style="dim"), id="playground-hint")
+            yield Static(Text(say("boxes.playground.keys", self.lang), style="dim"), id="playground-hint")
 
     def on_mount(self) -> None:
         recorded = self.query_one("#playground-recorded", TextPane)
-        recorded.border_title = localise("recorded reply", self.lang)
+        recorded.border_title = say("boxes.playground.recorded", self.lang)
         recorded.show(reply_text(self.call.reply, lang=self.lang))
         new = self.query_one("#playground-new", TextPane)
-        new.border_title = localise("new reply", self.lang)
-        new.show(Text(localise("ctrl+s asks again", self.lang), style="dim"))
+        new.border_title = say("boxes.playground.new", self.lang)
+        new.show(Text(say("boxes.playground.ask_again", self.lang), style="dim"))
         box = self.query_one(TextArea)
         box.focus()
         box.move_cursor(box.document.end)  # a ReAct prompt ends where the model goes on ("Thought:")
@@ -74,8 +73,8 @@ class PlaygroundScreen(ModalScreen[str | None]):
             return self.rerun is not None and not isinstance(self.focused, TextArea)
         return True
 
-    def say(self, text: str, style: str = "dim") -> None:
-        self.query_one("#playground-hint", Static).update(literal(localise(text, self.lang), style=style))
+    def say(self, said: Message, style: str = "dim") -> None:
+        self.query_one("#playground-hint", Static).update(literal(said.text(self.lang), style=style))
 
     def action_send(self) -> None:
         prompt = self.query_one(TextArea).text
@@ -84,7 +83,10 @@ class PlaygroundScreen(ModalScreen[str | None]):
         if unchanged and spec is None:
             self._show(rerun_call(self.call))
             return
-        self.say(f"asking {spec or 'the configured model'}…", "yellow")
+        if spec:
+            self.say(Message("boxes.playground.asking", {"model": spec}), "yellow")
+        else:
+            self.say(Message("boxes.playground.asking_configured"), "yellow")
         self._ask(prompt if not unchanged else self.call.prompt, spec)
 
     @work(thread=True, exclusive=True, group="playground")
@@ -93,7 +95,7 @@ class PlaygroundScreen(ModalScreen[str | None]):
         try:
             rerun = rerun_call(self.call, prompt, configured_model(spec, self.base_url))
         except PlaygroundError as error:
-            self.app.call_from_thread(self.say, str(error), "bold red")
+            self.app.call_from_thread(self.say, verbatim(str(error)), "bold red")
             return
         self.app.call_from_thread(self._show, rerun)
 
@@ -101,16 +103,19 @@ class PlaygroundScreen(ModalScreen[str | None]):
         self.rerun = rerun
         diff = rerun.reply_diff()
         pane = self.query_one("#playground-new", TextPane)
-        pane.border_title = scrub(localise(f"new reply · {rerun.answered_by} · {rerun.seconds:.2f}s", self.lang))
+        answered = {"by": rerun.answered_by, "seconds": f"{rerun.seconds:.2f}"}
+        pane.border_title = scrub(say("boxes.playground.new_by", self.lang, **answered))
         pane.show(reply_text(rerun.reply, diff, self.lang))
         pane.focus()  # out of the editor, so `f` forks (tab goes back to the prompt)
-        same = "the same reply" if not diff else f"{len(diff) - 2} diff line(s)"
-        self.say(f"{same} · f: fork the run with this reply · tab: edit again · {HINT}")
+        if diff:
+            self.say(Message("boxes.playground.differs", {"lines": len(diff) - 2}))
+        else:
+            self.say(Message("boxes.playground.same"))
         self.refresh_bindings()
 
     def action_fork(self) -> None:
         if self.rerun is not None and self.rerun.reply == self.call.reply:
-            self.say("the same reply as recorded: a fork would change nothing (edit the prompt, ctrl+s)", "bold red")
+            self.say(Message("boxes.playground.nothing_to_fork"), "bold red")
         elif self.rerun is not None:
             self.dismiss(self.rerun.reply)
 

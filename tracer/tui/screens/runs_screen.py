@@ -14,12 +14,14 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from ...i18n import Message as Said
+from ...i18n import say, templates
 from ...report.text.literal import literal
 from ...runs.columns import Column, shown_path
 from ...runs.run_fields import sort_key
 from ...runs.run_row import RunRow
 from ...runs.where import ConditionError, RunCondition, Shapes
-from ..chrome import localise
+from ..chrome import binding_words
 from ..panes.keys_footer import KeysFooter
 from ..panes.runs_table import RunsTable
 from .ask_screen import AskScreen
@@ -95,7 +97,9 @@ class RunsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         for column in self.columns:
-            title = Text(localise(column.title, self.lang), justify="right" if column.numeric else "left")
+            said = f"runs_table.column.{column.key}"
+            words = say(said, self.lang) if said in templates() else column.title
+            title = Text(words, justify="right" if column.numeric else "left")
             self.table.add_column(title, key=column.key)
         self._fill()
         self.table.focus()
@@ -162,7 +166,7 @@ class RunsScreen(Screen[None]):
     def _show_detail(self) -> None:
         row = self.current()
         if row is None:
-            self.detail.update(literal(self._words("no run matches")))
+            self.detail.update(literal(say("runs_table.no_match", self.lang)))
             return
         text = literal(self.path_shown(row.path), "bold")
         if row.detail:
@@ -170,27 +174,28 @@ class RunsScreen(Screen[None]):
         self.detail.update(text)
 
     def _show_status(self) -> None:
-        parts = [self._words(f"{len(self.rows):,} runs")]
+        parts = [self._words(Said("runs_table.runs", {"count": f"{len(self.rows):,}"}))]
         if len(self.shown) != len(self.rows):
-            parts.append(self._words(f"{len(self.shown):,} shown"))
+            parts.append(self._words(Said("runs_table.shown", {"count": f"{len(self.shown):,}"})))
         if self.condition:
-            parts.append(self._words("filter") + f": {self.condition}")
+            parts.append(self._words(Said("runs_table.filter", {"condition": self.condition})))
         if self.sort_by:
-            parts.append(self._words("sorted by") + f" {self.sort_by} {'↓' if self.descending else '↑'}")
+            arrow = "↓" if self.descending else "↑"
+            parts.append(self._words(Said("runs_table.sorted_by", {"column": self.sort_by, "arrow": arrow})))
         if self.marked:
-            parts.append(self._words(f"{len(self.marked)} marked"))
+            parts.append(self._words(Said("runs_table.marked", {"count": len(self.marked)})))
         text = Text(" " + " · ".join(parts) + " ", style="bold reverse")
         if self.message:
             text.append_text(literal(" " + self.message))
         self.status.update(text)
         self._show_detail()
 
-    def say(self, message: str) -> None:
-        self.message = localise(message, self.lang)
+    def say(self, said: Said) -> None:
+        self.message = said.text(self.lang)
         self._show_status()
 
-    def _words(self, text: str) -> str:
-        return localise(text, self.lang)
+    def _words(self, said: Said) -> str:
+        return said.text(self.lang)
 
     # -- keys ---------------------------------------------------------------------------------------
     def action_open_run(self) -> None:
@@ -198,7 +203,7 @@ class RunsScreen(Screen[None]):
         if row is None:
             return
         if not row.readable:
-            self.say(f"cannot open it: {row.detail}")
+            self.say(Said("runs_table.cannot_open", {"problem": row.detail}))
             return
         self.post_message(OpenRun(row.path, self.path_shown(row.path)))
 
@@ -221,7 +226,7 @@ class RunsScreen(Screen[None]):
         if len(pair) == 1 and row is not None and row.path != pair[0]:
             pair.append(row.path)  # one mark: diff it with the run under the cursor
         if len(pair) != 2:
-            self.say("mark two runs with space, then D (or mark one and put the cursor on another)")
+            self.say(Said("runs_table.mark_two"))
             return
         self.post_message(DiffRuns(pair[0], pair[1], (self.path_shown(pair[0]), self.path_shown(pair[1]))))
 
@@ -253,12 +258,12 @@ class RunsScreen(Screen[None]):
                 self.search_text = answer
                 self.action_next_match(1, include_current=True)
 
-        hint = self._words("text in any cell (path, name, outcome, model, note); n / N: next / previous")
-        self.app.push_screen(AskScreen(self._words("Search the runs for"), hint, value=self.search_text), found)
+        hint = say("runs_table.search_hint", self.lang)
+        self.app.push_screen(AskScreen(say("runs_table.search_title", self.lang), hint, value=self.search_text), found)
 
     def action_next_match(self, direction: int, include_current: bool = False) -> None:
         if not self.search_text or not self.shown:
-            self.say("nothing to search for: / first")
+            self.say(Said("runs_table.nothing_to_search"))
             return
         wanted = self.search_text.lower()
         start = self.table.cursor_row
@@ -267,9 +272,9 @@ class RunsScreen(Screen[None]):
             at = (start + direction * step) % len(self.shown)
             if any(wanted in column.cell(self.shown[at]).lower() for column in self.columns):
                 self.table.move_cursor(row=at, animate=False)
-                self.say(f"found {self.search_text!r} at row {at + 1}")
+                self.say(Said("runs_table.found", {"text": repr(self.search_text), "row": at + 1}))
                 return
-        self.say(f"no row has {self.search_text!r}")
+        self.say(Said("runs_table.not_found", {"text": repr(self.search_text)}))
 
     def action_filter(self) -> None:
         def check(answer: str) -> str | None:
@@ -281,9 +286,9 @@ class RunsScreen(Screen[None]):
                 return str(error)
             return None
 
-        hint = self._words('e.g. outcome == "error", cost > 0.01, kind == "tool_error", tool == "Search"; empty clears')
+        hint = say("runs_table.filter_hint", self.lang)
         self.app.push_screen(
-            AskScreen(self._words("Show only the runs where"), hint, check, value=self.condition), self._filtered
+            AskScreen(say("runs_table.filter_title", self.lang), hint, check, value=self.condition), self._filtered
         )
 
     def _filtered(self, answer: str | None) -> None:
@@ -296,7 +301,7 @@ class RunsScreen(Screen[None]):
         condition = RunCondition(answer)
         # The catalogue is read here (its connection is this thread's); the events, in a worker.
         known = self.shapes(self.rows) if condition.event_fields and not condition.reads_traces else {}
-        self.say("filtering…")
+        self.say(Said("runs_table.filtering"))
         self._select(condition, known)
 
     @work(thread=True, exclusive=True, group="runs-filter")
@@ -319,5 +324,5 @@ def relabel(owner: DOMNode, lang: str) -> None:
         return
     for key, bindings in owner._bindings.key_to_bindings.items():
         owner._bindings.key_to_bindings[key] = [
-            dataclasses.replace(b, description=localise(b.description, lang)) for b in bindings
+            dataclasses.replace(b, description=binding_words(b, lang)) for b in bindings
         ]

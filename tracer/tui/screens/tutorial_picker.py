@@ -14,20 +14,17 @@ from textual.widgets.option_list import Option
 
 from tutorials.registry import TUTORIALS, Tutorial
 
-from ..chrome import localise
-
-LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
+from ...i18n import say
 
 
 def part_count(tutorial: Tutorial, lang: str) -> str:
     count = len(tutorial.parts)
-    return f"{count} 个部分" if lang == "zh" else f"{count} part{'s' * (count != 1)}"
+    return say("boxes.tutorials.part" if count == 1 else "boxes.tutorials.parts", lang, count=count)
 
 
 def part_number(number: int, tutorial: Tutorial, lang: str) -> str:
     """ "part 2/3" (1-based `number`), in the narration's language."""
-    total = len(tutorial.parts)
-    return f"第 {number}/{total} 部分" if lang == "zh" else f"part {number}/{total}"
+    return say("boxes.tutorials.part_number", lang, number=number, total=len(tutorial.parts))
 
 
 def indented(indent: int, text: Text) -> Table:
@@ -64,11 +61,10 @@ class TutorialPicker(ModalScreen[tuple[str, int] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker"):
-            title = f"Tutorials · narration in {LANGUAGE_NAMES.get(self.lang, self.lang)}"
-            yield Static(Text(localise(title, self.lang), style="bold"), id="picker-title")
+            title = say("boxes.tutorials.title", self.lang, language=say("boxes.tutorials.language", self.lang))
+            yield Static(Text(title, style="bold"), id="picker-title")
             yield OptionList(*tutorial_options(self.lang), id="picker-list")
-            hint = "↑/↓ choose · enter opens (a name opens part 1) · esc cancels"
-            yield Static(Text(localise(hint, self.lang), style="dim"), id="picker-hint")
+            yield Static(Text(say("boxes.tutorials.keys", self.lang), style="dim"), id="picker-hint")
 
     def on_mount(self) -> None:
         choices = self.query_one(OptionList)

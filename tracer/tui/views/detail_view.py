@@ -11,9 +11,9 @@ from rich.text import Text
 from executor.events import EventBase
 
 from ...debug.session import UnreadableEvent
-from ...report.cost.prices import CallCost
+from ...i18n import say, templates
+from ...report.cost.prices import ENV_PRICES, CallCost, format_dollars
 from ...report.text.literal import literal
-from ..chrome import localise
 from .clipped_text import clipped
 from .event_summary import kind_style
 from .mcp_view import mcp_detail
@@ -23,26 +23,17 @@ NAME_WIDTH = 14
 SHOWN_FIRST = ("settings",)
 
 
-# The envelope's names in Chinese; a payload field keeps its own name (conditions and traces use it).
-LABELS_ZH = {
-    "kind": "类型",
-    "seq": "序号",
-    "run_id": "运行 id",
-    "frames": "调用栈",
-    "source": "源码",
-    "tokens": "token",
-}
-
-
 def _label(name: str, lang: str) -> str:
-    label = LABELS_ZH.get(name, name) if lang == "zh" else name
+    """The envelope's names in `lang`; a payload field keeps its own name (conditions and traces use it)."""
+    key = f"panes.field.{name}"
+    label = say(key, lang) if key in templates() else name
     return label + " " * max(NAME_WIDTH - cell_len(label), 1)
 
 
 def _value(value: Any, lang: str = "en") -> Text:
     if isinstance(value, str):
         if "\n" in value or len(value) > 60:
-            size = f"（{len(value):,} 个字符）" if lang == "zh" else f"({len(value):,} chars)"
+            size = say("panes.chars", lang, count=f"{len(value):,}")
             return Text.assemble((size + "\n", "dim"), clipped(value))
         return literal(repr(value))
     if isinstance(value, (dict, list)):
@@ -51,18 +42,13 @@ def _value(value: Any, lang: str = "en") -> Text:
 
 
 def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None, lang: str = "en") -> Text:
-    zh = lang == "zh"
     if isinstance(event, UnreadableEvent):
-        unreadable = f"事件 {event.seq} 无法读取：" if zh else f"event {event.seq} cannot be read:"
+        unreadable = say("panes.cannot_read", lang, seq=event.seq)
         return Text(f"{unreadable}\n{event.problem}", style="bold red")
     text = Text()
     text.append(_label("kind", lang))
     text.append(event.kind, style=kind_style(event.kind, event))
-    place = (
-        f"第 {event.iteration} 轮    时间 {event.t:.6f}\u00a0秒"  # a no-break space: the unit stays with its number
-        if zh
-        else f"iteration {event.iteration}    t {event.t:.6f}s"
-    )
+    place = say("panes.detail_place", lang, iteration=event.iteration, t=f"{event.t:.6f}")
     text.append(f"\n{_label('seq', lang)}{event.seq}    {place}\n")
     text.append(_label("run_id", lang))
     text.append_text(literal(event.run_id))
@@ -71,15 +57,13 @@ def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None
     text.append_text(literal(" › ".join(event.frames) + "\n"))
     text.append(_label("source", lang))
     where = f"{event.source.file}:{event.source.line}"
-    text.append_text(
-        literal(f"{where}，在 {event.source.function}() 里\n" if zh else f"{where} in {event.source.function}()\n")
-    )
+    text.append_text(literal(say("panes.detail_source", lang, where=where, function=event.source.function) + "\n"))
     mcp = mcp_detail(event, lang)
     if mcp is not None:  # an MCP request, its raw answer, the probe, or the servers a run listed its tools from
         text.append_text(mcp)
     if cost is not None:  # the whole model call's bill, shown at both its llm_start and its llm_end
         text.append(_label("tokens", lang), style="bold")
-        text.append(localise(cost.describe(), lang) + "\n", style="magenta")
+        text.append(call_cost_words(cost, lang) + "\n", style="magenta")
     payload = event.model_dump(exclude=set(ENVELOPE))
     # The settings are what tutorials point at; the long tool descriptions would push them below the fold.
     payload = {name: payload[name] for name in sorted(payload, key=lambda name: name not in SHOWN_FIRST)}
@@ -90,3 +74,17 @@ def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None
         text.append_text(_value(value, lang))
         text.append("\n")
     return text
+
+
+def call_cost_words(cost: CallCost, lang: str) -> str:
+    """One line: the call's tokens, where they came from, and its price (or why it has none)."""
+    source = say("panes.cost_estimated" if cost.estimated else "panes.cost_from_usage", lang)
+    if cost.price is None:
+        price = say("panes.no_price", lang, model=repr(cost.model), file=ENV_PRICES)
+    elif cost.price.priced_as:
+        dollars = format_dollars(cost.dollars)
+        price = say("panes.price_estimate", lang, dollars=dollars, free=cost.price.priced_as, entry=cost.price.entry)
+    else:
+        price = format_dollars(cost.dollars)
+    tokens = {"prompt": f"{cost.prompt_tokens:,}", "completion": f"{cost.completion_tokens:,}"}
+    return say("panes.call_cost", lang, **tokens, source=source, price=price)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from rich.text import Text
 
 from executor.events import (
@@ -17,10 +20,10 @@ from executor.events import (
     RefusalEvent,
 )
 
+from ...i18n import say
 from ...trace.literal_text import scrub
 from ...trace.run_inputs import answer_of, question_of
 from .clipped_text import first_line
-from .event_summary_zh import SUMMARIES_ZH
 from .mcp_view import MCP_STYLE, mcp_summary
 
 KIND_STYLES = {
@@ -78,13 +81,13 @@ def _caller(event: EventBase) -> str:
     return frames[-2] if len(frames) >= 2 else "?"
 
 
-def _output(values: dict) -> str:
-    return first_line(str(answer_of(values))) or "(empty)"  # said, not a blank that reads as cut off
+def _output(values: dict, lang: str) -> str:
+    return first_line(str(answer_of(values))) or say("events.empty", lang)  # said, not a blank that reads as cut off
 
 
-def _question(inputs: dict) -> str:
+def _question(inputs: dict, lang: str) -> str:
     # An import whose inputs hold the framework's objects: its first model call has the question.
-    return first_line(question_of(inputs)) or "(none in the inputs)"
+    return first_line(question_of(inputs)) or say("events.no_question", lang)
 
 
 RecoveryEvent = (
@@ -98,87 +101,114 @@ RecoveryEvent = (
 )
 
 
-def recovery_summary(e: RecoveryEvent) -> str:
+def recovery_summary(e: RecoveryEvent, lang: str = "en") -> str:
     """Fallbacks, breakers, degradation and refusals in a few words."""
     if e.kind == "fallback":
-        why = "REFUSED by open breaker, never sent" if e.refused else f"failed for good ({e.error_type})"
-        return f"{e.failed_model} {why} → {e.next_model}"
+        if e.refused:
+            return say("events.fallback_refused", lang, failed=e.failed_model, next=e.next_model)
+        return say("events.fallback_failed", lang, failed=e.failed_model, error=e.error_type, next=e.next_model)
     if e.kind == "breaker_open":
-        cause = "half-open trial failed" if e.from_state == "half_open" else f"{e.failures} failures in {e.window:g}s"
-        return f"{e.model}: {cause}, refusing calls for {e.cool_down:g}s"
+        if e.from_state == "half_open":
+            return say("events.breaker_open_trial", lang, model=e.model, cool_down=f"{e.cool_down:g}")
+        return say(
+            "events.breaker_open",
+            lang,
+            model=e.model,
+            failures=e.failures,
+            window=f"{e.window:g}",
+            cool_down=f"{e.cool_down:g}",
+        )
     if e.kind == "breaker_half_open":
-        return f"{e.model}: open for {e.open_for:g}s, one trial call goes through"
+        return say("events.breaker_half_open", lang, model=e.model, open_for=f"{e.open_for:g}")
     if e.kind == "breaker_closed":
-        return f"{e.model}: trial call worked, calls flow again"
+        return say("events.breaker_closed", lang, model=e.model)
     if e.kind == "plan_error":
-        return f"{e.failures}/{e.degrade_after} {e.error_type}: {first_line(e.message)}"
+        failed = {
+            "failures": e.failures,
+            "after": e.degrade_after,
+            "error": e.error_type,
+            "message": first_line(e.message),
+        }
+        return say("events.plan_error", lang, **failed)
     if e.kind == "degrade":
-        found = f"rule {e.rule!r} → {e.tool}({first_line(e.tool_input or '')!r})" if e.rule else "no rule matches"
-        return f"after {e.failures} failures: {found}"
-    return f"{e.detected_by}: {first_line(e.text)}"  # refusal
+        if not e.rule:
+            return say("events.degrade_none", lang, failures=e.failures)
+        found = {"rule": repr(e.rule), "tool": e.tool, "tool_input": repr(first_line(e.tool_input or ""))}
+        return say("events.degrade", lang, failures=e.failures, **found)
+    return say("events.refusal", lang, by=e.detected_by, text=first_line(e.text))
+
+
+def _reply(e: LLMEndEvent, lang: str) -> str:
+    if e.tool_calls:
+        return _tool_calls(e, lang)
+    if e.answered_by:
+        return say("events.reply_from", lang, by=e.answered_by, text=first_line(e.text))
+    return say("events.reply", lang, text=first_line(e.text))
+
+
+def _trimmed(e: Any, lang: str) -> str:
+    sizes = {"before": e.messages_before, "after": e.messages_after}
+    tokens = {"tokens_before": e.tokens_before, "tokens_after": e.tokens_after}
+    if e.kind == "context_trimmed":
+        return say("events.context_trimmed", lang, reason=e.reason, dropped=len(e.dropped), **sizes, **tokens)
+    return say("events.summarized", lang, replaced=len(e.replaced), **sizes, **tokens)
 
 
 # What each kind says, in a few words, the deciding value first (rows are cut on the right);
-# model and tool text is cut to its first line.
-SUMMARIES = {
-    "chain_start": lambda e: "question: " + _question(e.inputs),
-    "llm_start": lambda e: f"{_caller(e)}() → {e.model} · {len(e.prompt):,} chars",
-    "llm_end": lambda e: (
-        _tool_calls(e)
-        if e.tool_calls
-        else (f"reply from {e.answered_by}: " if e.answered_by else "reply: ") + first_line(e.text)
+# model and tool text is cut to its first line. Symbols only (no words) where the values say it all.
+SUMMARIES: dict[str, Callable[[Any, str], str]] = {
+    "chain_start": lambda e, lang: say("events.question", lang, question=_question(e.inputs, lang)),
+    "llm_start": lambda e, lang: say(
+        "events.llm_start", lang, caller=_caller(e), model=e.model, chars=f"{len(e.prompt):,}"
     ),
-    "agent_action": lambda e: f"{e.tool}({first_line(e.tool_input)})",
-    "agent_finish": lambda e: "final answer: " + _output(e.return_values),
-    "parse_error": lambda e: ("handled: " if e.handled else "not handled: ") + first_line(e.error),
-    "invalid_tool": lambda e: f"no tool named {first_line(e.requested)!r}",
-    "tool_start": lambda e: f"{e.tool} ← {first_line(e.tool_input)}",
-    "tool_end": lambda e: f"{e.tool} → {first_line(e.observation)}",
-    "tool_error": lambda e: f"{e.tool}: {e.error_type}: {first_line(e.message)}",
-    "retry": lambda e: f"#{e.attempt} wait {e.delay:.2f}s · {e.target} {e.name!r} failed",
-    "rate_limit_wait": lambda e: f"{e.waited:.2f}s waited for the rate limit",
-    "step": lambda e: f"#{e.n_steps} {e.action.tool} → {first_line(e.observation)}",
-    "finish_check": lambda e: f"{e.is_finish} ← isinstance(output, AgentFinish)",
-    "limit_reached": lambda e: f"{e.reason} after {e.iterations} iterations",
-    "calculator_eval": lambda e: f"{first_line(e.expression)} = {first_line(e.result)}",
-    "chain_end": lambda e: "output: " + _output(e.outputs),
-    "chain_error": lambda e: f"{e.error_type}: {first_line(e.message)}",
+    "llm_end": _reply,
+    "agent_action": lambda e, lang: f"{e.tool}({first_line(e.tool_input)})",
+    "agent_finish": lambda e, lang: say("events.final_answer", lang, answer=_output(e.return_values, lang)),
+    "parse_error": lambda e, lang: say(
+        "events.handled" if e.handled else "events.not_handled", lang, error=first_line(e.error)
+    ),
+    "invalid_tool": lambda e, lang: say("events.invalid_tool", lang, requested=repr(first_line(e.requested))),
+    "tool_start": lambda e, lang: f"{e.tool} ← {first_line(e.tool_input)}",
+    "tool_end": lambda e, lang: f"{e.tool} → {first_line(e.observation)}",
+    "tool_error": lambda e, lang: f"{e.tool}: {e.error_type}: {first_line(e.message)}",
+    "retry": lambda e, lang: say(
+        "events.retry", lang, attempt=e.attempt, delay=f"{e.delay:.2f}", target=e.target, name=repr(e.name)
+    ),
+    "rate_limit_wait": lambda e, lang: say("events.rate_limit_wait", lang, waited=f"{e.waited:.2f}"),
+    "step": lambda e, lang: f"#{e.n_steps} {e.action.tool} → {first_line(e.observation)}",
+    "finish_check": lambda e, lang: f"{e.is_finish} ← isinstance(output, AgentFinish)",
+    "limit_reached": lambda e, lang: say("events.limit_reached", lang, reason=e.reason, iterations=e.iterations),
+    "calculator_eval": lambda e, lang: f"{first_line(e.expression)} = {first_line(e.result)}",
+    "chain_end": lambda e, lang: say("events.output", lang, answer=_output(e.outputs, lang)),
+    "chain_error": lambda e, lang: f"{e.error_type}: {first_line(e.message)}",
     **dict.fromkeys(
         ("fallback", "breaker_open", "breaker_half_open", "breaker_closed", "plan_error", "degrade", "refusal"),
         recovery_summary,
     ),
-    "context_trimmed": lambda e: (
-        f"{e.reason}: {e.messages_before} → {e.messages_after} messages, "
-        f"{e.tokens_before} → {e.tokens_after} tokens, {len(e.dropped)} dropped"
-    ),
+    "context_trimmed": _trimmed,
     **dict.fromkeys(("mcp_request", "mcp_result", "mcp_extract"), mcp_summary),
-    "summarized": lambda e: (
-        f"{len(e.replaced)} messages → 1 summary: {e.messages_before} → "
-        f"{e.messages_after} messages, {e.tokens_before} → {e.tokens_after} tokens"
-    ),
+    "summarized": _trimmed,
 }
 
 
-def _tool_calls(event: LLMEndEvent) -> str:
+def _tool_calls(event: LLMEndEvent, lang: str = "en") -> str:
     """A tool-calling reply: its calls, each with the id its result will carry."""
     calls = event.tool_calls or []
-    listed = ", ".join(f"{call.name}({first_line(call.arguments)}) [{call.id}]" for call in calls)
-    return f"{len(calls)} tool call{'s' if len(calls) != 1 else ''}: {listed}"
+    listed = say("events.call_separator", lang).join(
+        f"{call.name}({first_line(call.arguments)}) [{call.id}]" for call in calls
+    )
+    return say("events.tool_call" if len(calls) == 1 else "events.tool_calls", lang, count=len(calls), listed=listed)
 
 
 # In a narrow timeline the deciding value must come before a long tool name (tool_start names it).
-NARROW_SUMMARIES = {
-    "tool_end": lambda e: f"→ {first_line(e.observation)} · {e.tool}",
+NARROW_SUMMARIES: dict[str, Callable[[Any, str], str]] = {
+    "tool_end": lambda e, lang: f"→ {first_line(e.observation)} · {e.tool}",
 }
 
 
 def summary(event: EventBase, narrow: bool = False, lang: str = "en") -> str:
-    describe = (
-        (NARROW_SUMMARIES if narrow else {}).get(event.kind)
-        or (SUMMARIES_ZH if lang == "zh" else {}).get(event.kind)
-        or SUMMARIES.get(event.kind)
-    )
-    return describe(event) if describe else ""
+    describe = (NARROW_SUMMARIES if narrow else {}).get(event.kind) or SUMMARIES.get(event.kind)
+    return describe(event, lang) if describe else ""
 
 
 def summary_text(event: EventBase, narrow: bool = False, lang: str = "en") -> Text:

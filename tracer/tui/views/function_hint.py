@@ -7,8 +7,7 @@ from executor.events import ToolStartEvent
 from ...debug.event_store import LiveStore
 from ...debug.session import DebugSession
 from ...debug.step_into import LOOPSCOPE_PACKAGES
-
-HINTS_ZH = {"into": "s 逐行进入 {name}", "inside": "s/n 下一行 · r 运行到 {name} 结束"}
+from ...i18n import Message
 
 
 def _place(session: DebugSession) -> tuple[str, str]:
@@ -27,21 +26,22 @@ def _place(session: DebugSession) -> tuple[str, str]:
     return "into", f"{callee.qualname or callee.function}()"
 
 
-def function_hint(session: DebugSession) -> str:
-    """The status line's hint there ("" elsewhere)."""
+def function_hint(session: DebugSession) -> Message | None:
+    """The status line's hint there (None elsewhere)."""
     place, name = _place(session)
-    if not place:
-        return ""
-    if session.lang == "zh":
-        return HINTS_ZH[place].format(name=name)
-    return f"s: step into {name} line by line" if place == "into" else f"s/n: next line · r: run {name} to its end"
+    return Message(f"keys.hint.{place}", {"name": name}) if place else None
 
 
-def function_keys(session: DebugSession) -> dict[str, str]:
+def function_keys(session: DebugSession) -> dict[str, Message]:
     """The footer's words for the motion keys there, by binding id ({} elsewhere: their usual words)."""
     place, name = _place(session)
     if place == "into":
-        return {"step-forward": f"step into {name}"}
+        return {"step-forward": Message("keys.hint.step-into", {"name": name})}
     if place == "inside":
-        return {"step-forward": "next line", "next-forward": "next line", "out-forward": f"run {name} to its end"}
+        line = Message("keys.hint.next-line")
+        return {
+            "step-forward": line,
+            "next-forward": line,
+            "out-forward": Message("keys.hint.run-to-end", {"name": name}),
+        }
     return {}

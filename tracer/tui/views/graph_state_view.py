@@ -9,9 +9,9 @@ from rich.text import Text
 from executor.events import ChainStartEvent, LLMEndEvent, LLMStartEvent, ToolEndEvent
 
 from ...debug.session import DebugSession
+from ...i18n import say
 from ...report.text.literal import literal
 from ...trace.index import TraceIndex
-from ..chrome import localise
 from .clipped_text import first_line
 from .typed_events import event_as
 from .variable_table import VariableTable
@@ -30,9 +30,7 @@ def graph_run(session: DebugSession, index: TraceIndex) -> ChainStartEvent | Non
 def graph_state(session: DebugSession, index: TraceIndex, chain_start: ChainStartEvent, lang: str) -> VariableTable:
     """state["messages"] as the graph had it at this event, the node running, and the calls still out."""
     event = session.event()
-    table = VariableTable(
-        Text(localise("The graph state at this event, rebuilt from the recorded events", lang), style="dim")
-    )
+    table = VariableTable(Text(say("panes.graph_state", lang), style="dim"))
     table.add("iteration", literal(str(getattr(event, "iteration", 0))))
     node = _node(event)
     if node:
@@ -43,7 +41,7 @@ def graph_state(session: DebugSession, index: TraceIndex, chain_start: ChainStar
     messages, pending = state_messages(session, index, chain_start)
     table.add('state["messages"]', literal(f"[{len(messages)} message{'s' * (len(messages) != 1)}]"))
     if len(messages) > SHOWN_MESSAGES:
-        table.add("", Text(localise(f"… {len(messages) - SHOWN_MESSAGES} earlier", lang), style="dim"))
+        table.add("", Text(say("panes.earlier", lang, count=len(messages) - SHOWN_MESSAGES), style="dim"))
     for number in range(max(0, len(messages) - SHOWN_MESSAGES), len(messages)):
         table.add("", literal(f"[{number}] {describe_message(messages[number])}"))
     if pending:

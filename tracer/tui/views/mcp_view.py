@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
 
 from executor.events import EventBase
 
+from ...i18n import say
 from .clipped_text import clipped, first_line
 
 MCP_STYLE = "bold bright_blue"
@@ -30,97 +32,77 @@ def mcp_tool_names(first: EventBase | Any) -> frozenset[str]:
     )
 
 
-WORDS = {
-    "en": {
-        "blocks": "{error}{n} block(s), {size:,} B: {text}",
-        "no_match": "no path matched ({n} tried): {shape}",
-        "matched": "{matched} matched",
-        "misses": " after {n} miss{es}",
-        "request": "JSON-RPC request #{id}: {method} {tool}, sent to {server}",
-        "answer": "JSON-RPC answer to #{id}: isError {error}, {n} content block(s), {size:,} bytes",
-        "block": "block {n} ({kind}):\n",
-        "probe": "JSONPath probe, in order:",
-        "looked": "the answer looked like: ",
-        "servers": "tools from MCP servers (tools/list):",
-        "server": "  {server} ({transport}) · {name} · protocol {version} · request #{id}: {names}\n",
-    },
-    "zh": {
-        "blocks": "{error}{n} 个块，{size:,} 字节：{text}",
-        "no_match": "没有路径匹配（试了 {n} 条）：{shape}",
-        "matched": "{matched} 匹配",
-        "misses": "，之前落空 {n} 次",
-        "request": "JSON-RPC 请求 #{id}：{method} {tool}，发给 {server}",
-        "answer": "JSON-RPC 对 #{id} 的回答：isError {error}，{n} 个内容块，{size:,} 字节",
-        "block": "块 {n}（{kind}）：\n",
-        "probe": "JSONPath 探测，按顺序：",
-        "looked": "回答的样子：",
-        "servers": "来自 MCP 服务器的工具（tools/list）：",
-        "server": "  {server}（{transport}）· {name} · 协议 {version} · 请求 #{id}：{names}\n",
-    },
-}
+def _words(lang: str) -> Callable[..., str]:
+    """The catalogue's MCP words in `lang`, as a function of a short key and its arguments."""
+
+    def words(key: str, **args: Any) -> str:
+        return say(f"panes.mcp.{key}", lang, **args)
+
+    return words
 
 
 def mcp_summary(event: Any, lang: str = "en") -> str:
     """The timeline's few words for an MCP event."""
-    words = WORDS.get(lang, WORDS["en"])
+    words = _words(lang)
     if event.kind == "mcp_request":
         arguments = json.dumps(event.arguments, ensure_ascii=False)
         return f"→ {event.method} #{event.request_id} {event.tool}({first_line(arguments, 80)}) · {event.server}"
     if event.kind == "mcp_result":
         text = next((str(b.get("text", "")) for b in event.content if b.get("type") == "text"), "")
         error = "isError " if event.is_error else ""
-        blocks = words["blocks"].format(error=error, n=len(event.content), size=event.size, text=first_line(text))
+        blocks = words("blocks", error=error, n=len(event.content), size=event.size, text=first_line(text))
         return f"← #{event.request_id} {blocks}"
     if event.matched is None:  # mcp_extract
-        return words["no_match"].format(n=len(event.paths), shape=event.shape)
+        return words("no_match", n=len(event.paths), shape=event.shape)
     misses = len(event.paths) - 1
-    after = words["misses"].format(n=misses, es="es" if misses != 1 else "") if misses else ""
-    return words["matched"].format(matched=event.matched) + after
+    after = words("miss" if misses == 1 else "misses", n=misses) if misses else ""
+    return words("matched", matched=event.matched) + after
 
 
 def mcp_detail(event: Any, lang: str = "en") -> Text | None:
     """The Detail pane's MCP block for an event, or None when it has nothing to do with MCP."""
-    words = WORDS.get(lang, WORDS["en"])
+    words = _words(lang)
     if event.kind == "chain_start":
         servers = event.settings.get("mcp_servers") if isinstance(event.settings, dict) else None
         return _servers(servers, words) if isinstance(servers, list) and servers else None
     if event.kind == "mcp_request":
         return _heading(
-            words["request"].format(id=event.request_id, method=event.method, tool=event.tool, server=event.server)
+            words("request", id=event.request_id, method=event.method, tool=event.tool, server=event.server)
         )
     if event.kind == "mcp_result":
         error = str(event.is_error).lower()
-        text = _heading(words["answer"].format(id=event.request_id, error=error, n=len(event.content), size=event.size))
+        text = _heading(words("answer", id=event.request_id, error=error, n=len(event.content), size=event.size))
         for number, block in enumerate(event.content, start=1):
-            text.append(words["block"].format(n=number, kind=block.get("type", "?")), style="bold")
+            text.append(words("block", n=number, kind=block.get("type", "?")), style="bold")
             body = block.get("text") if block.get("type") == "text" else json.dumps(block, ensure_ascii=False)
             text.append_text(clipped(_pretty(str(body)), limit=4000))
             text.append("\n")
         return text
     if event.kind == "mcp_extract":
-        text = _heading(words["probe"])
+        text = _heading(words("probe"))
         for path in event.paths:
             hit = event.matched is not None and event.matched.split(" → ")[0] == path
             text.append(f"  {'✓' if hit else '✗'} ", style="bold green" if hit else "bold red")
             text.append_text(clipped(event.matched if hit else path, limit=200))
             text.append("\n")
         if event.matched is None:
-            text.append(words["looked"], style="bold")
+            text.append(words("looked"), style="bold")
             text.append_text(clipped(str(event.shape), limit=400))
             text.append("\n")
         return text
     return None
 
 
-def _servers(servers: list[Any], words: dict[str, str]) -> Text:
-    text = _heading(words["servers"])
+def _servers(servers: list[Any], words: Callable[..., str]) -> Text:
+    text = _heading(words("servers"))
     for server in servers:
         if not isinstance(server, dict):
             continue
         names = ", ".join(str(tool.get("name")) for tool in server.get("tools", []) if isinstance(tool, dict))
         text.append_text(
             clipped(
-                words["server"].format(
+                words(
+                    "server",
                     server=server.get("server"),
                     transport=server.get("transport"),
                     name=server.get("name"),

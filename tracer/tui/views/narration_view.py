@@ -7,25 +7,9 @@ from pathlib import Path
 from rich.text import Text
 
 from ...debug.session import DebugSession
+from ...i18n import say
 from ...report.text.cjk_wrap import WrappedText
 from .tutorial_place import after_last_stop
-
-LABELS = {
-    "en": {
-        "stop": "Stop",
-        "here": " (at event {seq}; you are at {position})",
-        "next": "space: next stop (event {following}) · backspace: previous stop",
-        "before": "The tutorial has not reached its first stop yet.\n",
-        "go": "Press space to go to it (event {first}).",
-    },
-    "zh": {
-        "stop": "停靠点",
-        "here": "（停靠点在事件 {seq}；你在事件 {position}）",
-        "next": "空格：下一个停靠点（事件 {following}）· 退格：上一个停靠点",
-        "before": "讲解还没到第一个停靠点。\n",
-        "go": "按空格过去（事件 {first}）。",
-    },
-}
 
 
 def _narration(parts: list[tuple[str, str]]) -> WrappedText:
@@ -34,29 +18,32 @@ def _narration(parts: list[tuple[str, str]]) -> WrappedText:
     return WrappedText(Text.assemble(*parts), hanging=True)
 
 
-def narration_text(session: DebugSession) -> WrappedText:
+def narration_text(session: DebugSession, lang: str = "en") -> WrappedText:
+    """The current stop's notes under its heading (the notes are the tutorial's; the rest is ours, in `lang`)."""
     stops = session.stops
-    lang = session.lang
-    words = LABELS.get(lang, LABELS["en"])
     current = session.current_stop()
     if current is None:
         first = stops[0].seq if stops else None
-        parts = [(words["before"], "italic")]
+        parts = [(say("panes.narration_before", lang) + "\n", "italic")]
         if first is not None:
-            parts.append((words["go"].format(first=first), "bold"))
+            parts.append((say("panes.narration_go", lang, first=first), "bold"))
         return _narration(parts)
     number, stop = current
-    here = "" if stop.seq == session.position else words["here"].format(seq=stop.seq, position=session.position)
+    here = (
+        ""
+        if stop.seq == session.position
+        else say("panes.narration_here", lang, seq=stop.seq, position=session.position)
+    )
     # Our own notes, still shown as plain Text so brackets in them are never read as markup.
     parts = [
-        (f"{words['stop']} {number}/{len(stops)} · {stop.title}{here}", "bold"),
+        (say("panes.narration_stop", lang, number=number, stops=len(stops), title=stop.title) + here, "bold"),
         ("\n\n", ""),
         (stop.text, ""),
         ("\n\n", ""),
     ]
     following = session.stop_position(1)
     if following is not None:
-        parts.append((words["next"].format(following=following), "dim"))
+        parts.append((say("panes.narration_next", lang, following=following), "dim"))
     elif session.store.path is not None:  # always: stops come with a tutorial's recording
         parts.append((after_last_stop(Path(session.store.path), lang), "bold"))
     return _narration(parts)

@@ -9,12 +9,12 @@ from rich.text import Text
 from executor.events import LLMEndEvent, LLMStartEvent
 
 from ...debug.session import DebugSession, UnreadableEvent
+from ...i18n import say
 from ...report.narration.narrator import reply_text
 from ...report.text.literal import literal
 from ...trace.index import TraceIndex
 from ...trace.literal_text import scrub
 from ...trace.numpy_on_use import np
-from ..chrome import localise
 from .budget_view import BUDGET_KINDS, budget_text
 from .clipped_text import clipped, common_prefix_length
 from .typed_events import event_as
@@ -38,7 +38,7 @@ def prompt_text(session: DebugSession, lang: str = "en") -> tuple[Text, Text]:
     """(header, body): which call this is and the legend, then the prompt itself and its reply."""
     index = session.store.index
     if index is None:
-        return Text(localise("Indexing the trace… the prompt appears when it is done.", lang), style="italic"), Text()
+        return Text(say("panes.indexing_prompt", lang), style="italic"), Text()
     current = session.event(session.position)
     if current.kind in BUDGET_KINDS:  # the history before and after the budget cut it
         after = index.positions("llm_start")
@@ -47,13 +47,15 @@ def prompt_text(session: DebugSession, lang: str = "en") -> tuple[Text, Text]:
     at = index.last_before("llm_start", session.position)
     if at is None:
         first = index.positions("llm_start")
-        later = f"; the first one is event {int(first[0])}" if len(first) else ""
-        return Text(localise(f"No model call has happened yet at this event{later}.", lang), style="italic"), Text()
+        none_yet = (
+            say("panes.no_call_yet_first", lang, seq=int(first[0])) if len(first) else say("panes.no_call_yet", lang)
+        )
+        return Text(none_yet, style="italic"), Text()
     event = session.event(at)
     if isinstance(event, UnreadableEvent):
         return Text(event.problem, style="bold red"), Text()
     if not isinstance(event, LLMStartEvent):  # the index says llm_start: a line saying otherwise is shown, not used
-        return Text(f"event {at} is a {event.kind}, not an llm_start", style="bold red"), Text()
+        return Text(say("panes.not_llm_start", lang, seq=at, kind=event.kind), style="bold red"), Text()
     calls = _same_caller_calls(index, at)
     number = len(calls)
     previous = event_as(session, int(calls[-2]), LLMStartEvent) if number >= 2 else None
@@ -61,20 +63,28 @@ def prompt_text(session: DebugSession, lang: str = "en") -> tuple[Text, Text]:
     caller = event.frames[-2] if len(event.frames) >= 2 else "?"
     header = Text()
     header.append(
-        localise(
-            scrub(f"{caller}() call #{number} · event {at} · {len(event.prompt):,} chars · stop {event.stop!r}"), lang
+        scrub(
+            say(
+                "panes.prompt_call",
+                lang,
+                caller=caller,
+                number=number,
+                seq=at,
+                chars=f"{len(event.prompt):,}",
+                stop=repr(event.stop),
+            )
         ),
         style="bold",
     )
     if at != session.position:
-        header.append(localise(f" · the last call before event {session.position}", lang), style="dim")
+        header.append(" · " + say("panes.last_call_before", lang, seq=session.position), style="dim")
     header.append("\n")
-    header.append(localise("template", lang), style=TEMPLATE)
+    header.append(say("panes.template", lang), style=TEMPLATE)
     header.append(" · ")
-    header.append(localise("scratchpad", lang), style=SCRATCHPAD)
+    header.append(say("panes.scratchpad", lang), style=SCRATCHPAD)
     if previous is not None:
         header.append(" · ")
-        header.append(localise(f"new since call #{number - 1} (event {previous.seq})", lang), style=NEW)
+        header.append(say("panes.new_since", lang, number=number - 1, seq=previous.seq), style=NEW)
     body = _coloured_prompt(event.prompt, first, previous, lang)
     _reply(body, session, index, at, lang)
     return header, body
@@ -100,11 +110,11 @@ def _coloured_prompt(
 def _diff(before: str, after: str, lang: str = "en") -> Text:
     """Shown when the new prompt is not the old one plus more (e.g. trimmed intermediate steps)."""
     text = Text(
-        "\n\n" + localise("This prompt does not simply extend the previous one; what changed:", lang) + "\n",
+        "\n\n" + say("panes.prompt_changed", lang) + "\n",
         style="bold yellow",
     )
     if max(len(before), len(after)) > DIFF_LIMIT:
-        text.append(localise("(too long to diff line by line)", lang) + "\n", style="dim")
+        text.append(say("panes.too_long_to_diff", lang) + "\n", style="dim")
         return text
     for line in difflib.unified_diff(before.splitlines(), after.splitlines(), "previous", "this", n=1, lineterm=""):
         style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
@@ -114,10 +124,10 @@ def _diff(before: str, after: str, lang: str = "en") -> Text:
 
 def _reply(text: Text, session: DebugSession, index: TraceIndex, at: int, lang: str = "en") -> None:
     if at + 1 >= len(index) or index.kind(at + 1) != "llm_end" or at + 1 > session.position:
-        text.append("\n\n" + localise("(the reply has not come back yet at this event)", lang), style="dim italic")
+        text.append("\n\n" + say("panes.no_reply_yet", lang), style="dim italic")
         return
     reply = session.event(at + 1)
-    text.append("\n\n" + localise(f"Reply (event {at + 1}), exactly as it came back:", lang) + "\n", style="bold")
+    text.append("\n\n" + say("panes.reply", lang, seq=at + 1) + "\n", style="bold")
     if isinstance(reply, LLMEndEvent):
         text.append_text(clipped(reply_text(reply), "yellow"))
     elif isinstance(reply, UnreadableEvent):

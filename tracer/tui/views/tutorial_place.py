@@ -10,6 +10,8 @@ from tutorials.narration import TAKEAWAYS_TITLE
 from tutorials.notes_file import LANGUAGES
 from tutorials.registry import TUTORIALS
 
+from ...i18n import say
+
 
 def narration_language(stops: Sequence[Any]) -> str:
     """The language of a session's tutorial stops (told apart by the notes' titles), else English."""
@@ -56,16 +58,9 @@ def after_last_stop(trace_path: Path, lang: str) -> str:
     if following is not None:
         name, number = following
         label = TUTORIALS[name].part_label(TUTORIALS[name].parts[number], lang)
-        if lang == "zh":
-            return f"本部分到此结束。按空格进入第 {number + 1}/{len(TUTORIALS[name].parts)} 部分：{label}"
-        return f"End of this part. space: on to part {number + 1} of {len(TUTORIALS[name].parts)}: {label}"
+        parts = len(TUTORIALS[name].parts)
+        return say("panes.part_end", lang, number=number + 1, parts=parts, label=label)
     if tutorial_of(trace_path) is None:
-        return (
-            "这是最后一个停靠点。继续单步，或按 q 离开。"
-            if lang == "zh"
-            else "This is the last stop. Keep stepping, or q to leave."
-        )
+        return say("panes.last_stop", lang)
     others = "\n".join(f"  {line}" for line in other_tutorials(trace_path, lang))
-    if lang == "zh":
-        return f"教程到此结束。其他教程（按 T 打开，或 `loopscope tutorial 名字`）：\n{others}"
-    return f"End of the tutorial. Other tutorials (T opens one, or `loopscope tutorial NAME`):\n{others}"
+    return say("panes.tutorial_end", lang, others=others)

@@ -11,9 +11,9 @@ from executor.events import ChainStartEvent, FinishCheckEvent, StepEvent
 
 from ...debug.event_store import ReplayStore
 from ...debug.session import DebugSession, UnreadableEvent
+from ...i18n import say
 from ...report.text.literal import literal
 from ...trace.index import TraceIndex
-from ..chrome import localise
 from .clipped_text import clipped, first_line
 from .graph_state_view import graph_run, graph_state
 from .typed_events import event_as
@@ -72,25 +72,19 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
     if isinstance(event, UnreadableEvent):
         return Text(event.problem, style="bold red")
     if index is None:
-        return Text(localise("Indexing the trace… the loop state appears when it is done.", lang), style="italic")
+        return Text(say("panes.indexing_state", lang), style="italic")
     graph = graph_run(session, index)
     if graph is not None:  # a traced LangGraph agent has no _call: its state is the graph's messages
         return graph_state(session, index, graph, lang)
     reenactment = store.reenactment if isinstance(store, ReplayStore) else None  # live: the locals are real
     if reenactment is not None and session.locals_pending():  # a worker re-executes the run; redrawn when there
         done = len(reenactment.snapshots)
-        note = (
-            " "
-            + localise(f"(the real locals follow: re-executing the run, {done:,} of {position + 1:,} events…)", lang)
-            + " "
-            + progress_cells(done, position + 1)
-        )
+        following = say("panes.locals_follow", lang, done=f"{done:,}", total=f"{position + 1:,}")
+        note = f" {following} {progress_cells(done, position + 1)}"
     else:
         why = reenactment.problem if reenactment is not None else None
-        note = " " + localise(f"(no real locals: {why})", lang) if why else ""
-    table = VariableTable(
-        Text(localise("_call's variables at this event, rebuilt from the recorded events", lang) + note, style="dim")
-    )
+        note = " " + say("panes.no_real_locals", lang, why=why) if why else ""
+    table = VariableTable(Text(say("panes.call_variables", lang) + note, style="dim"))
     _row(table, "iteration", str(event.iteration))
     _tools_row(table, session, index, lang)
     _steps_rows(table, session, index, lang)
@@ -105,9 +99,9 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
     )
     stepped = index.last_before("step", position, start)
     if planned is None:
-        _row(table, "output", Text(localise("(not planned yet in this iteration)", lang), style="dim"))
+        _row(table, "output", Text(say("panes.not_planned", lang), style="dim"))
     elif stepped is None:
-        _row(table, "output", _action_repr(session.event(planned)), localise(f"(event {planned})", lang))
+        _row(table, "output", _action_repr(session.event(planned)), say("panes.at_event", lang, seq=planned))
         _observation_row(table, session, index, planned, position, lang)
     elif (step := event_as(session, stepped, StepEvent)) is not None:  # _take_next_step returned its AgentSteps
         _row(
@@ -115,19 +109,19 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
             "output",
             f"[AgentStep(action=AgentAction(tool={_short(step.action.tool)}, …), "
             f"observation={_short(step.observation, 50)})]",
-            localise(f"(event {stepped})", lang),
+            say("panes.at_event", lang, seq=stepped),
         )
     checked = index.last_before("finish_check", position, start)
     check = event_as(session, checked, FinishCheckEvent) if checked is not None else None
     if check is None:
-        _row(table, "is_finish", Text(localise("(not checked yet in this iteration)", lang), style="dim"))
+        _row(table, "is_finish", Text(say("panes.not_checked", lang), style="dim"))
     else:
         is_finish = check.is_finish
         _row(
             table,
             "is_finish",
             Text(str(is_finish), style="bold green" if is_finish else "bold yellow"),
-            localise(f"(isinstance(output, AgentFinish), event {checked})", lang),
+            say("panes.finish_checked", lang, seq=checked),
         )
     return table
 
@@ -136,7 +130,7 @@ def _tools_row(text: VariableTable, session: DebugSession, index: TraceIndex, la
     start = index.last_before("chain_start", session.position)
     chain_start = event_as(session, start, ChainStartEvent) if start is not None else None
     if chain_start is None:
-        _row(text, "name_to_tool_map", Text(localise("(no chain_start yet)", lang), style="dim"))
+        _row(text, "name_to_tool_map", Text(say("panes.no_chain_start", lang), style="dim"))
         return
     tools = chain_start.tools
     shown = ", ".join(f"{t.name!r}: Tool({t.name!r})" for t in tools)
@@ -150,7 +144,7 @@ def _steps_rows(text: VariableTable, session: DebugSession, index: TraceIndex, l
     count = index.count_before("step", checked) if checked is not None else 0
     _row(text, "intermediate_steps", f"[{count} AgentStep{'s' * (count != 1)}]")
     if count > SHOWN_STEPS:
-        text.add("", Text(localise(f"… {count - SHOWN_STEPS} earlier", lang), style="dim"))
+        text.add("", Text(say("panes.earlier", lang, count=count - SHOWN_STEPS), style="dim"))
     for number in range(max(0, count - SHOWN_STEPS), count):
         step = event_as(session, index.nth("step", number), StepEvent)
         if step is None:  # an unreadable line
@@ -177,13 +171,13 @@ def _observation_row(
     event = session.event(max(found))
     observation = getattr(event, "observation", None)
     if observation is None:
-        _row(text, "observation", Text(localise(f"(none: {event.kind})", lang), style="dim"))
+        _row(text, "observation", Text(say("panes.no_observation", lang, kind=event.kind), style="dim"))
     else:
         _row(
             text,
             "observation",
             _short(observation, 70),
-            localise(f"(event {max(found)}; the next prompt ends with it)", lang),
+            say("panes.observation_at", lang, seq=max(found)),
         )
 
 
@@ -191,14 +185,11 @@ def live_locals(
     frames: tuple[FrameSnapshot, ...], selected: int, live: bool, inside: bool = False, lang: str = "en"
 ) -> VariableTable:
     """The real locals of the selected frame (u/d move it); the other frames are one line each."""
-    origin = (
-        "captured when this event was yielded"
-        if live
-        else "of the run re-executed on the recorded replies, paused at this event"
-    )
     if inside:
-        origin = f"of {frames[-1].function}(), paused before line {frames[-1].line} runs (live)"
-    table = VariableTable(Text(localise(f"Real locals {origin}; u/d: caller/callee frame", lang), style="dim"))
+        origin = say("panes.locals_inside", lang, function=frames[-1].function, line=frames[-1].line)
+    else:
+        origin = say("panes.locals_live" if live else "panes.locals_replayed", lang)
+    table = VariableTable(Text(origin, style="dim"))
     chosen_depth = len(frames) - 1 - selected
     for depth in range(len(frames) - 1, -1, -1):
         frame = frames[depth]
@@ -207,7 +198,7 @@ def live_locals(
             Text(f"{'▶ ' if chosen else '  '}{frame.function}()", style="bold reverse" if chosen else "bold"),
             Text(
                 f"{frame.file}:{frame.line}"
-                + ("" if chosen else "  " + localise(f"({len(frame.locals)} locals)", lang)),
+                + ("" if chosen else "  " + say("panes.locals_count", lang, count=len(frame.locals))),
                 style="dim",
             ),
         )
