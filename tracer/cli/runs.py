@@ -7,10 +7,11 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..debug.shipped import user_fork_dir
+from ..i18n import say
 from ..report.cost.prices import ENV_PRICES, PriceTable
 from ..runs.aggregates import by_model, by_tool
 from ..runs.catalogue import Catalogue, chosen_location
@@ -82,13 +83,13 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-def sort_order(text: str | None) -> tuple[str, bool] | None:
+def sort_order(text: str | None, lang: str = "en") -> tuple[str, bool] | None:
     """(run field, descending) from --sort KEY or --sort=-KEY; a one-line error for any other word."""
     if not text:
         return None
     name = text.removeprefix("-")
     if name not in RUN_FIELDS:
-        raise UsageError(f"--sort {scrub(text)!r}: not a run field; use one of {', '.join(RUN_FIELDS)}")
+        raise UsageError(say("runs.error.sort", lang, given=scrub(text), fields=", ".join(RUN_FIELDS)))
     return name, text.startswith("-")
 
 
@@ -96,22 +97,14 @@ def _sorted(rows: list[RunRow], order: tuple[str, bool] | None) -> list[RunRow]:
     return sorted(rows, key=sort_key(*order)) if order else rows
 
 
-def _condition(text: str | None) -> RunCondition | None:
+def _condition(text: str | None, lang: str = "en") -> RunCondition | None:
     if text is None:
         return None
     try:
         return RunCondition(text)
     except ConditionError as error:
         shown = text if len(text) <= 80 else text[:80] + "…"
-        raise UsageError(f"--where {shown!r}: {error}") from None
-
-
-def _localiser(lang: str) -> Callable[[str], str]:
-    if lang == "en":
-        return lambda text: text
-    from ..tui.chrome import localise  # its words only: no Textual (it loads the tutorials' registry)
-
-    return lambda text: localise(text, lang)
+        raise UsageError(say("runs.error.where", lang, given=shown, problem=error)) from None
 
 
 def shown_from(args: argparse.Namespace) -> str | None:
@@ -127,14 +120,16 @@ def _paths(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    condition = _condition(args.where)  # what the user got wrong is said before anything is read
-    order = sort_order(args.sort)
-    lang = chosen_language(args.lang)
+    lang = chosen_language(args.lang)  # first: what the user got wrong is said in their language
+    condition = _condition(args.where, lang)  # and before anything is read
+    order = sort_order(args.sort, lang)
     prices = PriceTable.load(args.prices)
     location, owned = chosen_location(args.catalogue)
     catalogue = Catalogue.open(location, owned)
     try:
-        with progress_bar("reading runs", unit="files", stages=False) as report:  # the first listing reads every file
+        with progress_bar(
+            say("runs.progress", lang), unit="files", stages=False
+        ) as report:  # the first listing reads every file
             listing = list_runs(_paths(args), catalogue, imports=args.imports, prices=prices, progress=report)
         for note in listing.notes:
             print(scrub(f"loopscope: {note}"), file=sys.stderr)
@@ -167,22 +162,24 @@ def _print_json(items) -> None:
 
 
 def _print_table(listing: RunList, rows: Sequence[RunRow], columns: Sequence[Column], lang: str) -> None:
-    localise = _localiser(lang)
-    for line in runs_lines(rows, columns, localise):
+    for line in runs_lines(rows, columns, lang):
         print(line)
-    print(scrub(summary_line(listing, rows)), file=sys.stderr)
+    print(scrub(summary_line(listing, rows, lang)), file=sys.stderr)
 
 
-def summary_line(listing: RunList, rows: Sequence[RunRow]) -> str:
-    """`2,000 runs, 12 shown · 3 unreadable · 1,998 from the catalogue, 2 read`."""
-    shown = f", {len(rows):,} shown" if len(rows) != len(listing.rows) else ""
+def summary_line(listing: RunList, rows: Sequence[RunRow], lang: str = "en") -> str:
+    """`2,000 run(s), 12 shown · 3 unreadable · 1,998 from the catalogue, 2 read`."""
+    runs = f"{len(listing.rows):,}"
+    if len(rows) != len(listing.rows):
+        parts = [say("runs.summary.shown", lang, runs=runs, shown=f"{len(rows):,}")]
+    else:
+        parts = [say("runs.summary.runs", lang, runs=runs)]
     unreadable = sum(not row.readable for row in listing.rows)
-    parts = [f"{len(listing.rows):,} run(s){shown}"]
     if unreadable:
-        parts.append(f"{unreadable:,} unreadable")
+        parts.append(say("runs.summary.unreadable", lang, count=f"{unreadable:,}"))
     if listing.foreign:
-        parts.append(f"{listing.foreign:,} other tools' export(s) passed over (--imports reads them)")
-    parts.append(f"{listing.cached:,} from the catalogue, {listing.read:,} read")
+        parts.append(say("runs.summary.foreign", lang, count=f"{listing.foreign:,}"))
+    parts.append(say("runs.summary.sources", lang, cached=f"{listing.cached:,}", read=f"{listing.read:,}"))
     return " · ".join(parts)
 
 
@@ -193,14 +190,14 @@ def _aggregate(rows: Sequence[RunRow], args: argparse.Namespace, prices: PriceTa
         if args.json:
             _print_json(stat.to_json() for stat in tools)
         else:
-            print("\n".join(stats_lines(tools, TOOL_COLUMNS, _localiser(lang))))
+            print("\n".join(stats_lines(tools, TOOL_COLUMNS, lang)))
     else:
         models = by_model(readable, prices)
         if args.json:
             _print_json(stat.to_json() for stat in models)
         else:
-            print("\n".join(stats_lines(models, MODEL_COLUMNS, _localiser(lang))))
-    print(scrub(f"over {len(readable):,} run(s)"), file=sys.stderr)
+            print("\n".join(stats_lines(models, MODEL_COLUMNS, lang)))
+    print(scrub(say("runs.summary.over", lang, runs=f"{len(readable):,}")), file=sys.stderr)
     return 0
 
 
@@ -210,8 +207,7 @@ def _charts(rows: Sequence[RunRow], args: argparse.Namespace, prices: PriceTable
         from .runs_charts import chart_text  # late: plotext, an extra, only for --charts
 
         width = min(shutil.get_terminal_size((100, 24)).columns, 120)
-        print(chart_text(charts, width, colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR"),
-                         localise=_localiser(lang)))  # fmt: skip
+        print(chart_text(charts, width, colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR"), lang=lang))
     if args.html:
         from ..runs.charts_html import charts_page  # late: only --html writes a page
         from .export import write_atomically
@@ -220,8 +216,9 @@ def _charts(rows: Sequence[RunRow], args: argparse.Namespace, prices: PriceTable
         try:
             write_atomically(output, charts_page(charts, rows, f"loopscope runs · {len(rows):,} runs"))
         except OSError as error:
-            raise UsageError(f"cannot write {output}: {error.strerror or error}; nothing was written") from None
-        print(scrub(f"wrote the charts of {len(rows):,} run(s) to {output}"), file=sys.stderr)
+            problem = error.strerror or error
+            raise UsageError(say("runs.error.cannot_write", lang, path=output, problem=problem)) from None
+        print(scrub(say("runs.wrote_charts", lang, runs=f"{len(rows):,}", path=output)), file=sys.stderr)
     return 0
 
 

@@ -1,0 +1,81 @@
+"""The CLI, the narrator and runs say their words through the catalogue: no Chinese in their code, none translated after."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tracer.cli import main
+from tracer.i18n import say
+
+ROOT = Path(__file__).resolve().parents[2]
+CJK = re.compile(r"[\u4e00-\u9fff]")
+# cjk_wrap's tests of line breaking need the characters themselves; they are not words for a person.
+MAY_HOLD_CHINESE = {ROOT / "tracer/report/text/cjk_wrap.py"}
+
+
+@pytest.mark.parametrize("area", ["tracer/cli", "tracer/report", "tracer/runs"])
+def test_no_module_of_the_cli_the_narrator_or_runs_writes_chinese_itself(area):
+    holding = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / area).rglob("*.py"))
+        if path not in MAY_HOLD_CHINESE and CJK.search(path.read_text("utf-8"))
+    ]
+    assert holding == [], "Chinese belongs in tracer/i18n/, asked for by key"
+
+
+def test_printing_runs_in_chinese_loads_no_part_of_the_debugger(tmp_path):
+    # The table's Chinese titles came from the debugger's English-matching table (tracer/tui/chrome.py).
+    code = (
+        "import sys; from tracer.cli import main; "
+        "code = main(['runs', 'fixtures/rose_pricing.jsonl', '--print', '--lang', 'zh', '--catalogue', sys.argv[1]]); "
+        "assert code == 0, code; "
+        "print(sorted(m for m in sys.modules if m.startswith('tracer.tui')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "runs.sqlite")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    *table, loaded = done.stdout.splitlines()
+    assert loaded == "[]"
+    assert table[0].split()[:3] == ["路径", "名称", "结果"]
+
+
+def test_the_runs_summary_and_the_by_tables_speak_the_chosen_language(tmp_path, capsys):
+    catalogue = str(tmp_path / "runs.sqlite")
+    fixture = str(ROOT / "fixtures/rose_pricing.jsonl")
+    assert main(["runs", fixture, "--by", "tool", "--lang", "zh", "--catalogue", catalogue]) == 0
+    out, err = capsys.readouterr()
+    assert out.split()[:3] == ["工具", "调用次数", "错误"]
+    assert err.strip() == say("runs.summary.over", "zh", runs="1") == "共 1 次运行"
+    assert main(["runs", fixture, "--print", "--lang", "en", "--catalogue", catalogue]) == 0
+    assert capsys.readouterr().err.strip() == "1 run(s) · 1 from the catalogue, 0 read"
+
+
+@pytest.mark.parametrize(
+    ("argv", "english", "chinese"),
+    [
+        (["runs", "--sort", "speed"], "--sort 'speed': not a run field", "--sort 'speed'：不是运行字段"),
+        (["tutorial", "nope"], "unknown tutorial 'nope'", "没有叫 'nope' 的教程"),
+        (["tutorial", "parse-error", "--part", "9"], "has no part 9; its parts: 1 = ", "没有第 9 部分"),
+    ],
+)
+def test_a_usage_error_is_one_line_in_the_chosen_language(capsys, argv, english, chinese):
+    assert main([*argv, "--lang", "en"]) == 2
+    assert english in capsys.readouterr().err
+    assert main([*argv, "--lang", "zh"]) == 2
+    err = capsys.readouterr().err
+    assert chinese in err and len(err.splitlines()) == 1
+
+
+def test_the_tutorial_list_counts_parts_in_chinese(capsys):
+    assert main(["tutorial", "list", "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert "（2 个部分）" in out and "parts)" not in out
+    assert "用 `loopscope tutorial 名字` 打开一个教程" in out
