@@ -142,14 +142,14 @@ def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str) 
         console.print(
             Text("\n── " + _part_heading(tutorial, part, lang, with_title=False), style="bold"), soft_wrap=True
         )
-    narrator = Narrator(console)
+    narrator = Narrator(console, lang=lang)
     for event in events:
         narrator(event)
         if event.seq in by_seq:
             number, stop = by_seq[event.seq]
             console.print(_stop_panel(stop, number, len(stops), events, lang, console.width - 4))
     console.print(Text("\n" + say("tutorial.ledger", lang), style="bold"))
-    for line in Ledger.of(events).lines():  # tool names and errors of the run: shown literally
+    for line in Ledger.of(events).lines(lang):  # tool names and errors of the run: shown literally
         console.print(literal("  " + line))
 
 
