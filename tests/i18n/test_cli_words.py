@@ -79,3 +79,49 @@ def test_the_tutorial_list_counts_parts_in_chinese(capsys):
     out = capsys.readouterr().out
     assert "（2 个部分）" in out and "parts)" not in out
     assert "用 `loopscope tutorial 名字` 打开一个教程" in out
+
+
+def in_locale(monkeypatch, lang: str) -> None:
+    for variable in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8" if lang == "zh" else "en_US.UTF-8")
+
+
+@pytest.mark.parametrize(
+    ("argv", "english", "chinese"),
+    [
+        (["run"], "name what to run: a scenario", "请指明要运行什么：一个场景"),
+        (
+            ["run", "rose-pricing", "--input", "hi"],
+            "scenario 'rose-pricing' asks its own question",
+            "场景 'rose-pricing' 自带问题",
+        ),
+        (["debug"], "give a trace file or --live SCENARIO", "请给一个 trace 文件或 --live SCENARIO"),
+        (
+            ["debug", "t.jsonl", "--record", "o.jsonl"],
+            "--record only applies to --live runs",
+            "--record 只用于 --live 运行",
+        ),
+        (
+            ["tutorial", "list", "--lang", "fr"],
+            "unknown language 'fr'; available: en, zh",
+            "不认识的语言 'fr'；可选：en, zh",
+        ),
+    ],
+)
+def test_a_command_without_lang_says_its_usage_error_in_the_locales_language(
+    monkeypatch, capsys, argv, english, chinese
+):
+    in_locale(monkeypatch, "en")
+    assert main(argv) == 2
+    assert english in capsys.readouterr().err
+    in_locale(monkeypatch, "zh")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert chinese in err and len(err.splitlines()) == 1
+
+
+def test_debugs_lang_chooses_its_usage_errors_language_over_the_locale(monkeypatch, capsys):
+    in_locale(monkeypatch, "zh")
+    assert main(["debug", "--lang", "en"]) == 2
+    assert "give a trace file or --live SCENARIO" in capsys.readouterr().err

@@ -17,6 +17,7 @@ from ..trace.literal_text import scrub
 from ..trace.redact import Redactor, default_redactor
 from ..trace.writer import TraceWriteError, TraceWriter
 from . import COMMANDS
+from .language import usage_error
 from .live_options import add_live_arguments, live_model, wants_live
 from .progress_bar import progress_bar
 from .scenarios import AGENT_HELP, add_input_arguments, scenario_named
@@ -94,10 +95,7 @@ def record_scenario(scenario, output) -> int:
 def run(args: argparse.Namespace) -> int:
     scenario = scenario_named(args.scenario, args)
     if is_agent_spec(args.scenario) and not wants_live(args) and not scenario.replies:
-        raise UsageError(
-            f"{args.scenario} has no scripted replies: give them with --replies FILE.json, or record it against "
-            "a model, e.g. --model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live"
-        )
+        raise usage_error("cli.record.error.no_replies", args, agent=args.scenario)
     output = Path(args.output) if args.output else getattr(scenario, "recording", scenario.fixture)
     if not should_record(RecordMode.parse(args.mode), output):
         print(scrub(f"kept {output} (it exists; --mode rewrite records it again)"))
@@ -115,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     except UnknownAgent as failure:  # the user's build(model) raised, or returned no AgentExecutor
         raise UsageError(failure.args[0]) from None
     except (ImportError, ToolError) as failure:  # a scenario's tools could not be made (an MCP server, its SDK)
-        raise UsageError(f"{args.scenario}: {failure}") from None
+        raise usage_error("cli.record.error.tools", args, agent=args.scenario, problem=failure) from None
     # The model's name may come from .env and the error from a server: every line is shown literally.
     print(
         scrub(

@@ -26,6 +26,7 @@ from ..trace.literal_text import scrub
 from ..trace.redact import Redactor
 from ..trace.transitions import Trace
 from ..trace.writer import TraceWriteError, TraceWriter
+from .language import usage_error
 from .live_options import live_model, wants_live
 from .scenarios import fixture_for, scenario_named
 from .usage_error import UsageError
@@ -33,7 +34,7 @@ from .usage_error import UsageError
 
 def _live_setup(args: argparse.Namespace, scenario: Any) -> tuple[AgentExecutor, dict, Redactor | None, str]:
     if args.fixture:
-        raise UsageError("--fixture replays a recording; leave it out when running live with --model/--live")
+        raise usage_error("cli.run.error.fixture_live", args)
     clock = SystemClock()  # real waits: backoff and rate limiting happen in real time
     live = live_model(args, scenario.replies, clock)
     # The scenario's own tools are used as they are; the calculator asks the same live model.
@@ -110,12 +111,9 @@ def run_scenario(args: argparse.Namespace) -> int:
 def _named(args: argparse.Namespace) -> str:
     """The scenario or agent to run: the positional name, or --agent (the same thing said as a flag)."""
     if args.agent and args.scenario and args.agent != args.scenario:
-        raise UsageError(f"run {args.scenario} or --agent {args.agent}: name one agent")
+        raise usage_error("cli.run.error.two_agents", args, scenario=args.scenario, agent=args.agent)
     if not (args.agent or args.scenario):
-        raise UsageError(
-            "name what to run: a scenario (e.g. `loopscope run rose-pricing`) or your own agent "
-            "(`loopscope run my_agent:build --input TEXT`)"
-        )
+        raise usage_error("cli.run.error.nothing_named", args)
     return args.agent or args.scenario
 
 

@@ -1,0 +1,78 @@
+"""Words of the `loopscope` command itself: what the user got wrong on the command line, in one line each."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "cli.error.unknown_language": (
+        "unknown language {given!r}; available: {languages}",
+        "不认识的语言 {given!r}；可选：{languages}",
+    ),
+    # run
+    "cli.run.error.two_agents": (
+        "run {scenario} or --agent {agent}: name one agent",
+        "运行 {scenario} 还是 --agent {agent}：只能指定一个 agent",
+    ),
+    "cli.run.error.nothing_named": (
+        "name what to run: a scenario (e.g. `loopscope run rose-pricing`) or your own agent "
+        "(`loopscope run my_agent:build --input TEXT`)",
+        "请指明要运行什么：一个场景（例如 `loopscope run rose-pricing`）或你自己的 agent"
+        "（`loopscope run my_agent:build --input TEXT`）",
+    ),
+    "cli.run.error.fixture_live": (
+        "--fixture replays a recording; leave it out when running live with --model/--live",
+        "--fixture 用来重放录制；用 --model/--live 实时运行时请去掉它",
+    ),
+    # record
+    "cli.record.error.no_replies": (
+        "{agent} has no scripted replies: give them with --replies FILE.json, or record it against "
+        "a model, e.g. --model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live",
+        "{agent} 没有预先写好的回复：用 --replies FILE.json 给出，或者对着一个模型录制，"
+        "例如 --model openai:gpt-4o-mini、--model replay:TRACE.jsonl，或 --live",
+    ),
+    "cli.record.error.tools": ("{agent}: {problem}", "{agent}：{problem}"),
+    # a scenario or the user's agent, as run, record and debug --live name it
+    "cli.agent.error.inputs_not_json": (
+        "--inputs is not JSON ({problem} at character {position}); "
+        """give an object such as '{{"input": "What do roses cost?"}}'""",
+        "--inputs 不是 JSON（第 {position} 个字符处：{problem}）；"
+        """请给一个对象，例如 '{{"input": "What do roses cost?"}}'""",
+    ),
+    "cli.agent.error.inputs_not_object": (
+        "--inputs must be a JSON object, not {type}",
+        "--inputs 必须是一个 JSON 对象，而不是 {type}",
+    ),
+    "cli.agent.error.replies_unreadable": ("--replies {path}: {problem}", "--replies {path}：{problem}"),
+    "cli.agent.error.replies_not_json": (
+        "--replies {path} is not JSON ({problem}); give a list of replies",
+        "--replies {path} 不是 JSON（{problem}）；请给一个回复列表",
+    ),
+    "cli.agent.error.replies_for_scenario": (
+        "--replies is for your own agent; scenario {name!r} brings its own replies",
+        "--replies 是给你自己的 agent 用的；场景 {name!r} 自带回复",
+    ),
+    "cli.agent.error.inputs_for_scenario": (
+        "--input/--inputs are for your own agent; scenario {name!r} asks its own question",
+        "--input/--inputs 是给你自己的 agent 用的；场景 {name!r} 自带问题",
+    ),
+    "cli.agent.error.no_question": (
+        "what should {name} be asked? give --input TEXT (or --inputs JSON)",
+        "要问 {name} 什么？请给 --input TEXT（或 --inputs JSON）",
+    ),
+    "cli.agent.error.no_recording": (
+        "no recording at {path}; record one with `loopscope record {scenario} -o {path}`",
+        "{path} 没有录制文件；用 `loopscope record {scenario} -o {path}` 录制一个",
+    ),
+    "cli.agent.error.own_agent_hint": (
+        "; or name your own agent as MODULE:FUNCTION",
+        "；或者用 MODULE:FUNCTION 指明你自己的 agent",
+    ),
+    # debug
+    "cli.debug.error.trace_or_live": (
+        "give a trace file or --live SCENARIO (one of them), e.g. `loopscope debug fixtures/rose_pricing.jsonl`",
+        "请给一个 trace 文件或 --live SCENARIO（二者选一），例如 `loopscope debug fixtures/rose_pricing.jsonl`",
+    ),
+    "cli.debug.error.record_without_live": ("--record only applies to --live runs", "--record 只用于 --live 运行"),
+    "cli.debug.error.trace_id_without_trace": (
+        "--trace-id picks a trace of another tool's file given as TRACE",
+        "--trace-id 用来从作为 TRACE 给出的其他工具的文件里挑一个 trace",
+    ),
+    "cli.debug.error.break": ("--break {spec!r}: {problem}", "--break {spec!r}：{problem}"),
+}
