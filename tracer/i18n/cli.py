@@ -75,4 +75,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--trace-id 用来从作为 TRACE 给出的其他工具的文件里挑一个 trace",
     ),
     "cli.debug.error.break": ("--break {spec!r}: {problem}", "--break {spec!r}：{problem}"),
+    # another tool's file holding several traces (debug, diff, export …): which one
+    "cli.trace_id.error.own_trace": (
+        "{path}: --trace-id picks a trace of another tool's file; this is a loopscope trace",
+        "{path}：--trace-id 用来从其他工具的文件里挑一个 trace；这个文件本身就是 loopscope trace",
+    ),
+    "cli.trace_id.error.none_picked": (
+        "{path}: no trace picked; give one with --trace-id ID",
+        "{path}：没有选中任何 trace；请用 --trace-id ID 指定一个",
+    ),
+    "cli.trace_id.error.too_many": (
+        "--trace-id given {given} times; give it at most {most} times",
+        "--trace-id 给了 {given} 次；最多只能给 {most} 次",
+    ),
+    "cli.trace_id.holds": ("{file} holds {count} traces:", "{file} 里有 {count} 个 trace："),
+    "cli.trace_id.spans": ("{count} spans", "{count} 个 span"),
+    "cli.trace_id.converted": ("converted", "已转换"),
+    "cli.trace_id.more": ("  … and {count} more (type an id)", "  …… 还有 {count} 个（输入一个 id）"),
+    "cli.trace_id.which": ("Which one? [1-{last} or an id]: ", "选哪一个？[1-{last} 或一个 id]："),
 }
