@@ -107,6 +107,11 @@ def in_locale(monkeypatch, lang: str) -> None:
             "unknown language 'fr'; available: en, zh",
             "不认识的语言 'fr'；可选：en, zh",
         ),
+        (
+            ["debug", str(ROOT / "fixtures/rose_pricing.jsonl"), "--trace-id", "x", "--print"],
+            "--trace-id picks a trace of another tool's file; this is a loopscope trace",
+            "这个文件本身就是 loopscope trace",
+        ),
     ],
 )
 def test_a_command_without_lang_says_its_usage_error_in_the_locales_language(
