@@ -130,3 +130,20 @@ def test_debugs_lang_chooses_its_usage_errors_language_over_the_locale(monkeypat
     in_locale(monkeypatch, "zh")
     assert main(["debug", "--lang", "en"]) == 2
     assert "give a trace file or --live SCENARIO" in capsys.readouterr().err
+
+
+def test_run_narrates_and_tallies_in_the_language_asked(capsys):
+    assert main(["run", "rose-pricing", "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert "── 第 1 轮 · plan() 去问 " in out and "\n账目\n" in out and "离线重放了 rose_pricing.jsonl，用时 " in out
+    assert "> Finished chain." in out  # LangChain's words, as LangChain prints them
+    assert "Ledger" not in out and "replayed" not in out and "round 1" not in out
+
+
+def test_record_reports_in_the_locales_language(monkeypatch, capsys, tmp_path):
+    in_locale(monkeypatch, "zh")
+    out_path = tmp_path / "t.jsonl"
+    assert main(["record", "tool-error-unhandled", "-o", str(out_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"把 tool-error-unhandled 的 7 个事件录制到了 {out_path}" in out
+    assert "这次运行以 ToolError 结束，正如这个场景的本意" in out

@@ -148,7 +148,7 @@ def print_part(console: Console, tutorial: Tutorial, part: Scenario, lang: str) 
         if event.seq in by_seq:
             number, stop = by_seq[event.seq]
             console.print(_stop_panel(stop, number, len(stops), events, lang, console.width - 4))
-    console.print(Text("\n" + say("tutorial.ledger", lang), style="bold"))
+    console.print(Text("\n" + say("ledger.title", lang), style="bold"))
     for line in Ledger.of(events).lines(lang):  # tool names and errors of the run: shown literally
         console.print(literal("  " + line))
 

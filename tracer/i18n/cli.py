@@ -93,4 +93,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.trace_id.converted": ("converted", "已转换"),
     "cli.trace_id.more": ("  … and {count} more (type an id)", "  …… 还有 {count} 个（输入一个 id）"),
     "cli.trace_id.which": ("Which one? [1-{last} or an id]: ", "选哪一个？[1-{last} 或一个 id]："),
+    # what run and record print around the run
+    "cli.warning": ("warning: {text}", "警告：{text}"),
+    "cli.run.left_recording": ("\nThe run left the recording: {error}", "\n这次运行偏离了录制：{error}"),
+    "cli.run.ended_with": ("\nThe run ended with {error_type}: {error}", "\n这次运行以 {error_type} 结束：{error}"),
+    "cli.run.ran_live": ("ran live against {spec}", "对着 {spec} 实时运行"),
+    "cli.run.replayed": ("replayed {name} offline", "离线重放了 {name}"),
+    "cli.run.done": ("\n{done} in {took}s", "\n{done}，用时 {took}s"),
+    "cli.run.trace_written": ("; trace written to {path}", "；trace 已写入 {path}"),
+    "cli.record.kept": (
+        "kept {path} (it exists; --mode rewrite records it again)",
+        "保留了 {path}（它已存在；用 --mode rewrite 重新录制）",
+    ),
+    "cli.record.progress": ("recording {name}", "正在录制 {name}"),
+    "cli.record.so_far": ("{events} events, round {round}", "{events} 个事件，第 {round} 轮"),
+    "cli.record.recorded": (
+        "recorded {count} events of {name} to {path}",
+        "把 {name} 的 {count} 个事件录制到了 {path}",
+    ),
+    "cli.record.recorded_live": (
+        "recorded {count} events of {name} live from {spec} to {path}",
+        "把 {name} 对着 {spec} 实时运行的 {count} 个事件录制到了 {path}",
+    ),
+    "cli.record.ended_as_intended": (
+        "the run ended with {error_type} as this scenario intends",
+        "这次运行以 {error_type} 结束，正如这个场景的本意",
+    ),
+    "cli.record.ended": ("the run ended with {error_type}: {error}", "这次运行以 {error_type} 结束：{error}"),
 }

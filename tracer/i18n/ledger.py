@@ -1,6 +1,7 @@
 """Words of the ledger, the closing tally of a run: each row a label (padded to a column), a count, a note."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "ledger.title": ("Ledger", "账目"),
     "ledger.plan_calls": ("plan called", "plan 调用次数"),
     "ledger.plan_calls.note": ("   (one model call each)", "   （每次一次模型调用）"),
     "ledger.actions": ("_perform_agent_action called", "_perform_agent_action 次数"),

@@ -2,7 +2,6 @@
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "tutorial.stop": ("stop {number}/{total}", "停靠点 {number}/{total}"),
-    "tutorial.ledger": ("Ledger", "账目"),
     "tutorial.prompt_gained": (
         "what the prompt gained since the last plan():",
         "和上一次 plan() 相比，提示词新增的内容：",
