@@ -214,7 +214,8 @@ def _charts(rows: Sequence[RunRow], args: argparse.Namespace, prices: PriceTable
 
         output = Path(args.html)
         try:
-            write_atomically(output, charts_page(charts, rows, f"loopscope runs · {len(rows):,} runs"))
+            title = f"loopscope runs · {say('html.runs.count', lang, count=f'{len(rows):,}')}"
+            write_atomically(output, charts_page(charts, rows, title, lang))
         except OSError as error:
             problem = error.strerror or error
             raise UsageError(say("runs.error.cannot_write", lang, path=output, problem=problem)) from None

@@ -5,19 +5,23 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ...i18n import say
 from ..diff import TraceDiff, render_diff
 from .page import esc, page
 from .trace_page import Progress, trace_section
 
 
 def diff_page(
-    diff: TraceDiff, paths: tuple[str | os.PathLike[str], str | os.PathLike[str]], progress: Progress | None = None
+    diff: TraceDiff,
+    paths: tuple[str | os.PathLike[str], str | os.PathLike[str]],
+    progress: Progress | None = None,
+    lang: str = "en",
 ) -> str:
     """The page: the aligned transitions as `loopscope diff` prints them, then A beside B (anchors a-eN, b-eN)."""
     names = (str(paths[0]), str(paths[1]))
-    verdict = "the runs take the same transitions" if diff.same else "the runs part (first row marked ≠)"
+    verdict = say("html.diff.same" if diff.same else "html.diff.part", lang)
     sides = [
-        f"<section>{''.join(trace_section(path, run=f'{side}-', progress=progress))}</section>"
+        f"<section>{''.join(trace_section(path, run=f'{side}-', progress=progress, lang=lang))}</section>"
         for side, path in zip("ab", paths)
     ]
     body = (
@@ -25,4 +29,4 @@ def diff_page(
         f"<p>{esc(verdict)}</p><pre>{esc(chr(10).join(render_diff(diff, names)))}</pre>"
         f'<div class="diff">{"".join(sides)}</div>'
     )
-    return page(f"loopscope diff · {Path(names[0]).name} ↔ {Path(names[1]).name}", body)
+    return page(f"loopscope diff · {Path(names[0]).name} ↔ {Path(names[1]).name}", body, lang)
