@@ -147,3 +147,10 @@ def test_record_reports_in_the_locales_language(monkeypatch, capsys, tmp_path):
     out = capsys.readouterr().out
     assert f"把 tool-error-unhandled 的 7 个事件录制到了 {out_path}" in out
     assert "这次运行以 ToolError 结束，正如这个场景的本意" in out
+
+
+def test_runs_export_says_what_was_sent_before_a_refusal_in_the_language_asked(capsys, tmp_path):
+    argv = ["runs", str(ROOT / "fixtures/rose_pricing.jsonl"), "--catalogue", str(tmp_path / "c.sqlite")]
+    assert main([*argv, "--export-otlp", "http://127.0.0.1:9", "--lang", "zh"]) == 1
+    err = capsys.readouterr().err
+    assert "在此之前已发送 0 次运行；trace 文件没有改动" in err and "were sent" not in err

@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             print(scrub(f"loopscope: {note}"), file=sys.stderr)
         rows = _sorted(condition.select(listing.rows, listing.shapes) if condition else listing.rows, order)
         if args.export_otlp:
-            return _export(rows, args.export_otlp)
+            return _export(rows, args.export_otlp, lang)
         if args.html or args.charts:
             return _charts(rows, args, prices, lang)
         if args.by:
@@ -223,7 +223,8 @@ def _charts(rows: Sequence[RunRow], args: argparse.Namespace, prices: PriceTable
     return 0
 
 
-def _export(rows: Sequence[RunRow], url: str) -> int:
+def _export(rows: Sequence[RunRow], url: str, lang: str) -> int:
     from .runs_export import export_runs  # OpenTelemetry is an extra ([otel]): listing works without it
 
-    return export_runs([Path(row.path) for row in rows if row.readable], url, skipped=sum(not r.readable for r in rows))
+    readable = [Path(row.path) for row in rows if row.readable]
+    return export_runs(readable, url, skipped=sum(not row.readable for row in rows), lang=lang)

@@ -69,4 +69,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "cannot write {path}: {problem}; nothing was written",
         "无法写入 {path}：{problem}；什么也没有写",
     ),
+    # --export-otlp: the selected runs' spans to a collector
+    "runs.export.skipped": ("loopscope: skipped {path}: {problem}", "loopscope：跳过了 {path}：{problem}"),
+    "runs.export.sent": (
+        "sent {spans} spans of {runs} run(s) to {url}",
+        "已把 {runs} 次运行的 {spans} 个 span 发往 {url}",
+    ),
+    "runs.export.unread": ("; {count} unreadable run(s) not sent", "；{count} 次无法读取的运行没有发送"),
+    "runs.export.refused": (
+        "loopscope: {problem}; {runs} run(s) were sent before it; the traces are unchanged",
+        "loopscope：{problem}；在此之前已发送 {runs} 次运行；trace 文件没有改动",
+    ),
 }
