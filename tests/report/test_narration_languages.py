@@ -7,6 +7,7 @@ from rich.cells import cell_len
 from rich.console import Console
 
 from tests.helpers.paths import FIXTURES
+from tracer.report.cost.prices import CallCost, Price
 from tracer.report.narration.ledger import LABEL_CELLS, Ledger
 from tracer.report.narration.narrator import Narrator
 from tracer.report.text.literal import literal
@@ -51,3 +52,17 @@ def test_the_ledger_lines_up_its_counts_in_chinese_by_cells_and_keeps_its_englis
     assert "降级为规则" + " " * (LABEL_CELLS - cell_len("降级为规则")) + "规则 'weather'" in rows
     assert rows[-1] == "结果" + " " * (LABEL_CELLS - 4) + "已完成"
     assert ledger.lines()[-1] == "outcome                      finished"
+
+
+def test_a_calls_bill_in_either_language_says_why_it_has_no_price_or_what_it_was_priced_as():
+    unpriced = CallCost(1, 2, 1, "m[x]", 1234, 56, True, None)
+    assert unpriced.describe() == (
+        "1,234 prompt + 56 completion tokens, estimated (no usage recorded) · no price"
+        " (no price for 'm[x]': add it to a LOOPSCOPE_PRICES file)"
+    )
+    assert unpriced.describe("zh") == (
+        "提示词 1,234 + 补全 56 个 token，估算（没有记录 usage） · 没有价格（'m[x]' 没有价格：把它加进 LOOPSCOPE_PRICES 文件）"
+    )
+    free = CallCost(1, 2, 1, "scripted", 10, 5, False, Price(0.15, 0.6, "gpt-4o-mini", priced_as="scripted"))
+    assert free.describe("zh").endswith("（估算：scripted 不收费，按 gpt-4o-mini 的价格计）")
+    assert "from the endpoint's usage · $0.000005 (an estimate: scripted" in free.describe()

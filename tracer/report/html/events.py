@@ -142,7 +142,7 @@ class EventPages:
             self._add(anchor, "seq", str(seq))
         cost = self.costs.get(seq) if isinstance(seq, int) and data.get("kind") == "llm_end" else None
         if cost is not None:
-            self._add(anchor, say("html.detail.cost", self.lang), cost.describe())
+            self._add(anchor, say("html.detail.cost", self.lang), cost.describe(self.lang))
         source = data.get("source")
         if isinstance(source, dict):
             where = f"{source.get('file')}:{source.get('line')} {source.get('function')}()"

@@ -42,7 +42,7 @@ def _totals(trace: TraceFile, index: TraceIndex, total: CostTotal | None, durati
     else:
         prompt, completion = f"{total.prompt_tokens:,}", f"{total.completion_tokens:,}"
         tokens = say("html.total.token_split", lang, prompt=prompt, completion=completion)
-        dollars = format_dollars(total.dollars) + (say("html.total.estimated", lang) if total.estimated else "")
+        dollars = format_dollars(total.dollars, lang) + (say("html.total.estimated", lang) if total.estimated else "")
     items = [
         ("events", f"{len(trace):,}"),
         ("iterations", f"{rounds:,}"),

@@ -170,12 +170,12 @@ class Ledger:
             return []
         total = CostTotal.of(self.calls)
         rows = [
-            _row(say("ledger.tokens.iteration", lang, iteration=n), t.short())
+            _row(say("ledger.tokens.iteration", lang, iteration=n), t.short(lang))
             for n, t in totals_by_iteration(self.calls).items()
         ]
-        rows.append(_row(say("ledger.tokens.all", lang), total.short()))
+        rows.append(_row(say("ledger.tokens.all", lang), total.short(lang)))
         if any(call.estimated for call in self.calls):
             rows.append(say("ledger.tokens.estimated", lang))
-        notes = {price_note(call.price, call.model) for call in self.calls} - {""}
-        rows += [f"  {note.strip(' ()')}" for note in sorted(notes)]
+        notes = {price_note(call.price, call.model, lang) for call in self.calls} - {""}
+        rows += [f"  {note.strip(' ()（）')}" for note in sorted(notes)]
         return rows
