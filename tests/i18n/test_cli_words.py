@@ -112,6 +112,26 @@ def in_locale(monkeypatch, lang: str) -> None:
             "--trace-id picks a trace of another tool's file; this is a loopscope trace",
             "这个文件本身就是 loopscope trace",
         ),
+        (
+            ["export", str(ROOT / "fixtures/rose_pricing.jsonl")],
+            "choose a format: --mermaid, --format otlp-json, or --otlp URL",
+            "请选择一种格式：--mermaid、--format otlp-json",
+        ),
+        (
+            [
+                "fork",
+                str(ROOT / "fixtures/rose_pricing.jsonl"),
+                "--at",
+                "3",
+                "--reply",
+                "r",
+                "--stop-at-change",
+                "--model",
+                "x:y",
+            ],
+            "--stop-at-change and --model each decide",
+            "--stop-at-change 和 --model 都决定由谁回答改过的提示词",
+        ),
     ],
 )
 def test_a_command_without_lang_says_its_usage_error_in_the_locales_language(

@@ -11,9 +11,9 @@ from ..report.diff import diff_traces
 from ..trace.literal_text import scrub
 from ..trace.redact import Redactor
 from . import COMMANDS
+from .language import usage_error
 from .live_options import live_model
 from .scenarios import add_agent_argument
-from .usage_error import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -64,7 +64,7 @@ def _live(args: argparse.Namespace) -> tuple[ChatModel | None, Redactor | None]:
 
 def run(args: argparse.Namespace) -> int:
     if args.stop_at_change and args.model:
-        raise UsageError("--stop-at-change and --model each decide what answers a changed prompt: give one")
+        raise usage_error("cli.fork.error.two_answers", args)
     model, redactor = _live(args)
     try:
         result = fork_trace(
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             after_fork="stop" if args.stop_at_change else "recording",
         )
     except (ForkError, LookupError) as error:
-        raise UsageError(f"{args.trace}: {error.args[0]}") from None
+        raise usage_error("cli.error.in_file", args, path=args.trace, problem=error.args[0]) from None
     diff = diff_traces(args.trace, result.trace)
     print(scrub(f"forked {args.trace} at event {args.at}: wrote {result.path} ({len(result.trace)} events)"))
     if diff.parted_at is not None:  # labels and the outcome quote the trace (tool names, errors): literally

@@ -218,7 +218,7 @@ def _charts(rows: Sequence[RunRow], args: argparse.Namespace, prices: PriceTable
             write_atomically(output, charts_page(charts, rows, title, lang))
         except OSError as error:
             problem = error.strerror or error
-            raise UsageError(say("runs.error.cannot_write", lang, path=output, problem=problem)) from None
+            raise UsageError(say("cli.error.cannot_write", lang, path=output, problem=problem)) from None
         print(scrub(say("runs.wrote_charts", lang, runs=f"{len(rows):,}", path=output)), file=sys.stderr)
     return 0
 

@@ -10,7 +10,7 @@ from ..extras import missing_extra
 from ..i18n import say
 from ..runs.charts import RunCharts
 from ..trace.literal_text import scrub
-from .usage_error import UsageError
+from .language import usage_error
 
 HEIGHT = 14
 NAME_CHARS = 14  # a tool's or model's name under its box or bar
@@ -21,7 +21,7 @@ def _plotext() -> ModuleType:
         import plotext  # late: ~0.3 s to import, and an extra; only --charts draws with it
     except ImportError as error:
         missing = missing_extra("charts", "loopscope runs --charts", error)
-        raise UsageError(f"{missing}; `loopscope runs --html OUT.html` draws them without it") from None
+        raise usage_error("cli.charts.error.no_plotext", None, missing=missing) from None
     return plotext
 
 

@@ -120,4 +120,34 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "这次运行以 {error_type} 结束，正如这个场景的本意",
     ),
     "cli.record.ended": ("the run ended with {error_type}: {error}", "这次运行以 {error_type} 结束：{error}"),
+    # export, fork, diff
+    "cli.export.error.no_format": (
+        "choose a format: --mermaid, --format otlp-json, or --otlp URL (a collector)",
+        "请选择一种格式：--mermaid、--format otlp-json，或 --otlp URL（一个收集器）",
+    ),
+    "cli.export.error.mermaid_one": (
+        "--mermaid takes one trace, got {count}",
+        "--mermaid 只接受一个 trace，却给了 {count} 个",
+    ),
+    "cli.export.error.html_one": (
+        "--html takes one trace, got {count} (diff --html compares two)",
+        "--html 只接受一个 trace，却给了 {count} 个（diff --html 用来比较两个）",
+    ),
+    "cli.export.error.no_otel": (
+        "OTLP export needs the otel extra ({package} is not installed): pip install 'loopscope[otel]'",
+        "OTLP 导出需要 otel 扩展（没有安装 {package}）：pip install 'loopscope[otel]'",
+    ),
+    "cli.fork.error.two_answers": (
+        "--stop-at-change and --model each decide what answers a changed prompt: give one",
+        "--stop-at-change 和 --model 都决定由谁回答改过的提示词：只能给其中一个",
+    ),
+    "cli.error.cannot_write": (
+        "cannot write {path}: {problem}; nothing was written",
+        "无法写入 {path}：{problem}；什么也没有写",
+    ),
+    "cli.error.in_file": ("{path}: {problem}", "{path}：{problem}"),
+    "cli.charts.error.no_plotext": (
+        "{missing}; `loopscope runs --html OUT.html` draws them without it",
+        "{missing}；`loopscope runs --html OUT.html` 不需要它也能画出图表",
+    ),
 }

@@ -65,10 +65,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--sort {given!r}：不是运行字段；请用其中之一：{fields}",
     ),
     "runs.error.where": ("--where {given!r}: {problem}", "--where {given!r}：{problem}"),
-    "runs.error.cannot_write": (
-        "cannot write {path}: {problem}; nothing was written",
-        "无法写入 {path}：{problem}；什么也没有写",
-    ),
     # --export-otlp: the selected runs' spans to a collector
     "runs.export.skipped": ("loopscope: skipped {path}: {problem}", "loopscope：跳过了 {path}：{problem}"),
     "runs.export.sent": (
