@@ -132,6 +132,12 @@ def in_locale(monkeypatch, lang: str) -> None:
             "--stop-at-change and --model each decide",
             "--stop-at-change 和 --model 都决定由谁回答改过的提示词",
         ),
+        (
+            ["serve", "--tutorial", "rose-pricing", "--port", "70000"],
+            "--port 70000: choose a port",
+            "请选 1 到 65535 之间的端口",
+        ),
+        (["import", "/nonexistent/run.json", "-o", "x.jsonl"], "/nonexistent/run.json: no such file", "：没有这个文件"),
     ],
 )
 def test_a_command_without_lang_says_its_usage_error_in_the_locales_language(

@@ -14,6 +14,7 @@ from ..trace.importers import FolderImport, ImportProblem, convert_all, import_t
 from ..trace.literal_text import scrub
 from ..trace.writer import TraceWriteError
 from . import COMMANDS
+from .language import usage_error
 from .progress_bar import Report, progress_bar
 from .usage_error import UsageError
 
@@ -68,7 +69,7 @@ def _collector_paused() -> Iterator[None]:
 def run(args: argparse.Namespace) -> int:
     source, out = Path(args.file), Path(args.output)
     if not source.is_file():
-        raise UsageError(f"{source}: no such file")
+        raise usage_error("cli.import.error.no_file", args, path=source)
     with progress_bar("importing") as report:  # on stderr, and only when it is a terminal
         try:
             if _is_folder(out) and args.trace_id is None:

@@ -150,4 +150,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{missing}; `loopscope runs --html OUT.html` draws them without it",
         "{missing}；`loopscope runs --html OUT.html` 不需要它也能画出图表",
     ),
+    # serve, call, prompt, import, models, fixtures
+    "cli.serve.error.trace_or_tutorial": (
+        "give a trace file or --tutorial NAME (one of them), e.g. `loopscope serve fixtures/rose_pricing.jsonl`",
+        "请给一个 trace 文件或 --tutorial NAME（二者选一），例如 `loopscope serve fixtures/rose_pricing.jsonl`",
+    ),
+    "cli.serve.error.port": (
+        "--port {port}: choose a port between 1 and 65535",
+        "--port {port}：请选 1 到 65535 之间的端口",
+    ),
+    "cli.call.error.prompt_file": ("--prompt-file {path}: {problem}", "--prompt-file {path}：{problem}"),
+    "cli.call.error.not_utf8": (
+        "--prompt-file {path}: not UTF-8 text ({reason} at byte {at})",
+        "--prompt-file {path}：不是 UTF-8 文本（第 {at} 个字节处：{reason}）",
+    ),
+    "cli.prompt.error.output": ("-o {path}: {problem}", "-o {path}：{problem}"),
+    "cli.import.error.no_file": ("{path}: no such file", "{path}：没有这个文件"),
+    "cli.models.error.listing": ("could not list models: {problem}", "无法列出模型：{problem}"),
+    "cli.fixtures.error.cannot_rewrite": (
+        "{path}: {state}, so it cannot be rewritten from its own re-run; record it anew (`loopscope record AGENT -o PATH`)",
+        "{path}：{state}，所以不能用它自己的重新运行来改写；请重新录制（`loopscope record AGENT -o PATH`）",
+    ),
+    "cli.fixtures.error.none": (
+        "no fixtures to check: name trace files or folders",
+        "没有要检查的录制文件：请给出 trace 文件或文件夹",
+    ),
 }
