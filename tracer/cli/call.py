@@ -16,9 +16,9 @@ from ..report.cost.prices import CallCost, call_costs
 from ..report.text.literal import literal
 from ..trace.reader import load_trace
 from . import COMMANDS
+from .language import usage_error
 from .options import price_table
 from .scenarios import add_agent_argument
-from .usage_error import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -53,11 +53,10 @@ def _prompt(args: argparse.Namespace) -> str | None:
     try:  # surrogatepass: what `loopscope prompt -o` wrote of a prompt holding a lone surrogate
         return Path(args.prompt_file).read_text("utf-8", errors="surrogatepass")
     except OSError as error:
-        raise UsageError(f"--prompt-file {args.prompt_file}: {error.strerror}") from None
+        raise usage_error("cli.call.error.prompt_file", args, path=args.prompt_file, problem=error.strerror) from None
     except UnicodeDecodeError as error:
-        raise UsageError(
-            f"--prompt-file {args.prompt_file}: not UTF-8 text ({error.reason} at byte {error.start})"
-        ) from None
+        path, reason, at = args.prompt_file, error.reason, error.start
+        raise usage_error("cli.call.error.not_utf8", args, path=path, reason=reason, at=at) from None
 
 
 def _section(console: Console, title: str, body: str) -> None:
@@ -75,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         model = configured_model(args.model, args.base_url) if (args.model or changed) else None
         rerun = rerun_call(call, prompt, model)
     except PlaygroundError as error:
-        raise UsageError(f"{args.trace}: {error}") from None
+        raise usage_error("cli.error.in_file", args, path=args.trace, problem=error) from None
     request = "message list" if call.messages is not None else "prompt"
     what = f"edited {request}" if rerun.prompt_changed else f"the recorded {request}"
     # The caller and model come from the trace, who answered from --model or .env: all shown literally.

@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 from . import COMMANDS
-from .language import LANG_HELP, chosen_language
+from .language import LANG_HELP, chosen_language, usage_error
 from .live_options import add_live_arguments, live_model
 from .options import debugger_options
 from .scenarios import AGENT_HELP, add_agent_argument, add_input_arguments, scenario_named
@@ -65,13 +65,11 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def _check_arguments(args: argparse.Namespace) -> None:
     if bool(args.trace) == bool(args.live):
-        raise UsageError(
-            "give a trace file or --live SCENARIO (one of them), e.g. `loopscope debug fixtures/rose_pricing.jsonl`"
-        )
+        raise usage_error("cli.debug.error.trace_or_live", args)
     if args.record and not args.live:
-        raise UsageError("--record only applies to --live runs")
+        raise usage_error("cli.debug.error.record_without_live", args)
     if args.trace_ids and not args.trace:
-        raise UsageError("--trace-id picks a trace of another tool's file given as TRACE")
+        raise usage_error("cli.debug.error.trace_id_without_trace", args)
     # Late: the event vocabulary (pydantic) loads with the trace, not with `debug --help`.
     from ..debug.breakpoint_spec import BreakpointSpecError, parse_spec
 
@@ -80,7 +78,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
             parse_spec(spec)
         except BreakpointSpecError as error:
             shown = spec if len(spec) <= 60 else spec[:60] + "…"  # a hostile spec can be huge
-            raise UsageError(f"--break {shown!r}: {error}") from None
+            raise usage_error("cli.debug.error.break", args, spec=shown, problem=error) from None
 
 
 def narrate_trace(path: str | Path, console: Console) -> None:

@@ -9,11 +9,11 @@ from pathlib import Path
 from ..report.diff import TraceDiff, diff_traces, render_diff
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .language import usage_error
 from .options import price_table
 from .output_guard import add_force_option, check_output
 from .progress_bar import progress_bar
 from .trace_choice import add_trace_id_argument, chosen_trace, ids_for
-from .usage_error import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -68,5 +68,5 @@ def _write_html(diff: TraceDiff, files: tuple[str, str], html: str) -> None:
     try:
         write_atomically(output, text)
     except OSError as error:
-        raise UsageError(f"cannot write {output}: {error.strerror or error}; nothing was written") from None
+        raise usage_error("cli.error.cannot_write", None, path=output, problem=error.strerror or error) from None
     print(scrub(f"wrote the HTML page of the diff to {output}"), file=sys.stderr)

@@ -18,10 +18,10 @@ from ..trace.literal_text import scrub
 from ..trace.reader import TraceFile
 from ..trace.transitions import Trace
 from . import COMMANDS
+from .language import usage_error
 from .options import price_table
 from .output_guard import add_force_option, check_output
 from .progress_bar import progress_bar
-from .usage_error import UsageError
 
 FORMATS = ("mermaid", "otlp-json")
 
@@ -93,11 +93,11 @@ def run(args: argparse.Namespace) -> int:
     if args.otlp:
         return _send(args)
     if chosen is None:
-        raise UsageError("choose a format: --mermaid, --format otlp-json, or --otlp URL (a collector)")
+        raise usage_error("cli.export.error.no_format", args)
     if chosen == "otlp-json":
         return _otlp_json(args)
     if len(args.traces) != 1:
-        raise UsageError(f"--mermaid takes one trace, got {len(args.traces)}")
+        raise usage_error("cli.export.error.mermaid_one", args, count=len(args.traces))
     return _mermaid(args)
 
 
@@ -118,10 +118,7 @@ def _otel() -> ModuleType:
     try:
         from ..report.otlp import wire as otlp_wire  # late: the [otel] extra, which --mermaid does not need
     except ImportError as missing:
-        raise UsageError(
-            f"OTLP export needs the otel extra ({missing.name or 'OpenTelemetry'} is not installed): "
-            "pip install 'loopscope[otel]'"
-        ) from None
+        raise usage_error("cli.export.error.no_otel", None, package=missing.name or "OpenTelemetry") from None
     return otlp_wire
 
 
@@ -151,7 +148,7 @@ def _otlp_json(args: argparse.Namespace) -> int:
 
 def _html(args: argparse.Namespace) -> int:
     if len(args.traces) != 1:
-        raise UsageError(f"--html takes one trace, got {len(args.traces)} (diff --html compares two)")
+        raise usage_error("cli.export.error.html_one", args, count=len(args.traces))
     from ..report.html.trace_page import trace_page  # late: only --html needs the page's renderers
 
     with progress_bar("exporting") as report:

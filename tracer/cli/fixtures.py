@@ -13,9 +13,9 @@ from ..trace.header import TraceHeader
 from ..trace.literal_text import scrub
 from ..trace.reader import TraceFile, TraceFormatError
 from . import COMMANDS
+from .language import usage_error
 from .record import record_run
 from .scenarios import add_agent_argument
-from .usage_error import UsageError
 from .verify import expand
 
 RERECORD = "loopscope fixtures --rerecord"
@@ -85,10 +85,7 @@ def _rerecord(path: Path, state: str, scenario: Any, agents: list[str]) -> str:
         )
         return f"recorded   {path}  ({count} events of {scenario.name}; {why})"
     if state not in ("moved", "hashes"):
-        raise UsageError(
-            f"{path}: {state}, so it cannot be rewritten from its own re-run; "
-            "record it anew (`loopscope record AGENT -o PATH`)"
-        )
+        raise usage_error("cli.fixtures.error.cannot_rewrite", None, path=path, state=state)
     return f"rewritten  {path}  ({rewrite_from_rerun(path, agents)} events, today's lines)"
 
 
@@ -125,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     scenarios = scenario_fixtures()
     paths = expand(args.traces) if args.traces else sorted(scenarios)
     if not paths:
-        raise UsageError("no fixtures to check: name trace files or folders")
+        raise usage_error("cli.fixtures.error.none", args)
     stale = 0
     for path in paths:
         result, path = verify_trace(path, args.agents), _shown(path)

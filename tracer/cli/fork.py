@@ -12,10 +12,10 @@ from ..report.diff import diff_traces
 from ..trace.literal_text import scrub
 from ..trace.redact import Redactor
 from . import COMMANDS
+from .language import usage_error
 from .live_options import live_model
 from .output_guard import check_output
 from .scenarios import add_agent_argument
-from .usage_error import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -67,7 +67,7 @@ def _live(args: argparse.Namespace) -> tuple[ChatModel | None, Redactor | None]:
 def run(args: argparse.Namespace) -> int:
     check_output(args.output, [args.trace], force=True)  # a fork is a trace: -o may replace an older one
     if args.stop_at_change and args.model:
-        raise UsageError("--stop-at-change and --model each decide what answers a changed prompt: give one")
+        raise usage_error("cli.fork.error.two_answers", args)
     framework = framework_fork(args)
     if framework is not None:
         return _report(args, framework)
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             after_fork="stop" if args.stop_at_change else "recording",
         )
     except (ForkError, LookupError) as error:
-        raise UsageError(f"{args.trace}: {error.args[0]}") from None
+        raise usage_error("cli.error.in_file", args, path=args.trace, problem=error.args[0]) from None
     return _report(args, result)
 
 
@@ -140,16 +140,18 @@ def framework_fork(args: argparse.Namespace) -> ForkResult | None:
     if not recorded_by_framework(trace.header):
         return None
     if args.model:
-        raise UsageError(
-            f"{args.trace}: --model answers a fork of loopscope's own agents; a framework agent's fork is "
+        problem = (
+            "--model answers a fork of loopscope's own agents; a framework agent's fork is "
             "answered from its recording (use --stop-at-change to end it where a prompt changed)"
         )
+        raise usage_error("cli.error.in_file", args, path=args.trace, problem=problem)
     try:
         agent = load_framework_agent(trusted_agent(trace.header.agent, args.agents), offline=True)
     except UnknownAgent as error:
-        raise UsageError(f"{args.trace}: {error.args[0]}") from None
+        raise usage_error("cli.error.in_file", args, path=args.trace, problem=error.args[0]) from None
     if agent is None:
-        raise UsageError(f"{args.trace}: recorded from a framework's agent, but --agent names loopscope's own")
+        problem = "recorded from a framework's agent, but --agent names loopscope's own"
+        raise usage_error("cli.error.in_file", args, path=args.trace, problem=problem)
     try:
         return fork_framework_trace(
             trace,
@@ -161,4 +163,4 @@ def framework_fork(args: argparse.Namespace) -> ForkResult | None:
             after_fork="stop" if args.stop_at_change else "recording",
         )
     except ForkError as error:
-        raise UsageError(f"{args.trace}: {error.args[0]}") from None
+        raise usage_error("cli.error.in_file", args, path=args.trace, problem=error.args[0]) from None

@@ -14,6 +14,7 @@ from ..trace.importers import FolderImport, ImportProblem, convert_all, import_t
 from ..trace.literal_text import scrub
 from ..trace.writer import TraceWriteError
 from . import COMMANDS
+from .language import usage_error
 from .output_guard import check_output
 from .progress_bar import Report, progress_bar
 from .usage_error import UsageError
@@ -70,12 +71,9 @@ def run(args: argparse.Namespace) -> int:
     source, out = Path(args.file), Path(args.output)
     check_output(out, [source], force=True)  # what it writes is a trace: -o may replace an older one
     if not source.is_file():  # a FIFO or /dev/zero would be read forever: say what it is
-        said = (
-            "is not a regular file (a pipe or a device?); save the trace to a file first"
-            if source.exists()
-            else "no such file"
-        )
-        raise UsageError(f"{source}: {said}")
+        if source.exists():
+            raise UsageError(f"{source}: is not a regular file (a pipe or a device?); save the trace to a file first")
+        raise usage_error("cli.import.error.no_file", args, path=source)
     with progress_bar("importing") as report:  # on stderr, and only when it is a terminal
         try:
             if _is_folder(out) and args.trace_id is None:

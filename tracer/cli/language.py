@@ -26,5 +26,24 @@ def chosen_language(requested: str | None) -> str:
     if requested is None:
         return default_language()
     if requested not in LANGUAGES:
-        raise UsageError(f"unknown language {requested!r}; available: {', '.join(LANGUAGES)}")
+        raise usage_error("cli.error.unknown_language", None, given=requested, languages=", ".join(LANGUAGES))
     return requested
+
+
+def command_language(args: object = None) -> str:
+    """The language a command's one-line errors speak: its --lang when it has a valid one, else the locale's
+    (an error may come before --lang is checked, or from a command that has none)."""
+    requested = getattr(args, "lang", None)
+    return requested if requested in LANGUAGES else default_language()
+
+
+def command_words(key: str, args: object = None, /, **values: object) -> str:
+    """The catalogue's message `key` in the command's language (see command_language)."""
+    from ..i18n import say  # late: a parser's --help loads no catalogue (and no typing)
+
+    return say(key, command_language(args), **values)
+
+
+def usage_error(key: str, args: object = None, /, **values: object) -> UsageError:
+    """A UsageError saying the catalogue's message `key` in the command's language."""
+    return UsageError(command_words(key, args, **values))

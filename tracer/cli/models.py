@@ -22,6 +22,7 @@ from executor.models.providers import ProviderError, available_providers
 
 from ..trace.literal_text import scrub
 from . import COMMANDS
+from .language import usage_error
 from .usage_error import UsageError
 
 
@@ -104,7 +105,7 @@ def _remote_models(config: ModelConfig) -> list[str]:
     try:
         return OpenAIChatModel("", config).list_models()
     except (ModelConfigError, ProviderError) as error:
-        raise UsageError(f"could not list models: {error}") from None
+        raise usage_error("cli.models.error.listing", None, problem=error) from None
 
 
 def run(args: argparse.Namespace) -> int:

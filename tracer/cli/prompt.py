@@ -10,8 +10,8 @@ from ..models.playground import PlaygroundError, recorded_call
 from ..trace.literal_text import escape_controls_in_json, scrub
 from ..trace.reader import load_trace
 from . import COMMANDS
+from .language import usage_error
 from .output_guard import add_force_option, check_output
-from .usage_error import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -37,14 +37,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         call = recorded_call(events, args.at)
     except PlaygroundError as error:
-        raise UsageError(f"{args.trace}: {error}") from None
+        raise usage_error("cli.error.in_file", args, path=args.trace, problem=error) from None
     text = call.request_text
     what = "message list" if call.messages is not None else "prompt"
     if args.output:
         try:  # surrogatepass: a lone surrogate in a prompt (text read with errors="surrogateescape") is kept
             Path(args.output).write_text(text, encoding="utf-8", errors="surrogatepass", newline="")
         except OSError as error:
-            raise UsageError(f"-o {args.output}: {error.strerror}") from None
+            raise usage_error("cli.prompt.error.output", args, path=args.output, problem=error.strerror) from None
         print(
             scrub(
                 f"wrote the {what} of model call {call.at} ({call.caller}() asked {call.model}; {len(text):,} "

@@ -10,6 +10,7 @@ from executor import ChatModel, ManualClock, ScriptedModel, SystemClock, ToolErr
 
 from ..agents.scenario_registry import UnknownAgent
 from ..agents.user_agent import header_meta, is_agent_spec
+from ..i18n import say
 from ..models.live_model import LiveModel
 from ..replay.builder import DEFAULT_CLOCK_TICK
 from ..replay.cassette import RecordMode, should_record
@@ -17,6 +18,7 @@ from ..trace.literal_text import scrub
 from ..trace.redact import Redactor, default_redactor
 from ..trace.writer import TraceWriteError, TraceWriter
 from . import COMMANDS
+from .language import command_language, usage_error
 from .live_options import add_live_arguments, live_model, wants_live
 from .progress_bar import progress_bar
 from .scenarios import AGENT_HELP, add_input_arguments, scenario_named
@@ -61,6 +63,7 @@ def record_run(
     model: ChatModel | None = None,
     redactor: Redactor | None = None,
     live: LiveModel | None = None,
+    lang: str = "en",
 ) -> tuple[int, Exception | None]:
     """Record one run of `scenario`; (events written, the error the run ended with or None)."""
     model = live.model if live else model or ScriptedModel(scenario.replies)
@@ -73,10 +76,11 @@ def record_run(
     error = None
     writer = TraceWriter(output, redactor=redactor, **header_meta(scenario), **meta)
     try:
-        with writer, progress_bar(f"recording {scenario.name}", stages=False) as report:
+        with writer, progress_bar(say("cli.record.progress", lang, name=scenario.name), stages=False) as report:
             # A live run can take minutes: the bar says how far it is (events and rounds so far).
             def so_far(event) -> None:
-                report(f"{writer.count:,} events, round {event.iteration}", writer.count, 0)
+                words = say("cli.record.so_far", lang, events=f"{writer.count:,}", round=event.iteration)
+                report(words, writer.count, 0)
 
             try:
                 executor.invoke(scenario.inputs(), [writer, so_far])
@@ -92,6 +96,7 @@ def record_scenario(scenario, output) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = command_language(args)  # record has no --lang: the locale's
     if is_agent_spec(args.scenario):
         from .record_framework import framework_agent_named, record_framework_agent  # late: loads the agent
 
@@ -100,13 +105,10 @@ def run(args: argparse.Namespace) -> int:
             return record_framework_agent(agent, args)
     scenario = scenario_named(args.scenario, args)
     if is_agent_spec(args.scenario) and not wants_live(args) and not scenario.replies:
-        raise UsageError(
-            f"{args.scenario} has no scripted replies: give them with --replies FILE.json, or record it against "
-            "a model, e.g. --model openai:gpt-4o-mini, --model replay:TRACE.jsonl, or --live"
-        )
+        raise usage_error("cli.record.error.no_replies", args, agent=args.scenario)
     output = Path(args.output) if args.output else getattr(scenario, "recording", scenario.fixture)
     if not should_record(RecordMode.parse(args.mode), output):
-        print(scrub(f"kept {output} (it exists; --mode rewrite records it again)"))
+        print(scrub(say("cli.record.kept", lang, path=output)))
         return 0
     live = live_model(args, scenario.replies, SystemClock()) if wants_live(args) else None
     try:
@@ -114,28 +116,24 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as bad_redaction:
         raise UsageError(str(bad_redaction)) from None
     try:
-        count, error = record_run(scenario, output, redactor=redactor, live=live)
+        count, error = record_run(scenario, output, redactor=redactor, live=live, lang=lang)
     except TraceWriteError as failure:
         print(f"loopscope: {scrub(failure)}", file=sys.stderr)
         return 1
     except UnknownAgent as failure:  # the user's build(model) raised, or returned no AgentExecutor
         raise UsageError(failure.args[0]) from None
     except (ImportError, ToolError) as failure:  # a scenario's tools could not be made (an MCP server, its SDK)
-        raise UsageError(f"{args.scenario}: {failure}") from None
+        raise usage_error("cli.record.error.tools", args, agent=args.scenario, problem=failure) from None
     # The model's name may come from .env and the error from a server: every line is shown literally.
-    print(
-        scrub(
-            f"recorded {count} events of {scenario.name}"
-            + (f" live from {live.spec}" if live else "")
-            + f" to {output}"
-        )
-    )
+    if live:
+        said = say("cli.record.recorded_live", lang, count=count, name=scenario.name, spec=live.spec, path=output)
+    else:
+        said = say("cli.record.recorded", lang, count=count, name=scenario.name, path=output)
+    print(scrub(said))
     if error is not None:
-        expected = getattr(scenario, "expect_error", False)
-        print(
-            scrub(
-                f"the run ended with {type(error).__name__}"
-                + (" as this scenario intends" if expected else f": {redactor.redact_text(str(error))}")
-            )
-        )
+        error_type = type(error).__name__
+        if getattr(scenario, "expect_error", False):
+            print(scrub(say("cli.record.ended_as_intended", lang, error_type=error_type)))
+        else:
+            print(scrub(say("cli.record.ended", lang, error_type=error_type, error=redactor.redact_text(str(error)))))
     return 0

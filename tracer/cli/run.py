@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from . import COMMANDS
+from .language import LANG_HELP
 from .live_options import add_live_arguments
 from .scenarios import AGENT_HELP, add_input_arguments, agent_spec
 
@@ -31,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         metavar="FILE.toml",
         help="model prices (dollars per million tokens) over the shipped table; also read from $LOOPSCOPE_PRICES",
     )
+    p.add_argument("--lang", help="the narration's and the ledger's own words in this " + LANG_HELP)
     add_input_arguments(p)
     add_live_arguments(p)
     return p

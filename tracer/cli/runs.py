@@ -7,10 +7,11 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..debug.shipped import user_fork_dir
+from ..i18n import say
 from ..runs.aggregates import by_model, by_tool
 from ..runs.catalogue import ENV_CATALOGUE, Catalogue, chosen_location
 from ..runs.charts import run_charts
@@ -85,13 +86,13 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-def sort_order(text: str | None) -> tuple[str, bool] | None:
+def sort_order(text: str | None, lang: str = "en") -> tuple[str, bool] | None:
     """(run field, descending) from --sort KEY or --sort=-KEY; a one-line error for any other word."""
     if not text:
         return None
     name = text.removeprefix("-")
     if name not in RUN_FIELDS:
-        raise UsageError(f"--sort {scrub(text)!r}: not a run field; use one of {', '.join(RUN_FIELDS)}")
+        raise UsageError(say("runs.error.sort", lang, given=scrub(text), fields=", ".join(RUN_FIELDS)))
     return name, text.startswith("-")
 
 
@@ -99,22 +100,14 @@ def _sorted(rows: list[RunRow], order: tuple[str, bool] | None) -> list[RunRow]:
     return sorted(rows, key=sort_key(*order)) if order else rows
 
 
-def _condition(text: str | None) -> RunCondition | None:
+def _condition(text: str | None, lang: str = "en") -> RunCondition | None:
     if text is None:
         return None
     try:
         return RunCondition(text)
     except ConditionError as error:
         shown = text if len(text) <= 80 else text[:80] + "…"
-        raise UsageError(f"--where {shown!r}: {error}") from None
-
-
-def _localiser(lang: str) -> Callable[[str], str]:
-    if lang == "en":
-        return lambda text: text
-    from ..tui.chrome import localise  # its words only: no Textual (it loads the tutorials' registry)
-
-    return lambda text: localise(text, lang)
+        raise UsageError(say("runs.error.where", lang, given=shown, problem=error)) from None
 
 
 def shown_from(paths: Sequence[str]) -> str | None:
@@ -150,12 +143,15 @@ def runs_options(args: argparse.Namespace) -> RunsOptions:
 
 
 def run(args: argparse.Namespace) -> int:
-    condition = _condition(args.where)  # what the user got wrong is said before anything is read
-    options = runs_options(args)
+    options = runs_options(args)  # first: what the user got wrong is said in their language
+    lang = options.lang
+    condition = _condition(args.where, lang)  # and before anything is read
     location, owned = chosen_location(options.catalogue)
     catalogue = Catalogue.open(location, owned)
     try:
-        with progress_bar("reading runs", unit="files", stages=False) as report:  # the first listing reads every file
+        with progress_bar(
+            say("runs.progress", lang), unit="files", stages=False
+        ) as report:  # the first listing reads every file
             listing = list_runs(
                 options.paths, catalogue, imports=options.imports, prices=options.prices, progress=report
             )
@@ -164,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         rows = _sorted(condition.select(listing.rows, listing.shapes) if condition else listing.rows, options.order)
         check_output(options.html, [*options.paths, *(row.path for row in listing.rows)], args.force)
         if options.export_otlp:
-            return _export(rows, options.export_otlp)
+            return _export(rows, options.export_otlp, lang)
         if options.html or options.charts:
             return _charts(rows, options)
         if options.by:
@@ -189,65 +185,71 @@ def _print_json(items) -> None:
 
 
 def _print_table(listing: RunList, rows: Sequence[RunRow], columns: Sequence[Column], lang: str) -> None:
-    localise = _localiser(lang)
-    for line in runs_lines(rows, columns, localise):
+    for line in runs_lines(rows, columns, lang):
         print(line)
-    print(scrub(summary_line(listing, rows)), file=sys.stderr)
+    print(scrub(summary_line(listing, rows, lang)), file=sys.stderr)
 
 
-def summary_line(listing: RunList, rows: Sequence[RunRow]) -> str:
-    """`2,000 runs, 12 shown · 3 unreadable · 1,998 from the catalogue, 2 read`."""
-    shown = f", {len(rows):,} shown" if len(rows) != len(listing.rows) else ""
+def summary_line(listing: RunList, rows: Sequence[RunRow], lang: str = "en") -> str:
+    """`2,000 run(s), 12 shown · 3 unreadable · 1,998 from the catalogue, 2 read`."""
+    runs = f"{len(listing.rows):,}"
+    if len(rows) != len(listing.rows):
+        parts = [say("runs.summary.shown", lang, runs=runs, shown=f"{len(rows):,}")]
+    else:
+        parts = [say("runs.summary.runs", lang, runs=runs)]
     unreadable = sum(not row.readable for row in listing.rows)
-    parts = [f"{len(listing.rows):,} run(s){shown}"]
     if unreadable:
-        parts.append(f"{unreadable:,} unreadable")
+        parts.append(say("runs.summary.unreadable", lang, count=f"{unreadable:,}"))
     if listing.foreign:
-        parts.append(f"{listing.foreign:,} other tools' export(s) passed over (--imports reads them)")
-    parts.append(f"{listing.cached:,} from the catalogue, {listing.read:,} read")
+        parts.append(say("runs.summary.foreign", lang, count=f"{listing.foreign:,}"))
+    parts.append(say("runs.summary.sources", lang, cached=f"{listing.cached:,}", read=f"{listing.read:,}"))
     return " · ".join(parts)
 
 
 def _aggregate(rows: Sequence[RunRow], options: RunsOptions) -> int:
+    lang = options.lang
     readable = [row for row in rows if row.readable]
     if options.by == "tool":
         tools = by_tool(readable)
         if options.as_json:
             _print_json(stat.to_json() for stat in tools)
         else:
-            print("\n".join(stats_lines(tools, TOOL_COLUMNS, _localiser(options.lang))))
+            print("\n".join(stats_lines(tools, TOOL_COLUMNS, lang)))
     else:
         models = by_model(readable, options.prices)
         if options.as_json:
             _print_json(stat.to_json() for stat in models)
         else:
-            print("\n".join(stats_lines(models, MODEL_COLUMNS, _localiser(options.lang))))
-    print(scrub(f"over {len(readable):,} run(s)"), file=sys.stderr)
+            print("\n".join(stats_lines(models, MODEL_COLUMNS, lang)))
+    print(scrub(say("runs.summary.over", lang, runs=f"{len(readable):,}")), file=sys.stderr)
     return 0
 
 
 def _charts(rows: Sequence[RunRow], options: RunsOptions) -> int:
+    lang = options.lang
     charts = run_charts(rows, options.prices)
     if options.charts:
         from .runs_charts import chart_text  # late: plotext, an extra, only for --charts
 
         width = min(shutil.get_terminal_size((100, 24)).columns, 120)
-        print(chart_text(charts, width, colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR"),
-                         localise=_localiser(options.lang)))  # fmt: skip
+        print(chart_text(charts, width, colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR"), lang=lang))
     if options.html:
         from ..runs.charts_html import charts_page  # late: only --html writes a page
         from .export import write_atomically
 
         output = Path(options.html)
         try:
-            write_atomically(output, charts_page(charts, rows, f"loopscope runs · {len(rows):,} runs"))
+            title = f"loopscope runs · {say('html.runs.count', lang, count=f'{len(rows):,}')}"
+            write_atomically(output, charts_page(charts, rows, title, lang))
         except OSError as error:
-            raise UsageError(f"cannot write {output}: {error.strerror or error}; nothing was written") from None
-        print(scrub(f"wrote the charts of {len(rows):,} run(s) to {output}"), file=sys.stderr)
+            problem = error.strerror or error
+            raise UsageError(say("cli.error.cannot_write", lang, path=output, problem=problem)) from None
+        print(scrub(say("runs.wrote_charts", lang, runs=f"{len(rows):,}", path=output)), file=sys.stderr)
     return 0
 
 
-def _export(rows: Sequence[RunRow], url: str) -> int:
+def _export(rows: Sequence[RunRow], url: str, lang: str) -> int:
     from .runs_export import export_runs  # OpenTelemetry is an extra ([otel]): listing works without it
 
-    return export_runs([Path(row.path) for row in rows if row.readable], url, skipped=sum(not r.readable for r in rows))
+    readable = [Path(row.path) for row in rows if row.readable]
+    return export_runs(readable, url, skipped=sum(not row.readable for row in rows), lang=lang)

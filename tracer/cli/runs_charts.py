@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from ..extras import missing_extra
+from ..i18n import say
 from ..runs.charts import RunCharts
 from ..trace.literal_text import scrub
-from .usage_error import UsageError
+from .language import usage_error
 
 HEIGHT = 14
 NAME_CHARS = 14  # a tool's or model's name under its box or bar
@@ -21,7 +21,7 @@ def _plotext() -> ModuleType:
         import plotext  # late: slow to import, and an extra; only --charts draws with it
     except ImportError as error:
         missing = missing_extra("charts", "loopscope runs --charts", error)
-        raise UsageError(f"{missing}; `loopscope runs --html OUT.html` draws them without it") from None
+        raise usage_error("cli.charts.error.no_plotext", None, missing=missing) from None
     return plotext
 
 
@@ -31,18 +31,18 @@ def _name(text: str) -> str:
     return flat if len(flat) <= NAME_CHARS else flat[: NAME_CHARS - 1] + "…"
 
 
-def chart_text(charts: RunCharts, width: int, colour: bool, localise: Callable[[str], str] = str) -> str:
-    """Every chart that has something to show, one under the other."""
+def chart_text(charts: RunCharts, width: int, colour: bool, lang: str = "en") -> str:
+    """Every chart that has something to show, one under the other, titled in `lang`."""
     plotext = _plotext()
     parts = []
     if charts.latencies:
-        parts.append(_box(plotext, charts, width, colour, localise))
+        parts.append(_box(plotext, charts, width, colour, lang))
     if charts.runs:
-        parts.append(_over_time(plotext, charts, "cost", width, colour, localise))
-        parts.append(_over_time(plotext, charts, "tokens", width, colour, localise))
+        parts.append(_over_time(plotext, charts, "cost", width, colour, lang))
+        parts.append(_over_time(plotext, charts, "tokens", width, colour, lang))
     if charts.failures:
-        parts.append(_failures(plotext, charts, width, colour, localise))
-    return "\n".join(parts) if parts else localise("no runs to chart")
+        parts.append(_failures(plotext, charts, width, colour, lang))
+    return "\n".join(parts) if parts else say("runs.chart.none", lang)
 
 
 def _figure(plotext: ModuleType, width: int, colour: bool, title: str) -> Any:
@@ -59,19 +59,16 @@ def _built(plotext: ModuleType, figure: Any, colour: bool) -> str:
     return text if colour else plotext.uncolorize(text)
 
 
-def _box(plotext: ModuleType, charts: RunCharts, width: int, colour: bool, localise: Callable[[str], str]) -> str:
-    figure = _figure(plotext, width, colour, localise("latency per tool call (seconds)"))
+def _box(plotext: ModuleType, charts: RunCharts, width: int, colour: bool, lang: str) -> str:
+    figure = _figure(plotext, width, colour, say("runs.chart.latency", lang))
     names = [_name(tool) for tool, _values in charts.latencies]
     figure.draw(figure.box(names, [values for _tool, values in charts.latencies], width=0.4))
     return _built(plotext, figure, colour)
 
 
-def _over_time(
-    plotext: ModuleType, charts: RunCharts, what: str, width: int, colour: bool, localise: Callable[[str], str]
-) -> str:
+def _over_time(plotext: ModuleType, charts: RunCharts, what: str, width: int, colour: bool, lang: str) -> str:
     points = [p for p in charts.runs if what == "tokens" or p.cost is not None]
-    title = localise("cost per run ($), by when it ran" if what == "cost" else "tokens per run, by when it ran")
-    figure = _figure(plotext, width, colour, title)
+    figure = _figure(plotext, width, colour, say(f"runs.chart.{what}", lang))
     values = [float(p.cost or 0.0) if what == "cost" else float(p.tokens) for p in points]
     if not points:
         return _built(plotext, figure, colour)
@@ -85,8 +82,8 @@ def _over_time(
     return _built(plotext, figure, colour)
 
 
-def _failures(plotext: ModuleType, charts: RunCharts, width: int, colour: bool, localise: Callable[[str], str]) -> str:
-    figure = _figure(plotext, width, colour, localise("failed attempts per model (retries and fallbacks)"))
+def _failures(plotext: ModuleType, charts: RunCharts, width: int, colour: bool, lang: str) -> str:
+    figure = _figure(plotext, width, colour, say("runs.chart.failures", lang))
     shown = charts.failures[:MAX_BARS]
     figure.draw(figure.bar([_name(m.model) for m in shown], [m.failures for m in shown], marker="#"))
     return _built(plotext, figure, colour)

@@ -7,12 +7,12 @@ from typing import TypeVar
 
 from rich.cells import cell_len
 
+from ..i18n import say
 from ..runs.columns import Column
 from ..runs.run_row import RunRow
 from ..trace.literal_text import scrub
 
 Item = TypeVar("Item")
-Localise = Callable[[str], str]
 
 
 def _pad(text: str, width: int, right: bool) -> str:
@@ -32,19 +32,20 @@ def text_table(titles: Sequence[str], rows: Sequence[Sequence[str]], numeric: Se
     return lines
 
 
-def runs_lines(rows: Sequence[RunRow], columns: Sequence[Column], localise: Localise) -> list[str]:
+def runs_lines(rows: Sequence[RunRow], columns: Sequence[Column], lang: str = "en") -> list[str]:
     return text_table(
-        [localise(column.title) for column in columns],
+        [column.heading(lang) for column in columns],
         [[column.cell(row) for column in columns] for row in rows],
         [column.numeric for column in columns],
     )
 
 
 def stats_lines(
-    items: Sequence[Item], columns: Sequence[tuple[str, Callable[[Item], str], bool]], localise: Localise
+    items: Sequence[Item], columns: Sequence[tuple[str, Callable[[Item], str], bool]], lang: str = "en"
 ) -> list[str]:
+    """A --by table; each column's title is the message runs.stats.KEY."""
     return text_table(
-        [localise(title) for title, _cell, _numeric in columns],
+        [say(f"runs.stats.{key}", lang) for key, _cell, _numeric in columns],
         [[cell(item) for _title, cell, _numeric in columns] for item in items],
         [numeric for _title, _cell, numeric in columns],
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..agents.agent_spec import is_agent_spec
+from .language import command_words, usage_error
 from .usage_error import UsageError
 
 # Not typing's, and json and pathlib only where used: the parsers that use this module answer --help
@@ -65,12 +66,10 @@ def given_inputs(args: argparse.Namespace) -> dict[str, Any] | None:
         try:
             value = json.loads(args.inputs)
         except json.JSONDecodeError as error:
-            raise UsageError(
-                f"--inputs is not JSON ({error.msg} at character {error.pos}); "
-                """give an object such as '{"input": "What do roses cost?"}'"""
-            ) from None
+            problem, position = error.msg, error.pos
+            raise usage_error("cli.agent.error.inputs_not_json", args, problem=problem, position=position) from None
         if not isinstance(value, dict):
-            raise UsageError(f"--inputs must be a JSON object, not {type(value).__name__}")
+            raise usage_error("cli.agent.error.inputs_not_object", args, type=type(value).__name__)
         return value
     return {"input": args.input} if getattr(args, "input", None) is not None else None
 
@@ -88,11 +87,12 @@ def given_replies(args: argparse.Namespace) -> tuple[str | ModelReply, ...] | No
     try:
         return scripted_replies(json.loads(Path(path).read_text(encoding="utf-8")))
     except OSError as error:
-        raise UsageError(f"--replies {path}: {error.strerror or error}") from None
+        problem = error.strerror or error
+        raise usage_error("cli.agent.error.replies_unreadable", args, path=path, problem=problem) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise UsageError(f"--replies {path} is not JSON ({error}); give a list of replies") from None
+        raise usage_error("cli.agent.error.replies_not_json", args, path=path, problem=error) from None
     except ValueError as error:
-        raise UsageError(f"--replies {path}: {error}") from None
+        raise usage_error("cli.agent.error.replies_unreadable", args, path=path, problem=error) from None
 
 
 def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
@@ -105,16 +105,16 @@ def scenario_named(name: str, args: argparse.Namespace | None = None) -> Any:
     try:
         agent = resolve_agent(name, inputs)
     except UnknownAgent as error:
-        hint = "" if is_agent_spec(name) else "; or name your own agent as MODULE:FUNCTION"
+        hint = "" if is_agent_spec(name) else command_words("cli.agent.error.own_agent_hint", args)
         raise UsageError(str(error.args[0]) + hint) from None
     if args is not None and getattr(args, "replies", None):
         if not is_agent_spec(name):
-            raise UsageError(f"--replies is for your own agent; scenario {name!r} brings its own replies")
+            raise usage_error("cli.agent.error.replies_for_scenario", args, name=name)
         agent.replies = given_replies(args)
     if inputs is not None and not is_agent_spec(name):
-        raise UsageError(f"--input/--inputs are for your own agent; scenario {name!r} asks its own question")
+        raise usage_error("cli.agent.error.inputs_for_scenario", args, name=name)
     if is_agent_spec(name) and inputs is None and args is not None and getattr(args, "needs_inputs", True):
-        raise UsageError(f"what should {name} be asked? give --input TEXT (or --inputs JSON)")
+        raise usage_error("cli.agent.error.no_question", args, name=name)
     return agent
 
 
@@ -123,5 +123,5 @@ def fixture_for(scenario: Any, override: str | None) -> Path:
 
     path = Path(override) if override else scenario.fixture
     if not path.exists():
-        raise UsageError(f"no recording at {path}; record one with `loopscope record {scenario.name} -o {path}`")
+        raise usage_error("cli.agent.error.no_recording", None, path=path, scenario=scenario.name)
     return path

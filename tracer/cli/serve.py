@@ -13,6 +13,7 @@ from tutorials.registry import find_part
 from ..extras import MissingExtra
 from ..trace.reader import TraceFile
 from . import COMMANDS
+from .language import usage_error
 from .scenarios import add_agent_argument
 from .usage_error import UsageError
 
@@ -50,9 +51,7 @@ LOOPSCOPE_COMMAND = (sys.executable, "-P", "-m", "tracer.cli")
 def debugger_command(args: argparse.Namespace) -> list[str]:
     """What each browser session runs: this Python, loopscope's own CLI, the debugger on the chosen run."""
     if bool(args.trace) == bool(args.tutorial):
-        raise UsageError(
-            "give a trace file or --tutorial NAME (one of them), e.g. `loopscope serve fixtures/rose_pricing.jsonl`"
-        )
+        raise usage_error("cli.serve.error.trace_or_tutorial", args)
     if args.trace:
         with TraceFile(args.trace):  # a bad file is reported here, once, not in every browser tab
             pass  # opened and closed only to check it: the browser tabs read it themselves
@@ -81,7 +80,7 @@ def _is_loopback(host: str) -> bool:
 def run(args: argparse.Namespace) -> int:
     command = debugger_command(args)
     if not 0 < args.port < 65536:
-        raise UsageError(f"--port {args.port}: choose a port between 1 and 65535")
+        raise usage_error("cli.serve.error.port", args, port=args.port)
     try:
         from .serve_guard import GuardedServer  # textual-serve, an extra ([serve]): no other command loads it
     except MissingExtra as error:

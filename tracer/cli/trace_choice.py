@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..trace.literal_text import scrub
+from .language import command_words, usage_error
 from .usage_error import UsageError
 
 LISTED = 30  # traces offered one by one; past this the user is asked for an id
@@ -46,7 +47,7 @@ def chosen_trace(path: str, trace_id: str | None, ask: bool) -> str:
     source = Path(path)
     if not _is_foreign(source):
         if trace_id is not None:
-            raise UsageError(f"{path}: --trace-id picks a trace of another tool's file; this is a loopscope trace")
+            raise usage_error("cli.trace_id.error.own_trace", None, path=path)
         return path
     from ..trace.importers import ImportProblem, convert_all, opened_as_loopscope  # late: see _is_foreign
 
@@ -65,14 +66,17 @@ def chosen_trace(path: str, trace_id: str | None, ask: bool) -> str:
 def _asked(source: Path, imported) -> str:
     """The id of the trace the user picks from a numbered list (by number or by id)."""
     ids = imported.ids()
-    print(scrub(f"{source.name} holds {len(imported)} traces:"), file=sys.stderr)
+    print(scrub(command_words("cli.trace_id.holds", None, file=source.name, count=len(imported))), file=sys.stderr)
     for number, trace in enumerate(imported.traces[:LISTED], start=1):
-        spans = f"{len(trace.spans)} spans" if trace.spans is not None else "converted"
+        if trace.spans is not None:
+            spans = command_words("cli.trace_id.spans", None, count=len(trace.spans))
+        else:
+            spans = command_words("cli.trace_id.converted")
         print(scrub(f"  {number:>3}  {trace.info.trace_id or '?'}  {trace.name or ''}  ({spans})"), file=sys.stderr)
     if len(imported) > LISTED:
-        print(f"  … and {len(imported) - LISTED} more (type an id)", file=sys.stderr)
+        print(command_words("cli.trace_id.more", None, count=len(imported) - LISTED), file=sys.stderr)
     try:
-        answer = input(f"Which one? [1-{min(len(imported), LISTED)} or an id]: ").strip()
+        answer = input(command_words("cli.trace_id.which", None, last=min(len(imported), LISTED))).strip()
     except EOFError:
         answer = ""
     if answer.isdigit() and 1 <= int(answer) <= min(len(imported), LISTED):
@@ -80,14 +84,14 @@ def _asked(source: Path, imported) -> str:
         if chosen is not None:
             return chosen
     if not answer:
-        raise UsageError(f"{source}: no trace picked; give one with --trace-id ID")
+        raise usage_error("cli.trace_id.error.none_picked", None, path=source)
     return answer
 
 
 def ids_for(files: list[str], trace_ids: list[str]) -> list[str | None]:
     """Each file's --trace-id: one given applies to each file, two give A's and B's."""
     if len(trace_ids) > len(files):
-        raise UsageError(f"--trace-id given {len(trace_ids)} times; give it at most {len(files)} times")
+        raise usage_error("cli.trace_id.error.too_many", None, given=len(trace_ids), most=len(files))
     if len(trace_ids) == len(files):
         return list(trace_ids)
     if len(trace_ids) == 1:

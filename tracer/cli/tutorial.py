@@ -37,23 +37,6 @@ if TYPE_CHECKING:  # the values are built (and their modules loaded) only when a
     from ..debug.options import DebuggerOptions
     from ..report.cost.prices import PriceTable
 
-LABELS = {
-    "en": {
-        "stop": "stop",
-        "ledger": "Ledger",
-        "prompt_gained": "what the prompt gained since the last plan():",
-        "reply": "the reply, exactly as it came back:",
-        "list_hint": "Open one with `loopscope tutorial NAME` (add --print for plain text).",
-    },
-    "zh": {
-        "stop": "停靠点",
-        "ledger": "账目",
-        "prompt_gained": "和上一次 plan() 相比，提示词新增的内容：",
-        "reply": "模型返回的原文：",
-        "list_hint": "用 `loopscope tutorial 名字` 打开一个教程（加 --print 输出纯文本）。",
-    },
-}
-
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser(
@@ -76,29 +59,29 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-def _tutorial_named(name: str) -> Tutorial:
+def _tutorial_named(name: str, lang: str) -> Tutorial:
     if name not in TUTORIALS:
-        raise UsageError(f"unknown tutorial {name!r}; available: {', '.join(TUTORIALS)} (or `loopscope tutorial list`)")
+        raise UsageError(say("tutorial.error.unknown", lang, name=name, names=", ".join(TUTORIALS)))
     return TUTORIALS[name]
 
 
-def _chosen_parts(tutorial: Tutorial, number: int | None) -> Sequence[Scenario]:
+def _chosen_parts(tutorial: Tutorial, number: int | None, lang: str) -> Sequence[Scenario]:
     if number is None:
         return tutorial.parts
     if not 1 <= number <= len(tutorial.parts):
         names = ", ".join(f"{i} = {p.name}" for i, p in enumerate(tutorial.parts, start=1))
-        raise UsageError(f"tutorial {tutorial.name!r} has no part {number}; its parts: {names}")
+        raise UsageError(say("tutorial.error.no_part", lang, name=tutorial.name, number=number, parts=names))
     return tutorial.parts[number - 1 : number]
 
 
 def _part_events(tutorial: Tutorial, part: Scenario, lang: str) -> tuple[list[Event], list[NarrationStop]]:
     if not part.fixture.exists():
-        raise UsageError(f"no recording at {part.fixture}; record it with `loopscope record {part.name}`")
+        raise UsageError(say("tutorial.error.no_recording", lang, path=part.fixture, scenario=part.name))
     _header, events, _warning = load_trace(part.fixture)
     try:
         return events, tutorial_stops(part.name, lang, events)
     except (NarrationMismatch, NotesFileError) as error:
-        raise UsageError(f"the narration of {tutorial.name!r} does not fit its fixture: {error}") from None
+        raise UsageError(say("tutorial.error.misfit", lang, name=tutorial.name, problem=error)) from None
 
 
 def _part_heading(tutorial: Tutorial, part: Scenario, lang: str, with_title: bool = True) -> str:
@@ -106,8 +89,9 @@ def _part_heading(tutorial: Tutorial, part: Scenario, lang: str, with_title: boo
     if len(tutorial.parts) == 1:
         return title
     number = tutorial.parts.index(part) + 1
-    counter = f"第 {number}/{len(tutorial.parts)} 部分" if lang == "zh" else f"part {number}/{len(tutorial.parts)}"
-    heading = f"{counter}: {tutorial.part_label(part, lang)}"
+    heading = say(
+        "tutorial.part", lang, number=number, total=len(tutorial.parts), label=tutorial.part_label(part, lang)
+    )
     return f"{title} · {heading}" if with_title else heading
 
 
@@ -139,9 +123,9 @@ def _evidence(events: Sequence[EventBase], stop: NarrationStop, lang: str) -> Te
     """What the debugger's panes would show next to this stop, for a walk printed as text."""
     event = events[stop.seq]
     if stop.show == "prompt_diff" and isinstance(event, LLMStartEvent):
-        return Text.assemble((LABELS[lang]["prompt_gained"] + "\n", "bold"), _prompt_gain(events, stop, event))
+        return Text.assemble((say("tutorial.prompt_gained", lang) + "\n", "bold"), _prompt_gain(events, stop, event))
     if isinstance(event, LLMEndEvent):  # the narrator prints a reply only once it is parsed; show it raw here
-        return Text.assemble((LABELS[lang]["reply"] + "\n", "bold"), literal(reply_text(event), "yellow"))
+        return Text.assemble((say("tutorial.reply", lang) + "\n", "bold"), literal(reply_text(event), "yellow"))
     return None
 
 
@@ -154,7 +138,7 @@ def _stop_panel(
     if evidence is not None:
         body.append("\n\n")
         body.append_text(evidence)
-    heading = Text(f" {LABELS[lang]['stop']} {number}/{total} · {stop.title} ", style="bold")
+    heading = Text(f" {say('tutorial.stop', lang, number=number, total=total)} · {stop.title} ", style="bold")
     body.rstrip()  # in place
     return Panel(body, title=heading, title_align="left", border_style="cyan")
 
@@ -196,7 +180,7 @@ def print_part(
         console.print(
             Text("\n── " + _part_heading(tutorial, part, lang, with_title=False), style="bold"), soft_wrap=True
         )
-    narrator = Narrator(console)
+    narrator = Narrator(console, lang=lang)
     for event in events:
         for number, question in asked.get(event.seq, ()):  # the questions before their event, answers after it
             console.print(_question_panel(question, number, len(questions), lang, console.width - 4))
@@ -206,8 +190,8 @@ def print_part(
         if event.seq in by_seq:
             number, stop = by_seq[event.seq]
             console.print(_stop_panel(stop, number, len(stops), events, lang, console.width - 4))
-    console.print(Text("\n" + LABELS[lang]["ledger"], style="bold"))
-    for line in Ledger.of(events, prices).lines():  # tool names and errors of the run: shown literally
+    console.print(Text("\n" + say("ledger.title", lang), style="bold"))
+    for line in Ledger.of(events, prices).lines(lang):  # tool names and errors of the run: shown literally
         console.print(literal("  " + line))
 
 
@@ -215,9 +199,9 @@ def list_tutorials(console: Console, lang: str) -> None:
     width = max(len(name) for name in TUTORIALS)
     for name, tutorial in TUTORIALS.items():
         count = len(tutorial.parts)
-        parts = "" if count == 1 else (f"（{count} 个部分）" if lang == "zh" else f"  ({count} parts)")
+        parts = "" if count == 1 else say("tutorial.list_parts", lang, count=count)
         console.print(Text(f"{name:<{width}}  {tutorial.title(lang)}{parts}"), soft_wrap=True)
-    console.print(Text("\n" + LABELS[lang]["list_hint"], style="dim"))
+    console.print(Text("\n" + say("tutorial.list_hint", lang), style="dim"))
 
 
 # -- the debugger -------------------------------------------------------------------------
@@ -266,8 +250,8 @@ def run(args: argparse.Namespace) -> int:
     if args.name == "list":
         list_tutorials(console, lang)
         return 0
-    tutorial = _tutorial_named(args.name)
-    parts = _chosen_parts(tutorial, args.part)
+    tutorial = _tutorial_named(args.name, lang)
+    parts = _chosen_parts(tutorial, args.part, lang)
     opener = None if args.as_text or not stdout_is_terminal() else debugger_opener()
     # The tutorial's narration sets the debugger's language (lang=None); prices are the user's, if set.
     options = debugger_options(args, None)

@@ -13,7 +13,26 @@ LANGUAGES: tuple[Language, ...] = ("en", "zh")
 
 # Each area of the program keeps its messages in a module of its own here; every module holds a dict
 # MESSAGES = {key: (English, Chinese)}, keys prefixed by the area so that no two modules can collide.
-_AREAS = ("common", "debugger", "boxes", "panes", "keys", "help", "runs_table", "events", "exercise", "predict")
+_AREAS = (
+    "common",
+    "cli",
+    "cost",
+    "html",
+    "ledger",
+    "narration",
+    "runs",
+    "tutorial",
+    "waterfall",
+    "debugger",
+    "boxes",
+    "panes",
+    "keys",
+    "help",
+    "runs_table",
+    "events",
+    "exercise",
+    "predict",
+)
 
 
 @functools.cache

@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Sequence
 
+from ..i18n import say
 from ..report.html.page import esc, page
-from .charts import RunCharts, quartiles
+from .charts import ModelFailures, RunCharts, quartiles
 from .run_row import RunRow
 
 W, ROW, LEFT = 760, 26, 150  # chart width, a box or bar's row height, the names' column (px)
@@ -32,7 +33,7 @@ def _ticks(top: float, x: Callable[[float], float], y: int, unit: str) -> str:
     return "".join(marks)
 
 
-def latency_boxes(charts: RunCharts) -> str:
+def latency_boxes(charts: RunCharts, lang: str = "en") -> str:
     """One horizontal box per tool: whiskers at min and max, the box from 25% to 75%, a line at the median."""
     top = max((values[-1] for _tool, values in charts.latencies), default=1.0)
     x, parts = _scale(top), []
@@ -43,16 +44,20 @@ def latency_boxes(charts: RunCharts) -> str:
             f'<text x="{LEFT - 8}" y="{y + 12}" font-size="12" text-anchor="end">{esc(tool[:24])}</text>'
             f'<line x1="{low:.1f}" x2="{high:.1f}" y1="{y + 8}" y2="{y + 8}" stroke="currentColor"/>'
             f'<rect x="{q1:.1f}" y="{y}" width="{max(q3 - q1, 1):.1f}" height="16" fill="#3fb06b" fill-opacity=".7">'
-            f"<title>{esc(tool)}: {len(values)} calls, median {quartiles(values)[2]:.3f} s, max {values[-1]:.3f} s"
-            "</title></rect>"
+            f"<title>{esc(_box_title(tool, values, lang))}</title></rect>"
             f'<line x1="{median:.1f}" x2="{median:.1f}" y1="{y}" y2="{y + 16}" stroke="currentColor" stroke-width="2"/>'
         )
     height = len(charts.latencies) * ROW + 24
     parts.append(_ticks(top, x, height - 20, " s"))
-    return _svg(height, "".join(parts), "latency per tool call")
+    return _svg(height, "".join(parts), say("html.runs.label.latency", lang))
 
 
-def over_time(charts: RunCharts, what: str) -> str:
+def _box_title(tool: str, values: list[float], lang: str) -> str:
+    median, most = f"{quartiles(values)[2]:.3f}", f"{values[-1]:.3f}"
+    return say("html.runs.box", lang, tool=tool, calls=len(values), median=median, most=most)
+
+
+def over_time(charts: RunCharts, what: str, lang: str = "en") -> str:
     """A dot per run: its cost or tokens, by when the run was recorded (or in order, if all at once)."""
     points = [p for p in charts.runs if what == "tokens" or p.cost is not None]
     values = [float(p.cost or 0.0) if what == "cost" else float(p.tokens) for p in points]
@@ -80,10 +85,10 @@ def over_time(charts: RunCharts, what: str) -> str:
         last = datetime.datetime.fromtimestamp(max(times)).isoformat(sep=" ", timespec="minutes")
         axis += f'<text x="90" y="{height - 10}" font-size="11">{esc(first)}</text>'
         axis += f'<text x="{W - 20}" y="{height - 10}" font-size="11" text-anchor="end">{esc(last)}</text>'
-    return _svg(height, axis + "".join(dots), f"{what} per run over time")
+    return _svg(height, axis + "".join(dots), say(f"html.runs.label.{what}", lang))
 
 
-def failure_bars(charts: RunCharts) -> str:
+def failure_bars(charts: RunCharts, lang: str = "en") -> str:
     top = max((m.failures for m in charts.failures), default=1)
     x, parts = _scale(float(top)), []
     for row, model in enumerate(charts.failures):
@@ -91,17 +96,22 @@ def failure_bars(charts: RunCharts) -> str:
         parts.append(
             f'<text x="{LEFT - 8}" y="{y + 12}" font-size="12" text-anchor="end">{esc(model.model[:24])}</text>'
             f'<rect x="{LEFT}" y="{y}" width="{x(model.failures) - LEFT:.1f}" height="16" fill="#e5484d">'
-            f"<title>{esc(model.model)}: {model.failures} failed attempts, {model.fallbacks} fallbacks away, "
-            f"{model.calls} calls answered</title></rect>"
+            f"<title>{esc(_bar_title(model, lang))}</title></rect>"
             f'<text x="{x(model.failures) + 4:.1f}" y="{y + 12}" font-size="11">{model.failures}</text>'
         )
     height = len(charts.failures) * ROW + 24
     parts.append(_ticks(float(top), x, height - 20, ""))
-    return _svg(height, "".join(parts), "failures per model")
+    return _svg(height, "".join(parts), say("html.runs.label.failures", lang))
 
 
-def _table(rows: Sequence[RunRow]) -> str:
-    head = "".join(f"<th>{t}</th>" for t in ("name", "outcome", "iterations", "tokens", "cost", "time", "path"))
+def _bar_title(model: ModelFailures, lang: str) -> str:
+    failures, fallbacks, calls = model.failures, model.fallbacks, model.calls
+    return say("html.runs.bar", lang, model=model.model, failures=failures, fallbacks=fallbacks, calls=calls)
+
+
+def _table(rows: Sequence[RunRow], lang: str) -> str:
+    columns = ("name", "outcome", "iterations", "tokens", "cost", "time", "path")
+    head = "".join(f"<th>{esc(say(f'html.runs.column.{column}', lang))}</th>" for column in columns)
     body = []
     for row in rows:
         cost = "" if row.cost is None else f"${row.cost:.6f}"
@@ -111,14 +121,18 @@ def _table(rows: Sequence[RunRow]) -> str:
     return f'<table class="runs"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
-def charts_page(charts: RunCharts, rows: Sequence[RunRow], title: str) -> str:
-    sections = [f"<h1>{esc(title)}</h1><p class=muted>{len(rows):,} runs</p>"]
+def _heading(key: str, lang: str) -> str:
+    return f"<h2>{esc(say(key, lang))}</h2>"
+
+
+def charts_page(charts: RunCharts, rows: Sequence[RunRow], title: str, lang: str = "en") -> str:
+    sections = [f"<h1>{esc(title)}</h1><p class=muted>{esc(say('html.runs.count', lang, count=f'{len(rows):,}'))}</p>"]
     if charts.latencies:
-        sections.append("<h2>Latency per tool call</h2>" + latency_boxes(charts))
+        sections.append(_heading("html.runs.latency", lang) + latency_boxes(charts, lang))
     if charts.runs:
-        sections.append("<h2>Cost per run, by when it ran</h2>" + over_time(charts, "cost"))
-        sections.append("<h2>Tokens per run, by when it ran</h2>" + over_time(charts, "tokens"))
+        sections.append(_heading("html.runs.cost", lang) + over_time(charts, "cost", lang))
+        sections.append(_heading("html.runs.tokens", lang) + over_time(charts, "tokens", lang))
     if charts.failures:
-        sections.append("<h2>Failed attempts per model (retries and fallbacks away)</h2>" + failure_bars(charts))
-    sections.append("<h2>Runs</h2>" + _table(rows))
-    return page(title, "".join(sections))
+        sections.append(_heading("html.runs.failures", lang) + failure_bars(charts, lang))
+    sections.append(_heading("html.runs.table", lang) + _table(rows, lang))
+    return page(title, "".join(sections), lang)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..i18n import say
 from .aggregates import ModelStats, ToolStats
 from .run_row import RunRow
 
@@ -52,28 +53,35 @@ def recorded_cell(row: RunRow) -> str:
 
 @dataclass(frozen=True)
 class Column:
-    key: str  # the run field it sorts by (tracer/runs/run_fields.py)
-    title: str  # English; tracer/tui/chrome.py has the Chinese
+    key: str  # the run field it sorts by (tracer/runs/run_fields.py); its title is the message runs.column.KEY
     cell: Callable[[RunRow], str]
     numeric: bool = False  # right-aligned
+
+    def heading(self, lang: str = "en") -> str:
+        return say(f"runs.column.{self.key}", lang)
+
+    @property
+    def title(self) -> str:
+        """The English heading (what a screen that says its own words asks for)."""
+        return self.heading("en")
 
 
 def run_columns(base: str | None = None) -> list[Column]:
     """The run table's columns; paths are shown relative to `base` (default: the current folder)."""
     return [
-        Column("path", "path", lambda row: shown_path(row.path, base)),
-        Column("name", "name", lambda row: row.name),
-        Column("outcome", "outcome", lambda row: row.outcome),
-        Column("iterations", "iter", lambda row: count(row.iterations), numeric=True),
-        Column("model_calls", "llm", lambda row: count(row.model_calls), numeric=True),
-        Column("tool_calls", "tools", lambda row: count(row.tool_calls), numeric=True),
-        Column("errors", "errors", lambda row: count(row.errors), numeric=True),
-        Column("tokens", "tokens", lambda row: count(row.tokens, row.tokens_estimated), numeric=True),
-        Column("cost", "cost", lambda row: dollars(row.cost, row.cost_estimated), numeric=True),
-        Column("duration", "time", lambda row: seconds(row.duration), numeric=True),
-        Column("model", "model", models_cell),
-        Column("recorded", "recorded", recorded_cell),
-        Column("detail", "note", lambda row: row.detail),
+        Column("path", lambda row: shown_path(row.path, base)),
+        Column("name", lambda row: row.name),
+        Column("outcome", lambda row: row.outcome),
+        Column("iterations", lambda row: count(row.iterations), numeric=True),
+        Column("model_calls", lambda row: count(row.model_calls), numeric=True),
+        Column("tool_calls", lambda row: count(row.tool_calls), numeric=True),
+        Column("errors", lambda row: count(row.errors), numeric=True),
+        Column("tokens", lambda row: count(row.tokens, row.tokens_estimated), numeric=True),
+        Column("cost", lambda row: dollars(row.cost, row.cost_estimated), numeric=True),
+        Column("duration", lambda row: seconds(row.duration), numeric=True),
+        Column("model", models_cell),
+        Column("recorded", recorded_cell),
+        Column("detail", lambda row: row.detail),
     ]
 
 
@@ -84,6 +92,7 @@ def screen_columns(base: str | None = None) -> list[Column]:
     return [*columns[1:-1], columns[0], columns[-1]]
 
 
+# (the message runs.stats.KEY heads it, its cell, right-aligned)
 TOOL_COLUMNS: list[tuple[str, Callable[[ToolStats], str], bool]] = [
     ("tool", lambda s: s.tool, False),
     ("calls", lambda s: count(s.calls), True),

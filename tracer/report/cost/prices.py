@@ -11,6 +11,7 @@ from pathlib import Path
 
 from executor.events import EventBase, LLMEndEvent, LLMStartEvent
 
+from ...i18n import say
 from .tokens import estimate_tokens
 
 ENV_PRICES = "LOOPSCOPE_PRICES"
@@ -105,25 +106,29 @@ class CallCost:
             return None
         return (self.prompt_tokens * self.price.input + self.completion_tokens * self.price.output) / 1e6
 
-    def describe(self) -> str:
+    def describe(self, lang: str = "en") -> str:
         """One line: tokens, where they came from, and the price."""
-        source = "estimated (no usage recorded)" if self.estimated else "from the endpoint's usage"
-        return (
-            f"{self.prompt_tokens:,} prompt + {self.completion_tokens:,} completion tokens, {source}"
-            f" · {format_dollars(self.dollars)}{price_note(self.price, self.model)}"
+        return say(
+            "cost.call",
+            lang,
+            prompt=f"{self.prompt_tokens:,}",
+            completion=f"{self.completion_tokens:,}",
+            source=say("cost.source.estimated" if self.estimated else "cost.source.endpoint", lang),
+            dollars=format_dollars(self.dollars, lang),
+            note=price_note(self.price, self.model, lang),
         )
 
 
-def price_note(price: Price | None, model: str) -> str:
+def price_note(price: Price | None, model: str, lang: str = "en") -> str:
     if price is None:
-        return f" (no price for {model!r}: add it to a {ENV_PRICES} file)"
+        return say("cost.note.no_price", lang, model=model, variable=ENV_PRICES)
     if price.priced_as:
-        return f" (an estimate: {price.priced_as} costs nothing, priced as {price.entry})"
+        return say("cost.note.estimate", lang, model=price.priced_as, entry=price.entry)
     return ""
 
 
-def format_dollars(dollars: float | None) -> str:
-    return "no price" if dollars is None else f"${dollars:.6f}"
+def format_dollars(dollars: float | None, lang: str = "en") -> str:
+    return say("cost.no_price", lang) if dollars is None else f"${dollars:.6f}"
 
 
 def _usage_tokens(usage: Mapping[str, int] | None) -> tuple[int, int] | None:
@@ -195,10 +200,12 @@ class CostTotal:
         """`2,000 tok $0.000400` (no estimate mark: the caller adds one for the whole line)."""
         return f"{self.prompt_tokens + self.completion_tokens:,} tok {format_dollars(self.dollars)}"
 
-    def short(self) -> str:
+    def short(self, lang: str = "en") -> str:
         """`1,234+56 tok · $0.000123 (est.)` for a status line."""
-        mark = " (est.)" if self.estimated else ""
-        return f"{self.prompt_tokens:,}+{self.completion_tokens:,} tok · {format_dollars(self.dollars)}{mark}"
+        mark = say("cost.short.estimated", lang) if self.estimated else ""
+        prompt, completion = f"{self.prompt_tokens:,}", f"{self.completion_tokens:,}"
+        dollars = format_dollars(self.dollars, lang)
+        return say("cost.short", lang, prompt=prompt, completion=completion, dollars=dollars, mark=mark)
 
 
 def totals_by_iteration(calls: list[CallCost]) -> dict[int, CostTotal]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ...i18n import say
 from ..cost.prices import PriceTable
 from ..diff import TraceDiff, render_diff
 from .page import esc, page
@@ -16,12 +17,13 @@ def diff_page(
     paths: tuple[str | os.PathLike[str], str | os.PathLike[str]],
     progress: Progress | None = None,
     prices: PriceTable | None = None,
+    lang: str = "en",
 ) -> str:
     """The page: the aligned transitions as `loopscope diff` prints them, then A beside B (anchors a-eN, b-eN)."""
     names = (str(paths[0]), str(paths[1]))
-    verdict = "the runs take the same transitions" if diff.same else "the runs part (first row marked ≠)"
+    verdict = say("html.diff.same" if diff.same else "html.diff.part", lang)
     sides = [
-        f"<section>{''.join(trace_section(path, run=f'{side}-', progress=progress, prices=prices))}</section>"
+        f"<section>{''.join(trace_section(path, run=f'{side}-', progress=progress, prices=prices, lang=lang))}</section>"
         for side, path in zip("ab", paths)
     ]
     body = (
@@ -29,4 +31,4 @@ def diff_page(
         f"<p>{esc(verdict)}</p><pre>{esc(chr(10).join(render_diff(diff, names)))}</pre>"
         f'<div class="diff">{"".join(sides)}</div>'
     )
-    return page(f"loopscope diff · {Path(names[0]).name} ↔ {Path(names[1]).name}", body)
+    return page(f"loopscope diff · {Path(names[0]).name} ↔ {Path(names[1]).name}", body, lang)

@@ -9,6 +9,7 @@ from typing import Any
 
 import orjson
 
+from ...i18n import say
 from ...trace.event_time import time_problem
 from ...trace.literal_text import scrub
 from ...trace.redact import Redactor
@@ -88,8 +89,8 @@ class EventPages:
     kept once in a table (a run repeats its stacks, tool lists and prompts), and a message history
     that only grew shows the new messages after a link to the call that sent the rest."""
 
-    def __init__(self, run: str, costs: dict[int, CallCost], redactor: Redactor) -> None:
-        self.run, self.costs, self.redactor = run, costs, redactor
+    def __init__(self, run: str, costs: dict[int, CallCost], redactor: Redactor, lang: str = "en") -> None:
+        self.run, self.costs, self.redactor, self.lang = run, costs, redactor, lang
         self.details: dict[str, list[list[int]]] = {}  # anchor -> [label, text(, event, words)] as table indexes
         self.strings: list[str] = []
         self._string_ids: dict[str, int] = {}
@@ -118,7 +119,7 @@ class EventPages:
             except ValueError:
                 return self._unreadable(anchor, position, str(error), raw)
         if not isinstance(data, dict):
-            return self._unreadable(anchor, position, "not a JSON object", raw)
+            return self._unreadable(anchor, position, say("html.unreadable.not_object", self.lang), raw)
         if self.redactor.might_contain_secret(raw.decode("utf-8", "replace")):
             data = self.redactor.redact(data)
         kind = str(data.get("kind", "?"))
@@ -135,10 +136,9 @@ class EventPages:
 
     def _unreadable(self, anchor: str, position: int, problem: str, raw: bytes) -> str:
         self._add(anchor, "line", raw[:2000].decode("utf-8", "replace"))
-        return (
-            f"<details id={anchor} class=err><summary><u>unreadable</u>line of event {position}: "
-            f"{text(problem)}</summary></details>"
-        )
+        unreadable = text(say("html.unreadable", self.lang))
+        said = text(say("html.unreadable.line", self.lang, seq=position, problem=problem))
+        return f"<details id={anchor} class=err><summary><u>{unreadable}</u>{said}</summary></details>"
 
     def _detail(self, anchor: str, position: int, data: dict[str, Any]) -> None:
         seq = data.get("seq")
@@ -146,7 +146,7 @@ class EventPages:
             self._add(anchor, "seq", str(seq))
         cost = self.costs.get(seq) if isinstance(seq, int) and data.get("kind") == "llm_end" else None
         if cost is not None:
-            self._add(anchor, "tokens and cost", cost.describe())
+            self._add(anchor, say("html.detail.cost", self.lang), cost.describe(self.lang))
         source = data.get("source")
         if isinstance(source, dict):
             where = f"{source.get('file')}:{source.get('line')} {source.get('function')}()"
@@ -155,7 +155,7 @@ class EventPages:
             if key in ENVELOPE or key in ("source", "frames") or value is None:
                 continue
             if key == "prompt_base" and isinstance(value, int):
-                self._add(anchor, "prompt", "", (value, "this prompt is the prompt of "))
+                self._add(anchor, "prompt", "", (value, say("html.detail.same_prompt", self.lang)))
             elif key == "messages" and isinstance(value, list) and data.get("kind") == "llm_start":
                 self._messages_entry(anchor, position, value)
             else:
@@ -166,7 +166,8 @@ class EventPages:
         self._messages = (position, messages)
         if earlier is not None and 0 < len(earlier[1]) <= len(messages) and messages[: len(earlier[1])] == earlier[1]:
             new = "\n\n".join(map(_message, messages[len(earlier[1]) :]))
-            self._add(anchor, "messages", new, (earlier[0], f"the {len(earlier[1])} messages of "))
+            words = say("html.detail.earlier_messages", self.lang, count=len(earlier[1]))
+            self._add(anchor, "messages", new, (earlier[0], words))
         else:
             self._add(anchor, "messages", "\n\n".join(map(_message, messages)))
 

@@ -7,6 +7,7 @@ import hashlib
 import html
 from pathlib import Path
 
+from ...i18n import say
 from ...trace.literal_text import scrub
 from ..waterfall.picture import BAR_KINDS, COLOURS
 
@@ -37,17 +38,17 @@ def esc(text: object) -> str:
     return html.escape(scrub(text), quote=True)
 
 
-def legend() -> str:
-    names = [name.replace("_", " ") for name in BAR_KINDS]
-    items = "".join(f'<span><i class="k{i}"></i>{name}</span>' for i, name in enumerate(names))
-    return f'<div class="legend muted">{items}<span>outlined red: failed</span></div>'
+def legend(lang: str = "en") -> str:
+    names = [say(f"html.legend.{name}", lang) for name in BAR_KINDS]
+    items = "".join(f'<span><i class="k{i}"></i>{esc(name)}</span>' for i, name in enumerate(names))
+    return f'<div class="legend muted">{items}<span>{esc(say("html.legend.failed", lang))}</span></div>'
 
 
-def page(title: str, body: str) -> str:
+def page(title: str, body: str, lang: str = "en") -> str:
     """The whole document: `body` is HTML built from escaped text only (esc)."""
     return (
         "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">\n'
+        f'<html lang="{"zh" if lang == "zh" else "en"}"><head><meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
         '<meta name="referrer" content="no-referrer">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'

@@ -6,12 +6,13 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from ...i18n import say
 from ...trace.index import TraceIndex
 from ...trace.reader import TraceFile
 from ...trace.redact import Redactor, default_redactor
 from ..cost.prices import CallCost, CostTotal, PriceTable, call_costs, format_dollars
 from ..waterfall.scan import waterfall_of_trace
-from .events import ERRORS, EventPages
+from .events import ERRORS, EventPages, text
 from .page import esc, legend, page
 from .waterfall import waterfall_html
 
@@ -32,26 +33,28 @@ def _costs(trace: TraceFile, index: TraceIndex, prices: PriceTable) -> tuple[dic
     return by_seq, CostTotal.of(calls) if calls else None
 
 
-def _totals(trace: TraceFile, index: TraceIndex, total: CostTotal | None, duration: float) -> str:
+def _totals(trace: TraceFile, index: TraceIndex, total: CostTotal | None, duration: float, lang: str) -> str:
     counted = {kind: index.count(kind) for kind in ("llm_start", "tool_start")}
     errors = sum(index.count(kind) for kind in ERRORS)
     rounds = index.iteration(len(index) - 1) if len(index) else 0
     if total is None:
-        tokens, dollars = "not counted", "not counted"
+        tokens = dollars = say("html.total.not_counted", lang)
     else:
-        tokens = f"{total.prompt_tokens:,} prompt + {total.completion_tokens:,} completion"
-        dollars = format_dollars(total.dollars) + (" (estimated)" if total.estimated else "")
+        prompt, completion = f"{total.prompt_tokens:,}", f"{total.completion_tokens:,}"
+        tokens = say("html.total.token_split", lang, prompt=prompt, completion=completion)
+        dollars = format_dollars(total.dollars, lang) + (say("html.total.estimated", lang) if total.estimated else "")
     items = [
         ("events", f"{len(trace):,}"),
         ("iterations", f"{rounds:,}"),
-        ("model calls", f"{counted['llm_start']:,}"),
-        ("tool calls", f"{counted['tool_start']:,}"),
-        ("errors and retries", f"{errors:,}"),
+        ("model_calls", f"{counted['llm_start']:,}"),
+        ("tool_calls", f"{counted['tool_start']:,}"),
+        ("errors", f"{errors:,}"),
         ("time", f"{duration:.3f} s"),
         ("tokens", tokens),
         ("cost", dollars),
     ]
-    return '<p class="totals">' + "".join(f"<span>{esc(k)}: <b>{esc(v)}</b></span>" for k, v in items) + "</p>"
+    shown = [(say(f"html.total.{key}", lang), value) for key, value in items]
+    return '<p class="totals">' + "".join(f"<span>{esc(k)}: <b>{esc(v)}</b></span>" for k, v in shown) + "</p>"
 
 
 def _shown_positions(total: int) -> tuple[range, range]:
@@ -67,6 +70,7 @@ def trace_section(
     redactor: Redactor | None = None,
     progress: Progress | None = None,
     prices: PriceTable | None = None,
+    lang: str = "en",
 ) -> Iterator[str]:
     """The page's parts for one trace, in order; `run` prefixes its anchors (a diff has two).
     `prices`: the command's table (--prices, $LOOPSCOPE_PRICES); the shipped one when not given."""
@@ -82,25 +86,25 @@ def trace_section(
         notes = [n for n in (trace.import_note, trace.notice, trace.warning) if n]
         yield f"<h1>{esc(name)}</h1><p class=muted>{esc(Path(path))}"
         yield "".join(f"<br>{esc(note)}" for note in notes) + "</p>"
-        yield _totals(trace, index, total, waterfall.t1)
-        yield waterfall_html(waterfall, run) + legend()
-        yield "<h2>Timeline</h2><p class=muted>Each event opens into its detail: the prompt and reply as recorded "
-        yield "(secrets redacted), tokens and cost at each model call. (The details are drawn by the page's own "
-        yield "script: with scripts off, the lines are all there is.)</p>"
-        pages = EventPages(run, costs, redactor or default_redactor())
+        yield _totals(trace, index, total, waterfall.t1, lang)
+        yield waterfall_html(waterfall, run) + legend(lang)
+        yield f"<h2>{text(say('html.timeline', lang))}</h2><p class=muted>{text(say('html.timeline.note', lang))}</p>"
+        pages = EventPages(run, costs, redactor or default_redactor(), lang)
         yield '<div class="tl">'
         head, tail = _shown_positions(len(trace))
         for number, position in enumerate([*head, *tail]):
             if tail and position == tail.start:
                 left = tail.start - head.stop
-                yield f"<p class=muted>… {left:,} events left out here (open the trace in the debugger for all).</p>"
+                yield f"<p class=muted>{esc(say('html.left_out', lang, count=f'{left:,}'))}</p>"
             if progress is not None and number % 2_000 == 0:
                 progress("writing events", number, len(head) + len(tail))
             yield pages.row(position, trace.raw_line(position))
         yield "</div>" + pages.data_block()
 
 
-def trace_page(path: str | os.PathLike[str], progress: Progress | None = None, prices: PriceTable | None = None) -> str:
-    """The whole page for one trace."""
-    body = "".join(trace_section(path, progress=progress, prices=prices))
-    return page(f"loopscope · {Path(path).name}", body)
+def trace_page(
+    path: str | os.PathLike[str], progress: Progress | None = None, prices: PriceTable | None = None, lang: str = "en"
+) -> str:
+    """The whole page for one trace, its own words in `lang`."""
+    body = "".join(trace_section(path, progress=progress, prices=prices, lang=lang))
+    return page(f"loopscope · {Path(path).name}", body, lang)

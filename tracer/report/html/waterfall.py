@@ -27,7 +27,7 @@ def _bar(waterfall: Waterfall, bar: int, window: Window, run: str) -> str:
     first, last = int(waterfall.first[bar]), int(waterfall.last[bar])
     return (
         f'<a class="{" ".join(classes)}" href="#{run}e{first}" data-r="{run}" data-f="{first}" data-l="{last}" '
-        f'style="left:{_percent(left)};width:{_percent(width)}" title="{esc(waterfall.describe(bar))}">'
+        f'style="left:{_percent(left)};width:{_percent(width)}" title="{esc(waterfall.description(bar))}">'
         f"{esc(label) if CATEGORY_OF[kind] != 3 and width >= LABEL_FROM else ''}</a>"
     )
 

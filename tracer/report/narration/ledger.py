@@ -7,12 +7,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import cast
 
+from rich.cells import cell_len
+
 from executor.events import Event, EventBase
 
+from ...i18n import Message, say
 from ..cost.prices import CallCost, CostTotal, PriceTable, call_costs, price_note, totals_by_iteration
 from .narrator import is_plan_call
 
 _RECOVERY = ("llm_end", "fallback", "breaker_open", "plan_error", "degrade")
+LABEL_CELLS = 29  # the counts line up after the labels, in either language
+
+
+def _row(label: str, value: object, note: str = "") -> str:
+    return label + " " * max(0, LABEL_CELLS - cell_len(label)) + f"{value}{note}"
 
 
 @dataclass
@@ -29,14 +37,14 @@ class Ledger:
     refused_by_breaker: int = 0  # calls an open breaker refused unsent
     breakers_opened: int = 0
     plan_errors: int = 0
-    degraded_by: str = ""  # the rule that answered, or "no rule"
+    degraded: Message | None = None  # the rule that answered, or "no rule"
     answered_by: dict[str, int] = field(default_factory=dict)  # model -> calls it answered
     tool_calls: int = 0  # of a tool-calling agent (each agent_action with a tool_call_id)
     multi_call_replies: int = 0
     summaries: int = 0
     trims: int = 0
     _calls_this_reply: int = field(default=0, repr=False)
-    outcome: str = "unfinished"
+    ended: Message = field(default_factory=lambda: Message("ledger.outcome.unfinished"))
     stopped_by: str = ""
     prices: PriceTable | None = None  # the shipped table when not given (a command hands the user's down)
     calls: list[CallCost] = field(default_factory=list)
@@ -78,9 +86,10 @@ class Ledger:
             self.stopped_by = event.reason
         elif event.kind == "chain_end":
             # A forced stop also ends in chain_end; say so, or a limit looks like an answer.
-            self.outcome = f"stopped by {self.stopped_by}" if self.stopped_by else "finished"
+            stopped = Message("ledger.outcome.stopped", {"reason": self.stopped_by})
+            self.ended = stopped if self.stopped_by else Message("ledger.outcome.finished")
         elif event.kind == "chain_error":
-            self.outcome = f"error ({event.error_type})"
+            self.ended = Message("ledger.outcome.error", {"error_type": event.error_type})
 
     def _add_recovery(self, event: Event) -> None:
         if event.kind == "llm_end":
@@ -95,7 +104,8 @@ class Ledger:
         elif event.kind == "plan_error":
             self.plan_errors += 1
         elif event.kind == "degrade":
-            self.degraded_by = f"rule {event.rule!r}" if event.rule else "no rule"
+            rule = Message("ledger.degraded.rule", {"rule": event.rule})
+            self.degraded = rule if event.rule else Message("ledger.degraded.no_rule")
 
     def _count_tokens(self, event: EventBase) -> None:
         if event.kind == "llm_start":
@@ -113,48 +123,59 @@ class Ledger:
             ledger.add(event)
         return ledger
 
-    def lines(self) -> list[str]:
-        checks = ", ".join(str(c) for c in self.finish_checks) or "none"
+    @property
+    def outcome(self) -> str:
+        """How the run ended, in English: finished, stopped by max_iterations, error (ValueError)."""
+        return self.ended.text("en")
+
+    @property
+    def degraded_by(self) -> str:
+        return self.degraded.text("en") if self.degraded else ""
+
+    def lines(self, lang: str = "en") -> list[str]:
+        checks = ", ".join(str(c) for c in self.finish_checks) or say("ledger.none", lang)
+        calculator = say("ledger.model_calls.note", lang) if self.model_calls > self.plan_calls else ""
         rows = [
-            f"plan called                  {self.plan_calls}   (one model call each)",
-            f"_perform_agent_action called {self.actions_performed}   (one tool run or invalid-tool reply each)",
-            f"isinstance(output, AgentFinish): {checks}",
-            f"model calls in all           {self.model_calls}"
-            + ("   (the calculator asks the model too)" if self.model_calls > self.plan_calls else ""),
+            _row(say("ledger.plan_calls", lang), self.plan_calls, say("ledger.plan_calls.note", lang)),
+            _row(say("ledger.actions", lang), self.actions_performed, say("ledger.actions.note", lang)),
+            say("ledger.finish_checks", lang, checks=checks),
+            _row(say("ledger.model_calls", lang), self.model_calls, calculator),
         ]
         extras = [
-            (self.tool_calls, "tool calls (by id)"),
-            (self.multi_call_replies, "replies of several calls"),
-            (self.summaries, "summary calls"),
-            (self.trims, "context trims"),
-            (self.invalid_tools, "invalid-tool observations"),
-            (self.parse_errors, "parse errors"),
-            (self.tool_errors, "tool errors"),
+            (self.tool_calls, "tool_calls"),
+            (self.multi_call_replies, "multi_call_replies"),
+            (self.summaries, "summaries"),
+            (self.trims, "trims"),
+            (self.invalid_tools, "invalid_tools"),
+            (self.parse_errors, "parse_errors"),
+            (self.tool_errors, "tool_errors"),
             (self.retries, "retries"),
-        ]
-        extras += [
             (self.fallbacks, "fallbacks"),
-            (self.refused_by_breaker, "refused by an open breaker"),
-            (self.breakers_opened, "breakers opened"),
-            (self.plan_errors, "plans without an action"),
+            (self.refused_by_breaker, "refused_by_breaker"),
+            (self.breakers_opened, "breakers_opened"),
+            (self.plan_errors, "plan_errors"),
         ]
-        rows += [f"{label:<29}{n}" for n, label in extras if n]
-        rows += [f"answered by {name:<17}{n}   (a fallback model)" for name, n in self.answered_by.items()]
-        if self.degraded_by:
-            rows.append(f"degraded to rules            {self.degraded_by}")
-        rows += self.cost_lines()
-        rows.append(f"outcome                      {self.outcome}")
+        rows += [_row(say(f"ledger.{key}", lang), n) for n, key in extras if n]
+        note = say("ledger.answered_by.note", lang)
+        rows += [_row(say("ledger.answered_by", lang, model=name), n, note) for name, n in self.answered_by.items()]
+        if self.degraded:
+            rows.append(_row(say("ledger.degraded", lang), self.degraded.text(lang)))
+        rows += self.cost_lines(lang)
+        rows.append(_row(say("ledger.outcome", lang), self.ended.text(lang)))
         return rows
 
-    def cost_lines(self) -> list[str]:
+    def cost_lines(self, lang: str = "en") -> list[str]:
         """Tokens and dollars per iteration and for the run, saying what was estimated."""
         if not self.calls:
             return []
         total = CostTotal.of(self.calls)
-        rows = [f"tokens, iteration {n:<10} {t.short()}" for n, t in totals_by_iteration(self.calls).items()]
-        rows.append(f"tokens in all                {total.short()}")
+        rows = [
+            _row(say("ledger.tokens.iteration", lang, iteration=n), t.short(lang))
+            for n, t in totals_by_iteration(self.calls).items()
+        ]
+        rows.append(_row(say("ledger.tokens.all", lang), total.short(lang)))
         if any(call.estimated for call in self.calls):
-            rows.append("  est.: the model reported no usage; loopscope counted the tokens")
-        notes = {price_note(call.price, call.model) for call in self.calls} - {""}
-        rows += [f"  {note.strip(' ()')}" for note in sorted(notes)]
+            rows.append(say("ledger.tokens.estimated", lang))
+        notes = {price_note(call.price, call.model, lang) for call in self.calls} - {""}
+        rows += [f"  {note.strip(' ()（）')}" for note in sorted(notes)]
         return rows

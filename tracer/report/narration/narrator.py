@@ -43,6 +43,7 @@ from executor.events import (
 from ...trace.redact import Redactor, default_redactor
 from ...trace.run_inputs import answer_of, last_user_message, question_of
 from ..text.literal import literal
+from ..text.styled_message import styled
 
 TOOL_COLOURS = ["cyan", "magenta", "yellow", "blue", "bright_green", "bright_magenta"]
 
@@ -68,25 +69,30 @@ def _lane(e: EventBase) -> tuple[tuple[str, str], ...]:
     return ((f"[{call_id}] ", "dim"),) if call_id else ()
 
 
-def _entering(e: ChainStartEvent) -> tuple[str | tuple[str, str], ...]:
+def _entering(e: ChainStartEvent, lang: str) -> Text:
     """The run's opening line: an AgentExecutor's as LangChain prints it; a LangGraph agent or an imported
-    trace is named for what it is (a trace's own name is untrusted: the caller's Text shows it literally)."""
+    trace is named for what it is (a trace's own name is untrusted: shown literally)."""
     graph = e.settings.get("graph")
     if graph:
-        return (("> Entering new ", "bold"), (literal(str(graph)).plain, "bold"), (" run (LangGraph)...", "bold"))
+        return styled("narration.entering.graph", lang, "bold", graph=literal(str(graph), "bold"))
     if e.settings.get("imported"):
-        return (("> Entering an imported run...", "bold"),)
-    return (("> Entering new AgentExecutor chain...", "bold"),)
+        return styled("narration.entering.imported", lang, "bold")
+    return styled("narration.entering.chain", lang, "bold")
 
 
 class Narrator:
     """A listener: feed it events and it prints the run. All model and tool text goes through `literal`."""
 
     def __init__(
-        self, console: Console | None = None, show_prompts: bool = False, redactor: Redactor | None = None
+        self,
+        console: Console | None = None,
+        show_prompts: bool = False,
+        redactor: Redactor | None = None,
+        lang: str = "en",
     ) -> None:
         self.console = console or Console(highlight=False)
         self.show_prompts = show_prompts
+        self.lang = lang  # our own words; LangChain's printed lines stay as LangChain prints them
         # What the trace file redacts, the screen redacts too: narration is often piped to a log.
         self.redactor = redactor if redactor is not None else default_redactor()
         self._colours: dict[str, str] = {}
@@ -106,6 +112,10 @@ class Narrator:
         """One line: `literal` Text for what a model, a tool or a trace wrote, (text, style) for our own words."""
         self.console.print(Text.assemble(*parts), soft_wrap=True)
 
+    def words(self, key: str, style: str, /, **args: object) -> Text:
+        """The catalogue's message `key` in the narrator's language; Text arguments keep their own style."""
+        return styled(key, self.lang, style, **args)
+
     def __call__(self, event: EventBase) -> None:
         # Each _on_<kind> takes its kind's class (a test holds the names to the annotations).
         handler = getattr(self, f"_on_{event.kind}", None)
@@ -115,11 +125,11 @@ class Narrator:
     def _on_chain_start(self, e: ChainStartEvent) -> None:
         for tool in e.tools:
             self.colour(tool.name)
-        self.say("\n", *_entering(e))
+        self.say("\n", _entering(e, self.lang))
         question = question_of(e.inputs)
         self._question_unsaid = not question
         if question:
-            self.say(("Question: ", "dim"), self.text(question))
+            self.say(self.words("narration.question", "dim", question=self.text(question)))
 
     def _on_llm_start(self, e: LLMStartEvent) -> None:
         if self._question_unsaid and e.messages:
@@ -127,25 +137,22 @@ class Narrator:
             question = last_user_message(e.messages)
             if question:  # an imported run's inputs often hold the framework's own objects, not the question
                 self.say(
-                    ("Question: ", "dim"), self.text(question), ("   (the first model call's user message)", "dim")
+                    self.words("narration.question", "dim", question=self.text(question)),
+                    self.words("narration.question.first_call", "dim"),
                 )
         if is_summary_call(e):
-            self.say(("  ↳ the history is over budget: a summary call asks ", "dim"), self.text(e.model, "bold dim"))
+            self.say(self.words("narration.summary_call", "dim", model=self.text(e.model, "bold dim")))
         elif is_plan_call(e):
-            sent = f" with {len(e.messages)} messages" if e.messages is not None else ""
-            self.say(
-                ("\n── round ", "dim"),
-                (str(e.iteration), "bold dim"),
-                (" · plan() asks ", "dim"),
-                self.text(e.model, "dim"),
-                (f"{sent} ──", "dim"),
-            )
+            sent = "" if e.messages is None else self.words("narration.round.messages", "dim", count=len(e.messages))
+            round_ = Text(str(e.iteration), "bold dim")
+            self.say(self.words("narration.round", "dim", iteration=round_, model=self.text(e.model, "dim"), sent=sent))
         if self.show_prompts:
-            self.say(("prompt sent:\n", "dim"), self.text(e.prompt, "dim"))
+            self.say(self.words("narration.prompt_sent", "dim", prompt=self.text(e.prompt, "dim")))
 
     def _on_agent_action(self, e: AgentActionEvent) -> None:
         if not e.log.strip():  # a LangGraph agent's call has no text of its own: say it as LangChain's tool agents do
-            self.say(*_lane(e), self.text(f"Invoking: `{e.tool}` with `{e.tool_input}`", self.colour(e.tool)))
+            invoking = self.words("narration.invoking", "", tool=e.tool, tool_input=e.tool_input).plain
+            self.say(*_lane(e), self.text(invoking, self.colour(e.tool)))
             return
         self.say(*_lane(e), self.text(e.log.strip() if e.tool_call_id else e.log.lstrip(), self.colour(e.tool)))
 
@@ -154,169 +161,142 @@ class Narrator:
             self.say(self.text(e.log.lstrip(), "green"))
 
     def _on_calculator_eval(self, e: CalculatorEvalEvent) -> None:
-        self.say(
-            ("  ↳ the calculator's model wrote ", "dim"),
-            self.text(e.expression, "bold"),
-            (" and numexpr computed ", "dim"),
-            self.text(e.result, "bold"),
-        )
+        expression, result = self.text(e.expression, "bold"), self.text(e.result, "bold")
+        self.say(self.words("narration.calculator", "dim", expression=expression, result=result))
 
     # A tool served by an MCP server: the request, the server's raw answer, and the part the agent is told.
     def _on_mcp_request(self, e: McpRequestEvent) -> None:
-        self.say(
-            ("  ↳ MCP ", "dim"),
-            self.text(f"{e.method} #{e.request_id}", "dim"),
-            (" to ", "dim"),
-            self.text(e.server, "dim"),
-        )
+        call = self.text(f"{e.method} #{e.request_id}", "dim")
+        self.say(self.words("narration.mcp.request", "dim", call=call, server=self.text(e.server, "dim")))
 
     def _on_mcp_result(self, e: McpResultEvent) -> None:
-        failed = (" · isError: the tool ran and failed", "red") if e.is_error else ("", "dim")
-        blocks = f"{len(e.content)} content block(s), {e.size:,} bytes"
-        self.say(
-            ("  ↳ the server answered ", "dim"), self.text(f"#{e.request_id}", "dim"), (f": {blocks}", "dim"), failed
-        )
+        failed = self.words("narration.mcp.is_error", "red") if e.is_error else ""
+        blocks = self.words("narration.mcp.blocks", "dim", count=len(e.content), size=f"{e.size:,}")
+        request = self.text(f"#{e.request_id}", "dim")
+        self.say(self.words("narration.mcp.result", "dim", request=request, blocks=blocks, failed=failed))
 
     def _on_mcp_extract(self, e: McpExtractEvent) -> None:
         if e.matched is not None:
-            self.say(("  ↳ probed with JSONPath: ", "dim"), self.text(e.matched, "bold"), (" matched", "dim"))
+            self.say(self.words("narration.mcp.matched", "dim", path=self.text(e.matched, "bold")))
         else:
-            tried = ", ".join(e.paths)
-            self.say(
-                ("  ↳ no JSONPath matched (tried ", "yellow"),
-                self.text(tried, "yellow"),
-                ("): the call fails with the answer's outline", "yellow"),
-            )
+            tried = self.text(", ".join(e.paths), "yellow")
+            self.say(self.words("narration.mcp.unmatched", "yellow", tried=tried))
 
     def _on_tool_end(self, e: ToolEndEvent) -> None:
-        self.say(*_lane(e), ("Observation: ", "bold"), self.text(e.observation, self.colour(e.tool)))
+        observation = self.text(e.observation, self.colour(e.tool))
+        self.say(*_lane(e), self.words("narration.observation", "bold", observation=observation))
 
     def _on_context_trimmed(self, e: ContextTrimmedEvent) -> None:
         self.say(
-            (
-                f"Context trimmed ({e.reason}): {e.messages_before} → {e.messages_after} messages, "
-                f"{e.tokens_before} → {e.tokens_after} tokens; dropped the {len(e.dropped)} oldest",
+            self.words(
+                "narration.context_trimmed",
                 "yellow",
+                reason=e.reason,
+                messages_before=e.messages_before,
+                messages_after=e.messages_after,
+                tokens_before=e.tokens_before,
+                tokens_after=e.tokens_after,
+                dropped=len(e.dropped),
             )
         )
 
     def _on_summarized(self, e: SummarizedEvent) -> None:
         self.say(
-            (
-                f"Summarized: {len(e.replaced)} messages replaced by one summary "
-                f"({e.messages_before} → {e.messages_after} messages, {e.tokens_before} → {e.tokens_after} "
-                "tokens): ",
+            self.words(
+                "narration.summarized",
                 "yellow",
-            ),
-            self.text(str(e.summary.get("content", "")), "yellow"),
+                replaced=len(e.replaced),
+                messages_before=e.messages_before,
+                messages_after=e.messages_after,
+                tokens_before=e.tokens_before,
+                tokens_after=e.tokens_after,
+                summary=self.text(str(e.summary.get("content", "")), "yellow"),
+            )
         )
 
     def _on_invalid_tool(self, e: InvalidToolEvent) -> None:
-        self.say(("Observation (invalid tool): ", "bold red"), self.text(e.observation, "red"))
+        self.say(self.words("narration.invalid_tool", "bold red", observation=self.text(e.observation, "red")))
 
     def _on_parse_error(self, e: ParseErrorEvent) -> None:
-        self.say(("Parse error: ", "bold red"), self.text(e.error, "red"))
+        self.say(self.words("narration.parse_error", "bold red", error=self.text(e.error, "red")))
         if e.handled:
-            self.say(("Observation (sent back): ", "bold"), self.text(e.observation, "red"))
+            observation = self.text(e.observation, "red")
+            self.say(self.words("narration.parse_error.sent_back", "bold", observation=observation))
 
     def _on_tool_error(self, e: ToolErrorEvent) -> None:
-        status = "handled, becomes the observation" if e.handled else "not handled, the run stops"
-        self.say(
-            *_lane(e),
-            ("Tool error in ", "bold red"),
-            self.text(e.tool, "bold red"),
-            (f" ({status}): ", "bold red"),
-            self.text(f"{e.error_type}: {e.message}", "red"),
-        )
+        key = "narration.tool_error.handled" if e.handled else "narration.tool_error.unhandled"
+        tool, error = self.text(e.tool, "bold red"), self.text(f"{e.error_type}: {e.message}", "red")
+        self.say(*_lane(e), self.words(key, "bold red", tool=tool, error=error))
 
     def _on_retry(self, e: RetryEvent) -> None:
-        self.say(
-            ("  retry ", "yellow"),
-            self.text(f"{e.target} {e.name!r}", "yellow"),
-            (f" after attempt {e.attempt}, waiting {float(e.delay):.2f}s: ", "yellow"),
-            self.text(e.error, "yellow"),
-        )
+        what, error = self.text(f"{e.target} {e.name!r}", "yellow"), self.text(e.error, "yellow")
+        delay = f"{float(e.delay):.2f}"
+        self.say(self.words("narration.retry", "yellow", what=what, attempt=e.attempt, delay=delay, error=error))
 
     def _on_rate_limit_wait(self, e: RateLimitWaitEvent) -> None:
-        self.say((f"  rate limiter held the call for {e.waited:.3f}s", "yellow"))
+        self.say(self.words("narration.rate_limit_wait", "yellow", waited=f"{e.waited:.3f}"))
 
     # A model that fails for good: breakers, fallbacks, degradation to rules, refusals.
     def _on_breaker_open(self, e: BreakerOpenEvent) -> None:
-        cause = (
-            "its half-open trial failed" if e.from_state == "half_open" else f"{e.failures} failures in {e.window:g}s"
-        )
+        if e.from_state == "half_open":
+            cause = self.words("narration.breaker.open.trial_failed", "red")
+        else:
+            cause = self.words("narration.breaker.open.failures", "red", failures=e.failures, window=f"{e.window:g}")
+        model, error = literal(e.model, "bold red"), literal(e.error, "red")
+        cool_down = f"{e.cool_down:g}"
         self.say(
-            ("  breaker OPEN for ", "bold red"),
-            literal(e.model, "bold red"),
-            (f" ({cause}; no calls for {e.cool_down:g}s): ", "red"),
-            literal(e.error, "red"),
+            self.words("narration.breaker.open", "red", model=model, cause=cause, cool_down=cool_down, error=error)
         )
 
     def _on_breaker_half_open(self, e: BreakerHalfOpenEvent) -> None:
-        self.say(
-            ("  breaker half-open for ", "yellow"),
-            literal(e.model, "yellow"),
-            (f" after {e.open_for:g}s: one trial call goes through", "yellow"),
-        )
+        model = literal(e.model, "yellow")
+        self.say(self.words("narration.breaker.half_open", "yellow", model=model, open_for=f"{e.open_for:g}"))
 
     def _on_breaker_closed(self, e: BreakerClosedEvent) -> None:
-        self.say(("  breaker closed for ", "green"), literal(e.model, "green"), (": the trial call worked", "green"))
+        self.say(self.words("narration.breaker.closed", "green", model=literal(e.model, "green")))
 
     def _on_fallback(self, e: FallbackEvent) -> None:
-        why = "refused unsent by its open breaker" if e.refused else f"failed for good ({e.error_type})"
-        self.say(
-            ("  fallback: ", "bold yellow"),
-            literal(e.failed_model, "bold"),
-            (f" {why}; ", "yellow"),
-            ("asking ", "yellow"),
-            literal(e.next_model, "bold"),
-            (" the same prompt", "yellow"),
-        )
+        failed, next_model = literal(e.failed_model, "bold"), literal(e.next_model, "bold")
+        key = "narration.fallback.refused" if e.refused else "narration.fallback.failed"
+        self.say(self.words(key, "yellow", failed=failed, next=next_model, error_type=e.error_type))
 
     def _on_llm_end(self, e: LLMEndEvent) -> None:
         if e.tool_call_id is None and e.text.strip():
             self._last_reply = e.text
         if e.answered_by:
-            self.say(("  (answered by ", "dim"), literal(e.answered_by, "bold"), (")", "dim"))
+            self.say(self.words("narration.answered_by", "dim", model=literal(e.answered_by, "bold")))
 
     def _on_plan_error(self, e: PlanErrorEvent) -> None:
-        self.say(
-            (f"  plan got no action ({e.failures}/{e.degrade_after} before the rules take over): ", "red"),
-            literal(f"{e.error_type}: {e.message}", "red"),
-        )
+        error = literal(f"{e.error_type}: {e.message}", "red")
+        failures, degrade_after = e.failures, e.degrade_after
+        self.say(self.words("narration.plan_error", "red", failures=failures, degrade_after=degrade_after, error=error))
 
     def _on_degrade(self, e: DegradeEvent) -> None:
-        head = f"Degraded to rules after {e.failures} failures in a row: "
         if e.rule is None:
-            self.say((head, "bold red"), ("no rule matches the question", "red"))
+            self.say(self.words("narration.degrade.no_rule", "bold red", failures=e.failures))
             return
-        self.say(
-            (head, "bold magenta"),
-            ("rule ", "magenta"),
-            literal(e.rule, "bold"),
-            (" → ", "magenta"),
-            literal(f"{e.tool}({e.tool_input!r})", "bold"),
-        )
+        rule, call = literal(e.rule, "bold"), literal(f"{e.tool}({e.tool_input!r})", "bold")
+        self.say(self.words("narration.degrade.rule", "magenta", failures=e.failures, rule=rule, call=call))
 
     def _on_refusal(self, e: RefusalEvent) -> None:
-        self.say((f"Refusal ({e.detected_by}), answered as plain text: ", "bold yellow"), literal(e.text, "yellow"))
+        text = literal(e.text, "yellow")
+        self.say(self.words("narration.refusal", "bold yellow", detected_by=e.detected_by, text=text))
 
     def _on_finish_check(self, e: FinishCheckEvent) -> None:
-        style = "bold green" if e.is_finish else "bold yellow"
-        self.say(
-            ("isinstance(output, AgentFinish) → ", "dim"),
-            (str(e.is_finish), style),
-            ("   (", "dim"),
-            self.text(e.output_type, "dim"),
-            (")", "dim"),
-        )
+        is_finish = Text(str(e.is_finish), "bold green" if e.is_finish else "bold yellow")
+        output_type = self.text(e.output_type, "dim")
+        self.say(self.words("narration.finish_check", "dim", is_finish=is_finish, output_type=output_type))
 
     def _on_limit_reached(self, e: LimitReachedEvent) -> None:
         self.say(
-            ("Stopped: ", "bold red"),
-            self.text(e.reason, "bold red"),
-            (f" reached after {e.iterations} iterations ({e.elapsed:.2f}s), early_stopping_method=", "bold red"),
-            self.text(e.early_stopping_method, "bold red"),
+            self.words(
+                "narration.limit_reached",
+                "bold red",
+                reason=self.text(e.reason, "bold red"),
+                iterations=e.iterations,
+                elapsed=f"{e.elapsed:.2f}",
+                method=self.text(e.early_stopping_method, "bold red"),
+            )
         )
 
     # Another framework's own steps (the Agents SDK's handoffs and guardrails, pydantic-ai's output retries).
@@ -339,14 +319,17 @@ class Narrator:
         )
 
     def _on_chain_end(self, e: ChainEndEvent) -> None:
-        self.say(("> Finished chain.", "bold"))
+        self.say(self.words("narration.finished", "bold"))
         answer = answer_of(e.outputs)
         if answer == "" and self._last_reply:  # an imported run whose export kept no output
             self.say(
-                ("Output: ", "bold"), self.text(self._last_reply, "bold green"), ("   (the last model reply)", "dim")
+                self.words("narration.output", "bold", answer=self.text(self._last_reply, "bold green")),
+                self.words("narration.output.last_reply", "dim"),
             )
             return
-        self.say(("Output: ", "bold"), self.text(answer, "bold green"))
+        self.say(self.words("narration.output", "bold", answer=self.text(answer, "bold green")))
 
     def _on_chain_error(self, e: ChainErrorEvent) -> None:
-        self.say(("> Chain failed: ", "bold red"), self.text(f"{e.error_type}: {e.message}", "red"))
+        self.say(
+            self.words("narration.chain_failed", "bold red", error=self.text(f"{e.error_type}: {e.message}", "red"))
+        )

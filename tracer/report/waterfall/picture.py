@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ... import i18n
 from ...trace.numpy_on_use import np
 
 # What a bar is; its colour and its glyph in the debugger and the HTML page follow from it.
@@ -49,9 +50,19 @@ class Lane:
 
     @property
     def name(self) -> str:
-        word = CATEGORIES[self.category]
-        numbered = self.number > 1 or self.overflow or self.category == 1
-        return f"{word} {self.number}{'+' if self.overflow else ''}" if numbered else word
+        return self.heading("en")
+
+    def heading(self, lang: str = "en") -> str:
+        """`model`, `tool 1`, `tool 8+` in `lang`."""
+        word = i18n.say(f"waterfall.lane.{CATEGORIES[self.category]}", lang)
+        if not (self.number > 1 or self.overflow or self.category == 1):
+            return word
+        return i18n.say(
+            "waterfall.lane.overflow" if self.overflow else "waterfall.lane.numbered",
+            lang,
+            lane=word,
+            number=self.number,
+        )
 
 
 @dataclass
@@ -84,23 +95,40 @@ class Waterfall:
     def t1(self) -> float:
         return float(self.end.max()) if len(self) else 0.0
 
+    def description(self, bar: int, lang: str = "en") -> str:
+        """One line for a bar in `lang`: what it is, when, how long, its events; its label, from the trace, kept."""
+        kind, label = BAR_KINDS[int(self.kind[bar])], self.labels[int(self.label[bar])]
+        what = (
+            label
+            if CATEGORY_OF[int(self.kind[bar])] == 3
+            else f"{i18n.say(f'waterfall.kind.{kind}', lang)} {label}".strip()
+        )
+        start, end = float(self.start[bar]), float(self.end[bar])
+        first, last = int(self.first[bar]), int(self.last[bar])
+        if first == last:
+            span = i18n.say("waterfall.bar.event", lang, seq=first)
+        else:
+            span = i18n.say("waterfall.bar.events", lang, first=first, last=last)
+        when = f"{start:.3f} s" if end == start else f"{start:.3f} → {end:.3f} s ({end - start:.3f} s)"
+        failed, unfinished = self.error_at[bar] == self.error_at[bar], self.running[bar]  # NaN: did not fail
+        notes = [
+            i18n.say(f"waterfall.bar.{note}", lang)
+            for note, on in (("failed", failed), ("unfinished", unfinished))
+            if on
+        ]
+        return " · ".join([what, when, span, *notes])
+
     def describe(self, bar: int, say: Callable[[str], str] = str) -> str:
-        """One line for a bar: what it is, when, how long, its events. `say` gives our own words (the
-        kind, "event", "failed") in the reader's language; the bar's label, from the trace, is kept."""
+        """The English description(bar) with `say` applied to each word: the debugger's pane's way until it
+        asks description(bar, lang); `say` must not be handed model or tool text (the label is kept as is)."""
         kind, label = BAR_KINDS[int(self.kind[bar])], self.labels[int(self.label[bar])]
         what = label if CATEGORY_OF[int(self.kind[bar])] == 3 else f"{say(kind.replace('_', ' '))} {label}".strip()
         start, end = float(self.start[bar]), float(self.end[bar])
         first, last = int(self.first[bar]), int(self.last[bar])
         span = f"{say('event')} {first}" if first == last else f"{say('events')} {first}–{last}"
         when = f"{start:.3f} s" if end == start else f"{start:.3f} → {end:.3f} s ({end - start:.3f} s)"
-        notes = [
-            n
-            for n, on in (
-                (say("failed"), self.error_at[bar] == self.error_at[bar]),
-                (say("unfinished"), self.running[bar]),
-            )
-            if on
-        ]
+        failed, unfinished = self.error_at[bar] == self.error_at[bar], self.running[bar]
+        notes = [say(note) for note, on in (("failed", failed), ("unfinished", unfinished)) if on]
         return " · ".join([what, when, span, *notes])
 
     # -- finding bars ---------------------------------------------------------------------------

@@ -1,0 +1,22 @@
+"""Words of the waterfall (the debugger's pane and the HTML page): lane names and one line per bar."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # A lane is named for its category, numbered when a category has several ("tool 2", "tool 8+": the last
+    # lane a category may have, holding every call that overlaps more).
+    "waterfall.lane.model": ("model", "模型"),
+    "waterfall.lane.tool": ("tool", "工具"),
+    "waterfall.lane.waits": ("waits", "等待"),
+    "waterfall.lane.events": ("events", "事件"),
+    "waterfall.lane.numbered": ("{lane} {number}", "{lane} {number}"),
+    "waterfall.lane.overflow": ("{lane} {number}+", "{lane} {number}+"),
+    # What a bar is, before its label from the trace ("model gpt-4o", "retry Search").
+    "waterfall.kind.model": ("model", "模型"),
+    "waterfall.kind.summary": ("summary", "摘要"),
+    "waterfall.kind.tool": ("tool", "工具"),
+    "waterfall.kind.retry": ("retry", "重试"),
+    "waterfall.kind.rate_limit": ("rate limit", "限流等待"),
+    "waterfall.bar.event": ("event {seq}", "事件 {seq}"),
+    "waterfall.bar.events": ("events {first}–{last}", "事件 {first}–{last}"),
+    "waterfall.bar.failed": ("failed", "失败"),
+    "waterfall.bar.unfinished": ("unfinished", "未结束"),
+}
