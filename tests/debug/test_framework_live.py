@@ -62,7 +62,7 @@ def test_events_come_one_at_a_time_in_order_and_s_steps_into_the_tool_with_its_r
                 assert any(f.function == "model_node" for f in frames)  # the graph's own frame, with its locals
     finally:
         run.close()
-    assert seqs == list(range(len(seqs))) and run.outcome == "the run finished"
+    assert seqs == list(range(len(seqs))) and str(run.outcome) == "the run finished"
     assert lines and lines[0][0] == "get_weather"
     assert repr("Beijing" if "Beijing" in city else "Shanghai") == lines[0][1]["city"]
     assert any("forecast" in seen for _, seen in lines)
@@ -89,7 +89,7 @@ def test_closing_mid_run_stops_it_and_keeps_the_events_so_far(tmp_path, monkeypa
     for _ in range(3):
         run.pull()
     kept = run.close()
-    assert run.finished and run.outcome == "the run was stopped"
+    assert run.finished and str(run.outcome) == "the run was stopped"
     assert kept is not None and len(kept.read_text(encoding="utf-8").splitlines()) >= 4  # header + 3 events
 
 

@@ -40,9 +40,11 @@ class FrameworkRun:
         root: str,
         model_step: str = "get_response",
         clock: Callable[[], float] = time.monotonic,
+        listener: Callable[[EventBase], None] | None = None,
         **meta: Any,
     ) -> None:
         self.writer = TraceWriter(path, environment_redactor(), source=source, **meta)
+        self.listener = listener  # told each event once written (a live debugger holds the run there)
         self.path = Path(path)
         self.events: list[EventBase] = []
         self.iteration = 0  # the model call being made or last made: the loop's round
@@ -69,6 +71,8 @@ class FrameworkRun:
         )
         self.events.append(event)
         self.writer(event)
+        if self.listener is not None:
+            self.listener(event)
         return event
 
     def start(self, question: str, tools: list[dict[str, Any]], settings: dict[str, Any]) -> None:

@@ -89,6 +89,9 @@ class TraceRecorder:
         """One event of class `cls`, made in `callback` for LangChain's run `run_id` (under `parent`);
         `stack` defaults to LangChain's loop frames on the stack now; `extra_origin` joins its origin;
         `at` is when it happened, when that was before now (a retry is known only when the next attempt starts)."""
+        waiting = getattr(self.listener, "before_event", None)
+        if waiting is not None:  # a live debugger lets one thread at a time make events (parallel tool calls)
+            waiting()
         stack = self.walk(sys._getframe(1)) if stack is None else stack
         source = stack[-1] if stack else SourceRef(file="(langchain)", line=0, function=callback)
         origin: dict[str, Any] = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 
 from executor.callee import callee_of
 from executor.events import (
+    EventBase,
     GuardrailEvent,
     HandoffEvent,
     LimitReachedEvent,
@@ -291,8 +293,18 @@ class OpenAIAgentsAdapter:
         answer: Answerer | None = None,
         meta: dict[str, Any] | None = None,
         observations: dict[str, str] | None = None,
+        listener: Callable[[EventBase], None] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
-        run = FrameworkRun(path, SOURCE, "Runner.run", vendor_tracing=VENDOR_EXPORT, **(meta or {}))
+        run = FrameworkRun(
+            path,
+            SOURCE,
+            "Runner.run",
+            vendor_tracing=VENDOR_EXPORT,
+            listener=listener,
+            clock=clock or time.monotonic,
+            **(meta or {}),
+        )
         tools = [{"name": t.name, "description": t.description} for t in agent.tools if isinstance(t, FunctionTool)]
         run.start(question, tools, {"agent": agent.name, "max_turns": self.max_turns})
         hooks = LoopscopeHooks(run)

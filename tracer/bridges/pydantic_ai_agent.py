@@ -9,13 +9,14 @@ which is also where a re-run is answered from the recording (through a `Function
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from executor.callee import callee_of
-from executor.events import OutputRetryEvent, ToolCallRecord, ToolEndEvent, ToolErrorEvent, ToolStartEvent
+from executor.events import EventBase, OutputRetryEvent, ToolCallRecord, ToolEndEvent, ToolErrorEvent, ToolStartEvent
 from executor.models.messages import render_messages
 
 from ..agents.frameworks import Answerer, RecordedReply
@@ -284,8 +285,18 @@ class PydanticAIAdapter:
         answer: Answerer | None = None,
         meta: dict[str, Any] | None = None,
         observations: dict[str, str] | None = None,
+        listener: Callable[[EventBase], None] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
-        run = FrameworkRun(path, SOURCE, "Agent.iter", model_step="request", **(meta or {}))
+        run = FrameworkRun(
+            path,
+            SOURCE,
+            "Agent.iter",
+            model_step="request",
+            listener=listener,
+            clock=clock or time.monotonic,
+            **(meta or {}),
+        )
         tools = self.tool_functions(agent)
         described = [{"name": n, "description": (f.__doc__ or "").strip()} for n, f in tools.items()]
         name = _model_name(agent.model)

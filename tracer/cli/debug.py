@@ -19,6 +19,7 @@ TYPE_CHECKING = False  # not typing's: see scenarios.py
 if TYPE_CHECKING:  # the printed run's (pipes, --print) and --live's: opening a trace in the debugger needs neither
     from rich.console import Console
 
+    from ..debug.framework_live import FrameworkLiveRun
     from ..debug.live_run import LiveRun
 
 
@@ -100,9 +101,15 @@ def narrate_trace(path: str | Path, console: Console) -> None:
             narrator(event)
 
 
-def _live_run(args: argparse.Namespace) -> LiveRun:
+def _live_run(args: argparse.Namespace) -> LiveRun | FrameworkLiveRun:
     # Only `debug --live` runs the executor (in a child process, multiprocessing): a trace opens without it.
     from executor import SystemClock
+
+    from .live_framework import framework_live_run  # late: it imports the user's agent
+
+    framework = framework_live_run(args)
+    if framework is not None:
+        return framework
 
     from ..debug.live_run import LiveRun
     from ..replay.verify import recorded_inputs  # late: see narrate_trace
@@ -132,7 +139,7 @@ def _live_run(args: argparse.Namespace) -> LiveRun:
         raise UsageError(str(error.args[0]) if error.args else str(error)) from None
 
 
-def _narrate_live(run: LiveRun, console: Console) -> None:
+def _narrate_live(run: LiveRun | FrameworkLiveRun, console: Console) -> None:
     from ..report.narration.narrator import Narrator  # late: see narrate_trace
     from ..report.text.literal import literal  # late: see narrate_trace
 

@@ -17,6 +17,7 @@ from .reenactment import Reenactment
 if TYPE_CHECKING:  # a live run, and the replay machinery behind it, load only when one is opened
     from concurrent.futures import ProcessPoolExecutor
 
+    from .framework_live import FrameworkLiveRun
     from .live_run import FrameSnapshot, LiveRun
 
 # Traces up to this many events are indexed before the window opens; bigger ones in the background.
@@ -146,7 +147,7 @@ class LiveStore:
     warning = None
     needs_background_index = False
 
-    def __init__(self, run: LiveRun) -> None:
+    def __init__(self, run: LiveRun | FrameworkLiveRun) -> None:
         from ..agents.user_agent import header_meta  # late: a live run has loaded it; a recording never needs it
 
         if run.trace_path is None:  # the session's title, its breakpoints file, diff and fork all name it

@@ -17,10 +17,12 @@ from pathlib import Path
 from types import FrameType
 from typing import cast
 
+from executor.callee import callee_of
 from executor.events import CalleeRef, ChainStartEvent, Event, EventBase
 
 from ..agents.framework_agent import FrameworkAgent
 from ..agents.frameworks import Answerer, answers_in_order, recorded_replies
+from ..i18n import Message, verbatim
 from ..trace.run_inputs import question_of
 from ..trace.transitions import Trace
 from .live_run import FrameSnapshot, Pulled, _function_snapshot, _snapshot
@@ -88,6 +90,17 @@ def _as_recorded(event: EventBase, frames: tuple[FrameSnapshot, ...]) -> tuple[F
     return tuple(kept) if kept else frames
 
 
+class _Listener:
+    """What the adapter tells of each event: handed to the debugger, and before it, the wait for the turn."""
+
+    def __init__(self, run: FrameworkLiveRun) -> None:
+        self.run = run
+        self.before_event = run.before_event
+
+    def __call__(self, event: EventBase) -> None:
+        self.run._hand_over(event, sys._getframe(1))
+
+
 class FrameworkLiveRun:
     """The debugger's view of a framework agent running now: pull() hands out its next event (or, after
     step_into, the next line of a user's tool), and nothing runs ahead of the person watching."""
@@ -100,7 +113,7 @@ class FrameworkLiveRun:
         self._path = Path(trace_path)
         self.clock = HeldClock()
         self.finished = False
-        self.outcome = ""
+        self.outcome: Message = verbatim("")  # how the run ended, once it has (str() of it: in English)
         self.line_stop: LineStop | None = None
         self.stepped_into: Event | None = None
         self._tools = agent.adapter.tool_functions(agent.agent)
@@ -109,6 +122,11 @@ class FrameworkLiveRun:
         self._thread: threading.Thread | None = None
         self._closing = False
         self._tracer: FunctionTracer | None = None
+        # One thread at a time makes events (a parallel tool call's worker, the graph's own thread): the one
+        # handing an event over holds the turn, and while a call is stepped into, its thread keeps it.
+        self._turn = threading.Condition()
+        self._holder: int | None = None
+        self._traced: int | None = None
 
     @property
     def trace_path(self) -> Path:
@@ -138,29 +156,43 @@ class FrameworkLiveRun:
                 self._path,
                 self.answer,
                 {**agent.header_meta(), "live": True},
-                listener=self._hand_over,
+                listener=_Listener(self),
                 clock=self.clock,
             )
-            outcome = "the run finished"
+            outcome = Message("debugger.run_finished")
         except _Stopped:
-            outcome = "the run was stopped"
+            outcome = Message("debugger.run_stopped")
         except Exception as error:  # the agent failed; its chain_error was handed out already
-            outcome = f"the run raised {type(error).__name__}: {error}"
+            outcome = Message("debugger.run_raised", {"error": f"{type(error).__name__}: {error}"})
         tracer, self._tracer = self._tracer, None
         if tracer is not None:  # a run stopped inside a traced function leaves no trace function behind
             tracer.uninstall()
         self.finished, self.outcome = True, outcome
         self._handed.put(None)
 
-    def _hand_over(self, event: EventBase) -> None:
+    def before_event(self) -> None:
+        """In a thread about to make an event: wait for the turn (see _turn), then take it."""
+        me = threading.get_ident()
+        with self._turn:
+            while not self._closing and (self._holder not in (None, me) or self._traced not in (None, me)):
+                self._turn.wait(0.05)
+            if self._closing:
+                raise _Stopped
+            self._holder = me
+
+    def _hand_over(self, event: EventBase, caller: FrameType | None) -> None:
         # In the thread that made the event (the framework's): its frames are the run's real ones.
         if self._closing:
             raise _Stopped
         self._end_tracing()  # a traced call has returned by the next event of its thread
-        self._handed.put((cast(Event, event), _as_recorded(event, run_frames(sys._getframe(1)))))
+        self._handed.put((cast(Event, event), _as_recorded(event, run_frames(caller))))
         self._wait_for_debugger()
-        if self._tracer is not None:  # `s` at this tool_start: the tool runs next, in this thread
-            self._tracer.install()
+        with self._turn:
+            if self._tracer is not None:  # `s` at this tool_start: the tool runs next, in this thread
+                self._tracer.install()
+                self._traced = threading.get_ident()
+            self._holder = None
+            self._turn.notify_all()
 
     def _gate(self, stop: LineStop) -> None:
         self._handed.put(stop)
@@ -182,6 +214,10 @@ class FrameworkLiveRun:
             return f"{getattr(event, 'tool', '?')} is not one of this agent's Python tool functions"
         return None
 
+    def tool_callees(self) -> dict[str, CalleeRef | None]:
+        """Where each of the agent's tool functions is, known before any runs (line breakpoints reach them)."""
+        return {name: callee_of(function) for name, function in self._tools.items()}
+
     def traced_tools(self) -> frozenset[str]:
         return frozenset(
             name
@@ -202,9 +238,10 @@ class FrameworkLiveRun:
     def _end_tracing(self) -> None:
         """In the thread a traced call ran on, once it made its next event: the tracer goes (another
         thread's event, a parallel call's, leaves it where it is)."""
-        tracer = self._tracer
-        if tracer is not None and threading.get_ident() in tracer.threads:
-            self._tracer = None
+        if self._traced != threading.get_ident():
+            return
+        tracer, self._tracer, self._traced = self._tracer, None, None
+        if tracer is not None:  # the tracer may have let go of the thread already, when the call returned
             tracer.uninstall()
 
     def disarm(self) -> None:
@@ -223,6 +260,8 @@ class FrameworkLiveRun:
         """Stop the run where it is; the trace holds every event up to there."""
         if self._thread is not None and not self.finished:
             self._closing = True
+            with self._turn:
+                self._turn.notify_all()
             self._wanted.release()
             self._thread.join(timeout=5)
         return self._path if self._path.exists() else None
@@ -253,7 +292,7 @@ class FrameworkRunAhead:
         self._made: list[Event] = []
         self._found: dict[tuple[str, str | None, int], Pulled] = {}
         self.pulled: list[Pulled | None] = []
-        self.outcome: str | None = None
+        self.outcome: Message | None = None
 
     def run_to(self, count: int) -> None:
         while len(self.pulled) < count and self.outcome is None:

@@ -105,7 +105,9 @@ def callee_book(store: Any) -> Callees:
     for a recording the callee of each tool's first tool_start (cached until the index grows)."""
     run = getattr(store, "run", None)
     if run is not None:
-        tools = {tool.name: tool.callee for tool in run.executor.tools}
+        # A framework agent's run knows its tools' functions itself; loopscope's own run, its executor's tools.
+        known = getattr(run, "tool_callees", None)
+        tools = known() if known is not None else {tool.name: tool.callee for tool in run.executor.tools}
         return lambda: tools
     cache: dict[str, Any] = {"size": -1, "callees": {}}
 

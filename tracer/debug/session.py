@@ -26,6 +26,7 @@ from .source_map import FrameLocation, definition_line, frame_locations
 from .stepping import Motion, MotionSearch, Stop
 
 if TYPE_CHECKING:
+    from .framework_live import FrameworkLiveRun
     from .live_run import LiveRun
 
 SEARCH_BATCH = 20_000  # lines between checks for a newer search and releases of read pages
@@ -284,7 +285,7 @@ def build_session(
     *,
     stops: Sequence[Any] | None = None,
     title: str | None = None,
-    live: LiveRun | None = None,
+    live: LiveRun | FrameworkLiveRun | None = None,
     options: DebuggerOptions = DEFAULT_OPTIONS,
     wait_for_locals: bool = False,
 ) -> DebugSession:

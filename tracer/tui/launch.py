@@ -15,6 +15,7 @@ from ..trace.literal_text import scrub
 from .app import DebuggerApp
 
 if TYPE_CHECKING:
+    from ..debug.framework_live import FrameworkLiveRun
     from ..debug.live_run import LiveRun
 
 __all__ = ["build_session", "open_debugger"]  # build_session lives in session.py; tests import it from here
@@ -36,7 +37,7 @@ def open_debugger(
     options: DebuggerOptions = DEFAULT_OPTIONS,
     stops: Sequence[Any] | None = None,
     title: str | None = None,
-    live: LiveRun | None = None,
+    live: LiveRun | FrameworkLiveRun | None = None,
     message: Message | str | None = None,
 ) -> int:
     """Run the debugger until the user quits; returns the exit code.

@@ -64,9 +64,11 @@ def opened_message(name: str, number: int, session: DebugSession) -> Message:
     if number + 1 < parts:
         said = said.then(Message("debugger.other_part"))
     if isinstance(session.store, LiveStore):
+        from ...debug.live_run import LiveRun  # late: a live tutorial has loaded it; a recorded one never needs it
         from ...debug.own_agent_run import live_tutorial_message
 
-        said = said.then(live_tutorial_message(session.store.run))
+        if isinstance(session.store.run, LiveRun):  # a tutorial's own run, not a framework agent's
+            said = said.then(live_tutorial_message(session.store.run))
     return said
 
 
