@@ -13,7 +13,7 @@ LANGUAGES: tuple[Language, ...] = ("en", "zh")
 
 # Each area of the program keeps its messages in a module of its own here; every module holds a dict
 # MESSAGES = {key: (English, Chinese)}, keys prefixed by the area so that no two modules can collide.
-_AREAS = ("common", "exercise", "predict")
+_AREAS = ("common", "exercise", "predict", "score")
 
 
 @functools.cache
