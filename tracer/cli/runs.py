@@ -12,12 +12,20 @@ from pathlib import Path
 
 from ..debug.shipped import user_fork_dir
 from ..report.cost.prices import ENV_PRICES, PriceTable
-from ..runs.aggregates import by_model, by_tool
+from ..runs.aggregates import by_model, by_tool, score_names_of
 from ..runs.catalogue import Catalogue, chosen_location
 from ..runs.charts import run_charts
-from ..runs.columns import MODEL_COLUMNS, TOOL_COLUMNS, Column, run_columns, screen_columns
+from ..runs.columns import (
+    MODEL_COLUMNS,
+    TOOL_COLUMNS,
+    Column,
+    model_score_columns,
+    run_columns,
+    score_names,
+    screen_columns,
+)
 from ..runs.listing import RunList, list_runs
-from ..runs.run_fields import RUN_FIELDS, sort_key
+from ..runs.run_fields import RUN_FIELDS, is_run_field, sort_key
 from ..runs.run_row import RunRow
 from ..runs.where import ConditionError, RunCondition
 from ..trace.literal_text import escape_controls_in_json, scrub
@@ -89,8 +97,8 @@ def sort_order(text: str | None) -> tuple[str, bool] | None:
     if not text:
         return None
     name = text.removeprefix("-")
-    if name not in RUN_FIELDS:
-        raise UsageError(f"--sort {scrub(text)!r}: not a run field; use one of {', '.join(RUN_FIELDS)}")
+    if not is_run_field(name):
+        raise UsageError(f"--sort {scrub(text)!r}: not a run field; use one of {', '.join(RUN_FIELDS)}, or score.NAME")
     return name, text.startswith("-")
 
 
@@ -156,8 +164,10 @@ def run(args: argparse.Namespace) -> int:
                 os.environ[ENV_PRICES] = str(args.prices)
             from ..tui.runs_app import open_runs  # Textual: printing never loads it
 
-            return open_runs(listing, rows, order, args.where, screen_columns(shown_from(args)), lang)
-        _print_table(listing, rows, run_columns(shown_from(args)), lang)
+            return open_runs(
+                listing, rows, order, args.where, screen_columns(shown_from(args), score_names(rows)), lang
+            )
+        _print_table(listing, rows, run_columns(shown_from(args), score_names(rows)), lang)
         return 0
     finally:
         catalogue.close()
@@ -202,7 +212,8 @@ def _aggregate(rows: Sequence[RunRow], args: argparse.Namespace, prices: PriceTa
         if args.json:
             _print_json(stat.to_json() for stat in models)
         else:
-            print("\n".join(stats_lines(models, MODEL_COLUMNS, _localiser(lang))))
+            columns = [*MODEL_COLUMNS, *model_score_columns(score_names_of(models))]
+            print("\n".join(stats_lines(models, columns, _localiser(lang))))
     print(scrub(f"over {len(readable):,} run(s)"), file=sys.stderr)
     return 0
 

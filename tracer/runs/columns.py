@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -58,9 +58,25 @@ class Column:
     numeric: bool = False  # right-aligned
 
 
-def run_columns(base: str | None = None) -> list[Column]:
-    """The run table's columns; paths are shown relative to `base` (default: the current folder)."""
-    return [
+def score_cell(value: float | str | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value:g}" if isinstance(value, float) else value
+
+
+def score_names(rows: Iterable[RunRow]) -> list[str]:
+    """Every score name the rows carry, in order of name: one column each."""
+    return sorted({name for row in rows for name in row.scores})
+
+
+def _score_column(name: str) -> Column:
+    return Column(f"score.{name}", name, lambda row: score_cell(row.scores.get(name)), numeric=True)
+
+
+def run_columns(base: str | None = None, scores: Sequence[str] = ()) -> list[Column]:
+    """The run table's columns; paths are shown relative to `base` (default: the current folder); one
+    column per score name in `scores`, before the note."""
+    columns = [
         Column("path", "path", lambda row: shown_path(row.path, base)),
         Column("name", "name", lambda row: row.name),
         Column("outcome", "outcome", lambda row: row.outcome),
@@ -73,14 +89,14 @@ def run_columns(base: str | None = None) -> list[Column]:
         Column("duration", "time", lambda row: seconds(row.duration), numeric=True),
         Column("model", "model", models_cell),
         Column("recorded", "recorded", recorded_cell),
-        Column("detail", "note", lambda row: row.detail),
     ]
+    return [*columns, *(_score_column(name) for name in scores), Column("detail", "note", lambda row: row.detail)]
 
 
-def screen_columns(base: str | None = None) -> list[Column]:
+def screen_columns(base: str | None = None, scores: Sequence[str] = ()) -> list[Column]:
     """The columns for a terminal's width: the path moves to the end (the table shows the highlighted
     run's whole path under it), so the counts, tokens and cost fit in 120 columns."""
-    columns = run_columns(base)
+    columns = run_columns(base, scores)
     return [*columns[1:-1], columns[0], columns[-1]]
 
 
@@ -102,3 +118,12 @@ MODEL_COLUMNS: list[tuple[str, Callable[[ModelStats], str], bool]] = [
     ("fallbacks", lambda s: count(s.fallbacks), True),
     ("runs", lambda s: count(s.runs), True),
 ]
+
+
+def model_score_columns(names: Sequence[str]) -> list[tuple[str, Callable[[ModelStats], str], bool]]:
+    """`--by model`: one column per numeric score, its mean over the model's scored runs."""
+    return [(f"mean {name}", _mean_cell(name), True) for name in names]
+
+
+def _mean_cell(name: str) -> Callable[[ModelStats], str]:
+    return lambda s: score_cell(s.scores.get(name))
