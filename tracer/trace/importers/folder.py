@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..annotations import append_score
 from ..header import utc_stamp
 from ..redact import Redactor, default_redactor
 from ..writer import TraceWriter
@@ -24,6 +25,7 @@ class Written:
     recognised: str
     events: int
     notes: list[str]
+    trace_id: str | None = None  # the source's id of the trace
 
 
 @dataclass
@@ -60,6 +62,8 @@ def write_trace(conversion: Conversion, source: Path, out: Path, redactor: Redac
         writer.discard()
         raise
     writer.close()
+    for score in conversion.scores:  # after the events, as `loopscope score` adds them
+        append_score(out, score)
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -87,4 +91,4 @@ def written_one_by_one(imported: Imported, folder: str | os.PathLike[str]) -> It
         conversion = imported.converted(index, keep=False)
         out = folder / file_name(conversion.name, conversion.trace_id, index + 1, taken)
         write_trace(conversion, imported.path, out, redactor)
-        yield Written(out, conversion.recognised, len(conversion.events), conversion.notes)
+        yield Written(out, conversion.recognised, len(conversion.events), conversion.notes, conversion.trace_id)

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .scores import langfuse_scores
 from ..format_error import TraceFormatError
 from .framework_spans import merge_emitter_events
 from .run_events import events_from_root, rooted
@@ -110,6 +111,7 @@ class Imported:
         conversion = Conversion(
             self.format, recognised, events, warnings, info.trace_id, prepared.name, plain, started=started
         )
+        conversion.scores = langfuse_scores(info.scores) if self.format == "langfuse" else []
         if keep:
             trace.conversion = conversion
         return conversion
