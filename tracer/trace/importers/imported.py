@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .scores import langfuse_scores
 from ..format_error import TraceFormatError
 from .framework_spans import merge_emitter_events
 from .run_events import events_from_root, rooted
+from .scores import langfuse_scores
 from .shape import quoted
 from .spans import LLM, TOOL, Conversion, Span, TraceInfo, plain_name
 
