@@ -70,8 +70,9 @@ def _attributes(found: Any) -> list[dict[str, Any]]:
 
 def otlp_span(span: dict[str, Any]) -> dict[str, Any]:
     """One span of Phoenix's REST answer as an OTLP JSON span."""
-    context = span.get("context") if isinstance(span.get("context"), dict) else {}
-    attributes = dict(span.get("attributes")) if isinstance(span.get("attributes"), dict) else {}
+    found_context, found_attributes = span.get("context"), span.get("attributes")
+    context: dict[str, Any] = found_context if isinstance(found_context, dict) else {}
+    attributes: dict[str, Any] = dict(found_attributes) if isinstance(found_attributes, dict) else {}
     kind = span.get("span_kind")
     if isinstance(kind, str) and kind not in ("", "UNKNOWN") and SPAN_KIND not in attributes:
         attributes[SPAN_KIND] = kind

@@ -39,7 +39,7 @@ class PhoenixSource:
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
     """A redirect is refused: it would carry the API key to wherever the server points."""
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
         raise PhoenixError(f"the Phoenix server redirected to {scrub(newurl)[:200]}; give that address instead")
 
 
