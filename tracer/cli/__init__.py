@@ -33,6 +33,7 @@ COMMANDS = {
     "fixtures": "check that recorded fixtures are current with the code, or re-record them (--rerecord)",
     "runs": "list every run under some folders: outcome, errors, tokens, cost; filter, sort, add up, export",
     "tests": "turn recorded runs into pytest regression tests (`tests add TRACE...`)",
+    "score": "attach a score (a number or a label) to a run, appended to its trace; `runs` shows and filters on it",
 }
 # Subcommands whose module name differs from the command (`import` is a Python keyword).
 MODULES = {"import": "import_trace"}

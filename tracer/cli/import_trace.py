@@ -34,7 +34,22 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "tool call with its input and output. `debug`, `diff` and `export` open such "
         "files directly; this keeps the converted traces.",
     )
-    p.add_argument("file", metavar="FILE", help="the other tool's trace (JSON or JSON lines)")
+    p.add_argument("file", metavar="FILE", nargs="?", help="the other tool's trace (JSON or JSON lines)")
+    p.add_argument(
+        "--phoenix",
+        metavar="URL",
+        help="pull the traces from a Phoenix server's REST API instead of a file (e.g. http://127.0.0.1:6006; "
+        "PHOENIX_API_KEY is sent when set); -o is then a folder",
+    )
+    p.add_argument(
+        "--project", default="default", metavar="NAME", help="with --phoenix: the project (default: default)"
+    )
+    p.add_argument(
+        "--since",
+        metavar="WHEN",
+        help="with --phoenix: only spans that started since WHEN: a UTC date or time (2026-12-01, "
+        "2026-12-01T18:00) or an age (30m, 2h, 7d)",
+    )
     p.add_argument(
         "-o",
         "--output",
@@ -68,6 +83,12 @@ def _collector_paused() -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.phoenix:
+        return _from_phoenix(args)
+    if args.file is None:
+        raise UsageError("name the file to import, or pull from a Phoenix server with --phoenix URL")
+    if args.since or args.project != "default":
+        raise UsageError("--since and --project go with --phoenix URL")
     source, out = Path(args.file), Path(args.output)
     check_output(out, [source], force=True)  # what it writes is a trace: -o may replace an older one
     if not source.is_file():  # a FIFO or /dev/zero would be read forever: say what it is
@@ -78,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             if _is_folder(out) and args.trace_id is None:
                 with _collector_paused():
-                    return _to_folder(source, import_to_folder(source, out, report), out, report)
+                    return _to_folder(source.name, import_to_folder(source, out, report), out, report)
             imported = convert_all(source, report)
             report("making events", 0, 0)
             conversion = imported.pick(args.trace_id)
@@ -94,7 +115,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _to_folder(source: Path, imported: FolderImport, folder: Path, report: Report) -> int:
+def _from_phoenix(args: argparse.Namespace) -> int:
+    # Late: only --phoenix needs the HTTP client.
+    from ..trace.importers.phoenix import import_from_phoenix
+    from ..trace.importers.phoenix_client import PhoenixError
+    from .phoenix_import import phoenix_source
+
+    if args.file is not None:
+        raise UsageError(f"give a file or --phoenix URL, not both ({scrub(args.file)!r} and {scrub(args.phoenix)!r})")
+    source, folder = phoenix_source(args), Path(args.output)
+    if folder.suffix.lower() in (".jsonl", ".json") or folder.is_file():
+        raise UsageError(f"-o {scrub(args.output)}: with --phoenix, -o names a folder (one trace file per trace id)")
+    check_output(folder, [], force=True)
+    with progress_bar("importing") as report:
+        try:
+            with _collector_paused():
+                imported = import_from_phoenix(source, folder, report)
+                return _to_folder(f"Phoenix {source.url} ({source.project})", imported, folder, report)
+        except (PhoenixError, ImportProblem, TraceWriteError) as problem:
+            raise UsageError(str(problem)) from None
+
+
+def _to_folder(source: str, imported: FolderImport, folder: Path, report: Report) -> int:
     notes: Counter[str] = Counter()
     events = traces = 0
     try:
@@ -112,9 +154,7 @@ def _to_folder(source: Path, imported: FolderImport, folder: Path, report: Repor
         ) from None
     _warn(list(notes), notes if imported.traces > 1 else None)
     lossy = f", with {len(notes)} different warning(s)" if notes else ""
-    print(
-        scrub(f"{source.name}: {imported.label}, {traces:,} trace(s) → {events:,} events written to {folder}/{lossy}")
-    )
+    print(scrub(f"{source}: {imported.label}, {traces:,} trace(s) → {events:,} events written to {folder}/{lossy}"))
     return 0
 
 

@@ -12,13 +12,21 @@ from pathlib import Path
 
 from ..debug.shipped import user_fork_dir
 from ..i18n import say
-from ..runs.aggregates import by_model, by_tool
+from ..runs.aggregates import by_model, by_tool, score_names_of
 from ..runs.catalogue import ENV_CATALOGUE, Catalogue, chosen_location
 from ..runs.charts import run_charts
-from ..runs.columns import MODEL_COLUMNS, TOOL_COLUMNS, Column, run_columns, screen_columns
+from ..runs.columns import (
+    MODEL_COLUMNS,
+    TOOL_COLUMNS,
+    Column,
+    model_score_columns,
+    run_columns,
+    score_names,
+    screen_columns,
+)
 from ..runs.listing import RunList, list_runs
 from ..runs.options import RunsOptions
-from ..runs.run_fields import RUN_FIELDS, sort_key
+from ..runs.run_fields import RUN_FIELDS, is_run_field, sort_key
 from ..runs.run_row import RunRow
 from ..runs.where import ConditionError, RunCondition
 from ..trace.literal_text import escape_controls_in_json, scrub
@@ -91,7 +99,7 @@ def sort_order(text: str | None, lang: str = "en") -> tuple[str, bool] | None:
     if not text:
         return None
     name = text.removeprefix("-")
-    if name not in RUN_FIELDS:
+    if not is_run_field(name):
         raise UsageError(say("runs.error.sort", lang, given=scrub(text), fields=", ".join(RUN_FIELDS)))
     return name, text.startswith("-")
 
@@ -171,8 +179,9 @@ def run(args: argparse.Namespace) -> int:
         if can_show_debugger() and not options.as_text:
             from ..tui.runs_app import open_runs  # Textual (about 0.3 s): printing never loads it
 
-            return open_runs(listing, rows, options, screen_columns(options.shown_below))
-        _print_table(listing, rows, run_columns(options.shown_below), options.lang)
+            scores = score_names(rows)
+            return open_runs(listing, rows, options, screen_columns(options.shown_below, scores))
+        _print_table(listing, rows, run_columns(options.shown_below, score_names(rows)), options.lang)
         return 0
     finally:
         catalogue.close()
@@ -220,7 +229,8 @@ def _aggregate(rows: Sequence[RunRow], options: RunsOptions) -> int:
         if options.as_json:
             _print_json(stat.to_json() for stat in models)
         else:
-            print("\n".join(stats_lines(models, MODEL_COLUMNS, lang)))
+            columns = [*MODEL_COLUMNS, *model_score_columns(score_names_of(models))]
+            print("\n".join(stats_lines(models, columns, lang)))
     print(scrub(say("runs.summary.over", lang, runs=f"{len(readable):,}")), file=sys.stderr)
     return 0
 

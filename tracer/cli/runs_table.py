@@ -43,9 +43,9 @@ def runs_lines(rows: Sequence[RunRow], columns: Sequence[Column], lang: str = "e
 def stats_lines(
     items: Sequence[Item], columns: Sequence[tuple[str, Callable[[Item], str], bool]], lang: str = "en"
 ) -> list[str]:
-    """A --by table; each column's title is the message runs.stats.KEY."""
+    """A --by table; each column's title is the message runs.stats.KEY (a score's `mean NAME` as it is)."""
     return text_table(
-        [say(f"runs.stats.{key}", lang) for key, _cell, _numeric in columns],
+        [key if key.startswith("mean ") else say(f"runs.stats.{key}", lang) for key, _cell, _numeric in columns],
         [[cell(item) for _title, cell, _numeric in columns] for item in items],
         [numeric for _title, _cell, numeric in columns],
     )

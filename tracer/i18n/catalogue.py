@@ -32,6 +32,7 @@ _AREAS = (
     "events",
     "exercise",
     "predict",
+    "score",
 )
 
 

@@ -61,8 +61,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "runs.wrote_charts": ("wrote the charts of {runs} run(s) to {path}", "已把 {runs} 次运行的图表写入 {path}"),
     # What the user got wrong, said before anything is read.
     "runs.error.sort": (
-        "--sort {given!r}: not a run field; use one of {fields}",
-        "--sort {given!r}：不是运行字段；请用其中之一：{fields}",
+        "--sort {given!r}: not a run field; use one of {fields}, or score.NAME",
+        "--sort {given!r}：不是运行字段；请用其中之一：{fields}，或 score.名字",
     ),
     "runs.error.where": ("--where {given!r}: {problem}", "--where {given!r}：{problem}"),
     # --export-otlp: the selected runs' spans to a collector

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..report.cost.prices import PriceTable
@@ -50,6 +50,7 @@ class ModelStats:
     failures: int  # failed attempts: its retries and the fallbacks away from it
     fallbacks: int  # times another model took over from it
     runs: int
+    scores: dict[str, float] = field(default_factory=dict)  # each numeric score's mean over its scored runs
 
     @property
     def tokens(self) -> int:
@@ -84,8 +85,25 @@ def by_tool(rows: Iterable[RunRow]) -> list[ToolStats]:
     return sorted(stats, key=lambda s: (-s.calls, s.tool))
 
 
+def _score_means(rows: Sequence[RunRow]) -> dict[str, dict[str, float]]:
+    """model -> score name -> mean of that numeric score over the runs the model answered in (labels
+    have no mean; a run counts once per model, whatever the number of its calls)."""
+    values: defaultdict[str, defaultdict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        for model in {use.model for use in row.model_uses if use.calls}:
+            for name, value in row.scores.items():
+                if isinstance(value, float):
+                    values[model][name].append(value)
+    return {model: {name: sum(v) / len(v) for name, v in named.items()} for model, named in values.items()}
+
+
+def score_names_of(stats: Iterable[ModelStats]) -> list[str]:
+    return sorted({name for stat in stats for name in stat.scores})
+
+
 def by_model(rows: Iterable[RunRow], prices: PriceTable) -> list[ModelStats]:
-    """Per model: calls answered, tokens, cost, failures and fallbacks, most called first."""
+    """Per model: calls answered, tokens, cost, failures, fallbacks and mean scores, most called first."""
+    rows = list(rows)
     sums: dict[str, list[int]] = {}  # calls, prompt, completion, failures, fallbacks, runs, estimated
     for row in rows:
         for use in row.model_uses:
@@ -94,12 +112,24 @@ def by_model(rows: Iterable[RunRow], prices: PriceTable) -> list[ModelStats]:
                 (use.calls, use.prompt_tokens, use.completion_tokens, use.failures, use.fallbacks, 1, use.estimated)
             ):
                 tally[at] += int(value)
+    means = _score_means(rows)
     stats = []
     for model, (calls, prompt, completion, failures, fallbacks, runs, estimated) in sums.items():
         price = prices.price(model)
         cost = (prompt * price.input + completion * price.output) / 1e6 if price else None
         priced_as = bool(price and price.priced_as)
         stats.append(
-            ModelStats(model, calls, prompt, completion, cost, bool(estimated) or priced_as, failures, fallbacks, runs)
+            ModelStats(
+                model,
+                calls,
+                prompt,
+                completion,
+                cost,
+                bool(estimated) or priced_as,
+                failures,
+                fallbacks,
+                runs,
+                means.get(model, {}),
+            )
         )
     return sorted(stats, key=lambda s: (-s.calls, s.model))

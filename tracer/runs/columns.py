@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -56,9 +56,10 @@ class Column:
     key: str  # the run field it sorts by (tracer/runs/run_fields.py); its title is the message runs.column.KEY
     cell: Callable[[RunRow], str]
     numeric: bool = False  # right-aligned
+    label: str | None = None  # a heading of the run's own (a score's name), the same in every language
 
     def heading(self, lang: str = "en") -> str:
-        return say(f"runs.column.{self.key}", lang)
+        return self.label if self.label is not None else say(f"runs.column.{self.key}", lang)
 
     @property
     def title(self) -> str:
@@ -66,9 +67,25 @@ class Column:
         return self.heading("en")
 
 
-def run_columns(base: str | None = None) -> list[Column]:
-    """The run table's columns; paths are shown relative to `base` (default: the current folder)."""
-    return [
+def score_cell(value: float | str | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value:g}" if isinstance(value, float) else value
+
+
+def score_names(rows: Iterable[RunRow]) -> list[str]:
+    """Every score name the rows carry, in order of name: one column each."""
+    return sorted({name for row in rows for name in row.scores})
+
+
+def _score_column(name: str) -> Column:
+    return Column(f"score.{name}", lambda row: score_cell(row.scores.get(name)), numeric=True, label=name)
+
+
+def run_columns(base: str | None = None, scores: Sequence[str] = ()) -> list[Column]:
+    """The run table's columns; paths are shown relative to `base` (default: the current folder); one
+    column per score name in `scores`, before the note."""
+    columns = [
         Column("path", lambda row: shown_path(row.path, base)),
         Column("name", lambda row: row.name),
         Column("outcome", lambda row: row.outcome),
@@ -81,14 +98,14 @@ def run_columns(base: str | None = None) -> list[Column]:
         Column("duration", lambda row: seconds(row.duration), numeric=True),
         Column("model", models_cell),
         Column("recorded", recorded_cell),
-        Column("detail", lambda row: row.detail),
     ]
+    return [*columns, *(_score_column(name) for name in scores), Column("detail", lambda row: row.detail)]
 
 
-def screen_columns(base: str | None = None) -> list[Column]:
+def screen_columns(base: str | None = None, scores: Sequence[str] = ()) -> list[Column]:
     """The columns for a terminal's width: the path moves to the end (the table shows the highlighted
     run's whole path under it), so the counts, tokens and cost fit in 120 columns."""
-    columns = run_columns(base)
+    columns = run_columns(base, scores)
     return [*columns[1:-1], columns[0], columns[-1]]
 
 
@@ -111,3 +128,12 @@ MODEL_COLUMNS: list[tuple[str, Callable[[ModelStats], str], bool]] = [
     ("fallbacks", lambda s: count(s.fallbacks), True),
     ("runs", lambda s: count(s.runs), True),
 ]
+
+
+def model_score_columns(names: Sequence[str]) -> list[tuple[str, Callable[[ModelStats], str], bool]]:
+    """`--by model`: one column per numeric score, its mean over the model's scored runs (headed `mean NAME`)."""
+    return [(f"mean {name}", _mean_cell(name), True) for name in names]
+
+
+def _mean_cell(name: str) -> Callable[[ModelStats], str]:
+    return lambda s: score_cell(s.scores.get(name))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..trace.annotations import NAME
 from .run_row import RunRow
 
 # name -> (type, the row's value). Numbers compare with numbers, text with quoted text, lists with `in`.
@@ -42,13 +43,34 @@ RUN_FIELDS: dict[str, tuple[str, Callable[[RunRow], Any]]] = {
 MAY_BE_NONE = {"run_id", "scenario", "agent", "parent", "imported", "cost", "duration"}
 
 
+SCORE_PREFIX = "score."  # `score.helpful`: the run's latest score of that name (a number or a label)
+
+
+def score_name(name: str) -> str | None:
+    """ "helpful" for "score.helpful"; None for any other word."""
+    if name.startswith(SCORE_PREFIX) and NAME.fullmatch(name[len(SCORE_PREFIX) :]):
+        return name[len(SCORE_PREFIX) :]
+    return None
+
+
+def is_run_field(name: str) -> bool:
+    """A word --sort takes: a run field, or score.NAME."""
+    return name in RUN_FIELDS or score_name(name) is not None
+
+
 def run_value(row: RunRow, name: str) -> Any:
+    score = score_name(name)
+    if score is not None:
+        return row.scores.get(score)
     return RUN_FIELDS[name][1](row)
 
 
 def sort_key(name: str, descending: bool = False) -> Callable[[RunRow], tuple[Any, ...]]:
     """A key ordering rows by run field `name`; a run without the value (no cost, unreadable) sorts
     last either way, and ties keep path order."""
+    score = score_name(name)
+    if score is not None:
+        return _score_key(score, descending)
     kind, value_of = RUN_FIELDS[name]
 
     def key(row: RunRow) -> tuple[Any, ...]:
@@ -60,6 +82,20 @@ def sort_key(name: str, descending: bool = False) -> Callable[[RunRow], tuple[An
         if descending:
             value = -value if kind == "number" else _Reversed(value)
         return (0, value, row.path)
+
+    return key
+
+
+def _score_key(score: str, descending: bool) -> Callable[[RunRow], tuple[Any, ...]]:
+    """Numbers first (by value), then labels (as text), then runs without the score."""
+
+    def key(row: RunRow) -> tuple[Any, ...]:
+        value = row.scores.get(score)
+        if value is None:
+            return (2, 0, row.path)
+        if isinstance(value, str):
+            return (1, _Reversed(value) if descending else value, row.path)
+        return (0, -value if descending else value, row.path)
 
     return key
 

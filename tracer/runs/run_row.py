@@ -75,6 +75,7 @@ class RunRow(BaseModel):
     cost: float | None = None  # dollars, set by `priced`; None when no call could be priced
     cost_estimated: bool = False  # tokens counted here, or a free model priced as a real one
     unpriced: tuple[str, ...] = ()  # models that answered but have no price
+    scores: dict[str, float | str] = {}  # each score name's latest value (tracer/trace/annotations.py)
 
     @property
     def errors(self) -> int:

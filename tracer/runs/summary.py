@@ -11,6 +11,7 @@ from executor.events import Event, LLMStartEvent
 from executor.states import state_of
 
 from ..report.cost.prices import PriceTable, call_costs
+from ..trace.annotations import latest_by_name
 from ..trace.format_error import TraceFormatError
 from ..trace.header import stamp_seconds
 from ..trace.kept_partial import INTERRUPTED
@@ -261,6 +262,7 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
             kinds=dict(tally.kinds),
             tools=(*tally.tools, *tally.unfinished_tools()),
             model_uses=tally.model_uses(),
+            scores=latest_by_name(trace.scores),
         )
     return Summary(row, frozenset(tally.shapes))
 

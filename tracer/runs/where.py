@@ -11,7 +11,7 @@ from ..debug.condition_language import BoolOp, Compare, ConditionError, Field, L
 from ..debug.conditions import MISSING, Condition, Resolve, kinds_having, resolve_in
 from ..trace.format_error import TraceFormatError
 from ..trace.reader import TraceFile
-from .run_fields import MAY_BE_NONE, RUN_FIELDS, run_value
+from .run_fields import MAY_BE_NONE, RUN_FIELDS, SCORE_PREFIX, run_value, score_name
 from .run_row import OUTCOMES, RunRow
 from .summary import SHAPE_FIELDS, Shape
 
@@ -22,8 +22,11 @@ Shapes = Callable[[list[RunRow]], dict[str, frozenset[Shape] | None]]
 
 
 def _split(name: str) -> tuple[str, str]:
-    """("run" | "event", the bare name): run words win over an event field of the same name (model,
-    duration, name, iterations); `event.NAME` reaches the event's, `run.NAME` says the run's plainly."""
+    """("run" | "score" | "event", the bare name): run words win over an event field of the same name (model,
+    duration, name, iterations); `event.NAME` reaches the event's, `run.NAME` says the run's plainly;
+    `score.NAME` is the run's latest score of that name."""
+    if score_name(name) is not None:
+        return "score", name[len(SCORE_PREFIX) :]
     if name.startswith(RUN_PREFIX) and name[len(RUN_PREFIX) :] in RUN_FIELDS:
         return "run", name[len(RUN_PREFIX) :]
     if name.startswith(EVENT_PREFIX):
@@ -61,11 +64,12 @@ class RunCondition:
         self.text = self.condition.text
         sides = [_split(name) for name in self.condition.fields]
         self.event_fields = {name for side, name in sides if side == "event"}
-        self.run_fields = {name for side, name in sides if side == "run"}
+        # Scores belong to the run as its fields do: a shape's answer then depends on its run.
+        self.run_fields = {f"{side}.{name}" for side, name in sides if side != "event"}
         for name in self.event_fields:
             if not kinds_having(name):
                 raise ConditionError(
-                    f"no run or event field is called {name!r}; run fields: {', '.join(RUN_FIELDS)}; "
+                    f"no run or event field is called {name!r}; run fields: {', '.join(RUN_FIELDS)}, score.NAME; "
                     "event fields: kind, tool, iteration, and each event's own (error_type, observation …)"
                 )
         _check_values(self.condition.tree)
@@ -110,6 +114,8 @@ class RunCondition:
             if side == "run":
                 value = run_value(row, bare)
                 return MISSING if value is None and bare not in MAY_BE_NONE else value
+            if side == "score":
+                return row.scores.get(bare, MISSING)  # a run without the score matches no comparison
             return event(bare)
 
         return resolve
@@ -155,6 +161,8 @@ def _check_values(node: Any) -> None:
 
 def _check_compared(name: str, op: str, value: Any) -> None:
     side, bare = _split(name)
+    if side == "score":
+        return  # a score is a number or a label: either comparison may be meant
     values = value if op in ("in", "not in") and isinstance(value, tuple) else (value,)
     if side == "event":
         if bare == "kind":

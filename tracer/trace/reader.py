@@ -19,6 +19,7 @@ from executor.events import (
     event_from_json,
 )
 
+from .annotations import trailing_annotations
 from .event_time import time_problem
 from .file_bytes import TraceBytes
 from .format_error import TraceFormatError
@@ -81,6 +82,9 @@ class TraceFile:
         self._starts, self._ends = _line_spans(self._bytes)
         self.header = self._read_header()
         self._drop_truncated_tail(size)
+        # Scores appended after the run (annotations.py) are the run's scores, not events.
+        kept, self.scores = trailing_annotations(len(self._starts), self._raw)
+        self._starts, self._ends = self._starts[:kept], self._ends[:kept]
         self.warning = self.warning or self._unfinished_run()
         self._prompts: dict[int, str] = {}  # event index -> whole prompt, for base+append llm_starts
         self._prompt_chars = 0

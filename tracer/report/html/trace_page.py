@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ...i18n import say
+from ...trace.annotations import Score
 from ...trace.index import TraceIndex
 from ...trace.reader import TraceFile
 from ...trace.redact import Redactor, default_redactor
@@ -57,6 +58,22 @@ def _totals(trace: TraceFile, index: TraceIndex, total: CostTotal | None, durati
     return '<p class="totals">' + "".join(f"<span>{esc(k)}: <b>{esc(v)}</b></span>" for k, v in shown) + "</p>"
 
 
+def _scores(scores: list[Score], redactor: Redactor) -> str:
+    """Every score of the run, oldest first; the latest of each name is the one `runs` shows (marked ✓).
+    A comment may come from another tool's export: escaped and redacted like any recorded text."""
+    if not scores:
+        return ""
+    latest = {score.name: at for at, score in enumerate(scores)}
+    rows = "".join(
+        f"<tr><td>{esc(s.name)}{' ✓' if latest[s.name] == at else ''}</td>"
+        f"<td>{esc(f'{s.value:g}' if isinstance(s.value, float) else s.value)}</td>"
+        f"<td>{esc(redactor.redact_text(s.comment))}</td><td>{esc(s.source)}</td><td>{esc(s.at)}</td></tr>"
+        for at, s in enumerate(scores)
+    )
+    head = "<tr><th>score</th><th>value</th><th>comment</th><th>from</th><th>at</th></tr>"
+    return f'<h2>Scores</h2><table class="scores">{head}{rows}</table>'
+
+
 def _shown_positions(total: int) -> tuple[range, range]:
     if total <= EVENT_LIMIT:
         return range(total), range(0)
@@ -87,6 +104,7 @@ def trace_section(
         yield f"<h1>{esc(name)}</h1><p class=muted>{esc(Path(path))}"
         yield "".join(f"<br>{esc(note)}" for note in notes) + "</p>"
         yield _totals(trace, index, total, waterfall.t1, lang)
+        yield _scores(trace.scores, redactor or default_redactor())
         yield waterfall_html(waterfall, run) + legend(lang)
         yield f"<h2>{text(say('html.timeline', lang))}</h2><p class=muted>{text(say('html.timeline.note', lang))}</p>"
         pages = EventPages(run, costs, redactor or default_redactor(), lang)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from ..annotations import append_score
 from ..redact import Redactor
 from ..writer import TraceWriter
 from .folder import FolderImport, Written, file_name, trace_meta, written_one_by_one
@@ -99,6 +100,8 @@ def write_conversion(
             if progress is not None and count % 2_000 == 0:
                 progress("writing events", count, len(conversion.events))
             writer(event)
+    for score in conversion.scores:  # after the events, as `loopscope score` adds them
+        append_score(out, score)
     return Path(out)
 
 

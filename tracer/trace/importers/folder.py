@@ -11,6 +11,7 @@ from typing import Any
 
 from executor.events import EventBase
 
+from ..annotations import append_score
 from ..header import utc_stamp
 from ..redact import Redactor, default_redactor
 from ..writer import TraceWriter
@@ -26,6 +27,7 @@ class Written:
     recognised: str
     events: int
     notes: list[str]
+    trace_id: str | None = None  # the source's id of the trace
 
 
 @dataclass
@@ -67,6 +69,8 @@ def write_trace(
         writer.discard()
         raise
     writer.close()
+    for score in conversion.scores:  # after the events, as `loopscope score` adds them
+        append_score(out, score)
     return count
 
 
@@ -95,4 +99,4 @@ def written_one_by_one(imported: Imported, folder: str | os.PathLike[str]) -> It
         conversion, events = imported.streamed(index)  # events made as they are written: none held
         out = folder / file_name(conversion.name, conversion.trace_id, index + 1, taken)
         count = write_trace(conversion, imported.path, out, redactor, events)
-        yield Written(out, conversion.recognised, count, conversion.notes)
+        yield Written(out, conversion.recognised, count, conversion.notes, conversion.trace_id)

@@ -11,6 +11,7 @@ from executor.events import EventBase
 from ..format_error import TraceFormatError
 from .framework_spans import merge_emitter_events
 from .run_events import event_stream_from_root, rooted
+from .scores import langfuse_scores
 from .shape import quoted
 from .spans import LLM, TOOL, Conversion, Span, TraceInfo, plain_name
 
@@ -128,6 +129,7 @@ class Imported:
         conversion = Conversion(
             self.format, recognised, [], warnings, info.trace_id, prepared.name, plain, started=started
         )
+        conversion.scores = langfuse_scores(info.scores) if self.format == "langfuse" else []
         return conversion, events
 
     def each(self) -> Iterator[Conversion]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from executor.events import EventBase
 
+from ..annotations import Score
 from .messages import text_of
 from .model_calls import Reply, Request
 from .shape import quoted
@@ -63,6 +64,7 @@ class Conversion:
     name: str | None = None
     plain_frames: str | None = None  # one line: the spans that became only frames, counted by name
     started: float | None = None  # the root span's start (seconds; a date when the source gave one)
+    scores: list[Score] = field(default_factory=list)  # the source's scores of the run, appended after its events
 
     @property
     def notes(self) -> list[str]:

@@ -1,0 +1,17 @@
+"""Words of `loopscope score` and of imported scores: what was recorded, what was refused."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "score.recorded": (
+        "scored {trace}: {name} = {value} ({count} score(s) on this run now)",
+        "已为 {trace} 打分：{name} = {value}（这次运行现有 {count} 个分数）",
+    ),
+    "score.not_a_trace": (
+        "{trace} is not a loopscope trace ({reason}); score a trace written by loopscope record or import",
+        "{trace} 不是 loopscope trace（{reason}）；请给 loopscope record 或 import 写出的 trace 打分",
+    ),
+    "score.cut_mid_line": (
+        "{trace} ends in the middle of a line (the run was cut off); a score would hide that, so none was added",
+        "{trace} 在一行中间结束（运行被中断）；打分会掩盖这一点，因此没有添加",
+    ),
+    "score.bad": ("{reason}", "{reason}"),
+}
