@@ -132,11 +132,12 @@ def _paths(named: Sequence[str], forks: bool) -> tuple[str, ...]:
 
 def runs_options(args: argparse.Namespace) -> RunsOptions:
     """The arguments as one value; what the user got wrong (--sort, --lang, --prices) is said here."""
+    lang = chosen_language(args.lang)  # first: what the user got wrong is said in their language
     return RunsOptions(
         paths=_paths(args.paths, args.forks),
         shown_below=shown_from(args.paths),
         where=args.where,
-        order=sort_order(args.sort),
+        order=sort_order(args.sort, lang),
         by=args.by,
         as_json=args.json,
         as_text=args.as_text,
@@ -145,7 +146,7 @@ def runs_options(args: argparse.Namespace) -> RunsOptions:
         imports=args.imports,
         export_otlp=args.export_otlp,
         catalogue=args.catalogue or os.environ.get(ENV_CATALOGUE) or None,  # the user's variable, read here
-        lang=chosen_language(args.lang),
+        lang=lang,
         prices=price_table(args.prices),  # last: reads a file, once the words are known good
     )
 
