@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -193,6 +194,8 @@ def _message(role: str, content: Content, calls: list[dict[str, Any]], call_id: 
     """The OpenAI message(s) one recorded message stands for: the message, then any tool results it carried."""
     made: list[Message] = []
     all_calls = calls + content.calls
+    if role == "tool" and all_calls and call_id is None:
+        role = "assistant"  # Koog writes the model's request for calls as a `tool` message: asking is the model's
     if content.texts or all_calls or not content.results:
         message: Message = {"role": role, "content": content.text}
         if all_calls:
@@ -241,28 +244,71 @@ def _langchain_message(fields: dict[str, Any], role: str) -> list[Message]:
     return _message(role, content_of(fields.get("content")), _langchain_calls(fields), fields.get("tool_call_id"))
 
 
-# Agno records its messages as Python reprs: "role='user' content='What is ...' name=None ...".
-_AGNO = re.compile(r"role='(\w+)' content=(None|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")", re.DOTALL)
-_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.DOTALL)
-_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+# Agno records its messages as Python reprs: "role='user' content='What is ...' name=None tool_call_id=None
+# tool_calls=[{'id': ..., 'function': {...}}] ...". Each field's literal is cut out by scanning its quotes and
+# brackets, then read with ast.literal_eval (literals only: nothing in the text is ever run).
+_AGNO = re.compile(r"role='(\w+)' content=")
+_REPR_FIELD = re.compile(r" (\w+)=")
+_REPR_FIELDS = 12  # tool_calls is the fourth field; the rest (audio, metrics ...) need not be read
+_REPR_LIMIT = 1_000_000  # characters of one literal read back; a longer one is left as it is
+_OPEN, _CLOSE = "[{(", "]})"
+
+
+def _literal_end(text: str, at: int) -> int:
+    """Where the Python literal starting at `at` ends (a string, a bracketed value, or a bare word)."""
+    depth, quote, index = 0, "", at
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+                if depth == 0:
+                    return index + 1
+        elif char in "'\"":
+            quote = char
+        elif char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+            if depth <= 0:
+                return index + 1
+        elif char == " " and depth == 0:
+            return index
+        index += 1
+    return index
+
+
+def _repr_literal(text: str, at: int) -> tuple[Any, int]:
+    """The value of the literal at `at` and where it ends; (None, end) when it is no readable literal."""
+    end = _literal_end(text, at)
+    if end - at > _REPR_LIMIT:
+        return None, end
+    try:
+        return ast.literal_eval(text[at:end]), end
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None, end
 
 
 def _agno_message(text: str) -> Message | None:
-    """A message written as a Python repr: its role and its content, the string literal read back
-    character by character (never evaluated)."""
+    """A message written as a Python repr: its role, content, the tool calls it asks for and the call
+    id it answers."""
     found = _AGNO.match(text)
     if found is None:
         return None
-    literal = found.group(2)
-    content = "" if literal == "None" else _ESCAPE.sub(_unescaped, literal[1:-1])
-    return {"role": role_of(found.group(1)), "content": content}
-
-
-def _unescaped(escape: re.Match[str]) -> str:
-    code = escape.group(1)
-    if len(code) > 1:
-        return chr(int(code[1:], 16))
-    return _SIMPLE_ESCAPES.get(code, code)
+    content, end = _repr_literal(text, found.end())
+    message: Message = {"role": role_of(found.group(1)), "content": content if isinstance(content, str) else ""}
+    fields = 0
+    while (field_found := _REPR_FIELD.match(text, end)) is not None and fields < _REPR_FIELDS:
+        value, end = _repr_literal(text, field_found.end())
+        fields += 1  # fields are read one after another, so a field's name inside a text is no field
+        if field_found.group(1) == "tool_call_id" and isinstance(value, str) and message["role"] == "tool":
+            message["tool_call_id"] = value
+        elif field_found.group(1) == "tool_calls" and isinstance(value, list) and value:
+            calls = [call for c in value if isinstance(c, dict) and (call := _part_call(c))]
+            message["tool_calls"] = openai_calls(calls)
+    return message
 
 
 def messages_of(items: list[Any]) -> tuple[list[Message], list[dict[str, Any]]]:
@@ -285,7 +331,22 @@ def messages_of(items: list[Any]) -> tuple[list[Message], list[dict[str, Any]]]:
                 previous["tool_calls"] += message.get("tool_calls", [])
             else:
                 messages.append(message)
+    _answer_in_order(messages)
     return messages, tools
+
+
+def _answer_in_order(messages: list[Message]) -> None:
+    """A tool result recorded without its call id (Koog) answers the earliest call still unanswered:
+    results follow the assistant message that asked for them, in its order, as chat APIs require."""
+    unanswered: list[str] = []
+    for message in messages:
+        if message.get("role") == "assistant":
+            unanswered = [c["id"] for c in message.get("tool_calls") or () if c.get("id")]
+        elif message.get("role") == "tool":
+            if message.get("tool_call_id") in unanswered:
+                unanswered.remove(message["tool_call_id"])
+            elif "tool_call_id" not in message and unanswered:
+                message["tool_call_id"] = unanswered.pop(0)
 
 
 def json_or_text(value: Any) -> Any:

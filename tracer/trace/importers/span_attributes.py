@@ -219,7 +219,8 @@ def _tools_offered(attrs: dict[str, Any], groups: Indexed) -> list[dict[str, Any
 
 
 def reply_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None = None) -> Reply:
-    flattened = _flattened_messages(indexed(attrs) if groups is None else groups, "output")
+    groups = indexed(attrs) if groups is None else groups
+    flattened = _flattened_messages(groups, "output")
     if flattened is None and "gen_ai.output.messages" in attrs:
         flattened = json_or_text(attrs["gen_ai.output.messages"])
         flattened = flattened if isinstance(flattened, list) else [flattened]
@@ -228,10 +229,21 @@ def reply_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None
         reply = reply_of(flattened)
     else:
         reply = reply_of(attrs.get("output.value", attrs.get("gen_ai.completion", attrs.get("output"))))
+    reply.partial = _missing_chunks(groups.get("llm.output_messages"))
     reasons = json_or_text(attrs.get("gen_ai.response.finish_reasons"))
     if reply.finish_reason is None and isinstance(reasons, list) and reasons:
         reply.finish_reason = compact(reasons[0])
     return reply
+
+
+def _missing_chunks(numbered: dict[int, dict[str, Any]] | None) -> str | None:
+    """A streamed reply kept one chunk a message (BeeAI): numbers that do not run 0, 1, 2 ... say the
+    file lost chunks, so the text is a part of the reply, not the reply."""
+    if not numbered or len(numbered) == max(numbered) + 1:
+        return None
+    return (
+        f"the file keeps {len(numbered)} of at least {max(numbered) + 1} streamed chunks (from chunk {min(numbered)})"
+    )
 
 
 def model_from(attrs: dict[str, Any]) -> str:
