@@ -83,6 +83,7 @@ class Content:
     texts: list[str] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     results: list[Message] = field(default_factory=list)
+    reasoning: list[str] = field(default_factory=list)  # what the model thought aloud: not its reply
 
     @property
     def text(self) -> str:
@@ -94,6 +95,8 @@ def _part_call(part: dict[str, Any]) -> dict[str, Any] | None:
     kind = part.get("type")
     if kind == "tool_call" or kind == "tool_use":  # GenAI parts, Anthropic blocks
         return tool_call(part.get("name"), part.get("arguments", part.get("input")), part.get("id"))
+    if kind == "tool-call" or (kind is None and "toolCallId" in part and "toolName" in part):  # Vercel AI SDK
+        return tool_call(part.get("toolName"), part.get("input", part.get("args")), part.get("toolCallId"))
     if kind == "function_call":  # OpenAI Responses
         return tool_call(part.get("name"), part.get("arguments"), part.get("call_id", part.get("id")))
     for key in ("function_call", "functionCall"):  # Gemini
@@ -115,6 +118,11 @@ def _part_result(part: dict[str, Any]) -> Message | None:
     if kind == "tool_result":
         inner = content_of(part.get("content"))
         return {"role": "tool", "tool_call_id": compact(part.get("tool_use_id")), "content": inner.text}
+    if kind == "tool-result":  # Vercel AI SDK: v5's output {type, value}, v4's result
+        output = part.get("output", part.get("result"))
+        if isinstance(output, dict) and "value" in output and output.get("type") in _VERCEL_OUTPUTS:
+            output = output["value"]
+        return {"role": "tool", "tool_call_id": compact(part.get("toolCallId")), "content": compact(output)}
     if kind == "function_call_output":
         return {"role": "tool", "tool_call_id": compact(part.get("call_id")), "content": compact(part.get("output"))}
     for key in ("function_response", "functionResponse"):
@@ -129,6 +137,7 @@ def _part_result(part: dict[str, Any]) -> Message | None:
 
 
 TEXT_KEYS = ("text", "content")
+_VERCEL_OUTPUTS = frozenset({"text", "json", "error-text", "error-json", "content"})
 
 
 def content_of(value: Any) -> Content:
@@ -147,7 +156,16 @@ def content_of(value: Any) -> Content:
     return found
 
 
-_PART_KEYS = ("type", "text", "function", "function_call", "functionCall", "function_response", "functionResponse")
+_PART_KEYS = (
+    "type",
+    "text",
+    "toolCallId",
+    "function",
+    "function_call",
+    "functionCall",
+    "function_response",
+    "functionResponse",
+)
 
 
 def _is_part(part: Any) -> bool:
@@ -160,6 +178,13 @@ def _add_part(found: Content, part: Any) -> None:
     if not isinstance(part, dict):
         found.texts.append(compact(part))
         return
+    if _is_reasoning(part.get("type")):
+        thought = part.get("content", part.get("thinking", part.get("text")))
+        if isinstance(thought, dict):  # Microsoft.Extensions.AI's serialised TextReasoningContent
+            thought = thought.get("text", thought.get("Text"))
+        if isinstance(thought, str) and thought.strip():
+            found.reasoning.append(thought)
+        return  # a part holding only protected data (Gemini's thought signature) says nothing readable
     call, result = _part_call(part), _part_result(part)
     if call is not None:
         found.calls.append(call)
@@ -171,6 +196,15 @@ def _add_part(found: Content, part: Any) -> None:
         found.texts.append(next(part[key] for key in TEXT_KEYS if isinstance(part.get(key), str)))
     else:  # an image, a file, a part of a kind not known here: kept as it is written
         found.texts.append(compact(part))
+
+
+# Reasoning parts: the GenAI convention's and Anthropic's kinds, and the .NET type name
+# Microsoft.Extensions.AI writes for a TextReasoningContent it has no part for (empty text, protectedData).
+_REASONING_KINDS = frozenset({"reasoning", "thinking", "redacted_thinking"})
+
+
+def _is_reasoning(kind: Any) -> bool:
+    return isinstance(kind, str) and (kind in _REASONING_KINDS or kind.endswith(".TextReasoningContent"))
 
 
 def _langchain_calls(fields: dict[str, Any]) -> list[dict[str, Any]]:
@@ -196,8 +230,10 @@ def _message(role: str, content: Content, calls: list[dict[str, Any]], call_id: 
     all_calls = calls + content.calls
     if role == "tool" and all_calls and call_id is None:
         role = "assistant"  # Koog writes the model's request for calls as a `tool` message: asking is the model's
-    if content.texts or all_calls or not content.results:
+    if content.texts or all_calls or content.reasoning or not content.results:
         message: Message = {"role": role, "content": content.text}
+        if content.reasoning:
+            message["reasoning"] = "\n".join(content.reasoning)
         if all_calls:
             message["tool_calls"] = openai_calls(all_calls)
         if call_id is not None and role == "tool":
@@ -229,7 +265,8 @@ def messages_of_item(item: Any) -> tuple[list[Message], list[dict[str, Any]]]:
     if item.get("role") == "tool" and isinstance(item.get("content"), dict) and "function" in item["content"]:
         return [], [item["content"]]  # Langfuse lists the tools offered as `tool` messages: they are tools
     kind = item.get("type")
-    if kind in ("function_call", "function_call_output"):  # OpenAI Responses input items
+    if kind in ("function_call", "function_call_output") or ("toolCallId" in item and "role" not in item):
+        # OpenAI Responses input items; the Vercel AI SDK's response tool calls ({toolCallId, toolName, input})
         content = content_of([item])
         return _message("assistant", content, []) if content.calls else content.results, []
     if "role" not in item and isinstance(kind, str) and "content" in item:  # a LangChain message's dump
@@ -324,7 +361,7 @@ def messages_of(items: list[Any]) -> tuple[list[Message], list[dict[str, Any]]]:
             if (
                 previous is not None
                 and isinstance(item, dict)
-                and item.get("type") == "function_call"
+                and (item.get("type") == "function_call" or "toolCallId" in item)
                 and previous.get("role") == "assistant"
                 and previous.get("tool_calls")
             ):
