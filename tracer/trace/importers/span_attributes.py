@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .billed_tokens import attribute_parts
 from .messages import Message, call_id_text, compact, content_of, json_or_text, messages_of
 from .model_calls import Reply, Request, reply_of, request_of, tool_specs
 from .shape import ShapeNotes
@@ -302,11 +303,12 @@ def usage_from(attrs: dict[str, Any], where: str, notes: ShapeNotes) -> dict[str
     total = None
     if "llm.token_count.total" in attrs:
         total = notes.count(attrs["llm.token_count.total"], f"{where}: attribute llm.token_count.total")
-    return {
+    found = {
         "prompt_tokens": prompt_count,
         "completion_tokens": completion_count,
         "total_tokens": total if total is not None else prompt_count + completion_count,
     }
+    return attribute_parts(attrs, found)
 
 
 def tool_name_from(attrs: dict[str, Any], span_name: str) -> str:
