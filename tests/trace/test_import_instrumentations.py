@@ -13,7 +13,9 @@ import pytest
 from tracer.trace.importers import convert
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "instrumentations"
-RECORDINGS = ["openinference-openai"]
+# Each recording, and whether its instrumentation records the tools offered (opentelemetry-instrumentation-
+# openai-v2 2.4b0 writes no gen_ai.tool.definitions: the import can show none).
+RECORDINGS = {"openinference-openai": True, "otel-openai-v2": False}
 
 
 def _sent(message: dict) -> dict:
@@ -33,7 +35,7 @@ def _sent(message: dict) -> dict:
     return kept
 
 
-@pytest.mark.parametrize("name", RECORDINGS)
+@pytest.mark.parametrize("name", sorted(RECORDINGS))
 def test_every_model_call_equals_what_the_server_received_and_answered(name):
     truth = json.loads((DATA / f"{name}.truth.json").read_text())
     events = convert(DATA / f"{name}.otlp.json").events
@@ -42,7 +44,7 @@ def test_every_model_call_equals_what_the_server_received_and_answered(name):
     assert len(starts) == len(ends) == len(truth)
     for start, end, call in zip(starts, ends, truth, strict=True):
         assert start.messages == [_sent(m) for m in call["received"]["messages"]]
-        assert start.tools == call["received"]["tools"]
+        assert start.tools == (call["received"]["tools"] if RECORDINGS[name] else None)
         assert end.text == call["answered"]["content"]
         assert [(c.id, c.name, c.arguments) for c in end.tool_calls or ()] == [
             (c["id"], c["name"], c["arguments"]) for c in call["answered"]["tool_calls"]
