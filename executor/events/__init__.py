@@ -86,6 +86,8 @@ class LLMEndEvent(EventBase):
     """The tool calls the reply asked for, in order (tool-calling agent); None when it asked for none."""
     tool_call_id: str | None = None
     """The tool call this nested call runs inside (e.g. the calculator's model call), if any."""
+    partial: str | None = Field(None, exclude_if=lambda note: note is None)
+    """Imported runs: why `text` is not the whole reply (the file lost it, or kept only some chunks)."""
     replaced_surrogates: int = Field(0, exclude_if=lambda count: count == 0)
     """Lone surrogates (half UTF-16 pairs, invalid text) the provider replaced with U+FFFD in
     `text`; written to a trace only when not 0, so clean traces and older ones read the same."""

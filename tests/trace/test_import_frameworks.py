@@ -107,6 +107,9 @@ def _openai_agents(o: dict) -> Call:
 
 def _agno(o: dict) -> Call:
     if isinstance(o["input"], str):  # the OpenAI instrumentation's call inside Agno's: one prompt text
+        outer = next(g for g in _generations("agno-2025-06-11.json") if g["id"] == o["parentObservationId"])
+        if o["output"] == "None":  # str(None): the same call's reply asked only for tools
+            return Call([o["input"]], "", _agno(outer).calls)
         return Call([o["input"]], o["output"], [])
     # Agno's messages are Python reprs: the system and user texts, their escapes undone by hand.
     found = [re.match(r"role='(system|user)' content='(.*?)' name=", m, re.DOTALL) for m in o["input"]["messages"]]
@@ -248,6 +251,71 @@ def test_every_model_call_keeps_its_messages_reply_and_tool_calls(name, tmp_path
         got = [(c.name, c.id, json.loads(c.arguments)) for c in end.tool_calls or []]
         assert got == [(n, i, _arguments(a)) for n, i, a in expected.calls]
     assert [e.iteration for e in starts] == sorted(e.iteration for e in starts)
+
+
+def _exactness_faults(start, end) -> list[str]:
+    """What keeps one imported model call from being message-exact: a tool message that answers no call an
+    earlier assistant message asked for, a reply that is Python's str(None), a reply the file lacks (or
+    has only a part of) presented as whole."""
+    faults, asked = [], set()
+    for message in start.messages or ():
+        asked |= {c["id"] for c in message.get("tool_calls") or ()}
+        if message["role"] == "tool" and message.get("tool_call_id") not in asked:
+            faults.append(f"tool message answering {message.get('tool_call_id')!r}, asked: {sorted(asked)}")
+    if end.text == "None":
+        faults.append("reply 'None'")
+    if not end.text and not end.tool_calls and end.partial is None:
+        faults.append("an empty reply not marked partial")
+    return faults
+
+
+def test_all_model_calls_of_the_corpus_are_message_exact(tmp_path):
+    """The whole corpus counted: every model call keeps its messages (tool results tied to the calls
+    they answer), its reply (never the text 'None'), and says so where the file kept only part of it."""
+    total, faulty = 0, []
+    for name in sorted(FRAMEWORKS):
+        events = convert(DATA / name).events
+        for start in (e for e in events if e.kind == "llm_start"):
+            end = next(e for e in events if e.kind == "llm_end" and e.seq > start.seq and e.frames == start.frames)
+            total += 1
+            faulty += [(name, start.seq, fault) for fault in _exactness_faults(start, end)]
+    assert total == 29
+    assert faulty == []
+
+
+def test_beeai_replies_the_file_lost_are_marked_partial(tmp_path):
+    _conversion, events = _events("beeai-2025-08-01.json", tmp_path)
+    ends = [e for e in events if e.kind == "llm_end"]
+    assert [e.text for e in ends[:2]] == ["", ""]
+    assert all("no reply" in e.partial for e in ends[:2])
+    assert ends[2].text.startswith(". **Montju")  # round 3's stream as the file kept it: mid-sentence
+    assert "62 of at least 295" in ends[2].partial
+    assert all(e.partial is None for e in _events("langgraph-2025-08-22.json", tmp_path)[1] if e.kind == "llm_end")
+
+
+def test_agno_repr_messages_keep_their_tool_calls_and_call_ids(tmp_path):
+    _conversion, events = _events("agno-2025-06-11.json", tmp_path)
+    second = [e for e in events if e.kind == "llm_start" and e.messages][1]
+    assistant, tool = second.messages[2], second.messages[3]
+    assert [c["function"]["name"] for c in assistant["tool_calls"]] == ["duckduckgo_search"]
+    assert json.loads(assistant["tool_calls"][0]["function"]["arguments"]) == {"query": "currently trending on Twitter"}
+    assert tool["tool_call_id"] == assistant["tool_calls"][0]["id"] == "call_VybxG748CQId8Xxo6wb2pWy1"
+    assert tool["content"].startswith('[\n  {\n    "title": "Twitter. It\'s what\'s happening')
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "role='user' content='a' name=None tool_call_id=None tool_calls=[__import__('os').system('x')] audio=None",
+        "role='user' content='a' name=None tool_call_id=None tool_calls=[" + "[" * 5000,
+        "role='user' content='it said tool_calls=[1] here' name=None",
+    ],
+)
+def test_an_agno_repr_is_read_as_literals_only(text):
+    from tracer.trace.importers.messages import messages_of_item
+
+    [message], _tools = messages_of_item(text)
+    assert message["role"] == "user" and "tool_calls" not in message
 
 
 @pytest.mark.parametrize("name", sorted(FRAMEWORKS), ids=lambda n: n.rsplit("-", 3)[0])

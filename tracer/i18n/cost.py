@@ -2,8 +2,8 @@
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "cost.call": (
-        "{prompt} prompt + {completion} completion tokens, {source} · {dollars}{note}",
-        "提示词 {prompt} + 补全 {completion} 个 token，{source} · {dollars}{note}",
+        "{prompt} prompt + {completion} completion tokens{parts}, {source} · {dollars}{note}",
+        "提示词 {prompt} + 补全 {completion} 个 token{parts}，{source} · {dollars}{note}",
     ),
     "cost.source.estimated": ("estimated (no usage recorded)", "估算（没有记录 usage）"),
     "cost.source.endpoint": ("from the endpoint's usage", "来自端点返回的 usage"),

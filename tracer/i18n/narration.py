@@ -25,6 +25,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "\n── round {iteration} · plan() asks {model}{sent} ──",
         "\n── 第 {iteration} 轮 · plan() 去问 {model}{sent} ──",
     ),
+    "narration.round.imported": (
+        "\n── round {iteration} · the model is asked {model}{sent} ──",
+        "\n── 第 {iteration} 轮 · 去问模型 {model}{sent} ──",
+    ),
+    "narration.imported.reply": ("Reply: {reply}", "回复：{reply}"),
+    "narration.imported.partial": ("   (partial: {why})", "   （不完整：{why}）"),
     "narration.round.messages": (" with {count} messages", "，带 {count} 条消息"),
     "narration.prompt_sent": ("prompt sent:\n{prompt}", "发出的提示词：\n{prompt}"),
     "narration.calculator": (

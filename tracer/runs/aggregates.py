@@ -104,19 +104,31 @@ def score_names_of(stats: Iterable[ModelStats]) -> list[str]:
 def by_model(rows: Iterable[RunRow], prices: PriceTable) -> list[ModelStats]:
     """Per model: calls answered, tokens, cost, failures, fallbacks and mean scores, most called first."""
     rows = list(rows)
-    sums: dict[str, list[int]] = {}  # calls, prompt, completion, failures, fallbacks, runs, estimated
+    # calls, prompt, completion, failures, fallbacks, runs, estimated, cached, cache written, reasoning
+    sums: dict[str, list[int]] = {}
     for row in rows:
         for use in row.model_uses:
-            tally = sums.setdefault(use.model, [0] * 7)
+            tally = sums.setdefault(use.model, [0] * 10)
             for at, value in enumerate(
-                (use.calls, use.prompt_tokens, use.completion_tokens, use.failures, use.fallbacks, 1, use.estimated)
+                (
+                    use.calls,
+                    use.prompt_tokens,
+                    use.completion_tokens,
+                    use.failures,
+                    use.fallbacks,
+                    1,
+                    use.estimated,
+                    use.cached_tokens,
+                    use.cache_creation_tokens,
+                    use.reasoning_tokens,
+                )
             ):
                 tally[at] += int(value)
     means = _score_means(rows)
     stats = []
-    for model, (calls, prompt, completion, failures, fallbacks, runs, estimated) in sums.items():
+    for model, (calls, prompt, completion, failures, fallbacks, runs, estimated, *parts) in sums.items():
         price = prices.price(model)
-        cost = (prompt * price.input + completion * price.output) / 1e6 if price else None
+        cost = price.dollars(prompt, completion, *parts) if price else None
         priced_as = bool(price and price.priced_as)
         stats.append(
             ModelStats(

@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
-from ..report.cost.prices import PriceTable
+from ..report.cost.prices import Price, PriceTable
 from ..trace.literal_text import scrub
 
 Outcome = Literal["finished", "error", "iteration_limit", "time_limit", "interrupted", "truncated", "unreadable"]
@@ -38,6 +38,19 @@ class ModelUse(BaseModel):
     estimated: bool  # some tokens were counted here because the endpoint reported no usage
     failures: int  # its failed attempts: retries of its calls and fallbacks away from it
     fallbacks: int  # times another model took over from it
+    # Parts of the prompt and completion tokens the provider bills at rates of their own.
+    cached_tokens: int = 0
+    cache_creation_tokens: int = 0
+    reasoning_tokens: int = 0
+
+    def dollars(self, price: Price) -> float:
+        return price.dollars(
+            self.prompt_tokens,
+            self.completion_tokens,
+            self.cached_tokens,
+            self.cache_creation_tokens,
+            self.reasoning_tokens,
+        )
 
 
 class RunRow(BaseModel):
@@ -95,6 +108,18 @@ class RunRow(BaseModel):
         return self.prompt_tokens + self.completion_tokens
 
     @property
+    def cached_tokens(self) -> int:
+        return sum(use.cached_tokens for use in self.model_uses)
+
+    @property
+    def cache_creation_tokens(self) -> int:
+        return sum(use.cache_creation_tokens for use in self.model_uses)
+
+    @property
+    def reasoning_tokens(self) -> int:
+        return sum(use.reasoning_tokens for use in self.model_uses)
+
+    @property
     def tokens_estimated(self) -> bool:
         return any(use.estimated for use in self.model_uses)
 
@@ -124,6 +149,9 @@ class RunRow(BaseModel):
             tokens=self.tokens,
             prompt_tokens=self.prompt_tokens,
             completion_tokens=self.completion_tokens,
+            cached_tokens=self.cached_tokens,
+            cache_creation_tokens=self.cache_creation_tokens,
+            reasoning_tokens=self.reasoning_tokens,
             tokens_estimated=self.tokens_estimated,
         )
         return data
@@ -140,7 +168,7 @@ def priced(row: RunRow, prices: PriceTable) -> RunRow:
         if price is None:
             unpriced.append(use.model)
             continue
-        dollars.append((use.prompt_tokens * price.input + use.completion_tokens * price.output) / 1e6)
+        dollars.append(use.dollars(price))
         estimated = estimated or bool(price.priced_as)
     return row.model_copy(
         update={"cost": sum(dollars) if dollars else None, "cost_estimated": estimated, "unpriced": tuple(unpriced)}

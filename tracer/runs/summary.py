@@ -65,6 +65,9 @@ class _ModelTally:
     estimated: bool = False
     failures: int = 0
     fallbacks: int = 0
+    cached_tokens: int = 0
+    cache_creation_tokens: int = 0
+    reasoning_tokens: int = 0
 
 
 @dataclass
@@ -120,6 +123,9 @@ class RunTally:
             tally.calls += 1
             tally.prompt_tokens += call.prompt_tokens
             tally.completion_tokens += call.completion_tokens
+            tally.cached_tokens += call.cached_tokens
+            tally.cache_creation_tokens += call.cache_creation_tokens
+            tally.reasoning_tokens += call.reasoning_tokens
             tally.estimated = tally.estimated or call.estimated
         self.pending_call = None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -21,12 +21,39 @@ class PriceTableError(ValueError):
     """A price file that cannot be read or has the wrong shape."""
 
 
+# The kinds of tokens a provider bills at rates of their own, as the usage of an llm_end names them
+# (tracer/trace/importers/billed_tokens.py reads them from OpenAI's, Anthropic's and GenAI's shapes).
+# They are parts of prompt_tokens (cached, cache_creation) and of completion_tokens (reasoning).
+CACHED, CACHE_CREATION, REASONING = "cached_tokens", "cache_creation_tokens", "reasoning_tokens"
+_RATE_KEYS = ("cached_input", "cache_write", "reasoning")
+
+
 @dataclass(frozen=True)
 class Price:
     input: float  # dollars per million prompt tokens
     output: float  # dollars per million completion tokens
     entry: str  # the table entry that priced it ("gpt-4o-mini" for "gpt-4o-mini-2024-07-18")
     priced_as: str = ""  # set when a free model is priced as a real one (the scripted model)
+    cached_input: float | None = None  # prompt tokens read from the provider's cache; None: at `input`
+    cache_write: float | None = None  # prompt tokens written to the cache (Anthropic); None: at `input`
+    reasoning: float | None = None  # completion tokens spent reasoning; None: at `output` (as OpenAI bills)
+
+    def dollars(self, prompt: int, completion: int, cached: int = 0, written: int = 0, reasoning: int = 0) -> float:
+        """What the provider bills: each part of the prompt and of the completion at its own rate."""
+        cached, written = min(cached, prompt), min(written, max(prompt - cached, 0))
+        reasoning = min(reasoning, completion)
+        plain_prompt, plain_completion = prompt - cached - written, completion - reasoning
+        return (
+            plain_prompt * self.input
+            + cached * _or(self.cached_input, self.input)
+            + written * _or(self.cache_write, self.input)
+            + plain_completion * self.output
+            + reasoning * _or(self.reasoning, self.output)
+        ) / 1e6
+
+
+def _or(rate: float | None, default: float) -> float:
+    return default if rate is None else rate
 
 
 class PriceTable:
@@ -53,8 +80,9 @@ class PriceTable:
         entry = self.entries[entry_name]
         if "priced_as" in entry:
             target = self.price(str(entry["priced_as"]))
-            return Price(target.input, target.output, target.entry, entry_name) if target else None
-        return Price(float(entry["input"]), float(entry["output"]), entry_name)
+            return replace(target, priced_as=entry_name) if target else None
+        rates = {key: float(entry[key]) for key in _RATE_KEYS if key in entry}
+        return Price(float(entry["input"]), float(entry["output"]), entry_name, **rates)  # type: ignore[arg-type]
 
     def _entry_name(self, model: str) -> str | None:
         if model in self.entries:
@@ -84,6 +112,11 @@ def _read_override(path: Path) -> dict[str, dict[str, float | str]]:
             raise PriceTableError(
                 f'price file {path}: [models."{name}"] needs numbers input and output (dollars per million tokens)'
             )
+        wrong = [k for k in _RATE_KEYS if k in entry and not isinstance(entry[k], (int, float))]
+        if wrong:
+            raise PriceTableError(
+                f'price file {path}: [models."{name}"] {wrong[0]} must be a number (dollars per million tokens)'
+            )
     return models
 
 
@@ -99,12 +132,21 @@ class CallCost:
     completion_tokens: int
     estimated: bool  # True when the endpoint reported no usage and the counter estimated it
     price: Price | None
+    cached_tokens: int = 0  # of prompt_tokens, read from the provider's cache
+    cache_creation_tokens: int = 0  # of prompt_tokens, written to it
+    reasoning_tokens: int = 0  # of completion_tokens, spent reasoning
 
     @property
     def dollars(self) -> float | None:
         if self.price is None:
             return None
-        return (self.prompt_tokens * self.price.input + self.completion_tokens * self.price.output) / 1e6
+        return self.price.dollars(
+            self.prompt_tokens,
+            self.completion_tokens,
+            self.cached_tokens,
+            self.cache_creation_tokens,
+            self.reasoning_tokens,
+        )
 
     def describe(self, lang: str = "en") -> str:
         """One line: tokens, where they came from, and the price."""
@@ -113,10 +155,20 @@ class CallCost:
             lang,
             prompt=f"{self.prompt_tokens:,}",
             completion=f"{self.completion_tokens:,}",
+            parts=self._parts(),
             source=say("cost.source.estimated" if self.estimated else "cost.source.endpoint", lang),
             dollars=format_dollars(self.dollars, lang),
             note=price_note(self.price, self.model, lang),
         )
+
+    def _parts(self) -> str:
+        named = (
+            (self.cached_tokens, "cached"),
+            (self.cache_creation_tokens, "written to the cache"),
+            (self.reasoning_tokens, "reasoning"),
+        )
+        said = [f"{count:,} {name}" for count, name in named if count]
+        return f" ({', '.join(said)})" if said else ""
 
 
 def price_note(price: Price | None, model: str, lang: str = "en") -> str:
@@ -141,6 +193,13 @@ def _usage_tokens(usage: Mapping[str, int] | None) -> tuple[int, int] | None:
     return int(prompt), int(completion)
 
 
+def _billed_parts(usage: Mapping[str, int] | None) -> tuple[int, int, int]:
+    """(cached, written to the cache, reasoning) tokens of a reported usage; 0 where it names none."""
+    if not usage:
+        return 0, 0, 0
+    return tuple(max(int(usage.get(key) or 0), 0) for key in (CACHED, CACHE_CREATION, REASONING))  # type: ignore[return-value]
+
+
 def call_costs(
     events: Iterable[EventBase], prices: PriceTable, estimate: Callable[[str], int] = estimate_tokens
 ) -> list[CallCost]:
@@ -157,6 +216,7 @@ def call_costs(
             tokens = reported or (estimate(start.prompt), estimate(event.text))
             # A fallback model that answered is the one billed, not the one llm_start named.
             model = event.answered_by or start.model
+            parts = _billed_parts(event.usage) if reported else (0, 0, 0)
             calls.append(
                 CallCost(
                     start.seq,
@@ -166,6 +226,9 @@ def call_costs(
                     *tokens,
                     estimated=reported is None,
                     price=prices.price(model),
+                    cached_tokens=parts[0],
+                    cache_creation_tokens=parts[1],
+                    reasoning_tokens=parts[2],
                 )
             )
             start = None
@@ -182,6 +245,9 @@ class CostTotal:
     dollars: float | None  # None when no call could be priced
     estimated: bool  # any part of it estimated (tokens counted here, or a free model priced as another)
     unpriced: int = 0  # calls whose model has no price
+    cached_tokens: int = 0
+    cache_creation_tokens: int = 0
+    reasoning_tokens: int = 0
 
     @classmethod
     def of(cls, calls: list[CallCost]) -> CostTotal:
@@ -194,6 +260,9 @@ class CostTotal:
             sum(priced) if priced else None,
             estimated,
             len(calls) - len(priced),
+            sum(c.cached_tokens for c in calls),
+            sum(c.cache_creation_tokens for c in calls),
+            sum(c.reasoning_tokens for c in calls),
         )
 
     def compact(self) -> str:

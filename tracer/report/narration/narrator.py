@@ -38,6 +38,7 @@ from executor.events import (
     SummarizedEvent,
     ToolEndEvent,
     ToolErrorEvent,
+    ToolStartEvent,
 )
 
 from ...trace.redact import Redactor, default_redactor
@@ -98,6 +99,16 @@ class Narrator:
         self._colours: dict[str, str] = {}
         self._question_unsaid = False  # the run's inputs named no question: the first model call's is said
         self._last_reply = ""  # the run's last model reply with text: its answer when its outputs hold none
+        # An imported run has no plan() frame: a round is its first model call outside a tool, its replies
+        # are said as they come (one that asks for no tool when the next round starts, if it was not the
+        # answer), and a call is invoked when it is first seen, by its id (a tool may start before the
+        # reply that asked for it is over, in frameworks that stream).
+        self._imported = False
+        self._round_said = self._reply_round = 0
+        self._unsaid_reply: LLMEndEvent | None = None
+        self._asked: list[tuple[str, str, str]] = []  # (tool, arguments, id) the last reply asked for
+        self._invoked: set[str] = set()
+        self._invoked_unnamed: list[tuple[str, str]] = []  # (tool, arguments) said without an id
 
     def text(self, value: object, style: str = "") -> Text:
         """A field of an event (untrusted): redacted, escapes made visible, never read as markup."""
@@ -126,6 +137,7 @@ class Narrator:
         for tool in e.tools:
             self.colour(tool.name)
         self.say("\n", _entering(e, self.lang))
+        self._imported = bool(e.settings.get("imported"))
         question = question_of(e.inputs)
         self._question_unsaid = not question
         if question:
@@ -142,14 +154,55 @@ class Narrator:
                 )
         if is_summary_call(e):
             self.say(self.words("narration.summary_call", "dim", model=self.text(e.model, "bold dim")))
-        elif is_plan_call(e):
+        elif is_plan_call(e) or self._starts_imported_round(e):
+            self._say_unsaid_reply()
             sent = "" if e.messages is None else self.words("narration.round.messages", "dim", count=len(e.messages))
             round_ = Text(str(e.iteration), "bold dim")
-            self.say(self.words("narration.round", "dim", iteration=round_, model=self.text(e.model, "dim"), sent=sent))
+            key = "narration.round.imported" if self._imported else "narration.round"
+            self.say(self.words(key, "dim", iteration=round_, model=self.text(e.model, "dim"), sent=sent))
         if self.show_prompts:
             self.say(self.words("narration.prompt_sent", "dim", prompt=self.text(e.prompt, "dim")))
 
+    def _starts_imported_round(self, e: LLMStartEvent) -> bool:
+        if not self._imported or e.tool_call_id is not None or e.iteration == self._round_said:
+            return False
+        self._round_said = e.iteration
+        return True
+
+    def _say_unsaid_reply(self) -> None:
+        if self._unsaid_reply is not None:
+            self._say_reply(self._unsaid_reply)
+            self._unsaid_reply = None
+
+    def _say_reply(self, e: LLMEndEvent) -> None:
+        why = self.words("narration.imported.partial", "yellow", why=e.partial) if e.partial else Text("")
+        self.say(self.words("narration.imported.reply", "bold", reply=self.text(e.text, "green")), why)
+
+    def _invoke(self, tool: str, tool_input: str, call_id: str | None) -> None:
+        """An imported run's tool call, said once, with its id, when its request or its run is first seen."""
+        if call_id:
+            if call_id in self._invoked:
+                return
+            self._invoked.add(call_id)
+        elif (tool, tool_input) in self._invoked_unnamed:  # a reply's call without an id, run under one
+            self._invoked_unnamed.remove((tool, tool_input))
+            return
+        lane = ((f"[{call_id}] ", "dim"),) if call_id else ()
+        self.say(*lane, self.text(f"Invoking: `{tool}` with `{tool_input}`", self.colour(tool)))
+
+    def _on_tool_start(self, e: ToolStartEvent) -> None:
+        if self._imported:
+            self._invoke(e.tool, e.tool_input, e.tool_call_id)
+
     def _on_agent_action(self, e: AgentActionEvent) -> None:
+        if self._imported:  # the reply was said at llm_end: only the call, by the id the reply gave it
+            asked = next((a for a in self._asked if a[:2] == (e.tool, e.tool_input)), None)
+            if asked is not None:
+                self._asked.remove(asked)
+            self._invoke(e.tool, e.tool_input, asked[2] if asked and asked[2] else None)
+            if not (asked and asked[2]):
+                self._invoked_unnamed.append((e.tool, e.tool_input))
+            return
         if not e.log.strip():  # a LangGraph agent's call has no text of its own: say it as LangChain's tool agents do
             invoking = self.words("narration.invoking", "", tool=e.tool, tool_input=e.tool_input).plain
             self.say(*_lane(e), self.text(invoking, self.colour(e.tool)))
@@ -261,10 +314,25 @@ class Narrator:
         self.say(self.words(key, "yellow", failed=failed, next=next_model, error_type=e.error_type))
 
     def _on_llm_end(self, e: LLMEndEvent) -> None:
+        if self._imported and e.tool_call_id is None and e.iteration == self._round_said:
+            self._say_imported_reply(e)
         if e.tool_call_id is None and e.text.strip():
             self._last_reply = e.text
         if e.answered_by:
             self.say(self.words("narration.answered_by", "dim", model=literal(e.answered_by, "bold")))
+
+    def _say_imported_reply(self, e: LLMEndEvent) -> None:
+        """A round's reply: said now when it asks for tools (what it says before them is its thought);
+        kept until the next round when it asks for none, as it may be the run's answer (said as Output)."""
+        if e.iteration == self._reply_round:  # the round's call recorded twice (a client span inside): said once
+            return
+        self._reply_round = e.iteration
+        self._asked = [(c.name, c.arguments, c.id) for c in e.tool_calls or ()]
+        if e.tool_calls:
+            if e.text.strip() or e.partial:
+                self._say_reply(e)
+        elif e.text.strip() or e.partial:
+            self._unsaid_reply = e
 
     def _on_plan_error(self, e: PlanErrorEvent) -> None:
         error = literal(f"{e.error_type}: {e.message}", "red")
@@ -319,8 +387,13 @@ class Narrator:
         )
 
     def _on_chain_end(self, e: ChainEndEvent) -> None:
-        self.say(self.words("narration.finished", "bold"))
         answer = answer_of(e.outputs)
+        unsaid = self._unsaid_reply
+        if unsaid is not None and (
+            answer.strip() not in ("", unsaid.text.strip()) or unsaid.partial
+        ):  # not the Output below
+            self._say_unsaid_reply()
+        self.say(self.words("narration.finished", "bold"))
         if answer == "" and self._last_reply:  # an imported run whose export kept no output
             self.say(
                 self.words("narration.output", "bold", answer=self.text(self._last_reply, "bold green")),

@@ -91,7 +91,7 @@ def _model_call(span: Span, o: dict[str, Any], attrs: dict[str, Any], where: str
     if output is not None:
         reply = reply_of(output)
         reason = span.reply.finish_reason if span.reply is not None else None
-        span.reply = Reply(reply.text, reply.tool_calls, reply.finish_reason or reason, True)
+        span.reply = Reply(reply.text, reply.tool_calls, reply.finish_reason or reason, True, reply.partial)
     request = span.request
     if request is not None:
         instructions, offered = responses_echo(output)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -82,6 +83,7 @@ class Content:
     texts: list[str] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     results: list[Message] = field(default_factory=list)
+    reasoning: list[str] = field(default_factory=list)  # what the model thought aloud: not its reply
 
     @property
     def text(self) -> str:
@@ -93,6 +95,8 @@ def _part_call(part: dict[str, Any]) -> dict[str, Any] | None:
     kind = part.get("type")
     if kind == "tool_call" or kind == "tool_use":  # GenAI parts, Anthropic blocks
         return tool_call(part.get("name"), part.get("arguments", part.get("input")), part.get("id"))
+    if kind == "tool-call" or (kind is None and "toolCallId" in part and "toolName" in part):  # Vercel AI SDK
+        return tool_call(part.get("toolName"), part.get("input", part.get("args")), part.get("toolCallId"))
     if kind == "function_call":  # OpenAI Responses
         return tool_call(part.get("name"), part.get("arguments"), part.get("call_id", part.get("id")))
     for key in ("function_call", "functionCall"):  # Gemini
@@ -114,6 +118,11 @@ def _part_result(part: dict[str, Any]) -> Message | None:
     if kind == "tool_result":
         inner = content_of(part.get("content"))
         return {"role": "tool", "tool_call_id": compact(part.get("tool_use_id")), "content": inner.text}
+    if kind == "tool-result":  # Vercel AI SDK: v5's output {type, value}, v4's result
+        output = part.get("output", part.get("result"))
+        if isinstance(output, dict) and "value" in output and output.get("type") in _VERCEL_OUTPUTS:
+            output = output["value"]
+        return {"role": "tool", "tool_call_id": compact(part.get("toolCallId")), "content": compact(output)}
     if kind == "function_call_output":
         return {"role": "tool", "tool_call_id": compact(part.get("call_id")), "content": compact(part.get("output"))}
     for key in ("function_response", "functionResponse"):
@@ -128,6 +137,7 @@ def _part_result(part: dict[str, Any]) -> Message | None:
 
 
 TEXT_KEYS = ("text", "content")
+_VERCEL_OUTPUTS = frozenset({"text", "json", "error-text", "error-json", "content"})
 
 
 def content_of(value: Any) -> Content:
@@ -146,7 +156,16 @@ def content_of(value: Any) -> Content:
     return found
 
 
-_PART_KEYS = ("type", "text", "function", "function_call", "functionCall", "function_response", "functionResponse")
+_PART_KEYS = (
+    "type",
+    "text",
+    "toolCallId",
+    "function",
+    "function_call",
+    "functionCall",
+    "function_response",
+    "functionResponse",
+)
 
 
 def _is_part(part: Any) -> bool:
@@ -159,6 +178,13 @@ def _add_part(found: Content, part: Any) -> None:
     if not isinstance(part, dict):
         found.texts.append(compact(part))
         return
+    if _is_reasoning(part.get("type")):
+        thought = part.get("content", part.get("thinking", part.get("text")))
+        if isinstance(thought, dict):  # Microsoft.Extensions.AI's serialised TextReasoningContent
+            thought = thought.get("text", thought.get("Text"))
+        if isinstance(thought, str) and thought.strip():
+            found.reasoning.append(thought)
+        return  # a part holding only protected data (Gemini's thought signature) says nothing readable
     call, result = _part_call(part), _part_result(part)
     if call is not None:
         found.calls.append(call)
@@ -170,6 +196,15 @@ def _add_part(found: Content, part: Any) -> None:
         found.texts.append(next(part[key] for key in TEXT_KEYS if isinstance(part.get(key), str)))
     else:  # an image, a file, a part of a kind not known here: kept as it is written
         found.texts.append(compact(part))
+
+
+# Reasoning parts: the GenAI convention's and Anthropic's kinds, and the .NET type name
+# Microsoft.Extensions.AI writes for a TextReasoningContent it has no part for (empty text, protectedData).
+_REASONING_KINDS = frozenset({"reasoning", "thinking", "redacted_thinking"})
+
+
+def _is_reasoning(kind: Any) -> bool:
+    return isinstance(kind, str) and (kind in _REASONING_KINDS or kind.endswith(".TextReasoningContent"))
 
 
 def _langchain_calls(fields: dict[str, Any]) -> list[dict[str, Any]]:
@@ -193,8 +228,12 @@ def _message(role: str, content: Content, calls: list[dict[str, Any]], call_id: 
     """The OpenAI message(s) one recorded message stands for: the message, then any tool results it carried."""
     made: list[Message] = []
     all_calls = calls + content.calls
-    if content.texts or all_calls or not content.results:
+    if role == "tool" and all_calls and call_id is None:
+        role = "assistant"  # Koog writes the model's request for calls as a `tool` message: asking is the model's
+    if content.texts or all_calls or content.reasoning or not content.results:
         message: Message = {"role": role, "content": content.text}
+        if content.reasoning:
+            message["reasoning"] = "\n".join(content.reasoning)
         if all_calls:
             message["tool_calls"] = openai_calls(all_calls)
         if call_id is not None and role == "tool":
@@ -226,7 +265,8 @@ def messages_of_item(item: Any) -> tuple[list[Message], list[dict[str, Any]]]:
     if item.get("role") == "tool" and isinstance(item.get("content"), dict) and "function" in item["content"]:
         return [], [item["content"]]  # Langfuse lists the tools offered as `tool` messages: they are tools
     kind = item.get("type")
-    if kind in ("function_call", "function_call_output"):  # OpenAI Responses input items
+    if kind in ("function_call", "function_call_output") or ("toolCallId" in item and "role" not in item):
+        # OpenAI Responses input items; the Vercel AI SDK's response tool calls ({toolCallId, toolName, input})
         content = content_of([item])
         return _message("assistant", content, []) if content.calls else content.results, []
     if "role" not in item and isinstance(kind, str) and "content" in item:  # a LangChain message's dump
@@ -241,28 +281,71 @@ def _langchain_message(fields: dict[str, Any], role: str) -> list[Message]:
     return _message(role, content_of(fields.get("content")), _langchain_calls(fields), fields.get("tool_call_id"))
 
 
-# Agno records its messages as Python reprs: "role='user' content='What is ...' name=None ...".
-_AGNO = re.compile(r"role='(\w+)' content=(None|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")", re.DOTALL)
-_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.DOTALL)
-_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+# Agno records its messages as Python reprs: "role='user' content='What is ...' name=None tool_call_id=None
+# tool_calls=[{'id': ..., 'function': {...}}] ...". Each field's literal is cut out by scanning its quotes and
+# brackets, then read with ast.literal_eval (literals only: nothing in the text is ever run).
+_AGNO = re.compile(r"role='(\w+)' content=")
+_REPR_FIELD = re.compile(r" (\w+)=")
+_REPR_FIELDS = 12  # tool_calls is the fourth field; the rest (audio, metrics ...) need not be read
+_REPR_LIMIT = 1_000_000  # characters of one literal read back; a longer one is left as it is
+_OPEN, _CLOSE = "[{(", "]})"
+
+
+def _literal_end(text: str, at: int) -> int:
+    """Where the Python literal starting at `at` ends (a string, a bracketed value, or a bare word)."""
+    depth, quote, index = 0, "", at
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+                if depth == 0:
+                    return index + 1
+        elif char in "'\"":
+            quote = char
+        elif char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+            if depth <= 0:
+                return index + 1
+        elif char == " " and depth == 0:
+            return index
+        index += 1
+    return index
+
+
+def _repr_literal(text: str, at: int) -> tuple[Any, int]:
+    """The value of the literal at `at` and where it ends; (None, end) when it is no readable literal."""
+    end = _literal_end(text, at)
+    if end - at > _REPR_LIMIT:
+        return None, end
+    try:
+        return ast.literal_eval(text[at:end]), end
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None, end
 
 
 def _agno_message(text: str) -> Message | None:
-    """A message written as a Python repr: its role and its content, the string literal read back
-    character by character (never evaluated)."""
+    """A message written as a Python repr: its role, content, the tool calls it asks for and the call
+    id it answers."""
     found = _AGNO.match(text)
     if found is None:
         return None
-    literal = found.group(2)
-    content = "" if literal == "None" else _ESCAPE.sub(_unescaped, literal[1:-1])
-    return {"role": role_of(found.group(1)), "content": content}
-
-
-def _unescaped(escape: re.Match[str]) -> str:
-    code = escape.group(1)
-    if len(code) > 1:
-        return chr(int(code[1:], 16))
-    return _SIMPLE_ESCAPES.get(code, code)
+    content, end = _repr_literal(text, found.end())
+    message: Message = {"role": role_of(found.group(1)), "content": content if isinstance(content, str) else ""}
+    fields = 0
+    while (field_found := _REPR_FIELD.match(text, end)) is not None and fields < _REPR_FIELDS:
+        value, end = _repr_literal(text, field_found.end())
+        fields += 1  # fields are read one after another, so a field's name inside a text is no field
+        if field_found.group(1) == "tool_call_id" and isinstance(value, str) and message["role"] == "tool":
+            message["tool_call_id"] = value
+        elif field_found.group(1) == "tool_calls" and isinstance(value, list) and value:
+            calls = [call for c in value if isinstance(c, dict) and (call := _part_call(c))]
+            message["tool_calls"] = openai_calls(calls)
+    return message
 
 
 def messages_of(items: list[Any]) -> tuple[list[Message], list[dict[str, Any]]]:
@@ -278,14 +361,29 @@ def messages_of(items: list[Any]) -> tuple[list[Message], list[dict[str, Any]]]:
             if (
                 previous is not None
                 and isinstance(item, dict)
-                and item.get("type") == "function_call"
+                and (item.get("type") == "function_call" or "toolCallId" in item)
                 and previous.get("role") == "assistant"
                 and previous.get("tool_calls")
             ):
                 previous["tool_calls"] += message.get("tool_calls", [])
             else:
                 messages.append(message)
+    _answer_in_order(messages)
     return messages, tools
+
+
+def _answer_in_order(messages: list[Message]) -> None:
+    """A tool result recorded without its call id (Koog) answers the earliest call still unanswered:
+    results follow the assistant message that asked for them, in its order, as chat APIs require."""
+    unanswered: list[str] = []
+    for message in messages:
+        if message.get("role") == "assistant":
+            unanswered = [c["id"] for c in message.get("tool_calls") or () if c.get("id")]
+        elif message.get("role") == "tool":
+            if message.get("tool_call_id") in unanswered:
+                unanswered.remove(message["tool_call_id"])
+            elif "tool_call_id" not in message and unanswered:
+                message["tool_call_id"] = unanswered.pop(0)
 
 
 def json_or_text(value: Any) -> Any:

@@ -25,6 +25,7 @@ class Reply:
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     finish_reason: str | None = None
     seen: bool = False  # False: the file holds no reply for this call
+    partial: str | None = None  # why the text is only a part of the reply, when the file lost some of it
 
 
 def tool_spec(value: Any) -> dict[str, Any] | None:

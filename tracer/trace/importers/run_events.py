@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from executor.events import (
@@ -214,7 +214,11 @@ def _call_end(span: Span, inside_tool: str | None) -> dict[str, Any]:
         "finish_reason": finish if finish and finish.lower() not in PLAIN_STOPS else None,
         "tool_calls": [ToolCallRecord(**call) for call in reply.tool_calls] or None,
         "tool_call_id": inside_tool,
+        "partial": reply.partial if reply.seen or span.error else reply.partial or NO_REPLY,
     }
+
+
+NO_REPLY = "the file holds no reply for this call"
 
 
 def _tool_end(span: Span, handled: bool) -> tuple[type[EventBase], dict[str, Any]]:
@@ -285,6 +289,20 @@ def _tools_out_of_model_calls(spans: list[Span]) -> None:
                 parent.end = max(parent.start, min(parent.end, span.start))
 
 
+def _nested_replies(root: Span) -> None:
+    """A model call recorded twice, by a framework and by the client instrumentation inside it (Agno
+    around OpenAI's): the inner span's reply to a call that asked only for tools is Python's str(None),
+    "None". The inner call is the same call, so its reply is the outer one's text and tool calls."""
+    pending: list[tuple[Span, Span | None]] = [(root, None)]
+    while pending:
+        span, outer = pending.pop()
+        inner, reply = span.reply, outer.reply if outer is not None else None
+        said_none = span.role == LLM and inner is not None and inner.text == "None" and not inner.tool_calls
+        if said_none and inner is not None and reply is not None and reply.tool_calls and not reply.text:
+            span.reply = replace(inner, text="", tool_calls=list(reply.tool_calls))
+        pending += [(child, span if span.role == LLM else outer) for child in span.children]
+
+
 def events_from_spans(
     spans: list[Span], source_file: str, info: TraceInfo | None = None
 ) -> tuple[list[EventBase], list[str], str | None]:
@@ -337,6 +355,7 @@ def events_from_root(root: Span, source_file: str, info: TraceInfo) -> tuple[lis
 
 def event_stream_from_root(root: Span, source_file: str, info: TraceInfo) -> tuple[Iterator[EventBase], str | None]:
     """events_from_root's events made one at a time as they are iterated (the spans stay until then)."""
+    _nested_replies(root)
     builder = _EventBuilder(root, info, source_file)
     frames = (root.name,)
     builder.add(FIRST, root.start or 0.0, RUN_START, root, frames)

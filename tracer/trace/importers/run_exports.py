@@ -6,6 +6,7 @@ import math
 from datetime import datetime
 from typing import Any
 
+from .billed_tokens import with_billed_parts
 from .shape import ShapeNotes, identifier, quoted
 from .spans import text_of
 
@@ -37,7 +38,8 @@ def usage(
     completion = notes.count(counts[completion_key], f"{where}{completion_key}")
     if prompt is None or completion is None:
         return None
-    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    found = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    return with_billed_parts(found, counts)
 
 
 def error_of(text: Any) -> tuple[str, str] | None:

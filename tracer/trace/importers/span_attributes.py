@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .billed_tokens import attribute_parts
 from .messages import Message, call_id_text, compact, content_of, json_or_text, messages_of
 from .model_calls import Reply, Request, reply_of, request_of, tool_specs
 from .shape import ShapeNotes
@@ -18,12 +19,19 @@ TOOL_NAME_PREFIXES = ("running tool: ", "execute_tool ")
 SpanEvents = list[tuple[str, dict[str, Any]]]  # each span event's name and attributes
 
 
+# The Vercel AI SDK's spans name their operation in ai.operationId: a provider call, or a tool's run.
+VERCEL_MODEL_CALLS = frozenset(
+    {"ai.generateText.doGenerate", "ai.streamText.doStream", "ai.generateObject.doGenerate", "ai.streamObject.doStream"}
+)
+
+
 def role_of_span(attrs: dict[str, Any]) -> str:
     kind = str(attrs.get(SPAN_KIND, "")).upper()
     operation = str(attrs.get("gen_ai.operation.name", ""))
-    if kind == "LLM" or (not kind and operation in GENAI_LLM_OPERATIONS):
+    vercel = attrs.get("ai.operationId")
+    if kind == "LLM" or (not kind and operation in GENAI_LLM_OPERATIONS) or vercel in VERCEL_MODEL_CALLS:
         return LLM
-    if kind == "TOOL" or operation == "execute_tool":
+    if kind == "TOOL" or operation == "execute_tool" or vercel == "ai.toolCall":
         return TOOL
     if not kind and not operation and ("gen_ai.tool.name" in attrs or "tool.name" in attrs):
         return TOOL  # pydantic-ai's `running tool: X`, Koog's and Agno's tool spans carry only the tool's name
@@ -195,6 +203,9 @@ def request_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | No
     if flattened is None and "gen_ai.prompt" in attrs:
         flattened = json_or_text(attrs["gen_ai.prompt"])
         flattened = flattened if isinstance(flattened, list) else None
+    if flattened is None and "ai.prompt.messages" in attrs:  # the Vercel AI SDK's provider call
+        flattened = json_or_text(attrs["ai.prompt.messages"])
+        flattened = flattened if isinstance(flattened, list) else None
     flattened = flattened if flattened is not None else _event_messages(events, "input") or None
     if flattened is not None:
         messages, offered = messages_of(flattened)
@@ -219,31 +230,62 @@ def _tools_offered(attrs: dict[str, Any], groups: Indexed) -> list[dict[str, Any
 
 
 def reply_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None = None) -> Reply:
-    flattened = _flattened_messages(indexed(attrs) if groups is None else groups, "output")
+    groups = indexed(attrs) if groups is None else groups
+    flattened = _flattened_messages(groups, "output")
     if flattened is None and "gen_ai.output.messages" in attrs:
         flattened = json_or_text(attrs["gen_ai.output.messages"])
         flattened = flattened if isinstance(flattened, list) else [flattened]
     flattened = flattened if flattened is not None else _event_messages(events, "output") or None
     if flattened is not None:
         reply = reply_of(flattened)
+    elif "ai.response.text" in attrs or "ai.response.toolCalls" in attrs:
+        reply = _vercel_reply(attrs)
     else:
         reply = reply_of(attrs.get("output.value", attrs.get("gen_ai.completion", attrs.get("output"))))
+    reply.partial = _missing_chunks(groups.get("llm.output_messages"))
     reasons = json_or_text(attrs.get("gen_ai.response.finish_reasons"))
     if reply.finish_reason is None and isinstance(reasons, list) and reasons:
         reply.finish_reason = compact(reasons[0])
     return reply
 
 
+def _vercel_reply(attrs: dict[str, Any]) -> Reply:
+    """The Vercel AI SDK's reply: ai.response.text, and ai.response.toolCalls as JSON text
+    ([{toolCallId, toolName, input}], `args` before v5)."""
+    calls = json_or_text(attrs.get("ai.response.toolCalls"))
+    reply = reply_of(calls) if isinstance(calls, list) else Reply(seen=True)
+    text = attrs.get("ai.response.text")
+    reply.text = text if isinstance(text, str) else reply.text
+    reason = attrs.get("ai.response.finishReason")
+    reply.finish_reason = compact(reason) if reason not in (None, "") else reply.finish_reason
+    return reply
+
+
+def _missing_chunks(numbered: dict[int, dict[str, Any]] | None) -> str | None:
+    """A streamed reply kept one chunk a message (BeeAI): numbers that do not run 0, 1, 2 ... say the
+    file lost chunks, so the text is a part of the reply, not the reply."""
+    if not numbered or len(numbered) == max(numbered) + 1:
+        return None
+    return (
+        f"the file keeps {len(numbered)} of at least {max(numbered) + 1} streamed chunks (from chunk {min(numbered)})"
+    )
+
+
 def model_from(attrs: dict[str, Any]) -> str:
-    for key in ("llm.model_name", "gen_ai.response.model", "gen_ai.request.model"):
+    for key in ("llm.model_name", "gen_ai.response.model", "gen_ai.request.model", "ai.model.id"):
         if isinstance(attrs.get(key), str) and attrs[key]:
             return attrs[key]
     return ""
 
 
 _TOKEN_KEYS = (
-    ("llm.token_count.prompt", "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens"),
-    ("llm.token_count.completion", "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens"),
+    ("llm.token_count.prompt", "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "ai.usage.inputTokens"),
+    (
+        "llm.token_count.completion",
+        "gen_ai.usage.output_tokens",
+        "gen_ai.usage.completion_tokens",
+        "ai.usage.outputTokens",
+    ),
 )
 
 
@@ -261,15 +303,16 @@ def usage_from(attrs: dict[str, Any], where: str, notes: ShapeNotes) -> dict[str
     total = None
     if "llm.token_count.total" in attrs:
         total = notes.count(attrs["llm.token_count.total"], f"{where}: attribute llm.token_count.total")
-    return {
+    found = {
         "prompt_tokens": prompt_count,
         "completion_tokens": completion_count,
         "total_tokens": total if total is not None else prompt_count + completion_count,
     }
+    return attribute_parts(attrs, found)
 
 
 def tool_name_from(attrs: dict[str, Any], span_name: str) -> str:
-    for key in ("gen_ai.tool.name", "tool.name"):
+    for key in ("gen_ai.tool.name", "tool.name", "ai.toolCall.name"):
         if isinstance(attrs.get(key), str) and attrs[key]:
             return attrs[key]
     for prefix in TOOL_NAME_PREFIXES:
@@ -279,7 +322,7 @@ def tool_name_from(attrs: dict[str, Any], span_name: str) -> str:
 
 
 def tool_call_id_from(attrs: dict[str, Any]) -> str | None:
-    for key in ("gen_ai.tool.call.id", "tool_call.id"):
+    for key in ("gen_ai.tool.call.id", "tool_call.id", "ai.toolCall.id"):
         if attrs.get(key) not in (None, ""):
             return call_id_text(attrs[key])
     return None
@@ -291,6 +334,8 @@ TOOL_INPUT_KEYS = (
     "tool.parameters",
     "tool_arguments",
     "gcp.vertex.agent.tool_call_args",
+    "ai.toolCall.input",
+    "ai.toolCall.args",
     "input",
 )
 TOOL_OUTPUT_KEYS = (
@@ -298,6 +343,8 @@ TOOL_OUTPUT_KEYS = (
     "gen_ai.tool.call.result",
     "tool_response",
     "gcp.vertex.agent.tool_response",
+    "ai.toolCall.output",
+    "ai.toolCall.result",
     "output",
 )
 
