@@ -165,3 +165,15 @@ def test_imports_reads_other_tools_exports(tmp_path, capsys):
     assert all(row["imported"] and row["outcome"] != "unreadable" for row in rows)
     assert main(["runs", str(tmp_path)]) == 0
     assert "1 other tools' export(s) passed over (--imports reads them)" in capsys.readouterr().err
+
+
+def test_a_folder_of_exports_is_not_simply_empty_the_summary_says_what_was_not_read(tmp_path, capsys):
+    from tests.helpers.foreign_traces import write_langfuse
+
+    for n in range(3):
+        write_langfuse(tmp_path / f"export-{n}.json")
+    assert main(["runs", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "0 run(s)" in err and "3 .json file(s) not read (--imports reads other tools' exports)" in err
+    assert main(["runs", str(tmp_path), "--imports"]) == 0
+    assert ".json file(s) not read" not in capsys.readouterr().err

@@ -185,6 +185,8 @@ def summary_line(listing: RunList, rows: Sequence[RunRow]) -> str:
         parts.append(f"{unreadable:,} unreadable")
     if listing.foreign:
         parts.append(f"{listing.foreign:,} other tools' export(s) passed over (--imports reads them)")
+    if listing.finding.json_passed:  # not opened: a folder of exports is not simply "0 run(s)"
+        parts.append(f"{listing.finding.json_passed:,} .json file(s) not read (--imports reads other tools' exports)")
     parts.append(f"{listing.cached:,} from the catalogue, {listing.read:,} read")
     return " · ".join(parts)
 
