@@ -40,6 +40,9 @@ class ModelUse(BaseModel):
     fallbacks: int  # times another model took over from it
 
 
+WRITTEN_BY_IMPORT = "written by loopscope import from"  # how `imported` begins for a trace file an import wrote
+
+
 class RunRow(BaseModel):
     """What `loopscope runs` knows of one trace file. The catalogue stores it without prices: `cost`
     is filled by `priced` when a listing is made, so a changed price table needs no re-read."""
@@ -52,7 +55,7 @@ class RunRow(BaseModel):
     scenario: str | None = None
     agent: str | None = None
     parent: str | None = None  # a fork's parent trace
-    imported: str | None = None  # what an import recognised, for another tool's export
+    imported: str | None = None  # what an import recognised: another tool's export, or a trace `loopscope import` wrote
     outcome: Outcome
     detail: str = ""  # one line: the error, the limit, the warning, or why the file is unreadable
     events: int = 0
@@ -75,6 +78,11 @@ class RunRow(BaseModel):
     cost: float | None = None  # dollars, set by `priced`; None when no call could be priced
     cost_estimated: bool = False  # tokens counted here, or a free model priced as a real one
     unpriced: tuple[str, ...] = ()  # models that answered but have no price
+
+    @property
+    def converted(self) -> bool:
+        """Another tool's export, read as it was opened (listed only with --imports); not an imported trace file."""
+        return self.imported is not None and not self.imported.startswith(WRITTEN_BY_IMPORT)
 
     @property
     def errors(self) -> int:

@@ -16,7 +16,7 @@ from ..trace.header import stamp_seconds
 from ..trace.kept_partial import INTERRUPTED
 from ..trace.literal_text import scrub
 from ..trace.reader import TraceFile
-from .run_row import ModelUse, Outcome, RunRow, ToolCall, unreadable_row
+from .run_row import WRITTEN_BY_IMPORT, ModelUse, Outcome, RunRow, ToolCall, unreadable_row
 from .token_counter import TokenCounter
 
 # (kind, tool, iteration, function, file, line, frames, state): what an event answers to the condition
@@ -241,7 +241,7 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
             scenario=header.scenario,
             agent=header.agent,
             parent=header.parent,
-            imported=one_line(trace.import_note) if trace.import_note else None,
+            imported=one_line(trace.import_note or _written_by_import(header.model_extra or {})) or None,
             outcome=outcome,
             detail=detail or (one_line(trace.notice) if trace.notice else ""),
             events=len(trace),
@@ -263,6 +263,14 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
             model_uses=tally.model_uses(),
         )
     return Summary(row, frozenset(tally.shapes))
+
+
+def _written_by_import(extra: dict[str, Any]) -> str:
+    """What a trace written by `loopscope import` came from ("" for any other): its header's own words."""
+    source, form = extra.get("imported_from"), extra.get("import_format")
+    if not isinstance(source, str) or not source:
+        return ""
+    return f"{WRITTEN_BY_IMPORT} {os.path.basename(source)}" + (f" ({form})" if isinstance(form, str) else "")
 
 
 def _outcome(tally: RunTally, warning: str | None, cut_mid_line: bool) -> tuple[Outcome, str]:
