@@ -11,7 +11,10 @@ from pydantic import BaseModel, ConfigDict
 from ..report.cost.prices import PriceTable
 from ..trace.literal_text import scrub
 
-Outcome = Literal["finished", "error", "iteration_limit", "time_limit", "interrupted", "truncated", "unreadable"]
+# stopped_at_change: a `fork --stop-at-change` that ended, as asked, at the first model call whose prompt changed
+Outcome = Literal[
+    "finished", "error", "iteration_limit", "time_limit", "stopped_at_change", "interrupted", "truncated", "unreadable"
+]
 OUTCOMES: tuple[str, ...] = get_args(Outcome)
 
 

@@ -16,6 +16,7 @@ from ..trace.header import stamp_seconds
 from ..trace.kept_partial import INTERRUPTED
 from ..trace.literal_text import scrub
 from ..trace.reader import TraceFile
+from ..trace.transitions import STOPPED_AT_CHANGE
 from .run_row import WRITTEN_BY_IMPORT, ModelUse, Outcome, RunRow, ToolCall, unreadable_row
 from .token_counter import TokenCounter
 
@@ -159,7 +160,10 @@ class RunTally:
 
     def _chain_error(self, event: Any) -> None:
         interrupted = event.error_type in ("KeyboardInterrupt", "CancelledError")
-        self.ending = ("interrupted" if interrupted else "error", one_line(f"{event.error_type}: {event.message}"))
+        outcome: Outcome = "interrupted" if interrupted else "error"
+        if event.error_type == STOPPED_AT_CHANGE:  # the fork ended where it was asked to: no failure
+            outcome = "stopped_at_change"
+        self.ending = (outcome, one_line(f"{event.error_type}: {event.message}"))
 
     def unfinished_tools(self) -> list[ToolCall]:
         """Tool runs the trace never saw end (the run stopped while they ran)."""

@@ -156,11 +156,16 @@ def transitions(events: Iterable[Event]) -> list[Transition]:
     return out
 
 
+STOPPED_AT_CHANGE = "PromptChanged"  # the error type `fork --stop-at-change` ends a fork with (tracer/replay)
+
+
 def outcome_of(events: Sequence[Event]) -> str:
     """How the run ended, in a few words: the final output, the error, or that it is unfinished."""
     last = events[-1] if events else None
     if last is not None and last.kind == "chain_end":
         return f"finished: {answer_of(last.outputs)}"
+    if last is not None and last.kind == "chain_error" and last.error_type == STOPPED_AT_CHANGE:
+        return f"stopped at change: {last.message}"  # a fork told to end at a changed prompt did so: no failure
     if last is not None and last.kind == "chain_error":
         return f"error: {last.error_type}: {last.message}"
     return "unfinished (the trace stops before chain_end)"
