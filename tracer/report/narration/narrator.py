@@ -176,7 +176,8 @@ class Narrator:
 
     def _on_mcp_extract(self, e: McpExtractEvent) -> None:
         if e.matched is not None:
-            self.say(("  ↳ probed with JSONPath: ", "dim"), self.text(e.matched, "bold"), (" matched", "dim"))
+            found = f" matched {e.matches} nodes (the observation lists them all)" if e.matches else " matched"
+            self.say(("  ↳ probed with JSONPath: ", "dim"), self.text(e.matched, "bold"), (found, "dim"))
         else:
             tried = ", ".join(e.paths)
             self.say(
