@@ -63,6 +63,7 @@ class Conversion:
     name: str | None = None
     plain_frames: str | None = None  # one line: the spans that became only frames, counted by name
     started: float | None = None  # the root span's start (seconds; a date when the source gave one)
+    header: dict[str, str] = field(default_factory=dict)  # scenario / agent a loopscope export named
 
     @property
     def notes(self) -> list[str]:
