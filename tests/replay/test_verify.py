@@ -209,8 +209,10 @@ def test_a_divergence_into_an_exception_names_its_type_and_message(tmp_path, cap
     code, out, _ = verify(capsys, write(tmp_path / "answered.jsonl", out))
     assert code == 1
     first = out.splitlines()[0]
-    assert first.endswith("event 5 (tool_end): kind differs; the re-run raised ToolError: "
-                          "\"SupplierQuote failed: the supplier's quote service did not answer within 10 seconds\"")
+    assert first.endswith(
+        "event 5 (tool_end): kind differs; the re-run raised ToolError: "
+        '"SupplierQuote failed: the supplier\'s quote service did not answer within 10 seconds"'
+    )
 
 
 def test_the_pytest_report_of_a_divergence_names_the_exception_too():

@@ -32,7 +32,11 @@ def finished_otherwise(path, order, change=None):
 
 def test_calls_that_merely_finished_in_another_order_are_the_same_run(tmp_path):
     other = finished_otherwise(tmp_path / "other.jsonl", ["call_sh", "call_gz", "call_bj"])
-    assert [e.tool_call_id for e in Trace.load(other).events if e.kind == "tool_end"] == ["call_sh", "call_gz", "call_bj"]
+    assert [e.tool_call_id for e in Trace.load(other).events if e.kind == "tool_end"] == [
+        "call_sh",
+        "call_gz",
+        "call_bj",
+    ]
     diff = diff_traces(PARALLEL, other)
     assert diff.same, diff.differences
     assert Trace.load(other).snapshot_text() == Trace.load(PARALLEL).snapshot_text()
