@@ -27,3 +27,4 @@ def test_the_client_code_works_with_mcp_1x_and_a_fastmcp_server():
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[0].startswith("mcp 1.")
     assert "OK: stdio FastMCP server on mcp 1.x" in done.stdout
+    assert "OK: streamable HTTP FastMCP server on mcp 1.x" in done.stdout
