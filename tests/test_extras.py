@@ -103,6 +103,7 @@ BEHIND_A_GUARD = {
     "executor.tools.mcp_connection": "executor.tools.mcp",
     "executor.tools.mcp_stdio": "executor.tools.mcp",
     "executor.tools.mcp_http": "executor.tools.mcp",
+    "executor.tools.mcp_sdk": "executor.tools.mcp",
     "tutorials.mcp_search_server": None,  # the mcp-search tutorial's server: `python -m`, never imported
 }
 # Imported with the extra's packages hidden, each of these modules must fail in one line naming the extra.

@@ -8,7 +8,7 @@ EXTRAS = {
     "otel": ("opentelemetry", "openinference", "google"),
     "serve": ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"),
     "langchain": ("langchain", "langchain_classic", "langchain_core", "langgraph"),
-    "mcp": ("mcp", "mcp_types"),
+    "mcp": ("mcp", "mcp_types", "httpx"),  # httpx: what mcp 1.x speaks HTTP with (2.x: httpx2)
     "charts": ("plotext",),
 }
 

@@ -59,6 +59,9 @@ class McpExtractEvent(EventBase):
     """True when a match was JSON text and was decoded again."""
     shape: str | None = None
     """On a miss: an outline of what the answer looked like (keys and value types, cut short)."""
+    matches: int | None = None
+    """How many nodes the matching expression found when more than one (the observation is then all of
+    them, a JSON list in document order); None for one node or a miss (and in traces made before it)."""
     tool_call_id: str | None = None
     """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
 

@@ -22,12 +22,8 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
-import mcp_types
-from mcp import Client
-from mcp.shared.exceptions import MCPError
-
 from .mcp_errors import McpConnectionLost, McpProtocolError, McpRateLimited, McpServerError
-from .mcp_http import http_transport
+from .mcp_sdk import CONNECTION_CLOSED, REQUEST_TIMEOUT, SdkError, error_code, opened_client
 from .mcp_spec import ServerSpec
 from .mcp_stdio import LIVE_SERVERS, ServerProcess, kill_live_servers, stdio_transport
 from .mcp_wire import CURRENT_CALL, CallSlot, McpAnswer, Wire, observed
@@ -46,7 +42,7 @@ class _Session:
     """One open connection: the task that holds the SDK's Client open until `closing` is set."""
 
     def __init__(self, label: str) -> None:
-        self.opened: Future[tuple[Client, Wire, ServerProcess]] = Future()
+        self.opened: Future[tuple[Any, Wire, ServerProcess]] = Future()
         self.closing = asyncio.Event()  # bound to the loop on first wait (Python 3.10+)
         self.owner: Future[None] | None = None
         self.state = ServerProcess(label)
@@ -127,7 +123,7 @@ class McpConnection:
                 session.owner.result(5.0)
 
     # -- on the MCP loop ---------------------------------------------------------------------------------
-    async def _open(self) -> tuple[Client, Wire, ServerProcess]:
+    async def _open(self) -> tuple[Any, Wire, ServerProcess]:
         with self._lock:
             session = self._session
             if session is None:
@@ -146,12 +142,8 @@ class McpConnection:
         wire = Wire(self.label)
         session.wire = wire  # type: ignore[attr-defined]
         try:
-            client = Client(
-                observed(self._transport(wire, session.state), wire),
-                client_info=mcp_types.Implementation(name="loopscope", version=_version()),
-                cache=None,  # every tools/list goes to the server (and into the trace)
-            )
-            async with client:
+            # every tools/list goes to the server (and into the trace)
+            async with opened_client(observed(self._transport(wire, session.state), wire), _version()) as client:
                 session.opened.set_result((client, wire, session.state))
                 await session.closing.wait()
         except BaseException as error:
@@ -167,6 +159,8 @@ class McpConnection:
         if spec.command is not None:
             return stdio_transport(list(spec.command), spec.env, spec.cwd, self.max_bytes, wire, state)
         assert spec.url is not None
+        from .mcp_http import http_transport  # late: only a URL's server needs the HTTP client
+
         return http_transport(spec.url, spec.headers, self.max_bytes, wire)
 
     async def _list(self) -> dict[str, Any]:
@@ -182,9 +176,10 @@ class McpConnection:
                 cursor = page.next_cursor
                 if not cursor:
                     break
-        except MCPError as error:
+        except SdkError as error:
             raise McpProtocolError(
-                f"MCP server {self.label!r} answered tools/list with JSON-RPC error {error.code}: {error.message}"
+                f"MCP server {self.label!r} answered tools/list with JSON-RPC error {error_code(error)}: "
+                f"{first_line(error)}"
             ) from None
         info = client.server_info
         return {
@@ -204,7 +199,7 @@ class McpConnection:
             CURRENT_CALL.set(slot)
             try:
                 result = await client.call_tool(tool, arguments, read_timeout_seconds=timeout)
-            except MCPError as error:
+            except SdkError as error:
                 raise self._explain(slot, error, wire, state, timeout) from None
             except Exception as error:  # the SDK refused the answer (not a CallToolResult, an output-schema miss)
                 raise slot.failure or McpProtocolError(
@@ -225,7 +220,7 @@ class McpConnection:
             size=len(json.dumps(raw, ensure_ascii=False).encode()),
         )
 
-    def _explain(self, slot: CallSlot, error: MCPError, wire: Wire, state: ServerProcess, timeout: float) -> Exception:
+    def _explain(self, slot: CallSlot, error: SdkError, wire: Wire, state: ServerProcess, timeout: float) -> Exception:
         """The one-line error a failed tools/call becomes."""
         where = f"tools/call #{slot.request_id}" if slot.request_id is not None else "tools/call"
         if slot.failure is not None:
@@ -235,15 +230,15 @@ class McpConnection:
                 f"MCP server {self.label!r} answered {where} with HTTP 429 Too Many Requests",
                 retry_after=wire.rate_limited[str(slot.request_id)],
             )
-        if error.code == mcp_types.CONNECTION_CLOSED:
+        if error_code(error) == CONNECTION_CLOSED:
             self.close(wait=False)
             return McpConnectionLost(f"MCP server {self.label!r} went away during {where}{state.exit_note()}")
-        if error.code == mcp_types.REQUEST_TIMEOUT:
+        if error_code(error) == REQUEST_TIMEOUT:
             return ToolTimeout(
                 f"MCP server {self.label!r} did not answer {where} within {timeout:g} seconds; the request was cancelled"
             )
         return McpProtocolError(
-            f"MCP server {self.label!r} answered {where} with JSON-RPC error {error.code}: {first_line(error)}"
+            f"MCP server {self.label!r} answered {where} with JSON-RPC error {error_code(error)}: {first_line(error)}"
         )
 
     def _startup_error(self, error: BaseException, session: _Session) -> Exception:
@@ -251,7 +246,7 @@ class McpConnection:
             return error
         stray = session_stray(session)
         said = f"; it wrote {stray}" if stray else ""
-        if isinstance(error, MCPError) and error.code == mcp_types.CONNECTION_CLOSED:
+        if isinstance(error, SdkError) and error_code(error) == CONNECTION_CLOSED:
             return McpServerError(
                 f"MCP server {self.label!r} exited before the MCP handshake{session.state.exit_note()}{said}"
             )

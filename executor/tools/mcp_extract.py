@@ -1,6 +1,7 @@
 """Defensive extraction: JSONPath expressions tried in order on a tool's answer, a match that is JSON text decoded again.
 
-Different vendors' servers wrap the same answer differently ({"pages": [...]}, {"data": {"pages": [...]}},
+A path that finds several nodes (`$.data.results[*].name`) answers with all of them, a list in document
+order, and says how many: never silently the first. Different vendors' servers wrap the same answer differently ({"pages": [...]}, {"data": {"pages": [...]}},
 a chat completion whose message content is the JSON as text...). Rather than one if/else per vendor, a list
 of expressions is probed in order and the first that finds something wins; a miss says every expression
 tried and what the answer looked like, so the next vendor's shape is one more line in the list.
@@ -27,6 +28,7 @@ class Extraction:
     matched: str | None
     decoded: bool
     shape: str | None
+    count: int = 1  # the nodes the matching expression found: more than one, and the value is the list of them
 
 
 def checked_paths(paths: Sequence[str] | str, where: str) -> tuple[str, ...]:
@@ -52,7 +54,8 @@ def checked_paths(paths: Sequence[str] | str, where: str) -> tuple[str, ...]:
 
 
 def extract(document: Any, paths: Sequence[str]) -> Extraction:
-    """Probe `document` with each expression in order; the first match wins.
+    """Probe `document` with each expression in order; the first that finds anything wins, with
+    every node it found (a list when there are several).
 
     A match that is JSON text (a string holding an object or an array) is decoded, and the
     decoded value is probed again with the same expressions: a deeper match wins ("$.a → $.b"),
@@ -61,27 +64,29 @@ def extract(document: Any, paths: Sequence[str]) -> Extraction:
     found = _probe(document, paths, NESTED_DEPTH)
     if found is None:
         return Extraction(None, list(paths), None, False, outline(document))
-    value, matched, decoded = found
+    value, matched, decoded, count = found
     tried = list(paths[: paths.index(matched.split(" → ")[0]) + 1])
-    return Extraction(value, tried, matched, decoded, None)
+    return Extraction(value, tried, matched, decoded, None, count)
 
 
-def _probe(document: Any, paths: Sequence[str], depth: int) -> tuple[Any, str, bool] | None:
+def _probe(document: Any, paths: Sequence[str], depth: int) -> tuple[Any, str, bool, int] | None:
     import jsonpath  # late: see checked_paths
 
     for path in paths:
         matches = jsonpath.findall(path, document)
         if not matches:
             continue
+        if len(matches) > 1:  # a wildcard or a filter: every node it found, never only the first
+            return list(matches), path, False, len(matches)
         candidate = matches[0]
         inner = _json_text(candidate) if depth > 0 else None
         if inner is None:
-            return candidate, path, False
+            return candidate, path, False, 1
         deeper = _probe(inner[0], paths, depth - 1)
         if deeper is not None:
-            value, matched, _ = deeper
-            return value, f"{path} → {matched}", True
-        return inner[0], path, True
+            value, matched, _, count = deeper
+            return value, f"{path} → {matched}", True, count
+        return inner[0], path, True, 1
     return None
 
 

@@ -7,8 +7,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import httpx2
 from mcp.client.streamable_http import streamable_http_client
+
+from .mcp_sdk import MAJOR
+
+if MAJOR == 2:
+    import httpx2
+else:  # mcp 1.x speaks HTTP through httpx, of which httpx2 is the fork 2.x moved to: the same API here
+    import httpx as httpx2  # type: ignore[no-redef]
 
 from ..recovery.retry import parse_retry_after
 from .mcp_errors import McpResultTooLarge
@@ -74,5 +80,9 @@ async def http_transport(
         timeout=httpx2.Timeout(30.0, read=300.0),  # the SDK's own defaults: a server may hold a stream open
         transport=_CappedTransport(max_bytes, wire),
     )
+    if MAJOR == 1:  # no event-size cap there (the capped transport still bounds each body); a session-id getter too
+        async with client, streamable_http_client(url, http_client=client) as streams:
+            yield streams[0], streams[1]
+        return
     async with client, streamable_http_client(url, http_client=client, max_sse_event_size=max_bytes) as streams:
         yield streams

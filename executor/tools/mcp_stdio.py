@@ -21,12 +21,12 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
-import mcp_types
 from mcp.client.stdio import get_default_environment
 from mcp.shared.message import SessionMessage
 
 from .mcp_errors import McpProtocolError, McpResultTooLarge, McpServerError
 from .mcp_leftovers import TAG, descendants, new_tag, stop_leftovers
+from .mcp_sdk import error_reply, parsed_message
 from .mcp_wire import Wire
 
 CLOSE_GRACE = 2.0  # seconds a server has to exit once its stdin is closed, before SIGTERM
@@ -220,7 +220,7 @@ def _messages(line: bytes, length: int, max_bytes: int, wire: Wire) -> list[Sess
     if not line.strip():
         return []
     try:
-        return [SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False))]
+        return [parsed_message(line)]
     except ValueError:
         shown = line[:SHOWN].decode(errors="replace")
         return _refuse(line, wire, McpProtocolError, f"a line that is not JSON-RPC: {shown!r}")
@@ -240,8 +240,5 @@ def _refuse(line: bytes, wire: Wire, error: type[Exception], what: str) -> list[
     for request_id in ids:
         slot = wire.waiting[str(request_id)]
         wire.fail(request_id, error(f"MCP server {wire.label!r} sent {what} (for {slot.method} #{slot.request_id})"))
-        reply = mcp_types.JSONRPCError(
-            jsonrpc="2.0", id=slot.request_id, error=mcp_types.ErrorData(code=mcp_types.PARSE_ERROR, message=what)
-        )
-        replies.append(SessionMessage(reply))
+        replies.append(error_reply(slot.request_id, what))
     return replies

@@ -146,7 +146,8 @@ class McpTool(Tool):
             return text if text or answer.structured is None else json.dumps(answer.structured, ensure_ascii=False)
         found = extract(answer_document(text, answer), self.extract_paths)
         yield run.emit(McpExtractEvent, tool=self.name, paths=found.paths, matched=found.matched,
-                       decoded=found.decoded, shape=found.shape)  # fmt: skip
+                       decoded=found.decoded, shape=found.shape,
+                       matches=found.count if found.count > 1 else None)  # fmt: skip
         if found.matched is None:
             raise McpExtractError(
                 f"no path found the answer in what {self.name!r} returned: tried {', '.join(found.paths)}; "

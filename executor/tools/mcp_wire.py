@@ -82,7 +82,7 @@ class _ObservedWrite:
 
     async def send(self, item: Any, /) -> None:
         slot = CURRENT_CALL.get()
-        message = getattr(item, "message", None)
+        message = _payload(item)
         method = getattr(message, "method", None)
         request_id = getattr(message, "id", None)
         if slot is not None and method == slot.method and request_id is not None:
@@ -117,7 +117,7 @@ class _ObservedRead:
 
     async def receive(self) -> Any:
         item = await self.inner.receive()
-        message = getattr(item, "message", None)
+        message = _payload(item)
         slot = self.wire.waiting.pop(str(getattr(message, "id", None)), None)
         if slot is not None:
             result = getattr(message, "result", None)
@@ -145,6 +145,12 @@ class _ObservedRead:
 
     async def __aexit__(self, *exc: Any) -> bool | None:
         return await self.inner.__aexit__(*exc)
+
+
+def _payload(item: Any) -> Any:
+    """The JSON-RPC message a stream item carries: mcp 2.x's bare one, or inside 1.x's root model."""
+    message = getattr(item, "message", None)
+    return getattr(message, "root", message)
 
 
 def observed(transport: AbstractAsyncContextManager[Any], wire: Wire) -> AbstractAsyncContextManager[Any]:

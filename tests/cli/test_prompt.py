@@ -143,3 +143,18 @@ def test_a_prompt_with_terminal_escapes_prints_them_as_stand_ins_and_writes_them
 def test_only_a_model_call_has_a_prompt(capsys):
     code, out, err = loopscope(capsys, "prompt", ROSE, "--at", 3)
     assert code == 2 and out == "" and "event 3 is agent_action; pick a model call's llm_start" in err
+
+
+def test_an_edited_prompt_is_answered_offline_by_the_first_of_replies(tmp_path, capsys):
+    first = model_starts(ROSE)[0]
+    (tmp_path / "p.txt").write_text(first.prompt.replace("Question:", "Q:"), encoding="utf-8")
+    (tmp_path / "r.json").write_text(json.dumps([" I should ask a florist.\nFinal Answer: ask", "unused"]), "utf-8")
+    argv = ["call", ROSE, "--at", first.seq, "--prompt-file", tmp_path / "p.txt"]
+    code, out, err = loopscope(capsys, *argv, "--replies", tmp_path / "r.json")
+    assert code == 0, err
+    assert "edited prompt" in out and "answered by scripted (--replies)" in out
+    assert "I should ask a florist." in out and "unused" not in out
+    assert "the first of 2 replies answers it" in err
+    (tmp_path / "none.json").write_text("[]", "utf-8")
+    code, _, err = loopscope(capsys, *argv, "--replies", tmp_path / "none.json")
+    assert code == 2 and "--replies" in err and "empty" in err and len(err.strip().splitlines()) == 1

@@ -165,3 +165,31 @@ def test_imports_reads_other_tools_exports(tmp_path, capsys):
     assert all(row["imported"] and row["outcome"] != "unreadable" for row in rows)
     assert main(["runs", str(tmp_path)]) == 0
     assert "1 other tools' export(s) passed over (--imports reads them)" in capsys.readouterr().err
+
+
+def test_a_folder_of_exports_is_not_simply_empty_the_summary_says_what_was_not_read(tmp_path, capsys):
+    from tests.helpers.foreign_traces import write_langfuse
+
+    for n in range(3):
+        write_langfuse(tmp_path / f"export-{n}.json")
+    assert main(["runs", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "0 run(s)" in err and "3 .json file(s) not read (--imports reads other tools' exports)" in err
+    assert main(["runs", str(tmp_path), "--imports"]) == 0
+    assert ".json file(s) not read" not in capsys.readouterr().err
+
+
+def test_where_imported_finds_the_traces_loopscope_import_wrote_and_lists_them_without_imports(tmp_path, capsys):
+    from tests.helpers.foreign_traces import write_otlp
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    shutil.copy(FIXTURES / "rose_pricing.jsonl", runs / "rose.jsonl")
+    assert main(["import", str(write_otlp(tmp_path / "spans.json")), "-o", str(runs / "imported.jsonl")]) == 0
+    capsys.readouterr()
+    listed = run_json(capsys, str(runs))  # an imported trace is a loopscope trace: no --imports needed
+    assert sorted(Path(row["path"]).name for row in listed) == ["imported.jsonl", "rose.jsonl"]
+    kept = run_json(capsys, str(runs), "--where", "imported")
+    assert [Path(row["path"]).name for row in kept] == ["imported.jsonl"]
+    assert kept[0]["imported"].startswith("written by loopscope import from spans.json")
+    assert [Path(row["path"]).name for row in run_json(capsys, str(runs), "--where", "not imported")] == ["rose.jsonl"]

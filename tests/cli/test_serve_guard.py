@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import shlex
 import sys
@@ -258,3 +259,15 @@ def test_bound_to_every_address_a_plain_host_name_on_this_port_is_the_pages_only
     assert server.page_host(make_mocked_request("GET", "/", headers={"Host": "[fe80::1]:8000"})) == "[fe80::1]:8000"
     for hostile in ("a; script-src *:8000", "lan:9000", "a b:8000", "x'y:8000"):
         assert server.page_host(make_mocked_request("GET", "/", headers={"Host": hostile})) == "0.0.0.0:8000", hostile
+
+
+async def test_the_console_log_names_each_path_without_the_token(guarded, caplog):
+    server, base, _ = guarded
+    server.initialize_logging()
+    with caplog.at_level(logging.INFO, logger="aiohttp.access"):
+        assert (await _status(f"{base}/?token={server.token}"))[0] == 200
+        await _status(f"{base}/static/{server.token}/js/textual.js")
+    lines = [record.getMessage() for record in caplog.records if record.name == "aiohttp.access"]
+    assert len(lines) == 2, lines
+    assert not any(server.token in line for line in lines)
+    assert "GET /?token=<token> " in lines[0] and "/static/<token>/js/textual.js" in lines[1]

@@ -67,3 +67,14 @@ def test_a_bad_path_is_a_one_line_error(bad):
 def test_no_paths_at_all_is_refused():
     with pytest.raises(ValueError, match="at least one JSONPath"):
         checked_paths([], "mcp_tools")
+
+
+def test_a_path_that_finds_several_nodes_keeps_every_one_and_says_how_many():
+    shops = {"data": {"results": [{"name": "Rose House"}, {"name": "Tulip Hall"}, {"name": "Lily Lane"}]}}
+    found = extract(shops, ["$.data.results[*].name"])
+    assert found.value == ["Rose House", "Tulip Hall", "Lily Lane"] and found.count == 3
+    one = extract({"data": {"results": [{"name": "Rose House"}]}}, ["$.data.results[*].name"])
+    assert (one.value, one.count) == ("Rose House", 1)  # a single node stays itself, not a list of one
+    inside = extract({"text": json.dumps(shops)}, ["$.text", "$.data.results[*].name"])
+    assert (inside.matched, inside.count) == ("$.text → $.data.results[*].name", 3)
+    assert len(inside.value) == 3

@@ -83,6 +83,31 @@ def test_a_react_run_narrates_each_call_as_a_json_rpc_request_and_its_raw_result
     assert events[-1].kind == "chain_end"
 
 
+def test_an_extract_path_matching_several_nodes_observes_them_all_and_the_probe_line_counts_them(server):
+    import io
+
+    from rich.console import Console
+
+    from tracer.report.narration.narrator import Narrator
+
+    command, _ = server
+    shops = {"data": {"results": [{"name": "Rose House"}, {"name": "Tulip Hall"}, {"name": "Lily Lane"}]}}
+    tools = mcp_tools(command, extract={"echo": ["$.data.results[*].name"]})
+    model = react(
+        f" I look.\nAction: echo\nAction Input: {json.dumps({'text': json.dumps(shops)})}", " Done.\nFinal Answer: 3"
+    )
+    events = list(AgentExecutor(create_react_agent(model, tools), tools).iter_events({"input": "shops?"}))
+    probe = next(e for e in events if e.kind == "mcp_extract")
+    assert (probe.matched, probe.matches) == ("$.data.results[*].name", 3)
+    observation = next(e for e in events if e.kind == "tool_end").observation
+    assert json.loads(observation) == ["Rose House", "Tulip Hall", "Lily Lane"]
+    buffer = io.StringIO()
+    narrator = Narrator(Console(file=buffer, color_system=None, width=200))
+    for event in events:
+        narrator(event)
+    assert "probed with JSONPath: $.data.results[*].name matched 3 nodes" in buffer.getvalue()
+
+
 def test_optional_arguments_left_out_are_not_sent_as_null(server):
     command, _ = server
     with mcp_tools(command) as tools:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -61,6 +62,23 @@ def test_stop_at_change_ends_the_fork_at_the_changed_call_with_its_new_prompt_in
     assert f"the fork stops at model call #3 (event {last_start.seq}): its prompt changed at line 28" in out
     assert "outcome: stopped before model call #3 (--stop-at-change); `loopscope debug f.jsonl`" in out
     assert "warning" not in out and fork.header.after_fork == "stop"
+
+
+def test_a_fork_stopped_at_a_change_has_an_outcome_of_its_own_not_error(shop, capsys, tmp_path):
+    from tracer.replay.changed_prompts import PromptChanged
+    from tracer.trace.transitions import STOPPED_AT_CHANGE
+
+    assert PromptChanged.__name__ == STOPPED_AT_CHANGE  # how a trace names it, read back by runs and outcome()
+    trace, spec = shop("react")
+    argv = ["fork", str(trace), "--at", str(_stock_end(trace)), "--observation", "rose: 0 in stock"]
+    assert main([*argv, "-o", str(tmp_path / "f.jsonl"), "--agent", spec, "--stop-at-change"]) == 0
+    capsys.readouterr()
+    assert Trace.load(tmp_path / "f.jsonl").outcome().startswith("stopped at change: ")
+    assert main(["runs", str(tmp_path / "f.jsonl"), "--json"]) == 0
+    row = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert row["outcome"] == "stopped_at_change" and row["errors"] == 0
+    assert main(["runs", str(tmp_path / "f.jsonl"), "--where", 'outcome == "stopped_at_change"', "--json"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 1
 
 
 def test_stop_at_change_and_model_are_refused_together(shop, capsys):

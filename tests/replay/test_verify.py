@@ -194,3 +194,32 @@ def test_debug_print_says_a_killed_run_was_interrupted(tmp_path, capsys):
     assert main(["debug", str(path), "--print"]) == 0
     out = "".join(capsys.readouterr().out.split())  # the console wraps long lines
     assert out.startswith(f"warning:{path}:therunwasinterrupted:itstopsafterevent6")
+
+
+def test_a_divergence_into_an_exception_names_its_type_and_message(tmp_path, capsys):
+    header, *events = lines_of(get_scenario("tool-error-handled").fixture)
+    out = [header]
+    for line in events:  # the recording says the tool answered; today's tool raises there
+        event = json.loads(line)
+        if event["kind"] == "tool_error" and event["seq"] == 5:
+            event["kind"] = "tool_end"
+            for key in ("error_type", "message", "handled"):
+                event.pop(key)
+        out.append(json.dumps(event, ensure_ascii=False))
+    code, out, _ = verify(capsys, write(tmp_path / "answered.jsonl", out))
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first.endswith(
+        "event 5 (tool_end): kind differs; the re-run raised ToolError: "
+        '"SupplierQuote failed: the supplier\'s quote service did not answer within 10 seconds"'
+    )
+
+
+def test_the_pytest_report_of_a_divergence_names_the_exception_too():
+    recorded = [{"seq": 5, "kind": "tool_end", "tool": "Search", "observation": "Rose House"}]
+    rerun = [{"seq": 5, "kind": "tool_error", "tool": "Search", "error_type": "KeyError", "message": "x" * 500}]
+    report = first_difference(recorded, rerun).explain()  # what the cassette's ReplayDivergence carries
+    assert report.splitlines()[0].startswith("event 5 (tool_end): kind differs; the re-run raised KeyError: 'xxx")
+    assert "x" * 200 not in report  # a page-long message is cut, the type is kept
+    gone = first_difference(rerun, recorded)
+    assert gone.explain().splitlines()[0].endswith("the recording raised KeyError: '" + "x" * 199 + "…'")

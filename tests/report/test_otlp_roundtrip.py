@@ -67,3 +67,26 @@ print(main(["export", "--mermaid", {rose!r}, "-o", {str(tmp_path / "x.mmd")!r}])
     lines = done.stderr.splitlines()
     assert len(lines) == 2 and all("pip install 'loopscope[otel]'" in line for line in lines), lines
     assert "No module named" not in done.stderr and not (tmp_path / "x.json").exists()
+
+
+def test_a_round_trip_keeps_the_agents_name_for_the_file_runs_and_verify(tmp_path, capsys, monkeypatch):
+    from tests.helpers.shop_agents import record_shop
+    from tracer.trace.transitions import Trace
+
+    trace, spec = record_shop(tmp_path, "react", monkeypatch)
+    spans, out = tmp_path / "spans.json", tmp_path / "back"
+    assert main(["export", str(trace), get_scenario("rose-pricing").fixture.as_posix(), "--format", "otlp-json"]
+                + ["-o", str(spans)]) == 0  # fmt: skip
+    root = next(s for r in json.loads(spans.read_text("utf-8"))["resourceSpans"] for sc in r["scopeSpans"]
+                for s in sc["spans"] if not s.get("parentSpanId") and any(a["key"] == om.AGENT_SPEC
+                                                                          for a in s["attributes"]))  # fmt: skip
+    assert {"key": om.AGENT_SPEC, "value": {"stringValue": spec}} in root["attributes"]
+    assert main(["import", str(spans), "-o", str(out)]) == 0
+    written = sorted(path.name.rsplit("-", 1)[0] for path in out.glob("*.jsonl"))
+    assert written == ["rose-pricing", "shop-react"], written  # named as the runs were, not trace-<id>
+    back = next(out.glob("shop-react-*.jsonl"))
+    assert Trace.load(back).header.agent == spec and Trace.load(back).header.scenario is None
+    capsys.readouterr()
+    assert main(["runs", str(out), "--json"]) == 0
+    assert sorted(json.loads(line)["name"] for line in capsys.readouterr().out.splitlines()) == ["rose-pricing", spec]
+    assert main(["verify", str(back), "--agent", spec]) == 0, capsys.readouterr()

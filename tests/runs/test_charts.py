@@ -108,3 +108,15 @@ def test_runs_html_and_charts_from_the_command_line(tmp_path, capsys):
     assert main(["runs", str(folder), "--charts", "--catalogue", catalogue]) == 0
     printed = capsys.readouterr().out
     assert "get_weather" in printed and "primary" in printed and not re.search("\x1b", printed)
+
+
+def test_terminal_charts_write_dates_the_iso_way_never_day_first():
+    import datetime
+
+    june_5 = datetime.datetime(2025, 6, 5, 12, 0).timestamp()
+    spread = [row("a", june_5, [], [("gpt-4o-mini", 1, 0)]), row("b", june_5 + 3 * 86400, [], [("gpt-4o-mini", 1, 0)])]
+    text = chart_text(run_charts(spread, PRICES), 100, colour=False)
+    assert "2025-06-05" in text
+    assert "05/06/2025" not in text and not re.search(r"\b\d{2}/\d{2}/\d{4}\b", text)
+    same_day = [row("a", june_5, [], [("m", 1, 0)]), row("b", june_5 + 3600, [], [("m", 1, 0)])]
+    assert re.search(r"2025-06-05 1[23]:\d\d", chart_text(run_charts(same_day, PRICES), 100, colour=False))

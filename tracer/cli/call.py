@@ -1,14 +1,16 @@
-"""`loopscope call TRACE --at SEQ [--prompt-file F] [--model P:NAME]`: ask one recorded model call again."""
+"""`loopscope call TRACE --at SEQ [--prompt-file F] [--model P:NAME | --replies F.json]`: ask one recorded model call again."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
+from executor import ModelReply, ScriptedModel
 from executor.events import LLMEndEvent, LLMStartEvent, SourceRef
 
 from ..models.playground import PlaygroundError, configured_model, read_request, recorded_call, rerun_call
@@ -18,7 +20,8 @@ from ..trace.reader import load_trace
 from . import COMMANDS
 from .language import usage_error
 from .options import price_table
-from .scenarios import add_agent_argument
+from .scenarios import add_agent_argument, given_replies
+from .usage_error import UsageError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -31,13 +34,20 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "the recorded one. The "
         "loop is not re-run. An unchanged prompt without --model replays the recorded "
         "reply; a changed one goes to --model, else the configured live model "
-        "(LOOPSCOPE_MODEL). `loopscope fork TRACE --at SEQ --reply ...` carries a new "
+        "(LOOPSCOPE_MODEL), or offline to the first reply of --replies FILE.json. `loopscope fork TRACE --at SEQ --reply ...` carries a new "
         "reply on through the run.",
     )
     p.add_argument("trace", metavar="TRACE")
     p.add_argument("--at", type=int, required=True, metavar="SEQ", help="the call's llm_start (or llm_end)")
     p.add_argument("--prompt-file", metavar="FILE", help="the prompt to send instead of the recorded one ('-': stdin)")
-    p.add_argument("--model", metavar="PROVIDER:NAME", help="the model to ask (e.g. openai:gpt-4o-mini)")
+    answers = p.add_mutually_exclusive_group()
+    answers.add_argument("--model", metavar="PROVIDER:NAME", help="the model to ask (e.g. openai:gpt-4o-mini)")
+    answers.add_argument(
+        "--replies",
+        metavar="FILE.json",
+        help="answer offline with the first reply in this file (the built-in scripted model), as record/run/debug "
+        'take it: a JSON list of replies, each a string or {"text": ..., "tool_calls": [...]}',
+    )
     p.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint for --model")
     # call re-asks one recorded prompt and never builds the agent, so nothing is imported with or
     # without it; taken so that one set of flags works on every command that reads a trace.
@@ -59,6 +69,16 @@ def _prompt(args: argparse.Namespace) -> str | None:
         raise usage_error("cli.call.error.not_utf8", args, path=path, reason=reason, at=at) from None
 
 
+def _first_reply(args: argparse.Namespace) -> list[str | ModelReply]:
+    """The reply --replies gives this one call; a file with several says it used only the first."""
+    replies = given_replies(args) or ()
+    if not replies:
+        raise UsageError(f"--replies {args.replies}: the list is empty; give the one reply this call should get")
+    if len(replies) > 1:
+        print(f"loopscope call: one call asked, so the first of {len(replies)} replies answers it", file=sys.stderr)
+    return [replies[0]]
+
+
 def _section(console: Console, title: str, body: str) -> None:
     console.print(literal(f"── {title} ──", style="bold"))
     console.print(literal(body or "(empty)"))
@@ -71,7 +91,10 @@ def run(args: argparse.Namespace) -> int:
         call = recorded_call(events, args.at)
         prompt = _prompt(args)
         changed = read_request(call, prompt).changed
-        model = configured_model(args.model, args.base_url) if (args.model or changed) else None
+        if args.replies:  # offline: the scripted model answers with the file's first reply
+            model: tuple[str, Any] | None = ("scripted (--replies)", ScriptedModel(_first_reply(args)))
+        else:
+            model = configured_model(args.model, args.base_url) if (args.model or changed) else None
         rerun = rerun_call(call, prompt, model)
     except PlaygroundError as error:
         raise usage_error("cli.error.in_file", args, path=args.trace, problem=error) from None

@@ -212,6 +212,8 @@ def summary_line(listing: RunList, rows: Sequence[RunRow], lang: str = "en") -> 
         parts.append(say("runs.summary.unreadable", lang, count=f"{unreadable:,}"))
     if listing.foreign:
         parts.append(say("runs.summary.foreign", lang, count=f"{listing.foreign:,}"))
+    if listing.finding.json_passed:  # not opened: a folder of exports is not simply "0 run(s)"
+        parts.append(say("runs.summary.json_passed", lang, count=f"{listing.finding.json_passed:,}"))
     parts.append(say("runs.summary.sources", lang, cached=f"{listing.cached:,}", read=f"{listing.read:,}"))
     return " · ".join(parts)
 

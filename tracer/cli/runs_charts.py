@@ -74,7 +74,9 @@ def _over_time(plotext: ModuleType, charts: RunCharts, what: str, width: int, co
         return _built(plotext, figure, colour)
     times = [p.recorded for p in points]
     if max(times) - min(times) >= 1:  # the files' times tell the runs apart
-        figure.date().activate()
+        # ISO dates: plotext's own default is day first (05/06/2025), which half the world reads as May 6th
+        within_a_day = max(times) - min(times) < 86400
+        figure.date().activate(form="%Y-%m-%d %H:%M" if within_a_day else "%Y-%m-%d")
         xs: list[Any] = [datetime.datetime.fromtimestamp(t) for t in times]
     else:  # copied at once: one after another, in the order they were found
         xs = list(range(1, len(points) + 1))

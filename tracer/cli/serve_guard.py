@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable
@@ -68,6 +69,22 @@ def presented_token(request: web.Request) -> str:
     return parts[2] if len(parts) > 2 else ""
 
 
+class HideToken(logging.Filter):
+    """Writes each request line of the console log with `<token>` where this start's token was."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        # aiohttp's access log formats the request line (`GET /?token=... HTTP/1.1`) before logging it,
+        # and the terminal's scrollback or a pasted log would hand the token to whoever reads it
+        message = record.getMessage()
+        if self.token in message:
+            record.msg, record.args = message.replace(self.token, "<token>"), ()
+        return True
+
+
 class GuardedServer(Server):
     """Serves one command's debugger to the browser that has this start's token, from this server's own origin."""
 
@@ -78,6 +95,10 @@ class GuardedServer(Server):
         self._script = terminal_script(self.statics_path)
         names = (*LOOPBACK_NAMES, host)
         self._origins = frozenset(f"http://{url_host(name)}:{port}" for name in names)
+
+    def initialize_logging(self) -> None:
+        super().initialize_logging()
+        logging.getLogger("aiohttp.access").addFilter(HideToken(self.token))
 
     async def _make_app(self) -> web.Application:
         app = web.Application(middlewares=[self._require_token])

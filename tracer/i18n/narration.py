@@ -45,6 +45,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "narration.mcp.blocks": ("{count} content block(s), {size} bytes", "{count} 个内容块，{size} 字节"),
     "narration.mcp.is_error": (" · isError: the tool ran and failed", " · isError：工具运行了，但失败了"),
     "narration.mcp.matched": ("  ↳ probed with JSONPath: {path} matched", "  ↳ 用 JSONPath 探查：{path} 匹配上了"),
+    "narration.mcp.matched_many": (
+        " {count} nodes (the observation lists them all)",
+        " {count} 个节点（观察结果把它们全列出来）",
+    ),
     "narration.mcp.unmatched": (
         "  ↳ no JSONPath matched (tried {tried}): the call fails with the answer's outline",
         "  ↳ 没有 JSONPath 匹配上（试过 {tried}）：这次调用失败，带回答案的轮廓",

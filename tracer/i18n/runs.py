@@ -48,6 +48,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "runs.summary.runs": ("{runs} run(s)", "{runs} 次运行"),
     "runs.summary.shown": ("{runs} run(s), {shown} shown", "{runs} 次运行，显示 {shown} 次"),
     "runs.summary.unreadable": ("{count} unreadable", "{count} 个无法读取"),
+    "runs.summary.json_passed": (
+        "{count} .json file(s) not read (--imports reads other tools' exports)",
+        "{count} 个 .json 文件没有读（加 --imports 读取其他工具的导出文件）",
+    ),
     "runs.summary.foreign": (
         "{count} other tools' export(s) passed over (--imports reads them)",
         "跳过了 {count} 个其他工具的导出文件（加 --imports 读取它们）",

@@ -51,6 +51,7 @@ class Finding:
     files: list[Found] = field(default_factory=list)
     folders: list[str] = field(default_factory=list)  # the folders walked recursively (absolute)
     problems: list[str] = field(default_factory=list)  # one line each: a path that could not be read
+    json_passed: int = 0  # .json files in the folders walked, not opened (other tools' exports, without --imports)
 
 
 def find_traces(paths: Sequence[str | os.PathLike[str]], imports: bool = False) -> Finding:
@@ -68,7 +69,7 @@ def find_traces(paths: Sequence[str | os.PathLike[str]], imports: bool = False) 
             continue
         if stat.S_ISDIR(info.st_mode):
             finding.folders.append(path)
-            found = _walk(path, suffixes, finding.problems)
+            found = _walk(path, suffixes, finding)
         else:
             found = iter([Found(path, info)])  # a file named is read whatever its name
         for item in found:
@@ -80,8 +81,10 @@ def find_traces(paths: Sequence[str | os.PathLike[str]], imports: bool = False) 
     return finding
 
 
-def _walk(root: str, suffixes: tuple[str, ...], problems: list[str]) -> Iterator[Found]:
-    """Files ending in `suffixes` below `root`; symbolic links to folders are not followed (no loops)."""
+def _walk(root: str, suffixes: tuple[str, ...], finding: Finding) -> Iterator[Found]:
+    """Files ending in `suffixes` below `root`; symbolic links to folders are not followed (no loops).
+    The .json files left out are counted, so that a folder of exports is not listed as simply empty."""
+    problems = finding.problems
     pending = [root]
     while pending:
         folder = pending.pop()
@@ -98,5 +101,7 @@ def _walk(root: str, suffixes: tuple[str, ...], problems: list[str]) -> Iterator
                         pending.append(entry.path)
                 elif entry.name.endswith(suffixes) and not entry.name.startswith("."):
                     yield Found(entry.path, entry.stat())
+                elif entry.name.endswith(".json") and not entry.name.startswith("."):
+                    finding.json_passed += 1
             except OSError as error:  # a link to nowhere, or a file removed while we walk
                 problems.append(f"{entry.path}: {error.strerror or error}")

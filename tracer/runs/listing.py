@@ -64,7 +64,7 @@ def list_runs(
             listing.read += 1
         else:
             listing.cached += 1
-        if row.imported and not imports:
+        if row.converted and not imports:
             listing.foreign += 1  # read with --imports before; not asked for now
             continue
         listing.rows.append(priced(row, prices))

@@ -11,7 +11,10 @@ from pydantic import BaseModel, ConfigDict
 from ..report.cost.prices import Price, PriceTable
 from ..trace.literal_text import scrub
 
-Outcome = Literal["finished", "error", "iteration_limit", "time_limit", "interrupted", "truncated", "unreadable"]
+# stopped_at_change: a `fork --stop-at-change` that ended, as asked, at the first model call whose prompt changed
+Outcome = Literal[
+    "finished", "error", "iteration_limit", "time_limit", "stopped_at_change", "interrupted", "truncated", "unreadable"
+]
 OUTCOMES: tuple[str, ...] = get_args(Outcome)
 
 
@@ -53,6 +56,9 @@ class ModelUse(BaseModel):
         )
 
 
+WRITTEN_BY_IMPORT = "written by loopscope import from"  # how `imported` begins for a trace file an import wrote
+
+
 class RunRow(BaseModel):
     """What `loopscope runs` knows of one trace file. The catalogue stores it without prices: `cost`
     is filled by `priced` when a listing is made, so a changed price table needs no re-read."""
@@ -65,7 +71,7 @@ class RunRow(BaseModel):
     scenario: str | None = None
     agent: str | None = None
     parent: str | None = None  # a fork's parent trace
-    imported: str | None = None  # what an import recognised, for another tool's export
+    imported: str | None = None  # what an import recognised: another tool's export, or a trace `loopscope import` wrote
     outcome: Outcome
     detail: str = ""  # one line: the error, the limit, the warning, or why the file is unreadable
     events: int = 0
@@ -89,6 +95,11 @@ class RunRow(BaseModel):
     cost_estimated: bool = False  # tokens counted here, or a free model priced as a real one
     unpriced: tuple[str, ...] = ()  # models that answered but have no price
     scores: dict[str, float | str] = {}  # each score name's latest value (tracer/trace/annotations.py)
+
+    @property
+    def converted(self) -> bool:
+        """Another tool's export, read as it was opened (listed only with --imports); not an imported trace file."""
+        return self.imported is not None and not self.imported.startswith(WRITTEN_BY_IMPORT)
 
     @property
     def errors(self) -> int:

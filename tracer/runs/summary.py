@@ -17,7 +17,8 @@ from ..trace.header import stamp_seconds
 from ..trace.kept_partial import INTERRUPTED
 from ..trace.literal_text import scrub
 from ..trace.reader import TraceFile
-from .run_row import ModelUse, Outcome, RunRow, ToolCall, unreadable_row
+from ..trace.transitions import STOPPED_AT_CHANGE
+from .run_row import WRITTEN_BY_IMPORT, ModelUse, Outcome, RunRow, ToolCall, unreadable_row
 from .token_counter import TokenCounter
 
 # (kind, tool, iteration, function, file, line, frames, state): what an event answers to the condition
@@ -166,7 +167,10 @@ class RunTally:
 
     def _chain_error(self, event: Any) -> None:
         interrupted = event.error_type in ("KeyboardInterrupt", "CancelledError")
-        self.ending = ("interrupted" if interrupted else "error", one_line(f"{event.error_type}: {event.message}"))
+        outcome: Outcome = "interrupted" if interrupted else "error"
+        if event.error_type == STOPPED_AT_CHANGE:  # the fork ended where it was asked to: no failure
+            outcome = "stopped_at_change"
+        self.ending = (outcome, one_line(f"{event.error_type}: {event.message}"))
 
     def unfinished_tools(self) -> list[ToolCall]:
         """Tool runs the trace never saw end (the run stopped while they ran)."""
@@ -248,7 +252,7 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
             scenario=header.scenario,
             agent=header.agent,
             parent=header.parent,
-            imported=one_line(trace.import_note) if trace.import_note else None,
+            imported=one_line(trace.import_note or _written_by_import(header.model_extra or {})) or None,
             outcome=outcome,
             detail=detail or (one_line(trace.notice) if trace.notice else ""),
             events=len(trace),
@@ -271,6 +275,14 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
             scores=latest_by_name(trace.scores),
         )
     return Summary(row, frozenset(tally.shapes))
+
+
+def _written_by_import(extra: dict[str, Any]) -> str:
+    """What a trace written by `loopscope import` came from ("" for any other): its header's own words."""
+    source, form = extra.get("imported_from"), extra.get("import_format")
+    if not isinstance(source, str) or not source:
+        return ""
+    return f"{WRITTEN_BY_IMPORT} {os.path.basename(source)}" + (f" ({form})" if isinstance(form, str) else "")
 
 
 def _outcome(tally: RunTally, warning: str | None, cut_mid_line: bool) -> tuple[Outcome, str]:

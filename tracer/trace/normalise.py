@@ -106,13 +106,16 @@ class Difference:
     field: str
     expected: Any
     actual: Any
+    raised: str = ""  # the exception an event there names: "the re-run raised ValueError: 'no such city'"
 
     def headline(self) -> str:
         if self.field == "(end)":
-            return f"event {self.seq} ({self.kind}): the re-run has no such event (it stopped early)"
-        if self.field == "(extra)":
-            return f"event {self.seq} ({self.kind}): the re-run went on past the end of the recording"
-        return f"event {self.seq} ({self.kind}): {self.field} differs"
+            said = f"event {self.seq} ({self.kind}): the re-run has no such event (it stopped early)"
+        elif self.field == "(extra)":
+            said = f"event {self.seq} ({self.kind}): the re-run went on past the end of the recording"
+        else:
+            said = f"event {self.seq} ({self.kind}): {self.field} differs"
+        return f"{said}; {scrub(self.raised)}" if self.raised else said
 
     def explain(self, width: int = 100) -> str:
         """Headline plus expected-vs-actual, as a readable diff when the values are long text."""
@@ -201,10 +204,14 @@ def first_difference(expected: Sequence[dict[str, Any]], actual: Sequence[dict[s
     for index in range(max(len(expected), len(actual))):
         if index >= len(actual):
             rec = expected[index]
-            return Difference(rec.get("seq", index), rec.get("kind", "?"), "(end)", rec.get("kind"), MISSING)
+            return Difference(
+                rec.get("seq", index), rec.get("kind", "?"), "(end)", rec.get("kind"), MISSING, _raised(None, rec)
+            )
         if index >= len(expected):
             new = actual[index]
-            return Difference(new.get("seq", index), new.get("kind", "?"), "(extra)", MISSING, new.get("kind"))
+            return Difference(
+                new.get("seq", index), new.get("kind", "?"), "(extra)", MISSING, new.get("kind"), _raised(new, None)
+            )
         found = _first_field_difference(
             _ordered(expected[index]), _ordered(_without_new_callee(expected[index], actual[index])), ""
         )
@@ -213,13 +220,31 @@ def first_difference(expected: Sequence[dict[str, Any]], actual: Sequence[dict[s
             if field.startswith("frames["):  # a call stack reads better whole than one frame at a time
                 field = "frames (the executor call stack)"
                 want, got = (" > ".join(e.get("frames", ())) for e in (expected[index], actual[index]))
-            return Difference(expected[index].get("seq", index), expected[index].get("kind", "?"), field, want, got)
+            raised = _raised(actual[index], expected[index])
+            return Difference(
+                expected[index].get("seq", index), expected[index].get("kind", "?"), field, want, got, raised
+            )
     return None
 
 
+RAISED_CHARS = 200  # an exception's message is the tool's text: enough to name the cause, never a page of it
+
+
+def _raised(rerun: dict[str, Any] | None, recorded: dict[str, Any] | None) -> str:
+    """The exception a differing event names (a tool_error's or chain_error's error_type and message),
+    so a divergence into an error says which one: the re-run's first, else the recording's."""
+    for who, event in (("the re-run", rerun), ("the recording", recorded)):
+        error_type = (event or {}).get("error_type")
+        if isinstance(error_type, str) and error_type:
+            message = str((event or {}).get("message") or "")
+            shown = message if len(message) <= RAISED_CHARS else message[: RAISED_CHARS - 1] + "…"
+            return f"{who} raised {error_type}: {shown!r}" if message else f"{who} raised {error_type}"
+    return ""
+
+
 def _without_new_callee(expected: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any]:
-    """A trace recorded before events named their callee (or chain_start its retry policy) still
-    matches a re-run that names one."""
+    """A trace recorded before events named their callee (or chain_start its retry policy, or
+    mcp_extract a count of several matches) still matches a re-run that names one."""
     if expected.get("callee") is None and actual.get("callee") is not None:
         actual = {k: v for k, v in actual.items() if k != "callee"} | ({"callee": None} if "callee" in expected else {})
     settings, recorded = actual.get("settings"), expected.get("settings")
@@ -230,6 +255,8 @@ def _without_new_callee(expected: dict[str, Any], actual: dict[str, Any]) -> dic
         and "retry_policy" not in recorded
     ):
         actual = actual | {"settings": {k: v for k, v in settings.items() if k != "retry_policy"}}
+    if "matches" not in expected and actual.get("matches", 0) is None:  # mcp_extract before it counted nodes
+        actual = {k: v for k, v in actual.items() if k != "matches"}
     return actual
 
 

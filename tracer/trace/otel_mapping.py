@@ -38,6 +38,8 @@ EVENT_JSON = "loopscope.event"
 RUN_ID = "loopscope.run_id"
 ITERATION = "loopscope.iteration"
 SCENARIO = "loopscope.scenario"
+AGENT_SPEC = "loopscope.agent"
+"""On the root span: the trace header's agent (MODULE:FUNCTION), so an import names the run as it was named."""
 SCOPE_NAME = "loopscope"
 SERVICE_NAME = "loopscope"
 

@@ -134,11 +134,50 @@ _SIMPLE: dict[str, Describe] = dict(
 # rate_limit_wait depends on timing rather than on what the loop decided.
 
 
+def in_issue_order(events: Iterable[Event]) -> list[Event]:
+    """The events with each stretch of concurrent tool calls laid out in the order the calls were asked
+    for, never in the order they finished: the calls' starts, then each call's result (and retries) in
+    issue order, then their steps. Two runs that did the same thing then take the same transitions,
+    whichever thread won (diff, snapshots). The events themselves are unchanged, seq included."""
+    out: list[Event] = []
+    planned: list[str] = []  # tool_call_ids of the agent_actions just before, in the order asked
+    stretch: list[Event] = []
+    for event in [*events, None]:
+        call_id = getattr(event, "tool_call_id", None) if event is not None and event.kind != "agent_action" else None
+        if call_id is not None and event is not None:
+            stretch.append(event)
+            continue
+        out += _calls_in_issue_order(stretch, planned)
+        stretch = []
+        if event is None:
+            break
+        if event.kind == "agent_action":
+            planned = planned if out and out[-1].kind == "agent_action" else []
+            planned.append(str(getattr(event, "tool_call_id", None)))
+        out.append(event)
+    return out
+
+
+def _calls_in_issue_order(stretch: list[Event], planned: list[str]) -> list[Event]:
+    rank: dict[str, int] = {call_id: i for i, call_id in enumerate(planned)}
+    seen: set[str] = set()
+    keyed = []
+    for index, event in enumerate(stretch):
+        lane = str(getattr(event, "tool_call_id", None))
+        rank.setdefault(lane, len(rank))  # a call no agent_action named: by when it started
+        first = lane not in seen
+        seen.add(lane)
+        phase = 0 if first and event.kind == "tool_start" else 2 if event.kind == "step" else 1
+        keyed.append(((phase, rank[lane], index), event))
+    return [event for _key, event in sorted(keyed, key=lambda pair: pair[0])]
+
+
 def transitions(events: Iterable[Event]) -> list[Transition]:
-    """The run's transitions, in order. A plan's detail holds the model's reply text."""
+    """The run's transitions, in order (concurrent tool calls in the order they were asked for, see
+    in_issue_order). A plan's detail holds the model's reply text."""
     out: list[Transition] = []
     open_plan: Transition | None = None
-    for event in events:
+    for event in in_issue_order(events):
         kind = event.kind
         if event.kind == "llm_start" and _is_plan_call(event):
             open_plan = Transition("plan", event.seq, event.iteration, {"reply": None})
@@ -156,11 +195,16 @@ def transitions(events: Iterable[Event]) -> list[Transition]:
     return out
 
 
+STOPPED_AT_CHANGE = "PromptChanged"  # the error type `fork --stop-at-change` ends a fork with (tracer/replay)
+
+
 def outcome_of(events: Sequence[Event]) -> str:
     """How the run ended, in a few words: the final output, the error, or that it is unfinished."""
     last = events[-1] if events else None
     if last is not None and last.kind == "chain_end":
         return f"finished: {answer_of(last.outputs)}"
+    if last is not None and last.kind == "chain_error" and last.error_type == STOPPED_AT_CHANGE:
+        return f"stopped at change: {last.message}"  # a fork told to end at a changed prompt did so: no failure
     if last is not None and last.kind == "chain_error":
         return f"error: {last.error_type}: {last.message}"
     return "unfinished (the trace stops before chain_end)"

@@ -230,7 +230,8 @@ class Narrator:
 
     def _on_mcp_extract(self, e: McpExtractEvent) -> None:
         if e.matched is not None:
-            self.say(self.words("narration.mcp.matched", "dim", path=self.text(e.matched, "bold")))
+            matched = self.words("narration.mcp.matched_many", "dim", count=e.matches) if e.matches else Text("")
+            self.say(self.words("narration.mcp.matched", "dim", path=self.text(e.matched, "bold")), matched)
         else:
             tried = self.text(", ".join(e.paths), "yellow")
             self.say(self.words("narration.mcp.unmatched", "yellow", tried=tried))

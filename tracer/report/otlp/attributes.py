@@ -52,7 +52,9 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)  # default: a live message may hold any object
 
 
-def root_attributes(event: ChainStartEvent, run_id: str, agent_name: str | None) -> Attributes:
+def root_attributes(
+    event: ChainStartEvent, run_id: str, agent_name: str | None, scenario: str | None = None, agent: str | None = None
+) -> Attributes:
     """The AGENT span of the run: what it was asked, its settings, a run id no other export shares."""
     attributes: Attributes = {
         om.INPUT_VALUE: _json(event.inputs),
@@ -63,7 +65,12 @@ def root_attributes(event: ChainStartEvent, run_id: str, agent_name: str | None)
         on.GEN_AI_OPERATION_NAME: on.INVOKE_AGENT,
     }
     if agent_name:
-        attributes |= {on.AGENT_NAME: agent_name, on.GEN_AI_AGENT_NAME: agent_name, om.SCENARIO: agent_name}
+        attributes |= {on.AGENT_NAME: agent_name, on.GEN_AI_AGENT_NAME: agent_name}
+    # The header's own words, read back on import (a run exported, then imported, keeps its name).
+    if scenario or (agent_name and not agent):
+        attributes[om.SCENARIO] = scenario or agent_name
+    if agent:
+        attributes[om.AGENT_SPEC] = agent
     return attributes
 
 

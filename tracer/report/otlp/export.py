@@ -48,7 +48,10 @@ def spans_of(trace: Trace, redactor: Redactor | None = None, start_ns: int | Non
     collected = InMemorySpanExporter()
     provider = _provider(om.SERVICE_NAME, SimpleSpanProcessor(collected))
     tracer = provider.get_tracer(om.SCOPE_NAME)
-    builder = SpanBuilder(tracer, redactor or default_redactor(), start_ns, agent_name=trace.scenario)
+    scenario, agent = trace.scenario, trace.header.agent
+    builder = SpanBuilder(
+        tracer, redactor or default_redactor(), start_ns, agent_name=scenario or agent, scenario=scenario, agent=agent
+    )
     for event in trace.events:
         builder(event)
     builder.finish()

@@ -65,10 +65,12 @@ class SpanBuilder:
         *,
         run_id: str | None = None,
         agent_name: str | None = None,
+        scenario: str | None = None,
+        agent: str | None = None,
     ) -> None:
         self.tracer, self.redactor, self.start_ns = tracer, redactor, start_ns
         self.run_id = run_id or uuid.uuid4().hex  # one per run: the events' own run_id is often a scenario's name
-        self.agent_name = agent_name
+        self.agent_name, self.scenario, self.agent = agent_name, scenario, agent
         self.lanes: dict[str | None, list[OpenSpan]] = {MAIN: []}  # open spans per lane, outermost first
         self.round: OpenSpan | None = None
         self.round_iteration = 0
@@ -147,7 +149,7 @@ class SpanBuilder:
         model = ""
         if event.kind == "chain_start":
             kind, name = om.AGENT, om.ROOT_SPAN_NAME
-            attributes = oa.root_attributes(event, self.run_id, self.agent_name)
+            attributes = oa.root_attributes(event, self.run_id, self.agent_name, self.scenario, self.agent)
         elif event.kind == "llm_start":
             kind, model = om.LLM, event.model
             name = event.frames[-2] if len(event.frames) > 1 else "llm"  # the caller: plan, calculate, ...

@@ -43,6 +43,7 @@ class FolderImport:
 def trace_meta(conversion: Conversion, source: Path) -> dict[str, Any]:
     """What a converted trace's header says about where it came from."""
     meta: dict[str, Any] = {"imported_from": str(source), "import_format": conversion.format}
+    meta |= conversion.header  # a loopscope export's own scenario and agent: the run keeps its name
     if conversion.trace_id is not None:
         meta["imported_trace_id"] = conversion.trace_id
     if conversion.name:  # the trace's own name in the source ("LangGraph", "Agent workflow"): runs' name column

@@ -147,6 +147,7 @@ def _otlp(
     notes = ShapeNotes()
     groups: dict[str | None, list[Span]] = {}
     exact: dict[str | None, list[Any]] = {}
+    named: dict[str | None, dict[str, str]] = {}  # per trace: the scenario / agent loopscope's export named
     with reading_otlp(path):
         for where, raw in _raw_spans(path, documents, notes, progress):
             span = otlp.span_from(where, raw, notes)
@@ -154,8 +155,10 @@ def _otlp(
             texts = otlp.event_texts(raw) if raw.get("events") else None
             if texts:
                 exact.setdefault(span.trace_id, []).extend(texts)
+                if span.parent_id is None:
+                    named[span.trace_id] = _named(raw, where, notes)
     join_loose_spans(groups)
-    found = _exactly(path, groups, exact, notes)
+    found = _exactly(path, groups, exact, notes, named)
     if found is not None:
         return found
     traces = [(TraceInfo(trace_id=trace_id), spans) for trace_id, spans in groups.items()]
@@ -186,8 +189,19 @@ def _raw_spans(
     return iter(found)
 
 
+def _named(raw: dict[str, Any], where: str, notes: ShapeNotes) -> dict[str, str]:
+    """The scenario and agent a loopscope export's root span names (its trace header's words)."""
+    attrs = otlp.attributes(raw.get("attributes"), where, notes, ": attributes")
+    keys = (("scenario", om.SCENARIO), ("agent", om.AGENT_SPEC))
+    return {field: value for field, key in keys if isinstance(value := attrs.get(key), str) and value.strip()}
+
+
 def _exactly(
-    path: Path, groups: dict[str | None, list[Span]], exact: dict[str | None, list[Any]], notes: ShapeNotes
+    path: Path,
+    groups: dict[str | None, list[Span]],
+    exact: dict[str | None, list[Any]],
+    notes: ShapeNotes,
+    named: dict[str | None, dict[str, str]],
 ) -> Imported | None:
     """The exact events when loopscope itself exported the spans (each span event carries its JSON)."""
     if not exact:
@@ -203,7 +217,11 @@ def _exactly(
             return None
         recognised = f"OTLP JSON written by loopscope: {len(groups[trace_id])} spans, {len(events)} events kept exactly"
         started = min((span.start for span in groups[trace_id] if span.start is not None), default=None)
-        conversion = Conversion("otlp-json", recognised, events, said(notes), trace_id, None, started=started)
+        header = named.get(trace_id, {})
+        name = header.get("scenario") or header.get("agent")
+        conversion = Conversion(
+            "otlp-json", recognised, events, said(notes), trace_id, name, started=started, header=header
+        )
         imported.traces.append(PendingTrace(TraceInfo(trace_id=trace_id), conversion=conversion))
     return imported
 

@@ -65,6 +65,7 @@ class Conversion:
     plain_frames: str | None = None  # one line: the spans that became only frames, counted by name
     started: float | None = None  # the root span's start (seconds; a date when the source gave one)
     scores: list[Score] = field(default_factory=list)  # the source's scores of the run, appended after its events
+    header: dict[str, str] = field(default_factory=dict)  # scenario / agent a loopscope export named
 
     @property
     def notes(self) -> list[str]:
