@@ -242,7 +242,9 @@ def write_otlp_json(
                 provider.get_tracer(om.SCOPE_NAME),
                 redactor or default_redactor(),
                 start_ns,
-                agent_name=trace.header.scenario,
+                agent_name=trace.header.scenario or trace.header.agent,
+                scenario=trace.header.scenario,
+                agent=trace.header.agent,
             )
             for event in trace.each():
                 builder(event)
