@@ -7,7 +7,9 @@ from __future__ import annotations
 EXTRAS = {
     "otel": ("opentelemetry", "openinference", "google"),
     "serve": ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"),
-    "langchain": ("langchain", "langchain_classic", "langchain_core", "langgraph"),
+    "langchain": ("langchain", "langchain_classic", "langchain_core", "langgraph", "langchain_openai"),
+    "openai-agents": ("agents",),
+    "pydantic-ai": ("pydantic_ai",),
     "mcp": ("mcp", "mcp_types", "httpx"),  # httpx: what mcp 1.x speaks HTTP with (2.x: httpx2)
     "charts": ("plotext",),
 }

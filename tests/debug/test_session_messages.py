@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.paths import ROSE
+from tracer.debug.options import DebuggerOptions
 from tracer.debug.session import build_session
 from tracer.debug.stepping import Motion
 from tracer.i18n import Message
@@ -14,7 +15,9 @@ from tracer.i18n import Message
 def session(tmp_path):
     import shutil
 
-    opened = build_session(shutil.copy(ROSE, tmp_path / "rose.jsonl"), breakpoints=["tool_start"])
+    opened = build_session(
+        shutil.copy(ROSE, tmp_path / "rose.jsonl"), options=DebuggerOptions(breakpoints=("tool_start",))
+    )
     if opened.store.index is None:  # a big trace is indexed in the background; this one is not big
         opened.store.index = opened.store.build_index()
     yield opened

@@ -28,7 +28,7 @@ def test_debug_hands_its_arguments_down_as_one_value(rose, monkeypatch):
     seen = []
 
     def run(app: DebuggerApp) -> int:  # stands in for the window
-        seen.append((app.session.options, app.session.requested_lang, [bp.spec for bp in app.session.breakpoints]))
+        seen.append((app.session.options, app.requested_lang, [bp.spec for bp in app.session.breakpoints]))
         return 0
 
     monkeypatch.setattr(DebuggerApp, "run", run)

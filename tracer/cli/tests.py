@@ -39,17 +39,16 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "a test module that replays it through your agent, with the trace copied beside it. pytest then passes "
         "on the unchanged agent and fails with the first event that differs after a change.",
     )
-    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    add = actions.add_parser("add", help="write a regression test for each trace")
-    add.add_argument("traces", nargs="+", metavar="TRACE")
-    add.add_argument("--dir", default="tests/regressions", help="where the tests go (default: tests/regressions)")
-    add.add_argument(
+    p.add_argument("action", choices=["add"], help="add: write a regression test for each trace")
+    p.add_argument("traces", nargs="+", metavar="TRACE")
+    p.add_argument("--dir", default="tests/regressions", help="where the tests go (default: tests/regressions)")
+    p.add_argument(
         "--agent",
         type=agent_spec,
         metavar="MODULE:ATTR",
         help="the agent each run replays through (default: the one its header names)",
     )
-    add.add_argument("--force", action="store_true", help="replace a test or trace of the same name")
+    p.add_argument("--force", action="store_true", help="replace a test or trace of the same name")
     return p
 
 

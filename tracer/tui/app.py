@@ -35,7 +35,7 @@ class DebuggerApp(App[int]):
         `said`: the status line's first words (None: the keys)."""
         super().__init__()
         self.session = session
-        self.requested_lang = lang
+        self.requested_lang = lang if lang is not None else session.options.lang  # --lang, else none
         self.first_said = said
         self.keymap = dict(keymap or {})  # binding id -> keys; the help screen shows these keys
         self.opened: list[DebugSession] = []  # sessions opened from inside (forks, tutorials), closed at exit
