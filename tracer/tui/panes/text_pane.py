@@ -72,6 +72,10 @@ class TextPane(VerticalScroll, can_focus=True):
     def on_resize(self) -> None:
         self.call_after_refresh(self.update_more)
 
+    def watch_virtual_size(self) -> None:
+        # The text grew or shrank after the layout the hint was worked out for (its first wrap at this width).
+        self.call_after_refresh(self.update_more)
+
     def on_focus(self) -> None:
         self.update_more()
 
