@@ -113,6 +113,13 @@ class CallStackPane(VerticalScroll, can_focus=False):
         self.body.update(self.lines)
         self.call_after_refresh(self._keep_selected_in_view, len(frames) - 1 - frame_up)
 
+    def watch_virtual_size(self) -> None:
+        # The frames' lines settled after the layout the scroll was worked out for: keep the marker in view.
+        self.call_after_refresh(self._keep_selected_in_view, self.lines.selected)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._keep_selected_in_view, self.lines.selected)
+
     def _keep_selected_in_view(self, selected: int) -> None:
         height = max(self.scrollable_content_region.height, 1)
         if not self.scroll_y <= selected < self.scroll_y + height:
