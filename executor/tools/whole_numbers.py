@@ -18,6 +18,7 @@ _WHOLE_OPERATIONS = {
     ast.Mod: operator.mod,
 }
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+FLOAT_EXACT = 2**53  # every whole number up to here is exact as a float
 
 
 def check_whole_numbers(tree: ast.Expression, expression: str) -> str:
@@ -63,6 +64,9 @@ def _whole_value(node: ast.AST, expression: str) -> _Whole | None:
         name = node.func.id  # type: ignore[attr-defined]
         if name not in _WHOLE_FUNCTIONS or len(args) != 1 or args[0] is None:
             return None
+        inner = node.args[0]
+        if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Pow) and args[0].in_int64:
+            _exact_in_float(args[0].value, node, expression)
         return _checked(_Whole(abs(args[0].value) if name == "abs" else args[0].value, True), node, expression)
     if isinstance(node, ast.BinOp):
         left, right = _whole_value(node.left, expression), _whole_value(node.right, expression)
@@ -87,6 +91,16 @@ def _whole_operation(node: ast.BinOp, left: _Whole, right: _Whole, expression: s
         return None  # numexpr refuses a whole number to a negative whole power itself
     value = _WHOLE_OPERATIONS[type(node.op)](left.value, right.value)
     return _checked(_Whole(value, in_int64), node, expression)
+
+
+def _exact_in_float(value: int, node: ast.AST, expression: str) -> None:
+    """numexpr may compute a function of an int64 power in floating point (abs(abs(2**31)**2) is a float,
+    abs(abs(2**31)**1) is not): only a whole number a float holds exactly is safe either way."""
+    if abs(value) > FLOAT_EXACT:
+        raise ToolError(
+            f"Calculator refused {expression!r}: numexpr may compute {ast.unparse(node)} in floating point, "
+            "where a whole number this large is not exact. Write it without the function."
+        )
 
 
 def _fits(value: int) -> bool:
