@@ -64,8 +64,8 @@ def _whole_value(node: ast.AST, expression: str) -> _Whole | None:
         name = node.func.id  # type: ignore[attr-defined]
         if name not in _WHOLE_FUNCTIONS or len(args) != 1 or args[0] is None:
             return None
-        inner = node.args[0]
-        if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Pow) and args[0].in_int64:
+        argument = node.args[0]
+        if isinstance(argument, ast.BinOp) and isinstance(argument.op, ast.Pow) and args[0].in_int64:
             _exact_in_float(args[0].value, node, expression)
         return _checked(_Whole(abs(args[0].value) if name == "abs" else args[0].value, True), node, expression)
     if isinstance(node, ast.BinOp):
