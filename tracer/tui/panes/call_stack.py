@@ -72,11 +72,6 @@ class StackLines:
             pad = max(4, pad - (fixed + 3 * arrow - width))
             function = function[: pad - 1] + "…"
             fixed = 2 + pad + 2 + cell_len(where)
-        over = fixed + 4 + cell_len(note) - width if note else 0
-        if over > 0 and cell_len(function) > 8:  # "← this event" whole: the name's end gives way first
-            pad = max(8, cell_len(function) - over)
-            function = function[: pad - 1] + "…" if cell_len(function) > pad else function
-            fixed = 2 + pad + 2 + cell_len(where)
         room = width - fixed
         if note and room < 4 + cell_len(note):
             note = ""  # the arrow stays: it still marks the frame
