@@ -203,3 +203,15 @@ def test_a_langgraph_runs_rows_name_its_question_and_answer_not_its_message_list
     assert summary(first) == "What is the weather like in Beijing today?"
     assert summary(last).startswith("Sorry, I could not get Beijing's weather")
     assert summary({"kind": "chain_start", "inputs": ["not", "a", "dict"]}) == '["not", "a", "dict"]'
+
+
+def test_every_bar_kind_has_its_colour_in_the_pages_style():
+    # The colours are spliced into page.css at a marked comment; when the mark drifted, every bar was
+    # drawn transparent and only the browser test (slow) saw it.
+    from tracer.report.html.page import STYLE
+    from tracer.report.waterfall.picture import COLOURS
+
+    page = trace_page(FIXTURES / "rose_pricing.jsonl")
+    for i, colour in enumerate(COLOURS):
+        assert f".k{i} {{ background: {colour}; }}" in STYLE
+    assert 'class="b k0"' in page and ".k0 { background:" in page

@@ -20,6 +20,9 @@ _BAR_COLOURS = "\n".join(f".k{i} {{ background: {colour}; }}" for i, colour in e
 _HERE = Path(__file__).resolve().parent
 _CSS = (_HERE / "page.css").read_text(encoding="utf-8")
 _MARK = "/* bar colours: .k0 … (from tracer/report/waterfall/picture.py's COLOURS) */\n"
+# A moved module once changed the mark in one file only and every bar went colourless: say so at import.
+if _MARK not in _CSS:
+    raise RuntimeError(f"page.css lost its mark {_MARK.strip()!r}: the bars would have no colours")
 STYLE = _CSS.replace(_MARK, _MARK + _BAR_COLOURS + "\n")
 SCRIPT = (_HERE / "page.js").read_text(encoding="utf-8")
 
