@@ -236,13 +236,16 @@ class StepEvent(EventBase):
 
 
 class FinishCheckEvent(EventBase):
-    """The `isinstance(output, AgentFinish)` test in _call."""
+    """The test that ends the loop or goes round again: `isinstance(output, AgentFinish)` in _call."""
 
     kind: Literal["finish_check"] = "finish_check"
     is_finish: bool
     """The test's result: True ends the loop."""
     output_type: str
     """What `output` was: "AgentFinish" or "list[AgentStep]"."""
+    decided_by: Literal["graph_edge"] | None = Field(None, exclude_if=lambda value: value is None)
+    """None: the executor's isinstance test; "graph_edge": a LangGraph agent's edge after its model node,
+    which goes to END when the reply has no tool calls and to the tools node when it has."""
 
 
 class LimitReachedEvent(EventBase):

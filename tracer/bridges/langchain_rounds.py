@@ -131,6 +131,8 @@ class LoopRounds:
             stack=self._at_call("isinstance(next_step_output, AgentFinish)", walked=walked),
             is_finish=is_finish,
             output_type="AgentFinish" if is_finish else "list[AgentStep]",
+            # A graph makes no isinstance test: the edge after its model node reads the reply's tool calls.
+            decided_by="graph_edge" if self.graph_check is not None else None,
         )
 
     def _limit_if_reached(self, run_id: UUID) -> None:

@@ -82,7 +82,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
             raise usage_error("cli.debug.error.break", args, spec=shown, problem=error) from None
 
 
-def narrate_trace(path: str | Path, console: Console) -> None:
+def narrate_trace(path: str | Path, console: Console, lang: str = "en") -> None:
     """Print a recorded run the way `loopscope run` narrates it (for pipes and files)."""
     # Late, like every import here that only printing or --live needs: the debugger opens without them.
     from ..report.narration.narrator import Narrator
@@ -96,7 +96,7 @@ def narrate_trace(path: str | Path, console: Console) -> None:
             console.print(literal(trace.import_note, style="dim"))
         if trace.notice:
             console.print(literal(f"warning: {trace.notice}", style="yellow"))
-        narrator = Narrator(console)
+        narrator = Narrator(console, lang=lang)
         for event in trace:
             narrator(event)
 
@@ -139,11 +139,11 @@ def _live_run(args: argparse.Namespace) -> LiveRun | FrameworkLiveRun:
         raise UsageError(str(error.args[0]) if error.args else str(error)) from None
 
 
-def _narrate_live(run: LiveRun | FrameworkLiveRun, console: Console) -> None:
+def _narrate_live(run: LiveRun | FrameworkLiveRun, console: Console, lang: str) -> None:
     from ..report.narration.narrator import Narrator  # late: see narrate_trace
     from ..report.text.literal import literal  # late: see narrate_trace
 
-    narrator = Narrator(console)
+    narrator = Narrator(console, lang=lang)
     while isinstance(pulled := run.pull(), tuple):  # None at the end (a printed run never steps into a tool)
         narrator(pulled[0])
     console.print(literal(f"\n{run.outcome}; trace written to {run.close()}", style="dim"))
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     if args.live:
         live = _live_run(args)
         if not to_terminal:
-            _narrate_live(live, _console())
+            _narrate_live(live, _console(), options.lang or "en")
             return 0
         from ..tui.launch import open_debugger  # Textual: --print and pipes never load it
 
@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     # Another tool's file holding several traces: the one --trace-id names, or the user's pick.
     trace = chosen_trace(args.trace, ids_for([args.trace], args.trace_ids)[0], ask=to_terminal)
     if not to_terminal:
-        narrate_trace(trace, _console())
+        narrate_trace(trace, _console(), options.lang or "en")
         return 0
     from ..tui.launch import open_debugger  # Textual: --print and pipes never load it
 

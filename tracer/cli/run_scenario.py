@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -65,6 +67,10 @@ def run_scenario(args: argparse.Namespace) -> int:
     args.needs_inputs = wants_live(args)  # a replay can ask what the recording asked
     scenario = scenario_named(_named(args), args)
     console = Console(highlight=False)
+    if getattr(scenario, "langchain_run", None) is not None and not wants_live(args) and not args.fixture:
+        # Recorded from LangChain's own agent: run that one again (loopscope's executor words its
+        # retries otherwise, and would leave the recording at the first tool message).
+        return _run_langchain(args, scenario, console, lang, started)
     try:
         setup = _live_setup(args, scenario) if wants_live(args) else _replay_setup(args, scenario, console, lang)
     except UnknownAgent as error:  # the user's build(model) raised, or returned no AgentExecutor
@@ -105,6 +111,35 @@ def run_scenario(args: argparse.Namespace) -> int:
     if trace_failure:
         print(f"loopscope: {scrub(trace_failure)}", file=sys.stderr)
         return 1
+    return 0 if ledger.outcome in ("finished", f"stopped by {ledger.stopped_by}") else 1
+
+
+def _run_langchain(args: argparse.Namespace, scenario: Any, console: Console, lang: str, started: float) -> int:
+    from ..bridges.langchain_fixtures import LangChainRecordingError, record_fixture  # late: LangChain
+    from ..extras import missing_extra
+    from ..trace.reader import TraceFile
+
+    folder = tempfile.TemporaryDirectory(prefix="loopscope-")
+    with folder:
+        path = Path(args.trace) if args.trace else Path(folder.name) / "run.jsonl"
+        try:
+            record_fixture(scenario, path)
+        except ImportError as error:
+            raise UsageError(str(missing_extra("langchain", f"loopscope run {scenario.name}", error))) from None
+        except LangChainRecordingError as error:
+            raise UsageError(str(error)) from None
+        ledger = Ledger(prices=price_table(args.prices))
+        narrator = Narrator(console, show_prompts=args.prompts, lang=lang)
+        with TraceFile(path) as trace:
+            for event in trace:
+                narrator(event)
+                ledger.add(event)
+    console.print("\n" + say("ledger.title", lang), style="bold")
+    for line in ledger.lines(lang):
+        console.print(literal("  " + line), highlight=False)
+    took = f"{time.perf_counter() - started:.2f}"
+    written = say("cli.run.trace_written", lang, path=args.trace) if args.trace else ""
+    console.print(literal(say("cli.run.done", lang, done=say("cli.run.ran_langchain", lang), took=took) + written))
     return 0 if ledger.outcome in ("finished", f"stopped by {ledger.stopped_by}") else 1
 
 

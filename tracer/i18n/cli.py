@@ -99,6 +99,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.run.ended_with": ("\nThe run ended with {error_type}: {error}", "\n这次运行以 {error_type} 结束：{error}"),
     "cli.run.ran_live": ("ran live against {spec}", "对着 {spec} 实时运行"),
     "cli.run.replayed": ("replayed {name} offline", "离线重放了 {name}"),
+    "cli.run.ran_langchain": (
+        "ran LangChain's own agent offline (its scripted replies)",
+        "离线运行了 LangChain 自己的 agent（用它的脚本回复）",
+    ),
     "cli.run.done": ("\n{done} in {took}s", "\n{done}，用时 {took}s"),
     "cli.run.trace_written": ("; trace written to {path}", "；trace 已写入 {path}"),
     "cli.record.kept": (

@@ -10,6 +10,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "events.tool_call": ("{count} tool call: {listed}", "{count} 个工具调用：{listed}"),
     "events.tool_calls": ("{count} tool calls: {listed}", "{count} 个工具调用：{listed}"),
     "events.call_separator": (", ", "、"),
+    "events.graph_edge.end": ("→ END ← the reply has no tool calls", "→ END ← 回复里没有工具调用"),
+    "events.graph_edge.model": ("→ model ← the tools ran", "→ 模型 ← 工具已运行"),
     "events.final_answer": ("final answer: {answer}", "最终答案：{answer}"),
     "events.handled": ("handled: {error}", "已处理：{error}"),
     "events.not_handled": ("not handled: {error}", "未处理：{error}"),

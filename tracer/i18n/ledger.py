@@ -10,6 +10,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "   （每次运行一个工具，或回复一次无效工具）",
     ),
     "ledger.finish_checks": ("isinstance(output, AgentFinish): {checks}", "isinstance(output, AgentFinish)：{checks}"),
+    "ledger.graph_edges": ("edge after the model node: {checks}", "模型节点之后的边：{checks}"),
     "ledger.none": ("none", "无"),
     "ledger.model_calls": ("model calls in all", "模型调用总数"),
     "ledger.model_calls.note": ("   (the calculator asks the model too)", "   （计算器也会问模型）"),

@@ -15,6 +15,14 @@ _LANGCHAIN: dict[str, str] = {
 MESSAGES: dict[str, tuple[str, str]] = {
     **{key: (words, words) for key, words in _LANGCHAIN.items()},
     "narration.entering.imported": ("> Entering an imported run...", "> 进入一次导入的运行..."),
+    "narration.graph_edge.end": (
+        "the reply has no tool calls → the edge after the model node goes to END",
+        "回复里没有工具调用 → 模型节点之后的边走向 END",
+    ),
+    "narration.graph_edge.tools": (
+        "the reply asked for tools and they ran → the edge goes back to the model node",
+        "回复要求调用工具，工具已运行 → 边回到模型节点",
+    ),
     "narration.question": ("Question: {question}", "问题：{question}"),
     "narration.question.first_call": ("   (the first model call's user message)", "   （第一次模型调用里用户的消息）"),
     "narration.summary_call": (

@@ -34,6 +34,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(isinstance(output, AgentFinish), event {seq})",
         "（isinstance(output, AgentFinish)，事件 {seq}）",
     ),
+    "panes.graph_edge_checked": (
+        "(the edge after the model node, event {seq})",
+        "（模型节点之后的边，事件 {seq}）",
+    ),
     "panes.no_chain_start": ("(no chain_start yet)", "（还没有 chain_start）"),
     "panes.earlier": ("… {count} earlier", "… 更早的 {count} 个"),
     "panes.no_observation": ("(none: {kind})", "（没有：{kind}）"),

@@ -42,6 +42,17 @@ def _answered(outputs: Any) -> Any:
     return (answer_of(outputs) or outputs) if isinstance(outputs, dict) else outputs
 
 
+def _seconds(value: Any) -> str:
+    """A wait as a person reads it (0.18 s, not 0.17951401900000974 s); anything else as it was written."""
+    return f"{value:.3f}".rstrip("0").rstrip(".") if isinstance(value, (int, float)) else str(value or "")
+
+
+def _finish_check(event: dict[str, Any]) -> str:
+    if event.get("decided_by") == "graph_edge":  # a LangGraph agent: the edge after its model node decided
+        return "→ END (the reply has no tool calls)" if event.get("is_finish") else "→ model (the tools ran)"
+    return f"isinstance(output, AgentFinish) → {event.get('is_finish', '')}"
+
+
 SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
     "chain_start": lambda e: _line(_asked(e.get("inputs", ""))),
     "llm_start": lambda e: f"{e.get('model', '')} · {_tail(e.get('prompt_append') or e.get('prompt', ''))}",
@@ -55,11 +66,11 @@ SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
     "tool_error": lambda e: _line(f"{e.get('tool', '')}: {e.get('error_type', '')}: {e.get('message', '')}"),
     "retry": lambda e: _line(
         f"{e.get('target', '')} {e.get('name', '')} attempt {e.get('attempt', '')}, "
-        f"waits {e.get('delay', '')} s: {e.get('error', '')}"
+        f"waits {_seconds(e.get('delay'))} s: {e.get('error', '')}"
     ),
-    "rate_limit_wait": lambda e: f"waited {e.get('waited', '')} s",
+    "rate_limit_wait": lambda e: f"waited {_seconds(e.get('waited'))} s",
     "step": lambda e: _line(e.get("observation", "")),
-    "finish_check": lambda e: f"isinstance(output, AgentFinish) → {e.get('is_finish', '')}",
+    "finish_check": lambda e: _finish_check(e),
     "fallback": lambda e: _line(f"{e.get('failed_model', '')} → {e.get('next_model', '')}: {e.get('error', '')}"),
     "chain_end": lambda e: _line(_answered(e.get("outputs", ""))),
     "chain_error": lambda e: _line(f"{e.get('error_type', '')}: {e.get('message', '')}"),

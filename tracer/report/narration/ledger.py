@@ -29,6 +29,7 @@ class Ledger:
     actions_performed: int = 0
     model_calls: int = 0
     finish_checks: list[bool] = field(default_factory=list)
+    graph_edges: bool = False  # a LangGraph run: its checks are the edge after the model node
     invalid_tools: int = 0
     parse_errors: int = 0
     tool_errors: int = 0
@@ -72,6 +73,7 @@ class Ledger:
             self.trims += 1
         elif event.kind == "finish_check":
             self.finish_checks.append(event.is_finish)
+            self.graph_edges |= event.decided_by == "graph_edge"
         elif event.kind == "invalid_tool":
             self.invalid_tools += 1
         elif event.kind == "parse_error":
@@ -133,14 +135,21 @@ class Ledger:
         return self.degraded.text("en") if self.degraded else ""
 
     def lines(self, lang: str = "en") -> list[str]:
-        checks = ", ".join(str(c) for c in self.finish_checks) or say("ledger.none", lang)
-        calculator = say("ledger.model_calls.note", lang) if self.model_calls > self.plan_calls else ""
-        rows = [
-            _row(say("ledger.plan_calls", lang), self.plan_calls, say("ledger.plan_calls.note", lang)),
-            _row(say("ledger.actions", lang), self.actions_performed, say("ledger.actions.note", lang)),
-            say("ledger.finish_checks", lang, checks=checks),
-            _row(say("ledger.model_calls", lang), self.model_calls, calculator),
-        ]
+        if self.graph_edges:  # a LangGraph agent: no plan() and no _perform_agent_action to count
+            edges = ", ".join("END" if c else "tools" for c in self.finish_checks)
+            rows = [
+                say("ledger.graph_edges", lang, checks=edges),
+                _row(say("ledger.model_calls", lang), self.model_calls),
+            ]
+        else:
+            checks = ", ".join(str(c) for c in self.finish_checks) or say("ledger.none", lang)
+            calculator = say("ledger.model_calls.note", lang) if self.model_calls > self.plan_calls else ""
+            rows = [
+                _row(say("ledger.plan_calls", lang), self.plan_calls, say("ledger.plan_calls.note", lang)),
+                _row(say("ledger.actions", lang), self.actions_performed, say("ledger.actions.note", lang)),
+                say("ledger.finish_checks", lang, checks=checks),
+                _row(say("ledger.model_calls", lang), self.model_calls, calculator),
+            ]
         extras = [
             (self.tool_calls, "tool_calls"),
             (self.multi_call_replies, "multi_call_replies"),

@@ -352,6 +352,9 @@ class Narrator:
         self.say(self.words("narration.refusal", "bold yellow", detected_by=e.detected_by, text=text))
 
     def _on_finish_check(self, e: FinishCheckEvent) -> None:
+        if e.decided_by == "graph_edge":  # LangGraph tests no AgentFinish: its edge reads the reply
+            self.say(self.words("narration.graph_edge.end" if e.is_finish else "narration.graph_edge.tools", "dim"))
+            return
         is_finish = Text(str(e.is_finish), "bold green" if e.is_finish else "bold yellow")
         output_type = self.text(e.output_type, "dim")
         self.say(self.words("narration.finish_check", "dim", is_finish=is_finish, output_type=output_type))

@@ -74,6 +74,12 @@ def kind_style(event_kind: str, event: EventBase | None = None) -> str:
     return KIND_STYLES.get(event_kind, "white")
 
 
+def _finish_check(event: FinishCheckEvent, lang: str) -> str:
+    if event.decided_by == "graph_edge":  # a LangGraph agent: the edge after its model node decided
+        return say("events.graph_edge.end" if event.is_finish else "events.graph_edge.model", lang)
+    return f"{event.is_finish} ← isinstance(output, AgentFinish)"
+
+
 def _caller(event: EventBase) -> str:
     frames = event.frames
     if event.stack:  # a traced LangChain run: its frames stop at the caller (plan), not at the model call
@@ -176,7 +182,7 @@ SUMMARIES: dict[str, Callable[[Any, str], str]] = {
     ),
     "rate_limit_wait": lambda e, lang: say("events.rate_limit_wait", lang, waited=f"{e.waited:.2f}"),
     "step": lambda e, lang: f"#{e.n_steps} {e.action.tool} → {first_line(e.observation)}",
-    "finish_check": lambda e, lang: f"{e.is_finish} ← isinstance(output, AgentFinish)",
+    "finish_check": lambda e, lang: _finish_check(e, lang),
     "limit_reached": lambda e, lang: say("events.limit_reached", lang, reason=e.reason, iterations=e.iterations),
     "calculator_eval": lambda e, lang: f"{first_line(e.expression)} = {first_line(e.result)}",
     "chain_end": lambda e, lang: say("events.output", lang, answer=_output(e.outputs, lang)),

@@ -121,7 +121,7 @@ def loop_state(session: DebugSession, lang: str = "en") -> VariableTable | Text:
             table,
             "is_finish",
             Text(str(is_finish), style="bold green" if is_finish else "bold yellow"),
-            say("panes.finish_checked", lang, seq=checked),
+            say("panes.graph_edge_checked" if check.decided_by else "panes.finish_checked", lang, seq=checked),
         )
     return table
 
