@@ -21,6 +21,9 @@ from .mcp_view import mcp_detail
 ENVELOPE = ("seq", "run_id", "t", "iteration", "frames", "source", "kind")
 NAME_WIDTH = 14
 SHOWN_FIRST = ("settings",)
+# Where a traced framework's event came from (its callback's stack and origin, often 20 lines) is the
+# envelope's base fields, first in pydantic's order: shown after what happened (a retry's error and delay).
+SHOWN_LAST = ("stack", "origin")
 
 
 def _label(name: str, lang: str) -> str:
@@ -66,7 +69,8 @@ def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None
         text.append(call_cost_words(cost, lang) + "\n", style="magenta")
     payload = event.model_dump(exclude=set(ENVELOPE))
     # The settings are what tutorials point at; the long tool descriptions would push them below the fold.
-    payload = {name: payload[name] for name in sorted(payload, key=lambda name: name not in SHOWN_FIRST)}
+    order = {name: (name not in SHOWN_FIRST) + 2 * (name in SHOWN_LAST) for name in payload}
+    payload = {name: payload[name] for name in sorted(payload, key=order.__getitem__)}
     if payload:
         text.append("\n")
     for name, value in payload.items():
