@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from executor.events import EVENT_ADAPTER, EventBase, event_from_json
 
 from .. import otel_mapping as om
+from .framework_spans import is_tool_message, tool_message_fields
 from .messages import json_or_text
 from .shape import ShapeNotes, identifier, name_text, parsed_json
 from .span_attributes import (
@@ -170,6 +171,10 @@ def fill_span(span: Span, attrs: dict[str, Any], events: SpanEvents, where: str,
         span.tool_call_id = tool_call_id_from(attrs)
         span.inputs = json_or_text(first_of(attrs, TOOL_INPUT_KEYS))
         span.output = json_or_text(first_of(attrs, TOOL_OUTPUT_KEYS))
+        if is_tool_message(span.output):  # a LangChain tool's ToolMessage (OpenInference): its content
+            content, call_id, failed = tool_message_fields(span.output)
+            span.output, span.tool_call_id = content, span.tool_call_id or call_id
+            span.error = span.error or (("ToolError", content) if failed else None)
     else:
         span.inputs = json_or_text(attrs.get(om.INPUT_VALUE))
         span.output = json_or_text(attrs.get(om.OUTPUT_VALUE))

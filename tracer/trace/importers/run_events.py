@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import operator
 from collections import Counter
 from collections.abc import Iterator
@@ -25,7 +26,7 @@ from executor.events import (
 )
 from executor.models.messages import render_messages
 
-from .messages import compact
+from .messages import compact, json_or_text
 from .model_calls import Reply
 from .spans import LLM, OTHER, TOOL, Span, TraceInfo, link, plain_name, text_of
 
@@ -128,11 +129,11 @@ class _EventBuilder:
         if what == CALL_END:
             return [(LLMEndEvent, _call_end(span, entry.inside_tool))]
         if what == TOOL_START:
-            _claim(span, pending)
+            call = _claim(span, pending)
             return [
                 (
                     ToolStartEvent,
-                    {"tool": span.name, "tool_input": compact(span.inputs), "tool_call_id": span.tool_call_id},
+                    {"tool": span.name, "tool_input": _given(span.inputs, call), "tool_call_id": span.tool_call_id},
                 )
             ]
         if what == TOOL_END:
@@ -175,13 +176,42 @@ class _EventBuilder:
         )
 
 
-def _claim(span: Span, pending: list[dict[str, Any]]) -> None:
-    """A tool span without the model's call id gets the id of the earliest unclaimed call of its name."""
+def _claim(span: Span, pending: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The model's call a tool span ran: the one of its id, or (a span without the model's call id)
+    the earliest unclaimed call of its name, whose id it then gets."""
     for index, call in enumerate(pending):
         if call["id"] == span.tool_call_id or (span.tool_call_id is None and call["name"] == span.name):
             span.tool_call_id = call["id"] or None
             del pending[index]
-            return
+            return call
+    return None
+
+
+_LITERAL_LIMIT = 100_000  # characters of a Python repr read back as a literal
+
+
+def _given(inputs: Any, call: dict[str, Any] | None) -> str:
+    """What a tool was given, as text. When the span records the arguments of the model's call it ran
+    in another form (re-serialised JSON `{"city":"Paris"}`, a Python repr `{'city': 'Paris'}`, or, as
+    OpenInference's LangChain tool spans do, only the one argument's value `Paris`), the tool was given
+    those arguments: they are shown as the model wrote them. Anything else the span says is kept."""
+    text = compact(inputs)
+    if call is None:
+        return text
+    asked = json_or_text(call["arguments"])
+    if inputs == asked:
+        return call["arguments"]
+    if not isinstance(asked, dict) or not isinstance(inputs, str):
+        return text
+    if len(asked) == 1 and inputs == compact(next(iter(asked.values()))):
+        return call["arguments"]
+    if inputs[:1] == "{" and len(inputs) <= _LITERAL_LIMIT:
+        try:  # literals only: nothing in the text is run
+            if ast.literal_eval(inputs) == asked:
+                return call["arguments"]
+        except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+            pass
+    return text
 
 
 def _call_start(span: Span, inside_tool: str | None) -> dict[str, Any]:
