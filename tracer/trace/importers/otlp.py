@@ -32,6 +32,8 @@ from .span_attributes import (
 from .spans import LLM, TOOL, Span, text_of
 
 ERROR_CODES = (2, "STATUS_CODE_ERROR")
+# Where pydantic-ai's tool spans keep the call's arguments (its GenAI form; its version 1 form).
+PYDANTIC_AI_ARGUMENTS = ("gen_ai.tool.call.arguments", "tool_arguments")
 
 
 def is_otlp(document: Any) -> bool:
@@ -170,6 +172,9 @@ def fill_span(span: Span, attrs: dict[str, Any], events: SpanEvents, where: str,
         span.name = tool_name_from(attrs, span.name)
         span.tool_call_id = tool_call_id_from(attrs)
         span.inputs = json_or_text(first_of(attrs, TOOL_INPUT_KEYS))
+        if "logfire.msg" in attrs:  # pydantic-ai's: the arguments as it also renders them to the model
+            given = first_of(attrs, PYDANTIC_AI_ARGUMENTS)
+            span.sent_arguments = given if isinstance(given, str) else None
         span.output = json_or_text(first_of(attrs, TOOL_OUTPUT_KEYS))
         if is_tool_message(span.output):  # a LangChain tool's ToolMessage (OpenInference): its content
             content, call_id, failed = tool_message_fields(span.output)

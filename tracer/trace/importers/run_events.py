@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import operator
 from collections import Counter
 from collections.abc import Iterator
@@ -187,31 +186,19 @@ def _claim(span: Span, pending: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-_LITERAL_LIMIT = 100_000  # characters of a Python repr read back as a literal
-
-
 def _given(inputs: Any, call: dict[str, Any] | None) -> str:
     """What a tool was given, as text. When the span records the arguments of the model's call it ran
-    in another form (re-serialised JSON `{"city":"Paris"}`, a Python repr `{'city': 'Paris'}`, or, as
-    OpenInference's LangChain tool spans do, only the one argument's value `Paris`), the tool was given
-    those arguments: they are shown as the model wrote them. Anything else the span says is kept."""
+    as JSON of another spacing (`{"city":"Paris"}`), or, as OpenInference's LangChain tool spans do, only
+    the one argument's value (`Paris`), the tool was given those arguments: they are shown as the model
+    wrote them. Anything else the span says (a Python repr too) is kept as recorded."""
     text = compact(inputs)
     if call is None:
         return text
     asked = json_or_text(call["arguments"])
     if inputs == asked:
         return call["arguments"]
-    if not isinstance(asked, dict) or not isinstance(inputs, str):
-        return text
-    if len(asked) == 1 and inputs == compact(next(iter(asked.values()))):
-        return call["arguments"]
-    if inputs[:1] == "{" and len(inputs) <= _LITERAL_LIMIT:
-        try:  # literals only: nothing in the text is run
-            if ast.literal_eval(inputs) == asked:
-                return call["arguments"]
-        except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
-            pass
-    return text
+    only_value = isinstance(asked, dict) and len(asked) == 1 and inputs == compact(next(iter(asked.values())))
+    return call["arguments"] if only_value and isinstance(inputs, str) else text
 
 
 def _call_start(span: Span, inside_tool: str | None) -> dict[str, Any]:
@@ -333,6 +320,29 @@ def _nested_replies(root: Span) -> None:
         pending += [(child, span if span.role == LLM else outer) for child in span.children]
 
 
+def _history_as_sent(root: Span) -> None:
+    """A model call's earlier tool calls as the framework sent them back. pydantic-ai records a call's
+    arguments as the model wrote them (`{"city": "Paris"}`) but renders them anew in every later request
+    (compact JSON from 2.58: `{"city":"Paris"}`), the text its tool span records: that text is what the
+    model was sent. Arguments that say something else are kept as recorded."""
+    rendered = {span.tool_call_id: span.sent_arguments for span in _all(root) if span.sent_arguments is not None}
+    if not rendered:
+        return
+    for span in _all(root):
+        messages = span.request.messages if span.role == LLM and span.request is not None else None
+        for message in messages or ():
+            for call in message.get("tool_calls") or ():
+                function = call.get("function") if isinstance(call, dict) else None
+                sent = rendered.get(call.get("id")) if isinstance(function, dict) else None
+                if (
+                    sent is not None
+                    and isinstance(function, dict)
+                    and sent != function.get("arguments")
+                    and json_or_text(sent) == json_or_text(function.get("arguments"))
+                ):
+                    function["arguments"] = sent
+
+
 def events_from_spans(
     spans: list[Span], source_file: str, info: TraceInfo | None = None
 ) -> tuple[list[EventBase], list[str], str | None]:
@@ -386,6 +396,7 @@ def events_from_root(root: Span, source_file: str, info: TraceInfo) -> tuple[lis
 def event_stream_from_root(root: Span, source_file: str, info: TraceInfo) -> tuple[Iterator[EventBase], str | None]:
     """events_from_root's events made one at a time as they are iterated (the spans stay until then)."""
     _nested_replies(root)
+    _history_as_sent(root)
     builder = _EventBuilder(root, info, source_file)
     frames = (root.name,)
     builder.add(FIRST, root.start or 0.0, RUN_START, root, frames)

@@ -7,7 +7,7 @@ from typing import Any
 
 from .billed_tokens import attribute_parts
 from .messages import Message, call_id_text, compact, content_of, json_or_text, messages_of
-from .model_calls import Reply, Request, reply_of, request_of, tool_specs
+from .model_calls import Reply, Request, reply_of, request_of, tool_spec, tool_specs
 from .shape import ShapeNotes
 
 LLM, TOOL, OTHER = "llm", "tool", "other"
@@ -182,16 +182,41 @@ def _flattened_messages(groups: Indexed, side: str) -> list[Any] | None:
     return old or None
 
 
-def _event_messages(events: SpanEvents, side: str) -> list[Any]:
-    """The older GenAI convention: one span event per message (gen_ai.user.message, gen_ai.choice)."""
+def _event_messages(events: SpanEvents, side: str, decoded: bool = False) -> list[Any]:
+    """The older GenAI convention: one event per message (gen_ai.user.message, gen_ai.assistant.message
+    with its tool_calls, gen_ai.tool.message with the id of the call it answers, gen_ai.choice). Span
+    events hold JSON as text; `decoded` events (read from a JSON attribute) hold it read already, and a
+    text in them is kept as it is."""
+    read = (lambda value: value) if decoded else json_or_text
     found: list[Any] = []
     for name, event_attrs in events:
         if side == "input" and name.startswith("gen_ai.") and name.endswith(".message"):
             role = name[len("gen_ai.") : -len(".message")]
-            found.append({"role": event_attrs.get("role", role), "content": json_or_text(event_attrs.get("content"))})
+            message = {"role": event_attrs.get("role", role), "content": read(event_attrs.get("content"))}
+            calls = json_or_text(event_attrs.get("tool_calls"))
+            if isinstance(calls, list) and calls:
+                message["tool_calls"] = calls
+            call_id = event_attrs.get("tool_call_id", event_attrs.get("id") if role == "tool" else None)
+            if call_id is not None:
+                message["tool_call_id"] = call_id
+            found.append(message)
         elif side == "output" and name == "gen_ai.choice":
-            found.append(json_or_text(event_attrs.get("message", event_attrs.get("content"))))
+            found.append(read(event_attrs.get("message", event_attrs.get("content"))))
     return found
+
+
+def attribute_events(attrs: dict[str, Any]) -> SpanEvents:
+    """pydantic-ai's events form (its instrumentation version 1, event_mode='attributes'): the model
+    span's events, one per message, kept as a JSON list in its `events` attribute, each event's body and
+    attributes in one object named by its `event.name`."""
+    listed = json_or_text(attrs.get("events"))
+    if not isinstance(listed, list):
+        return []
+    return [
+        (item["event.name"], item)
+        for item in listed
+        if isinstance(item, dict) and isinstance(item.get("event.name"), str)
+    ]
 
 
 def request_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None = None) -> Request:
@@ -206,7 +231,8 @@ def request_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | No
     if flattened is None and "ai.prompt.messages" in attrs:  # the Vercel AI SDK's provider call
         flattened = json_or_text(attrs["ai.prompt.messages"])
         flattened = flattened if isinstance(flattened, list) else None
-    flattened = flattened if flattened is not None else _event_messages(events, "input") or None
+    if flattened is None:
+        flattened = _event_messages(events, "input") or _event_messages(attribute_events(attrs), "input", True) or None
     if flattened is not None:
         messages, offered = messages_of(flattened)
         request = Request(messages=messages, tools=tool_specs(offered))
@@ -223,10 +249,31 @@ def request_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | No
 
 
 def _tools_offered(attrs: dict[str, Any], groups: Indexed) -> list[dict[str, Any]]:
+    if "model_request_parameters" in attrs:  # pydantic-ai's: its tool definitions whole (strict too)
+        found = _pydantic_ai_tools(json_or_text(attrs["model_request_parameters"]))
+        if found:
+            return found
     for key in ("gen_ai.tool.definitions", "llm.tools"):
         if key in attrs:
             return tool_specs(attrs[key])
     return tool_specs([item for item in unflattened(groups, "llm.tools") if isinstance(item, dict)])
+
+
+def _pydantic_ai_tools(parameters: Any) -> list[dict[str, Any]]:
+    """The tools a pydantic-ai model request offered (its function tools, then its output tools), as
+    OpenAI function specs; `strict` as its definition says (gen_ai.tool.definitions leaves it out)."""
+    if not isinstance(parameters, dict):
+        return []
+    specs: list[dict[str, Any]] = []
+    for key in ("function_tools", "output_tools"):
+        for definition in parameters.get(key) or ():
+            spec = tool_spec(definition) if isinstance(definition, dict) else None
+            if spec is None:
+                continue
+            if definition.get("strict") is True:
+                spec["function"]["strict"] = True
+            specs.append(spec)
+    return specs
 
 
 def reply_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None = None) -> Reply:
@@ -235,7 +282,9 @@ def reply_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None
     if flattened is None and "gen_ai.output.messages" in attrs:
         flattened = json_or_text(attrs["gen_ai.output.messages"])
         flattened = flattened if isinstance(flattened, list) else [flattened]
-    flattened = flattened if flattened is not None else _event_messages(events, "output") or None
+    if flattened is None:
+        found = _event_messages(events, "output") or _event_messages(attribute_events(attrs), "output", True)
+        flattened = found or None
     if flattened is not None:
         reply = reply_of(flattened)
     elif "ai.response.text" in attrs or "ai.response.toolCalls" in attrs:
