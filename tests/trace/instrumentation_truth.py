@@ -40,12 +40,12 @@ class Compared:
     tool_results: int = 0
 
 
-def assert_message_exact(name: str, tools_recorded: bool = True) -> Compared:
-    """Import NAME.otlp.json with loopscope's importer and assert every model call's messages, tools
-    offered, reply text and tool calls, and every tool run's call, input and result, equal what the
-    server received and answered."""
+def assert_message_exact(name: str, tools_recorded: bool = True, recording: Path | None = None) -> Compared:
+    """Import NAME.otlp.json (or `recording`, made from it) with loopscope's importer and assert every
+    model call's messages, tools offered, reply text and tool calls, and every tool run's call, input
+    and result, equal what the server received and answered."""
     truth = json.loads((DATA / f"{name}.truth.json").read_text(encoding="utf-8"))
-    events = convert(DATA / f"{name}.otlp.json").events
+    events = convert(recording or DATA / f"{name}.otlp.json").events
     starts = [e for e in events if e.kind == "llm_start"]
     ends = [e for e in events if e.kind == "llm_end"]
     assert len(starts) == len(ends) == len(truth), (len(starts), len(ends), len(truth))

@@ -12,7 +12,10 @@ Run from the repository root: `uv run python tests/data/instrumentations/record_
   offers no events form any more, so this one runs on pydantic-ai 1.x, outside the project's environment:
   `uv run --no-project --with 'pydantic-ai-slim[openai]>=1,<2' --with opentelemetry-sdk
   --with opentelemetry-exporter-otlp-proto-common --with openinference-semantic-conventions
-  python tests/data/instrumentations/record_agents.py pydantic-ai-events`.
+  python tests/data/instrumentations/record_agents.py pydantic-ai-events`;
+- `pydantic-ai-logs`: the same on pydantic-ai 1.x (the same command), version 1 with `event_mode='logs'`:
+  the events as OpenTelemetry log records in the model span's context. The file is what a collector's file
+  exporter writes for a traces and a logs pipeline: one OTLP JSON document a line, the spans, then the logs.
 The model asks for two weather calls at once (parallel), then answers. The ground truth is what the server
 received (each request's messages and tools) and what it answered (each reply's text and tool calls), taken
 from the server, not from the spans; each tool's result is in the next request's tool messages."""
@@ -20,10 +23,12 @@ from the server, not from the spans; each tool's result is in the next request's
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import sys
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -59,6 +64,7 @@ PACKAGES = {
     ),
     "pydantic-ai-genai": ("pydantic-ai-slim", "openai"),
     "pydantic-ai-events": ("pydantic-ai-slim", "openai"),
+    "pydantic-ai-logs": ("pydantic-ai-slim", "openai"),
 }
 
 
@@ -111,18 +117,18 @@ def _langchain(base_url: str, provider: TracerProvider) -> None:
         instrumentor.uninstrument()
 
 
-def _pydantic_ai(base_url: str, provider: TracerProvider, events: bool) -> None:
+def _pydantic_ai(base_url: str, provider: TracerProvider, form: str, logs: Any = None) -> None:
     from pydantic_ai import Agent
     from pydantic_ai.models.instrumented import InstrumentationSettings
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
 
-    # The events form: version 1, each message an event, kept on the model span as its `events` attribute.
-    settings = (
-        InstrumentationSettings(tracer_provider=provider, version=1, event_mode="attributes")
-        if events
-        else (InstrumentationSettings(tracer_provider=provider))
-    )
+    if form == "genai":
+        settings = InstrumentationSettings(tracer_provider=provider)
+    elif form == "events":  # version 1, each message an event, kept on the model span as its `events` attribute
+        settings = InstrumentationSettings(tracer_provider=provider, version=1, event_mode="attributes")
+    else:  # version 1, each message an OpenTelemetry log record
+        settings = InstrumentationSettings(tracer_provider=provider, version=1, event_mode="logs", logger_provider=logs)
     model = OpenAIChatModel(MODEL, provider=OpenAIProvider(base_url=base_url, api_key="not-a-key"))
     Agent.instrument_all(settings)  # how pydantic-ai's docs turn it on (1.x and 2.x alike)
     try:
@@ -133,12 +139,35 @@ def _pydantic_ai(base_url: str, provider: TracerProvider, events: bool) -> None:
         Agent.instrument_all(False)
 
 
+def _otlp_json_logs(records) -> dict:
+    """Log records in the OTLP JSON encoding (ids as hex, as for spans)."""
+    from google.protobuf.json_format import MessageToDict
+    from opentelemetry.exporter.otlp.proto.common._log_encoder import encode_logs
+
+    document = MessageToDict(encode_logs(records))
+    for resource in document["resourceLogs"]:
+        for scope in resource["scopeLogs"]:
+            for record in scope["logRecords"]:
+                for key in ("traceId", "spanId"):
+                    if record.get(key):
+                        record[key] = base64.b64decode(record[key]).hex()
+    return document
+
+
 def main(name: str) -> None:
     if name not in PACKAGES:
         raise SystemExit(f"unknown recording {name!r}: name one of {', '.join(PACKAGES)}")
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
+    logs, log_exporter = None, None
+    if name == "pydantic-ai-logs":
+        from opentelemetry.sdk._logs import LoggerProvider
+        from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
+
+        log_exporter = InMemoryLogRecordExporter()
+        logs = LoggerProvider()
+        logs.add_log_record_processor(SimpleLogRecordProcessor(log_exporter))
     server = FakeOpenAIServer(list(SCRIPT), model_names=(MODEL,)).start()
     try:
         if name == "openinference-openai-agents":
@@ -146,16 +175,20 @@ def main(name: str) -> None:
         elif name == "openinference-langchain":
             _langchain(server.base_url, provider)
         else:
-            _pydantic_ai(server.base_url, provider, events=name == "pydantic-ai-events")
+            _pydantic_ai(server.base_url, provider, name.removeprefix("pydantic-ai-"), logs)
     finally:
         server.stop()
     truth = [
         {"received": {"messages": r.body["messages"], "tools": r.body.get("tools", [])}, "answered": _answered(step)}
         for r, step in zip(server.received, SCRIPT, strict=True)
     ]
-    (HERE / f"{name}.otlp.json").write_text(
-        json.dumps(otlp_json_document(exporter.get_finished_spans()), ensure_ascii=False, indent=1) + "\n"
-    )
+    document = otlp_json_document(exporter.get_finished_spans())
+    if log_exporter is None:
+        text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    else:  # JSON lines, as a collector's file exporter writes them
+        logged = _otlp_json_logs(log_exporter.get_finished_logs())
+        text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in (document, logged))
+    (HERE / f"{name}.otlp.json").write_text(text)
     (HERE / f"{name}.truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")
     made_with = {package: version(package) for package in (*PACKAGES[name], "opentelemetry-sdk")}
     (HERE / f"{name}.versions.json").write_text(json.dumps(made_with, indent=1) + "\n")

@@ -20,6 +20,7 @@ from .span_attributes import (
     SpanEvents,
     first_of,
     indexed,
+    messages_from_events,
     model_from,
     reply_from,
     request_from,
@@ -37,7 +38,7 @@ PYDANTIC_AI_ARGUMENTS = ("gen_ai.tool.call.arguments", "tool_arguments")
 
 
 def is_otlp(document: Any) -> bool:
-    return isinstance(document, dict) and "resourceSpans" in document
+    return isinstance(document, dict) and ("resourceSpans" in document or "resourceLogs" in document)
 
 
 # What OTLP JSON writes a 64-bit int as: a string of digits (kept as text when it is not one).
@@ -217,3 +218,27 @@ def _event_or_none(text: Any) -> EventBase | None:
         return EVENT_ADAPTER.validate_python(data) if readable else None
     except ValidationError:
         return None
+
+
+def attach_log_events(
+    groups: dict[str | None, list[Span]], logs: list[tuple[str, dict[str, Any]]], notes: ShapeNotes
+) -> None:
+    """Log records that are events of a span (an `event.name`, the span's id): the older GenAI
+    convention sent as logs (pydantic-ai's `event_mode='logs'`, one record per message). A model call
+    whose attributes hold no messages takes them from its events, body and attributes as one object."""
+    by_span: dict[str, SpanEvents] = {}
+    for where, record in logs:
+        span_id = identifier(record.get("spanId"))
+        attrs = attributes(record.get("attributes"), where, notes, ": attributes")
+        name = record.get("eventName") or attrs.get("event.name")
+        if span_id is None or not isinstance(name, str) or not name:
+            continue
+        body = _value(record.get("body"))
+        by_span.setdefault(span_id, []).append((name, {**attrs, **(body if isinstance(body, dict) else {})}))
+    if not by_span:
+        return
+    for spans in groups.values():
+        for span in spans:
+            events = by_span.get(span.span_id) if span.role == LLM else None
+            if events:
+                messages_from_events(span, events)

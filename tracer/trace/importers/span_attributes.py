@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .billed_tokens import attribute_parts
 from .messages import Message, call_id_text, compact, content_of, json_or_text, messages_of
 from .model_calls import Reply, Request, reply_of, request_of, tool_spec, tool_specs
 from .shape import ShapeNotes
+
+if TYPE_CHECKING:
+    from .spans import Span
 
 LLM, TOOL, OTHER = "llm", "tool", "other"
 SPAN_KIND = "openinference.span.kind"
@@ -203,6 +206,22 @@ def _event_messages(events: SpanEvents, side: str, decoded: bool = False) -> lis
         elif side == "output" and name == "gen_ai.choice":
             found.append(read(event_attrs.get("message", event_attrs.get("content"))))
     return found
+
+
+def messages_from_events(span: Span, events: SpanEvents) -> None:
+    """A model call's messages and reply from its events, read already (log records' bodies), where
+    its attributes held none; the tools offered, finish reason and usage its attributes gave are kept."""
+    request, reply = span.request or Request(), span.reply or Reply()
+    found = _event_messages(events, "input", decoded=True)
+    if found and not request.messages and request.prompt is None:
+        messages, offered = messages_of(found)
+        request.messages, request.tools = messages, request.tools or tool_specs(offered)
+    answered = _event_messages(events, "output", decoded=True)
+    if answered and not reply.seen:
+        made = reply_of(answered)
+        made.finish_reason = made.finish_reason or reply.finish_reason
+        reply = made
+    span.request, span.reply = request, reply
 
 
 def attribute_events(attrs: dict[str, Any]) -> SpanEvents:
