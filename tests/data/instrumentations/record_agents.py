@@ -139,7 +139,7 @@ def _pydantic_ai(base_url: str, provider: TracerProvider, form: str, logs: Any =
         Agent.instrument_all(False)
 
 
-def _otlp_json_logs(records) -> dict:
+def otlp_json_logs(records) -> dict:
     """Log records in the OTLP JSON encoding (ids as hex, as for spans)."""
     from google.protobuf.json_format import MessageToDict
     from opentelemetry.exporter.otlp.proto.common._log_encoder import encode_logs
@@ -186,7 +186,7 @@ def main(name: str) -> None:
     if log_exporter is None:
         text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
     else:  # JSON lines, as a collector's file exporter writes them
-        logged = _otlp_json_logs(log_exporter.get_finished_logs())
+        logged = otlp_json_logs(log_exporter.get_finished_logs())
         text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in (document, logged))
     (HERE / f"{name}.otlp.json").write_text(text)
     (HERE / f"{name}.truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")

@@ -208,10 +208,25 @@ def _event_messages(events: SpanEvents, side: str, decoded: bool = False) -> lis
     return found
 
 
+# The GenAI convention's event holding a whole model call (opentelemetry-util-genai's EVENT_ONLY capture).
+OPERATION_DETAILS = "gen_ai.client.inference.operation.details"
+
+
 def messages_from_events(span: Span, events: SpanEvents) -> None:
-    """A model call's messages and reply from its events, read already (log records' bodies), where
-    its attributes held none; the tools offered, finish reason and usage its attributes gave are kept."""
+    """A model call's messages and reply from its events, read already (log records' bodies and
+    attributes), where its attributes held none: one event per message (the older GenAI events), or
+    the whole call in one (gen_ai.client.inference.operation.details, its `gen_ai.input.messages` ...).
+    The tools offered, finish reason and usage its attributes gave are kept."""
     request, reply = span.request or Request(), span.reply or Reply()
+    details = next((attrs for name, attrs in events if name == OPERATION_DETAILS), None)
+    if details is not None:  # the whole call in one event's attributes, as a span would hold them
+        if not request.messages and request.prompt is None:
+            asked = request_from(details, [])
+            asked.tools = request.tools or asked.tools
+            request = asked if asked.messages is not None else request
+        if not reply.seen:
+            made = reply_from(details, [])
+            reply = made if made.seen else reply
     found = _event_messages(events, "input", decoded=True)
     if found and not request.messages and request.prompt is None:
         messages, offered = messages_of(found)
