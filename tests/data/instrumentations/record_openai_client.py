@@ -1,8 +1,10 @@
 """Makes NAME.otlp.json and its ground truth: a two-round tool-calling agent on the openai client, traced by an instrumentation of it, against tests/helpers/fake_openai_server.py.
 
 Run from the repository root: `uv run python tests/data/instrumentations/record_openai_client.py NAME`, NAME
-`openinference-openai` (openinference-instrumentation-openai) or `otel-openai-v2`
-(opentelemetry-instrumentation-openai-v2, message capture on, the GenAI convention's latest attributes).
+`openinference-openai` (openinference-instrumentation-openai), `otel-openai-v2`
+(opentelemetry-instrumentation-openai-v2, message capture on, the GenAI convention's latest attributes) or
+`otel-openai-v2-events` (the same, messages captured only in its `gen_ai.client.inference.operation.details`
+events, log records: JSON lines, the spans' document then the logs', as a collector's file exporter writes).
 The ground truth is what the server received (each request's messages and tools) and what it answered
 (each reply's text and tool calls), taken from the server, not from the spans."""
 
@@ -16,6 +18,8 @@ from typing import Any
 
 import openai
 from openinference.semconv.trace import OpenInferenceSpanKindValues, SpanAttributes
+from opentelemetry.sdk._logs import LoggerProvider
+from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -25,6 +29,9 @@ sys.path.insert(0, str(ROOT))
 
 from tests.helpers.fake_openai_server import FakeOpenAIServer, ToolCalls  # noqa: E402
 from tests.helpers.foreign_traces import otlp_json_document  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from record_agents import otlp_json_logs  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 QUESTION = "What is the weather in Paris and in Oslo?"
@@ -61,14 +68,16 @@ def _instrumentor(name: str) -> Any:
         from openinference.instrumentation.openai import OpenAIInstrumentor
 
         return OpenAIInstrumentor()
-    if name == "otel-openai-v2":
-        # Message capture on, as span attributes (gen_ai.input.messages / gen_ai.output.messages).
+    if name in ("otel-openai-v2", "otel-openai-v2-events"):
+        # Message capture on, as span attributes (gen_ai.input.messages / gen_ai.output.messages), or
+        # only in the events (the same attributes on a log record in the span's context).
         os.environ["OTEL_SEMCONV_STABILITY_OPT_IN"] = "gen_ai_latest_experimental"
-        os.environ["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] = "SPAN_ONLY"
+        capture = "EVENT_ONLY" if name.endswith("-events") else "SPAN_ONLY"
+        os.environ["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] = capture
         from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as OpenAIV2Instrumentor
 
         return OpenAIV2Instrumentor()
-    raise SystemExit(f"unknown recording {name!r}: name openinference-openai or otel-openai-v2")
+    raise SystemExit(f"unknown recording {name!r}: name openinference-openai, otel-openai-v2 or otel-openai-v2-events")
 
 
 def _tool_attributes(name: str, call_id: str, arguments: str, result: str) -> dict[str, str]:
@@ -94,8 +103,11 @@ def main(name: str) -> None:
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
+    logs = LoggerProvider()
+    log_exporter = InMemoryLogRecordExporter()
+    logs.add_log_record_processor(SimpleLogRecordProcessor(log_exporter))
     instrumentor = _instrumentor(name)
-    instrumentor.instrument(tracer_provider=provider)
+    instrumentor.instrument(tracer_provider=provider, logger_provider=logs)
     tracer = provider.get_tracer("weather-agent")
     server = FakeOpenAIServer(list(SCRIPT), model_names=("gpt-4o-mini",)).start()
     try:
@@ -127,9 +139,13 @@ def main(name: str) -> None:
         {"received": {"messages": r.body["messages"], "tools": r.body.get("tools", [])}, "answered": _answered(step)}
         for r, step in zip(server.received, SCRIPT, strict=True)
     ]
-    (HERE / f"{name}.otlp.json").write_text(
-        json.dumps(otlp_json_document(exporter.get_finished_spans()), ensure_ascii=False, indent=1) + "\n"
-    )
+    document = otlp_json_document(exporter.get_finished_spans())
+    if name.endswith("-events"):  # JSON lines: the spans, then the log records
+        logged = otlp_json_logs(log_exporter.get_finished_logs())
+        text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in (document, logged))
+    else:
+        text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    (HERE / f"{name}.otlp.json").write_text(text)
     (HERE / f"{name}.truth.json").write_text(json.dumps(truth, ensure_ascii=False, indent=1) + "\n")
 
 

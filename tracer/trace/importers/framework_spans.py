@@ -10,17 +10,26 @@ from .span_attributes import LLM, TOOL
 from .spans import Span
 
 
+def _tool_message_body(value: Any) -> Any:
+    """A ToolMessage's own fields, from any of its forms: its dump, its serialised form
+    ({"lc": 1, "kwargs": ...}), or messages_to_dict's ({"type": "tool", "data": ...}, what
+    OpenInference's LangChain instrumentation writes as a tool span's output)."""
+    if isinstance(value, dict) and isinstance(value.get("kwargs"), dict) and "lc" in value:
+        return value["kwargs"]
+    if isinstance(value, dict) and value.get("type") == "tool" and isinstance(value.get("data"), dict):
+        return value["data"]
+    return value
+
+
 def is_tool_message(value: Any) -> bool:
     """A LangChain ToolMessage (its dump, or its serialised form): what a LangChain tool returns."""
-    if isinstance(value, dict) and isinstance(value.get("kwargs"), dict) and "lc" in value:
-        value = value["kwargs"]
+    value = _tool_message_body(value)
     return isinstance(value, dict) and value.get("type") == "tool" and "tool_call_id" in value
 
 
 def tool_message_fields(value: dict[str, Any]) -> tuple[str, str | None, bool]:
     """A ToolMessage's content (as text), the call id it answers, and whether it reports a failure."""
-    if isinstance(value.get("kwargs"), dict):
-        value = value["kwargs"]
+    value = _tool_message_body(value)
     call_id = value.get("tool_call_id")
     return (
         content_of(value.get("content")).text,

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from executor.events import EVENT_ADAPTER, EventBase, event_from_json
 
 from .. import otel_mapping as om
+from .framework_spans import is_tool_message, tool_message_fields
 from .messages import json_or_text
 from .shape import ShapeNotes, identifier, name_text, parsed_json
 from .span_attributes import (
@@ -19,6 +20,7 @@ from .span_attributes import (
     SpanEvents,
     first_of,
     indexed,
+    messages_from_events,
     model_from,
     reply_from,
     request_from,
@@ -31,10 +33,12 @@ from .span_attributes import (
 from .spans import LLM, TOOL, Span, text_of
 
 ERROR_CODES = (2, "STATUS_CODE_ERROR")
+# Where pydantic-ai's tool spans keep the call's arguments (its GenAI form; its version 1 form).
+PYDANTIC_AI_ARGUMENTS = ("gen_ai.tool.call.arguments", "tool_arguments")
 
 
 def is_otlp(document: Any) -> bool:
-    return isinstance(document, dict) and "resourceSpans" in document
+    return isinstance(document, dict) and ("resourceSpans" in document or "resourceLogs" in document)
 
 
 # What OTLP JSON writes a 64-bit int as: a string of digits (kept as text when it is not one).
@@ -169,7 +173,14 @@ def fill_span(span: Span, attrs: dict[str, Any], events: SpanEvents, where: str,
         span.name = tool_name_from(attrs, span.name)
         span.tool_call_id = tool_call_id_from(attrs)
         span.inputs = json_or_text(first_of(attrs, TOOL_INPUT_KEYS))
+        if "logfire.msg" in attrs:  # pydantic-ai's: the arguments as it also renders them to the model
+            given = first_of(attrs, PYDANTIC_AI_ARGUMENTS)
+            span.sent_arguments = given if isinstance(given, str) else None
         span.output = json_or_text(first_of(attrs, TOOL_OUTPUT_KEYS))
+        if is_tool_message(span.output):  # a LangChain tool's ToolMessage (OpenInference): its content
+            content, call_id, failed = tool_message_fields(span.output)
+            span.output, span.tool_call_id = content, span.tool_call_id or call_id
+            span.error = span.error or (("ToolError", content) if failed else None)
     else:
         span.inputs = json_or_text(attrs.get(om.INPUT_VALUE))
         span.output = json_or_text(attrs.get(om.OUTPUT_VALUE))
@@ -207,3 +218,27 @@ def _event_or_none(text: Any) -> EventBase | None:
         return EVENT_ADAPTER.validate_python(data) if readable else None
     except ValidationError:
         return None
+
+
+def attach_log_events(
+    groups: dict[str | None, list[Span]], logs: list[tuple[str, dict[str, Any]]], notes: ShapeNotes
+) -> None:
+    """Log records that are events of a span (an `event.name`, the span's id): the older GenAI
+    convention sent as logs (pydantic-ai's `event_mode='logs'`, one record per message). A model call
+    whose attributes hold no messages takes them from its events, body and attributes as one object."""
+    by_span: dict[str, SpanEvents] = {}
+    for where, record in logs:
+        span_id = identifier(record.get("spanId"))
+        attrs = attributes(record.get("attributes"), where, notes, ": attributes")
+        name = record.get("eventName") or attrs.get("event.name")
+        if span_id is None or not isinstance(name, str) or not name:
+            continue
+        body = _value(record.get("body"))
+        by_span.setdefault(span_id, []).append((name, {**attrs, **(body if isinstance(body, dict) else {})}))
+    if not by_span:
+        return
+    for spans in groups.values():
+        for span in spans:
+            events = by_span.get(span.span_id) if span.role == LLM else None
+            if events:
+                messages_from_events(span, events)

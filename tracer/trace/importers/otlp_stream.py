@@ -15,7 +15,7 @@ CHUNK = 1 << 22  # characters read at a time; a span longer than this grows the 
 # The lists the walk descends into, level by level; everything else is parsed whole (and dropped).
 LEVELS = (("resourceSpans",), ("scopeSpans", "instrumentationLibrarySpans"), ("spans",))
 _SPACE = re.compile(r"[ \t\n\r]*")
-_OTLP_START = re.compile(r'\s*\{\s*"resourceSpans"\s*:')
+_OTLP_START = re.compile(r'\s*\{\s*"resource(Spans|Logs)"\s*:')
 
 
 class TooDeep(Exception):
@@ -107,8 +107,8 @@ class _Window:
 class _Walk:
     """The descent into one file's documents, noting the parts of the wrong type."""
 
-    def __init__(self, window: _Window, notes: ShapeNotes) -> None:
-        self.window, self.notes = window, notes
+    def __init__(self, window: _Window, notes: ShapeNotes, logs: list[tuple[str, dict[str, Any]]]) -> None:
+        self.window, self.notes, self.logs = window, notes, logs
         self.keys, self.found_spans_key = 0, False  # of the document being read: its keys, and resourceSpans
 
     def documents(self) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -137,7 +137,10 @@ class _Walk:
             key = window.value(2 * level + 1)
             window.expect(":")
             self.keys += level == 0
-            if isinstance(key, str) and key in LEVELS[level]:
+            if level == 0 and key == "resourceLogs":  # a logs pipeline's document: its records, parsed whole
+                self.found_spans_key = True
+                self.logs += log_records(window.value(1), f"document {window.document}: resourceLogs", self.notes)
+            elif isinstance(key, str) and key in LEVELS[level]:
                 self.found_spans_key = self.found_spans_key or level == 0
                 at = where if level == 0 else f"{where}.{key}"
                 if window.peek() == "[":
@@ -172,14 +175,28 @@ class _Walk:
                 return
 
 
+def log_records(resource_logs: Any, where: str, notes: ShapeNotes) -> list[tuple[str, dict[str, Any]]]:
+    """Every log record of a document's resourceLogs (resourceLogs → scopeLogs → logRecords), with a
+    name for messages; parts of the wrong type are noted and skipped."""
+    found = []
+    for at_resource, resource in notes.objects(resource_logs, where):
+        for at_scope, scope in notes.objects(resource.get("scopeLogs"), f"{at_resource}.scopeLogs"):
+            found += notes.objects(scope.get("logRecords"), f"{at_scope}.logRecords")
+    return found
+
+
 def spans(
-    path: Path, notes: ShapeNotes, progress: Callable[[str, int, int], None] | None = None
+    path: Path,
+    notes: ShapeNotes,
+    progress: Callable[[str, int, int], None] | None = None,
+    logs: list[tuple[str, dict[str, Any]]] | None = None,
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every span object in the file's OTLP documents (one, or one per line), with a name for
     messages: its spanId, or where it is. Parts of the wrong type are noted and skipped.
-    `progress` hears how many MB of the file are read, of how many."""
+    `progress` hears how many MB of the file are read, of how many. The log records of a logs
+    pipeline's documents (resourceLogs) go to `logs`, when given, as they are met."""
     window = _Window(path, progress)
     try:
-        yield from _Walk(window, notes).documents()
+        yield from _Walk(window, notes, logs if logs is not None else []).documents()
     finally:
         window.handle.close()

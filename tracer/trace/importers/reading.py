@@ -148,8 +148,9 @@ def _otlp(
     groups: dict[str | None, list[Span]] = {}
     exact: dict[str | None, list[Any]] = {}
     named: dict[str | None, dict[str, str]] = {}  # per trace: the scenario / agent loopscope's export named
+    logs: list[tuple[str, dict[str, Any]]] = []  # a logs pipeline's records: events of the spans they name
     with reading_otlp(path):
-        for where, raw in _raw_spans(path, documents, notes, progress):
+        for where, raw in _raw_spans(path, documents, notes, progress, logs):
             span = otlp.span_from(where, raw, notes)
             groups.setdefault(span.trace_id, []).append(span)
             texts = otlp.event_texts(raw) if raw.get("events") else None
@@ -157,6 +158,8 @@ def _otlp(
                 exact.setdefault(span.trace_id, []).extend(texts)
                 if span.parent_id is None:
                     named[span.trace_id] = _named(raw, where, notes)
+    if logs:
+        otlp.attach_log_events(groups, logs, notes)
     join_loose_spans(groups)
     found = _exactly(path, groups, exact, notes, named)
     if found is not None:
@@ -173,12 +176,20 @@ def join_loose_spans(groups: dict[str | None, list[Span]]) -> None:
 
 
 def _raw_spans(
-    path: Path, documents: list[Any] | None, notes: ShapeNotes, progress: Callable[[str, int, int], None] | None
+    path: Path,
+    documents: list[Any] | None,
+    notes: ShapeNotes,
+    progress: Callable[[str, int, int], None] | None,
+    logs: list[tuple[str, dict[str, Any]]],
 ):
     if documents is None:
-        return otlp_stream.spans(path, notes, progress)
+        return otlp_stream.spans(path, notes, progress, logs)
     found = []
     for number, document in enumerate(documents, start=1):
+        if "resourceLogs" in document:
+            logs += otlp_stream.log_records(document["resourceLogs"], f"document {number}: resourceLogs", notes)
+        if "resourceSpans" not in document:
+            continue
         top = f"document {number}: resourceSpans" if len(documents) > 1 else "resourceSpans"
         for at_resource, resource in notes.objects(document.get("resourceSpans"), top):
             key = "scopeSpans" if "scopeSpans" in resource else "instrumentationLibrarySpans"

@@ -25,7 +25,7 @@ from executor.events import (
 )
 from executor.models.messages import render_messages
 
-from .messages import compact
+from .messages import compact, json_or_text
 from .model_calls import Reply
 from .spans import LLM, OTHER, TOOL, Span, TraceInfo, link, plain_name, text_of
 
@@ -128,11 +128,11 @@ class _EventBuilder:
         if what == CALL_END:
             return [(LLMEndEvent, _call_end(span, entry.inside_tool))]
         if what == TOOL_START:
-            _claim(span, pending)
+            call = _claim(span, pending)
             return [
                 (
                     ToolStartEvent,
-                    {"tool": span.name, "tool_input": compact(span.inputs), "tool_call_id": span.tool_call_id},
+                    {"tool": span.name, "tool_input": _given(span.inputs, call), "tool_call_id": span.tool_call_id},
                 )
             ]
         if what == TOOL_END:
@@ -175,13 +175,30 @@ class _EventBuilder:
         )
 
 
-def _claim(span: Span, pending: list[dict[str, Any]]) -> None:
-    """A tool span without the model's call id gets the id of the earliest unclaimed call of its name."""
+def _claim(span: Span, pending: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The model's call a tool span ran: the one of its id, or (a span without the model's call id)
+    the earliest unclaimed call of its name, whose id it then gets."""
     for index, call in enumerate(pending):
         if call["id"] == span.tool_call_id or (span.tool_call_id is None and call["name"] == span.name):
             span.tool_call_id = call["id"] or None
             del pending[index]
-            return
+            return call
+    return None
+
+
+def _given(inputs: Any, call: dict[str, Any] | None) -> str:
+    """What a tool was given, as text. When the span records the arguments of the model's call it ran
+    as JSON of another spacing (`{"city":"Paris"}`), or, as OpenInference's LangChain tool spans do, only
+    the one argument's value (`Paris`), the tool was given those arguments: they are shown as the model
+    wrote them. Anything else the span says (a Python repr too) is kept as recorded."""
+    text = compact(inputs)
+    if call is None:
+        return text
+    asked = json_or_text(call["arguments"])
+    if inputs == asked:
+        return call["arguments"]
+    only_value = isinstance(asked, dict) and len(asked) == 1 and inputs == compact(next(iter(asked.values())))
+    return call["arguments"] if only_value and isinstance(inputs, str) else text
 
 
 def _call_start(span: Span, inside_tool: str | None) -> dict[str, Any]:
@@ -303,6 +320,29 @@ def _nested_replies(root: Span) -> None:
         pending += [(child, span if span.role == LLM else outer) for child in span.children]
 
 
+def _history_as_sent(root: Span) -> None:
+    """A model call's earlier tool calls as the framework sent them back. pydantic-ai records a call's
+    arguments as the model wrote them (`{"city": "Paris"}`) but renders them anew in every later request
+    (compact JSON from 2.58: `{"city":"Paris"}`), the text its tool span records: that text is what the
+    model was sent. Arguments that say something else are kept as recorded."""
+    rendered = {span.tool_call_id: span.sent_arguments for span in _all(root) if span.sent_arguments is not None}
+    if not rendered:
+        return
+    for span in _all(root):
+        messages = span.request.messages if span.role == LLM and span.request is not None else None
+        for message in messages or ():
+            for call in message.get("tool_calls") or ():
+                function = call.get("function") if isinstance(call, dict) else None
+                sent = rendered.get(call.get("id")) if isinstance(function, dict) else None
+                if (
+                    sent is not None
+                    and isinstance(function, dict)
+                    and sent != function.get("arguments")
+                    and json_or_text(sent) == json_or_text(function.get("arguments"))
+                ):
+                    function["arguments"] = sent
+
+
 def events_from_spans(
     spans: list[Span], source_file: str, info: TraceInfo | None = None
 ) -> tuple[list[EventBase], list[str], str | None]:
@@ -356,6 +396,7 @@ def events_from_root(root: Span, source_file: str, info: TraceInfo) -> tuple[lis
 def event_stream_from_root(root: Span, source_file: str, info: TraceInfo) -> tuple[Iterator[EventBase], str | None]:
     """events_from_root's events made one at a time as they are iterated (the spans stay until then)."""
     _nested_replies(root)
+    _history_as_sent(root)
     builder = _EventBuilder(root, info, source_file)
     frames = (root.name,)
     builder.add(FIRST, root.start or 0.0, RUN_START, root, frames)

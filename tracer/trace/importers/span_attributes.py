@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .billed_tokens import attribute_parts
 from .messages import Message, call_id_text, compact, content_of, json_or_text, messages_of
-from .model_calls import Reply, Request, reply_of, request_of, tool_specs
+from .model_calls import Reply, Request, reply_of, request_of, tool_spec, tool_specs
 from .shape import ShapeNotes
+
+if TYPE_CHECKING:
+    from .spans import Span
 
 LLM, TOOL, OTHER = "llm", "tool", "other"
 SPAN_KIND = "openinference.span.kind"
@@ -182,16 +185,72 @@ def _flattened_messages(groups: Indexed, side: str) -> list[Any] | None:
     return old or None
 
 
-def _event_messages(events: SpanEvents, side: str) -> list[Any]:
-    """The older GenAI convention: one span event per message (gen_ai.user.message, gen_ai.choice)."""
+def _event_messages(events: SpanEvents, side: str, decoded: bool = False) -> list[Any]:
+    """The older GenAI convention: one event per message (gen_ai.user.message, gen_ai.assistant.message
+    with its tool_calls, gen_ai.tool.message with the id of the call it answers, gen_ai.choice). Span
+    events hold JSON as text; `decoded` events (read from a JSON attribute) hold it read already, and a
+    text in them is kept as it is."""
+    read = (lambda value: value) if decoded else json_or_text
     found: list[Any] = []
     for name, event_attrs in events:
         if side == "input" and name.startswith("gen_ai.") and name.endswith(".message"):
             role = name[len("gen_ai.") : -len(".message")]
-            found.append({"role": event_attrs.get("role", role), "content": json_or_text(event_attrs.get("content"))})
+            message = {"role": event_attrs.get("role", role), "content": read(event_attrs.get("content"))}
+            calls = json_or_text(event_attrs.get("tool_calls"))
+            if isinstance(calls, list) and calls:
+                message["tool_calls"] = calls
+            call_id = event_attrs.get("tool_call_id", event_attrs.get("id") if role == "tool" else None)
+            if call_id is not None:
+                message["tool_call_id"] = call_id
+            found.append(message)
         elif side == "output" and name == "gen_ai.choice":
-            found.append(json_or_text(event_attrs.get("message", event_attrs.get("content"))))
+            found.append(read(event_attrs.get("message", event_attrs.get("content"))))
     return found
+
+
+# The GenAI convention's event holding a whole model call (opentelemetry-util-genai's EVENT_ONLY capture).
+OPERATION_DETAILS = "gen_ai.client.inference.operation.details"
+
+
+def messages_from_events(span: Span, events: SpanEvents) -> None:
+    """A model call's messages and reply from its events, read already (log records' bodies and
+    attributes), where its attributes held none: one event per message (the older GenAI events), or
+    the whole call in one (gen_ai.client.inference.operation.details, its `gen_ai.input.messages` ...).
+    The tools offered, finish reason and usage its attributes gave are kept."""
+    request, reply = span.request or Request(), span.reply or Reply()
+    details = next((attrs for name, attrs in events if name == OPERATION_DETAILS), None)
+    if details is not None:  # the whole call in one event's attributes, as a span would hold them
+        if not request.messages and request.prompt is None:
+            asked = request_from(details, [])
+            asked.tools = request.tools or asked.tools
+            request = asked if asked.messages is not None else request
+        if not reply.seen:
+            made = reply_from(details, [])
+            reply = made if made.seen else reply
+    found = _event_messages(events, "input", decoded=True)
+    if found and not request.messages and request.prompt is None:
+        messages, offered = messages_of(found)
+        request.messages, request.tools = messages, request.tools or tool_specs(offered)
+    answered = _event_messages(events, "output", decoded=True)
+    if answered and not reply.seen:
+        made = reply_of(answered)
+        made.finish_reason = made.finish_reason or reply.finish_reason
+        reply = made
+    span.request, span.reply = request, reply
+
+
+def attribute_events(attrs: dict[str, Any]) -> SpanEvents:
+    """pydantic-ai's events form (its instrumentation version 1, event_mode='attributes'): the model
+    span's events, one per message, kept as a JSON list in its `events` attribute, each event's body and
+    attributes in one object named by its `event.name`."""
+    listed = json_or_text(attrs.get("events"))
+    if not isinstance(listed, list):
+        return []
+    return [
+        (item["event.name"], item)
+        for item in listed
+        if isinstance(item, dict) and isinstance(item.get("event.name"), str)
+    ]
 
 
 def request_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None = None) -> Request:
@@ -206,7 +265,8 @@ def request_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | No
     if flattened is None and "ai.prompt.messages" in attrs:  # the Vercel AI SDK's provider call
         flattened = json_or_text(attrs["ai.prompt.messages"])
         flattened = flattened if isinstance(flattened, list) else None
-    flattened = flattened if flattened is not None else _event_messages(events, "input") or None
+    if flattened is None:
+        flattened = _event_messages(events, "input") or _event_messages(attribute_events(attrs), "input", True) or None
     if flattened is not None:
         messages, offered = messages_of(flattened)
         request = Request(messages=messages, tools=tool_specs(offered))
@@ -223,10 +283,31 @@ def request_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | No
 
 
 def _tools_offered(attrs: dict[str, Any], groups: Indexed) -> list[dict[str, Any]]:
+    if "model_request_parameters" in attrs:  # pydantic-ai's: its tool definitions whole (strict too)
+        found = _pydantic_ai_tools(json_or_text(attrs["model_request_parameters"]))
+        if found:
+            return found
     for key in ("gen_ai.tool.definitions", "llm.tools"):
         if key in attrs:
             return tool_specs(attrs[key])
     return tool_specs([item for item in unflattened(groups, "llm.tools") if isinstance(item, dict)])
+
+
+def _pydantic_ai_tools(parameters: Any) -> list[dict[str, Any]]:
+    """The tools a pydantic-ai model request offered (its function tools, then its output tools), as
+    OpenAI function specs; `strict` as its definition says (gen_ai.tool.definitions leaves it out)."""
+    if not isinstance(parameters, dict):
+        return []
+    specs: list[dict[str, Any]] = []
+    for key in ("function_tools", "output_tools"):
+        for definition in parameters.get(key) or ():
+            spec = tool_spec(definition) if isinstance(definition, dict) else None
+            if spec is None:
+                continue
+            if definition.get("strict") is True:
+                spec["function"]["strict"] = True
+            specs.append(spec)
+    return specs
 
 
 def reply_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None = None) -> Reply:
@@ -235,7 +316,9 @@ def reply_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | None
     if flattened is None and "gen_ai.output.messages" in attrs:
         flattened = json_or_text(attrs["gen_ai.output.messages"])
         flattened = flattened if isinstance(flattened, list) else [flattened]
-    flattened = flattened if flattened is not None else _event_messages(events, "output") or None
+    if flattened is None:
+        found = _event_messages(events, "output") or _event_messages(attribute_events(attrs), "output", True)
+        flattened = found or None
     if flattened is not None:
         reply = reply_of(flattened)
     elif "ai.response.text" in attrs or "ai.response.toolCalls" in attrs:

@@ -35,6 +35,9 @@ class Span:
     usage: dict[str, int] | None = None
     error: tuple[str, str] | None = None  # (error type, message)
     tool_call_id: str | None = None  # the model's id for the call a tool span ran
+    # A tool span's arguments as its framework wrote them, when that is also how it sends the call back
+    # to the model in later requests (pydantic-ai: compact JSON from 2.58, whatever the model wrote).
+    sent_arguments: str | None = None
     trace_fields: dict[str, Any] | None = None  # session, user, tags the span names for its trace
     children: list[Span] = field(default_factory=list)
 
