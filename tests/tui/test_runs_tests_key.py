@@ -85,3 +85,14 @@ async def test_a_run_of_an_agent_not_trusted_gets_no_test_and_the_line_says_why(
         said = status(app)
     assert "roses monday.jsonl" in said and "shop:build is not one you trust" in said
     assert not (tmp_path / "tests").exists()
+
+
+async def test_a_folder_that_cannot_be_written_is_said_not_raised(tmp_path, monkeypatch):
+    runs = florist_project(tmp_path, monkeypatch)
+    (tmp_path / "tests").write_text("a file where the tests folder would go", "utf-8")
+    app = runs_app(runs)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot, lambda: "no test for" in status(app))
+        assert "cannot write the test" in status(app) and app.is_running

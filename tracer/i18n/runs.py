@@ -94,6 +94,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} exists; pass --force to replace it, or rename the trace",
         "{path} 已存在；加 --force 替换它，或给 trace 改名",
     ),
+    "runs.tests.cannot_write": ("cannot write the test: {problem}", "无法写入测试：{problem}"),
     "runs.tests.wrote": ("wrote {path} (replays {trace} through {agent})", "已写入 {path}（用 {agent} 重放 {trace}）"),
     "runs.tests.run_them": ("run them with: pytest {folder}", "运行它们：pytest {folder}"),
 }

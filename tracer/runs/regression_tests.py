@@ -87,8 +87,11 @@ def write_regression_test(
     for target in (test_file, copy):
         if target.exists() and not force:
             raise CannotWriteTest(Message("runs.tests.exists", {"path": scrub(str(target))}))
-    folder.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(path, copy)
     outcome = scrub(trace.outcome()).replace('"""', "'''")[:200]
-    test_file.write_text(TEMPLATE.format(trace=copy.name, outcome=outcome, name=name, agent=agent), encoding="utf-8")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, copy)
+        test_file.write_text(TEMPLATE.format(trace=copy.name, outcome=outcome, name=name, agent=agent), "utf-8")
+    except OSError as error:  # a read-only folder, a full disk: said, not a traceback over the table
+        raise CannotWriteTest(Message("runs.tests.cannot_write", {"problem": scrub(str(error))})) from None
     return RegressionTest(test_file, copy, agent)
