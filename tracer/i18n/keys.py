@@ -69,6 +69,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "keys.runs-mark": ("mark (two for D)", "标记（标两个，按 D 对比）"),
     "keys.runs-diff": ("diff the marked runs", "对比标记的运行"),
     "keys.runs-filter": ("filter", "筛选"),
+    "keys.runs-clear-filter": ("clear the filter", "清除筛选"),
+    "keys.runs-tests": ("write regression tests", "写回归测试"),
     "keys.runs-search": ("search", "搜索"),
     "keys.runs-next-match": ("next match", "下一个匹配"),
     "keys.runs-previous-match": ("previous match", "上一个匹配"),

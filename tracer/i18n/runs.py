@@ -80,4 +80,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "loopscope: {problem}; {runs} run(s) were sent before it; the traces are unchanged",
         "loopscope：{problem}；在此之前已发送 {runs} 次运行；trace 文件没有改动",
     ),
+    # A run written as a regression test (tracer/runs/regression_tests.py: `tests add`, and t in the table).
+    "runs.tests.unreadable": ("{problem}", "{problem}"),
+    "runs.tests.no_agent": (
+        "{path}: its header names no agent; give the one it replays through with --agent MODULE:ATTR",
+        "{path}：文件头没有写明 agent；用 --agent MODULE:ATTR 指定它要重放所用的 agent",
+    ),
+    "runs.tests.untrusted": (
+        "its agent {agent} is not one you trust, so no test runs it: {why}",
+        "它的 agent {agent} 不在你信任的范围内，所以不写会运行它的测试：{why}",
+    ),
+    "runs.tests.exists": (
+        "{path} exists; pass --force to replace it, or rename the trace",
+        "{path} 已存在；加 --force 替换它，或给 trace 改名",
+    ),
+    "runs.tests.cannot_write": ("cannot write the test: {problem}", "无法写入测试：{problem}"),
+    "runs.tests.wrote": ("wrote {path} (replays {trace} through {agent})", "已写入 {path}（用 {agent} 重放 {trace}）"),
+    "runs.tests.run_them": ("run them with: pytest {folder}", "运行它们：pytest {folder}"),
 }

@@ -30,7 +30,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # The status line.
     "runs_table.runs": ("{count} runs", "{count} 次运行"),
     "runs_table.shown": ("{count} shown", "显示 {count} 次"),
-    "runs_table.filter": ("filter: {condition}", "筛选：{condition}"),
+    "runs_table.filter": ("filter: {condition} (esc clears)", "筛选：{condition}（esc 清除）"),
     "runs_table.sorted_by": ("sorted by {column} {arrow}", "排序 {column} {arrow}"),
     "runs_table.marked": ("{count} marked", "已标记 {count} 次"),
     "runs_table.no_match": ("no run matches", "没有匹配的运行"),
@@ -47,6 +47,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "runs_table.not_found": ("no row has {text}", "没有一行包含 {text}"),
     "runs_table.filtering": ("filtering…", "筛选中…"),
     "runs_table.diff_title": ("A = {a} · B = {b}", "A = {a} · B = {b}"),
+    # A fork: its name cell's mark (short: the column is capped), and the line under the table.
+    "runs_table.fork_mark": ("⑂ fork at {at}", "⑂ 分叉于 {at}"),
+    "runs_table.fork_mark_short": ("⑂{at}", "⑂{at}"),
+    "runs_table.fork_of": ("⑂ fork of {parent} at event {at}", "⑂ 从 {parent} 的第 {at} 个事件分叉"),
+    "runs_table.fork_of_somewhere": ("⑂ fork of {parent}", "⑂ 从 {parent} 分叉"),
+    # t: regression tests for the marked runs (tracer/runs/regression_tests.py writes them).
+    "runs_table.tests_writing": ("writing {count} regression test(s)…", "正在写 {count} 个回归测试…"),
+    "runs_table.tests_wrote": (
+        "wrote {files} in {folder}; run them with: pytest {folder}",
+        "已在 {folder} 写入 {files}；运行它们：pytest {folder}",
+    ),
+    "runs_table.tests_refused": ("no test for {run}: {why}", "没有为 {run} 写测试：{why}"),
+    "runs_table.tests_more_refused": ("{count} more not written", "另有 {count} 个没有写"),
     # Its boxes.
     "runs_table.search_title": ("Search the runs for", "在运行列表中搜索"),
     "runs_table.search_hint": (
@@ -55,8 +68,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "runs_table.filter_title": ("Show only the runs where", "只显示满足条件的运行"),
     "runs_table.filter_hint": (
-        'e.g. outcome == "error", cost > 0.01, kind == "tool_error", tool == "Search"; empty clears',
-        '例如 outcome == "error"、cost > 0.01、kind == "tool_error"、tool == "Search"；留空则清除',
+        'e.g. outcome == "error", cost > 0.01, kind == "tool_error", tool == "Search"; typing replaces '
+        "the filter, enter on an empty field shows every run",
+        '例如 outcome == "error"、cost > 0.01、kind == "tool_error"、tool == "Search"；直接输入即替换当前筛选，'
+        "留空后按回车显示全部运行",
     ),
     # Its help (?).
     "runs_table.help_title": ("loopscope runs — keys", "loopscope runs — 按键"),

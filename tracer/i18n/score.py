@@ -14,4 +14,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{trace} 在一行中间结束（运行被中断）；打分会掩盖这一点，因此没有添加",
     ),
     "score.bad": ("{reason}", "{reason}"),
+    # The debugger's Detail pane, at the run's first event and at its end: the run's scores.
+    "score.detail.label": ("scores", "分数"),
+    "score.detail.given": ("from {source}, {at}", "来自 {source}，{at}"),
 }

@@ -109,6 +109,16 @@ def screen_columns(base: str | None = None, scores: Sequence[str] = ()) -> list[
     return [*columns[1:-1], columns[0], columns[-1]]
 
 
+NARROW_FIRST = ("name", "outcome", "duration", "model")
+
+
+def narrow_columns(columns: Sequence[Column]) -> list[Column]:
+    """The screen's columns for a terminal narrower than 120: how long the run took and its model come
+    right after its outcome (the counts, tokens and cost then run off the right edge, not those)."""
+    first = [column for key in NARROW_FIRST for column in columns if column.key == key]
+    return first + [column for column in columns if column not in first]
+
+
 # (the message runs.stats.KEY heads it, its cell, right-aligned)
 TOOL_COLUMNS: list[tuple[str, Callable[[ToolStats], str], bool]] = [
     ("tool", lambda s: s.tool, False),

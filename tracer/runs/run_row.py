@@ -71,6 +71,7 @@ class RunRow(BaseModel):
     scenario: str | None = None
     agent: str | None = None
     parent: str | None = None  # a fork's parent trace
+    fork_at: int | None = None  # a fork's event whose reply or observation was changed
     imported: str | None = None  # what an import recognised: another tool's export, or a trace `loopscope import` wrote
     outcome: Outcome
     detail: str = ""  # one line: the error, the limit, the warning, or why the file is unreadable

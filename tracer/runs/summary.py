@@ -252,6 +252,7 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
             scenario=header.scenario,
             agent=header.agent,
             parent=header.parent,
+            fork_at=header.fork_at if header.parent is not None else None,
             imported=one_line(trace.import_note or _written_by_import(header.model_extra or {})) or None,
             outcome=outcome,
             detail=detail or (one_line(trace.notice) if trace.notice else ""),

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding
 
@@ -15,6 +17,7 @@ from ..report.diff import diff_traces, render_diff
 from ..runs.columns import Column
 from ..runs.listing import RunList
 from ..runs.options import RunsOptions
+from ..runs.regression_tests import DEFAULT_FOLDER, CannotWriteTest, RegressionTest, write_regression_test
 from ..runs.run_fields import sort_key
 from ..runs.run_row import RunRow
 from ..trace.format_error import TraceFormatError
@@ -23,7 +26,7 @@ from .keymap import keymap_from_environment
 from .messages import Fail, OpenSession
 from .screens.diff_screen import DiffScreen
 from .screens.main_screen import DebuggerScreen
-from .screens.runs_screen import DiffRuns, OpenRun, RunsScreen, relabel
+from .screens.runs_screen import DiffRuns, OpenRun, RunsScreen, WriteTests, relabel
 
 
 class RunsApp(App[int]):
@@ -73,6 +76,22 @@ class RunsApp(App[int]):
             Message("runs_table.same") if diff.same else Message("runs_table.parted", {"at": diff.parted_at})
         )
 
+    def on_write_tests(self, message: WriteTests) -> None:
+        self._write_tests(message.paths, Path(DEFAULT_FOLDER))
+
+    @work(thread=True, group="runs-tests")
+    def _write_tests(self, paths: list[str], folder: Path) -> None:
+        """As `loopscope tests add PATH… --dir tests/regressions` does, for the agents the user trusts
+        only (a run in a listed folder was not named by them, its header may name anything)."""
+        written: list[RegressionTest] = []
+        refused: list[tuple[str, Message]] = []
+        for path in paths:
+            try:
+                written.append(write_regression_test(Path(path), folder, trusted=self.options.agents))
+            except CannotWriteTest as error:
+                refused.append((self.table.path_shown(path), error.said))
+        self.call_from_thread(self.table.say, tests_said(written, refused, folder))
+
     def on_open_session(self, message: OpenSession) -> None:
         self.call_later(self._switch_to, message.session, message.said, message.tab)
 
@@ -103,6 +122,21 @@ class RunsApp(App[int]):
     def close_opened(self) -> None:
         for session in self.opened:
             session.store.close()
+
+
+def tests_said(written: list[RegressionTest], refused: list[tuple[str, Message]], folder: Path) -> Message:
+    """One line: the tests written and how to run them, then the first run refused and why (and how many more)."""
+    said = None
+    if written:
+        files = ", ".join(test.test_file.name for test in written)
+        said = Message("runs_table.tests_wrote", {"files": files, "folder": str(folder)})
+    if refused:
+        run, why = refused[0]
+        first = Message("runs_table.tests_refused", {"run": run, "why": why})
+        said = said.then(first) if said else first
+        if len(refused) > 1:
+            said = said.then(Message("runs_table.tests_more_refused", {"count": len(refused) - 1}))
+    return said or verbatim("")
 
 
 def open_runs(listing: RunList, rows: Sequence[RunRow], options: RunsOptions, columns: Sequence[Column]) -> int:

@@ -10,6 +10,7 @@ from executor.events import EventBase
 
 from ..format_error import TraceFormatError
 from .framework_spans import merge_emitter_events
+from .langsmith_feedback import langsmith_scores
 from .run_events import event_stream_from_root, rooted
 from .scores import langfuse_scores
 from .shape import quoted
@@ -129,7 +130,8 @@ class Imported:
         conversion = Conversion(
             self.format, recognised, [], warnings, info.trace_id, prepared.name, plain, started=started
         )
-        conversion.scores = langfuse_scores(info.scores) if self.format == "langfuse" else []
+        scores = {"langfuse": langfuse_scores, "langsmith": langsmith_scores}.get(self.format)
+        conversion.scores = scores(info.scores) if scores else []
         return conversion, events
 
     def each(self) -> Iterator[Conversion]:

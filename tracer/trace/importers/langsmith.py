@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .framework_spans import is_tool_message, tool_message_fields
+from .langsmith_feedback import feedback_entries
 from .messages import json_or_text
 from .model_calls import reply_of, request_of, tool_specs
 from .run_exports import error_of, item_name, object_or_empty, seconds, usage
@@ -134,9 +135,7 @@ def _trace_info(root: dict[str, Any], trace_id: str | None) -> TraceInfo:
     ):
         if value not in (None, "", [], {}):
             info.fields[field_name] = value
-    feedback = root.get("feedback_stats")
-    if isinstance(feedback, dict):  # LangSmith's scores: {key: {"n": ..., "avg": ...}}
-        info.scores = [{"name": key, **(v if isinstance(v, dict) else {"value": v})} for key, v in feedback.items()]
+    info.scores = feedback_entries(root)  # LangSmith's scores: feedback_stats, and feedback some exports carry
     return info
 
 

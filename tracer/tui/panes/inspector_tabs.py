@@ -7,7 +7,7 @@ from textual.widgets import TabbedContent, TabPane
 
 from ...debug.session import DebugSession, UnreadableEvent
 from ...i18n import say
-from ..views.detail_view import detail_text
+from ..views.detail_view import detail_text, run_scores_at
 from ..views.narration_view import narration_text
 from ..views.prompt_view import prompt_text
 from ..views.variables_view import variables_text
@@ -50,7 +50,7 @@ class InspectorTabs(TabbedContent):
         elif name == "detail":
             event = session.event()
             cost = None if isinstance(event, UnreadableEvent) else session.costs.call_at(session.position)
-            self.detail.show(detail_text(event, cost, self.lang))
+            self.detail.show(detail_text(event, cost, self.lang, run_scores_at(session)))
         elif name == "breakpoints":
             self.breakpoints.show()
         elif name == "narration":

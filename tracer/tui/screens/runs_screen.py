@@ -1,4 +1,4 @@
-"""The runs table: one row per run, sortable, searchable and filterable; enter opens a run, D diffs two."""
+"""The runs table: one row per run, sortable, searchable and filterable; enter opens a run, D diffs two, t writes tests."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
@@ -17,13 +18,13 @@ from textual.widgets import DataTable, Static
 from ...i18n import Message as Said
 from ...i18n import say, templates
 from ...report.text.literal import literal
-from ...runs.columns import Column, shown_path
+from ...runs.columns import Column, narrow_columns, shown_path
 from ...runs.run_fields import sort_key
 from ...runs.run_row import RunRow
 from ...runs.where import ConditionError, RunCondition, Shapes
 from ..chrome import binding_words
 from ..panes.keys_footer import KeysFooter
-from ..panes.runs_table import RunsTable
+from ..panes.runs_table import NAME_WIDTH, NARROW_NAME_WIDTH, RunsTable, name_cell
 from .ask_screen import AskScreen
 from .runs_help import RunsHelpScreen
 
@@ -37,6 +38,7 @@ OUTCOME_STYLES = {
     "unreadable": "bold red",
 }
 MARK = "●"
+WIDE = 120  # a terminal this wide shows every column up to the model in the listing's order
 
 
 class OpenRun(Message):
@@ -55,13 +57,23 @@ class DiffRuns(Message):
         self.a, self.b, self.shown = a, b, shown
 
 
+class WriteTests(Message):
+    """Write a regression test for each run at `paths` (the app does: it knows which agents are trusted)."""
+
+    def __init__(self, paths: list[str]) -> None:
+        super().__init__()
+        self.paths = paths
+
+
 class RunsScreen(Screen[None]):
     """Rows are the listing's, in `order`; `condition` (F) and `search` (/) narrow and find among them."""
 
     BINDINGS = [
         Binding("space", "mark", "mark (two for D)", id="runs-mark"),
         Binding("D", "diff", "diff the marked runs", id="runs-diff"),
+        Binding("t", "tests", "write regression tests", id="runs-tests"),
         Binding("F", "filter", "filter", id="runs-filter"),
+        Binding("escape", "clear_filter", "clear the filter", show=False, id="runs-clear-filter"),
         Binding("slash", "search", "search", id="runs-search"),
         Binding("n", "next_match(1)", "next match", show=False, id="runs-next-match"),
         Binding("N", "next_match(-1)", "previous match", show=False, id="runs-previous-match"),
@@ -74,6 +86,8 @@ class RunsScreen(Screen[None]):
     def __init__(self, rows: Sequence[RunRow], columns: Sequence[Column], shapes: Shapes, lang: str = "en") -> None:
         super().__init__()
         self.rows, self.columns, self.shapes, self.lang = list(rows), list(columns), shapes, lang
+        self.listed_columns = list(columns)  # in the listing's order; a narrow terminal moves time and model up
+        self.narrow = False
         self.shown: list[RunRow] = list(rows)
         self.sort_by: str | None = None
         self.descending = False
@@ -96,13 +110,24 @@ class RunsScreen(Screen[None]):
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        self._lay_out(self.app.size.width < WIDE)
+        self.table.focus()
+
+    def on_resize(self, event: Resize) -> None:
+        if (event.size.width < WIDE) != self.narrow:
+            self._lay_out(event.size.width < WIDE, keep=getattr(self.current(), "path", None))
+
+    def _lay_out(self, narrow: bool, keep: str | None = None) -> None:
+        """The columns for the terminal's width (time and model always on screen), then the rows."""
+        self.narrow, self._made = narrow, {}
+        self.columns = narrow_columns(self.listed_columns) if narrow else list(self.listed_columns)
+        self.table.clear(columns=True)
         for column in self.columns:
             said = f"runs_table.column.{column.key}"
             words = say(said, self.lang) if said in templates() else column.title
             title = Text(words, justify="right" if column.numeric else "left")
             self.table.add_column(title, key=column.key)
-        self._fill()
-        self.table.focus()
+        self._fill(keep)
 
     # -- drawing ------------------------------------------------------------------------------------
     def _cells(self, row: RunRow) -> list[Text]:
@@ -113,7 +138,11 @@ class RunsScreen(Screen[None]):
         return cells
 
     def _cell(self, row: RunRow, column: Column) -> Text:
-        text = literal(column.cell(row), OUTCOME_STYLES.get(row.outcome, "") if column.key == "outcome" else "")
+        if column.key == "name":
+            shown = name_cell(row, NARROW_NAME_WIDTH if self.narrow else NAME_WIDTH, self.lang)
+        else:
+            shown = column.cell(row)
+        text = literal(shown, OUTCOME_STYLES.get(row.outcome, "") if column.key == "outcome" else "")
         if column.numeric:
             text.justify = "right"
         if column is self.columns[0] and row.path in self.marked:
@@ -169,6 +198,10 @@ class RunsScreen(Screen[None]):
             self.detail.update(literal(say("runs_table.no_match", self.lang)))
             return
         text = literal(self.path_shown(row.path), "bold")
+        if row.parent is not None:  # the name cell says only that it is a fork
+            key = "runs_table.fork_of" if row.fork_at is not None else "runs_table.fork_of_somewhere"
+            parent = say(key, self.lang, parent=self.path_shown(row.parent), at=row.fork_at)
+            text.append_text(literal(f" · {parent}", "cyan"))
         if row.detail:
             text.append_text(literal(f" · {row.detail}", OUTCOME_STYLES.get(row.outcome, "")))
         self.detail.update(text)
@@ -215,20 +248,29 @@ class RunsScreen(Screen[None]):
         if row.path in self.marked:
             self.marked.remove(row.path)
         else:
-            self.marked = [*self.marked, row.path][-2:]  # a third mark replaces the oldest
+            self.marked = [*self.marked, row.path]
         for path in set(before) ^ set(self.marked):
             self._remark(path)
         self._show_status()
 
     def action_diff(self) -> None:
         row = self.current()
-        pair = list(self.marked)
+        pair = self.marked[-2:]  # the two marked last
         if len(pair) == 1 and row is not None and row.path != pair[0]:
             pair.append(row.path)  # one mark: diff it with the run under the cursor
         if len(pair) != 2:
             self.say(Said("runs_table.mark_two"))
             return
         self.post_message(DiffRuns(pair[0], pair[1], (self.path_shown(pair[0]), self.path_shown(pair[1]))))
+
+    def action_tests(self) -> None:
+        """A regression test for each marked run (the run under the cursor when none is marked)."""
+        row = self.current()
+        paths = list(self.marked) or ([row.path] if row is not None else [])
+        if not paths:
+            return
+        self.say(Said("runs_table.tests_writing", {"count": len(paths)}))
+        self.post_message(WriteTests(paths))
 
     def action_sort(self) -> None:
         keys = [column.key for column in self.columns]
@@ -292,17 +334,25 @@ class RunsScreen(Screen[None]):
         )
 
     def _filtered(self, answer: str | None) -> None:
-        if answer is None:
-            return
+        if answer is None or (answer == self.condition and answer):
+            return  # escape, or enter on the filter as it was: nothing to do again
         if not answer:
-            self.condition, self.shown = "", list(self.rows)
-            self._fill()
+            self.action_clear_filter()
             return
         condition = RunCondition(answer)
         # The catalogue is read here (its connection is this thread's); the events, in a worker.
         known = self.shapes(self.rows) if condition.event_fields and not condition.reads_traces else {}
         self.say(Said("runs_table.filtering"))
         self._select(condition, known)
+
+    def action_clear_filter(self) -> None:
+        """Every run again (escape on the table, or enter on an emptied filter)."""
+        if not self.condition:
+            return
+        self.workers.cancel_group(self, "runs-filter")
+        keep = getattr(self.current(), "path", None)
+        self.condition, self.shown, self.message = "", list(self.rows), ""
+        self._fill(keep)
 
     @work(thread=True, exclusive=True, group="runs-filter")
     def _select(self, condition: RunCondition, known: dict) -> None:

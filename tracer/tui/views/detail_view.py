@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from rich.cells import cell_len
@@ -10,10 +11,11 @@ from rich.text import Text
 
 from executor.events import EventBase
 
-from ...debug.session import UnreadableEvent
+from ...debug.session import DebugSession, UnreadableEvent
 from ...i18n import say, templates
 from ...report.cost.prices import ENV_PRICES, CallCost, format_dollars
 from ...report.text.literal import literal
+from ...trace.annotations import Score
 from .clipped_text import clipped
 from .event_summary import kind_style
 from .mcp_view import mcp_detail
@@ -24,6 +26,7 @@ SHOWN_FIRST = ("settings",)
 # Where a traced framework's event came from (its callback's stack and origin, often 20 lines) is the
 # envelope's base fields, first in pydantic's order: shown after what happened (a retry's error and delay).
 SHOWN_LAST = ("stack", "origin")
+RUN_ENDS = ("chain_end", "chain_error")
 
 
 def _label(name: str, lang: str) -> str:
@@ -44,7 +47,9 @@ def _value(value: Any, lang: str = "en") -> Text:
     return literal(repr(value))
 
 
-def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None, lang: str = "en") -> Text:
+def detail_text(
+    event: EventBase | UnreadableEvent, cost: CallCost | None = None, lang: str = "en", scores: Sequence[Score] = ()
+) -> Text:
     if isinstance(event, UnreadableEvent):
         unreadable = say("panes.cannot_read", lang, seq=event.seq)
         return Text(f"{unreadable}\n{event.problem}", style="bold red")
@@ -67,6 +72,8 @@ def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None
     if cost is not None:  # the whole model call's bill, shown at both its llm_start and its llm_end
         text.append(_label("tokens", lang), style="bold")
         text.append(call_cost_words(cost, lang) + "\n", style="magenta")
+    if scores:  # the run's, at its first event and at its end (run_scores_at)
+        text.append_text(scores_text(scores, lang))
     payload = event.model_dump(exclude=set(ENVELOPE))
     # The settings are what tutorials point at; the long tool descriptions would push them below the fold.
     order = {name: (name not in SHOWN_FIRST) + 2 * (name in SHOWN_LAST) for name in payload}
@@ -77,6 +84,38 @@ def detail_text(event: EventBase | UnreadableEvent, cost: CallCost | None = None
         text.append(_label(name, lang), style="bold")
         text.append_text(_value(value, lang))
         text.append("\n")
+    return text
+
+
+def run_scores_at(session: DebugSession) -> list[Score]:
+    """The run's scores (`loopscope score` and imports write them after its events) when the session is at
+    the run's first event or at its end; none elsewhere, and none for a live run (it has no file yet)."""
+    scores = getattr(getattr(session.store, "trace", None), "scores", None)
+    if not scores:
+        return []
+    position, event = session.position, session.event()
+    at_end = position == len(session) - 1 and getattr(event, "kind", None) in RUN_ENDS
+    return list(scores) if position == 0 or at_end else []
+
+
+def scores_text(scores: Sequence[Score], lang: str) -> Text:
+    """One line per score, oldest first: name = value, ✓ on the latest of each name (the one `runs` shows
+    and filters on), who gave it and when; its comment under it. All of it shown literally (another tool's
+    export may have written it)."""
+    latest = {score.name: at for at, score in enumerate(scores)}
+    text = Text()
+    for at, score in enumerate(scores):
+        label = say("score.detail.label", lang) if at == 0 else ""
+        text.append(label + " " * max(NAME_WIDTH - cell_len(label), 1), style="bold")
+        value = f"{score.value:g}" if isinstance(score.value, float) else score.value
+        text.append_text(literal(f"{score.name} = {value}", "bold magenta"))
+        if latest[score.name] == at:
+            text.append(" ✓", style="green")
+        given = say("score.detail.given", lang, source=score.source, at=score.at or "—")
+        text.append_text(literal(f"  {given}\n", "dim"))
+        if score.comment:
+            text.append(" " * (NAME_WIDTH + 2))
+            text.append_text(literal(score.comment + "\n"))
     return text
 
 
