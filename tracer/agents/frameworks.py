@@ -36,6 +36,8 @@ class RecordedReply:
 
     text: str
     tool_calls: tuple[RecordedToolCall, ...] = field(default_factory=tuple)
+    error: str | None = None
+    """The call failed instead, as "Type: message" (a fallback or a retry followed it): a re-run fails it again."""
 
 
 class RepliesUsedUp(LookupError):
@@ -109,12 +111,20 @@ def _registered() -> dict[str, str]:
 
 
 def recorded_replies(events: Sequence[EventBase]) -> list[RecordedReply]:
-    """Every model reply of a recorded run, in the order the model gave them."""
+    """Every model call's outcome in a recorded run, in order: its reply, or its failure when a retry or a
+    fallback followed it (a model call that failed has a start and no end)."""
     replies = []
+    asked = False  # a model call started and has not been answered yet
     for event in events:
         if isinstance(event, LLMEndEvent):
             calls = tuple(RecordedToolCall(c.id, c.name, c.arguments) for c in event.tool_calls or ())
             replies.append(RecordedReply(event.text, calls))
+            asked = False
+        elif event.kind == "llm_start":
+            asked = True
+        elif asked and (event.kind == "fallback" or (event.kind == "retry" and getattr(event, "target", "") == "llm")):
+            replies.append(RecordedReply("", error=str(getattr(event, "error", "") or "Error: the call failed")))
+            asked = False
     return replies
 
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from types import CellType, FunctionType
+from types import CellType, FunctionType, MethodType
 from typing import Any
 
 from executor.events import EventBase
@@ -54,11 +54,21 @@ class RecordedChatModel(BaseChatModel):
         self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None, **kwargs: Any
     ) -> ChatResult:
         reply = self.answer(render_messages(openai_messages(messages)))
+        if reply.error is not None:
+            raise recorded_error(reply.error)
         return ChatResult(generations=[ChatGeneration(message=as_message(reply))])
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
         # As a real chat model does: the tools' JSON schemas ride along, so llm_start records what was offered.
         return self.bind(tools=[convert_to_openai_tool(tool) for tool in tools])
+
+
+def recorded_error(error: str) -> Exception:
+    """The recorded failure ("Type: message") raised again: an exception of that class name and message, so
+    the middleware falls back (or retries) as it did and the re-run records the same error."""
+    name, _, message = error.partition(": ")
+    named = name if name.isidentifier() else "RecordedModelError"
+    return type(named, (RuntimeError,), {"__module__": "loopscope.recorded"})(message if named == name else error)
 
 
 def as_message(reply: RecordedReply) -> AIMessage:
@@ -102,6 +112,52 @@ def _model_cells(graph: Any) -> list[tuple[CellType, Any]]:
     return cells
 
 
+def _middleware_of(graph: Any) -> list[Any]:
+    """The middleware objects the graph's nodes reach through their closures (create_agent composes their
+    wrap_model_call hooks into the model node), each once."""
+    from langchain.agents.middleware import AgentMiddleware
+
+    found: list[Any] = []
+    seen: set[int] = set()
+    stack: list[tuple[Any, int]] = [(function, 0) for function in _functions_of(graph)]
+    while stack:
+        held, depth = stack.pop()
+        if id(held) in seen or depth > 8:
+            continue
+        seen.add(id(held))
+        if isinstance(held, AgentMiddleware):
+            found.append(held)
+        elif isinstance(held, FunctionType):
+            for cell in held.__closure__ or ():
+                try:
+                    stack.append((cell.cell_contents, depth + 1))
+                except ValueError:  # a cell not yet filled
+                    continue
+        elif isinstance(held, MethodType):
+            stack.append((held.__self__, depth + 1))
+    return found
+
+
+def _middleware_models(graph: Any) -> list[tuple[Any, str, int | None, BaseChatModel]]:
+    """Each chat model a middleware holds (ModelFallbackMiddleware's fallbacks, a summarizer's model), as
+    (middleware, attribute, index in a list or None, model)."""
+    held: list[tuple[Any, str, int | None, BaseChatModel]] = []
+    for middleware in _middleware_of(graph):
+        for attribute, value in vars(middleware).items():
+            if isinstance(value, BaseChatModel):
+                held.append((middleware, attribute, None, value))
+            elif isinstance(value, list):
+                held += [(middleware, attribute, i, m) for i, m in enumerate(value) if isinstance(m, BaseChatModel)]
+    return held
+
+
+def _put(middleware: Any, attribute: str, index: int | None, model: Any) -> None:
+    if index is None:
+        setattr(middleware, attribute, model)
+    else:
+        getattr(middleware, attribute)[index] = model
+
+
 def model_name(held: Any) -> str:
     model = held.bound if isinstance(held, RunnableBinding) else held
     for attribute in ("model_name", "model"):
@@ -124,11 +180,18 @@ def answered_by(graph: Any, answer: Answerer) -> Iterator[RecordedChatModel]:
     stand_in = RecordedChatModel(answer=answer, stands_in_for=model_name(cells[0][1]))
     for cell, held in cells:
         cell.cell_contents = stand_in.bind(**held.kwargs) if isinstance(held, RunnableBinding) else stand_in
+    # The models middleware holds answer from the same recording, in turn (each named for the one it replaces):
+    # a fallback after the recorded failure, a summary call; none of them may reach the network.
+    others = _middleware_models(graph)
+    for middleware, attribute, index, model in others:
+        _put(middleware, attribute, index, RecordedChatModel(answer=answer, stands_in_for=model_name(model)))
     try:
         yield stand_in
     finally:
         for cell, held in cells:
             cell.cell_contents = held
+        for middleware, attribute, index, model in others:
+            _put(middleware, attribute, index, model)
 
 
 class _GivenResult(BaseTool):
