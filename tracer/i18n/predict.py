@@ -24,15 +24,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "not answered: event {seq} stays hidden · step on to be asked again, p turns predict off",
         "还没作答：事件 {seq} 继续隐藏 · 再往前走会再问一次，p 关闭预测",
     ),
-    "predict.right": ("✓ right", "✓ 答对了"),
-    "predict.wrong": ("✗ not this time", "✗ 这次没猜中"),
-    "predict.you_said": ("you said {number}. {choice}", "你选了 {number}. {choice}"),
-    "predict.was": ("the answer: {number}. {choice}", "答案是 {number}. {choice}"),
-    "predict.verdict_title": ("predict {number}/{total}", "预测 {number}/{total}"),
-    "predict.answered": (
-        "{verdict} · event {seq} shown · predict score {right}/{asked} in {name}",
-        "{verdict} · 已显示事件 {seq} · {name} 的预测得分 {right}/{asked}",
+    "predict.right": ("✓ right: {number}. {choice}", "✓ 答对了：{number}. {choice}"),
+    "predict.wrong": (
+        "✗ you said {said}; the answer is {number}. {choice}",
+        "✗ 你选了 {said}；答案是 {number}. {choice}",
     ),
+    "predict.verdict_title": ("predict {numbers}/{total}", "预测 {numbers}/{total}"),
+    "predict.answered": ("predict {right}/{asked} in {name}", "{name} 预测得分 {right}/{asked}"),
     "predict.unsaved": ("the score was not saved: {problem}", "得分没能保存：{problem}"),
     "predict.on": (
         "predict on: before {count} chosen events you are asked what comes next",
@@ -44,6 +42,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "predict.off": ("predict off: events are shown without questions", "预测已关闭：事件直接显示，不再提问"),
     "predict.none": ("this part has no predict questions", "这一部分没有预测问题"),
-    "predict.not_tutorial": ("predict questions come with tutorials (T opens one)", "预测问题只在教程里有（按 T 打开教程）"),
+    "predict.not_tutorial": (
+        "predict questions come with tutorials (T opens one)",
+        "预测问题只在教程里有（按 T 打开教程）",
+    ),
     "predict.picker_score": ("predict {right}/{asked}", "预测 {right}/{asked}"),
 }

@@ -198,8 +198,6 @@ class TutorialFlow(Flow):
         said = Message(
             "predict.answered",
             {
-                "verdict": Message("predict.right" if right else "predict.wrong"),
-                "seq": self.session.position,
                 "right": saved[0].right,
                 "asked": saved[0].asked,
                 "name": name[0] if name else "",

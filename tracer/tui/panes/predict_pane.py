@@ -18,18 +18,13 @@ Verdict = tuple[PredictStop, int, int, int]
 
 
 def verdict_text(verdict: Verdict, lang: str) -> Group:
-    """`✓ right · predict 1/4 · you said 2. Search…`, then the why (the tutorial's words, shown literally)."""
-    stop, choice, number, total = verdict
+    """`✓ right: 2. Search…` or `✗ you said 1; the answer is 2. Search…`, then the two lines of why
+    (the tutorial's words, shown literally)."""
+    stop, choice, _number, _total = verdict
     right = choice == stop.answer
-    mark = say("predict.right" if right else "predict.wrong", lang)
-    said = [say("predict.you_said", lang, number=choice + 1, choice=stop.choices[choice])]
-    if not right:
-        said.append(say("predict.was", lang, number=stop.answer + 1, choice=stop.choices[stop.answer]))
-    heading = Text.assemble(
-        (mark, "bold green" if right else "bold yellow"),
-        (" · " + say("predict.verdict_title", lang, number=number, total=total), "dim"),
-        " · " + " · ".join(said),
-    )
+    key = "predict.right" if right else "predict.wrong"
+    said = say(key, lang, said=choice + 1, number=stop.answer + 1, choice=stop.choices[stop.answer])
+    heading = Text(said, style="bold green" if right else "bold yellow")
     return Group(WrappedText(heading, hanging=True), WrappedText(Text(stop.why)))
 
 
@@ -48,4 +43,6 @@ class PredictPane(Static):
         self._shown = list(verdicts)
         self.display = bool(verdicts)
         if verdicts:
+            numbers = ", ".join(str(number) for _stop, _choice, number, _total in verdicts)
+            self.border_title = say("predict.verdict_title", self.lang, numbers=numbers, total=verdicts[0][3])
             self.update(Group(*(verdict_text(verdict, self.lang) for verdict in verdicts)))
