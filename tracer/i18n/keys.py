@@ -37,6 +37,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "keys.diff": ("diff with the parent run (or another trace)", "与父运行（或另一份轨迹）对比"),
     "keys.tutorials": ("tutorials", "教程"),
     "keys.predict": ("predict", "预测"),
+    "keys.predict-not-now": ("not now", "先不答"),
     "keys.filter": ("filter", "筛选"),
     "keys.step-within-filter": ("step within the filter (on/off)", "在筛选内移动（开/关）"),
     "keys.edit-prompt": ("edit this model call's prompt and ask again", "编辑这次模型调用的提示词，再问一次"),
@@ -103,7 +104,3 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "keys.name.space": ("space", "空格"),
     "keys.name.backspace": ("backspace", "退格"),
 }
-
-# The predict question's keys: esc, and one number key per choice (tracer/tui/screens/predict_screen.py).
-MESSAGES["keys.predict-not-now"] = ("not now", "先不答")
-MESSAGES.update({f"keys.predict-answer-{n}": (f"answer {n}", f"选 {n}") for n in range(1, 10)})

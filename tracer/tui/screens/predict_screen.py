@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -14,20 +15,12 @@ from tutorials.predict import PredictStop
 from ...i18n import say
 from ...report.text.cjk_wrap import WrappedText
 
-MOST_CHOICES = 9  # one number key each
-
 
 class PredictScreen(ModalScreen[int | None]):
     """Dismisses with the 0-based choice, or None on escape (the event stays hidden). Docked at the
     bottom: the timeline and source above still show where the run is."""
 
-    BINDINGS = [
-        Binding("escape", "not_now", "not now", id="predict-not-now"),
-        *(
-            Binding(str(n), f"answer({n})", f"answer {n}", show=False, id=f"predict-answer-{n}")
-            for n in range(1, MOST_CHOICES + 1)
-        ),
-    ]
+    BINDINGS = [Binding("escape", "not_now", "not now", id="predict-not-now")]
 
     def __init__(self, stop: PredictStop, number: int, total: int, lang: str) -> None:
         super().__init__()
@@ -48,13 +41,13 @@ class PredictScreen(ModalScreen[int | None]):
     def _numbered(self) -> list[tuple[int, str]]:
         return list(enumerate(self.stop.choices, start=1))
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "answer":  # a number past the last choice does nothing
-            return isinstance(parameters[0], int) and parameters[0] <= len(self.stop.choices)
-        return True
-
-    def action_answer(self, number: int) -> None:
-        self.dismiss(number - 1)
+    def on_key(self, event: events.Key) -> None:
+        """A choice's number answers (read from the key, not bound: the choices are 1 to N, N differs);
+        a number past the last choice does nothing."""
+        number = event.character
+        if number is not None and number.isdigit() and 1 <= int(number) <= len(self.stop.choices):
+            event.stop()
+            self.dismiss(int(number) - 1)
 
     def action_not_now(self) -> None:
         self.dismiss(None)
