@@ -69,7 +69,7 @@ async def test_answers_by_keys_one_wrong_one_right_then_the_score_is_in_the_pick
         shown = on_screen(app)
         assert "✗ you said 1; the answer is 2. Search" in shown
         assert "only Search can find one" in shown and "does not have yet" in shown  # the two lines of why
-        assert said(app) == "predict 0/1 in rose-pricing"
+        assert said(app) == "predict: 0/1 right"
 
         # Back and forward again: an answered question is never asked twice.
         await pilot.press("backspace")
@@ -84,7 +84,7 @@ async def test_answers_by_keys_one_wrong_one_right_then_the_score_is_in_the_pick
         await settle(pilot, lambda: not asking(app))
         assert session.position == 7
         assert "✓ right: 2. False" in on_screen(app)
-        assert said(app) == "predict 1/2 in rose-pricing"
+        assert said(app) == "predict: 1/2 right"
         await pilot.press("s")
         await settle(pilot)
         assert not verdict_shown(app)  # the verdict belongs to its event
@@ -95,7 +95,7 @@ async def test_answers_by_keys_one_wrong_one_right_then_the_score_is_in_the_pick
         rose = options.get_option("rose-pricing")
         with app.console.capture() as captured:
             app.console.print(rose.prompt, width=100)
-        assert "predict 1/2" in captured.get()
+        assert "predict 1/2 right" in captured.get()
         with app.console.capture() as captured:
             app.console.print(options.get_option("invalid-tool").prompt, width=100)
         assert "predict" not in captured.get()  # never answered: no score
@@ -149,5 +149,5 @@ async def test_the_chinese_question_and_verdict_speak_chinese():
         await settle(pilot, lambda: not asking(app))
         assert "✓ 答对了：2. Search" in on_screen(app)
         assert foreign_words(screen_rows(app), allowed) == []
-        assert said(app, "zh") == "rose-pricing 预测得分 1/1"
+        assert said(app, "zh") == "预测：答对 1/1"
         assert isinstance(app.screen, DebuggerScreen)

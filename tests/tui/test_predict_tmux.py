@@ -84,13 +84,13 @@ def test_the_learner_answers_by_keys_and_sees_the_verdict_and_the_score(terminal
     shown = terminal.space_until("Predict 1/4 · what comes next?")
     assert "Which tool will its first action name?" in shown and "2. Search" in shown
     terminal.press("1")  # wrong
-    shown = terminal.wait_for("predict 0/1 in rose-pricing")
+    shown = terminal.wait_for("predict: 0/1 right")
     assert "✗ you said 1; the answer is 2. Search" in shown
 
     shown = terminal.space_until("Predict 2/4 · what comes next?")
     assert "isinstance(output, AgentFinish)" in shown
     terminal.press("2")  # right
-    shown = terminal.wait_for("predict 1/2 in rose-pricing")
+    shown = terminal.wait_for("predict: 1/2 right")
     assert "✓ right: 2. False" in shown
 
     terminal.press("q")

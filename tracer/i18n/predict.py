@@ -30,7 +30,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "✗ 你选了 {said}；答案是 {number}. {choice}",
     ),
     "predict.verdict_title": ("predict {numbers}/{total}", "预测 {numbers}/{total}"),
-    "predict.answered": ("predict {right}/{asked} in {name}", "{name} 预测得分 {right}/{asked}"),
+    # the tutorial's score so far (every part, kept in the learner's file): short, to fit 80 columns
+    "predict.answered": ("predict: {right}/{asked} right", "预测：答对 {right}/{asked}"),
     "predict.unsaved": ("the score was not saved: {problem}", "得分没能保存：{problem}"),
     "predict.on": (
         "predict on: before {count} chosen events you are asked what comes next",
@@ -46,5 +47,5 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "predict questions come with tutorials (T opens one)",
         "预测问题只在教程里有（按 T 打开教程）",
     ),
-    "predict.picker_score": ("predict {right}/{asked}", "预测 {right}/{asked}"),
+    "predict.picker_score": ("predict {right}/{asked} right", "预测答对 {right}/{asked}"),
 }

@@ -194,15 +194,7 @@ class TutorialFlow(Flow):
         # the move goes on as far as it meant to, but no further than the event this question was about
         self.session.goto(min(intended, stop.seq))
         self._shown = self.session.position
-        name = session_tutorial(self.session)
-        said = Message(
-            "predict.answered",
-            {
-                "right": saved[0].right,
-                "asked": saved[0].asked,
-                "name": name[0] if name else "",
-            },
-        )
+        said = Message("predict.answered", {"right": saved[0].right, "asked": saved[0].asked})
         self.say(said.then(saved[1]))
         self.redraw()
 
