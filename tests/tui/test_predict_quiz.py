@@ -124,13 +124,13 @@ async def test_without_predict_nothing_is_asked_and_p_turns_it_on():
         assert app.screen.query_one(EventTimeline).hidden_from is None
         await pilot.press("p")
         await settle(pilot)
-        assert said(app) == "predict on: before 3 chosen events you are asked what comes next"
+        assert said(app) == "predict on · questions ahead: 3"
         await pilot.press("c")  # continue would run to the end; predict stops it before the next question
         await settle(pilot, lambda: asking(app))
         assert app.session.position == 6
         await pilot.press("escape", "p")
         await settle(pilot)
-        assert said(app) == "predict off: events are shown without questions"
+        assert said(app) == "predict off: no questions"
         await pilot.press("c")
         await settle(pilot)
         assert app.session.position == len(app.session) - 1 and not asking(app)

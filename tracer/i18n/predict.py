@@ -16,13 +16,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "1–{last} answer · esc not now (event {seq} stays hidden) · p turns predict off",
         "1–{last} 作答 · esc 先不答（事件 {seq} 继续隐藏）· p 关闭预测",
     ),
+    # The status line's words: short, as its place and the event come first on an 80-column line.
     "predict.asking": (
-        "predict {number}/{total}: what comes next? answer with 1–{last} before event {seq} is shown",
-        "预测 {number}/{total}：接下来会怎样？按 1–{last} 作答后才显示事件 {seq}",
+        "predict {number}/{total}: answer 1–{last} to see event {seq}",
+        "预测 {number}/{total}：按 1–{last} 作答后显示事件 {seq}",
     ),
     "predict.not_now": (
-        "not answered: event {seq} stays hidden · step on to be asked again, p turns predict off",
-        "还没作答：事件 {seq} 继续隐藏 · 再往前走会再问一次，p 关闭预测",
+        "not answered: event {seq} stays hidden (p: predict off)",
+        "还没作答：事件 {seq} 继续隐藏（p 关闭预测）",
     ),
     "predict.right": ("✓ right: {number}. {choice}", "✓ 答对了：{number}. {choice}"),
     "predict.wrong": (
@@ -33,15 +34,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # the tutorial's score so far (every part, kept in the learner's file): short, to fit 80 columns
     "predict.answered": ("predict: {right}/{asked} right", "预测：答对 {right}/{asked}"),
     "predict.unsaved": ("the score was not saved: {problem}", "得分没能保存：{problem}"),
-    "predict.on": (
-        "predict on: before {count} chosen events you are asked what comes next",
-        "预测已开启：在 {count} 个选定事件之前，先问你接下来会怎样",
-    ),
-    "predict.on_done": (
-        "predict on: every question of this part is answered",
-        "预测已开启：这一部分的问题都答过了",
-    ),
-    "predict.off": ("predict off: events are shown without questions", "预测已关闭：事件直接显示，不再提问"),
+    "predict.on": ("predict on · questions ahead: {count}", "预测已开启 · 前面的问题：{count}"),
+    "predict.on_done": ("predict on: all answered", "预测已开启：都答过了"),
+    "predict.off": ("predict off: no questions", "预测已关闭：不再提问"),
     "predict.none": ("this part has no predict questions", "这一部分没有预测问题"),
     "predict.not_tutorial": (
         "predict questions come with tutorials (T opens one)",
