@@ -37,6 +37,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "predict.on": ("predict on · questions ahead: {count}", "预测已开启 · 前面的问题：{count}"),
     "predict.on_done": ("predict on: all answered", "预测已开启：都答过了"),
     "predict.off": ("predict off: no questions", "预测已关闭：不再提问"),
+    "predict.misfit": ("no predict questions here: {problem}", "这里没有预测问题：{problem}"),
     "predict.none": ("this part has no predict questions", "这一部分没有预测问题"),
     "predict.not_tutorial": (
         "predict questions come with tutorials (T opens one)",
