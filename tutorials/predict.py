@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -30,6 +30,9 @@ class PredictQuestion:
     part: str
     anchor: EventAnchor
     offset: int  # the predicted event is this many after the anchored one (1: "what comes next?")
+    # Asked this many events before the predicted one: a model's reply that names the tool gives
+    # "which tool?" away, so such a question hides the reply too (ask_earlier = 1).
+    ask_earlier: int
     field: str
     values: tuple[Any, ...]
     answer: int
@@ -42,7 +45,8 @@ class PredictQuestion:
 class PredictStop:
     """A question resolved on one run in one language: what a screen needs to ask it."""
 
-    seq: int  # the event it predicts: ask before showing it, reveal with it
+    seq: int  # the event it predicts: revealed with it
+    hidden_from: int  # the first event kept from sight until it is answered (seq, or earlier)
     id: str
     question: str
     choices: tuple[str, ...]
@@ -85,6 +89,9 @@ class _QuestionReader(_Reader):
         offset = raw.get("offset", 0)
         if not isinstance(offset, int) or offset < 0:
             raise self.fail(where, "offset must be 0 or more: how many events after the anchored one")
+        earlier = raw.get("ask_earlier", 0)
+        if not isinstance(earlier, int) or earlier < 0:
+            raise self.fail(where, "ask_earlier must be 0 or more: how many events before the predicted one to ask")
         if not isinstance(field, str) or not field:
             raise self.fail(where, 'field must name what the choices guess, e.g. field = "tool"')
         if not isinstance(values, list) or len(values) < 2:
@@ -108,7 +115,17 @@ class _QuestionReader(_Reader):
             # two lines, kept as written: the first says what happens, the second why
             whys[lang] = "\n".join(line.strip() for line in str(table["why"]).strip().splitlines())
         return PredictQuestion(
-            qid, part, self.anchor(raw, where), offset, field, tuple(values), answer - 1, questions, choices, whys
+            qid,
+            part,
+            self.anchor(raw, where),
+            offset,
+            earlier,
+            field,
+            tuple(values),
+            answer - 1,
+            questions,
+            choices,
+            whys,
         )
 
 
@@ -144,13 +161,58 @@ def predict_stops(name: str, lang: str, events: Sequence[EventBase]) -> list[Pre
                 f"{tutorial.notes_path.name}: predict {q.id!r} expects {q.anchor.describe()}, "
                 f"but the trace has {matched} such event{'s' * (matched != 1)}"
             )
-        stops.append(PredictStop(event.seq, q.id, q.questions[lang], q.choices[lang], q.answer, q.whys[lang]))
+        hidden_from = event.seq - q.ask_earlier
+        if hidden_from < 1:  # the debugger opens on event 0 at the earliest: it cannot be kept from sight
+            raise NotesFileError(f"{tutorial.notes_path.name}: predict {q.id!r} would hide event {hidden_from}")
+        stops.append(
+            PredictStop(event.seq, hidden_from, q.id, q.questions[lang], q.choices[lang], q.answer, q.whys[lang])
+        )
     stops.sort(key=lambda stop: stop.seq)
     return stops
 
 
+@dataclass
+class PredictQuiz:
+    """One part's questions as a learner meets them while stepping: which are answered, and how.
+
+    A question is due when a move forward would show its hidden events; once answered it is never
+    asked again in this quiz, whichever way the learner steps afterwards."""
+
+    stops: Sequence[PredictStop]
+    answers: dict[str, int] = field(default_factory=dict)  # question id -> the 0-based choice taken
+
+    def due(self, shown: int, position: int) -> list[PredictStop]:
+        """The unanswered questions that a move from event `shown` to `position` would give away: those
+        whose hidden events start first, in the file's order (two questions can be about one event)."""
+        pending = [s for s in self.stops if s.id not in self.answers and shown < s.hidden_from <= position]
+        first = min((s.hidden_from for s in pending), default=None)
+        return [s for s in pending if s.hidden_from == first]
+
+    def answer(self, stop: PredictStop, choice: int) -> bool:
+        """Keep the learner's choice (0-based); True when it is the right one."""
+        self.answers[stop.id] = choice
+        return choice == stop.answer
+
+    def answered_at(self, position: int) -> list[tuple[PredictStop, int]]:
+        """The answered questions whose events (hidden_from to seq) include `position`, with the choice taken."""
+        return [
+            (s, self.answers[s.id]) for s in self.stops if s.id in self.answers and s.hidden_from <= position <= s.seq
+        ]
+
+    def horizon(self, position: int) -> int | None:
+        """The first event after `position` kept from sight (an unanswered question's), or None."""
+        return min(
+            (s.hidden_from for s in self.stops if s.id not in self.answers and s.hidden_from > position), default=None
+        )
+
+    def number(self, stop: PredictStop) -> int:
+        """The question's 1-based number in this part."""
+        return list(self.stops).index(stop) + 1
+
+
 __all__ = [
     "PredictQuestion",
+    "PredictQuiz",
     "PredictStop",
     "event_value",
     "predict_stops",

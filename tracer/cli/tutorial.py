@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
-import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from textwrap import indent
 
 from rich.console import Console
@@ -155,7 +155,7 @@ def _question_panel(stop: PredictStop, number: int, total: int, lang: str, width
     body = Text(wrap_note(stop.question, width) + "\n")
     for index, choice in enumerate(stop.choices, start=1):
         body.append(f"\n  {index}. {choice}")
-    heading = say("predict.heading", lang, number=number, total=total, seq=stop.seq)
+    heading = say("predict.heading", lang, number=number, total=total, seq=stop.hidden_from)
     return Panel(body, title=Text(f" {heading} ", style="bold"), title_align="left", border_style="magenta")
 
 
@@ -173,9 +173,13 @@ def print_part(
     events, stops = _part_events(tutorial, part, lang)
     by_seq = {stop.seq: (number, stop) for number, stop in enumerate(stops, start=1)}
     questions = _predict_stops(tutorial, part, lang, events) if predict else []
-    asked: dict[int, list[tuple[int, PredictStop]]] = {}  # two questions may be about one event
+    # Asked before the first event that would give the answer away, answered after the event itself;
+    # two questions may be about one event.
+    asked: dict[int, list[tuple[int, PredictStop]]] = {}
+    answered: dict[int, list[PredictStop]] = {}
     for number, question in enumerate(questions, start=1):
-        asked.setdefault(question.seq, []).append((number, question))
+        asked.setdefault(question.hidden_from, []).append((number, question))
+        answered.setdefault(question.seq, []).append(question)
     if len(tutorial.parts) > 1:
         console.print(
             Text("\n── " + _part_heading(tutorial, part, lang, with_title=False), style="bold"), soft_wrap=True
@@ -185,7 +189,7 @@ def print_part(
         for number, question in asked.get(event.seq, ()):  # the questions before their event, answers after it
             console.print(_question_panel(question, number, len(questions), lang, console.width - 4))
         narrator(event)
-        for _number, question in asked.get(event.seq, ()):
+        for question in answered.get(event.seq, ()):
             console.print(_answer_text(question, lang, console.width - 2))
         if event.seq in by_seq:
             number, stop = by_seq[event.seq]
@@ -254,10 +258,7 @@ def run(args: argparse.Namespace) -> int:
     parts = _chosen_parts(tutorial, args.part, lang)
     opener = None if args.as_text or not stdout_is_terminal() else debugger_opener()
     # The tutorial's narration sets the debugger's language (lang=None); prices are the user's, if set.
-    options = debugger_options(args, None)
-    if opener is not None and args.predict:  # the debugger's own quiz is not built yet: say so, then print
-        print(say("predict.printed_instead", lang), file=sys.stderr)
-        opener = None
+    options = replace(debugger_options(args, None), predict=args.predict)
     if opener is not None:
         return open_parts(opener, tutorial, parts, lang, options)
     console.print(Text("══ " + tutorial.title(lang), style="bold"), soft_wrap=True)

@@ -18,6 +18,7 @@ class DebuggerOptions:
     breakpoints: tuple[str, ...] = ()  # --break specs, set when the session opens
     model: str | None = None  # --model: who answers a prompt edited in the playground (`e`)
     base_url: str | None = None  # --base-url, with --model
+    predict: bool = False  # `tutorial --predict`: ask each predict question before its event is shown
 
     @property
     def call_model(self) -> tuple[str | None, str | None]:

@@ -36,6 +36,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "keys.fork": ("fork: change this reply or observation and re-run", "分叉：改这条回复或观察结果后重跑"),
     "keys.diff": ("diff with the parent run (or another trace)", "与父运行（或另一份轨迹）对比"),
     "keys.tutorials": ("tutorials", "教程"),
+    "keys.predict": ("predict", "预测"),
+    "keys.predict-not-now": ("not now", "先不答"),
     "keys.filter": ("filter", "筛选"),
     "keys.step-within-filter": ("step within the filter (on/off)", "在筛选内移动（开/关）"),
     "keys.edit-prompt": ("edit this model call's prompt and ask again", "编辑这次模型调用的提示词，再问一次"),

@@ -12,7 +12,7 @@ from ..chrome import binding_words, key_name
 
 # What a learner needs on any terminal: the motions, the tutorial's next stop, help and quit. The
 # rest follows and is what a narrow terminal cuts (help lists every key).
-FIRST = ("step-forward", "next-forward", "out-forward", "continue-forward", "next-stop", "help", "app-quit")
+FIRST = ("step-forward", "next-forward", "out-forward", "continue-forward", "next-stop", "predict", "help", "app-quit")
 COMPACT_BELOW = 100  # columns: narrower terminals get the footer without padding around each key
 
 

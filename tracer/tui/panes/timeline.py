@@ -59,6 +59,7 @@ class EventTimeline(ScrollView, can_focus=True):
         self._lanes = LaneMap(session.event, len(session))
         self._mcp_tools: frozenset[str] | None = None  # the run's tools from MCP servers, read from chain_start
         self._drawn: dict[tuple, Strip] = {}
+        self.hidden_from: int | None = None  # rows from here on show only their number (predict)
 
     def on_mount(self) -> None:
         self.grow()
@@ -96,6 +97,14 @@ class EventTimeline(ScrollView, can_focus=True):
         if note is None and session.store.warning:
             note = Said("panes.cut_off")
         return note.text(self.lang) if note is not None else ""
+
+    def hide_from(self, position: int | None) -> None:
+        """Keep the events from `position` on out of sight (None: show them all): with predict on, the
+        row of an event a question is about would give the answer away."""
+        if position != self.hidden_from:
+            self.hidden_from = position
+            self._drawn.clear()
+            self.refresh()
 
     def breakpoints_changed(self) -> None:
         self._marks_cache = None
@@ -182,6 +191,8 @@ class EventTimeline(ScrollView, can_focus=True):
         row.append("▶" if position == session.position else " ", style="bold")
         row.append("●" if marked else " ", style="bold red")
         row.append(f"{position:>{digits}}", style="dim")
+        if self.hidden_from is not None and position >= self.hidden_from:
+            return row.append("     ?", style="dim")
         row.append_text(self._iteration_cell(position, event, self._row_of(position)))
         # Concurrent tool calls, one column per tool_call_id; the kind still follows on a narrow pane.
         row.append_text(self._lanes.cell(position, event, narrow=width < NARROW_FROM))

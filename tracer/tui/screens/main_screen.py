@@ -34,6 +34,7 @@ from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane
 from ..panes.inspector_tabs import InspectorTabs
 from ..panes.keys_footer import KeysFooter
+from ..panes.predict_pane import PredictPane
 from ..panes.source_pane import SourcePane
 from ..panes.source_view import SourceView
 from ..panes.status_line import StatusLine
@@ -51,7 +52,12 @@ PANES = [
     ("5", "narration", "narration pane (tutorials)"),
 ]
 # Keys that exist only in a tutorial (a session with stops); elsewhere they are hidden from the footer.
-TUTORIAL_ACTIONS = (("flow", ("next-stop",)), ("flow", ("previous-stop",)), ("tab", ("narration",)))
+TUTORIAL_ACTIONS = (
+    ("flow", ("next-stop",)),
+    ("flow", ("previous-stop",)),
+    ("flow", ("predict",)),
+    ("tab", ("narration",)),
+)
 
 
 def _bindings(owner: Sequence[BindingType]) -> list[Binding]:
@@ -102,6 +108,7 @@ class DebuggerScreen(Screen[None]):
         self.source = SourcePane(self.lang, id="source-pane")
         self.tabs = InspectorTabs(session, self.lang, id="tabs")
         self.status = StatusLine(lang, id="status")
+        self.verdict = PredictPane(self.lang, id="predict")
         self.waterfall = WaterfallPane(session, self.lang, id="waterfall")
         self.stepping = SteppingFlow(session, id="flow-stepping")
         self.asking = AskingFlow(session, id="flow-asking")
@@ -138,6 +145,7 @@ class DebuggerScreen(Screen[None]):
                 yield self.source
                 yield self.tabs
         yield self.waterfall
+        yield self.verdict
         yield self.status
         yield KeysFooter()
         yield from self.flows
@@ -287,6 +295,9 @@ class DebuggerScreen(Screen[None]):
     # -- drawing ------------------------------------------------------------------------------------
     def refresh_panes(self) -> None:
         session = self.session
+        self.tutorials.hold_before_question()  # predict on: an unanswered question's event is not drawn first
+        self.timeline.hide_from(self.tutorials.horizon())
+        self.verdict.show(self.tutorials.verdicts())
         self.timeline.follow()
         self.stack.show(session.frames(), session.frame_up, self.lang)
         arrived = self.source.show(session)

@@ -1,4 +1,4 @@
-"""The tutorial picker: every tutorial with its title and parts; choosing one opens it in the debugger."""
+"""The tutorial picker: every tutorial with its title, parts and predict score; choosing one opens it in the debugger."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from tutorials.predict_scores import read_scores, score_of
 from tutorials.registry import TUTORIALS, Tutorial
 
 from ...i18n import say
@@ -36,12 +37,16 @@ def indented(indent: int, text: Text) -> Table:
     return grid
 
 
-def tutorial_options(lang: str) -> list[Option]:
-    """One option per tutorial (id NAME: its first part), then one per part of a multi-part one (NAME:INDEX)."""
+def tutorial_options(lang: str, scores: dict[str, dict[str, bool]] | None = None) -> list[Option]:
+    """One option per tutorial (id NAME: its first part), then one per part of a multi-part one (NAME:INDEX).
+    `scores`: the learner's predict answers; a tutorial with some shows `predict RIGHT/ASKED`."""
     options = []
     for name, tutorial in TUTORIALS.items():
         # Our own notes, still plain Text: a bracket in a title must never be read as markup.
         heading = Text.assemble((name, "bold"), (f"  · {part_count(tutorial, lang)}", "dim"))
+        score = score_of(name, scores or {})
+        if score is not None:
+            heading.append(f"  · {say('predict.picker_score', lang, right=score.right, asked=score.asked)}", "magenta")
         options.append(Option(Group(heading, indented(2, Text(tutorial.title(lang)))), id=name))
         if len(tutorial.parts) > 1:
             for number, part in enumerate(tutorial.parts, start=1):
@@ -63,7 +68,7 @@ class TutorialPicker(ModalScreen[tuple[str, int] | None]):
         with Vertical(id="picker"):
             title = say("boxes.tutorials.title", self.lang, language=say("boxes.tutorials.language", self.lang))
             yield Static(Text(title, style="bold"), id="picker-title")
-            yield OptionList(*tutorial_options(self.lang), id="picker-list")
+            yield OptionList(*tutorial_options(self.lang, read_scores()), id="picker-list")
             yield Static(Text(say("boxes.tutorials.keys", self.lang), style="dim"), id="picker-hint")
 
     def on_mount(self) -> None:

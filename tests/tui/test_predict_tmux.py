@@ -1,0 +1,104 @@
+"""The predict quiz in a real terminal: tmux runs `loopscope tutorial rose-pricing --predict`, keys answer, the screen is read."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.paths import ROOT
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+WAIT = 90.0  # seconds before the screen is declared wrong: a busy 2-core machine starts Python slowly
+
+
+def command(data: Path) -> str:
+    """What the learner types (through uv when it is there), with the scores kept in the test's folder."""
+    run = "uv run loopscope" if shutil.which("uv") else f"{shlex.quote(sys.executable)} -m tracer.cli"
+    # COLUMNS and LINES from the test's own environment would override the window's 120x40
+    data_home = f"XDG_DATA_HOME={shlex.quote(str(data))}"
+    return f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES {data_home} {run} tutorial rose-pricing --predict"
+
+
+class Terminal:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def screen(self) -> str:
+        done = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
+        return done.stdout
+
+    def wait_for(self, text: str) -> str:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            time.sleep(0.3)
+        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
+
+    def press(self, key: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
+
+    def space_until(self, text: str, limit: int = 20) -> str:
+        for _ in range(limit):
+            self.press("Space")
+            try:
+                return self.wait_for_briefly(text)
+            except AssertionError:
+                continue
+        return self.wait_for(text)
+
+    def wait_for_briefly(self, text: str, seconds: float = 4.0) -> str:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            time.sleep(0.2)
+        raise AssertionError(text)
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    name = f"loopscope-predict-{os.getpid()}"
+    subprocess.run(["tmux", "new", "-d", "-s", name, "-x", "120", "-y", "40", command(tmp_path / "data")], check=True)
+    try:
+        yield Terminal(name)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+
+
+def test_the_learner_answers_by_keys_and_sees_the_verdict_and_the_score(terminal, tmp_path):
+    terminal.wait_for("Stop 1/18")
+    shown = terminal.space_until("Predict 1/4 · what comes next?")
+    assert "Which tool will its first action name?" in shown and "2. Search" in shown
+    terminal.press("1")  # wrong
+    shown = terminal.wait_for("predict: 0/1 right")
+    assert "✗ you said 1; the answer is 2. Search" in shown
+
+    shown = terminal.space_until("Predict 2/4 · what comes next?")
+    assert "isinstance(output, AgentFinish)" in shown
+    terminal.press("2")  # right
+    shown = terminal.wait_for("predict: 1/2 right")
+    assert "✓ right: 2. False" in shown
+
+    terminal.press("q")
+    deadline = time.monotonic() + WAIT
+    scores = tmp_path / "data" / "loopscope" / "predict-scores.json"
+    while not scores.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert json.loads(scores.read_text(encoding="utf-8"))["tutorials"]["rose-pricing"] == {
+        "first-tool": False,
+        "first-check": True,
+    }
