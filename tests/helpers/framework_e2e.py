@@ -135,3 +135,27 @@ def check_fork_reaches_the_next_model_call(capsys, project: Project, trace: Trac
     assert tool_messages(second.messages) == {"call_b": "Beijing: hail, 2°C", "call_s": OBSERVATIONS["call_s"]}
     assert "model call #2" in out and "--model" not in out.splitlines()[-1]
     return fork
+
+
+def check_debug_shows_replayed_locals(folder: Path, question: str, spec: str = "my_app.py:agent") -> None:
+    """`loopscope debug run.jsonl --agent SPEC`'s store: every event's frames come from re-running the real agent
+    on the recording (no problem, none missing), the model call's frames hold the (short: locals are shown
+    shortened) question, and each tool call's frames hold that call's own arguments (Beijing's, not Shanghai's)."""
+    from tracer.debug.event_store import ReplayStore
+    from tracer.trace.reader import TraceFile
+
+    store = ReplayStore(TraceFile(folder / "run.jsonl"), [spec])
+    try:
+        events = [store.event(i) for i in range(len(store))]
+        frames = [store.reenactment.frames_at(i) for i in range(len(events))]
+        assert store.reenactment.problem is None, store.reenactment.problem
+        assert all(f is not None for f in frames)
+        seen = [" ".join(value for frame in f or () for _, value in frame.locals) for f in frames]
+        model_call = next(i for i, e in enumerate(events) if e.kind == "llm_start")
+        assert question in seen[model_call]
+        for i, event in enumerate(events):
+            if event.kind in ("tool_start", "tool_end"):
+                city, other = ("Beijing", "Shanghai") if event.tool_call_id == "call_b" else ("Shanghai", "Beijing")
+                assert city in seen[i] and other not in seen[i], (event.kind, event.tool_call_id, seen[i])
+    finally:
+        store.reenactment.close()
