@@ -44,7 +44,13 @@ try:
     from agents.models.interface import Model
     from agents.models.multi_provider import MultiProvider
     from agents.usage import Usage
-    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+    from openai.types.responses import (
+        Response,
+        ResponseCompletedEvent,
+        ResponseFunctionToolCall,
+        ResponseOutputMessage,
+        ResponseOutputText,
+    )
 except ImportError as missing:  # the [openai-agents] extra
     raise ImportError(
         f"an OpenAI Agents SDK agent needs the openai-agents extra ({missing.name} is not installed): "
@@ -130,8 +136,28 @@ class LoopscopeModel(Model):
         self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
         return response
 
-    def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        raise NotImplementedError("loopscope records Runner.run, not Runner.run_streamed")
+    async def stream_response(  # same arguments as get_response
+        self,
+        system_instructions: str | None,
+        input: Any,
+        model_settings: Any,
+        tools: list[Any],
+        output_schema: Any,
+        handoffs: list[Any],
+        tracing: Any,
+        **kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        """A streamed call (Runner.run_streamed, Agent.as_tool(on_stream=...)) is recorded and answered whole:
+        the reply is asked for (or taken from the recording) as get_response does, then handed to the SDK as a
+        stream of one event, the completed response. The run's items and output are the same; what is lost is
+        the text arriving piece by piece, which a recording cannot replay at its original pace anyway."""
+        response = await self.get_response(
+            system_instructions, input, model_settings, tools, output_schema, handoffs, tracing, **kwargs
+        )
+        # Only the fields the SDK's stream loop reads of a completed response (the rest would be invented).
+        fields: dict[str, Any] = {"id": response.response_id or "recorded", "output": list(response.output)}
+        completed = Response.model_construct(object="response", usage=None, **fields)
+        yield ResponseCompletedEvent(type="response.completed", response=completed, sequence_number=0)
 
 
 class LoopscopeHooks(RunHooks[Any]):
