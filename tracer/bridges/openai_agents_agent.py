@@ -61,6 +61,14 @@ except ImportError as missing:  # the [openai-agents] extra
 from .framework_events import FrameworkRun, as_json_text, plain
 
 SOURCE = "openai-agents"
+
+# What of the SDK this module reaches that its reference does not document, and why (everything else is public:
+# Agent.model and FunctionTool.on_invoke_tool as fields the SDK reads at run time, RunHooks, Model, RunConfig's
+# tracing_disabled and tool_error_formatter, FunctionTool.__wrapped__):
+# - Handoff._agent_ref (agents_of): the only way from a handoff() object to the agent it hands to (its public
+#   agent_name only names it), needed to stand loopscope's model in front of that agent's model too;
+# - agents.models.chatcmpl_converter.Converter (chat_messages, offered_tools): not re-exported by `agents`, but the
+#   SDK's own conversion, so a call's messages are exactly what its chat-completions model sends.
 VENDOR_EXPORT = "off while loopscope records (RunConfig.tracing_disabled): no span was sent to OpenAI"
 
 

@@ -54,6 +54,10 @@ from .openai_agents_agent import run_to_end
 
 SOURCE = "pydantic-ai"
 
+# Public pydantic-ai API only: Agent.iter, Agent.override(model=...), Agent.toolsets, a capability's
+# wrap_tool_execute, WrapperModel and FunctionModel. (Until issue 36 the fork's given observations patched the
+# agent's private _function_toolset; the capability replaced it.)
+
 
 def _text(content: Any) -> str:
     return content if isinstance(content, str) else as_json_text(content)
