@@ -14,6 +14,7 @@ from tests.helpers.cli_run import loopscope
 from tests.helpers.framework_e2e import (
     ANSWER,
     PARALLEL_CALLS,
+    check_debug_shows_replayed_locals,
     check_fork_reaches_the_next_model_call,
     check_parallel_run_recorded,
     check_verify_is_offline,
@@ -79,6 +80,11 @@ def test_verify_names_the_event_and_both_values_after_the_tool_changes(capsys, p
 
 def test_a_fork_with_an_edited_observation_reaches_the_next_model_call_of_the_real_agent(capsys, project):
     check_fork_reaches_the_next_model_call(capsys, project, project.record(capsys))
+
+
+def test_debug_with_the_agent_shows_the_real_locals_of_a_re_run(capsys, project):
+    project.record(capsys, question="Weather?")
+    check_debug_shows_replayed_locals(project.folder, "Weather?")
 
 
 def test_an_output_validators_model_retry_is_its_own_event_and_the_model_is_asked_again(capsys, tmp_path, monkeypatch):

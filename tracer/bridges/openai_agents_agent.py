@@ -144,24 +144,12 @@ class LoopscopeModel(Model):
         self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
         return response
 
-    async def stream_response(  # same arguments as get_response
-        self,
-        system_instructions: str | None,
-        input: Any,
-        model_settings: Any,
-        tools: list[Any],
-        output_schema: Any,
-        handoffs: list[Any],
-        tracing: Any,
-        **kwargs: Any,
-    ) -> AsyncIterator[Any]:
+    async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:  # get_response's arguments
         """A streamed call (Runner.run_streamed, Agent.as_tool(on_stream=...)) is recorded and answered whole:
         the reply is asked for (or taken from the recording) as get_response does, then handed to the SDK as a
         stream of one event, the completed response. The run's items and output are the same; what is lost is
         the text arriving piece by piece, which a recording cannot replay at its original pace anyway."""
-        response = await self.get_response(
-            system_instructions, input, model_settings, tools, output_schema, handoffs, tracing, **kwargs
-        )
+        response = await self.get_response(*args, **kwargs)
         # Only the fields the SDK's stream loop reads of a completed response (the rest would be invented).
         fields: dict[str, Any] = {"id": response.response_id or "recorded", "output": list(response.output)}
         completed = Response.model_construct(object="response", usage=None, **fields)
