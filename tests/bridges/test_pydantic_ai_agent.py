@@ -5,19 +5,23 @@ and tools; its output validator's ModelRetry recorded as an output_retry event."
 from __future__ import annotations
 
 import importlib
-import io
-import json
-import socket
 import sys
 import textwrap
 
 import pytest
-from rich.console import Console
 
-from tests.helpers.fake_openai_server import FakeOpenAIServer, ToolCalls
-from tracer import Trace
-from tracer.cli import main
-from tracer.report.narration.narrator import Narrator
+from tests.helpers.cli_run import loopscope
+from tests.helpers.framework_e2e import (
+    ANSWER,
+    PARALLEL_CALLS,
+    check_debug_shows_replayed_locals,
+    check_fork_reaches_the_next_model_call,
+    check_parallel_run_recorded,
+    check_verify_is_offline,
+    check_verify_names_the_changed_tool,
+    narrated,
+    start_project,
+)
 
 AGENT = textwrap.dedent(
     """
@@ -47,127 +51,48 @@ AGENT = textwrap.dedent(
         return output
     """
 )
-QUESTION = "What is the weather in Beijing and Shanghai?"
-ANSWER = "Beijing is sunny; take an umbrella in Shanghai."
-PARALLEL_CALLS = ToolCalls(
-    (
-        ("call_b", "get_weather", json.dumps({"city": "Beijing"})),
-        ("call_s", "get_weather", json.dumps({"city": "Shanghai"})),
-    )
-)
-
-
-def loopscope(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def project_with(tmp_path, monkeypatch, replies):
-    server = FakeOpenAIServer(replies).start()
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("MY_APP_BASE_URL", server.base_url)
-    (tmp_path / "my_app.py").write_text(AGENT, encoding="utf-8")
-    return server
+FRAMEWORK = "pydantic-ai"
 
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    """A user's project: my_app.py beside its trace, its model a real AsyncOpenAI client aimed at a local server."""
-    server = project_with(tmp_path, monkeypatch, [PARALLEL_CALLS, ANSWER])
-    yield tmp_path, server
-    server.stop()
-
-
-def record(capsys, project, spec="my_app.py:agent", question=QUESTION) -> Trace:
-    folder, _ = project
-    code, out, err = loopscope(capsys, "record", spec, "--input", question, "-o", "run.jsonl")
-    assert code == 0, err
-    assert "(pydantic-ai, with its own model)" in out
-    return Trace.load(folder / "run.jsonl")
-
-
-def narrated(trace: Trace) -> str:
-    """The trace as the narrator tells it (what `loopscope` prints for a run)."""
-    buffer = io.StringIO()
-    narrator = Narrator(Console(file=buffer, color_system=None, width=200))
-    for event in trace.events:
-        narrator(event)
-    return buffer.getvalue()
-
-
-def tool_end_of(trace: Trace, call_id: str):
-    return next(e for e in trace.events if e.kind == "tool_end" and e.tool_call_id == call_id)
+    """A user's project: my_app.py beside its trace, its model an OpenAIChatModel aimed at a local server."""
+    project = start_project(tmp_path, monkeypatch, AGENT, FRAMEWORK, [PARALLEL_CALLS, ANSWER])
+    yield project
+    project.server.stop()
 
 
 def test_record_keeps_both_model_calls_the_parallel_tool_calls_and_the_answer(capsys, project):
-    trace = record(capsys, project)
-    assert len(project[1].received) == 2  # both model calls went over HTTP to the server
-    assert trace.header.source == "pydantic-ai" and trace.header.framework == "pydantic-ai"
-    starts = [e for e in trace.events if e.kind == "llm_start"]
-    assert len(starts) == 2 and starts[0].messages[-1] == {"role": "user", "content": QUESTION}
-    assert [t["function"]["name"] for t in starts[0].tools] == ["get_weather"]
-    first_reply = next(e for e in trace.events if e.kind == "llm_end")
-    assert [c.id for c in first_reply.tool_calls] == ["call_b", "call_s"]
-    assert {e.tool_call_id: e.observation for e in trace.events if e.kind == "tool_end"} == {
-        "call_b": "Beijing: sunny, 18°C",
-        "call_s": "Shanghai: light rain, 16°C",
-    }
-    assert tool_end_of(trace, "call_b").callee.function == "get_weather"  # the user's function, for Source
+    trace = project.record(capsys)
+    check_parallel_run_recorded(project, trace, "pydantic-ai")
     assert [e.kind for e in trace.events].count("output_retry") == 0
-    assert [m.get("tool_call_id") for m in starts[1].messages if m["role"] == "tool"] == ["call_b", "call_s"]
-    assert trace.events[-1].kind == "chain_end" and trace.events[-1].outputs["output"] == ANSWER
-    assert "sk-my-app-key-000" not in (project[0] / "run.jsonl").read_text(encoding="utf-8")
 
 
 def test_verify_re_runs_the_real_agent_offline_with_no_socket_opened(capsys, project, monkeypatch):
-    record(capsys, project)
-    opened: list[object] = []
-
-    def no_network(self, address):
-        opened.append(address)
-        raise OSError("verify must not reach the network")
-
-    monkeypatch.setattr(socket.socket, "connect", no_network)
-    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
-    assert code == 0, out + err
-    assert out.startswith("OK") and not opened
+    project.record(capsys)
+    check_verify_is_offline(capsys, monkeypatch)
 
 
 def test_verify_names_the_event_and_both_values_after_the_tool_changes(capsys, project):
-    folder, _ = project
-    record(capsys, project)
-    source = folder / "my_app.py"
-    source.write_text(source.read_text(encoding="utf-8").replace("{city}: {forecast}", "{forecast}"), encoding="utf-8")
-    code, out, _ = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
-    assert code == 1
-    assert "tool_end): observation differs" in out
-    assert "'Beijing: sunny, 18°C'" in out and "'sunny, 18°C'" in out
+    project.record(capsys)
+    check_verify_names_the_changed_tool(capsys, project)
 
 
 def test_a_fork_with_an_edited_observation_reaches_the_next_model_call_of_the_real_agent(capsys, project):
-    folder, _ = project
-    trace = record(capsys, project)
-    at = tool_end_of(trace, "call_b").seq
-    argv = ["fork", "run.jsonl", "--at", str(at), "--observation", "Beijing: hail, 2°C", "-o", "fork.jsonl"]
-    code, out, err = loopscope(capsys, *argv, "--agent", "my_app.py:agent")
-    assert code == 0, err
-    fork = Trace.load(folder / "fork.jsonl")
-    assert fork.header.fork_at == at and fork.header.framework == "pydantic-ai"
-    assert tool_end_of(fork, "call_b").observation == "Beijing: hail, 2°C"
-    assert tool_end_of(fork, "call_s").observation == "Shanghai: light rain, 16°C"  # the other call ran for real
-    second = [e for e in fork.events if e.kind == "llm_start"][1]
-    tool_messages = {m["tool_call_id"]: m["content"] for m in second.messages if m["role"] == "tool"}
-    assert tool_messages == {"call_b": "Beijing: hail, 2°C", "call_s": "Shanghai: light rain, 16°C"}
-    assert "model call #2" in out and "--model" not in out.splitlines()[-1]
+    check_fork_reaches_the_next_model_call(capsys, project, project.record(capsys))
+
+
+def test_debug_with_the_agent_shows_the_real_locals_of_a_re_run(capsys, project):
+    project.record(capsys, question="Weather?")
+    check_debug_shows_replayed_locals(project.folder, "Weather?")
 
 
 def test_an_output_validators_model_retry_is_its_own_event_and_the_model_is_asked_again(capsys, tmp_path, monkeypatch):
-    server = project_with(tmp_path, monkeypatch, [PARALLEL_CALLS, "Sunny in Beijing.", ANSWER])
+    project = start_project(tmp_path, monkeypatch, AGENT, FRAMEWORK, [PARALLEL_CALLS, "Sunny in Beijing.", ANSWER])
     try:
-        trace = record(capsys, (tmp_path, server))
+        trace = project.record(capsys)
     finally:
-        server.stop()
+        project.server.stop()
     retry = next(e for e in trace.events if e.kind == "output_retry")
     assert retry.message == "Say something about Shanghai too." and retry.attempt == 1
     kinds = [e.kind for e in trace.events]

@@ -25,6 +25,7 @@ from executor.events import (
     LimitReachedEvent,
     ToolCallRecord,
     ToolEndEvent,
+    ToolErrorEvent,
     ToolStartEvent,
 )
 from executor.models.messages import render_messages
@@ -32,7 +33,7 @@ from executor.models.messages import render_messages
 from ..agents.frameworks import Answerer, RecordedReply
 
 try:
-    from agents import Agent, FunctionTool, Handoff, RunConfig, RunHooks, Runner
+    from agents import Agent, FunctionTool, Handoff, RunConfig, RunHooks, Runner, ToolErrorFormatterArgs
     from agents.exceptions import (
         InputGuardrailTripwireTriggered,
         MaxTurnsExceeded,
@@ -43,7 +44,13 @@ try:
     from agents.models.interface import Model
     from agents.models.multi_provider import MultiProvider
     from agents.usage import Usage
-    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+    from openai.types.responses import (
+        Response,
+        ResponseCompletedEvent,
+        ResponseFunctionToolCall,
+        ResponseOutputMessage,
+        ResponseOutputText,
+    )
 except ImportError as missing:  # the [openai-agents] extra
     raise ImportError(
         f"an OpenAI Agents SDK agent needs the openai-agents extra ({missing.name} is not installed): "
@@ -54,6 +61,14 @@ except ImportError as missing:  # the [openai-agents] extra
 from .framework_events import FrameworkRun, as_json_text, plain
 
 SOURCE = "openai-agents"
+
+# What of the SDK this module reaches that its reference does not document, and why (everything else is public:
+# Agent.model and FunctionTool.on_invoke_tool as fields the SDK reads at run time, RunHooks, Model, RunConfig's
+# tracing_disabled and tool_error_formatter, FunctionTool.__wrapped__):
+# - Handoff._agent_ref (agents_of): the only way from a handoff() object to the agent it hands to (its public
+#   agent_name only names it), needed to stand loopscope's model in front of that agent's model too;
+# - agents.models.chatcmpl_converter.Converter (chat_messages, offered_tools): not re-exported by `agents`, but the
+#   SDK's own conversion, so a call's messages are exactly what its chat-completions model sends.
 VENDOR_EXPORT = "off while loopscope records (RunConfig.tracing_disabled): no span was sent to OpenAI"
 
 
@@ -129,47 +144,102 @@ class LoopscopeModel(Model):
         self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
         return response
 
-    def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        raise NotImplementedError("loopscope records Runner.run, not Runner.run_streamed")
+    async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:  # get_response's arguments
+        """A streamed call (Runner.run_streamed, Agent.as_tool(on_stream=...)) is recorded and answered whole:
+        the reply is asked for (or taken from the recording) as get_response does, then handed to the SDK as a
+        stream of one event, the completed response. The run's items and output are the same; what is lost is
+        the text arriving piece by piece, which a recording cannot replay at its original pace anyway."""
+        response = await self.get_response(*args, **kwargs)
+        # Only the fields the SDK's stream loop reads of a completed response (the rest would be invented).
+        fields: dict[str, Any] = {"id": response.response_id or "recorded", "output": list(response.output)}
+        completed = Response.model_construct(object="response", usage=None, **fields)
+        yield ResponseCompletedEvent(type="response.completed", response=completed, sequence_number=0)
 
 
 class LoopscopeHooks(RunHooks[Any]):
-    """The SDK's run hooks: each tool call by its id (parallel calls interleave), each handoff."""
+    """The SDK's run hooks: each handoff. (Tool calls are recorded by ToolRecorder, in the call's own task:
+    the SDK runs its tool hooks in tasks of their own, whose frames say nothing of the call.)"""
 
     def __init__(self, run: FrameworkRun) -> None:
         self.run = run
-        self.last_agent: Any = None
-
-    async def on_agent_start(self, context: Any, agent: Any) -> None:
-        self.last_agent = agent
-
-    async def on_tool_start(self, context: Any, agent: Any, tool: Any) -> None:
-        self.run.emit(
-            ToolStartEvent,
-            "on_invoke_tool",
-            tool=tool.name,
-            tool_input=str(getattr(context, "tool_arguments", "") or ""),
-            callee=callee_of(_function_of(tool)),
-            tool_call_id=getattr(context, "tool_call_id", None),
-        )
-
-    async def on_tool_end(self, context: Any, agent: Any, tool: Any, result: object) -> None:
-        self.run.emit(
-            ToolEndEvent,
-            "on_invoke_tool",
-            tool=tool.name,
-            observation=as_json_text(result),
-            callee=callee_of(_function_of(tool)),
-            tool_call_id=getattr(context, "tool_call_id", None),
-        )
 
     async def on_handoff(self, context: Any, from_agent: Any, to_agent: Any) -> None:
         self.run.emit(HandoffEvent, "on_handoff", from_agent=from_agent.name, to_agent=to_agent.name)
 
 
+class ToolRecorder:
+    """Stands in for each FunctionTool's invoker while loopscope records (`on_invoke_tool`, the tool's public
+    field): tool_start, then tool_end, or tool_error when the tool raised, each made in the call's own task, so
+    a debugger's frames are the SDK's tool call with its real locals. `given` answers the calls with those ids
+    without running the tool (a fork's edited observation).
+
+    A raising tool under the SDK's default failure policy is caught inside the invoker and turned into text
+    for the model; the SDK hands the exception to RunConfig.tool_error_formatter first (`failed`), so the
+    tool_error has the exception's type and message, and its observation is the text the model got. A tool
+    with failure_error_function=None lets the exception out: a tool_error that ends the run."""
+
+    def __init__(self, run: FrameworkRun, given: dict[str, str] | None = None) -> None:
+        self.run, self.given = run, given or {}
+        self.failed: dict[str, Exception] = {}  # call id -> what the tool raised (the SDK made text of it)
+
+    def formatter(self, args: ToolErrorFormatterArgs[Any]) -> None:
+        """RunConfig.tool_error_formatter: keeps the exception; None keeps the SDK's own message for the model."""
+        if args.kind == "tool_exception" and args.error is not None:
+            self.failed[args.call_id] = args.error
+
+    @contextmanager
+    def installed(self, agent: Any) -> Iterator[None]:
+        """Every function tool of the agent and of those it hands off to, recorded inside the block."""
+        swapped = []
+        for each in agents_of(agent):
+            for tool in each.tools:
+                if isinstance(tool, FunctionTool):
+                    swapped.append((tool, tool.on_invoke_tool))
+                    tool.on_invoke_tool = self._invoker(tool.name, tool.on_invoke_tool, callee_of(_function_of(tool)))
+        try:
+            yield
+        finally:
+            for tool, real in swapped:
+                tool.on_invoke_tool = real
+
+    def _invoker(self, name: str, real: Any, callee: Any) -> Callable[[Any, str], Coroutine[Any, Any, Any]]:
+        async def invoke(context: Any, arguments: str) -> Any:
+            call_id = getattr(context, "tool_call_id", None)
+            said = {"tool": name, "callee": callee, "tool_call_id": call_id}
+            self.run.emit(ToolStartEvent, "on_invoke_tool", tool_input=arguments, **said)
+            given = self.given.get(call_id or "")
+            try:
+                result = given if given is not None else await real(context, arguments)
+            except Exception as error:  # the tool's failure policy let it out: the run ends with it
+                self.run.emit(ToolErrorEvent, "on_invoke_tool", **_raised(error), handled=False, **said)
+                raise
+            failed = self.failed.pop(call_id or "", None)
+            if failed is not None:
+                self.run.emit(
+                    ToolErrorEvent,
+                    "on_invoke_tool",
+                    **_raised(failed),
+                    handled=True,
+                    observation=as_json_text(result),
+                    **said,
+                )
+            else:
+                self.run.emit(ToolEndEvent, "on_invoke_tool", observation=as_json_text(result), **said)
+            return result
+
+        return invoke
+
+
+def _raised(error: BaseException) -> dict[str, str]:
+    return {"error_type": type(error).__name__, "message": str(error)}
+
+
 def _function_of(tool: Any) -> Any:
-    """The user's function behind a @function_tool (the SDK keeps it as the tool's __wrapped__)."""
-    return getattr(tool, "__wrapped__", None) or getattr(tool, "on_invoke_tool", None)
+    """The user's function behind a @function_tool (the SDK's public accessor for it is __wrapped__)."""
+    try:
+        return tool.__wrapped__
+    except AttributeError:  # a FunctionTool built by hand: its invoker is the nearest thing to the user's code
+        return tool.on_invoke_tool
 
 
 def agents_of(agent: Any) -> list[Any]:
@@ -206,28 +276,6 @@ def models_recorded(agent: Any, run: FrameworkRun, answer: Answerer | None) -> I
     finally:
         for each, own in swapped:
             each.model = own
-
-
-@contextmanager
-def tool_results_given(agent: Any, results: dict[str, str]) -> Iterator[None]:
-    """The tool calls with these ids get these results without running; every other call runs the real tool."""
-    swapped = []
-    for each in agents_of(agent):
-        for tool in each.tools:
-            if isinstance(tool, FunctionTool):
-                real = tool.on_invoke_tool
-
-                async def invoke(context: Any, arguments: str, real: Any = real) -> Any:
-                    given = results.get(getattr(context, "tool_call_id", None) or "")
-                    return given if given is not None else await real(context, arguments)
-
-                tool.on_invoke_tool = invoke
-                swapped.append((tool, real))
-    try:
-        yield
-    finally:
-        for tool, real in swapped:
-            tool.on_invoke_tool = real
 
 
 def run_to_end(coroutine: Coroutine[Any, Any, Any]) -> Any:
@@ -308,12 +356,12 @@ class OpenAIAgentsAdapter:
         tools = [{"name": t.name, "description": t.description} for t in agent.tools if isinstance(t, FunctionTool)]
         run.start(question, tools, {"agent": agent.name, "max_turns": self.max_turns})
         hooks = LoopscopeHooks(run)
-        config = RunConfig(tracing_disabled=True)
+        recorder = ToolRecorder(run, observations)
+        config = RunConfig(tracing_disabled=True, tool_error_formatter=recorder.formatter)
         try:
             with ExitStack() as substitutions:
                 substitutions.enter_context(models_recorded(agent, run, answer))
-                if observations:
-                    substitutions.enter_context(tool_results_given(agent, observations))
+                substitutions.enter_context(recorder.installed(agent))
                 result = run_to_end(
                     Runner.run(agent, question, hooks=hooks, run_config=config, max_turns=self.max_turns)
                 )
@@ -330,8 +378,8 @@ class OpenAIAgentsAdapter:
         found: dict[str, Callable[..., Any]] = {}
         for each in agents_of(agent):
             for tool in each.tools:
-                function = getattr(tool, "__wrapped__", None)
-                if isinstance(tool, FunctionTool) and callable(function):
+                function = _function_of(tool) if isinstance(tool, FunctionTool) else None
+                if callable(function) and function is not tool.on_invoke_tool:
                     found[tool.name] = function
         return found
 

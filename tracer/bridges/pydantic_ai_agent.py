@@ -10,8 +10,7 @@ which is also where a re-run is answered from the recording (through a `Function
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,9 @@ from executor.models.messages import render_messages
 from ..agents.frameworks import Answerer, RecordedReply
 
 try:
-    from pydantic_ai import Agent
+    from pydantic_ai import Agent, ToolReturn
+    from pydantic_ai.capabilities import AbstractCapability
+    from pydantic_ai.exceptions import ToolRetryError
     from pydantic_ai.messages import (
         FunctionToolCallEvent,
         FunctionToolResultEvent,
@@ -40,6 +41,7 @@ try:
     from pydantic_ai.models import Model, ModelRequestParameters, infer_model
     from pydantic_ai.models.function import AgentInfo, FunctionModel
     from pydantic_ai.models.wrapper import WrapperModel
+    from pydantic_ai.toolsets import FunctionToolset
 except ImportError as missing:  # the [pydantic-ai] extra
     raise ImportError(
         f"a pydantic-ai agent needs the pydantic-ai extra ({missing.name} is not installed): "
@@ -51,6 +53,10 @@ from .framework_events import FrameworkRun, as_json_text, plain
 from .openai_agents_agent import run_to_end
 
 SOURCE = "pydantic-ai"
+
+# Public pydantic-ai API only: Agent.iter, Agent.override(model=...), Agent.toolsets, a capability's
+# wrap_tool_execute, WrapperModel and FunctionModel. (Until issue 36 the fork's given observations patched the
+# agent's private _function_toolset; the capability replaced it.)
 
 
 def _text(content: Any) -> str:
@@ -176,34 +182,20 @@ def _model_name(model: Any) -> str:
     return str(getattr(model, "model_name", None) or type(model).__name__)
 
 
-@contextmanager
-def tool_results_given(agent: Any, results: dict[str, str]) -> Iterator[None]:
-    """The tool calls with these ids get these results without running; every other call runs the real tool."""
-    toolset = agent._function_toolset  # where @agent.tool and tools=[...] live
-    real = toolset.call_tool
-
-    async def call_tool(name: str, tool_args: dict[str, Any], ctx: Any, tool: Any) -> Any:
-        given = results.get(getattr(ctx, "tool_call_id", None) or "")
-        return given if given is not None else await real(name, tool_args, ctx, tool)
-
-    toolset.call_tool = call_tool
-    try:
-        yield
-    finally:
-        del toolset.call_tool  # the class's own method again
-
-
 def _failure(part: Any) -> str:
     """What went wrong in a tool call pydantic-ai answered with an error: its ModelRetry, or an exception."""
     return "ToolFailed" if getattr(part, "outcome", None) == "failed" else "ModelRetry"
 
 
 class _Loop:
-    """Turns the nodes Agent.iter hands over into loopscope's tool and retry events."""
+    """Turns what the run does into loopscope's tool and retry events: the nodes Agent.iter hands over (retry
+    prompts, each tool call's result as the model gets it) and, through ToolCalls, each tool's execution."""
 
     def __init__(self, run: FrameworkRun, tools: dict[str, Callable[..., Any]]) -> None:
         self.run, self.tools = run, tools
         self.names: dict[str, str] = {}  # tool call id -> tool name
+        self.started: set[str] = set()  # the calls whose tool_start is made
+        self.said: set[str] = set()  # the calls whose end (tool_end or tool_error) is made
         self.retries = 0
 
     def request(self, request: ModelRequest) -> None:
@@ -225,29 +217,70 @@ class _Loop:
 
     def event(self, event: Any) -> None:
         if isinstance(event, FunctionToolCallEvent):
-            self._called(event.part)
-        elif isinstance(event, FunctionToolResultEvent):
+            self.names[event.part.tool_call_id] = event.part.tool_name
+        elif isinstance(event, FunctionToolResultEvent) and event.part.tool_call_id not in self.said:
             self._returned(event.part)
 
-    def _called(self, part: ToolCallPart) -> None:
-        self.names[part.tool_call_id] = part.tool_name
+    def start(self, call: ToolCallPart, function: str = "CallToolsNode") -> None:
+        """tool_start, once per call: as the tool is executed, or (arguments that did not validate, so it never
+        is) as its result arrives."""
+        if call.tool_call_id in self.started:
+            return
+        self.started.add(call.tool_call_id)
+        self.names[call.tool_call_id] = call.tool_name
         self.run.emit(
             ToolStartEvent,
-            "CallToolsNode",
-            tool=part.tool_name,
-            tool_input=part.args_as_json_str(),
-            callee=self._callee(part.tool_name),
-            tool_call_id=part.tool_call_id,
+            function,
+            tool=call.tool_name,
+            tool_input=call.args_as_json_str(),
+            callee=self._callee(call.tool_name),
+            tool_call_id=call.tool_call_id,
         )
 
-    def _returned(self, part: Any) -> None:  # a ToolReturnPart, or the deprecated RetryPromptPart
+    def returned(self, call: ToolCallPart, result: Any) -> None:
+        """tool_end as the tool returned, in its execution's frames; the text is the one the model gets."""
+        content = result.return_value if isinstance(result, ToolReturn) else result
+        text = ToolReturnPart(call.tool_name, content, tool_call_id=call.tool_call_id).model_response_str()
+        self.said.add(call.tool_call_id)
+        self.run.emit(
+            ToolEndEvent,
+            "execute_tool",
+            tool=call.tool_name,
+            observation=text,
+            callee=self._callee(call.tool_name),
+            tool_call_id=call.tool_call_id,
+        )
+
+    def raised(self, call: ToolCallPart, error: Exception) -> None:
+        """A tool raised something other than ModelRetry: pydantic-ai lets it out, and the run ends with it."""
+        self.said.add(call.tool_call_id)
+        self.run.emit(
+            ToolErrorEvent,
+            "execute_tool",
+            tool=call.tool_name,
+            error_type=type(error).__name__,
+            message=str(error),
+            handled=False,
+            callee=self._callee(call.tool_name),
+            tool_call_id=call.tool_call_id,
+        )
+
+    def retried(self, part: Any) -> None:
+        """The tool raised ModelRetry: its tool_error, in the execution's frames (else as the result arrives)."""
+        if getattr(part, "tool_call_id", None):
+            self._returned(part, "execute_tool")
+
+    def _returned(self, part: Any, function: str = "CallToolsNode") -> None:  # a ToolReturnPart, or a RetryPromptPart
+        self.said.add(part.tool_call_id)
         name = self.names.get(part.tool_call_id, getattr(part, "tool_name", "") or "")
+        if part.tool_call_id not in self.started:  # its arguments did not validate: the tool never ran
+            self.start(ToolCallPart(name, None, tool_call_id=part.tool_call_id))
         if isinstance(part, RetryPromptPart) or getattr(part, "outcome", "success") in ("failed", "retried"):
-            # the tool raised (ModelRetry among others), or its arguments did not validate
+            # the tool raised ModelRetry (or ToolFailed), or its arguments did not validate
             said = part.model_response() if isinstance(part, RetryPromptPart) else part.model_response_str()
             self.run.emit(
                 ToolErrorEvent,
-                "CallToolsNode",
+                function,
                 tool=name,
                 error_type=_failure(part),
                 message=_text(part.content),
@@ -259,7 +292,7 @@ class _Loop:
         else:
             self.run.emit(
                 ToolEndEvent,
-                "CallToolsNode",
+                function,
                 tool=name,
                 observation=part.model_response_str(),
                 callee=self._callee(name),
@@ -269,6 +302,32 @@ class _Loop:
     def _callee(self, name: str) -> Any:
         function = self.tools.get(name)
         return callee_of(function) if function is not None else None
+
+
+class ToolCalls(AbstractCapability[Any]):
+    """A capability of the recorded run (pydantic-ai's public hook around each tool's execution): tool_start
+    and tool_end made inside the execution, so a debugger's frames are pydantic-ai's tool call with its real
+    locals; a tool's exception (not ModelRetry, which the model is told) seen with its type before it ends the
+    run; and the calls with ids in `given` answered with that text without running the tool (a fork)."""
+
+    def __init__(self, loop: _Loop, given: dict[str, str] | None = None) -> None:
+        self.loop, self.given = loop, given or {}
+
+    async def wrap_tool_execute(
+        self, ctx: Any, *, call: ToolCallPart, tool_def: Any, args: Any, handler: Callable[[Any], Awaitable[Any]]
+    ) -> Any:
+        self.loop.start(call, "execute_tool")
+        given = self.given.get(call.tool_call_id)
+        try:
+            result = given if given is not None else await handler(args)
+        except ToolRetryError as retry:  # ModelRetry: its text goes back to the model as the call's result
+            self.loop.retried(retry.tool_retry)
+            raise
+        except Exception as error:
+            self.loop.raised(call, error)
+            raise
+        self.loop.returned(call, result)
+        return result
 
 
 class PydanticAIAdapter:
@@ -303,12 +362,9 @@ class PydanticAIAdapter:
         run.start(question, described, {"agent": agent.name, "model": name})
         loop = _Loop(run, tools)
         try:
-            with ExitStack() as substitutions:
-                model = LoopscopeModel(own_model(agent, answer), run, name, answer)
-                substitutions.enter_context(agent.override(model=model))
-                if observations:
-                    substitutions.enter_context(tool_results_given(agent, observations))
-                result = run_to_end(self._drive(agent, question, loop))
+            model = LoopscopeModel(own_model(agent, answer), run, name, answer)
+            with agent.override(model=model):
+                result = run_to_end(self._drive(agent, question, loop, ToolCalls(loop, observations)))
         except Exception as error:  # recorded, then raised: the caller says it in one line
             run.fail(error)
             run.close()
@@ -317,8 +373,8 @@ class PydanticAIAdapter:
         run.end({"messages": messages, "output": plain(result.output)})
         run.close()
 
-    async def _drive(self, agent: Any, question: str, loop: _Loop) -> Any:
-        async with agent.iter(question) as agent_run:
+    async def _drive(self, agent: Any, question: str, loop: _Loop, tools: ToolCalls) -> Any:
+        async with agent.iter(question, capabilities=[tools]) as agent_run:
             async for node in agent_run:
                 if Agent.is_model_request_node(node):
                     loop.request(node.request)
@@ -329,8 +385,11 @@ class PydanticAIAdapter:
         return agent_run.result
 
     def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
-        tools = getattr(getattr(agent, "_function_toolset", None), "tools", {})
-        return {name: tool.function for name, tool in tools.items() if callable(getattr(tool, "function", None))}
+        found: dict[str, Callable[..., Any]] = {}
+        for toolset in agent.toolsets:  # the agent's own function tools (@agent.tool, tools=[...]) among them
+            if isinstance(toolset, FunctionToolset):
+                found.update({name: tool.function for name, tool in toolset.tools.items()})
+        return found
 
 
 ADAPTER = PydanticAIAdapter()
