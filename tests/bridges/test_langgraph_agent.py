@@ -5,14 +5,24 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import textwrap
 
 import pytest
 
-from tests.helpers.fake_openai_server import FakeOpenAIServer, ToolCalls
+from tests.helpers.cli_run import loopscope
+from tests.helpers.framework_e2e import (
+    ANSWER,
+    KEY,
+    OBSERVATIONS,
+    PARALLEL_CALLS,
+    check_fork_reaches_the_next_model_call,
+    check_verify_is_offline,
+    check_verify_names_the_changed_tool,
+    start_project,
+    tool_messages,
+    tool_result_of,
+)
 from tracer import Trace
-from tracer.cli import main
 
 AGENT = textwrap.dedent(
     """
@@ -35,84 +45,44 @@ AGENT = textwrap.dedent(
     agent = create_agent(model, tools=[get_weather], middleware=[ToolRetryMiddleware(max_retries=1)])
     """
 )
-QUESTION = "What is the weather in Beijing and Shanghai?"
-ANSWER = "Beijing is sunny; take an umbrella in Shanghai."
-
-
-def loopscope(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+FRAMEWORK = "LangGraph"
 
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """A user's project: my_app.py beside its trace, its model a real ChatOpenAI aimed at a local server."""
-    server = FakeOpenAIServer(
-        [
-            ToolCalls(
-                (
-                    ("call_b", "get_weather", json.dumps({"city": "Beijing"})),
-                    ("call_s", "get_weather", json.dumps({"city": "Shanghai"})),
-                )
-            ),
-            ANSWER,
-        ]
-    ).start()
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("MY_APP_BASE_URL", server.base_url)
-    (tmp_path / "my_app.py").write_text(AGENT, encoding="utf-8")
-    yield tmp_path, server
-    server.stop()
+    project = start_project(tmp_path, monkeypatch, AGENT, FRAMEWORK, [PARALLEL_CALLS, ANSWER])
+    yield project.folder, project
+    project.server.stop()
 
 
 def record(capsys, project) -> Trace:
-    folder, server = project
-    code, out, err = loopscope(capsys, "record", "my_app.py:agent", "--input", QUESTION, "-o", "run.jsonl")
-    assert code == 0, err
-    assert "(LangGraph, with its own model)" in out
-    assert len(server.received) == 2  # both model calls went over HTTP to the server
-    return Trace.load(folder / "run.jsonl")
+    return project[1].record(capsys)
 
 
 def test_record_runs_the_graph_with_its_own_model_and_keeps_both_calls_tools_and_answer(capsys, project):
     trace = record(capsys, project)
+    assert len(project[1].server.received) == 2  # both model calls went over HTTP to the server
     assert trace.header.agent == "my_app.py:agent" and trace.header.agent_hash
     kinds = [e.kind for e in trace.events]
     assert kinds.count("llm_start") == 2 and kinds.count("tool_end") == 2
     first_reply = next(e for e in trace.events if e.kind == "llm_end")
     assert [c.id for c in first_reply.tool_calls] == ["call_b", "call_s"]
-    observations = {e.tool_call_id: e.observation for e in trace.events if e.kind == "tool_end"}
-    assert observations == {"call_b": "Beijing: sunny, 18°C", "call_s": "Shanghai: light rain, 16°C"}
+    assert {e.tool_call_id: e.observation for e in trace.events if e.kind == "tool_end"} == OBSERVATIONS
     second_prompt = [e for e in trace.events if e.kind == "llm_start"][1]
-    assert [m.get("tool_call_id") for m in second_prompt.messages if m["role"] == "tool"] == ["call_b", "call_s"]
+    assert list(tool_messages(second_prompt.messages)) == ["call_b", "call_s"]
     assert trace.events[-1].kind == "chain_end"
-    assert "sk-my-app-key-000" not in (project[0] / "run.jsonl").read_text(encoding="utf-8")
+    assert KEY not in (project[0] / "run.jsonl").read_text(encoding="utf-8")
 
 
 def test_verify_re_runs_the_real_graph_offline_with_no_socket_opened(capsys, project, monkeypatch):
     record(capsys, project)
-    opened: list[object] = []
-
-    def no_network(self, address):
-        opened.append(address)
-        raise OSError("verify must not reach the network")
-
-    monkeypatch.setattr(socket.socket, "connect", no_network)
-    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
-    assert code == 0, out + err
-    assert out.startswith("OK") and not opened
+    check_verify_is_offline(capsys, monkeypatch)
 
 
 def test_verify_names_the_event_and_both_values_after_the_tool_changes(capsys, project):
-    folder, _ = project
     record(capsys, project)
-    source = folder / "my_app.py"
-    source.write_text(source.read_text(encoding="utf-8").replace("{city}: {forecast}", "{forecast}"), encoding="utf-8")
-    code, out, _ = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
-    assert code == 1
-    assert "tool_end): observation differs" in out
-    assert "'Beijing: sunny, 18°C'" in out and "'sunny, 18°C'" in out
+    check_verify_names_the_changed_tool(capsys, project[1])
 
 
 def test_a_langgraph_trace_without_an_agent_says_how_to_name_one(capsys, project):
@@ -140,37 +110,12 @@ def test_an_untrusted_agent_named_by_the_trace_is_not_imported(capsys, project):
 
 
 def tool_end_of(trace: Trace, call_id: str):
-    return next(e for e in trace.events if e.kind == "tool_end" and e.tool_call_id == call_id)
+    return tool_result_of(trace, call_id)
 
 
 def test_a_fork_with_an_edited_observation_reaches_the_next_model_call_of_the_real_graph(capsys, project):
-    folder, _ = project
-    trace = record(capsys, project)
-    at = tool_end_of(trace, "call_b").seq
-    code, out, err = loopscope(
-        capsys,
-        "fork",
-        "run.jsonl",
-        "--at",
-        str(at),
-        "--observation",
-        "Beijing: hail, 2°C",
-        "-o",
-        "fork.jsonl",
-        "--agent",
-        "my_app.py:agent",
-    )
-    assert code == 0, err
-    fork = Trace.load(folder / "fork.jsonl")
-    assert fork.header.fork_at == at and fork.header.parent.endswith("run.jsonl")
-    assert tool_end_of(fork, "call_b").observation == "Beijing: hail, 2°C"
-    assert tool_end_of(fork, "call_s").observation == "Shanghai: light rain, 16°C"  # the other call ran for real
-    second = [e for e in fork.events if e.kind == "llm_start"][1]
-    assert {"role": "tool", "name": "get_weather", "tool_call_id": "call_b", "content": "Beijing: hail, 2°C"} in [
-        {k: m.get(k) for k in ("role", "name", "tool_call_id", "content")} for m in second.messages
-    ]
-    assert "model call #2" in out and "got the reply recorded for the old prompt" in out
-    assert "--model" not in out.splitlines()[-1]
+    out_fork = check_fork_reaches_the_next_model_call(capsys, project[1], record(capsys, project))
+    assert out_fork.header.parent.endswith("run.jsonl")
 
 
 def test_stop_at_change_ends_the_fork_at_the_changed_prompt(capsys, project):
