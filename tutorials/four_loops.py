@@ -20,10 +20,7 @@ FORECASTS = {
     "Beijing": "Beijing: sunny, 18°C, light wind from the north",
     "Shanghai": "Shanghai: light rain, 16°C, humidity 85%",
 }
-ANSWER = (
-    "Beijing is better for a walk today: sunny and 18°C with a light north wind. "
-    "Shanghai has light rain at 16°C."
-)
+ANSWER = "Beijing is better for a walk today: sunny and 18°C with a light north wind. Shanghai has light rain at 16°C."
 MODEL = "gpt-4o-mini"  # the name each loop's model goes by; every call is answered by REPLIES, offline
 
 # The same three replies answer every loop: two lookups at once (one with a city name the service does
