@@ -8,6 +8,7 @@ back to the model; nothing else differs. The frameworks are optional extras, imp
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .four_loops import MODEL, REPLIES, SYSTEM_PROMPT, UnknownCity, forecast
@@ -20,7 +21,7 @@ def langgraph_agent() -> Any:
     from langchain_core.messages import AIMessage  # the optional extra
     from langchain_core.tools import StructuredTool, ToolException  # the optional extra
 
-    from .langchain_chat import ScriptedChatModel, tool_call_reply
+    from .langchain_chat import ScriptedChatModel, tool_call_reply  # imports LangChain (as above)
 
     def get_weather(city: str) -> str:
         """Today's weather for one city."""
@@ -76,7 +77,5 @@ def pydantic_ai_agent() -> Any:
 
 
 def _json(arguments: str) -> dict[str, Any]:
-    import json
-
     value = json.loads(arguments)
     return value if isinstance(value, dict) else {}
