@@ -95,3 +95,21 @@ def test_the_fixtures_verify_through_their_own_frameworks(capsys):
     code, out, err = loopscope(capsys, "verify", *(str(part.fixture) for part in PARTS))
     verdicts = [line.split()[0] for line in out.splitlines() if line.strip() and not line.startswith(" ")]
     assert code == 0 and verdicts[:4] == ["OK"] * 4 and "moved" not in out, out + err
+
+
+def test_fixtures_rerecord_never_writes_loopscopes_run_over_a_frameworks_recording(tmp_path, capsys, monkeypatch):
+    from tracer.cli import fixtures as fixtures_command
+
+    part = next(p for p in PARTS if p.name == "four-loops-openai-agents")
+    copy = tmp_path / part.fixture.name
+    lines = part.fixture.read_text(encoding="utf-8").splitlines()
+    events = [json.loads(line) for line in lines]
+    tool = next(e for e in events if e.get("kind") == "tool_end")
+    tool["observation"] = "Beijing: snow"  # as if the forecast had changed since the recording
+    copy.write_text("\n".join(json.dumps(e, ensure_ascii=False) for e in events) + "\n", encoding="utf-8")
+    monkeypatch.setattr(fixtures_command, "scenario_fixtures", lambda: {copy.resolve(): part})
+
+    before = copy.read_text(encoding="utf-8")
+    _code, out, err = loopscope(capsys, "fixtures", "--rerecord", str(copy))
+    assert copy.read_text(encoding="utf-8") == before, out + err  # still the SDK's own run, untouched
+    assert "re-record it with the script that made it" in out
