@@ -30,6 +30,10 @@ _HOMES = {
     "langchain-retry-steady": ("langchain_retry", "SCENARIO_STEADY"),
     "langchain-retry-loopscope": ("langchain_retry", "SCENARIO_LOOPSCOPE"),
     "mcp-search": ("mcp_search", "SCENARIO"),
+    "four-loops-loopscope": ("four_loops", "SCENARIO_LOOPSCOPE"),
+    "four-loops-langgraph": ("four_loops", "SCENARIO_LANGGRAPH"),
+    "four-loops-openai-agents": ("four_loops", "SCENARIO_OPENAI_AGENTS"),
+    "four-loops-pydantic-ai": ("four_loops", "SCENARIO_PYDANTIC_AI"),
     "own-agent": ("own_agent", "SCENARIO"),
 }
 

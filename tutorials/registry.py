@@ -76,6 +76,14 @@ TUTORIALS: dict[str, Tutorial] = {
         _tutorial("langchain-retry", "langchain-retry-jitter", "langchain-retry-steady", "langchain-retry-loopscope"),
         # Tools from a Model Context Protocol server: a tool list, JSON-RPC calls, answers of any shape.
         _tutorial("mcp-search", "mcp-search"),
+        # The same question and tool through LangChain classic's loop and the three loops learners meet today.
+        _tutorial(
+            "four-loops",
+            "four-loops-loopscope",
+            "four-loops-langgraph",
+            "four-loops-openai-agents",
+            "four-loops-pydantic-ai",
+        ),
         # Last: an agent of the learner's own kind, whose tool functions they step into, live.
         _tutorial("own-agent", "own-agent", live=True),
     )

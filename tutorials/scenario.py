@@ -56,6 +56,10 @@ class Scenario:
     # callback handlers, its waits on this clock (`loopscope fixtures --rerecord` records it; needs the
     # `langchain` extra). Its build_tools and replies then only describe the run; nothing re-executes it.
     langchain_run: Callable[[list[Any], Clock], Any] | None = None
+    # A fixture recorded from another framework's own loop (LangGraph, the OpenAI Agents SDK, pydantic-ai)
+    # through its adapter (scripts/record_four_loops.py): as with langchain_run, build_tools and replies
+    # only describe the run, and no run of loopscope's re-executes it.
+    framework: str = ""
 
     @property
     def fixture(self) -> Path:

@@ -54,6 +54,8 @@ def test_where_sort_and_by(traces, capsys):
     errors = run_json(capsys, str(traces), "--where", 'outcome == "error" or kind == "tool_error"', "--sort=-cost")
     assert [row["name"] for row in errors] == [
         "tool-error-handled",
+        "four-loops-pydantic-ai",  # the four-loops lookup that fails: pydantic-ai's ModelRetry
+        "four-loops-loopscope",  # and loopscope's ToolError
         "parallel-tools",
         "tool-error-unhandled",
         "parse-error-off",

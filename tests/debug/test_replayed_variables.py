@@ -16,7 +16,10 @@ from tracer.tui.views.variables_view import variables_text
 
 # loopscope's own recordings; a LangChain run's recording is checked to fall back instead (below).
 # A scenario recorded from LangChain's own run has no run of loopscope's to re-execute.
-SCENARIOS = sorted(name for name in tutorials.SCENARIOS if tutorials.SCENARIOS[name].langchain_run is None)
+# A scenario recorded from another framework's loop (four-loops' parts) has none either.
+SCENARIOS = sorted(
+    name for name, scenario in tutorials.SCENARIOS.items() if scenario.langchain_run is None and not scenario.framework
+)
 # A tool call's Future is "running" or "finished" at its tool_end depending on which thread got there
 # first (the worker returns after handing the event over): the recording cannot say which, so only
 # that it is a Future is compared.

@@ -78,6 +78,9 @@ def _check_line(path: Path, state: str, result: VerifyResult) -> str:
 
 
 def _rerecord(path: Path, state: str, scenario: Any, agents: list[str]) -> str:
+    framework = getattr(scenario, "framework", "")
+    if framework:  # recorded by another framework's loop: loopscope's executor must not write over it
+        return f"FRAMEWORK  {path}  recorded from {framework}'s own loop; re-record it with the script that made it"
     if scenario is not None:  # a shipped scenario is recorded from its script, whatever changed
         count, _error = record_run(scenario, path)
         why = {"moved": "with today's lines", "hashes": "without the old executor hashes"}.get(
