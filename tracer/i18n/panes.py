@@ -191,6 +191,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "panes.more.above_many": ("↑ {n} lines above · k scrolls up", "↑ 上面还有 {n} 行 · k 向上滚动"),
     "panes.more.focus": ("↓ {n} more line · tab here, then j/k", "↓ 下面还有 {n} 行 · 按 tab 到这里再 j/k"),
     "panes.more.focus_many": ("↓ {n} more lines · tab here, then j/k", "↓ 下面还有 {n} 行 · 按 tab 到这里再 j/k"),
+    "panes.more.above_focus": ("↑ {n} line above · tab here, then k", "↑ 上面还有 {n} 行 · 按 tab 到这里再 k"),
+    "panes.more.above_focus_many": ("↑ {n} lines above · tab here, then k", "↑ 上面还有 {n} 行 · 按 tab 到这里再 k"),
     # MCP: the timeline's words for its events, and the Detail pane's for a request, its answer, the probe.
     "panes.mcp.blocks": ("{error}{n} block(s), {size:,} B: {text}", "{error}{n} 个块，{size:,} 字节：{text}"),
     "panes.mcp.no_match": ("no path matched ({n} tried): {shape}", "没有路径匹配（试了 {n} 条）：{shape}"),
