@@ -14,7 +14,7 @@ from ...debug.step_into import LineStop
 from ...debug.stepping import Motion, MotionSearch, move_within
 from ...i18n import Message
 from ...trace.reader import TraceFormatError
-from ..messages import PastLastStop, Waiting
+from ..messages import BeforeFirstStop, PastLastStop, Waiting
 from .flow import Flow, KeyAction, flow_key
 from .into_function import arm_line_breakpoints, at_line, into_function, left_function, why_not_into
 
@@ -187,8 +187,9 @@ class SteppingFlow(Flow):
         elif (position := self.session.stop_position(direction)) is None and direction > 0:
             self.post_message(PastLastStop())
             return
-        elif position is None:
-            self.say(Message("debugger.no_further_stop"))
+        elif position is None:  # before the first stop: back to the previous part, if there is one
+            self.post_message(BeforeFirstStop())
+            return
         elif position >= len(self.session):  # a live tutorial: the run has not got there yet
             self.say(Message("debugger.live_next_stop", {"seq": position}))
         else:

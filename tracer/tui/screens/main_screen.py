@@ -29,7 +29,7 @@ from ..flows.reenacting import ReenactFlow
 from ..flows.stepping import SteppingFlow
 from ..flows.tutorials import TutorialFlow
 from ..flows.waterfall import WaterfallFlow
-from ..messages import Busy, ForkWith, PastLastStop, Redraw, Say, Waiting
+from ..messages import BeforeFirstStop, Busy, ForkWith, PastLastStop, Redraw, Say, Waiting
 from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane
 from ..panes.inspector_tabs import InspectorTabs
@@ -293,6 +293,9 @@ class DebuggerScreen(Screen[None]):
 
     def on_past_last_stop(self, message: PastLastStop) -> None:
         self.tutorials.after_last_stop()
+
+    def on_before_first_stop(self, message: BeforeFirstStop) -> None:
+        self.tutorials.before_first_stop()
 
     def on_fork_with(self, message: ForkWith) -> None:
         self.forking.fork_with(message.at, "reply", message.text)
