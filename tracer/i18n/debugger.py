@@ -164,10 +164,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "这次会话没有讲解停靠点（`loopscope tutorial 名字` 才有）",
     ),
     "debugger.no_further_stop": ("no further stop that way", "这个方向没有停靠点了"),
-    "debugger.live_next_stop": (
-        "the run is live: s (or c) runs it on; the next stop is event {seq}",
-        "这是实时运行：按 s（或 c）让它往下跑；下一个停靠点是事件 {seq}",
-    ),
     "debugger.tutorial_stop": ("tutorial stop at event {seq}", "讲解停靠点：事件 {seq}"),
     "debugger.paused": ("paused at event {seq}", "暂停在事件 {seq}"),
     "debugger.picked": ("event {seq}", "事件 {seq}"),
