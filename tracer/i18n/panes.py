@@ -74,6 +74,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This prompt does not simply extend the previous one; what changed:",
         "这次的提示词并不只是在上一次后面追加；改动如下：",
     ),
+    "panes.diff_legend": (
+        "- │ only in the previous call's prompt · + │ only in this one",
+        "- │ 只在上一次调用的提示词里 · + │ 只在这一次的里",
+    ),
     "panes.too_long_to_diff": ("(too long to diff line by line)", "（太长，无法逐行对比）"),
     "panes.no_reply_yet": ("(the reply has not come back yet at this event)", "（到这个事件为止，回复还没有回来）"),
     "panes.reply": ("Reply (event {seq}), exactly as it came back:", "回复（事件 {seq}），原样照录："),
