@@ -17,7 +17,7 @@ from tracer.tui.views.prompt_view import prompt_text
 BEFORE = "[system]\nBe brief.\n[assistant]\n-> read_reviews({})\n[tool]\nLao She: a long review " + "word " * 30
 AFTER = "[system]\nBe brief.\n[assistant]\n-> read_reviews({})\n+ plus one\n[tool]\nTaotaoju"
 GLUED = re.compile(r"^[-+]{2}|^[-+]->", re.MULTILINE)  # the old "--> read_reviews" / "+-> read_reviews"
-MARKED = re.compile(r"^(?:[-+ ] │ |  ┊$)")
+MARKED = re.compile(r"^(?:[-+ ] │ |  ┊$|    \S)")  # a mark, a gap between changes, or a wrapped line's rest
 
 
 def test_every_line_of_a_diff_starts_with_its_mark_then_the_gutter():
@@ -33,7 +33,7 @@ def test_every_line_of_a_diff_starts_with_its_mark_then_the_gutter():
 def test_a_wrapped_diff_line_continues_past_the_marks_column():
     lines = [line.plain for line in wrap_text(marked_diff(BEFORE, AFTER, context=0), 30, hanging=True)]
     review = lines.index(next(line for line in lines if line.startswith("- │ Lao She")))
-    assert lines[review + 1].startswith("  │ word")  # not "word" under the mark
+    assert lines[review + 1].startswith("    word")  # under its text, not under the mark
     assert all(MARKED.match(line) for line in lines if line), lines
     assert "+ │ + plus one" in lines
 
@@ -58,4 +58,4 @@ def test_the_printed_walk_keeps_marks_apart_from_the_tool_calls(capsys, lang):
     assert not any(re.match(r" [-+]{2}| [-+]->", line) for line in inside), "a mark glued to the text"
     # A long removed review wraps under its text, the marks' column kept clear.
     review = next(n for n, line in enumerate(inside) if line.startswith(" - │ Lao She Tea House"))
-    assert inside[review + 1].startswith("   │ ")
+    assert re.match(r" {5}\S", inside[review + 1])

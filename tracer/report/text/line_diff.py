@@ -34,9 +34,10 @@ def marked_diff(before: str, after: str, context: int = 1) -> Text:
 
 
 def continuation(line: str) -> str | None:
-    """Where a wrapped diff line (one of marked_diff's) continues: after the gutter, repeated; None for other lines."""
+    """Where a wrapped diff line (one of marked_diff's) continues: under its text, past the marks' column
+    and the gutter (in spaces: the wrapped text is still the line's own characters); None for other lines."""
     if len(line) >= 1 + len(GUTTER) and line[0] in STYLES and line[1 : 1 + len(GUTTER)] == GUTTER:
-        return " " + GUTTER
+        return " " * (1 + len(GUTTER))
     return None
 
 

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import TabbedContent
 
 from ...debug.event_store import ReplayStore
 from ...debug.session import DebugSession
@@ -211,7 +212,7 @@ class DebuggerScreen(Screen[None]):
     def on_text_pane_moved(self, message: TextPane.Moved) -> None:
         self.mark_scroll_target()
 
-    def on_tabbed_content_tab_activated(self, event) -> None:
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         self.call_after_refresh(self.mark_scroll_target)  # another tab: its pane may be j/k's now
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
