@@ -59,13 +59,11 @@ async def test_the_tutorial_opens_live_and_s_steps_into_quote(tmp_path, monkeypa
     app = DebuggerApp(session)
     async with app.run_test(size=(120, 40)) as pilot:
         assert "An agent of your own" in pane_text(app, "narration-text")
-        await pilot.press("space")  # the next stop's event has not happened yet: s runs the live run to it
-        await settle(pilot)
-        assert app.session.position == 0
-        assert "the run is live: s (or c) runs it on; the next stop is event 4" in said(app)
-        for _ in range(5):
-            await pilot.press("s")
-            await settle(pilot, lambda: not app.screen.busy)
+        await pilot.press("space")  # the next stop's event has not happened yet: space runs the live run to it
+        await settle(pilot, lambda: not app.screen.busy and app.session.position == 4)
+        assert said(app) == "tutorial stop at event 4"
+        await pilot.press("s")
+        await settle(pilot, lambda: not app.screen.busy)
         run = session.store.run
         await settle(pilot, lambda: run.line_stop is not None)
         path, line = highlighted(app)

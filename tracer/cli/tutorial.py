@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -22,7 +21,8 @@ from tutorials.registry import TUTORIALS, Tutorial
 
 from ..i18n import say
 from ..report.narration.narrator import Narrator, reply_text
-from ..report.text.cjk_wrap import wrap_note
+from ..report.text.cjk_wrap import wrap_note, wrap_text
+from ..report.text.line_diff import marked_diff
 from ..report.text.literal import literal
 from ..trace.literal_text import scrub
 from ..trace.reader import load_trace
@@ -112,11 +112,7 @@ def _prompt_gain(events: Sequence[EventBase], stop: NarrationStop, asked: LLMSta
     if before and after.startswith(before):
         last_line = before.rsplit("\n", 1)[-1]
         return Text.assemble(literal("…" + last_line, "dim"), literal(after[len(before) :], "green"))
-    gained = Text()
-    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), n=0, lineterm=""):
-        if not line.startswith(("+++", "---", "@@")):
-            gained.append_text(literal(line + "\n", "green" if line.startswith("+") else "red"))
-    return gained
+    return marked_diff(before, after, context=0)
 
 
 def _evidence(events: Sequence[EventBase], stop: NarrationStop, lang: str) -> Text | None:
@@ -137,7 +133,7 @@ def _stop_panel(
     evidence = _evidence(events, stop, lang)
     if evidence is not None:
         body.append("\n\n")
-        body.append_text(evidence)
+        body.append_text(Text("\n").join(wrap_text(evidence, width, hanging=True)))  # a diff keeps its marks' column
     heading = Text(f" {say('tutorial.stop', lang, number=number, total=total)} · {stop.title} ", style="bold")
     body.rstrip()  # in place
     return Panel(body, title=heading, title_align="left", border_style="cyan")

@@ -164,10 +164,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "这次会话没有讲解停靠点（`loopscope tutorial 名字` 才有）",
     ),
     "debugger.no_further_stop": ("no further stop that way", "这个方向没有停靠点了"),
-    "debugger.live_next_stop": (
-        "the run is live: s (or c) runs it on; the next stop is event {seq}",
-        "这是实时运行：按 s（或 c）让它往下跑；下一个停靠点是事件 {seq}",
-    ),
     "debugger.tutorial_stop": ("tutorial stop at event {seq}", "讲解停靠点：事件 {seq}"),
     "debugger.paused": ("paused at event {seq}", "暂停在事件 {seq}"),
     "debugger.picked": ("event {seq}", "事件 {seq}"),
@@ -314,17 +310,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "debugger.no_tutorial": ("no tutorial opened", "没有打开教程"),
     "debugger.cannot_open_tutorial": ("cannot open tutorial {name}: {problem}", "打不开教程 {name}：{problem}"),
     "debugger.end_of_part": ("end of that part", "上一部分结束"),
+    "debugger.back_a_part": ("back to the previous part's last stop", "回到上一部分的最后一个停靠点"),
     "debugger.tutorial_end": (
         "End of the tutorial: T opens another (the narration lists them)",
         "教程到此结束：按 T 打开另一个（讲解里列出了全部教程）",
     ),
     "debugger.tutorial_opened": (
-        "tutorial {name}: stop 1/{stops} · space walks the stops",
-        "教程 {name}：停靠点 1/{stops} · 按空格逐个走",
+        "tutorial {name}: stop {stop}/{stops} · space walks the stops",
+        "教程 {name}：停靠点 {stop}/{stops} · 按空格逐个走",
     ),
     "debugger.tutorial_part_opened": (
-        "tutorial {name}, part {part} of {parts}: stop 1/{stops} · space walks the stops",
-        "教程 {name}，第 {part}/{parts} 部分：停靠点 1/{stops} · 按空格逐个走",
+        "tutorial {name}, part {part} of {parts}: stop {stop}/{stops} · space walks the stops",
+        "教程 {name}，第 {part}/{parts} 部分：停靠点 {stop}/{stops} · 按空格逐个走",
     ),
     "debugger.other_part": ("T picks another part", "按 T 换一个部分"),
     "debugger.your_agent": ("your agent: {source}", "你的 agent：{source}"),

@@ -78,6 +78,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This prompt does not simply extend the previous one; what changed:",
         "这次的提示词并不只是在上一次后面追加；改动如下：",
     ),
+    "panes.diff_legend": (
+        "- │ only in the previous call's prompt · + │ only in this one",
+        "- │ 只在上一次调用的提示词里 · + │ 只在这一次的里",
+    ),
     "panes.too_long_to_diff": ("(too long to diff line by line)", "（太长，无法逐行对比）"),
     "panes.no_reply_yet": ("(the reply has not come back yet at this event)", "（到这个事件为止，回复还没有回来）"),
     "panes.reply": ("Reply (event {seq}), exactly as it came back:", "回复（事件 {seq}），原样照录："),
@@ -195,6 +199,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "panes.more.above_many": ("↑ {n} lines above · k scrolls up", "↑ 上面还有 {n} 行 · k 向上滚动"),
     "panes.more.focus": ("↓ {n} more line · tab here, then j/k", "↓ 下面还有 {n} 行 · 按 tab 到这里再 j/k"),
     "panes.more.focus_many": ("↓ {n} more lines · tab here, then j/k", "↓ 下面还有 {n} 行 · 按 tab 到这里再 j/k"),
+    "panes.more.above_focus": ("↑ {n} line above · tab here, then k", "↑ 上面还有 {n} 行 · 按 tab 到这里再 k"),
+    "panes.more.above_focus_many": ("↑ {n} lines above · tab here, then k", "↑ 上面还有 {n} 行 · 按 tab 到这里再 k"),
     # MCP: the timeline's words for its events, and the Detail pane's for a request, its answer, the probe.
     "panes.mcp.blocks": ("{error}{n} block(s), {size:,} B: {text}", "{error}{n} 个块，{size:,} 字节：{text}"),
     "panes.mcp.no_match": ("no path matched ({n} tried): {shape}", "没有路径匹配（试了 {n} 条）：{shape}"),

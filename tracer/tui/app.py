@@ -19,7 +19,7 @@ def _import_numpy() -> None:
 
 
 class DebuggerApp(App[int]):
-    CSS_PATH = ["debugger.tcss", "predict.tcss"]
+    CSS_PATH = ["debugger.tcss", "predict.tcss", "scroll_target.tcss"]
     TITLE = "loopscope"
     BINDINGS = [Binding("q", "quit", "quit", id="app-quit")]
     ENABLE_COMMAND_PALETTE = False

@@ -69,3 +69,7 @@ class Fail(Message):
 
 class PastLastStop(Message):
     """space was pressed at a tutorial's last stop: the tutorial flow moves on (next part, or says what is next)."""
+
+
+class BeforeFirstStop(Message):
+    """backspace was pressed at (or before) a tutorial's first stop: the tutorial flow goes back a part, if any."""

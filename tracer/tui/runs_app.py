@@ -33,7 +33,7 @@ class RunsApp(App[int]):
     """The runs table is the first screen; a run opens as a debugger screen over it. The debugger's
     flows send OpenSession (a fork) and Fail (an unreadable run) up to here, as to DebuggerApp."""
 
-    CSS_PATH = ["debugger.tcss", "runs.tcss"]
+    CSS_PATH = ["debugger.tcss", "scroll_target.tcss", "runs.tcss"]
     TITLE = "loopscope runs"
     BINDINGS = [Binding("q", "back_to_runs", "back to the runs table", id="runs-back")]
     ENABLE_COMMAND_PALETTE = False

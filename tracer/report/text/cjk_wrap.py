@@ -10,6 +10,8 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.text import Text
 
+from .line_diff import continuation
+
 # Characters a line may break before or after: Chinese (and fullwidth) characters and the
 # punctuation Chinese text uses. Told by code point: a regex class this wide was slow to compile
 # on every start-up (the first tutorial stop's narration is wrapped before the first frame).
@@ -134,8 +136,11 @@ def line_spans(text: str, width: int, indent: int = 0) -> list[tuple[int, int]]:
 
 
 def _hanging_indent(line: str) -> str:
-    """Where a wrapped line continues: under a bullet's text, or under the second column of an
+    """Where a wrapped line continues: past a diff line's mark and gutter, under a bullet's text, or under the second column of an
     indented two-column listing ("  tool        which tool to run"), else at the line's indent."""
+    diff = continuation(line)  # a diff's line (line_diff): under its text, the marks' column kept clear
+    if diff is not None:
+        return diff
     lead = line[: len(line) - len(line.lstrip())]
     if line.lstrip().startswith(("• ", "- ")):
         return lead + "  "

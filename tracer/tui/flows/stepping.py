@@ -11,10 +11,10 @@ from textual.worker import get_current_worker
 from ...debug.event_store import LiveStore, ReplayStore
 from ...debug.session import motion_name
 from ...debug.step_into import LineStop
-from ...debug.stepping import Motion, MotionSearch, move_within
+from ...debug.stepping import Motion, MotionSearch, Stop, move_within
 from ...i18n import Message
 from ...trace.reader import TraceFormatError
-from ..messages import PastLastStop, Waiting
+from ..messages import BeforeFirstStop, PastLastStop, Waiting
 from .flow import Flow, KeyAction, flow_key
 from .into_function import arm_line_breakpoints, at_line, into_function, left_function, why_not_into
 
@@ -45,6 +45,22 @@ MOTION_KEYS = [
 
 def _motion_id(motion: Motion, direction: int) -> str:
     return f"{motion.value}-{'forward' if direction > 0 else 'back'}"
+
+
+class ToEvent:
+    """A live run pulled on until event `target` exists: space towards a tutorial stop the run has not
+    reached yet (the stops were found in its recording, whose events the live run repeats)."""
+
+    def __init__(self, store: LiveStore, target: int) -> None:
+        self.store, self.target = store, target
+
+    def advance(self, complete: bool) -> Stop | None:
+        if len(self.store) > self.target:
+            return Stop(self.target, "stop")
+        if not complete:
+            return None
+        last = len(self.store) - 1  # the run ended before it: the recording and this run differ
+        return Stop(last, "end")
 
 
 class SteppingFlow(Flow):
@@ -187,16 +203,32 @@ class SteppingFlow(Flow):
         elif (position := self.session.stop_position(direction)) is None and direction > 0:
             self.post_message(PastLastStop())
             return
-        elif position is None:
-            self.say(Message("debugger.no_further_stop"))
+        elif position is None:  # before the first stop: back to the previous part, if there is one
+            self.post_message(BeforeFirstStop())
+            return
         elif position >= len(self.session):  # a live tutorial: the run has not got there yet
-            self.say(Message("debugger.live_next_stop", {"seq": position}))
+            self._run_live_to(position)
+            return
         else:
             self.session.goto(position)
             self.say(Message("debugger.tutorial_stop", {"seq": position}))
             self.redraw(tab="narration")
             return
         self.redraw()
+
+    def _run_live_to(self, position: int) -> None:
+        store = self.session.store
+        if not isinstance(store, LiveStore) or store.complete:
+            self.say(Message("debugger.no_further_stop"))
+            return
+        if self.blocked_by:
+            self.say(Message("debugger.wait", {"reason": self.blocked_by}))
+            return
+        self._in_function = False
+        into_function(self.session, Motion.CONTINUE)  # paused inside your function: it runs on, as with c
+        self._pause_requested = False
+        self.busy(Message("debugger.running_live"))
+        self._drive_live(ToEvent(store, position), Motion.CONTINUE, 1)
 
     def pause(self) -> None:
         if self.blocked_by is not None and self.blocked_by.key in PAUSABLE:
@@ -209,7 +241,7 @@ class SteppingFlow(Flow):
 
     # -- workers ---------------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="live")
-    def _drive_live(self, search: MotionSearch, motion: Motion, direction: int) -> None:
+    def _drive_live(self, search: MotionSearch | ToEvent, motion: Motion, direction: int) -> None:
         """Pull one event at a time in this thread; the UI thread appends it and decides whether to stop."""
         run = self._live_store().run
         while True:
@@ -225,7 +257,7 @@ class SteppingFlow(Flow):
         assert isinstance(store, LiveStore)  # only a live run is pulled: a recording is complete
         return store
 
-    def _live_pulled(self, pulled, search: MotionSearch, motion: Motion, direction: int) -> bool:
+    def _live_pulled(self, pulled, search: MotionSearch | ToEvent, motion: Motion, direction: int) -> bool:
         store = self._live_store()
         if isinstance(pulled, LineStop):  # inside a traced tool function: a line to stop at, or to run on
             said = at_line(self.session, pulled, motion)
@@ -243,6 +275,12 @@ class SteppingFlow(Flow):
         if stop is None:
             self.busy(Message("debugger.running_live_count", {"count": len(store)}))
             return False
+        if stop.reason == "stop":  # space reached the tutorial's next stop
+            self.session.goto(stop.position)
+            self.say(Message("debugger.tutorial_stop", {"seq": stop.position}))
+            self.busy(None)
+            self.redraw(tab="narration")
+            return True
         said = self.session.land(stop, motion, direction)
         if self._in_function and stop.reason == "step":
             said = left_function(self.session, motion)

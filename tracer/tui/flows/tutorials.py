@@ -33,8 +33,10 @@ def part_title(tutorial: Tutorial, number: int, lang: str) -> str:
     return f"{title} · {part_number(number + 1, tutorial, lang)}: {label}"
 
 
-def tutorial_session(name: str, number: int, lang: str, options: DebuggerOptions = DEFAULT_OPTIONS) -> DebugSession:
-    """Part `number` of tutorial `name` on its fixture, at its first stop. Raises LookupError
+def tutorial_session(
+    name: str, number: int, lang: str, options: DebuggerOptions = DEFAULT_OPTIONS, at_last: bool = False
+) -> DebugSession:
+    """Part `number` of tutorial `name` on its fixture, at its first stop (its last: `at_last`). Raises LookupError
     (no recording), TraceFormatError, NarrationMismatch or NotesFileError, each one line."""
     tutorial = TUTORIALS[name]
     part = tutorial.parts[number]
@@ -51,20 +53,19 @@ def tutorial_session(name: str, number: int, lang: str, options: DebuggerOptions
         return session
     session = build_session(part.fixture, stops=stops, title=part_title(tutorial, number, lang), options=options)
     if stops:
-        session.goto(stops[0].seq)
+        session.goto(stops[-1 if at_last else 0].seq)
     return session
 
 
 def opened_message(name: str, number: int, session: DebugSession) -> Message:
     """What the status line says as a tutorial's part opens (and where a live one's agent was written)."""
     parts = len(TUTORIALS[name].parts)
+    here = session.current_stop()  # the first stop, or the last when backspace came back to this part
+    stops = {"stop": here[0] if here else 1, "stops": len(session.stops)}
     if parts > 1:
-        said = Message(
-            "debugger.tutorial_part_opened",
-            {"name": name, "part": number + 1, "parts": parts, "stops": len(session.stops)},
-        )
+        said = Message("debugger.tutorial_part_opened", {"name": name, "part": number + 1, "parts": parts, **stops})
     else:
-        said = Message("debugger.tutorial_opened", {"name": name, "stops": len(session.stops)})
+        said = Message("debugger.tutorial_opened", {"name": name, **stops})
     if number + 1 < parts:
         said = said.then(Message("debugger.other_part"))
     if isinstance(session.store, LiveStore):
@@ -241,7 +242,19 @@ class TutorialFlow(Flow):
             return
         self._open_tutorial(following, lang, lead=Message("debugger.end_of_part"))
 
-    def _open_tutorial(self, chosen: tuple[str, int] | None, lang: str, lead: Message | None = None) -> None:
+    def before_first_stop(self) -> None:
+        """backspace at a part's first stop: back to the last stop of the part before (a live part has none)."""
+        path = self.session.store.path
+        found = tutorial_of(Path(path)) if path is not None else None
+        if found is None or found[1] == 0:
+            self.say(Message("debugger.no_further_stop"))
+            return
+        lang = narration_language(self.session.stops)
+        self._open_tutorial((found[0], found[1] - 1), lang, lead=Message("debugger.back_a_part"), at_last=True)
+
+    def _open_tutorial(
+        self, chosen: tuple[str, int] | None, lang: str, lead: Message | None = None, at_last: bool = False
+    ) -> None:
         if chosen is None:
             self.say(Message("debugger.no_tutorial"))
             return
@@ -250,11 +263,11 @@ class TutorialFlow(Flow):
             # Priced and trusted as this session was, predicting if this one is; it speaks its
             # narration's language, and the --break specs were this trace's.
             options = replace(self.session.options, breakpoints=(), lang=None, predict=self.predicting)
-            session = tutorial_session(name, number, lang, options)
+            session = tutorial_session(name, number, lang, options, at_last)
         except (LookupError, TraceFormatError, NarrationMismatch, NotesFileError, OSError) as error:
             self.say(Message("debugger.cannot_open_tutorial", {"name": name, "problem": first_line_of(error)}))
             return
-        first = session.current_stop()
-        pane = getattr(first[1], "pane", "") if first else ""  # a first stop that names a pane opens it
+        here = session.current_stop()
+        pane = getattr(here[1], "pane", "") if here else ""  # a stop that names a pane opens it
         said = opened_message(name, number, session)
         self.open_session(session, lead.then(said) if lead else said, tab=pane or "narration")

@@ -24,4 +24,5 @@ class PromptPane(Vertical):
     def show(self, header: Text, body: Text) -> None:
         self.header = header.plain
         self.query_one("#prompt-header", Static).update(WrappedText(header))
-        self.query_one("#prompt-text", TextPane).show(body)
+        # Hanging: a diff's wrapped line continues past its mark's column (and a bullet under its text).
+        self.query_one("#prompt-text", TextPane).show(WrappedText(body, hanging=True))

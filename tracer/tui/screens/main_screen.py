@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import TabbedContent
 
 from ...debug.event_store import ReplayStore
 from ...debug.session import DebugSession
@@ -29,7 +30,7 @@ from ..flows.reenacting import ReenactFlow
 from ..flows.stepping import SteppingFlow
 from ..flows.tutorials import TutorialFlow
 from ..flows.waterfall import WaterfallFlow
-from ..messages import Busy, ForkWith, PastLastStop, Redraw, Say, Waiting
+from ..messages import BeforeFirstStop, Busy, ForkWith, PastLastStop, Redraw, Say, Waiting
 from ..panes.breakpoints_pane import BreakpointsPane
 from ..panes.call_stack import CallStackPane
 from ..panes.inspector_tabs import InspectorTabs
@@ -188,20 +189,45 @@ class DebuggerScreen(Screen[None]):
             self.tabs.active = name
 
     def action_scroll_pane(self, direction: int) -> None:
-        """Scroll the right-hand text pane that has the focus; otherwise the tab shown below (at a stop
-        that points at the prompt pane, the prompt: the narration above it opens whole where it fits)."""
-        focused = self.focused
-        pane = self.tabs.active_pane
-        scrollers: list[Widget] = (
-            [focused]
-            if isinstance(focused, TextPane)
-            else [w for w in pane.query("*") if w.allow_vertical_scroll]
-            if pane is not None
-            else []
-        )
-        if scrollers:
-            target = scrollers[0]
+        """Scroll the pane marked as j/k's (see scroll_target), by half its height."""
+        target = self.scroll_target()
+        if target is not None:
             target.scroll_relative(y=direction * max(target.scrollable_content_region.height // 2, 1), animate=False)
+
+    def scroll_target(self) -> Widget | None:
+        """The pane j/k scroll: the text pane with the focus; else a stop's narration above the tabs while
+        it has lines below still unread (it is read first); else the tab shown, if it can scroll; else that
+        narration, if it can. Its hint says j/k and it is marked (mark_scroll_target); the others say tab."""
+        focused = self.focused
+        if isinstance(focused, TextPane):
+            return focused
+        narration = self.source.stop_text
+        narrating = narration.display and self.source.display
+        if narrating and narration.hidden_lines[1]:
+            return narration
+        pane = self.tabs.active_pane
+        scrollers = [w for w in pane.query("*") if w.allow_vertical_scroll] if pane is not None else []
+        if scrollers:
+            return scrollers[0]
+        return narration if narrating and narration.allow_vertical_scroll else None
+
+    def mark_scroll_target(self) -> None:
+        """Tell every text pane whether j/k scroll it (its hint and its mark follow)."""
+        target = self.scroll_target()
+        for pane in self.query(TextPane):
+            pane.set_jk_target(pane is target)
+
+    def on_text_pane_moved(self, message: TextPane.Moved) -> None:
+        self.mark_scroll_target()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self.call_after_refresh(self.mark_scroll_target)  # another tab: its pane may be j/k's now
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.mark_scroll_target()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.call_after_refresh(self.mark_scroll_target)  # the focus has moved on by then
 
     def action_wide_source(self) -> None:
         left = self.query_one("#left")
@@ -277,6 +303,9 @@ class DebuggerScreen(Screen[None]):
     def on_past_last_stop(self, message: PastLastStop) -> None:
         self.tutorials.after_last_stop()
 
+    def on_before_first_stop(self, message: BeforeFirstStop) -> None:
+        self.tutorials.before_first_stop()
+
     def on_fork_with(self, message: ForkWith) -> None:
         self.forking.fork_with(message.at, "reply", message.text)
 
@@ -309,6 +338,7 @@ class DebuggerScreen(Screen[None]):
         self.status.show(session, self.said, self.busy)
         self._label_motions()
         self.reenactment.follow()
+        self.call_after_refresh(self.mark_scroll_target)  # the tab shown may have changed
 
     def stop_reenacting(self) -> None:
         """This screen is covered for good by another session's: its re-execution stops."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
-
 from rich.text import Text
 
 from executor.events import LLMEndEvent, LLMStartEvent
@@ -11,7 +9,7 @@ from executor.events import LLMEndEvent, LLMStartEvent
 from ...debug.session import DebugSession, UnreadableEvent
 from ...i18n import say
 from ...report.narration.narrator import reply_text
-from ...report.text.literal import literal
+from ...report.text.line_diff import marked_diff
 from ...trace.index import TraceIndex
 from ...trace.literal_text import scrub
 from ...trace.numpy_on_use import np
@@ -116,9 +114,8 @@ def _diff(before: str, after: str, lang: str = "en") -> Text:
     if max(len(before), len(after)) > DIFF_LIMIT:
         text.append(say("panes.too_long_to_diff", lang) + "\n", style="dim")
         return text
-    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), "previous", "this", n=1, lineterm=""):
-        style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
-        text.append_text(literal(line + "\n", style))
+    text.append(say("panes.diff_legend", lang) + "\n", style="dim")
+    text.append_text(marked_diff(before, after, context=1))
     return text
 
 
