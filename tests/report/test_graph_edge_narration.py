@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from rich.console import Console
 
 from tests.helpers.cli_run import loopscope
@@ -76,3 +77,16 @@ def test_running_a_langchain_scenario_runs_langchains_own_agent(capsys):
     assert "left the recording" not in out
     assert "ran LangChain's own agent offline" in out and "edge after the model node: tools, END" in out
     assert "Tool 'get_weather' failed after 7 attempts with TimeoutError" in out  # the middleware's own words
+
+
+@pytest.mark.parametrize(
+    ("fixture", "framework"), [("openai_agents", "OpenAI Agents SDK"), ("pydantic_ai", "pydantic-ai")]
+)
+def test_an_agents_sdk_or_pydantic_ai_run_is_told_by_its_rounds_and_calls(fixture, framework):
+    out, ledger = narrated(FIXTURES / "four_loops" / f"{fixture}.jsonl")
+    assert f"> Entering new {framework} run (agent weather)..." in out and "AgentExecutor" not in out
+    assert out.count("── round ") == 3  # each model call a round, as the trace has them
+    assert re.search(r'\[call_sh\] Invoking: `get_weather` with `{"city": ?"SH"}`', out)
+    assert out.index("[call_bj] Invoking: `get_weather`") < out.index("[call_bj] Observation:")
+    assert not any("plan called" in line or "isinstance" in line for line in ledger)
+    assert any(line.startswith("tool calls (by id)") and line.split()[-1] == "3" for line in ledger), ledger

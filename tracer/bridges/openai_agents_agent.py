@@ -354,7 +354,7 @@ class OpenAIAgentsAdapter:
             **(meta or {}),
         )
         tools = [{"name": t.name, "description": t.description} for t in agent.tools if isinstance(t, FunctionTool)]
-        run.start(question, tools, {"agent": agent.name, "max_turns": self.max_turns})
+        run.start(question, tools, {"framework": self.name, "agent": agent.name, "max_turns": self.max_turns})
         hooks = LoopscopeHooks(run)
         recorder = ToolRecorder(run, observations)
         config = RunConfig(tracing_disabled=True, tool_error_formatter=recorder.formatter)

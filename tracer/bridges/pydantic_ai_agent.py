@@ -359,7 +359,7 @@ class PydanticAIAdapter:
         tools = self.tool_functions(agent)
         described = [{"name": n, "description": (f.__doc__ or "").strip()} for n, f in tools.items()]
         name = _model_name(agent.model)
-        run.start(question, described, {"agent": agent.name, "model": name})
+        run.start(question, described, {"framework": self.name, "agent": agent.name, "model": name})
         loop = _Loop(run, tools)
         try:
             model = LoopscopeModel(own_model(agent, answer), run, name, answer)

@@ -14,6 +14,10 @@ _LANGCHAIN: dict[str, str] = {
 
 MESSAGES: dict[str, tuple[str, str]] = {
     **{key: (words, words) for key, words in _LANGCHAIN.items()},
+    "narration.entering.framework": (
+        "> Entering new {framework} run (agent {agent})...",
+        "> 进入新的 {framework} 运行（agent {agent}）...",
+    ),
     "narration.entering.imported": ("> Entering an imported run...", "> 进入一次导入的运行..."),
     "narration.graph_edge.end": (
         "the reply has no tool calls → the edge after the model node goes to END",

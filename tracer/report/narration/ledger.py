@@ -30,6 +30,8 @@ class Ledger:
     model_calls: int = 0
     finish_checks: list[bool] = field(default_factory=list)
     graph_edges: bool = False  # a LangGraph run: its checks are the edge after the model node
+    framework_loop: bool = False  # a framework's loop (LangGraph, the Agents SDK, pydantic-ai): no plan() in it
+    _tools_started: set[str] = field(default_factory=set, repr=False)
     invalid_tools: int = 0
     parse_errors: int = 0
     tool_errors: int = 0
@@ -71,6 +73,10 @@ class Ledger:
             self.summaries += 1
         elif event.kind == "context_trimmed":
             self.trims += 1
+        elif event.kind == "tool_start" and self.framework_loop and event.tool_call_id:
+            self._tools_started.add(event.tool_call_id)  # the Agents SDK and pydantic-ai make no agent_action
+        elif event.kind == "chain_start":
+            self.framework_loop = bool(event.settings.get("graph") or event.settings.get("framework"))
         elif event.kind == "finish_check":
             self.finish_checks.append(event.is_finish)
             self.graph_edges |= event.decided_by == "graph_edge"
@@ -135,12 +141,11 @@ class Ledger:
         return self.degraded.text("en") if self.degraded else ""
 
     def lines(self, lang: str = "en") -> list[str]:
-        if self.graph_edges:  # a LangGraph agent: no plan() and no _perform_agent_action to count
-            edges = ", ".join("END" if c else "tools" for c in self.finish_checks)
-            rows = [
-                say("ledger.graph_edges", lang, checks=edges),
-                _row(say("ledger.model_calls", lang), self.model_calls),
-            ]
+        if self.framework_loop or self.graph_edges:  # no plan() and no _perform_agent_action to count
+            rows = [_row(say("ledger.model_calls", lang), self.model_calls)]
+            if self.graph_edges:  # a LangGraph agent: where the edge after its model node went, each round
+                edges = ", ".join("END" if c else "tools" for c in self.finish_checks)
+                rows.insert(0, say("ledger.graph_edges", lang, checks=edges))
         else:
             checks = ", ".join(str(c) for c in self.finish_checks) or say("ledger.none", lang)
             calculator = say("ledger.model_calls.note", lang) if self.model_calls > self.plan_calls else ""
@@ -151,7 +156,7 @@ class Ledger:
                 _row(say("ledger.model_calls", lang), self.model_calls, calculator),
             ]
         extras = [
-            (self.tool_calls, "tool_calls"),
+            (max(self.tool_calls, len(self._tools_started)), "tool_calls"),
             (self.multi_call_replies, "multi_call_replies"),
             (self.summaries, "summaries"),
             (self.trims, "trims"),

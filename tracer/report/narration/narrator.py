@@ -78,6 +78,12 @@ def _entering(e: ChainStartEvent, lang: str) -> Text:
         return styled("narration.entering.graph", lang, "bold", graph=literal(str(graph), "bold"))
     if e.settings.get("imported"):
         return styled("narration.entering.imported", lang, "bold")
+    framework = e.settings.get("framework")
+    if framework:  # an Agents SDK or pydantic-ai agent: no AgentExecutor chain in it
+        agent = literal(str(e.settings.get("agent") or "?"), "bold")
+        return styled(
+            "narration.entering.framework", lang, "bold", framework=literal(str(framework), "bold"), agent=agent
+        )
     return styled("narration.entering.chain", lang, "bold")
 
 
@@ -137,7 +143,9 @@ class Narrator:
         for tool in e.tools:
             self.colour(tool.name)
         self.say("\n", _entering(e, self.lang))
-        self._imported = bool(e.settings.get("imported"))
+        # An Agents SDK or pydantic-ai run is told as an imported one is: rounds and the calls each reply
+        # asked for, from its model calls and tool runs (it has no AgentExecutor's agent_action steps).
+        self._imported = bool(e.settings.get("imported") or e.settings.get("framework"))
         question = question_of(e.inputs)
         self._question_unsaid = not question
         if question:
