@@ -1,10 +1,15 @@
-"""A LangGraph agent driven live one event at a time: in order, into its tool line by line, on the run's own time."""
+"""A framework's agent driven live one event at a time: in order, into its tool line by line (LangGraph, the Agents
+SDK and pydantic-ai; sync and async tools), on the run's own time."""
 
 from __future__ import annotations
 
 import textwrap
+import threading
 import time
 
+import pytest
+
+from tests.debug.live_framework_agents import cli_live_run, line_of
 from tracer.agents.framework_agent import load_framework_agent
 from tracer.agents.frameworks import RecordedReply, RecordedToolCall, answers_in_order
 from tracer.debug.framework_live import FrameworkLiveRun
@@ -127,3 +132,69 @@ def test_a_recorded_langgraph_run_shows_real_locals_by_re_running_its_graph(caps
         assert store.reenactment.frames_at(last_tool) is not None, store.reenactment.problem
     finally:
         store.reenactment.close()
+
+
+STEPPED = [
+    ("langgraph", "get_weather"),
+    ("openai_agents", "get_weather"),  # a sync tool: the SDK runs it on a worker thread (asyncio.to_thread)
+    ("openai_agents", "get_time"),  # an async tool: on the event loop's thread
+    ("pydantic_ai", "get_weather"),  # a sync tool: on one of anyio's worker threads
+    ("pydantic_ai", "get_time"),
+]
+
+
+@pytest.mark.parametrize(("framework", "tool"), STEPPED)
+def test_s_at_each_frameworks_tool_start_stops_at_every_line_of_the_users_tool_with_its_locals(
+    framework, tool, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    run, source = cli_live_run(tmp_path, framework, tool)
+    kinds, stops = [], []
+    try:
+        while (got := run.pull()) is not None:
+            if isinstance(got, LineStop):
+                stops.append((got.frame.function, got.frame.line, dict(got.frame.locals)))
+                continue
+            kinds.append(got[0].kind)
+            if got[0].kind == "tool_start":
+                assert run.why_not_step_into(got[0]) is None
+                run.step_into(got[0])
+    finally:
+        run.close()
+    assert str(run.outcome) == "the run finished"
+    local = "forecast" if tool == "get_weather" else "zone"
+    body = line_of(source, f"    {local} = ")
+    assert [(f, line) for f, line, _ in stops] == [(tool, body), (tool, body + 1)]
+    assert stops[0][2] == {"city": "'Beijing'"}
+    assert stops[1][2][local] in ("'sunny'", "'UTC+8'")
+    # the lines came between the tool's start and its end, not after the run went on
+    assert kinds[kinds.index("tool_start") + 1] == "tool_end" and kinds[-1] == "chain_end"
+    assert not run.tracing
+
+
+def test_s_at_a_langgraph_tool_that_fails_before_its_body_runs_does_not_hang_the_run(tmp_path, monkeypatch):
+    """An async-only tool under the graph's sync invoke raises before its body: the stepped thread never makes
+    another event, and the graph's own thread, which says the tool failed, must not wait for it for ever."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "async_app.py").write_text(AGENT.replace("def get_weather", "async def get_weather"), encoding="utf-8")
+    agent = load_framework_agent("async_app.py:agent")
+    assert agent is not None
+    run = FrameworkLiveRun(agent, "Weather?", tmp_path / "live.jsonl", answers_in_order(REPLIES[:1] * 2))
+    kinds: list[str] = []
+
+    def drive() -> None:
+        while (got := run.pull()) is not None:
+            if not isinstance(got, LineStop):
+                kinds.append(got[0].kind)
+                if got[0].kind == "tool_start" and "tool_start" not in kinds[:-1]:
+                    run.step_into(got[0])
+
+    driver = threading.Thread(target=drive, daemon=True)
+    driver.start()
+    driver.join(timeout=30)
+    hung = driver.is_alive()
+    run.close()
+    assert not hung, kinds
+    assert "tool_error" in kinds and kinds[-1] == "chain_error"
+    assert "does not support sync invocation" in str(run.outcome)

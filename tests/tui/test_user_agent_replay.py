@@ -25,7 +25,16 @@ async def test_the_variables_pane_shows_the_parallel_loops_real_locals_and_u_wal
         await pilot.press("1")
         await settle(pilot, lambda: "Real locals of the run re-executed" in pane_text(app, "variables-text"))
         shown = pane_text(app, "variables-text")
-        assert "▶ perform_tool_calls()" in shown and "running" in shown
+        # The call stack marks the user's tool (done by now), then the event's frame, which ran on a worker
+        # thread (its locals were not captured): Variables follows the mark.
+        tool = app.session.event().tool
+        assert f"▶ {tool}()" in shown and "not running at this event" in shown
+        await pilot.press("u")
+        await settle(pilot, lambda: "▶ run()" in pane_text(app, "variables-text"))
+        assert "no locals were captured" in pane_text(app, "variables-text")
+        await pilot.press("u", "u")
+        await settle(pilot, lambda: "▶ perform_tool_calls()" in pane_text(app, "variables-text"))
+        assert "running" in pane_text(app, "variables-text")
         await pilot.press("u")
         await settle(pilot, lambda: "▶ _iter_next_step()" in pane_text(app, "variables-text"))
         assert "intermediate_steps" in pane_text(app, "variables-text")

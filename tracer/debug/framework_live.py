@@ -28,12 +28,16 @@ from ..trace.transitions import Trace
 from .live_run import FrameSnapshot, Pulled, _function_snapshot, _snapshot
 from .monitored_call import line_tracer
 from .step_into import FunctionTracer, LineStop, why_not_steppable
+from .worker_adoption import WorkerAdoption, code_of_function
 
 _LOOPSCOPE = str(Path(__file__).resolve().parents[1])  # tracer/: our own frames are not the run's
 _STDLIB = sysconfig.get_paths()["stdlib"]
 # How a callback reaches us (LangChain's callback manager): not the run's own frames.
 _PLUMBING = ("langchain_core/callbacks/",)
 MOST_FRAMES = 40
+# A stepped-into call begins this soon after the run goes on from its tool_start, or never (its tool failed
+# before its body ran): other threads' events wait for it no longer than this.
+START_GRACE = 2.0
 
 
 class _Stopped(BaseException):
@@ -127,6 +131,8 @@ class FrameworkLiveRun:
         self._turn = threading.Condition()
         self._holder: int | None = None
         self._traced: int | None = None
+        self._adoption = WorkerAdoption()  # a sync tool the framework runs on a worker thread is traced there
+        self._armed_until = 0.0
 
     @property
     def trace_path(self) -> Path:
@@ -149,6 +155,7 @@ class FrameworkLiveRun:
     def _drive(self) -> None:
         self._wanted.acquire()
         agent = self.scenario
+        self._adoption.start()
         try:
             agent.adapter.record(
                 agent.agent,
@@ -164,6 +171,7 @@ class FrameworkLiveRun:
             outcome = Message("debugger.run_stopped")
         except Exception as error:  # the agent failed; its chain_error was handed out already
             outcome = Message("debugger.run_raised", {"error": f"{type(error).__name__}: {error}"})
+        self._adoption.stop()
         tracer, self._tracer = self._tracer, None
         if tracer is not None:  # a run stopped inside a traced function leaves no trace function behind
             tracer.uninstall()
@@ -174,7 +182,7 @@ class FrameworkLiveRun:
         """In a thread about to make an event: wait for the turn (see _turn), then take it."""
         me = threading.get_ident()
         with self._turn:
-            while not self._closing and (self._holder not in (None, me) or self._traced not in (None, me)):
+            while not self._closing and (self._holder not in (None, me) or self._stepping_elsewhere(me)):
                 self._turn.wait(0.05)
             if self._closing:
                 raise _Stopped
@@ -184,15 +192,45 @@ class FrameworkLiveRun:
         # In the thread that made the event (the framework's): its frames are the run's real ones.
         if self._closing:
             raise _Stopped
+        me = threading.get_ident()
+        if self._holder != me:  # an adapter whose events all come from its event loop's thread (no turns)
+            with self._turn:
+                while not self._closing and self._stepping_elsewhere(me):
+                    self._turn.wait(0.05)
+            if self._closing:
+                raise _Stopped
         self._end_tracing()  # a traced call has returned by the next event of its thread
         self._handed.put((cast(Event, event), _as_recorded(event, run_frames(caller))))
         self._wait_for_debugger()
         with self._turn:
             if self._tracer is not None:  # `s` at this tool_start: the tool runs next, in this thread
-                self._tracer.install()
+                self._tracer.install()  # (or a worker's: the adoption hook traces it there)
                 self._traced = threading.get_ident()
+                self._armed_until = time.monotonic() + START_GRACE
             self._holder = None
             self._turn.notify_all()
+
+    def _stepping_elsewhere(self, me: int) -> bool:
+        """Whether a stepped-into call on another thread may still stop at a line: an event of thread `me`
+        waits for it, so that after `s` the call's lines come before other events (a parallel call's)."""
+        tracer = self._tracer
+        if tracer is None or tracer.returned:
+            return False
+        runner = self._adoption.thread or self._traced
+        if tracer.frame is not None:
+            return runner is not None and runner != me
+        if time.monotonic() > self._armed_until:  # not begun: the tool failed before its body ran
+            if self._traced not in (None, me):
+                self._give_up()
+            return False
+        return self._traced not in (None, me)
+
+    def _give_up(self) -> None:
+        """The armed call never began: nothing is stepped into (its thread's trace function stays, idle)."""
+        tracer, self._tracer, self._traced = self._tracer, None, None
+        if tracer is not None:
+            tracer.returned = True  # its trace function, still set on that thread, does nothing from now
+        self._adoption.disarm()
 
     def _gate(self, stop: LineStop) -> None:
         self._handed.put(stop)
@@ -233,6 +271,8 @@ class FrameworkLiveRun:
         if tool_start.kind != "tool_start" or callee is None:
             raise ValueError(f"only a tool_start's call can be stepped into, not a {tool_start.kind}'s")
         self._tracer = line_tracer(callee, self._gate, _function_snapshot, mode, lines)
+        function = self._tools.get(getattr(tool_start, "tool", ""))
+        self._adoption.arm(self._tracer, code_of_function(function))
         self.stepped_into = tool_start
 
     def _end_tracing(self) -> None:
@@ -241,12 +281,14 @@ class FrameworkLiveRun:
         if self._traced != threading.get_ident():
             return
         tracer, self._tracer, self._traced = self._tracer, None, None
+        self._adoption.disarm()
         if tracer is not None:  # the tracer may have let go of the thread already, when the call returned
             tracer.uninstall()
 
     def disarm(self) -> None:
         if self.line_stop is None:
             self._tracer = None
+            self._adoption.disarm()
 
     @property
     def armed(self) -> bool:

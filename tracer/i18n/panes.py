@@ -55,6 +55,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{function}() 的真实局部变量，停在第 {line} 行执行之前（实时）；u/d：调用方/被调用方栈帧",
     ),
     "panes.locals_count": ("({count} locals)", "（{count} 个局部变量）"),
+    "panes.frame_not_captured": (
+        "(no locals were captured for this frame at this event)",
+        "（这个事件处没有取下这个栈帧的局部变量）",
+    ),
+    "panes.callee_not_called": (
+        "(not called yet: s steps into {function}() and shows its locals line by line)",
+        "（还没有被调用：按 s 进入 {function}()，逐行显示它的局部变量）",
+    ),
+    "panes.callee_not_running": (
+        "({function}() is not running at this event: it has no locals here)",
+        "（这个事件处 {function}() 没有在运行：这里没有它的局部变量）",
+    ),
     # The Prompt pane (the prompt and the reply are the run's: never translated).
     "panes.indexing_prompt": (
         "Indexing the trace… the prompt appears when it is done.",

@@ -11,6 +11,8 @@ from executor.events import ChainStartEvent, FinishCheckEvent, StepEvent
 
 from ...debug.event_store import ReplayStore
 from ...debug.session import DebugSession, UnreadableEvent
+from ...debug.source_map import FrameLocation
+from ...debug.stack_locals import StackLocals, stack_locals
 from ...i18n import say
 from ...report.text.literal import literal
 from ...trace.index import TraceIndex
@@ -185,33 +187,64 @@ def live_locals(
     frames: tuple[FrameSnapshot, ...], selected: int, live: bool, inside: bool = False, lang: str = "en"
 ) -> VariableTable:
     """The real locals of the selected frame (u/d move it); the other frames are one line each."""
-    if inside:
-        origin = say("panes.locals_inside", lang, function=frames[-1].function, line=frames[-1].line)
-    else:
-        origin = say("panes.locals_live" if live else "panes.locals_replayed", lang)
-    table = VariableTable(Text(origin, style="dim"))
-    chosen_depth = len(frames) - 1 - selected
-    for depth in range(len(frames) - 1, -1, -1):
-        frame = frames[depth]
-        chosen = depth == chosen_depth
+    pairs: StackLocals = [(FrameLocation(f.function, f.file, f.line, True), f) for f in frames]
+    return _frames_table(pairs, len(frames) - 1 - selected, _origin(live, frames[-1] if inside else None, lang), lang)
+
+
+def _origin(live: bool, inside: FrameSnapshot | None, lang: str) -> Text:
+    if inside is not None:
+        return Text(say("panes.locals_inside", lang, function=inside.function, line=inside.line), style="dim")
+    return Text(say("panes.locals_live" if live else "panes.locals_replayed", lang), style="dim")
+
+
+def _frames_table(pairs: StackLocals, chosen: int, origin: Text, lang: str, event: Any = None) -> VariableTable:
+    """Innermost frame first, one line each; the chosen one (the call stack pane's marked one) with its locals."""
+    table = VariableTable(origin)
+    for depth in range(len(pairs) - 1, -1, -1):
+        frame, snapshot = pairs[depth]
+        is_chosen = depth == chosen
+        file, line = (snapshot.file, snapshot.line) if snapshot is not None else (frame.file, frame.line)
+        where = f"{file or '?'}:{line}" if line else file or ""
+        if not is_chosen:
+            count = say("panes.locals_count", lang, count=len(snapshot.locals)) if snapshot is not None else ""
+            where = f"{where}  {count}".rstrip()
         table.add(
-            Text(f"{'▶ ' if chosen else '  '}{frame.function}()", style="bold reverse" if chosen else "bold"),
-            Text(
-                f"{frame.file}:{frame.line}"
-                + ("" if chosen else "  " + say("panes.locals_count", lang, count=len(frame.locals))),
-                style="dim",
-            ),
+            Text(f"{'▶ ' if is_chosen else '  '}{frame.function}()", style="bold reverse" if is_chosen else "bold"),
+            Text(where, style="dim"),
         )
-        if chosen:
-            for name, value in frame.locals:
+        if not is_chosen:
+            continue
+        if snapshot is not None:
+            for name, value in snapshot.locals:
                 table.add(Text(name, style="bold"), clipped(rounded_floats(value), limit=REPR_LIMIT))
+        else:
+            _no_locals_rows(table, frame, event, lang)
     return table
 
 
+def _no_locals_rows(table: VariableTable, frame: FrameLocation, event: Any, lang: str) -> None:
+    """Why the marked frame shows no locals: the user's function not called yet (what it will be given), or
+    a frame whose locals were not captured at this event."""
+    if not frame.callee:
+        table.add("", Text(say("panes.frame_not_captured", lang), style="dim italic"))
+    elif getattr(event, "kind", None) == "tool_start":
+        table.add("", Text(say("panes.callee_not_called", lang, function=frame.function), style="dim italic"))
+        table.add(Text("tool_input", style="bold"), literal(str(getattr(event, "tool_input", ""))))
+    else:
+        table.add("", Text(say("panes.callee_not_running", lang, function=frame.function), style="dim italic"))
+
+
 def variables_text(session: DebugSession, lang: str = "en") -> VariableTable | Text:
+    """The locals of the frame the call stack pane marks (u/d move both); the loop's state rebuilt when no
+    frame's locals were captured."""
+    pairs = stack_locals(session)
+    chosen = len(pairs) - 1 - session.frame_up
+    captured = any(snapshot is not None for _, snapshot in pairs)
+    if 0 <= chosen < len(pairs) and (captured or (session.store.live and pairs[chosen][0].callee)):
+        inside = pairs[chosen][1] if pairs[chosen][0].callee else None
+        origin = _origin(session.store.live, inside, lang)
+        return _frames_table(pairs, chosen, origin, lang, session.event())
     frames = session.real_frames()
-    inside = session.store.function_frame(session.position) if len(session.store) else None
-    if frames:
-        frames = frames + (inside,) if inside is not None else frames
-        return live_locals(frames, session.frame_up, session.store.live, inside is not None, lang)
+    if frames:  # a framework's recorded stack names its steps, not the frames captured: those are shown
+        return live_locals(frames, min(session.frame_up, len(frames) - 1), session.store.live, False, lang)
     return loop_state(session, lang)
