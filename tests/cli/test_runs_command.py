@@ -56,6 +56,7 @@ def test_where_sort_and_by(traces, capsys):
         "tool-error-handled",
         "four-loops-pydantic-ai",  # the four-loops lookup that fails: pydantic-ai's ModelRetry
         "four-loops-loopscope",  # and loopscope's ToolError
+        "four-loops-openai-agents",  # and the Agents SDK's caught exception
         "parallel-tools",
         "tool-error-unhandled",
         "parse-error-off",
