@@ -39,6 +39,7 @@ def test_a_line_now_in_another_function_or_outside_any_is_flagged():
     assert moved_line_warning(source, "plan", 4) is None
     assert moved_line_warning(source, "plan", 5) is None  # inside the call's brackets, still plan's
     assert moved_line_warning(source, "act", 10) is None
-    assert "line 10 is no longer in plan()" in moved_line_warning(source, "plan", 10)
+    assert "line 10 is no longer in plan()" in str(moved_line_warning(source, "plan", 10))
     assert moved_line_warning(source, "act", 1) is not None  # the class line: in no function
-    assert "has no line 99 now" in moved_line_warning(source, "plan", 99)
+    assert "has no line 99 now" in str(moved_line_warning(source, "plan", 99))
+    assert "现在没有第 99 行" in moved_line_warning(source, "plan", 99).text("zh")

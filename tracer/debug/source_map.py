@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from executor.paths import PACKAGE_DIR, PROJECT_ROOT
 
+from ..i18n import Message
 from ..trace.header import TraceHeader
 
 
@@ -23,7 +24,7 @@ class SourceFile:
     path: str
     lines: tuple[str, ...]
     sha256: str
-    problem: str | None = None  # set when the file cannot be read
+    problem: Message | None = None  # set when the file cannot be read: handed up for the pane to say
 
 
 @dataclass(frozen=True)
@@ -67,11 +68,11 @@ def read_source(relative: str) -> SourceFile:
     if installed is not None:  # an installed package's file: shown read-only, as it is on disk
         path = installed
     elif not path.is_relative_to(PROJECT_ROOT):  # a trace names files; it must not open any file at all
-        return SourceFile(relative, (), "", f"source not shown: {relative} is outside {PROJECT_ROOT}")
+        return SourceFile(relative, (), "", Message("panes.source.outside", {"path": relative, "root": PROJECT_ROOT}))
     try:
         data = path.read_bytes()
     except OSError:
-        return SourceFile(relative, (), "", f"source not found: {relative} (it is not under {PROJECT_ROOT})")
+        return SourceFile(relative, (), "", Message("panes.source.missing", {"path": relative, "root": PROJECT_ROOT}))
     text = data.decode("utf-8", errors="replace")
     return SourceFile(relative, tuple(text.splitlines()), hashlib.sha256(data).hexdigest())
 
@@ -97,43 +98,38 @@ def read_user_source(named: str) -> SourceFile:
     """A user's own file that an event's callee names, read (only) to show it: a .py file at the
     path recorded, or, for a trace recorded elsewhere, the file of that name in the working directory."""
     if not named.endswith(".py"):
-        return SourceFile(named, (), "", f"source not shown: {named} is not a Python file")
+        return SourceFile(named, (), "", Message("panes.source.not_python", {"path": named}))
     path = Path(named) if Path(named).is_absolute() else PROJECT_ROOT / named
     if not path.is_file():
         path = Path.cwd() / Path(named).name
     try:
         if path.stat().st_size > USER_SOURCE_LIMIT:
-            return SourceFile(named, (), "", f"source not shown: {named} is larger than 2 MB")
+            return SourceFile(named, (), "", Message("panes.source.too_large", {"path": named}))
         data = path.read_bytes()
     except OSError:
-        return SourceFile(
-            named,
-            (),
-            "",
-            f"source not found: {named} (recorded on another machine? open the debugger from the folder that holds it)",
-        )
+        return SourceFile(named, (), "", Message("panes.source.user_missing", {"path": named}))
     text = data.decode("utf-8", errors="replace")
     return SourceFile(named, tuple(text.splitlines()), hashlib.sha256(data).hexdigest())
 
 
-def hash_warning(source: SourceFile, header: TraceHeader) -> str | None:
+def hash_warning(source: SourceFile, header: TraceHeader) -> Message | None:
     """A warning when the file on disk is not the one that recorded the trace."""
     recorded = header.executor_hashes.get(source.path)
     if source.problem or recorded is None:
         return None
     if recorded != source.sha256:
-        return f"{source.path} changed since this trace was recorded: lines may not match what ran"
+        return Message("panes.source.changed", {"path": source.path})
     return None
 
 
-def moved_line_warning(source: SourceFile, function: str, line: int) -> str | None:
+def moved_line_warning(source: SourceFile, function: str, line: int) -> Message | None:
     """A warning when a recorded line is not inside the function that emitted it: the code moved since
     the recording. The innermost `def` above the line, by indentation, is the function holding it; a
     text scan, not a parse, since it runs on every move the debugger makes."""
     if source.problem or line <= 0:
         return None
     if line > len(source.lines):
-        return f"{source.path} changed since this trace was recorded: it has no line {line} now"
+        return Message("panes.source.no_line", {"path": source.path, "line": line})
     text = source.lines[line - 1]
     depth = len(text) - len(text.lstrip())
     for above in reversed(source.lines[: line - 1]):
@@ -146,10 +142,7 @@ def moved_line_warning(source: SourceFile, function: str, line: int) -> str | No
             break
         if stripped and not stripped.startswith(("#", "@", ")", "]", "}")):  # a block opener, not a closing bracket
             depth = min(depth, indent)
-    return (
-        f"{source.path} changed since this trace was recorded: line {line} is no longer in {function}(), "
-        "so the line shown may not be what ran"
-    )
+    return Message("panes.source.moved", {"path": source.path, "line": line, "function": function})
 
 
 @dataclass(frozen=True)

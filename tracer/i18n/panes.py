@@ -38,6 +38,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(the edge after the model node, event {seq})",
         "（模型节点之后的边，事件 {seq}）",
     ),
+    "panes.source.outside": ("source not shown: {path} is outside {root}", "不显示源码：{path} 在 {root} 之外"),
+    "panes.source.missing": (
+        "source not found: {path} (it is not under {root})",
+        "找不到源码：{path}（不在 {root} 之下）",
+    ),
+    "panes.source.not_python": ("source not shown: {path} is not a Python file", "不显示源码：{path} 不是 Python 文件"),
+    "panes.source.too_large": ("source not shown: {path} is larger than 2 MB", "不显示源码：{path} 大于 2 MB"),
+    "panes.source.user_missing": (
+        "source not found: {path} (recorded on another machine? open the debugger from the folder that holds it)",
+        "找不到源码：{path}（在别的机器上录制的？请在包含它的文件夹里打开调试器）",
+    ),
+    "panes.source.changed": (
+        "{path} changed since this trace was recorded: lines may not match what ran",
+        "{path} 在录制这个 trace 之后改过了：显示的行可能不是当时运行的",
+    ),
+    "panes.source.no_line": (
+        "{path} changed since this trace was recorded: it has no line {line} now",
+        "{path} 在录制这个 trace 之后改过了：现在没有第 {line} 行",
+    ),
+    "panes.source.moved": (
+        "{path} changed since this trace was recorded: line {line} is no longer in {function}(), "
+        "so the line shown may not be what ran",
+        "{path} 在录制这个 trace 之后改过了：第 {line} 行已不在 {function}() 里，显示的行可能不是当时运行的",
+    ),
+    "panes.source.framework_step": (
+        "{function}: a step inside {framework}'s own loop, not a line of your code; "
+        "at a tool's events this pane shows your tool",
+        "{function}：{framework} 自己循环里的一步，不是你代码里的一行；到了工具的事件，这个窗格会显示你的工具",
+    ),
     "panes.no_chain_start": ("(no chain_start yet)", "（还没有 chain_start）"),
     "panes.earlier": ("… {count} earlier", "… 更早的 {count} 个"),
     "panes.no_observation": ("(none: {kind})", "（没有：{kind}）"),

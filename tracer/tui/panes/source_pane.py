@@ -50,8 +50,19 @@ class SourcePane(Vertical):
             self.view.show(None, None, {}, unknown)
             self.border_title, self.warning.display = say("panes.source", self.lang), False
             return
+        if frame.file.startswith("(") and frame.file.endswith(")"):  # a framework's step: "(openai-agents)"
+            framework = getattr(session.store.header, "framework", None) or frame.file[1:-1]
+            self.view.show(
+                None,
+                None,
+                {},
+                say("panes.source.framework_step", self.lang, function=frame.function, framework=framework),
+            )
+            self.border_title, self.warning.display = literal(f"{frame.function}() · {framework}"), False
+            return
         source = read_user_source(frame.file) if frame.callee else read_source(frame.file)
-        self.view.show(source, frame.line, session.breakpoints.lines_in(frame.file), source.problem or "")
+        said = source.problem.text(self.lang) if source.problem else ""
+        self.view.show(source, frame.line, session.breakpoints.lines_in(frame.file), said)
         if frame.callee and session.store.function_frame(session.position) is not None:
             inferred = "panes.source_paused"
         elif frame.callee:
@@ -66,7 +77,7 @@ class SourcePane(Vertical):
         problem = hash_warning(source, session.store.header) or (
             moved_line_warning(source, frame.function, line) if frame.exact and not frame.callee and line else None
         )
-        self.warning.update(literal(f"⚠ {problem}" if problem else ""))
+        self.warning.update(literal(f"⚠ {problem.text(self.lang)}" if problem else ""))
         self.warning.display = problem is not None
 
     def _show_stop(self, session: DebugSession) -> str | None:
