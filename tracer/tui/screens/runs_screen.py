@@ -69,8 +69,8 @@ class RunsScreen(Screen[None]):
     """Rows are the listing's, in `order`; `condition` (F) and `search` (/) narrow and find among them."""
 
     BINDINGS = [
-        Binding("space", "mark", "mark (two for D)", id="runs-mark"),
-        Binding("D", "diff", "diff the marked runs", id="runs-diff"),
+        Binding("space", "mark", "mark", id="runs-mark"),
+        Binding("D", "diff", "diff the last two marked", id="runs-diff"),
         Binding("t", "tests", "write regression tests", id="runs-tests"),
         Binding("F", "filter", "filter", id="runs-filter"),
         Binding("escape", "clear_filter", "clear the filter", show=False, id="runs-clear-filter"),
