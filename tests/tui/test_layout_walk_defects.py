@@ -3,6 +3,12 @@ split across lines at 80x24, a cut tab name, and a waterfall label read twice.""
 
 from __future__ import annotations
 
+import re
+from itertools import pairwise
+
+import pytest
+from textual.geometry import Region
+
 from tests.helpers.pilot_helpers import settle
 from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.tutorials import tutorial_session
@@ -102,3 +108,40 @@ async def test_each_bar_of_the_retries_lane_has_one_label():
             # A label never runs into the next bar's mark: a bar cell or a blank comes first.
             assert all(waits[at - 1] in "█▓ " for at in range(10, len(waits)) if waits[at] == "✗"), waits
         app = DebuggerApp(tutorial_session("tool-error", 2, "en"))
+
+
+def split_tokens(lines: list[str], plain: str) -> list[str]:
+    """Latin tokens (a name, a file:line, `line=[FILE:]N`) that a line's end splits: the last token of a
+    line and the first of the next stand side by side, with no space, in the unwrapped text."""
+    found = []
+    for line, after in pairwise(lines):
+        head, tail = line.rstrip().split(" ")[-1], after.lstrip().split(" ")[0]
+        latin = re.compile(r"[!-~]+")  # printable ASCII, no space: a CJK character ends a token
+        end, start = latin.search(head[::-1]), latin.match(tail)
+        if head and tail and end and end.start() == 0 and start:
+            joined = head[len(head) - end.end() :] + start.group()
+            whole = re.search(rf"(?<![!-~]){re.escape(joined)}(?![!-~])", plain)  # a token of its own there
+            if whole and len(joined) < 40:
+                found.append(f"{head[len(head) - end.end() :]}|{start.group()}")
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_help_splits_no_name_or_file_line_at_80x24(lang):
+    app = DebuggerApp(tutorial_session("rose-pricing", 0, lang))
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
+        body = app.screen.query_one("#help Static")
+        lines = [strip.text.rstrip() for strip in body.render_lines(Region(0, 0, body.size.width, body.size.height))]
+        assert any("agent_executor.py:" in line for line in lines)
+        assert split_tokens(lines, app.screen.plain) == []
+
+
+def test_the_split_check_finds_a_split_file_line():
+    plain = "写 line=executor/agent_executor.py:224 这一行"
+    assert split_tokens(["写 line=executor/agent_executor.", "py:224 这一行"], plain) == [
+        "line=executor/agent_executor.|py:224"
+    ]
+    assert split_tokens(["写 line=executor/agent_executor.py:224", "这一行"], plain) == []
