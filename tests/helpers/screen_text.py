@@ -30,23 +30,36 @@ SHARED_WORDS |= {"diff", "method", "depth", "breakpoints", "line", "file", "fram
 SHARED_WORDS |= {"TRACE", "KIND", "NAME", "FILE", "CONDITION", "Python", "JSON", "LangChain", "ReAct", "id"}
 
 
+def _spans_left(x: int, right: int, covers: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of columns [x, right) that none of the `covers` ([start, end) columns) hides."""
+    spans = [(x, right)]
+    for start, end in covers:
+        spans = [part for a, b in spans for part in ((a, min(b, start)), (max(a, end), b)) if part[0] < part[1]]
+    return spans
+
+
 def screen_rows(app, without: tuple[type[Widget], ...] = ()) -> list[str]:
-    """The screen, one string per row, with the widgets of the `without` types blanked out."""
+    """The screen, one string per row, with the widgets of the `without` types blanked out (also those of
+    the screen under a dialog, where they show beside it)."""
     screen = app.screen
     strips = screen._compositor.render_strips()
     width = screen.size.width
+    dialogs = [child.region for child in screen.children if child.display and child.region.area]
     blanks = [
-        widget.region
+        (widget.region, shown is not screen)
+        for shown in app.screen_stack
         for kind in without
-        for widget in screen.query(kind)
+        for widget in shown.query(kind)
         if widget.display and widget.region.area and widget.visible
     ]
     rows = []
     for y, strip in enumerate(strips):
-        for region in blanks:
+        for region, under in blanks:
             if region.y <= y < region.bottom:
-                left, right = strip.crop(0, region.x), strip.crop(region.right, width)
-                strip = Strip.join([left, Strip.blank(region.width), right])
+                covers = [(d.x, d.right) for d in dialogs if under and d.y <= y < d.bottom]
+                for x, right in _spans_left(region.x, region.right, covers):
+                    left, rest = strip.crop(0, x), strip.crop(right, width)
+                    strip = Strip.join([left, Strip.blank(right - x), rest])
         rows.append(strip.text)
     return rows
 

@@ -94,6 +94,6 @@ async def test_a_users_mcp_agent_from_record_to_debugger_with_the_server_gone(pr
         app.screen.refresh_panes()
         await settle(pilot)
         row = "".join(s.text for s in app.screen.query_one(EventTimeline).render_line(result.seq - 2))
-        assert "tool_start   MCP search" in row
+        assert "tool_start MCP search" in row
         assert "JSON-RPC answer to #3: isError false" in detail_text(result).plain
     assert no_server(project)

@@ -147,8 +147,10 @@ async def test_b_toggles_a_line_breakpoint_shown_in_timeline_source_and_list(ros
         line = app.session.event().source.line
         assert bp.spec == f"line=executor/agent_executor.py:{line}"
         timeline = app.screen.query_one(EventTimeline)
-        marked = [y for y in range(23) if timeline.render_line(y).text[1] == "●"]
-        assert marked == [7, 17, 21]  # every event from that line
+        marked = [y for y in range(23) if timeline.render_line(y).text[0] == "●"]
+        assert marked == [17, 21]  # every event from that line; the current one's ▶ turns red
+        here = next(segment for segment in timeline.render_line(7) if segment.text == "▶")
+        assert here.style is not None and here.style.color is not None and here.style.color.name == "red"
         await press(pilot, "4")
         assert "hits 0" in str(app.screen.query_one(BreakpointsPane).render())
         await press(pilot, "g", "c")

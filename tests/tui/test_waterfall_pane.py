@@ -134,9 +134,10 @@ def test_a_name_too_long_for_its_bar_is_written_whole_after_it_where_there_is_ro
     assert row.startswith("█" * 10 + " get_weather call_bj")
     # A name that fits stays inside its bar.
     assert one_bar_row(3.0, "short").startswith("█short███")
-    # No room after it (the next bar starts at once): clipped inside, as before, never drawn over the next bar.
+    # No room after it (the next bar starts at once): its last words inside (the call id tells the bars
+    # apart; "get_weath" was half a word), never drawn over the next bar nor touching it.
     crowded = one_bar_row(1.0, "get_weather call_bj", then=1.2)
-    assert crowded.startswith("█get_weath █next") and "call_bj" not in crowded
+    assert crowded.startswith("█call_bj██ █next") and "get_weath" not in crowded
     # The time cursor's ┊ in the empty cells does not push the name back into its bar (the axis's ▼ has the time).
     assert one_bar_row(1.0, "get_weather call_bj", cursor=15).startswith("█" * 10 + " get_weather call_bj")
     assert one_bar_row(1.0, "x", cursor=40)[40] == "┊"

@@ -59,6 +59,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "boxes.playground.recorded": ("recorded reply", "录下的回复"),
     "boxes.playground.new": ("new reply", "新回复"),
     "boxes.playground.new_by": ("new reply · {by} · {seconds}s", "新回复 · {by} · {seconds} 秒"),
+    # Who answered when the prompt was sent unchanged with no model named (models/playground.py's REPLAYED).
+    "boxes.playground.replayed": ("the recording", "录下的回复"),
     "boxes.playground.ask_again": ("ctrl+s asks again", "ctrl+s 再问一次"),
     "boxes.playground.empty": ("(empty)", "（空）"),
     "boxes.playground.diff": ("── diff against the recorded reply ──", "── 和录下的回复对比 ──"),

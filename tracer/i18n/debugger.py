@@ -10,9 +10,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "debugger.motion.next.back": ("next backwards", "下一步（向后）"),
     "debugger.motion.out.back": ("step out backwards", "跳出（向后）"),
     "debugger.motion.continue.back": ("continue backwards", "继续（向后）"),
-    "debugger.opening": (
-        "S N R C: the same motions backwards · ? lists every key",
-        "S N R C：同样的移动，向后 · ? 列出所有按键",
+    "debugger.opening": (  # no-break spaces: the four keys are one word a wrapped line never splits
+        "S\u00a0N\u00a0R\u00a0C: the same motions backwards · ? lists every key",
+        "S\u00a0N\u00a0R\u00a0C：同样的移动，向后 · ? 列出所有按键",
     ),
     # Where a motion landed (DebugSession.land).
     "debugger.landed": ("{motion} → event {seq}", "{motion} → 事件 {seq}"),

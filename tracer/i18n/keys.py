@@ -105,4 +105,5 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Keys named by a word.
     "keys.name.space": ("space", "空格"),
     "keys.name.backspace": ("backspace", "退格"),
+    "keys.name.click": ("click", "点击"),  # the help's mouse line (keys.click)
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.widgets import TabbedContent, TabPane
 
@@ -27,6 +28,7 @@ class InspectorTabs(TabbedContent):
         self.prompt = PromptPane(lang, id="prompt-pane")
         self.detail = TextPane(lang=lang, id="detail-text")
         self.breakpoints = BreakpointsPane(session.breakpoints, id="breakpoints-list")
+        self.labels: list[str] = []  # the tabs' names, once composed
 
     def compose(self) -> ComposeResult:
         panes = [
@@ -36,9 +38,17 @@ class InspectorTabs(TabbedContent):
             ("detail", self.detail),
             ("breakpoints", self.breakpoints),
         ]
-        for name, body in panes[0 if self.session.stops else 1 :]:  # narration only in tutorials
-            self.compose_add_child(TabPane(say(f"panes.{name}", self.lang), body, id=name))
+        shown = panes[0 if self.session.stops else 1 :]  # narration only in tutorials
+        self.labels = [say(f"panes.{name}", self.lang) for name, _ in shown]
+        for (name, body), label in zip(shown, self.labels, strict=True):
+            self.compose_add_child(TabPane(label, body, id=name))
         yield from super().compose()
+
+    def on_resize(self) -> None:
+        # A tab's name is never cut: when the names with their usual two spaces between them do not fit
+        # (English, a tutorial's five tabs, 80 columns), one space between them (debugger.tcss).
+        wanted = sum(cell_len(label) + 2 for label in self.labels)
+        self.set_class(wanted > self.size.width, "-tight")
 
     def show(self, name: str | None = None) -> None:
         """Draw the tab `name` (the one shown when None) from the session."""

@@ -170,12 +170,15 @@ class SourceView(ScrollView, can_focus=True):
         return strip
 
     def _gutter(self, number: int, count: int) -> Text:
+        # One mark column, not two: the loop file's 72-column lines need the pane's width. The current
+        # line's ▶ turns red when a breakpoint is on it too (its background already says "current").
         digits = len(str(count))
         enabled = self.breakpoint_lines.get(number)
-        mark = "●" if enabled else "○" if enabled is False else " "
         row = Text(no_wrap=True)
-        row.append("▶" if number == self.current_line else " ", style="bold green")
-        row.append(mark, style="bold red")
+        if number == self.current_line:
+            row.append("▶", style="bold red" if enabled is not None else "bold green")
+        else:
+            row.append("●" if enabled else "○" if enabled is False else " ", style="bold red")
         row.append(f"{number:>{digits}} ", style="dim")
         return row
 

@@ -19,20 +19,32 @@ from ...report.text.literal import literal
 from ..views.event_summary import KIND_WIDTH, kind_style, summary_text
 from ..views.lanes import LaneMap
 from ..views.mcp_view import MCP_STYLE, TOOL_KINDS, mcp_tool_names
+from ..views.word_cut import fit
 
 CURRENT = Style(bgcolor="grey30", bold=True)
 MAX_INDENT = 5
-INDENT_FROM, PAD_FROM, TIME_FROM, NARROW_FROM = 70, 40, 42, 60  # pane widths (columns)
+# Pane widths (columns): 37 is the timeline's at 120x40 (its scrollbar shown), beside a Source pane
+# wide enough for the loop file's 72-column lines; the elapsed time stays, the kind padding goes.
+INDENT_FROM, PAD_FROM, TIME_FROM, NARROW_FROM = 70, 42, 36, 60
 SHORT_KIND_WIDTH = 12  # fits all but the longest kinds, which then push their summary along
 DRAWN_ROWS_KEPT = 1_000  # rows drawn since the events, breakpoints or filter last changed (see render_line)
 
 
-def time_cell(event, width: int) -> Text:
-    """The elapsed time `t` since chain_start (waits and slow calls show as jumps), on wide enough panes."""
+def time_cell(event, width: int, digits: int = 5) -> Text:
+    """The elapsed time `t` since chain_start (waits and slow calls show as jumps), on wide enough panes,
+    in `digits` columns (the run's last time's: a run of seconds does not keep a column for minutes)."""
     if width < TIME_FROM:
         return Text()
     t = getattr(event, "t", None)
-    return Text(f"{t:>5.2f}s " if t is not None and t < 100 else f"{t or 0:>5.0f}s ", style="dim")
+    return Text(f"{t:>{digits}.2f}s " if t is not None and t < 100 else f"{t or 0:>{digits}.0f}s ", style="dim")
+
+
+def time_digits(last_t: float | None) -> int:
+    """Columns for the times of a run whose last event is at `last_t`: 4 for a run of seconds (0.03),
+    5 past ten seconds (12.50, and 99.99 before 1234 in a longer run), more for a run of hours."""
+    if last_t is None or last_t < 0 or last_t >= 10:
+        return max(5, len(f"{last_t or 0:.0f}"))
+    return 4
 
 
 class EventTimeline(ScrollView, can_focus=True):
@@ -60,6 +72,8 @@ class EventTimeline(ScrollView, can_focus=True):
         self._mcp_tools: frozenset[str] | None = None  # the run's tools from MCP servers, read from chain_start
         self._drawn: dict[tuple, Strip] = {}
         self.hidden_from: int | None = None  # rows from here on show only their number (predict)
+        # The iteration and time columns' digits: set from the run's last event by grow().
+        self._round_digits, self._time_digits = 2, 5
 
     def on_mount(self) -> None:
         self.grow()
@@ -86,6 +100,11 @@ class EventTimeline(ScrollView, can_focus=True):
         self._drawn.clear()
         self.border_subtitle = literal(self._filter_note())
         self._lanes = LaneMap(self.session.event, len(self.session))  # a live run's stretch may have grown
+        last = self._iteration_of(len(self.session) - 1)
+        self._round_digits = len(str(max(last or 0, 0)))
+        self._time_digits = (
+            time_digits(getattr(self.session.event(len(self.session) - 1), "t", None)) if len(self.session) else 5
+        )
         self.refresh()
 
     def _filter_note(self) -> str:
@@ -169,7 +188,7 @@ class EventTimeline(ScrollView, can_focus=True):
         key = (position, current, marked, width, self.rich_style)
         strip = self._drawn.get(key)
         if strip is None:
-            row = self._row(position, marked)
+            row = self._row(position, marked, width)
             if current:
                 row.stylize(CURRENT)
             segments = list(row.render(self.app.console))
@@ -179,37 +198,40 @@ class EventTimeline(ScrollView, can_focus=True):
             self._drawn[key] = strip
         return strip
 
-    def _row(self, position: int, marked: bool) -> Text:
+    def _row(self, position: int, marked: bool, width: int) -> Text:
         session = self.session
         event = session.event(position)
         # Narrower panes first drop the depth indent, then the kind padding, to keep the summary.
-        width = self.scrollable_content_region.width
         indent = width >= INDENT_FROM
         pad = KIND_WIDTH if indent else SHORT_KIND_WIDTH if width >= PAD_FROM else 0
         digits = len(str(max(len(session) - 1, 0)))
         row = Text(no_wrap=True, overflow="ellipsis")
-        row.append("▶" if position == session.position else " ", style="bold")
-        row.append("●" if marked else " ", style="bold red")
+        # One mark column: ▶ the current event (red when a breakpoint matches it too), ● a match.
+        if position == session.position:
+            row.append("▶", style="bold red" if marked else "bold")
+        else:
+            row.append("●" if marked else " ", style="bold red")
         row.append(f"{position:>{digits}}", style="dim")
         if self.hidden_from is not None and position >= self.hidden_from:
             return row.append("     ?", style="dim")
         row.append_text(self._iteration_cell(position, event, self._row_of(position)))
         # Concurrent tool calls, one column per tool_call_id; the kind still follows on a narrow pane.
         row.append_text(self._lanes.cell(position, event, narrow=width < NARROW_FROM))
-        row.append_text(time_cell(event, width))
+        row.append_text(time_cell(event, width, self._time_digits))
         if indent:
             # Indent by call depth below _call, so nested calls (the calculator's model) stand out.
             row.append(" " * min(max(len(event.frames) - 2, 0), MAX_INDENT))
         if isinstance(event, UnreadableEvent):
             row.append(say("panes.unreadable", self.lang) + " ", style="bold red")
             row.append_text(literal(event.problem))
-            return row
+            return fit(row, width)
         row.append(f"{event.kind:<{pad}} ", style=kind_style(event.kind, event))
         row.append_text(self._lanes.label(position, event, narrow=width < NARROW_FROM))
         if event.kind in TOOL_KINDS and getattr(event, "tool", None) in self._mcp_tool_names():
             row.append("MCP ", style=MCP_STYLE)  # this tool runs on a server, its calls are JSON-RPC
+        start = len(row.plain)
         row.append_text(summary_text(event, narrow=width < NARROW_FROM, lang=self.lang))
-        return row
+        return fit(row, width, start)  # a summary too long ends on a word's edge, not half a word
 
     def _mcp_tool_names(self) -> frozenset[str]:
         if self._mcp_tools is None:
@@ -223,14 +245,14 @@ class EventTimeline(ScrollView, can_focus=True):
         iteration = event.iteration
         before = self._iteration_of(self._position_at(row - 1))
         after = self._iteration_of(self._position_at(row + 1))
-        # Two digits and a space: round 14 reads "┌14 llm_start", never "┌14llm_start".
+        # As many digits as the run's last round has, and a space: round 14 reads "┌14 llm_start",
+        # never "┌14llm_start"; a run of fewer than 10 rounds gives that column to the summary.
+        digits = self._round_digits
         if iteration == 0:
-            return Text("     ", style="dim")
+            return Text(" " * (digits + 3), style="dim")
         if before != iteration:
-            return Text(f" ┌{iteration:<2} ", style="bold")
-        if after != iteration:
-            return Text(" └   ", style="dim")
-        return Text(" │   ", style="dim")
+            return Text(f" ┌{iteration:<{digits}} ", style="bold")
+        return Text(f" {'└' if after != iteration else '│'}{' ' * digits} ", style="dim")
 
     def _iteration_of(self, position: int | None) -> int | None:
         if position is None or not 0 <= position < len(self.session):

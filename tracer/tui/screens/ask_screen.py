@@ -9,10 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from ...i18n import Message
 from ..chrome import app_language
+from ..panes.wrapped_static import WrappedStatic
 
 Check = Callable[[str], "str | Message | None"]  # returns an error message, or None when the answer is fine
 
@@ -32,9 +33,11 @@ class AskScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         self.lang = app_language(self.app)
         with Vertical(id="ask"):
-            yield Static(Text(self._said(self.question), style="bold"), id="ask-question")
+            # Wrapped between Chinese characters, never inside a word: Rich alone reads a Chinese sentence
+            # as one long word and cuts it anywhere ("line=[F" / "ILE:]N").
+            yield WrappedStatic(Text(self._said(self.question), style="bold"), id="ask-question")
             yield Input(value=self.value, id="ask-input")
-            yield Static(Text(self._said(self.hint), style="dim"), id="ask-hint")
+            yield WrappedStatic(Text(self._said(self.hint), style="dim"), id="ask-hint")
 
     def _said(self, words: str | Message) -> str:
         return words.text(self.lang) if isinstance(words, Message) else words
@@ -43,7 +46,7 @@ class AskScreen(ModalScreen[str | None]):
         answer = event.value.strip()
         problem = self.check(answer) if self.check else None
         if problem:
-            self.query_one("#ask-hint", Static).update(Text(self._said(problem), style="bold red"))
+            self.query_one("#ask-hint", WrappedStatic).update(Text(self._said(problem), style="bold red"))
             return
         self.dismiss(answer)
 

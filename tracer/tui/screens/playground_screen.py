@@ -53,8 +53,8 @@ class PlaygroundScreen(ModalScreen[str | None]):
             yield Static(literal(say("boxes.playground.question", self.lang, **asked)), id="playground-question")
             yield TextArea(self.prompt, soft_wrap=True, id="playground-prompt")
             with Horizontal(id="playground-replies"):
-                yield TextPane(id="playground-recorded")
-                yield TextPane(id="playground-new")
+                yield TextPane(lang=self.lang, id="playground-recorded")  # its "↓ more" hint speaks too
+                yield TextPane(lang=self.lang, id="playground-new")
             yield Static(Text(say("boxes.playground.keys", self.lang), style="dim"), id="playground-hint")
 
     def on_mount(self) -> None:
@@ -103,7 +103,8 @@ class PlaygroundScreen(ModalScreen[str | None]):
         self.rerun = rerun
         diff = rerun.reply_diff()
         pane = self.query_one("#playground-new", TextPane)
-        answered = {"by": rerun.answered_by, "seconds": f"{rerun.seconds:.2f}"}
+        by = say("boxes.playground.replayed", self.lang) if rerun.replayed else rerun.answered_by
+        answered = {"by": by, "seconds": f"{rerun.seconds:.2f}"}
         pane.border_title = scrub(say("boxes.playground.new_by", self.lang, **answered))
         pane.show(reply_text(rerun.reply, diff, self.lang))
         pane.focus()  # out of the editor, so `f` forks (tab goes back to the prompt)

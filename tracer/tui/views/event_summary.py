@@ -206,9 +206,13 @@ def _tool_calls(event: LLMEndEvent, lang: str = "en") -> str:
     return say("events.tool_call" if len(calls) == 1 else "events.tool_calls", lang, count=len(calls), listed=listed)
 
 
-# In a narrow timeline the deciding value must come before a long tool name (tool_start names it).
+# In a narrow timeline the deciding value must come before a long tool name (tool_start names it),
+# and an MCP request's id (what its result's "← #3" answers) before the method every call shares.
 NARROW_SUMMARIES: dict[str, Callable[[Any, str], str]] = {
     "tool_end": lambda e, lang: f"→ {first_line(e.observation)} · {e.tool}",
+    "mcp_request": lambda e, lang: mcp_summary(e, lang).replace(
+        f"→ {e.method} #{e.request_id}", f"→ #{e.request_id} {e.method}", 1
+    ),
 }
 
 

@@ -11,6 +11,7 @@ from rich.text import Text
 from ...report.text.literal import literal
 from ...report.waterfall.cells import LaneCells, Window, seconds, tick_step
 from ...report.waterfall.picture import CATEGORY_OF, COLOURS, ERROR, FALLBACK, TRIM, Waterfall
+from .word_cut import fit
 
 LABEL_WIDTH = 9  # "tool 3+  "
 POINT_GLYPHS = {FALLBACK: "◆", TRIM: "✂", ERROR: "✗"}
@@ -53,6 +54,30 @@ def _blank(glyphs: list[tuple[str, Style | None]], start: int, end: int) -> bool
     return end <= len(glyphs) and all(glyph in " ┊" for glyph, _style in glyphs[start:end])
 
 
+def _room(glyphs: list[tuple[str, Style | None]], start: int, end: int) -> int:
+    """The bar cells from `start` a name may cover: up to the first that is not the bar's (another
+    bar's ✗ where the two touch), less one when something shows right after, so that names and
+    marks never run together ("✗tool SupplierQuot✗tool SupplierQuote attempt 2")."""
+    at = start
+    while at < min(end, len(glyphs)) and glyphs[at][0] in "█▓":
+        at += 1
+    followed = at < len(glyphs) and glyphs[at][0] not in " ┊"
+    return max(at - start - (1 if followed else 0), 0)
+
+
+def _label(name: str, room: int) -> str:
+    """A bar's name in `room` cells: whole; else its last words, which tell the bars of a lane apart
+    (the attempt, the call id); else cut on a word's edge with …; else none (one label per bar)."""
+    if cell_len(name) <= room:
+        return name
+    words = name.split(" ")
+    for first in range(1, len(words)):
+        tail = " ".join(words[first:])
+        if cell_len(tail) <= room:
+            return tail
+    return fit(Text(name), room).plain if room >= 4 else ""
+
+
 def lane_row(waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | None, current: int | None) -> Text:
     """A lane: its name, then each cell: █ in a bar's colour (▓ the current event's bar), ▒ where several
     bars share a cell, ✗ where one failed, the marks of points (◆ fallback, ✂ trim, ✗ error), ┊ at the
@@ -87,12 +112,11 @@ def lane_row(waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | No
                     break
                 glyphs[after + offset] = (char, outside)
             continue
-        for offset, char in enumerate(name[: width - 1]):
+        for offset, char in enumerate(_label(name, _room(glyphs, first + 1, first + width))):
             at = first + 1 + offset
             if cell_len(char) != 1:  # a wide (CJK) character would push the cells after it along
                 break
-            if at < len(glyphs) and glyphs[at][0] in "█▓":
-                glyphs[at] = (char, label)
+            glyphs[at] = (char, label)
     for glyph, shown in glyphs:
         row.append(glyph, shown)
     return row
