@@ -213,7 +213,7 @@ def test_the_source_pane_only_reads_files_of_the_project():
 
     assert read_source("executor/agent_executor.py").lines
     outside = read_source("../../../../etc/passwd")
-    assert outside.lines == () and "is outside" in outside.problem
+    assert outside.lines == () and "is outside" in str(outside.problem)
 
 
 async def test_a_trace_killed_between_events_opens_as_interrupted(rose, tmp_path):

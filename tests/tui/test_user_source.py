@@ -54,7 +54,9 @@ def test_the_stack_ends_in_the_users_function_below_the_executor_frames(florist_
 def test_a_user_file_is_read_only_when_it_is_python(tmp_path):
     secret = tmp_path / "secrets.txt"
     secret.write_text("password")
-    assert read_user_source(str(secret)).lines == () and "not a Python file" in read_user_source(str(secret)).problem
+    assert read_user_source(str(secret)).lines == () and "not a Python file" in str(
+        read_user_source(str(secret)).problem
+    )
 
 
 async def test_the_source_pane_shows_the_users_tool_at_its_tool_start(florist_trace):

@@ -64,13 +64,16 @@ class StackLines:
         function, file, where, note, exact = row
         chosen = depth == self.selected
         arrow = bool(note)
+        # What the note needs ("  ← this event"): the row's alignment, then its name's end give way for it
+        # before the words do; only a pane too narrow for even a short name keeps the bare arrow.
+        need = 4 + cell_len(note) if note else 0
         fixed = 2 + pad + 2 + cell_len(where)
-        if fixed + 3 * arrow > width:  # narrower than the names: the alignment gives way first
-            pad = max(cell_len(function), pad - (fixed + 3 * arrow - width))
+        if fixed + need > width:  # narrower than the names: the alignment gives way first
+            pad = max(cell_len(function), pad - (fixed + need - width))
             fixed = 2 + pad + 2 + cell_len(where)
-        if fixed + 3 * arrow > width and cell_len(function) > 4:  # then the name's end, never the line number
-            pad = max(4, pad - (fixed + 3 * arrow - width))
-            function = function[: pad - 1] + "…"
+        if fixed + need > width and cell_len(function) > 4:  # then the name's end, never the line number
+            pad = max(4, pad - (fixed + need - width))
+            function = function[: pad - 1] + "…" if cell_len(function) > pad else function
             fixed = 2 + pad + 2 + cell_len(where)
         room = width - fixed
         if note and room < 4 + cell_len(note):
