@@ -18,6 +18,8 @@ from typing import Any, Protocol
 
 from executor.events import EventBase, LLMEndEvent
 
+from ..extras import MissingExtra
+
 GROUP = "loopscope.frameworks"
 
 
@@ -102,7 +104,10 @@ def adapter_for(agent: Any) -> FrameworkAdapter | None:
     if package is None:
         return None
     module, _, attr = _registered()[package].partition(":")
-    adapter: FrameworkAdapter = getattr(importlib.import_module(module), attr)
+    try:
+        adapter: FrameworkAdapter = getattr(importlib.import_module(module), attr)
+    except ImportError as error:  # the adapter's extra is missing: its own words name the extra to install
+        raise MissingExtra(str(error), name=error.name) from None
     return adapter
 
 

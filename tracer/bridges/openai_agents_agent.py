@@ -9,8 +9,6 @@ while loopscope records (RunConfig.tracing_disabled: nothing is exported to Open
 
 from __future__ import annotations
 
-import asyncio
-import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import ExitStack, contextmanager
@@ -31,6 +29,7 @@ from executor.events import (
 from executor.models.messages import render_messages
 
 from ..agents.frameworks import Answerer, RecordedReply
+from .async_run import run_to_end
 
 try:
     from agents import Agent, FunctionTool, Handoff, RunConfig, RunHooks, Runner, ToolErrorFormatterArgs
@@ -276,29 +275,6 @@ def models_recorded(agent: Any, run: FrameworkRun, answer: Answerer | None) -> I
     finally:
         for each, own in swapped:
             each.model = own
-
-
-def run_to_end(coroutine: Coroutine[Any, Any, Any]) -> Any:
-    """Run the SDK's coroutine: in this thread, or (when an event loop already runs here, as in a notebook or
-    an async test) in a thread of its own, since a running loop cannot be waited on from inside."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coroutine)
-    outcome: dict[str, Any] = {}
-
-    def in_thread() -> None:
-        try:
-            outcome["value"] = asyncio.run(coroutine)
-        except BaseException as error:  # handed back to the caller's thread
-            outcome["error"] = error
-
-    worker = threading.Thread(target=in_thread, name="loopscope-openai-agents")
-    worker.start()
-    worker.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
 
 
 def _narrate_failure(run: FrameworkRun, error: BaseException, max_turns: int) -> None:

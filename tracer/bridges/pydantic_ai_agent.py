@@ -49,8 +49,8 @@ except ImportError as missing:  # the [pydantic-ai] extra
         name=missing.name,
     ) from None
 
+from .async_run import run_to_end
 from .framework_events import FrameworkRun, as_json_text, plain
-from .openai_agents_agent import run_to_end
 
 SOURCE = "pydantic-ai"
 

@@ -101,6 +101,7 @@ def _run(argv: list[str] | None) -> int:
     # Here, not at the top: importing tracer.cli stays light (every subcommand module does, for
     # COMMANDS), and --help, --version and a bare `loopscope` answer before pydantic and the trace
     # reader load (tests/cli/test_startup_imports.py).
+    from ..extras import MissingExtra
     from ..report.cost.prices import PriceTableError
     from ..trace.literal_text import scrub
     from ..trace.reader import TraceFormatError
@@ -115,6 +116,9 @@ def _run(argv: list[str] | None) -> int:
     # the environment's secrets and credential shapes redacted (not LOOPSCOPE_REDACT: it may be the error).
     except (UsageError, TraceFormatError, RedactionPatternError, PriceTableError) as error:
         print(f"loopscope: {scrub(Redactor().redact_text(str(error)))}", file=sys.stderr)
+        return 2
+    except MissingExtra as error:  # a part of loopscope whose optional extra is not installed: one line
+        print(f"loopscope: {scrub(str(error))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `loopscope ... | head` closed the pipe: stop quietly, as cat and grep do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's exit flush must not fail too
