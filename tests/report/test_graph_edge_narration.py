@@ -90,3 +90,13 @@ def test_an_agents_sdk_or_pydantic_ai_run_is_told_by_its_rounds_and_calls(fixtur
     assert out.index("[call_bj] Invoking: `get_weather`") < out.index("[call_bj] Observation:")
     assert not any("plan called" in line or "isinstance" in line for line in ledger)
     assert any(line.startswith("tool calls (by id)") and line.split()[-1] == "3" for line in ledger), ledger
+
+
+def test_an_unnamed_pydantic_ai_agent_is_not_called_question_mark(tmp_path):
+    lines = (FIXTURES / "four_loops" / "pydantic_ai.jsonl").read_text(encoding="utf-8").splitlines()
+    lines[1] = lines[1].replace('"agent":"weather",', "").replace('"agent": "weather", ', "")
+    assert '"weather"' not in lines[1]
+    unnamed = tmp_path / "unnamed.jsonl"
+    unnamed.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, _ledger = narrated(unnamed)
+    assert "> Entering new pydantic-ai run...\n" in out and "(agent" not in out

@@ -18,6 +18,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "> Entering new {framework} run (agent {agent})...",
         "> 进入新的 {framework} 运行（agent {agent}）...",
     ),
+    "narration.entering.framework_unnamed": ("> Entering new {framework} run...", "> 进入新的 {framework} 运行..."),
     "narration.entering.imported": ("> Entering an imported run...", "> 进入一次导入的运行..."),
     "narration.graph_edge.end": (
         "the reply has no tool calls → the edge after the model node goes to END",

@@ -80,10 +80,11 @@ def _entering(e: ChainStartEvent, lang: str) -> Text:
         return styled("narration.entering.imported", lang, "bold")
     framework = e.settings.get("framework")
     if framework:  # an Agents SDK or pydantic-ai agent: no AgentExecutor chain in it
-        agent = literal(str(e.settings.get("agent") or "?"), "bold")
-        return styled(
-            "narration.entering.framework", lang, "bold", framework=literal(str(framework), "bold"), agent=agent
-        )
+        named = literal(str(framework), "bold")
+        if not e.settings.get("agent"):  # pydantic-ai's Agent(name=...) is optional
+            return styled("narration.entering.framework_unnamed", lang, "bold", framework=named)
+        agent = literal(str(e.settings["agent"]), "bold")
+        return styled("narration.entering.framework", lang, "bold", framework=named, agent=agent)
     return styled("narration.entering.chain", lang, "bold")
 
 
