@@ -36,3 +36,17 @@ async def test_a_framework_step_is_named_as_one(lang, words, tmp_path):
         view = app.screen.query_one(SourceView)
         assert words in view.message and "source not found" not in view.message
         assert "(openai-agents)" not in view.message
+
+
+async def test_the_reason_wraps_in_a_narrow_pane_instead_of_being_cut(tmp_path):
+    copy = tmp_path / SDK_RUN.name
+    copy.write_bytes(SDK_RUN.read_bytes())
+    app = DebuggerApp(build_session(copy))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.session.goto(1)
+        app.screen.refresh_panes()
+        await settle(pilot)
+        view = app.screen.query_one(SourceView)
+        shown = " ".join(view.render_line(y).text.strip() for y in range(view.size.height))
+        assert "at a tool's events this pane shows your tool" in " ".join(shown.split()), shown

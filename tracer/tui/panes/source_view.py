@@ -140,8 +140,9 @@ class SourceView(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         number = int(self.scroll_y) + y + 1
-        if self.source is None or not self.source.lines:
-            text = Text(self.message if y == 0 else "", style="italic")
+        if self.source is None or not self.source.lines:  # why there is no source: wrapped, never cut
+            rows = Text(self.message, style="italic").wrap(self.app.console, max(width, 1)) if self.message else []
+            text = rows[y] if y < len(rows) else Text("")
             return Strip(list(text.render(self.app.console))).crop_extend(0, width, None)
         if number > len(self.source.lines):
             return Strip.blank(width, self.rich_style)
