@@ -28,6 +28,9 @@ def _middle_cut(name: str, width: int) -> str:
     return name[: width - 1 - tail] + "…" + name[-tail:]
 
 
+NAME_KEPT = 8  # a frame's name is cut no shorter than this to keep its note's words
+
+
 class StackLines:
     """The frames, one line each, fitted to the pane's width when drawn: the note after the
     event's frame shrinks to its arrow, then file names lose their middle; the line number,
@@ -64,20 +67,26 @@ class StackLines:
         function, file, where, note, exact = row
         chosen = depth == self.selected
         arrow = bool(note)
-        # What the note needs ("  ← this event"): the row's alignment, then its name's end give way for it
-        # before the words do; only a pane too narrow for even a short name keeps the bare arrow.
-        need = 4 + cell_len(note) if note else 0
+        # The note's words ("  ← this event") are kept when the row's alignment, or at most the end of a long
+        # name (never below NAME_KEPT cells), can make room for them; else only its arrow stays.
+        if note:
+            room_for_name = width - (2 + 2 + cell_len(where) + 4 + cell_len(note))
+            if room_for_name >= min(cell_len(function), NAME_KEPT):
+                pad = min(pad, max(room_for_name, cell_len(function) if room_for_name >= cell_len(function) else 0))
+                if cell_len(function) > room_for_name:
+                    pad, function = room_for_name, function[: room_for_name - 1] + "…"
+            else:
+                note = ""
         fixed = 2 + pad + 2 + cell_len(where)
+        need = 4 + cell_len(note) if note else 3 if arrow else 0
         if fixed + need > width:  # narrower than the names: the alignment gives way first
             pad = max(cell_len(function), pad - (fixed + need - width))
             fixed = 2 + pad + 2 + cell_len(where)
         if fixed + need > width and cell_len(function) > 4:  # then the name's end, never the line number
             pad = max(4, pad - (fixed + need - width))
-            function = function[: pad - 1] + "…" if cell_len(function) > pad else function
+            function = function[: pad - 1] + "…"
             fixed = 2 + pad + 2 + cell_len(where)
         room = width - fixed
-        if note and room < 4 + cell_len(note):
-            note = ""  # the arrow stays: it still marks the frame
         marker = (4 + cell_len(note)) if note else 3 if arrow else 0
         file = _middle_cut(file, room - marker)  # the file gives way first: the source pane's title has it
         text = Text(no_wrap=True, overflow="ellipsis")

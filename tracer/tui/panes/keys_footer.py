@@ -12,7 +12,8 @@ from ..chrome import binding_words, key_name
 
 # What a learner needs on any terminal: the motions, the tutorial's next stop, help and quit. The
 # rest follows and is what a narrow terminal cuts (help lists every key).
-FIRST = ("step-forward", "next-forward", "out-forward", "continue-forward", "next-stop", "predict", "help", "app-quit")
+# Predict comes after help and quit: a long `s step into quote()` must not push those two off 80 columns.
+FIRST = ("step-forward", "next-forward", "out-forward", "continue-forward", "next-stop", "help", "app-quit", "predict")
 COMPACT_BELOW = 100  # columns: narrower terminals get the footer without padding around each key
 
 
@@ -52,7 +53,8 @@ class KeysFooter(Widget, can_focus=False):
             if binding.show and binding.action not in seen:
                 seen.add(binding.action)
                 keys.append((binding, enabled))
-        keys.sort(key=lambda item: item[0].id not in FIRST)  # stable: the rest keep the screen's order
+        rank = {key: index for index, key in enumerate(FIRST)}
+        keys.sort(key=lambda item: rank.get(item[0].id or "", len(FIRST)))  # stable: the rest keep the screen's order
         return keys
 
     def render(self) -> Text:
