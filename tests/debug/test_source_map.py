@@ -14,6 +14,17 @@ from tutorials.registry import TUTORIALS
 
 FUNCTION = re.compile(r"\bdef\s+(\w+)\s*\(")
 TUTORIAL_FIXTURES = sorted({part.fixture for tutorial in TUTORIALS.values() for part in tutorial.parts})
+# The Agents SDK's and pydantic-ai's frames name the framework's own steps ("(openai-agents)", line 0): no
+# source line to find, by design (the Source pane says so); the rest are found in the code that ran.
+LINED_FIXTURES = [
+    fixture
+    for fixture in TUTORIAL_FIXTURES
+    if not any(
+        part.fixture == fixture and part.framework in ("OpenAI Agents SDK", "pydantic-ai")
+        for tutorial in TUTORIALS.values()
+        for part in tutorial.parts
+    )
+]
 
 
 @functools.cache
@@ -71,7 +82,7 @@ def _lines(session) -> list[tuple[str, str | None, int | None]]:
     return [(f.function, f.file, f.line) for f in session.frames()]
 
 
-@pytest.mark.parametrize("fixture", TUTORIAL_FIXTURES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("fixture", LINED_FIXTURES, ids=lambda p: p.stem)
 def test_a_frames_line_is_right_from_the_first_paint_and_known(fixture):
     """What the debugger shows before the re-execution arrives (found in the source) is what the
     re-executed run's real frames say later: the first frame showed invoke at :111, then :118."""

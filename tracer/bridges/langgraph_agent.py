@@ -115,7 +115,11 @@ def _model_cells(graph: Any) -> list[tuple[CellType, Any]]:
 def _middleware_of(graph: Any) -> list[Any]:
     """The middleware objects the graph's nodes reach through their closures (create_agent composes their
     wrap_model_call hooks into the model node), each once."""
-    from langchain.agents.middleware import AgentMiddleware
+    # Late: a graph built with langgraph alone (create_react_agent) may have no langchain package.
+    try:
+        from langchain.agents.middleware import AgentMiddleware  # late: see above
+    except ImportError:
+        return []
 
     found: list[Any] = []
     seen: set[int] = set()

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .billed_tokens import attribute_parts
 from .messages import Message, call_id_text, compact, content_of, json_or_text, messages_of
 from .model_calls import Reply, Request, reply_of, request_of, tool_spec, tool_specs
 from .shape import ShapeNotes
 
-if TYPE_CHECKING:
-    from .spans import Span
+
+class _ModelCall(Protocol):
+    """What messages_from_events fills in of a span (spans.Span, which imports this module's kinds)."""
+
+    request: Request | None
+    reply: Reply | None
+
 
 LLM, TOOL, OTHER = "llm", "tool", "other"
 SPAN_KIND = "openinference.span.kind"
@@ -212,7 +217,7 @@ def _event_messages(events: SpanEvents, side: str, decoded: bool = False) -> lis
 OPERATION_DETAILS = "gen_ai.client.inference.operation.details"
 
 
-def messages_from_events(span: Span, events: SpanEvents) -> None:
+def messages_from_events(span: _ModelCall, events: SpanEvents) -> None:
     """A model call's messages and reply from its events, read already (log records' bodies and
     attributes), where its attributes held none: one event per message (the older GenAI events), or
     the whole call in one (gen_ai.client.inference.operation.details, its `gen_ai.input.messages` ...).
