@@ -28,6 +28,7 @@ SHARED_WORDS |= {"debug", "live", "break", "temp", "ignore", "if", "and", "or", 
 SHARED_WORDS |= {"null", "bench"}  # JSON's None; the benchmarks' folder
 SHARED_WORDS |= {"diff", "method", "depth", "breakpoints", "line", "file", "frames"}  # commands, condition fields
 SHARED_WORDS |= {"TRACE", "KIND", "NAME", "FILE", "CONDITION", "Python", "JSON", "LangChain", "ReAct", "id"}
+SHARED_WORDS |= {"END"}  # LangGraph's end node, named as its code names it (the edge after the model node)
 
 
 def _spans_left(x: int, right: int, covers: list[tuple[int, int]]) -> list[tuple[int, int]]:
