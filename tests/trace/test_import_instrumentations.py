@@ -10,29 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.trace.instrumentation_truth import sent as _sent
 from tracer.trace.importers import convert
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "instrumentations"
 # Each recording, and whether its instrumentation records the tools offered (opentelemetry-instrumentation-
 # openai-v2 2.4b0 writes no gen_ai.tool.definitions: the import can show none).
 RECORDINGS = {"openinference-openai": True, "otel-openai-v2": False}
-
-
-def _sent(message: dict) -> dict:
-    """A message as the server received it, in the shape loopscope's llm_start holds (no extra keys)."""
-    kept: dict = {"role": message["role"], "content": message.get("content") or ""}
-    if message.get("tool_calls"):
-        kept["tool_calls"] = [
-            {
-                "id": c["id"],
-                "type": "function",
-                "function": {"name": c["function"]["name"], "arguments": c["function"]["arguments"]},
-            }
-            for c in message["tool_calls"]
-        ]
-    if message.get("tool_call_id"):
-        kept["tool_call_id"] = message["tool_call_id"]
-    return kept
 
 
 @pytest.mark.parametrize("name", sorted(RECORDINGS))
