@@ -141,7 +141,7 @@ class SourceView(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         number = int(self.scroll_y) + y + 1
         if self.source is None or not self.source.lines:  # why there is no source: wrapped, never cut
-            rows = Text(self.message, style="italic").wrap(self.app.console, max(width, 1)) if self.message else []
+            rows: list[Text] = list(Text(self.message, style="italic").wrap(self.app.console, max(width, 1)))
             text = rows[y] if y < len(rows) else Text("")
             return Strip(list(text.render(self.app.console))).crop_extend(0, width, None)
         if number > len(self.source.lines):
