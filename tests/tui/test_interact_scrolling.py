@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.pilot_helpers import settle
+from tests.helpers.pilot_helpers import settle, until
 from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.tutorials import tutorial_session
 from tracer.tui.panes.text_pane import TextPane
@@ -41,6 +41,9 @@ async def test_a_prompt_that_fits_starts_at_its_top_with_no_blank_block_and_no_h
     app = DebuggerApp(tutorial_session(name, 0, "en"))
     async with app.run_test(size=(120, 40)) as pilot:
         await _to_stop(pilot, app, stop)
+        # The stop opens its pane once the panes are drawn: on a loaded machine a moment after the move.
+        await until(pilot, lambda: app.screen.tabs.active == "prompt")
+        await settle(pilot)
         prompt = app.screen.query_one("#prompt-text", TextPane)
         assert app.screen.tabs.active == "prompt" and prompt.max_scroll_y == 0  # it fits at 120x40
         # Textual's anchor scrolled it to -14: fourteen blank lines, then "↓ 14 more lines" j never reached
