@@ -1,6 +1,6 @@
 """A streamed Agents SDK run (Runner.run_streamed, which Agent.as_tool(on_stream=...) also uses) through loopscope's
 model: recorded against the local chat-completions server and answered offline from the recording, each model call
-whole, where it used to raise NotImplementedError."""
+given whole (the stream's piece-by-piece text is not kept)."""
 
 from __future__ import annotations
 
