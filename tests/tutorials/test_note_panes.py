@@ -10,6 +10,7 @@ from tests.helpers.pane_refs import ALWAYS_SHOWN, hidden_panes, referenced
 from tests.helpers.pilot_helpers import settle
 from tracer.tui.app import DebuggerApp
 from tracer.tui.flows.tutorials import tutorial_session
+from tracer.tui.messages import Redraw
 from tutorials.notes_file import PANE_OPTIONS
 from tutorials.registry import TUTORIALS
 
@@ -52,6 +53,21 @@ async def test_a_stop_that_points_at_the_prompt_pane_shows_it_with_the_narration
         await pilot.press("space")
         await settle(pilot)
         assert not app.screen.query_one("#stop-text").display and app.screen.query_one("#source").display
+
+
+@pytest.mark.slow  # drives the Textual debugger
+async def test_a_redraw_that_comes_between_the_move_and_its_own_keeps_the_stops_pane():
+    # CI saw it: a redraw already queued (the app still starting) ran after space moved to stop 2 and
+    # before space's own redraw, spending the stop's arrival; that redraw's "narration" then hid the pane.
+    app = DebuggerApp(tutorial_session("rose-pricing", 0, "en"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.post_message(Redraw())
+        screen.stepping.tutorial_stop(1)  # the move, then its own redraw behind the one queued
+        await settle(pilot)
+        assert app.session.current_stop()[1].pane == "prompt"
+        assert screen.tabs.active == "prompt"
 
 
 STATES = ("planning", "acting", "observing", "summarizing", "finished")

@@ -21,6 +21,12 @@ def flow_key(key: str, id: str, description: str, show: bool = True) -> Binding:
     return Binding(key, f"flow({id!r})", description, show=show, id=id)
 
 
+def stop_tab(session: DebugSession) -> str:
+    """The tab a tutorial's stop at the session's position opens: the pane it points at, else its narration."""
+    here = session.current_stop()
+    return getattr(here[1], "pane", "") or "narration" if here else "narration"
+
+
 class Flow(Widget):
     """An invisible child of the debugger screen. The screen binds KEYS and runs the flow's `actions()`
     (attributes down); the flow answers with Say / Busy / Redraw to the screen, OpenSession / Fail to

@@ -15,7 +15,7 @@ from ...debug.stepping import Motion, MotionSearch, Stop, move_within
 from ...i18n import Message
 from ...trace.reader import TraceFormatError
 from ..messages import BeforeFirstStop, PastLastStop, Waiting
-from .flow import Flow, KeyAction, flow_key
+from .flow import Flow, KeyAction, flow_key, stop_tab
 from .into_function import arm_line_breakpoints, at_line, into_function, left_function, why_not_into
 
 QUEUE_LIMIT = 50
@@ -212,7 +212,9 @@ class SteppingFlow(Flow):
         else:
             self.session.goto(position)
             self.say(Message("debugger.tutorial_stop", {"seq": position}))
-            self.redraw(tab="narration")
+            # The stop's own tab, not just "narration": a redraw that ran between the move and this message
+            # (a key pressed as the app starts) has spent the arrival that would have opened its pane.
+            self.redraw(tab=stop_tab(self.session))
             return
         self.redraw()
 
@@ -279,7 +281,7 @@ class SteppingFlow(Flow):
             self.session.goto(stop.position)
             self.say(Message("debugger.tutorial_stop", {"seq": stop.position}))
             self.busy(None)
-            self.redraw(tab="narration")
+            self.redraw(tab=stop_tab(self.session))
             return True
         said = self.session.land(stop, motion, direction)
         if self._in_function and stop.reason == "step":

@@ -20,7 +20,7 @@ from ..panes.predict_pane import Verdict
 from ..screens.predict_screen import PredictScreen
 from ..screens.tutorial_picker import TutorialPicker, part_number
 from ..views.tutorial_place import after_last_stop, narration_language, next_part, tutorial_of
-from .flow import Flow, KeyAction, flow_key
+from .flow import Flow, KeyAction, flow_key, stop_tab
 from .forking import first_line_of
 
 
@@ -267,7 +267,5 @@ class TutorialFlow(Flow):
         except (LookupError, TraceFormatError, NarrationMismatch, NotesFileError, OSError) as error:
             self.say(Message("debugger.cannot_open_tutorial", {"name": name, "problem": first_line_of(error)}))
             return
-        here = session.current_stop()
-        pane = getattr(here[1], "pane", "") if here else ""  # a stop that names a pane opens it
         said = opened_message(name, number, session)
-        self.open_session(session, lead.then(said) if lead else said, tab=pane or "narration")
+        self.open_session(session, lead.then(said) if lead else said, tab=stop_tab(session))
