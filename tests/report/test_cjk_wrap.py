@@ -6,6 +6,7 @@ import io
 import random
 import re
 
+import pytest
 from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
@@ -82,6 +83,14 @@ def test_a_numbered_item_keeps_its_text_on_its_line():
 def test_a_word_longer_than_the_line_is_cut_after_a_slash_before_anywhere_else():
     lines = wrap_note("executor/agent_executor.py:92", 20).splitlines()
     assert lines == ["executor/", "agent_executor.py:92"]
+
+
+@pytest.mark.parametrize("width", [35, 38, 40])
+def test_a_long_path_gives_way_at_its_last_folder_not_at_its_files_dot(width):
+    # A zh walk once read "…executor/agent_executor." over "py:224": the fold took the last dot in reach.
+    lines = wrap_note("在 /work/main/executor/agent_executor.py:224 这一行", width).splitlines()
+    assert "agent_executor.py:224" in lines[-1]
+    assert all(not line.endswith(".") for line in lines)
 
 
 def test_wrapped_text_keeps_the_styles_of_what_it_wraps():

@@ -83,7 +83,7 @@ def _word_char(char: str) -> bool:
 
 
 def _fold(text: str, start: int, end: int, width: int) -> Iterator[tuple[int, int]]:
-    """A piece wider than a whole line, cut into lines: after a / . , = where one falls, else between
+    """A piece wider than a whole line, cut into lines: after a / (else a . , =) where one falls, else between
     a name and what follows it (`AgentAction(` `tool=`), and only when there is none inside a name."""
     while cell_len(text[start:end]) > width:
         cut, used = start, 0
@@ -92,7 +92,11 @@ def _fold(text: str, start: int, end: int, width: int) -> Iterator[tuple[int, in
             cut += 1
         cut = max(cut, start + 1)
         inside = range(start + 1, cut)
-        nice = max((at + 1 for at in range(start, cut) if text[at] in _PATH_BREAKS), default=start)
+        # A path's folders give way first: "executor/" + "agent_executor.py:224" reads better than a cut
+        # at the file's dot ("executor/agent_executor." + "py:224").
+        nice = max((at + 1 for at in range(start, cut) if text[at] in "/\\"), default=start)
+        if nice <= start:
+            nice = max((at + 1 for at in range(start, cut) if text[at] in _PATH_BREAKS), default=start)
         if nice <= start:
             nice = max((at for at in inside if not (_word_char(text[at - 1]) and _word_char(text[at]))), default=start)
         if nice > start and cut < end:  # a name stays whole when something else allows a cut
