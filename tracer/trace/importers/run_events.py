@@ -127,7 +127,7 @@ class _EventBuilder:
                     seq=made, run_id="imported", t=at, iteration=number, frames=frames, source=source, **payload
                 )
                 made += 1
-            if entry.span.scores and entry.what in SCORED_AT:  # a tool_end (or llm_end) was made just now
+            if entry.span.scores and entry.what in SCORED_AT:  # the call's end was made just now (see SCORED_AT)
                 self.placed.append((made - 1, entry.span.scores))
 
     def _payloads(self, entry: _Entry, pending: list[dict[str, Any]]) -> list[tuple[type[EventBase], dict[str, Any]]]:
