@@ -7,6 +7,7 @@ import shutil
 from tests.helpers.paths import FIXTURES
 from tracer.cli import main
 from tracer.report.html.trace_page import trace_page
+from tracer.trace.annotations import Score, append_score
 
 
 def test_the_page_lists_every_score_and_marks_the_latest(tmp_path):
@@ -24,3 +25,13 @@ def test_the_page_lists_every_score_and_marks_the_latest(tmp_path):
 
 def test_an_unscored_run_has_no_scores_section():
     assert "<h2>Scores</h2>" not in trace_page(FIXTURES / "rose_pricing.jsonl")
+
+
+def test_a_score_given_on_an_event_names_it_and_leaves_the_runs_mark_alone(tmp_path):
+    trace = tmp_path / "rose.jsonl"
+    shutil.copy(FIXTURES / "rose_pricing.jsonl", trace)
+    assert main(["score", str(trace), "helpful", "0.9"]) == 0
+    append_score(trace, Score("helpful", 0.1, source="langsmith", event=4))  # an imported child run's
+    page = trace_page(trace)
+    assert "<td>helpful ✓</td><td>0.9</td>" in page  # still the run's latest helpful
+    assert "<td>helpful ✓ (event #4)</td><td>0.1</td>" in page

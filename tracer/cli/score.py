@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     _check_is_loopscope_trace(args.trace, lang)
     append_score(args.trace, score)
     with TraceFile(args.trace) as trace:
-        count = len(trace.scores)
+        count = sum(score.event is None for score in trace.scores)  # the run's own, not its events'
     shown = f"{score.value:g}" if isinstance(score.value, float) else score.value
     print(scrub(say("score.recorded", lang, trace=args.trace, name=score.name, value=shown, count=count)))
     return 0

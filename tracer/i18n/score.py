@@ -17,4 +17,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # The debugger's Detail pane, at the run's first event and at its end: the run's scores.
     "score.detail.label": ("scores", "分数"),
     "score.detail.given": ("from {source}, {at}", "来自 {source}，{at}"),
+    # ...and at the event an imported child run became: the feedback given on that model or tool call.
+    "score.detail.event_label": ("event scores", "事件分数"),
 }

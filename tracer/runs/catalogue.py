@@ -20,7 +20,7 @@ from .run_row import RunRow
 from .summary import Shape, Summary
 
 ENV_CATALOGUE = "LOOPSCOPE_CATALOGUE"
-FORMAT = "loopscope-runs-catalogue/7"  # 5: rows carry scores; 6: and billed token parts; 7: a fork's event. Bump when a row or shape is computed differently: old ones are dropped
+FORMAT = "loopscope-runs-catalogue/8"  # 5: rows carry scores; 6: and billed token parts; 7: a fork's event; 8: scores given on an event kept apart. Bump when a row or shape is computed differently: old ones are dropped
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # A file changed within this long of being read may change again with the same stamp (a filesystem's
 # clock ticks coarsely): its row is read again next time, as git treats a "racily clean" file.

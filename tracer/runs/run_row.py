@@ -56,6 +56,18 @@ class ModelUse(BaseModel):
         )
 
 
+class EventScore(BaseModel):
+    """A score given on one event of the run (an imported child run's feedback), not on the run: kept out
+    of `scores` (what the columns and --where read), listed by --json with the event it belongs to."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    event: int  # the event's seq
+    kind: str | None  # that event's kind (llm_end, tool_end ...); None when the trace has no such event
+    name: str
+    value: float | str
+
+
 WRITTEN_BY_IMPORT = "written by loopscope import from"  # how `imported` begins for a trace file an import wrote
 
 
@@ -96,6 +108,7 @@ class RunRow(BaseModel):
     cost_estimated: bool = False  # tokens counted here, or a free model priced as a real one
     unpriced: tuple[str, ...] = ()  # models that answered but have no price
     scores: dict[str, float | str] = {}  # each score name's latest value (tracer/trace/annotations.py)
+    event_scores: tuple[EventScore, ...] = ()  # scores given on one of its events, in the file's order
 
     @property
     def converted(self) -> bool:

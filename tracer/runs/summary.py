@@ -18,7 +18,7 @@ from ..trace.kept_partial import INTERRUPTED
 from ..trace.literal_text import scrub
 from ..trace.reader import TraceFile
 from ..trace.transitions import STOPPED_AT_CHANGE
-from .run_row import WRITTEN_BY_IMPORT, ModelUse, Outcome, RunRow, ToolCall, unreadable_row
+from .run_row import WRITTEN_BY_IMPORT, EventScore, ModelUse, Outcome, RunRow, ToolCall, unreadable_row
 from .token_counter import TokenCounter
 
 # (kind, tool, iteration, function, file, line, frames, state): what an event answers to the condition
@@ -274,8 +274,19 @@ def _read(path: str, prices: PriceTable, size: int, recorded: float) -> Summary:
             tools=(*tally.tools, *tally.unfinished_tools()),
             model_uses=tally.model_uses(),
             scores=latest_by_name(trace.scores),
+            event_scores=_event_scores(trace),
         )
     return Summary(row, frozenset(tally.shapes))
+
+
+def _event_scores(trace: TraceFile) -> tuple[EventScore, ...]:
+    """The scores given on one event (an imported child run's feedback), each with that event's kind."""
+    found = []
+    for score in trace.scores:
+        if score.event is not None:
+            kind = getattr(trace[score.event], "kind", None) if score.event < len(trace) else None
+            found.append(EventScore(event=score.event, kind=kind, name=score.name, value=score.value))
+    return tuple(found)
 
 
 def _written_by_import(extra: dict[str, Any]) -> str:

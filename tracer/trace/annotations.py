@@ -31,13 +31,16 @@ class ScoreError(ValueError):
 
 @dataclass(frozen=True)
 class Score:
-    """One score of a run: a number or a label, who gave it (`source`) and when (`at`, ISO 8601 UTC)."""
+    """One score of a run: a number or a label, who gave it (`source`) and when (`at`, ISO 8601 UTC).
+    `event` is the seq of the event it was given on (an imported child run's feedback: its model or tool
+    call); None, as in every trace written before it existed, is a score of the whole run."""
 
     name: str
     value: float | str
     comment: str = ""
     at: str = ""
     source: str = "loopscope"
+    event: int | None = None
 
     def line(self) -> bytes:
         """The annotation line for the trace's end (its key first: see LINE_PREFIX)."""
@@ -45,6 +48,8 @@ class Score:
         if self.comment:
             record["comment"] = self.comment
         record.update(at=self.at, source=self.source)
+        if self.event is not None:  # written only when set: a run's score line reads as it always did
+            record["event"] = self.event
         return json.dumps(record, ensure_ascii=False).encode() + b"\n"
 
 
@@ -104,12 +109,19 @@ def score_from(record: object) -> Score | None:
         scrub(comment)[:MAX_COMMENT] if isinstance(comment, str) else "",
         scrub(at)[:40] if isinstance(at, str) else "",
         scrub(source)[:40] if isinstance(source, str) and source else "loopscope",
+        _event(record.get("event")),
     )
 
 
+def _event(seq: object) -> int | None:
+    """An event's seq, or None (the run's score) for anything else a hand-written line may hold there."""
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0 else None
+
+
 def latest_by_name(scores: list[Score]) -> dict[str, float | str]:
-    """Each name's latest value (the last line written wins): what `runs` shows and filters on."""
-    return {score.name: score.value for score in scores}
+    """Each name's latest value of the run's own scores (the last line written wins): what `runs` shows
+    and filters on. A score given on one event (a child run's feedback) is that event's, not the run's."""
+    return {score.name: score.value for score in scores if score.event is None}
 
 
 def append_score(path: str | os.PathLike[str], score: Score) -> None:

@@ -60,12 +60,14 @@ def _totals(trace: TraceFile, index: TraceIndex, total: CostTotal | None, durati
 
 def _scores(scores: list[Score], redactor: Redactor) -> str:
     """Every score of the run, oldest first; the latest of each name is the one `runs` shows (marked ✓).
-    A comment may come from another tool's export: escaped and redacted like any recorded text."""
+    A score given on one event (an imported child run's feedback) names it, and is marked among that
+    event's. A comment may come from another tool's export: escaped and redacted like any recorded text."""
     if not scores:
         return ""
-    latest = {score.name: at for at, score in enumerate(scores)}
+    latest = {(score.event, score.name): at for at, score in enumerate(scores)}
     rows = "".join(
-        f"<tr><td>{esc(s.name)}{' ✓' if latest[s.name] == at else ''}</td>"
+        f"<tr><td>{esc(s.name)}{' ✓' if latest[(s.event, s.name)] == at else ''}"
+        f"{'' if s.event is None else f' (event #{s.event})'}</td>"
         f"<td>{esc(f'{s.value:g}' if isinstance(s.value, float) else s.value)}</td>"
         f"<td>{esc(redactor.redact_text(s.comment))}</td><td>{esc(s.source)}</td><td>{esc(s.at)}</td></tr>"
         for at, s in enumerate(scores)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from executor.events import EventBase
 
+from ..annotations import Score
 from ..format_error import TraceFormatError
 from .framework_spans import merge_emitter_events
 from .langsmith_feedback import langsmith_scores
@@ -120,8 +122,9 @@ class Imported:
         trace.prepared = None
         events: Iterator[EventBase] = iter(())
         plain = None
+        placed: list[tuple[int, list[dict[str, Any]]]] = []
         if prepared.root:
-            events, plain = event_stream_from_root(prepared.root, f"<{self.path.name}>", info)
+            events, plain = event_stream_from_root(prepared.root, f"<{self.path.name}>", info, placed)
         recognised = f"{self.label}: {describe(prepared.spans)}" + (
             f" ({prepared.merged} event spans merged into their calls)" if prepared.merged else ""
         )
@@ -132,7 +135,9 @@ class Imported:
         )
         scores = {"langfuse": langfuse_scores, "langsmith": langsmith_scores}.get(self.format)
         conversion.scores = scores(info.scores) if scores else []
-        return conversion, events
+        if scores is None:
+            return conversion, events
+        return conversion, _then_placed(events, placed, scores, conversion.scores)
 
     def each(self) -> Iterator[Conversion]:
         """Every trace's conversion in turn, each let go as the next is made."""
@@ -163,3 +168,17 @@ class Imported:
                 "`loopscope import FILE -o FOLDER` writes each",
             )
         return self.converted(0)
+
+
+def _then_placed(
+    events: Iterator[EventBase],
+    placed: list[tuple[int, list[dict[str, Any]]]],
+    scores: Callable[[Iterable[dict[str, Any]]], list[Score]],
+    into: list[Score],
+) -> Iterator[EventBase]:
+    """The events, and once they are all made, the scores given on one of the run's spans added to
+    `into` (the conversion's scores, which every writer appends after the events), each with the seq
+    of the event its span became: that seq is known only when the event is made."""
+    yield from events
+    for seq, raw in placed:
+        into += [replace(score, event=seq) for score in scores(raw)]

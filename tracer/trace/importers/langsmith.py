@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .framework_spans import is_tool_message, tool_message_fields
-from .langsmith_feedback import feedback_entries
+from .langsmith_feedback import child_feedback, feedback_entries
 from .messages import json_or_text
 from .model_calls import reply_of, request_of, tool_specs
 from .run_exports import error_of, item_name, object_or_empty, seconds, usage
@@ -154,5 +154,10 @@ def langsmith_traces(runs: list[dict[str, Any]], notes: ShapeNotes) -> list[tupl
     found = []
     for trace_id, members in groups.items():
         root = next((s for s in members if s.parent_id is None), members[0])
+        children = [run_of[id(span)] for span in members if span is not root]
+        given = child_feedback(run_of[id(root)], children)
+        for span in members if given else ():  # feedback on a model call or a tool run: its event's
+            if span is not root:
+                span.scores = given.get(span.span_id)
         found.append((_trace_info(run_of[id(root)], trace_id), members))
     return found

@@ -1,21 +1,23 @@
-"""LangSmith feedback on a run (its `feedback_stats`, and the feedback list some exports carry) as loopscope scores."""
+"""LangSmith feedback on a run and its child runs (`feedback_stats`, and the feedback list some exports carry) as loopscope scores."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..annotations import MAX_COMMENT, Score, ScoreError, checked_value
 from .scores import score_word
+from .shape import identifier
 
 SOURCE = "langsmith"
 STATS, ITEM = "feedback_stats", "feedback"  # the `kind` of a raw entry in TraceInfo.scores
 
 
 def feedback_entries(run: dict[str, Any]) -> list[dict[str, Any]]:
-    """The root run's feedback as TraceInfo keeps it (and the chain_end's origin shows it): one entry per
-    feedback_stats key, then one per feedback item, each with its `name` and `kind`."""
+    """A run's feedback as TraceInfo keeps the root's (and the chain_end's origin shows it), and a child
+    run's Span keeps its own: one entry per feedback_stats key, then one per feedback item, each with its
+    `name` and `kind`."""
     entries: list[dict[str, Any]] = []
     stats = run.get("feedback_stats")
     if isinstance(stats, dict):  # {key: {"n": 2, "avg": 0.5, "values": {...}, "comments": [...], ...}}
@@ -24,8 +26,32 @@ def feedback_entries(run: dict[str, Any]) -> list[dict[str, Any]]:
     items = run.get("feedback")
     for item in items if isinstance(items, list) else []:
         if isinstance(item, dict) and _about(item, run):
-            entries.append({"name": item.get("key"), "kind": ITEM, **{k: v for k, v in item.items() if k != "key"}})
+            entries.append(_item_entry(item))
     return entries
+
+
+def child_feedback(root: dict[str, Any], children: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Each child run's id -> its feedback entries: its own, then the root's feedback items that name it
+    (an export that joined client.list_feedback to the root run holds the whole trace's feedback there:
+    an evaluator's score of one model call, a thumbs-down on one tool's output). Runs with none are left out."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for child in children:
+        entries = feedback_entries(child)
+        if entries and identifier(child.get("id")) is not None:
+            found[str(child["id"])] = entries
+    ids = {identifier(child.get("id")) for child in children} - {None}
+    items = root.get("feedback")
+    for item in items if isinstance(items, list) else []:
+        about = identifier(item.get("run_id")) if isinstance(item, dict) else None
+        if about in ids and about != identifier(root.get("id")):
+            given = found.setdefault(str(about), [])
+            if not any(item.get("id") is not None and entry.get("id") == item.get("id") for entry in given):
+                given.append(_item_entry(item))  # (the same item on the child's own list is kept once)
+    return found
+
+
+def _item_entry(item: dict[str, Any]) -> dict[str, Any]:
+    return {"name": item.get("key"), "kind": ITEM, **{k: v for k, v in item.items() if k != "key"}}
 
 
 def _about(item: dict[str, Any], run: dict[str, Any]) -> bool:

@@ -31,8 +31,11 @@ from .spans import LLM, OTHER, TOOL, Span, TraceInfo, link, plain_name, text_of
 
 # Where an event sorts among the run's: chain_start before all, chain_end after all, whatever their times say.
 FIRST, BODY, LAST = 0, 1, 2
-# What each entry of the walk becomes.
-RUN_START, CALL_START, CALL_END, ACTIONS, TOOL_START, TOOL_END, RUN_END = range(7)
+# What each entry of the walk becomes (a scored plain span's end: no event, but where its scores go).
+RUN_START, CALL_START, CALL_END, ACTIONS, TOOL_START, TOOL_END, RUN_END, PLAIN_END = range(8)
+# The entries after which a span given feedback has its scores placed: its call's end, or the last event
+# made by the time a plain span (a chain inside the run) ended.
+SCORED_AT = frozenset({CALL_END, TOOL_END, PLAIN_END})
 # Finish reasons that say only that the model stopped as it should (llm_end keeps the others).
 PLAIN_STOPS = frozenset({"stop", "end_turn", "completed"})
 NAMES_SHOWN = 6  # plain frames named in the one-line note; the rest counted
@@ -65,6 +68,8 @@ class _EventBuilder:
         self.run_failed = root.error is not None  # a tool error the run survived was handled
         self.entries: list[_Entry] = []
         self.plain: Counter[str] = Counter()  # spans that are neither model nor tool calls, by name
+        # (seq of the event, the span's raw scores) for each span given feedback, filled as events are made
+        self.placed: list[tuple[int, list[dict[str, Any]]]] = []
 
     def add(self, band: int, time: float, what: int, span: Span, frames: tuple[str, ...], **flags: Any) -> None:
         self.entries.append(_Entry(band, time, len(self.entries), what, span, frames, **flags))
@@ -87,6 +92,8 @@ class _EventBuilder:
                 self.add(BODY, end, ACTIONS, span, frames, round_start=True)
         elif span.role == TOOL:
             self.add(BODY, end, TOOL_END, span, frames)
+        elif span.scores:
+            self.add(BODY, end, PLAIN_END, span, frames)
 
     def events(self) -> list[EventBase]:
         return list(self.each())
@@ -120,6 +127,8 @@ class _EventBuilder:
                     seq=made, run_id="imported", t=at, iteration=number, frames=frames, source=source, **payload
                 )
                 made += 1
+            if entry.span.scores and entry.what in SCORED_AT:  # the call's end was made just now (see SCORED_AT)
+                self.placed.append((made - 1, entry.span.scores))
 
     def _payloads(self, entry: _Entry, pending: list[dict[str, Any]]) -> list[tuple[type[EventBase], dict[str, Any]]]:
         span, what = entry.span, entry.what
@@ -137,6 +146,8 @@ class _EventBuilder:
             ]
         if what == TOOL_END:
             return [_tool_end(span, handled=not self.run_failed)]
+        if what == PLAIN_END:
+            return []
         if what == ACTIONS:
             reply = span.reply or Reply()
             pending += reply.tool_calls
@@ -393,11 +404,16 @@ def events_from_root(root: Span, source_file: str, info: TraceInfo) -> tuple[lis
     return list(events), plain
 
 
-def event_stream_from_root(root: Span, source_file: str, info: TraceInfo) -> tuple[Iterator[EventBase], str | None]:
-    """events_from_root's events made one at a time as they are iterated (the spans stay until then)."""
+def event_stream_from_root(
+    root: Span, source_file: str, info: TraceInfo, placed: list[tuple[int, list[dict[str, Any]]]] | None = None
+) -> tuple[Iterator[EventBase], str | None]:
+    """events_from_root's events made one at a time as they are iterated (the spans stay until then);
+    `placed` gains (seq, raw scores) for each span given feedback of its own as its event is made."""
     _nested_replies(root)
     _history_as_sent(root)
     builder = _EventBuilder(root, info, source_file)
+    if placed is not None:
+        builder.placed = placed
     frames = (root.name,)
     builder.add(FIRST, root.start or 0.0, RUN_START, root, frames)
     for child in root.children:

@@ -39,6 +39,9 @@ class Span:
     # to the model in later requests (pydantic-ai: compact JSON from 2.58, whatever the model wrote).
     sent_arguments: str | None = None
     trace_fields: dict[str, Any] | None = None  # session, user, tags the span names for its trace
+    # Feedback given on this span itself (a LangSmith child run's), raw as the importer's scorer reads
+    # it: its scores are tied to the event the span becomes (run_events.py places them).
+    scores: list[dict[str, Any]] | None = None
     children: list[Span] = field(default_factory=list)
 
 
@@ -67,7 +70,9 @@ class Conversion:
     name: str | None = None
     plain_frames: str | None = None  # one line: the spans that became only frames, counted by name
     started: float | None = None  # the root span's start (seconds; a date when the source gave one)
-    scores: list[Score] = field(default_factory=list)  # the source's scores of the run, appended after its events
+    # The source's scores, appended after its events: the run's, then (once its events have all been
+    # made: see Imported.streamed) those given on one of its spans, each with its event's seq.
+    scores: list[Score] = field(default_factory=list)
     header: dict[str, str] = field(default_factory=dict)  # scenario / agent a loopscope export named
 
     @property

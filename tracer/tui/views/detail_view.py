@@ -72,7 +72,7 @@ def detail_text(
     if cost is not None:  # the whole model call's bill, shown at both its llm_start and its llm_end
         text.append(_label("tokens", lang), style="bold")
         text.append(call_cost_words(cost, lang) + "\n", style="magenta")
-    if scores:  # the run's, at its first event and at its end (run_scores_at)
+    if scores:  # the run's at its first event and at its end, an event's own at it (run_scores_at)
         text.append_text(scores_text(scores, lang))
     payload = event.model_dump(exclude=set(ENVELOPE))
     # The settings are what tutorials point at; the long tool descriptions would push them below the fold.
@@ -88,28 +88,34 @@ def detail_text(
 
 
 def run_scores_at(session: DebugSession) -> list[Score]:
-    """The run's scores (`loopscope score` and imports write them after its events) when the session is at
-    the run's first event or at its end; none elsewhere, and none for a live run (it has no file yet)."""
+    """The scores (`loopscope score` and imports write them after its events) to show where the session
+    is: the run's own at its first event and at its end, and at any event the scores given on it (an
+    imported child run's feedback, at the model or tool call it became); none for a live run (no file yet)."""
     scores = getattr(getattr(session.store, "trace", None), "scores", None)
     if not scores:
         return []
     position, event = session.position, session.event()
     at_end = position == len(session) - 1 and getattr(event, "kind", None) in RUN_ENDS
-    return list(scores) if position == 0 or at_end else []
+    runs = position == 0 or at_end
+    seq = getattr(event, "seq", None)
+    return [score for score in scores if (runs if score.event is None else score.event == seq)]
 
 
 def scores_text(scores: Sequence[Score], lang: str) -> Text:
-    """One line per score, oldest first: name = value, ✓ on the latest of each name (the one `runs` shows
-    and filters on), who gave it and when; its comment under it. All of it shown literally (another tool's
-    export may have written it)."""
-    latest = {score.name: at for at, score in enumerate(scores)}
+    """One line per score, the run's then the event's, oldest first: name = value, ✓ on the latest of
+    each name (of the run's: the one `runs` shows and filters on), who gave it and when; its comment under
+    it. All of it shown literally (another tool's export may have written it)."""
+    scores = sorted(scores, key=lambda score: score.event is not None)  # stable: oldest first in each
+    latest = {(score.event is None, score.name): at for at, score in enumerate(scores)}
     text = Text()
     for at, score in enumerate(scores):
-        label = say("score.detail.label", lang) if at == 0 else ""
+        first = at == 0 or (score.event is None) != (scores[at - 1].event is None)
+        label = say("score.detail.label" if score.event is None else "score.detail.event_label", lang)
+        label = label if first else ""
         text.append(label + " " * max(NAME_WIDTH - cell_len(label), 1), style="bold")
         value = f"{score.value:g}" if isinstance(score.value, float) else score.value
         text.append_text(literal(f"{score.name} = {value}", "bold magenta"))
-        if latest[score.name] == at:
+        if latest[(score.event is None, score.name)] == at:
             text.append(" ✓", style="green")
         given = say("score.detail.given", lang, source=score.source, at=score.at or "—")
         text.append_text(literal(f"  {given}\n", "dim"))
