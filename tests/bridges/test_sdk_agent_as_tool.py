@@ -93,7 +93,10 @@ def test_the_inner_agents_model_and_tool_calls_are_events_inside_the_outer_tool_
     assert tool_result_of(trace, "call_f").observation == INNER_ANSWER
     assert trace.events[-1].kind == "chain_end" and trace.events[-1].outputs["output"] == ANSWER
     assert KEY not in (project.folder / "run.jsonl").read_text(encoding="utf-8")
-    assert "Beijing: sunny, 18°C" in narrated(trace)
+    told = narrated(trace)  # the forecaster's answer, then the tool result it became, then the planner's round
+    inner_reply, result = f"Reply: {INNER_ANSWER}", f"[call_f] Observation: {INNER_ANSWER}"
+    assert told.index("[call_w] Observation: Beijing: sunny") < told.index(inner_reply) < told.index(result)
+    assert told.index(result) < told.index("round 4")
     assert any(row.startswith("model calls") and row.endswith("4") for row in Ledger.of(trace.events).lines())
 
 
@@ -115,3 +118,22 @@ def test_a_fork_of_the_inner_tool_call_reaches_the_inner_agents_next_model_call(
     after = [e for e in fork.events if e.kind == "llm_start"][2]  # the forecaster's second call
     assert after.model == "inner-model" and tool_messages(after.messages) == {"call_w": "Beijing: hail, 2°C"}
     assert len(project.server.received) == sent  # offline: nothing more reached the server
+
+
+def test_the_debugger_re_runs_the_inner_agent_in_step_with_the_recording(capsys, project):
+    """debug --agent's store: every event, the inner agent's included, has the re-run's frames, and the inner
+    model call's frames hold what the planner asked the forecaster (the inner run's own input)."""
+    from tracer.debug.event_store import ReplayStore
+    from tracer.trace.reader import TraceFile
+
+    trace = project.record(capsys, question=QUESTION)
+    project.server.stop()
+    store = ReplayStore(TraceFile(project.folder / "run.jsonl"), ["my_app.py:agent"])
+    try:
+        frames = [store.reenactment.frames_at(i) for i in range(len(store))]
+        assert store.reenactment.problem is None, store.reenactment.problem
+        assert all(f is not None for f in frames)
+        inner = next(e.seq for e in trace.events if e.kind == "llm_start" and e.model == "inner-model")
+        assert "Weather in Beijing?" in " ".join(value for frame in frames[inner] or () for _, value in frame.locals)
+    finally:
+        store.reenactment.close()

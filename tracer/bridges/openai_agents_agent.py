@@ -66,6 +66,8 @@ SOURCE = "openai-agents"
 # tracing_disabled and tool_error_formatter, FunctionTool.__wrapped__):
 # - Handoff._agent_ref (agents_of): the only way from a handoff() object to the agent it hands to (its public
 #   agent_name only names it), needed to stand loopscope's model in front of that agent's model too;
+# - FunctionTool._agent_instance (agents_of): the agent behind an Agent.as_tool() tool (its public tool origin only
+#   names it), whose model and tools are recorded and answered like the calling agent's;
 # - agents.models.chatcmpl_converter.Converter (chat_messages, offered_tools): not re-exported by `agents`, but the
 #   SDK's own conversion, so a call's messages are exactly what its chat-completions model sends.
 # - FunctionTool._failure_error_function (ToolRecorder.installed): where @function_tool keeps a custom
@@ -263,7 +265,8 @@ def _function_of(tool: Any) -> Any:
 
 
 def agents_of(agent: Any) -> list[Any]:
-    """The agent and every agent it can hand off to (directly, or through a handoff() object), once each."""
+    """The agent and every agent it can reach, once each: those it hands off to (directly, or through a handoff()
+    object) and those it calls as a tool (Agent.as_tool), and theirs in turn."""
     found: list[Any] = []
     waiting = [agent]
     while waiting:
@@ -274,6 +277,8 @@ def agents_of(agent: Any) -> list[Any]:
         for handoff in current.handoffs:
             ref = getattr(handoff, "_agent_ref", None) if isinstance(handoff, Handoff) else None
             waiting.append(ref() if ref is not None else handoff)
+        # An agent tool's run is a Runner.run of its agent inside the tool call: that agent's model and tools too.
+        waiting += [getattr(tool, "_agent_instance", None) for tool in current.tools if isinstance(tool, FunctionTool)]
     return found
 
 
