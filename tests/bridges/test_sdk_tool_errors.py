@@ -1,6 +1,7 @@
 """An OpenAI Agents SDK @function_tool that raises, recorded through the real SDK against a local chat-completions
-server: a tool_error with the exception's type and message (and, under the SDK's default failure policy, the text
-the model got as its observation), not a tool_end of the SDK's error text; re-run offline by verify."""
+server: a tool_error with the exception's type and message (and, under the SDK's default failure policy or a
+failure_error_function of the user's, the text the model got as its observation), not a tool_end of that text;
+re-run offline by verify."""
 
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ AGENT = textwrap.dedent(
 
     def apologise(context, error):
         return "The weather service has no forecast for that city."
+
+
+    async def apologise_later(context, error):
+        return apologise(context, error)
 
 
     @function_tool{policy}
@@ -83,7 +88,9 @@ def test_a_tool_whose_error_propagates_is_an_unhandled_tool_error_before_the_run
     assert trace.events[-1].kind == "chain_error" and len(project.server.received) == 1
 
 
-@pytest.mark.parametrize("project", ["(failure_error_function=apologise)"], indirect=True)
+@pytest.mark.parametrize(
+    "project", ["(failure_error_function=apologise)", "(failure_error_function=apologise_later)"], indirect=True
+)
 def test_a_custom_failure_function_still_gives_a_tool_error_with_the_exception_and_its_text(capsys, project):
     # The user's function only says what the model is told; the exception is learnt around it, not from it.
     trace = project.record(capsys)
