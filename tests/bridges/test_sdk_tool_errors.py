@@ -1,6 +1,7 @@
 """An OpenAI Agents SDK @function_tool that raises, recorded through the real SDK against a local chat-completions
-server: a tool_error with the exception's type and message (and, under the SDK's default failure policy, the text
-the model got as its observation), not a tool_end of the SDK's error text; re-run offline by verify."""
+server: a tool_error with the exception's type and message (and, under the SDK's default failure policy or a
+failure_error_function of the user's, the text the model got as its observation), not a tool_end of that text;
+re-run offline by verify."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 
 from tests.helpers.cli_run import loopscope
 from tests.helpers.fake_openai_server import ToolCalls
-from tests.helpers.framework_e2e import start_project, tool_messages, tool_result_of
+from tests.helpers.framework_e2e import narrated, start_project, tool_messages, tool_result_of
 from tracer import Trace
+from tracer.report.narration.ledger import Ledger
 
 AGENT = textwrap.dedent(
     """
@@ -22,6 +24,14 @@ AGENT = textwrap.dedent(
     from openai import AsyncOpenAI
 
     FORECASTS = {"Beijing": "sunny, 18°C"}
+
+
+    def apologise(context, error):
+        return "The weather service has no forecast for that city."
+
+
+    async def apologise_later(context, error):
+        return apologise(context, error)
 
 
     @function_tool{policy}
@@ -76,3 +86,21 @@ def test_a_tool_whose_error_propagates_is_an_unhandled_tool_error_before_the_run
     error = tool_result_of(trace, "call_p", "tool_error")
     assert (error.error_type, error.message, error.handled, error.observation) == ("KeyError", "'Paris'", False, None)
     assert trace.events[-1].kind == "chain_error" and len(project.server.received) == 1
+
+
+@pytest.mark.parametrize(
+    "project", ["(failure_error_function=apologise)", "(failure_error_function=apologise_later)"], indirect=True
+)
+def test_a_custom_failure_function_still_gives_a_tool_error_with_the_exception_and_its_text(capsys, project):
+    # The user's function only says what the model is told; the exception is learnt around it, not from it.
+    trace = project.record(capsys)
+    error = tool_result_of(trace, "call_p", "tool_error")
+    assert (error.tool, error.error_type, error.message, error.handled) == ("get_weather", "KeyError", "'Paris'", True)
+    assert not [e for e in trace.events if e.kind == "tool_end" and e.tool_call_id == "call_p"]
+    told = "The weather service has no forecast for that city."
+    assert error.observation == told == tool_messages(project.server.received[1].messages)["call_p"]
+    assert tool_result_of(trace, "call_b").observation == "Beijing: sunny, 18°C"
+    assert "Tool error in get_weather (handled, becomes the observation): KeyError: 'Paris'" in narrated(trace)
+    assert any(row.startswith("tool errors") and row.endswith("1") for row in Ledger.of(trace.events).lines())
+    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
+    assert code == 0 and out.startswith("OK"), out + err

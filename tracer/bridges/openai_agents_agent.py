@@ -66,8 +66,13 @@ SOURCE = "openai-agents"
 # tracing_disabled and tool_error_formatter, FunctionTool.__wrapped__):
 # - Handoff._agent_ref (agents_of): the only way from a handoff() object to the agent it hands to (its public
 #   agent_name only names it), needed to stand loopscope's model in front of that agent's model too;
+# - FunctionTool._agent_instance (agents_of): the agent behind an Agent.as_tool() tool (its public tool origin only
+#   names it), whose model and tools are recorded and answered like the calling agent's;
 # - agents.models.chatcmpl_converter.Converter (chat_messages, offered_tools): not re-exported by `agents`, but the
 #   SDK's own conversion, so a call's messages are exactly what its chat-completions model sends.
+# - FunctionTool._failure_error_function (ToolRecorder.installed): where @function_tool keeps a custom
+#   failure_error_function, which the SDK calls (instead of tool_error_formatter) with the exception the tool raised;
+#   loopscope stands in front of it, while it records, to learn that exception without asking the user's function.
 VENDOR_EXPORT = "off while loopscope records (RunConfig.tracing_disabled): no span was sent to OpenAI"
 
 
@@ -172,10 +177,12 @@ class ToolRecorder:
     a debugger's frames are the SDK's tool call with its real locals. `given` answers the calls with those ids
     without running the tool (a fork's edited observation).
 
-    A raising tool under the SDK's default failure policy is caught inside the invoker and turned into text
-    for the model; the SDK hands the exception to RunConfig.tool_error_formatter first (`failed`), so the
-    tool_error has the exception's type and message, and its observation is the text the model got. A tool
-    with failure_error_function=None lets the exception out: a tool_error that ends the run."""
+    A raising tool is caught inside the invoker and turned into text for the model. Under the SDK's default
+    failure policy the SDK hands the exception to RunConfig.tool_error_formatter first; under a custom
+    failure_error_function it hands it to that function, in front of which loopscope puts its own (`watched`).
+    Either way the exception is kept (`failed`), so the tool_error has its type and message, and its observation
+    is the text the model got. A tool with failure_error_function=None lets the exception out: a tool_error that
+    ends the run."""
 
     def __init__(self, run: FrameworkRun, given: dict[str, str] | None = None) -> None:
         self.run, self.given = run, given or {}
@@ -186,6 +193,16 @@ class ToolRecorder:
         if args.kind == "tool_exception" and args.error is not None:
             self.failed[args.call_id] = args.error
 
+    def watched(self, failure: Callable[[Any, Exception], Any]) -> Callable[[Any, Exception], Any]:
+        """A custom failure_error_function behind one that keeps the exception first; what the user's function
+        returns (text, or an awaitable of it, which the SDK awaits) goes to the model unchanged."""
+
+        def keep_then_ask(context: Any, error: Exception) -> Any:
+            self.failed[getattr(context, "tool_call_id", None) or ""] = error
+            return failure(context, error)
+
+        return keep_then_ask
+
     @contextmanager
     def installed(self, agent: Any) -> Iterator[None]:
         """Every function tool of the agent and of those it hands off to, recorded inside the block."""
@@ -193,13 +210,18 @@ class ToolRecorder:
         for each in agents_of(agent):
             for tool in each.tools:
                 if isinstance(tool, FunctionTool):
-                    swapped.append((tool, tool.on_invoke_tool))
+                    failure = getattr(tool, "_failure_error_function", None)  # None: the default, or none at all
+                    swapped.append((tool, tool.on_invoke_tool, failure))
                     tool.on_invoke_tool = self._invoker(tool.name, tool.on_invoke_tool, callee_of(_function_of(tool)))
+                    if failure is not None:
+                        tool._failure_error_function = self.watched(failure)
         try:
             yield
         finally:
-            for tool, real in swapped:
+            for tool, real, failure in swapped:
                 tool.on_invoke_tool = real
+                if failure is not None:
+                    tool._failure_error_function = failure
 
     def _invoker(self, name: str, real: Any, callee: Any) -> Callable[[Any, str], Coroutine[Any, Any, Any]]:
         async def invoke(context: Any, arguments: str) -> Any:
@@ -210,6 +232,7 @@ class ToolRecorder:
             try:
                 result = given if given is not None else await real(context, arguments)
             except Exception as error:  # the tool's failure policy let it out: the run ends with it
+                self.failed.pop(call_id or "", None)  # a failure function that itself raised: its error is the one
                 self.run.emit(ToolErrorEvent, "on_invoke_tool", **_raised(error), handled=False, **said)
                 raise
             failed = self.failed.pop(call_id or "", None)
@@ -242,7 +265,8 @@ def _function_of(tool: Any) -> Any:
 
 
 def agents_of(agent: Any) -> list[Any]:
-    """The agent and every agent it can hand off to (directly, or through a handoff() object), once each."""
+    """The agent and every agent it can reach, once each: those it hands off to (directly, or through a handoff()
+    object) and those it calls as a tool (Agent.as_tool), and theirs in turn."""
     found: list[Any] = []
     waiting = [agent]
     while waiting:
@@ -253,6 +277,8 @@ def agents_of(agent: Any) -> list[Any]:
         for handoff in current.handoffs:
             ref = getattr(handoff, "_agent_ref", None) if isinstance(handoff, Handoff) else None
             waiting.append(ref() if ref is not None else handoff)
+        # An agent tool's run is a Runner.run of its agent inside the tool call: that agent's model and tools too.
+        waiting += [getattr(tool, "_agent_instance", None) for tool in current.tools if isinstance(tool, FunctionTool)]
     return found
 
 

@@ -246,6 +246,7 @@ class Narrator:
             self.say(self.words("narration.mcp.unmatched", "yellow", tried=tried))
 
     def _on_tool_end(self, e: ToolEndEvent) -> None:
+        self._say_unsaid_reply()  # an agent run as a tool (Agent.as_tool): its answer, before the tool's result
         observation = self.text(e.observation, self.colour(e.tool))
         self.say(*_lane(e), self.words("narration.observation", "bold", observation=observation))
 
@@ -287,6 +288,7 @@ class Narrator:
             self.say(self.words("narration.parse_error.sent_back", "bold", observation=observation))
 
     def _on_tool_error(self, e: ToolErrorEvent) -> None:
+        self._say_unsaid_reply()
         key = "narration.tool_error.handled" if e.handled else "narration.tool_error.unhandled"
         tool, error = self.text(e.tool, "bold red"), self.text(f"{e.error_type}: {e.message}", "red")
         self.say(*_lane(e), self.words(key, "bold red", tool=tool, error=error))
