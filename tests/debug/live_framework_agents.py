@@ -64,23 +64,25 @@ FRAMEWORKS = tuple(SOURCES)
 QUESTION = "What is the weather in Beijing?"
 
 
-def replies_for(tool: str) -> list:
-    """One tool call (Beijing), then the answer: what --replies FILE.json holds."""
-    call = {"id": "call_1", "name": tool, "arguments": {"city": "Beijing"}}
-    return [{"tool_calls": [call]}, "It is sunny in Beijing."]
+def replies_for(tool: str, cities: tuple[str, ...] = ("Beijing",)) -> list:
+    """One reply calling the tool once per city (in parallel when two), then the answer: --replies FILE.json."""
+    calls = [{"id": f"call_{n}", "name": tool, "arguments": {"city": city}} for n, city in enumerate(cities, 1)]
+    return [{"tool_calls": calls}, "It is sunny in Beijing."]
 
 
 def module_name(framework: str) -> str:
     return f"weather_{framework}"
 
 
-def write_project(folder: Path, framework: str, tool: str = "get_weather") -> tuple[str, Path, Path]:
+def write_project(
+    folder: Path, framework: str, tool: str = "get_weather", cities: tuple[str, ...] = ("Beijing",)
+) -> tuple[str, Path, Path]:
     """The agent's module and replies.json in `folder`: (MODULE:ATTR as a path, the source, the replies)."""
     sys.modules.pop(module_name(framework), None)  # another test's copy of the module may be imported
     source = folder / f"{module_name(framework)}.py"
     source.write_text(textwrap.dedent(SOURCES[framework]).lstrip(), encoding="utf-8")
     replies = folder / f"replies_{tool}.json"
-    replies.write_text(json.dumps(replies_for(tool)), encoding="utf-8")
+    replies.write_text(json.dumps(replies_for(tool, cities)), encoding="utf-8")
     return f"{source.name}:agent", source, replies
 
 
@@ -89,9 +91,11 @@ def line_of(source: Path, text: str) -> int:
     return next(n for n, line in enumerate(source.read_text().splitlines(), 1) if text in line)
 
 
-def cli_live_run(folder: Path, framework: str, tool: str = "get_weather") -> tuple[FrameworkLiveRun, Path]:
+def cli_live_run(
+    folder: Path, framework: str, tool: str = "get_weather", cities: tuple[str, ...] = ("Beijing",)
+) -> tuple[FrameworkLiveRun, Path]:
     """The run `loopscope debug --live MODULE:ATTR --input ... --replies FILE` makes (folder is the cwd)."""
-    spec, source, replies = write_project(folder, framework, tool)
+    spec, source, replies = write_project(folder, framework, tool, cities)
     args = argparse.Namespace(
         live=spec, model=None, replies=str(replies), input=QUESTION, inputs=None, record=str(folder / "live.jsonl")
     )

@@ -173,6 +173,34 @@ def test_s_at_each_frameworks_tool_start_stops_at_every_line_of_the_users_tool_w
     assert not run.tracing
 
 
+@pytest.mark.parametrize("framework", ["langgraph", "openai_agents", "pydantic_ai"])
+@pytest.mark.parametrize("city", ["Beijing", "Shanghai"])
+def test_s_at_either_of_two_parallel_sync_calls_steps_into_that_call(framework, city, tmp_path, monkeypatch):
+    """pydantic-ai makes both calls' tool_starts on its event loop's thread before either runs on a worker:
+    the second start once took the first call's tracer away, and `s` never stopped in the tool; and of two
+    calls of one function, the one whose arguments are the stepped call's is the one traced."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    run, source = cli_live_run(tmp_path, framework, cities=("Beijing", "Shanghai"))
+    kinds, stops = [], []
+    try:
+        while (got := run.pull()) is not None:
+            if isinstance(got, LineStop):
+                stops.append((got.frame.line, dict(got.frame.locals)))
+                continue
+            kinds.append(got[0].kind)
+            if got[0].kind == "tool_start" and city in got[0].tool_input:  # the calls start in either order
+                run.step_into(got[0])
+    finally:
+        run.close()
+    assert str(run.outcome) == "the run finished"
+    body = line_of(source, "    forecast = ")
+    assert [line for line, _ in stops] == [body, body + 1]
+    assert {local["city"] for _, local in stops} == {repr(city)}  # the call stepped into, not the other
+    assert kinds.count("tool_start") == 2 and kinds.count("tool_end") == 2 and kinds[-1] == "chain_end"
+    assert not run.tracing
+
+
 def test_s_at_a_langgraph_tool_that_fails_before_its_body_runs_does_not_hang_the_run(tmp_path, monkeypatch):
     """An async-only tool under the graph's sync invoke raises before its body: the stepped thread never makes
     another event, and the graph's own thread, which says the tool failed, must not wait for it for ever."""

@@ -28,7 +28,7 @@ from ..trace.transitions import Trace
 from .live_run import FrameSnapshot, Pulled, _function_snapshot, _snapshot
 from .monitored_call import line_tracer
 from .step_into import FunctionTracer, LineStop, why_not_steppable
-from .worker_adoption import WorkerAdoption, code_of_function
+from .worker_adoption import WorkerAdoption, arguments_of, code_of_function
 
 _LOOPSCOPE = str(Path(__file__).resolve().parents[1])  # tracer/: our own frames are not the run's
 _STDLIB = sysconfig.get_paths()["stdlib"]
@@ -199,7 +199,7 @@ class FrameworkLiveRun:
                     self._turn.wait(0.05)
             if self._closing:
                 raise _Stopped
-        self._end_tracing()  # a traced call has returned by the next event of its thread
+        self._end_tracing(event)  # a traced call has returned by the next event of its thread
         self._handed.put((cast(Event, event), _as_recorded(event, run_frames(caller))))
         self._wait_for_debugger()
         with self._turn:
@@ -272,13 +272,19 @@ class FrameworkLiveRun:
             raise ValueError(f"only a tool_start's call can be stepped into, not a {tool_start.kind}'s")
         self._tracer = line_tracer(callee, self._gate, _function_snapshot, mode, lines)
         function = self._tools.get(getattr(tool_start, "tool", ""))
-        self._adoption.arm(self._tracer, code_of_function(function))
+        self._adoption.arm(self._tracer, code_of_function(function), arguments_of(tool_start.tool_input))
         self.stepped_into = tool_start
 
-    def _end_tracing(self) -> None:
+    def _end_tracing(self, event: EventBase) -> None:
         """In the thread a traced call ran on, once it made its next event: the tracer goes (another
         thread's event, a parallel call's, leaves it where it is)."""
         if self._traced != threading.get_ident():
+            return
+        tracer, stepped = self._tracer, self.stepped_into
+        other_call = getattr(event, "tool_call_id", None) not in (None, getattr(stepped, "tool_call_id", None))
+        if tracer is not None and tracer.frame is None and not tracer.returned and other_call:
+            # Another call's event before the stepped call began: pydantic-ai runs parallel calls as tasks on
+            # one event loop's thread, each sync tool later on a worker, so the stepped call is still to come.
             return
         tracer, self._tracer, self._traced = self._tracer, None, None
         self._adoption.disarm()

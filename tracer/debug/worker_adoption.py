@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 import threading
 from collections.abc import Callable
 from types import CodeType, FrameType
@@ -18,6 +19,29 @@ def code_of_function(function: Callable[..., Any] | None) -> CodeType | None:
     return getattr(found, "__code__", None)
 
 
+def arguments_of(tool_input: str) -> dict[str, Any]:
+    """The JSON scalars of a tool_start's input (a framework's tool call's arguments), by name; {} if none."""
+    try:
+        found = json.loads(tool_input)
+    except ValueError:
+        return {}
+    scalars = (str, int, float, bool)
+    return (
+        {name: value for name, value in found.items() if isinstance(value, scalars)} if isinstance(found, dict) else {}
+    )
+
+
+def _is_this_call(frame: FrameType, arguments: dict[str, Any]) -> bool:
+    """Whether the call's arguments are the stepped call's: one that differs, of the same type, tells two
+    parallel calls of one tool apart (a value the framework converted, "3" into 3, is no evidence)."""
+    local = frame.f_locals
+    return all(
+        type(local[name]) is not type(value) or local[name] == value
+        for name, value in arguments.items()
+        if name in local
+    )
+
+
 class WorkerAdoption:
     """A trace hook for the threads started while a framework's run goes on: when the armed tracer's function is
     called on one of them, that thread is traced from the call's first line.
@@ -31,6 +55,7 @@ class WorkerAdoption:
     def __init__(self) -> None:
         self.tracer: FunctionTracer | None = None
         self.code: CodeType | None = None
+        self.arguments: dict[str, Any] = {}  # the stepped call's, to tell it from a parallel call of the same tool
         self.thread: int | None = None  # the thread that took the armed call, once one has
         self._lock = threading.Lock()
         self._hook = self._on_call  # one bound method: threading.gettrace() is compared with it
@@ -48,20 +73,22 @@ class WorkerAdoption:
         self._started = False
         self.disarm()
 
-    def arm(self, tracer: FunctionTracer, code: CodeType | None) -> None:
+    def arm(self, tracer: FunctionTracer, code: CodeType | None, arguments: dict[str, Any] | None = None) -> None:
         with self._lock:
-            self.tracer, self.code, self.thread = tracer, code, None
+            self.tracer, self.code, self.thread, self.arguments = tracer, code, None, arguments or {}
 
     def disarm(self) -> None:
         with self._lock:
-            self.tracer, self.code, self.thread = None, None, None
+            self.tracer, self.code, self.thread, self.arguments = None, None, None, {}
 
     def _on_call(self, frame: FrameType, event: str, arg: Any) -> Any:
         if frame.f_code is not self.code:
             return None
-        with self._lock:  # parallel calls of one tool: the first to begin is the one stepped through
+        with self._lock:  # parallel calls of one tool: the one with the stepped call's arguments
             tracer = self.tracer
             if tracer is None or tracer.frame is not None or tracer.returned:
+                return None
+            if not _is_this_call(frame, self.arguments):
                 return None
             self.thread = threading.get_ident()
             tracer.install()  # this thread's trace function (this hook) comes back when the call returns
