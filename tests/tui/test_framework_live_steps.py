@@ -76,3 +76,37 @@ async def test_s_at_the_tool_start_shows_the_users_tool_line_by_line_with_its_lo
     finally:
         app.session.store.close()
         sys.modules.pop(module_name(framework), None)
+
+
+@pytest.mark.slow  # drives pydantic-ai's real agent through the Textual app
+async def test_s_at_one_of_two_parallel_pydantic_ai_calls_keeps_to_that_call_through_the_others_start(
+    tmp_path, monkeypatch
+):
+    """pydantic-ai starts both calls before either runs: the second call's tool_start once disarmed the call
+    `s` was pressed at (its lines never came) and the status said the stepped function 'is done'."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    run, source = cli_live_run(tmp_path, "pydantic_ai", cities=("Beijing", "Shanghai"))
+    body = line_of(source, "    forecast = ")
+    app = debugger(None, live=run)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(8):
+                if app.session.event().kind == "tool_start":
+                    break
+                await pilot.press("s")
+                await settle(pilot, lambda: idle(app))
+            assert "Beijing" in app.session.event().tool_input
+            lines: list[tuple[int, str]] = []
+            for _ in range(4):  # s into the call, then through the other call's start to its two lines
+                await pilot.press("s")
+                await settle(pilot, lambda: idle(app))
+                if run.line_stop is not None:
+                    lines.append((run.line_stop.frame.line, dict(run.line_stop.frame.locals)["city"]))
+                elif app.session.event().kind == "tool_start":
+                    assert "has not finished: its lines come in turn" in said(app)
+                    assert "is done" not in said(app) and "not stepping into it" not in said(app)
+            assert lines == [(body, "'Beijing'"), (body + 1, "'Beijing'")]
+    finally:
+        app.session.store.close()
+        sys.modules.pop(module_name("pydantic_ai"), None)

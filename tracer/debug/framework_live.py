@@ -250,6 +250,10 @@ class FrameworkLiveRun:
             return problem
         if getattr(event, "tool", None) not in self._tools:
             return f"{getattr(event, 'tool', '?')} is not one of this agent's Python tool functions"
+        stepped = self.stepped_into
+        if self.stepped_call_pending and stepped is not None and event is not stepped:
+            # pydantic-ai starts parallel calls before any runs: a second `s` would take the first one's tracer
+            return f"call {getattr(stepped, 'tool_call_id', '?')} is being stepped into: its lines come first"
         return None
 
     def tool_callees(self) -> dict[str, CalleeRef | None]:
@@ -280,11 +284,13 @@ class FrameworkLiveRun:
         thread's event, a parallel call's, leaves it where it is)."""
         if self._traced != threading.get_ident():
             return
-        tracer, stepped = self._tracer, self.stepped_into
-        other_call = getattr(event, "tool_call_id", None) not in (None, getattr(stepped, "tool_call_id", None))
-        if tracer is not None and tracer.frame is None and not tracer.returned and other_call:
-            # Another call's event before the stepped call began: pydantic-ai runs parallel calls as tasks on
-            # one event loop's thread, each sync tool later on a worker, so the stepped call is still to come.
+        other_call = getattr(event, "tool_call_id", None) not in (
+            None,
+            getattr(self.stepped_into, "tool_call_id", None),
+        )
+        if other_call and self.stepped_call_pending:
+            # Another call's event while the stepped call has not returned: pydantic-ai runs parallel calls as
+            # tasks on one event loop's thread, each sync tool on a worker, so the stepped call's lines go on.
             return
         tracer, self._tracer, self._traced = self._tracer, None, None
         self._adoption.disarm()
@@ -299,6 +305,12 @@ class FrameworkLiveRun:
     @property
     def armed(self) -> bool:
         return self._tracer is not None
+
+    @property
+    def stepped_call_pending(self) -> bool:
+        """Stepped into a call that has not returned (not begun yet, or paused at a line)."""
+        tracer = self._tracer
+        return tracer is not None and not tracer.returned
 
     @property
     def tracing(self) -> bool:

@@ -57,6 +57,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{motion}: {name} is done → event {seq} (another call's {kind}; {name}'s own comes in turn)",
         "{motion}：{name} 已返回 → 事件 {seq}（另一个调用的 {kind}；{name} 自己的事件按顺序稍后到来）",
     ),
+    "debugger.other_call_first": (
+        "{motion}: → event {seq} (another call's {kind}); {name} has not finished: its lines come in turn",
+        "{motion}：→ 事件 {seq}（另一个调用的 {kind}）；{name} 还没有结束：它的行按顺序稍后到来",
+    ),
     "debugger.never_ran": (
         "{motion}: {name} never ran: its arguments did not fit → event {seq} ({kind})",
         "{motion}：{name} 没有运行：参数不符合它的要求 → 事件 {seq}（{kind}）",

@@ -67,6 +67,8 @@ def why_not_into(session: DebugSession, motion: Motion) -> Message | None:
     store = _live_at_newest(session)
     if store is None:
         return Message("debugger.into_already_ran", {"name": _name(event)})
+    if getattr(store.run, "stepped_call_pending", False):
+        return None  # the key goes on into the call already stepped into (a parallel call's start came first)
     problem = store.run.why_not_step_into(event)
     return Message("debugger.into_refused", {"problem": problem}) if problem else None
 
@@ -83,6 +85,8 @@ def arm_line_breakpoints(session: DebugSession) -> None:
         return
     if event.kind != "tool_start" or run.why_not_step_into(event):
         return
+    if getattr(run, "stepped_call_pending", False):  # another call's start came before the stepped call ran
+        return  # (pydantic-ai starts parallel calls first): disarming here would lose the call `s` was pressed at
     lines = lines_in_call(session.breakpoints, _callee(event))  # as they are now: added or deleted since
     if lines:
         run.step_into(event, "lines", lines)
@@ -119,7 +123,11 @@ def left_function(session: DebugSession, motion: Motion) -> Message:
     call = getattr(stepped, "tool_call_id", None)
     said = {"motion": motion_name(motion), "name": name, "seq": session.position, "kind": event.kind}
     if call is not None and getattr(event, "tool_call_id", None) != call:  # a parallel call: another's turn
-        return Message("debugger.done_other_call", said | {"name": _name(stepped)})
+        run = getattr(getattr(session, "store", None), "run", None)
+        pending = getattr(run, "stepped_call_pending", False)  # its lines are still to come (pydantic-ai)
+        return Message(
+            "debugger.other_call_first" if pending else "debugger.done_other_call", said | {"name": _name(stepped)}
+        )
     if isinstance(event, ToolErrorEvent) and event.error_type == "ToolInputError":
         return Message("debugger.never_ran", said)  # refused before the first line
     if isinstance(event, ToolErrorEvent):
