@@ -662,7 +662,7 @@ def test_a_message_field_numbered_with_a_digit_int_refuses_is_left_out_not_a_cra
 
 def test_more_distinct_attribute_keys_than_are_remembered_are_all_read(tmp_path):
     """Keys are taken apart once and remembered; a file of ever new keys empties the memo, and loses nothing."""
-    from tracer.trace.importers.span_attributes import _MAX_REMEMBERED
+    from tracer.trace.importers.flattened_keys import _MAX_REMEMBERED
 
     span = otlp_span("01")
     count = _MAX_REMEMBERED + 500

@@ -13,7 +13,8 @@ from ..annotations import Score
 from ..format_error import TraceFormatError
 from .framework_spans import merge_emitter_events
 from .langsmith_feedback import langsmith_scores
-from .run_events import event_stream_from_root, rooted
+from .run_events import event_stream_from_root
+from .run_tree import rooted
 from .scores import langfuse_scores
 from .shape import quoted
 from .spans import LLM, TOOL, Conversion, Span, TraceInfo, plain_name

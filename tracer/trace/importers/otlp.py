@@ -11,24 +11,20 @@ from pydantic import ValidationError
 from executor.events import EVENT_ADAPTER, EventBase, event_from_json
 
 from .. import otel_mapping as om
+from .flattened_keys import indexed
 from .framework_spans import is_tool_message, tool_message_fields
+from .message_events import SpanEvents
 from .messages import json_or_text
+from .model_call_attributes import messages_from_events, model_from, reply_from, request_from, usage_from
 from .shape import ShapeNotes, identifier, name_text, parsed_json
 from .span_attributes import (
     TOOL_INPUT_KEYS,
     TOOL_OUTPUT_KEYS,
-    SpanEvents,
     first_of,
-    indexed,
-    messages_from_events,
-    model_from,
-    reply_from,
-    request_from,
     role_of_span,
     tool_call_id_from,
     tool_name_from,
     trace_fields_from,
-    usage_from,
 )
 from .spans import LLM, TOOL, Span, text_of
 

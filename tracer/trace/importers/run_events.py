@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from executor.events import (
@@ -17,17 +17,21 @@ from executor.events import (
     LLMEndEvent,
     LLMStartEvent,
     SourceRef,
-    ToolCallRecord,
-    ToolEndEvent,
-    ToolErrorEvent,
-    ToolInfo,
     ToolStartEvent,
 )
-from executor.models.messages import render_messages
 
-from .messages import compact, json_or_text
+from .event_payloads import (
+    chain_start_fields,
+    claim_call,
+    llm_end_fields,
+    llm_start_fields,
+    run_scores,
+    tool_end_event,
+    tool_input_given,
+)
 from .model_calls import Reply
-from .spans import LLM, OTHER, TOOL, Span, TraceInfo, link, plain_name, text_of
+from .run_tree import fill_nested_replies, restore_sent_arguments, rooted
+from .spans import LLM, OTHER, TOOL, Span, TraceInfo, plain_name
 
 # Where an event sorts among the run's: chain_start before all, chain_end after all, whatever their times say.
 FIRST, BODY, LAST = 0, 1, 2
@@ -36,8 +40,6 @@ RUN_START, CALL_START, CALL_END, ACTIONS, TOOL_START, TOOL_END, RUN_END, PLAIN_E
 # The entries after which a span given feedback has its scores placed: its call's end, or the last event
 # made by the time a plain span (a chain inside the run) ended.
 SCORED_AT = frozenset({CALL_END, TOOL_END, PLAIN_END})
-# Finish reasons that say only that the model stopped as it should (llm_end keeps the others).
-PLAIN_STOPS = frozenset({"stop", "end_turn", "completed"})
 NAMES_SHOWN = 6  # plain frames named in the one-line note; the rest counted
 
 
@@ -133,19 +135,23 @@ class _EventBuilder:
     def _payloads(self, entry: _Entry, pending: list[dict[str, Any]]) -> list[tuple[type[EventBase], dict[str, Any]]]:
         span, what = entry.span, entry.what
         if what == CALL_START:
-            return [(LLMStartEvent, _call_start(span, entry.inside_tool))]
+            return [(LLMStartEvent, llm_start_fields(span, entry.inside_tool))]
         if what == CALL_END:
-            return [(LLMEndEvent, _call_end(span, entry.inside_tool))]
+            return [(LLMEndEvent, llm_end_fields(span, entry.inside_tool))]
         if what == TOOL_START:
-            call = _claim(span, pending)
+            call = claim_call(span, pending)
             return [
                 (
                     ToolStartEvent,
-                    {"tool": span.name, "tool_input": _given(span.inputs, call), "tool_call_id": span.tool_call_id},
+                    {
+                        "tool": span.name,
+                        "tool_input": tool_input_given(span.inputs, call),
+                        "tool_call_id": span.tool_call_id,
+                    },
                 )
             ]
         if what == TOOL_END:
-            return [_tool_end(span, handled=not self.run_failed)]
+            return [tool_end_event(span, handled=not self.run_failed)]
         if what == PLAIN_END:
             return []
         if what == ACTIONS:
@@ -163,12 +169,12 @@ class _EventBuilder:
     def _run_payload(self, entry: _Entry) -> tuple[type[EventBase], dict[str, Any]]:
         root, info = self.root, self.info
         if entry.what == RUN_START:
-            return ChainStartEvent, _chain_start(root, info)
+            return ChainStartEvent, chain_start_fields(root, info)
         if root.error:
-            return ChainErrorEvent, {"error_type": root.error[0], "message": root.error[1], **_scores(info)}
+            return ChainErrorEvent, {"error_type": root.error[0], "message": root.error[1], **run_scores(info)}
         output = info.output if info.output is not None else root.output
         outputs = output if isinstance(output, dict) else {"output": output if output is not None else ""}
-        return ChainEndEvent, {"outputs": outputs, **_scores(info)}
+        return ChainEndEvent, {"outputs": outputs, **run_scores(info)}
 
     def plain_note(self) -> str | None:
         """One line naming the spans that became only frames (the run's own root is its chain_start)."""
@@ -186,174 +192,6 @@ class _EventBuilder:
         )
 
 
-def _claim(span: Span, pending: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The model's call a tool span ran: the one of its id, or (a span without the model's call id)
-    the earliest unclaimed call of its name, whose id it then gets."""
-    for index, call in enumerate(pending):
-        if call["id"] == span.tool_call_id or (span.tool_call_id is None and call["name"] == span.name):
-            span.tool_call_id = call["id"] or None
-            del pending[index]
-            return call
-    return None
-
-
-def _given(inputs: Any, call: dict[str, Any] | None) -> str:
-    """What a tool was given, as text. When the span records the arguments of the model's call it ran
-    as JSON of another spacing (`{"city":"Paris"}`), or, as OpenInference's LangChain tool spans do, only
-    the one argument's value (`Paris`), the tool was given those arguments: they are shown as the model
-    wrote them. Anything else the span says (a Python repr too) is kept as recorded."""
-    text = compact(inputs)
-    if call is None:
-        return text
-    asked = json_or_text(call["arguments"])
-    if inputs == asked:
-        return call["arguments"]
-    only_value = isinstance(asked, dict) and len(asked) == 1 and inputs == compact(next(iter(asked.values())))
-    return call["arguments"] if only_value and isinstance(inputs, str) else text
-
-
-def _call_start(span: Span, inside_tool: str | None) -> dict[str, Any]:
-    request = span.request
-    messages = request.messages if request is not None else None
-    if messages is not None:
-        prompt = render_messages(messages)
-    else:
-        prompt = request.prompt or "" if request is not None else ""
-    return {
-        "model": span.model or "unknown",
-        "prompt": prompt,
-        "stop": [],
-        "messages": messages,
-        "tools": (request.tools or None) if request is not None else None,
-        "tool_call_id": inside_tool,
-    }
-
-
-def _call_end(span: Span, inside_tool: str | None) -> dict[str, Any]:
-    reply = span.reply or Reply()
-    finish = reply.finish_reason
-    if span.error:
-        finish = f"error ({span.error[0]}: {span.error[1]})"[:300]
-    start, end = span.start or 0.0, span.end or 0.0
-    return {
-        "text": reply.text,
-        "usage": span.usage,
-        "duration": round(max(end - start, 0.0), 6),
-        "finish_reason": finish if finish and finish.lower() not in PLAIN_STOPS else None,
-        "tool_calls": [ToolCallRecord(**call) for call in reply.tool_calls] or None,
-        "tool_call_id": inside_tool,
-        "partial": reply.partial if reply.seen or span.error else reply.partial or NO_REPLY,
-    }
-
-
-NO_REPLY = "the file holds no reply for this call"
-
-
-def _tool_end(span: Span, handled: bool) -> tuple[type[EventBase], dict[str, Any]]:
-    common = {"tool": span.name, "tool_call_id": span.tool_call_id}
-    if span.error:
-        return ToolErrorEvent, {
-            **common,
-            "error_type": span.error[0],
-            "message": span.error[1],
-            "handled": handled,
-            "observation": None,
-        }
-    return ToolEndEvent, {**common, "observation": compact(span.output)}
-
-
-def _as_inputs(value: Any) -> dict[str, Any]:
-    if isinstance(value, dict):
-        return value
-    return {} if value is None else {"input": value if isinstance(value, (str, list)) else text_of(value)}
-
-
-def _chain_start(root: Span, info: TraceInfo) -> dict[str, Any]:
-    tools: dict[str, str] = {}
-    for span in _all(root):
-        if span.role == TOOL:
-            tools.setdefault(span.name, "")
-        for spec in span.request.tools if span.role == LLM and span.request is not None else ():
-            function = spec.get("function", {})
-            if isinstance(function.get("name"), str):
-                description = function.get("description")
-                if not tools.get(function["name"]):
-                    tools[function["name"]] = description if isinstance(description, str) else ""
-    origin = {
-        key: value
-        for key, value in (("trace_id", info.trace_id), ("trace_name", info.name), *info.fields.items())
-        if value not in (None, "", [], {})
-    }
-    return {
-        "inputs": _as_inputs(info.input if info.input is not None else root.inputs),
-        "tools": [ToolInfo(name=name, description=description) for name, description in tools.items()],
-        "settings": {"imported": True},
-        **({"origin": origin} if origin else {}),
-    }
-
-
-def _scores(info: TraceInfo) -> dict[str, Any]:
-    return {"origin": {"scores": info.scores}} if info.scores else {}
-
-
-def _all(span: Span):
-    pending = [span]
-    while pending:
-        current = pending.pop()
-        yield current
-        pending += current.children
-
-
-def _tools_out_of_model_calls(spans: list[Span]) -> None:
-    """A tool span under a model call's span (Google ADK runs the tool inside call_llm) is the
-    model's request, run after its reply: it hangs beside the call, and the call ends by the time
-    the tool starts (the reply had to be there to ask for it)."""
-    by_id = {span.span_id: span for span in spans}
-    for span in spans:
-        parent = by_id.get(span.parent_id) if span.parent_id else None
-        if span.role == TOOL and parent is not None and parent.role == LLM and parent is not span:
-            span.parent_id = parent.parent_id
-            if span.start is not None and parent.end is not None and parent.start is not None:
-                parent.end = max(parent.start, min(parent.end, span.start))
-
-
-def _nested_replies(root: Span) -> None:
-    """A model call recorded twice, by a framework and by the client instrumentation inside it (Agno
-    around OpenAI's): the inner span's reply to a call that asked only for tools is Python's str(None),
-    "None". The inner call is the same call, so its reply is the outer one's text and tool calls."""
-    pending: list[tuple[Span, Span | None]] = [(root, None)]
-    while pending:
-        span, outer = pending.pop()
-        inner, reply = span.reply, outer.reply if outer is not None else None
-        said_none = span.role == LLM and inner is not None and inner.text == "None" and not inner.tool_calls
-        if said_none and inner is not None and reply is not None and reply.tool_calls and not reply.text:
-            span.reply = replace(inner, text="", tool_calls=list(reply.tool_calls))
-        pending += [(child, span if span.role == LLM else outer) for child in span.children]
-
-
-def _history_as_sent(root: Span) -> None:
-    """A model call's earlier tool calls as the framework sent them back. pydantic-ai records a call's
-    arguments as the model wrote them (`{"city": "Paris"}`) but renders them anew in every later request
-    (compact JSON from 2.58: `{"city":"Paris"}`), the text its tool span records: that text is what the
-    model was sent. Arguments that say something else are kept as recorded."""
-    rendered = {span.tool_call_id: span.sent_arguments for span in _all(root) if span.sent_arguments is not None}
-    if not rendered:
-        return
-    for span in _all(root):
-        messages = span.request.messages if span.role == LLM and span.request is not None else None
-        for message in messages or ():
-            for call in message.get("tool_calls") or ():
-                function = call.get("function") if isinstance(call, dict) else None
-                sent = rendered.get(call.get("id")) if isinstance(function, dict) else None
-                if (
-                    sent is not None
-                    and isinstance(function, dict)
-                    and sent != function.get("arguments")
-                    and json_or_text(sent) == json_or_text(function.get("arguments"))
-                ):
-                    function["arguments"] = sent
-
-
 def events_from_spans(
     spans: list[Span], source_file: str, info: TraceInfo | None = None
 ) -> tuple[list[EventBase], list[str], str | None]:
@@ -368,36 +206,6 @@ def events_from_spans(
     return events, warnings, plain
 
 
-def rooted(spans: list[Span], info: TraceInfo) -> tuple[Span | None, list[str]]:
-    """The spans linked into the run's one tree (None when there are none), and what link() had to
-    guess. The root's name is the trace's first frame: a trace's file is named before its events are made."""
-    _tools_out_of_model_calls(spans)
-    roots, warnings = link(spans)
-    if not roots:
-        return None, warnings
-    if len(roots) == 1 and roots[0].role == OTHER:
-        root = roots[0]
-    else:  # a run made up to hold them, carrying the longest root's inputs and outcome
-        main = max(roots, key=lambda s: (s.role == OTHER, (s.end or 0.0) - (s.start or 0.0)))
-        root = Span(
-            "imported",
-            None,
-            info.name or "imported run",
-            OTHER,
-            min(s.start or 0.0 for s in roots),
-            max(s.end or 0.0 for s in roots),
-            inputs=main.inputs,
-            output=main.output if main.role == OTHER else None,
-            error=main.error if main.role == OTHER else None,
-            children=roots,
-        )
-    if info.input is None:
-        info.input = root.inputs
-    if info.output is None:
-        info.output = root.output
-    return root, warnings
-
-
 def events_from_root(root: Span, source_file: str, info: TraceInfo) -> tuple[list[EventBase], str | None]:
     """The events of a run rooted() made, and the line counting the spans that became only frames."""
     events, plain = event_stream_from_root(root, source_file, info)
@@ -409,8 +217,8 @@ def event_stream_from_root(
 ) -> tuple[Iterator[EventBase], str | None]:
     """events_from_root's events made one at a time as they are iterated (the spans stay until then);
     `placed` gains (seq, raw scores) for each span given feedback of its own as its event is made."""
-    _nested_replies(root)
-    _history_as_sent(root)
+    fill_nested_replies(root)
+    restore_sent_arguments(root)
     builder = _EventBuilder(root, info, source_file)
     if placed is not None:
         builder.placed = placed
