@@ -209,6 +209,10 @@ class RetryEvent(EventBase):
     """Seconds waited before the next attempt."""
     tool_call_id: str | None = None
     """The model's id for the tool call this belongs to (tool-calling agent; None in ReAct)."""
+    error_class: str | None = Field(None, exclude_if=lambda value: value is None)
+    """The failure's class as "module:qualname" (e.g. "openai:RateLimitError"), when a framework's run was
+    recorded (a re-run raises that class again when it is loaded); None for loopscope's own loop and in
+    traces written before it was recorded."""
 
 
 class RateLimitWaitEvent(EventBase):

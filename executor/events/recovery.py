@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from .base import EventBase, describe_fields
 
 
@@ -18,6 +20,8 @@ class FallbackEvent(EventBase):
     """The class name of its final error, e.g. "RetriesExhausted" or "CircuitOpenError"."""
     error: str
     """Its final error, as "Type: message"."""
+    error_class: str | None = Field(None, exclude_if=lambda value: value is None)
+    """Its final error's class as "module:qualname", when a framework's run was recorded (see RetryEvent)."""
     refused: bool = False
     """True when an open circuit breaker refused the call, so it was never sent."""
     next_model: str

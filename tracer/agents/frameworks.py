@@ -40,6 +40,9 @@ class RecordedReply:
     tool_calls: tuple[RecordedToolCall, ...] = field(default_factory=tuple)
     error: str | None = None
     """The call failed instead, as "Type: message" (a fallback or a retry followed it): a re-run fails it again."""
+    error_class: str | None = None
+    """The failure's class as "module:qualname", when the recording named it (a re-run raises that class when
+    it is loaded; see tracer/bridges/recorded_errors.py)."""
 
 
 class RepliesUsedUp(LookupError):
@@ -128,7 +131,8 @@ def recorded_replies(events: Sequence[EventBase]) -> list[RecordedReply]:
         elif event.kind == "llm_start":
             asked = True
         elif asked and (event.kind == "fallback" or (event.kind == "retry" and getattr(event, "target", "") == "llm")):
-            replies.append(RecordedReply("", error=str(getattr(event, "error", "") or "Error: the call failed")))
+            error = str(getattr(event, "error", "") or "Error: the call failed")
+            replies.append(RecordedReply("", error=error, error_class=getattr(event, "error_class", None)))
             asked = False
     return replies
 

@@ -35,6 +35,7 @@ class Failure:
     tool_call_id: str | None = None
     started: float = 0.0  # when the first attempt of this call began (a model call's duration counts from it)
     callee: Any = None  # the tool's function (CalleeRef), for the events that end the call
+    error_class: str | None = None  # "module:qualname", so that a re-run can raise the same class
 
     @property
     def error(self) -> str:
@@ -168,6 +169,7 @@ class FailedAttempts:
                 failed_model=failure.name,
                 error_type=failure.error_type,
                 error=failure.error,
+                error_class=failure.error_class,
                 next_model=name,
             )
             if parent is not None:
@@ -189,6 +191,7 @@ class FailedAttempts:
             name=failure.name,
             attempt=failure.attempt,
             error=failure.error,
+            error_class=failure.error_class,
             delay=max(0.0, self.recorder.elapsed() - failure.at),
             tool_call_id=failure.tool_call_id,
             # When the attempt failed, as loopscope's own loop stamps a retry: its wait runs from here to the

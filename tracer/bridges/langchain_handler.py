@@ -51,6 +51,7 @@ from .langchain_values import (
     safe_text,
     tool_infos,
 )
+from .recorded_errors import class_path
 
 try:
     from langchain_classic.agents import AgentExecutor
@@ -309,6 +310,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             attempt=1,
             error_type=type(error).__name__,
             message=safe_text(error),
+            error_class=class_path(type(error)),
             at=self.recorder.elapsed(),
             stack=self._stack(parent),
             run_id=run_id,
@@ -352,6 +354,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             name=self._names.get(run_id, "unknown"),
             attempt=int(retry_state.attempt_number),
             error=f"{type(error).__name__}: {error}" if error else "unknown",
+            error_class=class_path(type(error)) if error else None,
             delay=float(delay),
         )
 

@@ -37,6 +37,7 @@ except ImportError as missing:  # the [langchain] extra
 
 from .langchain_handler import LoopscopeCallbackHandler
 from .langchain_values import openai_messages
+from .recorded_errors import recorded_error
 
 
 class RecordedChatModel(BaseChatModel):
@@ -55,20 +56,12 @@ class RecordedChatModel(BaseChatModel):
     ) -> ChatResult:
         reply = self.answer(render_messages(openai_messages(messages)))
         if reply.error is not None:
-            raise recorded_error(reply.error)
+            raise recorded_error(reply.error, reply.error_class)
         return ChatResult(generations=[ChatGeneration(message=as_message(reply))])
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
         # As a real chat model does: the tools' JSON schemas ride along, so llm_start records what was offered.
         return self.bind(tools=[convert_to_openai_tool(tool) for tool in tools])
-
-
-def recorded_error(error: str) -> Exception:
-    """The recorded failure ("Type: message") raised again: an exception of that class name and message, so
-    the middleware falls back (or retries) as it did and the re-run records the same error."""
-    name, _, message = error.partition(": ")
-    named = name if name.isidentifier() else "RecordedModelError"
-    return type(named, (RuntimeError,), {"__module__": "loopscope.recorded"})(message if named == name else error)
 
 
 def as_message(reply: RecordedReply) -> AIMessage:

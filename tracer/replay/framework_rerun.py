@@ -18,6 +18,9 @@ from ..trace.transitions import Trace
 # What a framework's callbacks record about themselves, not about the agent: the callback's own run ids, and
 # where inside the framework's code it fired (its lines move with every release of the framework).
 _FRAMEWORK_FIELDS = ("origin", "stack")
+# A recorded failure whose class a re-run cannot raise (its module is not loaded, or making it would run its
+# code) is raised as a stand-in of the same name: the error's text is compared, its class's module is not.
+_STAND_IN_FIELDS = ("error_class",)
 
 
 def rerun_framework_agent(
@@ -42,7 +45,7 @@ def rerun_framework_agent(
 def _comparable(events: Sequence[EventBase]) -> list[dict[str, Any]]:
     normalised = normalise_events(events)
     for event in normalised:
-        for name in _FRAMEWORK_FIELDS:
+        for name in (*_FRAMEWORK_FIELDS, *_STAND_IN_FIELDS):
             event.pop(name, None)
         source = event.get("source")
         if isinstance(source, dict):  # the framework's own file: which release ran it does not matter
