@@ -65,15 +65,26 @@ class HeldClock:
             self._handed_at = None
 
 
+def is_ours(file: str, ours: str = _LOOPSCOPE) -> bool:
+    """Whether code in `file` is loopscope's (installed in a site-packages or not)."""
+    return file.startswith(ours)
+
+
+def is_run_file(file: str, ours: str = _LOOPSCOPE, stdlib: str = _STDLIB) -> bool:
+    """Whether a frame running code in `file` belongs to the run: the framework's or the user's, not ours,
+    Python's own (asyncio, threading) or the plumbing a callback reaches us through. A framework installed
+    in the system Python's site-packages lies under the standard library's folder, and is the run's."""
+    python = file.startswith(stdlib) and "site-packages" not in file
+    return not is_ours(file, ours) and not python and not any(part in file for part in _PLUMBING)
+
+
 def run_frames(start: FrameType | None) -> tuple[FrameSnapshot, ...]:
     """The thread's frames that belong to the run (the framework's and the user's), outermost first."""
     frames: list[FrameSnapshot] = []
     seen: dict[int, str] = {}
     frame = start
     while frame is not None and len(frames) < MOST_FRAMES:
-        file = frame.f_code.co_filename
-        ours_or_python = file.startswith((_LOOPSCOPE, _STDLIB)) and "site-packages" not in file
-        if not ours_or_python and not any(part in file for part in _PLUMBING):
+        if is_run_file(frame.f_code.co_filename):
             frames.append(_snapshot(frame, seen))
         frame = frame.f_back
     return tuple(reversed(frames))
