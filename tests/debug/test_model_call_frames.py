@@ -12,7 +12,8 @@ from tests.helpers.cli_run import loopscope
 from tracer.debug.framework_live import is_run_file
 from tracer.debug.live_run import FrameSnapshot
 from tracer.debug.options import DebuggerOptions
-from tracer.debug.session import build_session
+from tracer.debug.session import DebugSession, build_session
+from tracer.debug.stack_locals import stack_locals
 from tracer.debug.step_into import LineStop
 
 # The local each framework's asking frame sends the conversation in: LangGraph's model node and pydantic-ai's
@@ -27,6 +28,14 @@ def check_asking_frame(framework: str, frames: tuple[FrameSnapshot, ...], kind: 
     innermost = dict(frames[-1].locals)
     assert QUESTION in innermost.get(SENT[framework], ""), (kind, frames[-1].function, list(innermost))
     assert "LoopscopeModel.get_response" not in " ".join(innermost.values())  # not the SDK's retry frame
+
+
+def check_panes(session: DebugSession, framework: str) -> None:
+    """The call stack pane ends where Variables is, at the asking frame with its locals."""
+    shown, snapshot = stack_locals(session)[-1]
+    assert snapshot is not None and shown.function == snapshot.function, (shown, snapshot)
+    assert QUESTION in dict(snapshot.locals)[SENT[framework]]
+    assert shown.file is not None and not shown.file.startswith(("(", "tracer/"))
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)
@@ -44,6 +53,7 @@ def test_live_a_model_calls_frames_end_at_the_frame_that_asked_the_model(framewo
             event, frames = got
             if event.kind in MODEL_EVENTS:
                 check_asking_frame(framework, frames, event.kind)
+                check_panes(session, framework)
                 seen.append(event.kind)
     finally:
         run.close()
@@ -68,6 +78,7 @@ def test_a_recording_re_run_with_agent_shows_the_frame_that_asked_the_model(fram
             assert frames is not None, store.reenactment.problem
             check_asking_frame(framework, frames, store.event(position).kind)
             session.position = position
+            check_panes(session, framework)
     finally:
         store.reenactment.close()
         sys.modules.pop(module_name(framework), None)
