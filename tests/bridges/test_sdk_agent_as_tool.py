@@ -122,7 +122,8 @@ def test_a_fork_of_the_inner_tool_call_reaches_the_inner_agents_next_model_call(
 
 def test_the_debugger_re_runs_the_inner_agent_in_step_with_the_recording(capsys, project):
     """debug --agent's store: every event, the inner agent's included, has the re-run's frames, and the inner
-    model call's frames hold what the planner asked the forecaster (the inner run's own input)."""
+    model call's frames hold what the planner asked the forecaster (the inner run's own input), the innermost of them
+    (the SDK's frame that asked the model) in the input it sent."""
     from tracer.debug.event_store import ReplayStore
     from tracer.trace.reader import TraceFile
 
@@ -135,5 +136,7 @@ def test_the_debugger_re_runs_the_inner_agent_in_step_with_the_recording(capsys,
         assert all(f is not None for f in frames)
         inner = next(e.seq for e in trace.events if e.kind == "llm_start" and e.model == "inner-model")
         assert "Weather in Beijing?" in " ".join(value for frame in frames[inner] or () for _, value in frame.locals)
+        asking = (frames[inner] or ())[-1]  # the SDK's frame that asked the inner model, with what it sent
+        assert not asking.file.startswith("tracer/") and "Weather in Beijing?" in dict(asking.locals)["input"]
     finally:
         store.reenactment.close()

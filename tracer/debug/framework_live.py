@@ -26,6 +26,7 @@ from ..i18n import Message, verbatim
 from ..trace.run_inputs import question_of
 from ..trace.transitions import Trace
 from .live_run import FrameSnapshot, Pulled, _function_snapshot, _snapshot
+from .model_caller import model_caller
 from .monitored_call import line_tracer
 from .step_into import FunctionTracer, LineStop, why_not_steppable
 from .worker_adoption import WorkerAdoption, arguments_of, code_of_function
@@ -38,6 +39,7 @@ MOST_FRAMES = 40
 # A stepped-into call begins this soon after the run goes on from its tool_start, or never (its tool failed
 # before its body ran): other threads' events wait for it no longer than this.
 START_GRACE = 2.0
+MODEL_EVENTS = ("llm_start", "llm_end")
 
 
 class _Stopped(BaseException):
@@ -65,15 +67,26 @@ class HeldClock:
             self._handed_at = None
 
 
+def is_ours(file: str, ours: str = _LOOPSCOPE) -> bool:
+    """Whether code in `file` is loopscope's (installed in a site-packages or not)."""
+    return file.startswith(ours)
+
+
+def is_run_file(file: str, ours: str = _LOOPSCOPE, stdlib: str = _STDLIB) -> bool:
+    """Whether a frame running code in `file` belongs to the run: the framework's or the user's, not ours,
+    Python's own (asyncio, threading) or the plumbing a callback reaches us through. A framework installed
+    in the system Python's site-packages lies under the standard library's folder, and is the run's."""
+    python = file.startswith(stdlib) and "site-packages" not in file
+    return not is_ours(file, ours) and not python and not any(part in file for part in _PLUMBING)
+
+
 def run_frames(start: FrameType | None) -> tuple[FrameSnapshot, ...]:
     """The thread's frames that belong to the run (the framework's and the user's), outermost first."""
     frames: list[FrameSnapshot] = []
     seen: dict[int, str] = {}
     frame = start
     while frame is not None and len(frames) < MOST_FRAMES:
-        file = frame.f_code.co_filename
-        ours_or_python = file.startswith((_LOOPSCOPE, _STDLIB)) and "site-packages" not in file
-        if not ours_or_python and not any(part in file for part in _PLUMBING):
+        if is_run_file(frame.f_code.co_filename):
             frames.append(_snapshot(frame, seen))
         frame = frame.f_back
     return tuple(reversed(frames))
@@ -92,6 +105,15 @@ def _as_recorded(event: EventBase, frames: tuple[FrameSnapshot, ...]) -> tuple[F
                 start = index + 1
                 break
     return tuple(kept) if kept else frames
+
+
+def event_frames(event: EventBase, caller: FrameType | None) -> tuple[FrameSnapshot, ...]:
+    """The run's frames an event is shown in. A model call's frames end at the frame that asked the model (with the
+    messages it sent among its locals), not at the framework's plumbing between it and our model wrapper (whose
+    locals are our wrapper's coroutine or `self`): unless the event names its frames (LangGraph's stack)."""
+    if event.kind in MODEL_EVENTS and not getattr(event, "stack", None):
+        caller = model_caller(caller, is_ours, is_run_file) or caller
+    return _as_recorded(event, run_frames(caller))
 
 
 class _Listener:
@@ -200,7 +222,7 @@ class FrameworkLiveRun:
             if self._closing:
                 raise _Stopped
         self._end_tracing(event)  # a traced call has returned by the next event of its thread
-        self._handed.put((cast(Event, event), _as_recorded(event, run_frames(caller))))
+        self._handed.put((cast(Event, event), event_frames(event, caller)))
         self._wait_for_debugger()
         with self._turn:
             if self._tracer is not None:  # `s` at this tool_start: the tool runs next, in this thread

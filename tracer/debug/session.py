@@ -196,7 +196,7 @@ class DebugSession:
         event = self.event()
         if isinstance(event, UnreadableEvent):
             return []
-        if live and _same_stack(live, event.frames):
+        if live and (_same_stack(live, event.frames) or _framework_model_call(event)):
             frames = [FrameLocation(f.function, f.file, f.line, True) for f in live]
         elif event.stack:  # a traced LangChain run recorded every frame's line
             frames = [FrameLocation(f.function, f.file, f.line, True) for f in event.stack]
@@ -311,6 +311,13 @@ def build_session(
         marks.add(spec)
     marks.update_reach()
     return DebugSession(store, marks, stops or (), title, options, wait_for_locals=wait_for_locals)
+
+
+def _framework_model_call(event: Event) -> bool:
+    """A framework's model call recorded as its step (`Runner.run` > `get_response` in "(openai-agents)"), not as
+    lines: its captured frames (down to the frame that asked the model) are the stack the pane lists instead."""
+    step = not event.stack and event.source.line == 0 and event.source.file.startswith("(")
+    return step and event.kind in ("llm_start", "llm_end")
 
 
 def _same_stack(live: Sequence[Any], recorded: Sequence[str]) -> bool:
