@@ -9,6 +9,7 @@ import pytest
 
 from tests.debug.live_framework_agents import cli_live_run, line_of, module_name
 from tests.helpers.pilot_helpers import debugger, highlighted, pane_text, said, settle, status
+from tracer.tui.panes.source_view import SourceView
 
 SIZE = (120, 40)
 CASES = [
@@ -110,3 +111,26 @@ async def test_s_at_one_of_two_parallel_pydantic_ai_calls_keeps_to_that_call_thr
     finally:
         app.session.store.close()
         sys.modules.pop(module_name("pydantic_ai"), None)
+
+
+@pytest.mark.slow  # drives the Agents SDK's real agent through the Textual app
+async def test_a_model_event_opens_the_frameworks_long_module_at_the_line_that_asked_the_model(tmp_path, monkeypatch):
+    """At llm_start the Source pane shows the SDK's run loop (3,000 lines) at the call: it opened at line 1, as the
+    pane had no scrollbar yet after the event before (no source) and Textual ignored the scroll."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    run, _source = cli_live_run(tmp_path, "openai_agents")
+    app = debugger(None, live=run)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("s")
+            await settle(pilot, lambda: idle(app) and app.session.event().kind == "llm_start")
+            await settle(pilot)
+            view = app.screen.query_one(SourceView)
+            assert view.source is not None and len(view.source.lines) > 500, "not a long module: test needs another"
+            line, top = view.current_line, int(view.scroll_y)
+            assert line > view.scrollable_content_region.height
+            assert top < line <= top + view.scrollable_content_region.height, (line, top)
+    finally:
+        app.session.store.close()
+        sys.modules.pop(module_name("openai_agents"), None)

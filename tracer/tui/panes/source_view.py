@@ -120,7 +120,9 @@ class SourceView(ScrollView, can_focus=True):
         height = max(self.scrollable_content_region.height, 1)
         margin = height // 4  # a line near the edge is centred too: it was shown one row above the fold
         if not self.scroll_y + margin < line <= self.scroll_y + height - margin:
-            self.scroll_to(y=max(0, line - 1 - height // 2), animate=False, immediate=True)
+            # force: a file just loaded in place of a shorter one has no scrollbar until the next layout, and
+            # Textual ignores a scroll without one (a framework's 3,000-line file opened at its top).
+            self.scroll_to(y=max(0, line - 1 - height // 2), animate=False, immediate=True, force=True)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # The first paint comes before the pane hears of its height (on_resize, call_after_refresh):
