@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -63,7 +64,9 @@ def terminal(tmp_path) -> Iterator[Callable[[str, str], Terminal]]:
 
     def open_live(spec: str, replies: str) -> Terminal:
         command = shlex.join([str(LOOPSCOPE), "debug", "--live", spec, "--input", QUESTION, "--replies", replies])
-        shown = Terminal(f"loopscope-live-{os.getpid()}-{len(opened)}", tmp_path, command)
+        # A name never used before: a server just killed under the same socket name can still be exiting as the
+        # next test starts one there ("server exited unexpectedly": CI saw it once).
+        shown = Terminal(f"loopscope-live-{uuid.uuid4().hex[:12]}", tmp_path, command)
         opened.append(shown)
         return shown
 

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -33,9 +34,10 @@ def command(data: Path) -> str:
 class Terminal:
     def __init__(self, name: str) -> None:
         self.name = name
+        self.tmux = ["tmux", "-L", name, "-f", os.devnull]  # a server of its own: no one else's sessions or settings
 
     def screen(self) -> str:
-        done = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
+        done = subprocess.run([*self.tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
         return done.stdout
 
     def wait_for(self, text: str) -> str:
@@ -48,7 +50,7 @@ class Terminal:
         raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
 
     def press(self, key: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, key], check=True)
 
     def space_until(self, text: str, limit: int = 20) -> str:
         for _ in range(limit):
@@ -71,12 +73,14 @@ class Terminal:
 
 @pytest.fixture
 def terminal(tmp_path):
-    name = f"loopscope-predict-{os.getpid()}"
-    subprocess.run(["tmux", "new", "-d", "-s", name, "-x", "120", "-y", "40", command(tmp_path / "data")], check=True)
+    # A name never used before: a server just ended under the same name may still be exiting as this one starts.
+    shown = Terminal(f"loopscope-predict-{uuid.uuid4().hex[:12]}")
+    new = ["new", "-d", "-s", shown.name, "-x", "120", "-y", "40", command(tmp_path / "data")]
+    subprocess.run([*shown.tmux, *new], check=True)
     try:
-        yield Terminal(name)
+        yield shown
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        subprocess.run([*shown.tmux, "kill-server"], capture_output=True)
 
 
 def test_the_learner_answers_by_keys_and_sees_the_verdict_and_the_score(terminal, tmp_path):
