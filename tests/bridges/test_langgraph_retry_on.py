@@ -10,9 +10,9 @@ import textwrap
 
 import pytest
 
+from tests.helpers.cli_run import loopscope
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Status, ToolCalls
 from tracer import Trace
-from tracer.cli import main
 
 AGENT = textwrap.dedent(
     """
@@ -37,12 +37,6 @@ AGENT = textwrap.dedent(
     """
 )
 ANSWER = "Sunny in Beijing."
-
-
-def loopscope(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
