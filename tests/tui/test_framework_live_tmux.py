@@ -120,14 +120,19 @@ def test_s_at_the_tool_start_shows_the_tools_line_and_its_city_in_a_real_termina
 
     shown.press("s")
     first = source.read_text().splitlines()[body - 1].strip()
-    screen = shown.until(lambda s: source_line(s, body, first), f"line {body} of {source.name} as the current line")
-    assert variable(screen, "city", "'Beijing'"), screen
+    # The panes are drawn one after another: the Source pane's line can be on screen a frame before Variables.
+    screen = shown.until(
+        lambda s: source_line(s, body, first) and variable(s, "city", "'Beijing'"),
+        f"line {body} of {source.name} as the current line, with city 'Beijing' in Variables",
+    )
     assert f"▶ {tool}()" in screen
 
     shown.press("s")
     second = source.read_text().splitlines()[body].strip()
-    screen = shown.until(lambda s: source_line(s, body + 1, second), f"line {body + 1} as the current line")
-    assert variable(screen, local, value) and variable(screen, "city", "'Beijing'"), screen
+    shown.until(
+        lambda s: source_line(s, body + 1, second) and variable(s, local, value) and variable(s, "city", "'Beijing'"),
+        f"line {body + 1} as the current line, with {local} {value} in Variables",
+    )
 
     shown.press("r")
     screen = shown.until(lambda s: "tool_end" in s and f"{tool}() is done" in " ".join(s.split()), "the tool_end")

@@ -40,35 +40,36 @@ class Terminal:
         done = subprocess.run([*self.tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
         return done.stdout
 
-    def wait_for(self, text: str) -> str:
+    def wait_for(self, *texts: str) -> str:
+        """The screen once every one of `texts` is on it (panes are drawn one after another, not at once)."""
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
             shown = self.screen()
-            if text in shown:
+            if all(text in shown for text in texts):
                 return shown
             time.sleep(0.3)
-        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
+        raise AssertionError(f"{texts!r} never appeared together; the screen:\n{self.screen()}")
 
     def press(self, key: str) -> None:
         subprocess.run([*self.tmux, "send-keys", "-t", self.name, key], check=True)
 
-    def space_until(self, text: str, limit: int = 20) -> str:
+    def space_until(self, *texts: str, limit: int = 20) -> str:
         for _ in range(limit):
             self.press("Space")
             try:
-                return self.wait_for_briefly(text)
+                return self.wait_for_briefly(*texts)
             except AssertionError:
                 continue
-        return self.wait_for(text)
+        return self.wait_for(*texts)
 
-    def wait_for_briefly(self, text: str, seconds: float = 4.0) -> str:
+    def wait_for_briefly(self, *texts: str, seconds: float = 4.0) -> str:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             shown = self.screen()
-            if text in shown:
+            if all(text in shown for text in texts):
                 return shown
             time.sleep(0.2)
-        raise AssertionError(text)
+        raise AssertionError(texts)
 
 
 @pytest.fixture
@@ -85,17 +86,13 @@ def terminal(tmp_path):
 
 def test_the_learner_answers_by_keys_and_sees_the_verdict_and_the_score(terminal, tmp_path):
     terminal.wait_for("Stop 1/18")
-    shown = terminal.space_until("Predict 1/4 · what comes next?")
-    assert "Which tool will its first action name?" in shown and "2. Search" in shown
+    terminal.space_until("Predict 1/4 · what comes next?", "Which tool will its first action name?", "2. Search")
     terminal.press("1")  # wrong
-    shown = terminal.wait_for("predict: 0/1 right")
-    assert "✗ you said 1; the answer is 2. Search" in shown
+    terminal.wait_for("predict: 0/1 right", "✗ you said 1; the answer is 2. Search")
 
-    shown = terminal.space_until("Predict 2/4 · what comes next?")
-    assert "isinstance(output, AgentFinish)" in shown
+    terminal.space_until("Predict 2/4 · what comes next?", "isinstance(output, AgentFinish)")
     terminal.press("2")  # right
-    shown = terminal.wait_for("predict: 1/2 right")
-    assert "✓ right: 2. False" in shown
+    terminal.wait_for("predict: 1/2 right", "✓ right: 2. False")
 
     terminal.press("q")
     deadline = time.monotonic() + WAIT
