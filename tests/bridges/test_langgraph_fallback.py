@@ -4,13 +4,13 @@ with every model it holds (the fallbacks too) answered from the recording, the f
 from __future__ import annotations
 
 import json
-import socket
 import textwrap
 
 import pytest
 
 from tests.helpers.cli_run import loopscope
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Status, ToolCalls
+from tests.helpers.framework_e2e import check_verify_is_offline
 from tracer import Trace
 
 AGENT = textwrap.dedent(
@@ -62,13 +62,4 @@ def test_the_recording_keeps_each_fallback(recorded):
 
 
 def test_verify_answers_the_fallback_model_too_and_opens_no_socket(recorded, capsys, monkeypatch):
-    opened: list[object] = []
-
-    def no_network(self, address):
-        opened.append(address)
-        raise OSError("verify must not reach the network")
-
-    monkeypatch.setattr(socket.socket, "connect", no_network)
-    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
-    assert code == 0 and out.startswith("OK"), out + err
-    assert not opened
+    check_verify_is_offline(capsys, monkeypatch)

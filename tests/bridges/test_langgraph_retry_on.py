@@ -5,13 +5,13 @@ match it and the re-run would end where the recording went on."""
 from __future__ import annotations
 
 import json
-import socket
 import textwrap
 
 import pytest
 
 from tests.helpers.cli_run import loopscope
 from tests.helpers.fake_openai_server import FakeOpenAIServer, Status, ToolCalls
+from tests.helpers.framework_e2e import check_verify_is_offline
 from tracer import Trace
 
 AGENT = textwrap.dedent(
@@ -68,13 +68,4 @@ def test_the_recording_names_the_failure_by_its_module_and_class(recorded):
 
 
 def test_verify_raises_the_recorded_class_so_the_retry_matches_it_offline(recorded, capsys, monkeypatch):
-    opened: list[object] = []
-
-    def no_network(self, address):
-        opened.append(address)
-        raise OSError("verify must not reach the network")
-
-    monkeypatch.setattr(socket.socket, "connect", no_network)
-    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
-    assert code == 0 and out.startswith("OK"), out + err
-    assert not opened
+    check_verify_is_offline(capsys, monkeypatch)

@@ -52,12 +52,15 @@ def recorded_error(error: str, error_class: str | None = None) -> Exception:
     named = name if name.isidentifier() else "RecordedModelError"
     text = message if named == name else error
     real = loaded_exception_class(error_class) if error_class else None
-    if real is not None and real.__name__ == named:
-        try:
-            instance = real.__new__(real)
-            Exception.__init__(instance, text)
-        except Exception:  # a built-in exception that needs arguments to be made (UnicodeDecodeError)
-            pass
-        else:
-            return instance
-    return type(named, (RuntimeError,), {"__module__": STAND_IN_MODULE})(text)
+    instance = _made_without_init(real, text) if real is not None and real.__name__ == named else None
+    return instance or type(named, (RuntimeError,), {"__module__": STAND_IN_MODULE})(text)
+
+
+def _made_without_init(cls: type[Exception], text: str) -> Exception | None:
+    """An instance of `cls` holding `text`, its own `__init__` not run; None when it cannot be made that way."""
+    try:
+        instance = cls.__new__(cls)
+        Exception.__init__(instance, text)
+    except Exception:  # a built-in exception that needs arguments to be made (UnicodeDecodeError)
+        return None
+    return instance

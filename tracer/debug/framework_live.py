@@ -273,7 +273,7 @@ class FrameworkLiveRun:
         if getattr(event, "tool", None) not in self._tools:
             return f"{getattr(event, 'tool', '?')} is not one of this agent's Python tool functions"
         stepped = self.stepped_into
-        if self.stepped_call_pending and stepped is not None and event is not stepped:
+        if self.stepped_call_pending and stepped is not None and event.seq != stepped.seq:
             # pydantic-ai starts parallel calls before any runs: a second `s` would take the first one's tracer
             return f"call {getattr(stepped, 'tool_call_id', '?')} is being stepped into: its lines come first"
         return None
