@@ -28,6 +28,9 @@ SHARED_WORDS |= {"debug", "live", "break", "temp", "ignore", "if", "and", "or", 
 SHARED_WORDS |= {"null", "bench"}  # JSON's None; the benchmarks' folder
 SHARED_WORDS |= {"diff", "method", "depth", "breakpoints", "line", "file", "frames"}  # commands, condition fields
 SHARED_WORDS |= {"TRACE", "KIND", "NAME", "FILE", "CONDITION", "Python", "JSON", "LangChain", "ReAct", "id"}
+# The tail of the own-agent tutorial's temporary folder (loopscope-own-agent-RANDOM/) when a path is folded
+# inside it: mkdtemp's 8 random characters may all be letters.
+TEMP_FOLDER_TAIL = re.compile(r"(?<![\w-])(?:(?:(?:loopscope-)?own-)?agent-)?[a-z0-9_]{8}/")
 SHARED_WORDS |= {"END"}  # LangGraph's end node, named as its code names it (the edge after the model node)
 
 
@@ -115,6 +118,7 @@ def foreign_words(rows: list[str], allowed: frozenset[str]) -> list[tuple[str, s
         row = re.sub(r"\\[nrt]", " ", row)  # an escape in a repr (\nObservation) is not a word
         row = re.sub(r"<[A-Za-z][^<>]*(?:>|$)", " ", row)  # a Python repr (<generator object …>) is the run's
         row = re.sub(re.escape(tempfile.gettempdir()) + r"/\S*", " ", row)  # a temporary folder's random name
+        row = TEMP_FOLDER_TAIL.sub(" ", row)  # ... and its rest, folded onto the next row
         for match in WORD.finditer(row):
             word = match.group()
             if (
