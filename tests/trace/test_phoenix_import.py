@@ -32,6 +32,7 @@ class Recorded:
         self.key: str | None = None
         self.asked: list[tuple[str, dict[str, list[str]], dict[str, str]]] = []
         self.redirect = False
+        self.span_annotations: list[dict[str, Any]] = []  # given to spans beside the recorded root's
 
     def answer(self, path: str, query: dict[str, list[str]], headers: dict[str, str]) -> tuple[int, Any]:
         self.asked.append((path, query, headers))
@@ -48,7 +49,11 @@ class Recorded:
             more = start + self.page < len(chosen)
             return 200, {"data": page, "next_cursor": str(start + self.page) if more else None}
         if path.startswith("/v1/projects/default/") and path.endswith("_annotations"):
-            return 200, json.loads((RECORDED / path.rsplit("/", 1)[1]).with_suffix(".json").read_text())
+            body = json.loads((RECORDED / path.rsplit("/", 1)[1]).with_suffix(".json").read_text())
+            if path.endswith("/span_annotations"):
+                asked = set(query.get("span_ids", []))
+                body["data"] = [a for a in body["data"] + self.span_annotations if a["span_id"] in asked]
+            return 200, body
         return 404, {"detail": "Project not found"}
 
 
@@ -116,6 +121,33 @@ def test_phoenix_annotations_become_scores(phoenix, tmp_path):
             ("helpful", 0.25, "priced the wrong flower", "phoenix")  # "Helpful" made a word
         ]
         assert {(s.name, s.value) for s in parallel.scores} == {("verdict", "correct"), ("helpful", 0.9)}
+
+
+@pytest.mark.parametrize("exact", [True, False], ids=["loopscope-export", "spans-only"])
+def test_an_annotation_on_a_tool_or_model_span_is_that_events_score(phoenix, tmp_path, exact):
+    url, recorded = phoenix
+    if not exact:  # as any other instrumentation's spans: no loopscope event JSON, read by their attributes
+        for span in recorded.spans:
+            span["events"] = []
+    shanghai, calculate = "795d484d1f679063", "bbeb47cd77187157"  # a parallel tool call; the Calculator's model
+    recorded.span_annotations = [
+        {"span_id": shanghai, "name": "right city", "result": {"label": "no", "score": None, "explanation": "x"}},
+        {"span_id": calculate, "name": "expression", "result": {"label": None, "score": 1, "explanation": None}},
+    ]
+    assert main(["import", "--phoenix", url, "-o", str(tmp_path / "out")]) == 0
+    traces = pulled(tmp_path / "out")
+    with TraceFile(traces[PARALLEL_ID]) as parallel:
+        by_name = {s.name: s for s in parallel.scores}
+        assert by_name["helpful"].event is None  # the root span's annotation is the run's, as before
+        tool_end = parallel[by_name["right_city"].event]
+        assert (tool_end.kind, by_name["right_city"].value) == ("tool_end", "no")
+        assert tool_end.tool_call_id == "call_sh"  # the Shanghai call's end, not a sibling's
+    with TraceFile(traces[ROSE_ID]) as rose:
+        (expression,) = [s for s in rose.scores if s.name == "expression"]
+        assert rose[expression.event].kind == "llm_end" and expression.value == 1.0
+        assert [s.event for s in rose.scores if s.name == "helpful"] == [None]
+    asked = [q for path, q, _h in recorded.asked if path.endswith("/span_annotations")]
+    assert {shanghai, calculate} <= {one for q in asked for one in q["span_ids"]}
 
 
 def test_one_trace_by_id_and_a_start_time_are_asked_of_the_server(phoenix, tmp_path):

@@ -132,3 +132,37 @@ def test_both_fixtures_come_back_with_the_same_transitions(phoenix, exported, tm
         capsys.readouterr()
         main(["diff", str(FIXTURES / fixture), str(imported)])
         assert "The runs take the same transitions" in capsys.readouterr().out
+
+
+def post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read(1 << 20))
+
+
+def test_an_annotation_phoenix_keeps_on_a_tool_span_is_that_calls_score(phoenix, exported, tmp_path):
+    parallel = _trace_of_scenario(exported, "parallel-tools")
+    (shanghai,) = [
+        s
+        for s in exported
+        if s["context"]["trace_id"] == parallel
+        and s["span_kind"] == "TOOL"
+        and s["attributes"]["input.value"] == "Shanghai"
+    ]
+    annotation = {
+        "span_id": shanghai["context"]["span_id"],
+        "name": "Right city",
+        "annotator_kind": "HUMAN",
+        "result": {"label": "yes", "score": 1, "explanation": "the asked city"},
+    }
+    post(f"{phoenix}/v1/span_annotations?sync=true", {"data": [annotation]})
+    assert main(["import", "--phoenix", phoenix, "--trace-id", parallel, "-o", str(tmp_path / "pulled")]) == 0
+    (path,) = (tmp_path / "pulled").glob("*.jsonl")
+    with TraceFile(path) as trace:
+        (score,) = [s for s in trace.scores if s.name == "right_city"]
+        assert (score.value, score.comment, score.source) == (1.0, "the asked city", "phoenix")
+        assert score.event is not None, "a tool span's annotation is that call's, not the run's"
+        event = trace[score.event]
+        assert (event.kind, event.tool_call_id) == ("tool_end", "call_sh")

@@ -70,6 +70,9 @@ class Imported:
     label: str  # "OTLP JSON", "Langfuse trace", "LangSmith runs"
     warnings: list[str] = field(default_factory=list)  # what the file had that could not be read
     traces: list[PendingTrace] = field(default_factory=list)
+    # How the raw scores a span was given become scores; by default the format's own reader's
+    # (an OTLP file has none, but Phoenix's span annotations are handed to its spans).
+    scorer: Callable[[Iterable[dict[str, Any]]], list[Score]] | None = None
 
     def __len__(self) -> int:
         return len(self.traces)
@@ -134,7 +137,7 @@ class Imported:
         conversion = Conversion(
             self.format, recognised, [], warnings, info.trace_id, prepared.name, plain, started=started
         )
-        scores = {"langfuse": langfuse_scores, "langsmith": langsmith_scores}.get(self.format)
+        scores = self.scorer or {"langfuse": langfuse_scores, "langsmith": langsmith_scores}.get(self.format)
         conversion.scores = scores(info.scores) if scores else []
         if scores is None:
             return conversion, events

@@ -130,6 +130,23 @@ def _trace_info(trace: dict[str, Any], trace_id: str, notes: ShapeNotes, where: 
     return info
 
 
+def _scores_given_to_observations(
+    scores: list[dict[str, Any]], observations: list[Span], run_itself: Span | None
+) -> list[dict[str, Any]]:
+    """The run's own scores; each score naming one of its observations (an evaluator's verdict on a
+    model call, a thumbs-down on a tool) goes to that observation, whose event it then belongs to."""
+    by_id = {span.span_id: span for span in observations if span is not run_itself}
+    own = []
+    for score in scores:
+        named = score.get("observationId")
+        span = by_id.get(named) if isinstance(named, str) else None  # a list or a number names nothing
+        if span is None:
+            own.append(score)
+        else:
+            span.scores = [*(span.scores or []), score]
+    return own
+
+
 def _decoded(value: Any) -> Any:
     """A trace's input or output: Langfuse keeps it as JSON text, and a value that was itself JSON
     text (an agent's serialised result) twice over."""
@@ -155,8 +172,10 @@ def langfuse_traces(items: list[dict[str, Any]], notes: ShapeNotes) -> list[tupl
         start = min([start, *times]) if start is not None else min(times, default=None)
         info = _trace_info(trace, trace_id, notes, where)
         tops = [o for o in observations if o.parent_id == trace_id]
-        if len(tops) == 1 and tops[0].role == OTHER:  # the trace's one top observation is the run itself
-            tops[0].parent_id = None
+        run_itself = tops[0] if len(tops) == 1 and tops[0].role == OTHER else None
+        info.scores = _scores_given_to_observations(info.scores, observations, run_itself)
+        if run_itself is not None:  # the trace's one top observation is the run itself
+            run_itself.parent_id = None
             found.append((info, observations))
             continue
         name = info.name or "trace"

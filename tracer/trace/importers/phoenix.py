@@ -6,12 +6,15 @@ import json
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from ..annotations import Score, append_score
 from .folder import FolderImport, Written, written_one_by_one
+from .imported import Imported
+from .otlp import event_texts, loopscope_events
 from .phoenix_client import PhoenixClient, PhoenixError, PhoenixSource
 from .reading import read
 from .scores import phoenix_scores
@@ -123,22 +126,61 @@ def pulled_spans(client: PhoenixClient, progress: Progress | None = None) -> lis
     return spans
 
 
-def pulled_scores(client: PhoenixClient, spans: list[dict[str, Any]]) -> dict[str, list[Score]]:
-    """trace id -> its scores: the trace's annotations and its root span's (where Phoenix's evals put them)."""
+@dataclass
+class PulledScores:
+    """Phoenix's annotations as scores: each trace's own (its trace annotations and its root span's, where
+    Phoenix's evals put them), and those given to one of its other spans (raw, by span id), which belong
+    to the event that span becomes."""
+
+    of_trace: dict[str, list[Score]] = field(default_factory=dict)
+    of_span: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def pulled_scores(client: PhoenixClient, spans: list[dict[str, Any]]) -> PulledScores:
     trace_ids = sorted({_trace_of(span) for span in spans} - {""})
-    roots = {
-        str(span["context"].get("span_id")): _trace_of(span)
-        for span in spans
-        if not span.get("parent_id") and isinstance(span.get("context"), dict)
+    trace_of_span = {
+        str(span["context"].get("span_id")): _trace_of(span) for span in spans if isinstance(span.get("context"), dict)
     }
+    roots = {str(span["context"].get("span_id")) for span in spans if not span.get("parent_id")} & set(trace_of_span)
     by_trace: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_span: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
     for item in client.annotations("trace", trace_ids):
         by_trace[str(item.get("trace_id"))].append(item)
-    for item in client.annotations("span", sorted(roots)):
-        trace = roots.get(str(item.get("span_id")))
-        if trace:
-            by_trace[trace].append(item)
-    return {trace: phoenix_scores(items) for trace, items in by_trace.items()}
+    for item in client.annotations("span", sorted(trace_of_span)):
+        span_id = str(item.get("span_id"))
+        if span_id in roots:
+            by_trace[trace_of_span[span_id]].append(item)
+        elif span_id in trace_of_span:
+            by_span[span_id].append(item)
+    return PulledScores({trace: phoenix_scores(items) for trace, items in by_trace.items()}, dict(by_span))
+
+
+def _last_event_seqs(spans: list[dict[str, Any]], wanted: set[str]) -> dict[str, dict[str, int]]:
+    """trace id -> {span id: the seq of the last loopscope event the span carries (its call's end)}, for
+    the `wanted` spans loopscope itself exported (their events are read exactly, not rebuilt from spans)."""
+    found: defaultdict[str, dict[str, int]] = defaultdict(dict)
+    for span in spans:
+        span_id = str(span["context"].get("span_id")) if isinstance(span.get("context"), dict) else ""
+        if span_id in wanted:
+            events, _not_events = loopscope_events(event_texts(otlp_span(span)))
+            if events:
+                found[_trace_of(span)][span_id] = events[-1].seq
+    return dict(found)
+
+
+def _given_to_spans(
+    imported: Imported, of_span: dict[str, list[dict[str, Any]]], ends: dict[str, dict[str, int]]
+) -> None:
+    """Each span's annotations tied to the event the span becomes: handed to the importer with the span,
+    or, where the events were kept exactly, to the last event the span carried."""
+    imported.scorer = phoenix_scores
+    for trace in imported.traces:
+        if trace.conversion is not None:
+            for span_id, seq in ends.get(trace.info.trace_id or "", {}).items():
+                trace.conversion.scores += [replace(s, event=seq) for s in phoenix_scores(of_span[span_id])]
+            trace.conversion.scores.sort(key=lambda score: score.event or 0)
+        for span in trace.spans or ():
+            span.scores = of_span.get(span.span_id) or span.scores
 
 
 def import_from_phoenix(source: PhoenixSource, folder: Path, progress: Progress | None = None) -> FolderImport:
@@ -154,9 +196,11 @@ def import_from_phoenix(source: PhoenixSource, folder: Path, progress: Progress 
     staging = tempfile.TemporaryDirectory(prefix="loopscope-phoenix-")
     pulled = Path(staging.name) / f"phoenix-{''.join(c if c.isalnum() else '-' for c in source.project)[:40]}.json"
     pulled.write_text(json.dumps(otlp_document(spans, source.project), ensure_ascii=False), encoding="utf-8")
+    ends = _last_event_seqs(spans, set(scores.of_span))
     del spans
     imported = read(pulled, progress)
-    return FolderImport("Phoenix spans", len(imported), _written(imported, folder, scores, staging))
+    _given_to_spans(imported, scores.of_span, ends)
+    return FolderImport("Phoenix spans", len(imported), _written(imported, folder, scores.of_trace, staging))
 
 
 def _written(
