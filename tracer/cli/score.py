@@ -1,10 +1,11 @@
-"""`loopscope score TRACE NAME VALUE [--comment TEXT]`: a score appended to a run's trace, its events untouched."""
+"""`loopscope score TRACE NAME VALUE [--comment TEXT] [--event SEQ]`: a score appended to a run's trace (or to one of its events), its events untouched."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+from dataclasses import replace
 
 from ..i18n.catalogue import say
 from ..trace.annotations import MAX_COMMENT, Score, ScoreError, append_score, checked_name, now_utc, parsed_value
@@ -12,6 +13,7 @@ from ..trace.header import header_from
 from ..trace.literal_text import scrub
 from ..trace.reader import TraceFile
 from . import COMMANDS
+from .bounded_number import bounded_int
 from .language import LANG_HELP, chosen_language
 from .usage_error import UsageError
 
@@ -31,6 +33,13 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("name", metavar="NAME", help="a word: letters, digits, underscores (helpful, answer_correct)")
     p.add_argument("value", metavar="VALUE", help="a number, or a short label")
     p.add_argument("--comment", default="", metavar="TEXT", help="why (kept with the score)")
+    p.add_argument(
+        "--event",
+        type=bounded_int(0, 2**53, "--event (an event's number)"),
+        metavar="SEQ",
+        help="score one event of the run (a model call's llm_end, a tool's tool_end), not the whole run: "
+        "the Detail pane shows it at that event, and `runs --json` lists it under event_scores",
+    )
     p.add_argument("--lang", help=LANG_HELP)
     return p
 
@@ -42,12 +51,38 @@ def run(args: argparse.Namespace) -> int:
     except ScoreError as error:
         raise UsageError(say("score.bad", lang, reason=str(error))) from None
     _check_is_loopscope_trace(args.trace, lang)
-    append_score(args.trace, score)
+    kind = _event_kind(args.trace, args.event, lang) if args.event is not None else None
+    append_score(args.trace, replace(score, event=args.event))
     with TraceFile(args.trace) as trace:
-        count = sum(score.event is None for score in trace.scores)  # the run's own, not its events'
+        count = sum(given.event == args.event for given in trace.scores)  # the run's own, or this event's
     shown = f"{score.value:g}" if isinstance(score.value, float) else score.value
-    print(scrub(say("score.recorded", lang, trace=args.trace, name=score.name, value=shown, count=count)))
+    if kind is None:
+        said = say("score.recorded", lang, trace=args.trace, name=score.name, value=shown, count=count)
+    else:
+        said = say(
+            "score.recorded_event",
+            lang,
+            trace=args.trace,
+            event=args.event,
+            kind=kind,
+            name=score.name,
+            value=shown,
+            count=count,
+        )
+    print(scrub(said))
     return 0
+
+
+def _event_kind(path: str, seq: int, lang: str) -> str:
+    """The kind of the trace's event `seq` (a score of an event no one can see would be lost)."""
+    with TraceFile(path) as trace:
+        if seq < len(trace) and trace[seq].seq == seq:  # as every trace loopscope writes numbers its events
+            return trace[seq].kind
+        for position in range(len(trace)):
+            if trace[position].seq == seq:
+                return trace[position].kind
+        last = trace[len(trace) - 1].seq if len(trace) else 0
+    raise UsageError(say("score.no_event", lang, trace=path, event=seq, last=last))
 
 
 def _checked_comment(text: str) -> str:

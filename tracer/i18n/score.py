@@ -5,6 +5,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "scored {trace}: {name} = {value} ({count} score(s) on this run now)",
         "已为 {trace} 打分：{name} = {value}（这次运行现有 {count} 个分数）",
     ),
+    "score.recorded_event": (
+        "scored {trace} event #{event} ({kind}): {name} = {value} ({count} score(s) on this event now)",
+        "已为 {trace} 的事件 #{event}（{kind}）打分：{name} = {value}（这个事件现有 {count} 个分数）",
+    ),
+    "score.no_event": (
+        "{trace} has no event #{event} (its events are #0 to #{last}); the debugger's status line shows each "
+        "event's number",
+        "{trace} 没有事件 #{event}（它的事件是 #0 到 #{last}）；调试器的状态栏显示每个事件的编号",
+    ),
     "score.not_a_trace": (
         "{trace} is not a loopscope trace ({reason}); score a trace written by loopscope record or import",
         "{trace} 不是 loopscope trace（{reason}）；请给 loopscope record 或 import 写出的 trace 打分",
