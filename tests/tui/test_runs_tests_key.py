@@ -12,6 +12,8 @@ from pathlib import Path
 from executor import ScriptedModel
 from tests.helpers.pilot_helpers import settle
 from tests.helpers.user_project import QUESTION, REPLIES, write_project
+from tracer.cli import build_parser
+from tracer.cli.runs import runs_options
 from tracer.debug.options import DebuggerOptions
 from tracer.runs.catalogue import Catalogue
 from tracer.runs.columns import screen_columns
@@ -96,3 +98,22 @@ async def test_a_folder_that_cannot_be_written_is_said_not_raised(tmp_path, monk
         await pilot.press("t")
         await settle(pilot, lambda: "no test for" in status(app))
         assert "cannot write the test" in status(app) and app.is_running
+
+
+async def test_runs_tests_dir_names_where_t_writes(tmp_path, monkeypatch):
+    runs = florist_project(tmp_path, monkeypatch)
+    argv = ["runs", str(runs), "--tests-dir", "checks/from_prod"]
+    options = runs_options(build_parser(argv).parse_args(argv))
+    assert options.tests_dir == "checks/from_prod"
+    listing = list_runs([runs], Catalogue.in_memory())
+    table = RunsScreen(listing.rows, screen_columns(str(runs)), listing.shapes)
+    app = RunsApp(table, options.debugger(), tests_dir=Path(options.tests_dir))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot, lambda: "wrote" in status(app))
+        assert "pytest checks/from_prod" in status(app)
+    assert [p.name for p in (tmp_path / "checks" / "from_prod").glob("test_regression_*.py")] == [
+        "test_regression_roses_monday.py"
+    ]
+    assert not (tmp_path / "tests").exists()  # not the default folder as well

@@ -89,6 +89,13 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument(
         "--prices", metavar="FILE.toml", help="model prices for the cost column (see `loopscope run --help`)"
     )
+    p.add_argument(
+        "--tests-dir",
+        default="tests/regressions",
+        metavar="DIR",
+        help="where `t` in the table writes the marked runs' regression tests, as `loopscope tests add --dir` "
+        "(default: tests/regressions)",
+    )
     p.add_argument("--lang", help="the table's own words in this " + LANG_HELP)
     add_force_option(p)
     return p
@@ -147,6 +154,7 @@ def runs_options(args: argparse.Namespace) -> RunsOptions:
         export_otlp=args.export_otlp,
         catalogue=args.catalogue or os.environ.get(ENV_CATALOGUE) or None,  # the user's variable, read here
         lang=lang,
+        tests_dir=args.tests_dir,
         prices=price_table(args.prices),  # last: reads a file, once the words are known good
     )
 

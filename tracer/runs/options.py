@@ -26,6 +26,7 @@ class RunsOptions:
     export_otlp: str | None = None  # --export-otlp URL
     catalogue: str | None = None  # --catalogue FILE, else $LOOPSCOPE_CATALOGUE; None: the cache
     lang: str = "en"  # --lang (or the locale): the table's own words
+    tests_dir: str = "tests/regressions"  # --tests-dir: where `t` writes the marked runs' regression tests
 
     def debugger(self) -> DebuggerOptions:
         """How a run opened from the table is shown: priced and worded as the table is."""

@@ -39,10 +39,15 @@ class RunsApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(
-        self, table: RunsScreen, options: DebuggerOptions = DEFAULT_OPTIONS, keymap: dict[str, str] | None = None
+        self,
+        table: RunsScreen,
+        options: DebuggerOptions = DEFAULT_OPTIONS,
+        keymap: dict[str, str] | None = None,
+        tests_dir: Path = Path(DEFAULT_FOLDER),
     ) -> None:
         super().__init__()
         self.table, self.options = table, options  # a run opened from the table is shown with these
+        self.tests_dir = tests_dir  # where `t` writes the marked runs' regression tests
         self.lang = lang = options.lang or "en"
         self.keymap = dict(keymap or {})  # binding id -> keys (the help screens show these)
         self.opened: list[DebugSession] = []  # closed at exit, as DebuggerApp closes its own
@@ -77,11 +82,11 @@ class RunsApp(App[int]):
         )
 
     def on_write_tests(self, message: WriteTests) -> None:
-        self._write_tests(message.paths, Path(DEFAULT_FOLDER))
+        self._write_tests(message.paths, self.tests_dir)
 
     @work(thread=True, group="runs-tests")
     def _write_tests(self, paths: list[str], folder: Path) -> None:
-        """As `loopscope tests add PATH… --dir tests/regressions` does, for the agents the user trusts
+        """As `loopscope tests add PATH… --dir FOLDER` does, for the agents the user trusts
         only (a run in a listed folder was not named by them, its header may name anything)."""
         written: list[RegressionTest] = []
         refused: list[tuple[str, Message]] = []
@@ -153,7 +158,7 @@ def open_runs(listing: RunList, rows: Sequence[RunRow], options: RunsOptions, co
     table.shown, table.condition = list(rows), options.where or ""
     if order:
         table.sort_by, table.descending = order
-    app = RunsApp(table, options.debugger(), keymap)
+    app = RunsApp(table, options.debugger(), keymap, Path(options.tests_dir))
     try:
         code = app.run()
     finally:
