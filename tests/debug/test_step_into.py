@@ -94,7 +94,9 @@ def test_a_tool_call_in_a_worker_thread_is_steppable_and_loopscopes_own_code_is_
     ours = SimpleNamespace(
         kind="tool_start", callee=callee.model_copy(update={"file": "tutorials/x.py"}), tool_call_id=None, frames=()
     )
-    assert "loopscope's own code" in why_not_steppable(ours)
+    said = why_not_steppable(ours)
+    assert said is not None and "loopscope's own code" in said.text()
+    assert said.text("zh") == "countdown() 是 loopscope 自己的代码（tutorials/x.py）；进入函数是为你自己的工具准备的"
 
 
 @TRACERS
@@ -116,9 +118,10 @@ def test_a_tool_with_a_timeout_runs_in_its_own_thread_and_says_so(tmp_path, monk
         next(t for t in run.executor.tools if t.name == "price").timeout = 5.0
         while (pulled := run.pull()) and pulled[0].kind != "tool_start":
             pass
-        assert run.why_not_step_into(pulled[0]) == (
-            "price has a timeout, so it runs in a thread of its own, which is not traced"
-        )
+        said = run.why_not_step_into(pulled[0])
+        assert said is not None
+        assert said.text() == "price has a timeout, so it runs in a thread of its own, which is not traced"
+        assert said.text("zh") == "price 设有超时，所以在自己的线程里运行，那个线程不被跟踪"
         run.close()
     finally:
         sys.modules.pop("florist", None)

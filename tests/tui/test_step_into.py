@@ -11,7 +11,10 @@ from tests.helpers.parallel_agent import recorded_parallel
 from tests.helpers.pilot_helpers import answer, debugger, highlighted, pane_text, said, settle, status
 from tests.helpers.user_project import recorded_florist
 from tracer.debug.live_run import LiveRun
+from tracer.debug.options import DebuggerOptions
+from tracer.debug.session import build_session
 from tracer.debug.step_into import on_awaiting_loop
+from tracer.tui.app import DebuggerApp
 
 SIZE = (120, 40)
 
@@ -150,6 +153,20 @@ async def test_a_tool_the_recording_answers_is_not_stepped_into_and_says_why(flo
         await pilot.press("s")
         await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_end")
         assert "Discount is not re-run here" in said(app) and run.line_stop is None
+    app.session.store.close()
+
+
+async def test_in_chinese_the_reason_s_does_not_step_in_is_chinese_too(florist, tmp_path):
+    recorded, _source, _line_of = florist
+    run = LiveRun("florist:build", tmp_path / "live.jsonl", fixture=recorded)
+    options = DebuggerOptions(breakpoints=("tool=Discount",), lang="zh")
+    app = DebuggerApp(build_session(None, options=options, live=run))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_start")
+        await pilot.press("s")
+        await settle(pilot, lambda: idle(app) and app.session.event().kind == "tool_end")
+        assert "没有进入函数：Discount 在这里不会重新运行" in said(app, "zh") and "is not re-run" not in said(app, "zh")
     app.session.store.close()
 
 

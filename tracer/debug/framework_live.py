@@ -266,16 +266,16 @@ class FrameworkLiveRun:
             raise _Stopped
 
     # -- stepping into the user's tools ---------------------------------------------------------
-    def why_not_step_into(self, event: Event) -> str | None:
+    def why_not_step_into(self, event: Event) -> Message | None:
         problem = why_not_steppable(event)
         if problem is not None:
             return problem
         if getattr(event, "tool", None) not in self._tools:
-            return f"{getattr(event, 'tool', '?')} is not one of this agent's Python tool functions"
+            return Message("debugger.into.not_a_tool_function", {"tool": getattr(event, "tool", "?")})
         stepped = self.stepped_into
         if self.stepped_call_pending and stepped is not None and event.seq != stepped.seq:
             # pydantic-ai starts parallel calls before any runs: a second `s` would take the first one's tracer
-            return f"call {getattr(stepped, 'tool_call_id', '?')} is being stepped into: its lines come first"
+            return Message("debugger.into.other_call", {"call": getattr(stepped, "tool_call_id", "?")})
         return None
 
     def tool_callees(self) -> dict[str, CalleeRef | None]:

@@ -164,7 +164,7 @@ class LiveRun:
             self.writer(handed[0])
         return handed
 
-    def why_not_step_into(self, event: Event) -> str | None:
+    def why_not_step_into(self, event: Event) -> Message | None:
         """None when `step_into(event)` can trace the tool's function line by line, else why not."""
         problem = why_not_steppable(event)
         tool = next((t for t in self.executor.tools if t.name == getattr(event, "tool", None)), None)
@@ -180,16 +180,13 @@ class LiveRun:
             and self._why_not_trace(tool) is None
         )
 
-    def _why_not_trace(self, tool: Any) -> str | None:
+    def _why_not_trace(self, tool: Any) -> Message | None:
         if self.replaying and not tool.deterministic:
-            return (
-                f"{tool.name} is not re-run here (a non-deterministic tool answers from the recording); "
-                "with --model it runs, and s steps into it"
-            )
+            return Message("debugger.into.not_rerun", {"tool": tool.name})
         if tool.emits_events:
-            return f"{tool.name}'s function yields events of its own: s steps through them as events"
+            return Message("debugger.into.own_events", {"tool": tool.name})
         if tool.timeout is not None:
-            return f"{tool.name} has a timeout, so it runs in a thread of its own, which is not traced"
+            return Message("debugger.into.timeout", {"tool": tool.name})
         return None
 
     def step_into(self, tool_start: Event, mode: str = "step", lines: frozenset[int] = frozenset()) -> None:

@@ -13,6 +13,8 @@ from typing import Any
 from executor.events import CalleeRef
 from executor.paths import relative_path as _relative  # the path rule every callee's file was written with
 
+from ..i18n import Message
+
 LOOPSCOPE_PACKAGES = ("executor/", "tracer/", "tutorials/")
 CODE_FLAGS_SUSPENDING = inspect.CO_COROUTINE | inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR
 
@@ -25,14 +27,14 @@ class LineStop:
     reason: str  # "step" or "breakpoint"
 
 
-def why_not_steppable(event: Any) -> str | None:
+def why_not_steppable(event: Any) -> Message | None:
     """None when `s` at this tool_start can step into the user's function line by line, else why not."""
     callee: CalleeRef | None = getattr(event, "callee", None)
     if getattr(event, "kind", "") != "tool_start" or callee is None:
-        return "no Python function is known for this tool"
+        return Message("debugger.into.no_function")
     name = f"{callee.qualname or callee.function}()"
     if callee.file.startswith(LOOPSCOPE_PACKAGES):
-        return f"{name} is loopscope's own code ({callee.file}); stepping into a function is for your tools"
+        return Message("debugger.into.ours", {"name": name, "file": callee.file})
     return None
 
 

@@ -80,6 +80,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "这次 {name} 调用已经运行过了：只能在最新的事件处进入函数",
     ),
     "debugger.into_refused": ("not stepping into it: {problem}", "没有进入函数：{problem}"),
+    # Why `s` at a tool_start does not step into the function (tracer/debug: step_into, live_run, framework_live).
+    "debugger.into.no_function": ("no Python function is known for this tool", "这个工具没有已知的 Python 函数"),
+    "debugger.into.ours": (
+        "{name} is loopscope's own code ({file}); stepping into a function is for your tools",
+        "{name} 是 loopscope 自己的代码（{file}）；进入函数是为你自己的工具准备的",
+    ),
+    "debugger.into.not_a_tool_function": (
+        "{tool} is not one of this agent's Python tool functions",
+        "{tool} 不是这个智能体的 Python 工具函数",
+    ),
+    "debugger.into.other_call": (
+        "call {call} is being stepped into: its lines come first",
+        "正在逐行进入调用 {call}：先看完它的行",
+    ),
+    "debugger.into.not_rerun": (
+        "{tool} is not re-run here (a non-deterministic tool answers from the recording); with --model it runs, "
+        "and s steps into it",
+        "{tool} 在这里不会重新运行（非确定性的工具用录制的结果回答）；加上 --model 它会运行，s 就能进入它",
+    ),
+    "debugger.into.own_events": (
+        "{tool}'s function yields events of its own: s steps through them as events",
+        "{tool} 的函数会产生自己的事件：s 把它们当作事件逐个走过",
+    ),
+    "debugger.into.timeout": (
+        "{tool} has a timeout, so it runs in a thread of its own, which is not traced",
+        "{tool} 设有超时，所以在自己的线程里运行，那个线程不被跟踪",
+    ),
     "debugger.unreachable_outside": (
         "no event can reach {where}: it is outside every function the loop calls",
         "没有事件能到达 {where}：它不在循环调用的任何函数里",
