@@ -11,7 +11,7 @@ from executor.states import STATES
 from tracer.debug.session import motion_name
 from tracer.debug.stepping import Motion
 from tracer.i18n import templates
-from tracer.report.waterfall.picture import BAR_KINDS, CATEGORIES
+from tracer.report.waterfall.picture import BAR_KINDS, CATEGORIES, CATEGORY_OF
 
 ROOT = Path(__file__).resolve().parents[2]
 DEBUGGER = [ROOT / "tracer" / "tui", ROOT / "tracer" / "debug"]
@@ -40,8 +40,10 @@ def test_the_keys_built_from_values_are_there_for_every_value() -> None:
         assert f"panes.{pane}" in templates() and f"panes.narration_above.{pane}" in templates()
     for word in CATEGORIES:  # the waterfall's lanes
         assert f"panes.lane.{word}" in templates()
-    for word in [kind.replace("_", " ") for kind in BAR_KINDS] + ["event", "events", "failed", "unfinished"]:
-        assert f"panes.bar.{word}" in templates()  # what Waterfall.describe asks its `say` for
+    for category, kind in enumerate(BAR_KINDS):  # what Waterfall.description names
+        assert CATEGORY_OF[category] == 3 or f"waterfall.kind.{kind}" in templates()  # events-lane bars: label only
+    for note in ("event", "events", "failed", "unfinished"):
+        assert f"waterfall.bar.{note}" in templates()
     for change in ("reply", "observation"):
         assert f"debugger.forking_{change}" in templates() and f"debugger.forked_{change}" in templates()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,19 +115,6 @@ class Waterfall:
             for note, on in (("failed", failed), ("unfinished", unfinished))
             if on
         ]
-        return " · ".join([what, when, span, *notes])
-
-    def describe(self, bar: int, say: Callable[[str], str] = str) -> str:
-        """The English description(bar) with `say` applied to each word: the debugger's pane's way until it
-        asks description(bar, lang); `say` must not be handed model or tool text (the label is kept as is)."""
-        kind, label = BAR_KINDS[int(self.kind[bar])], self.labels[int(self.label[bar])]
-        what = label if CATEGORY_OF[int(self.kind[bar])] == 3 else f"{say(kind.replace('_', ' '))} {label}".strip()
-        start, end = float(self.start[bar]), float(self.end[bar])
-        first, last = int(self.first[bar]), int(self.last[bar])
-        span = f"{say('event')} {first}" if first == last else f"{say('events')} {first}–{last}"
-        when = f"{start:.3f} s" if end == start else f"{start:.3f} → {end:.3f} s ({end - start:.3f} s)"
-        failed, unfinished = self.error_at[bar] == self.error_at[bar], self.running[bar]
-        notes = [say(note) for note, on in (("failed", failed), ("unfinished", unfinished)) if on]
         return " · ".join([what, when, span, *notes])
 
     # -- finding bars ---------------------------------------------------------------------------

@@ -226,7 +226,7 @@ class WaterfallPane(Widget, can_focus=True):
         if self.current is None:
             where = say("panes.waterfall_between", self.lang, seq=self.session.position)
         else:
-            where = waterfall.describe(self.current, lambda word: say(f"panes.bar.{word}", self.lang))
+            where = waterfall.description(self.current, self.lang)
         hint = say("panes.waterfall_keys", self.lang)
         line = literal(where)
         if line.cell_len + 2 + cell_len(hint) <= self.scrollable_content_region.width:
