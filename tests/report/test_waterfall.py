@@ -31,7 +31,7 @@ def bars(waterfall: Waterfall) -> list[tuple[str, str, str, float, float, int, i
         (
             waterfall.lanes[int(waterfall.lane[i])].name,
             BAR_KINDS[int(waterfall.kind[i])],
-            waterfall.labels[int(waterfall.label[i])],
+            waterfall.label_of(i),
             round(float(waterfall.start[i]), 3),
             round(float(waterfall.end[i]), 3),
             int(waterfall.first[i]),
@@ -59,9 +59,9 @@ def test_retry_waits_start_at_the_retry_and_rate_limit_waits_end_at_theirs():
     waterfall = read(FIXTURES / "rate_limit.jsonl")
     waits = [bar for bar in bars(waterfall) if bar[0] == "waits"]
     assert waits[:4] == [
-        ("waits", "retry", "llm scripted attempt 1", 0.017, 0.814, 9, 9, True),  # the attempt failed at its start
+        ("waits", "retry", "llm scripted #1", 0.017, 0.814, 9, 9, True),  # the attempt failed at its start
         ("waits", "rate_limit", "", 0.816, 2.006, 10, 10, False),
-        ("waits", "retry", "llm scripted attempt 2", 2.007, 3.13, 11, 11, True),
+        ("waits", "retry", "llm scripted #2", 2.007, 3.13, 11, 11, True),
         ("waits", "rate_limit", "", 3.132, 4.006, 12, 12, False),
     ]
     # The model call that waited spans its retries and waits: llm_start 8 to llm_end 13.

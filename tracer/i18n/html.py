@@ -31,6 +31,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "html.unreadable": ("unreadable", "无法读取"),
     "html.unreadable.line": ("line of event {seq}: {problem}", "事件 {seq} 的那一行：{problem}"),
     "html.unreadable.not_object": ("not a JSON object", "不是 JSON 对象"),
+    # The waterfall section.
+    "html.waterfall": ("Waterfall", "瀑布图"),
+    "html.waterfall.empty": ("No model or tool calls in this run.", "这次运行没有模型或工具调用。"),
+    "html.waterfall.zoom_in": ("zoom in", "放大"),
+    "html.waterfall.zoom_out": ("zoom out", "缩小"),
+    "html.waterfall.whole": ("whole run", "整个运行"),
+    "html.waterfall.summary": (
+        "{bars} bars in {lanes} lanes, {start} to {end}; a bar opens its event",
+        "{lanes} 条泳道，{bars} 个条，从 {start} 到 {end}；点一个条打开它的事件",
+    ),
+    "html.waterfall.added_up": ("{count} {kind} bars from event {first}", "从事件 {first} 起的 {count} 个{kind}条"),
     "html.legend.model": ("model", "模型"),
     "html.legend.summary": ("summary", "摘要"),
     "html.legend.tool": ("tool", "工具"),

@@ -107,7 +107,7 @@ def trace_section(
         yield "".join(f"<br>{esc(note)}" for note in notes) + "</p>"
         yield _totals(trace, index, total, waterfall.t1, lang)
         yield _scores(trace.scores, redactor or default_redactor())
-        yield waterfall_html(waterfall, run) + legend(lang)
+        yield waterfall_html(waterfall, run, lang) + legend(lang)
         yield f"<h2>{text(say('html.timeline', lang))}</h2><p class=muted>{text(say('html.timeline.note', lang))}</p>"
         pages = EventPages(run, costs, redactor or default_redactor(), lang)
         yield '<div class="tl">'

@@ -81,7 +81,7 @@ class WaterfallBuilder:
         elif kind == "retry":
             fields = payload or {}
             delay = _number(fields.get("delay"))
-            name = f"{fields.get('target', '')} {fields.get('name', '')} attempt {fields.get('attempt', '?')}"
+            name = f"{fields.get('target', '')} {fields.get('name', '')} #{fields.get('attempt', '?')}"
             self._bar(position, position, RETRY, t, t + delay, " ".join(name.split()), error_at=t)
         elif kind == "rate_limit_wait":
             waited = _number((payload or {}).get("waited"))
@@ -161,7 +161,7 @@ class WaterfallBuilder:
         if kind == "fallback":
             label = f"{fields.get('failed_model', '')} → {fields.get('next_model', '')}"
         else:
-            label = kind.replace("_", " ")
+            label = kind  # the event's kind: Waterfall.label_of says it in the reader's language
         self._bar(position, position, mark, t, t, label, error_at=t if mark == ERROR else float("nan"))
         if kind == "chain_error":
             self._close_all(position, t)

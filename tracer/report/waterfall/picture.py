@@ -94,9 +94,18 @@ class Waterfall:
     def t1(self) -> float:
         return float(self.end.max()) if len(self) else 0.0
 
+    def label_of(self, bar: int, lang: str = "en") -> str:
+        """A bar's name: from the trace as it is (a model, a tool and its call id), but an events-lane mark
+        made by an event of loopscope's own (a parse error, a trimmed context) named in `lang`."""
+        label = self.labels[int(self.label[bar])]
+        if int(self.kind[bar]) in (TRIM, ERROR):
+            key = f"waterfall.point.{label}"
+            return i18n.say(key, lang) if key in i18n.templates() else label.replace("_", " ")
+        return label
+
     def description(self, bar: int, lang: str = "en") -> str:
         """One line for a bar in `lang`: what it is, when, how long, its events; its label, from the trace, kept."""
-        kind, label = BAR_KINDS[int(self.kind[bar])], self.labels[int(self.label[bar])]
+        kind, label = BAR_KINDS[int(self.kind[bar])], self.label_of(bar, lang)
         what = (
             label
             if CATEGORY_OF[int(self.kind[bar])] == 3

@@ -216,7 +216,7 @@ class WaterfallPane(Widget, can_focus=True):
             return Text()
         lane = waterfall.order[row]
         name = lane_name(waterfall.lanes[lane], self.lang)
-        return lane_row(waterfall, name, lane_cells(waterfall, lane, window), cursor, self.current)
+        return lane_row(waterfall, name, lane_cells(waterfall, lane, window), cursor, self.current, self.lang)
 
     def _detail(self) -> Text:
         waterfall = self.waterfall

@@ -78,7 +78,9 @@ def _label(name: str, room: int) -> str:
     return fit(Text(name), room).plain if room >= 4 else ""
 
 
-def lane_row(waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | None, current: int | None) -> Text:
+def lane_row(
+    waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | None, current: int | None, lang: str = "en"
+) -> Text:
     """A lane: its name, then each cell: █ in a bar's colour (▓ the current event's bar), ▒ where several
     bars share a cell, ✗ where one failed, the marks of points (◆ fallback, ✂ trim, ✗ error), ┊ at the
     current event's time. Glyphs, not only colours, so a plain-text capture shows the bars too."""
@@ -100,7 +102,7 @@ def lane_row(waterfall: Waterfall, name: str, cells: LaneCells, cursor: int | No
             glyph, style = ("▓", HERE[kind]) if here else ("█", AGGREGATE[kind])
         glyphs.append((glyph, style + CURRENT if here else style))
     for first, width, bar in cells.labels:  # a name inside the bars wide enough for it
-        name = literal(waterfall.labels[int(waterfall.label[bar])]).plain
+        name = literal(waterfall.label_of(bar, lang)).plain
         label = HERE[int(waterfall.kind[bar])] + CURRENT if bar == current else STYLES[int(waterfall.kind[bar])]
         after = first + width + 1  # one blank cell between the bar's end and a name written after it
         if len(name) > width - 1 and _blank(glyphs, after - 1, after + len(name)):
