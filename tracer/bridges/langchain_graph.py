@@ -36,6 +36,7 @@ class GraphLoop:
         self.root_stack: tuple[SourceRef, ...] = ()
         self.root_thread: int | None = None
         self.in_round = False  # a round has begun since the tools last ran
+        self.tool_nodes: set[str] = set()  # nodes a tool ran under (a ToolNode by any name)
         self.limit_hit = False
 
     def begin(self, stack: tuple[SourceRef, ...]) -> None:
@@ -65,8 +66,27 @@ class GraphLoop:
         return self.nodes.get(run_id) if run_id is not None else None
 
     def deciding(self, parent: UUID | None) -> bool:
-        """A model call made by the node that decides the next move (not a summary or a tool's own call)."""
-        return self.node_of(parent) in DECIDING_NODES
+        """A model call made by the node that decides the next move (not a summary or a tool's own call):
+        create_agent's and create_react_agent's by name; in a graph of your own, any node of it that is
+        no middleware hook (`Middleware.hook`) and has run no tool (LangGraph's quickstart's `chatbot`)."""
+        node = self.node_of(parent)
+        return node in DECIDING_NODES or (node is not None and "." not in node and node not in self.tool_nodes)
+
+    def model_asked(self, run_id: UUID, parent: UUID | None) -> bool:
+        """A model call began: whether it decides the next move. A node of your own opens its round here
+        (it is known to decide only when it asks the model); create_agent's opened it when it started."""
+        deciding = self.deciding(parent)
+        if deciding and self.node_of(parent) not in DECIDING_NODES and not self.in_round:
+            self.in_round = True
+            self.rounds.start_round(run_id)
+        return deciding
+
+    def tool_started(self, parent: UUID | None) -> None:
+        """A tool began: its node runs tools (whatever it is named), and the next model call opens a round."""
+        node = self.node_of(parent)
+        if node is not None:
+            self.tool_nodes.add(node)
+        self.in_round = False
 
     def stack(self, parent: UUID | None) -> tuple[SourceRef, ...]:
         """The frames for an event of a run under `parent`: this thread's, after the frames of the

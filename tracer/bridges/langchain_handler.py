@@ -269,7 +269,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             self._deciding.update({run_id} if failure.run_id in self._deciding else ())
             return
         if self.graph is not None:
-            if self.graph.deciding(parent):
+            if self.graph.model_asked(run_id, parent):
                 self._deciding.add(run_id)
         elif plans(stack) or (not stack and self._asked_by_agent(parent)):
             self.rounds.start_round(run_id)
@@ -414,6 +414,8 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self._call_ids[run_id] = call_id
         if name in (PARSE_ERROR_TOOL, INVALID_TOOL):
             return
+        if self.graph is not None:
+            self.graph.tool_started(parent_run_id)
         stack = self._stack(parent_run_id)
         if self.attempts.tool_retried(call_id or str(parent_run_id), run_id, parent_run_id, stack):
             return  # one tool_start for the call, as loopscope's own retries have; the attempt is the retry event

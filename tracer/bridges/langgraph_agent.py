@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from types import CellType, FunctionType, MethodType
+from types import FunctionType, MethodType
 from typing import Any
 
 from executor.events import EventBase
@@ -37,6 +37,7 @@ except ImportError as missing:  # the [langchain] extra
 
 from .langchain_handler import LoopscopeCallbackHandler
 from .langchain_values import openai_messages
+from .langgraph_models import model_places, node_functions
 from .recorded_errors import recorded_error
 
 
@@ -78,33 +79,6 @@ def _arguments(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"input": value}
 
 
-def _functions_of(graph: Any) -> Iterator[FunctionType]:
-    """The functions behind the graph's nodes (sync and async), whose closures hold what each node uses."""
-    for node in getattr(graph, "nodes", {}).values():
-        bound = getattr(node, "bound", None)
-        for attribute in ("func", "afunc"):
-            function = getattr(bound, attribute, None)
-            function = getattr(function, "__wrapped__", function)
-            if isinstance(function, FunctionType):
-                yield function
-
-
-def _model_cells(graph: Any) -> list[tuple[CellType, Any]]:
-    """Each closure cell of a node that holds a chat model (or one bound with its tools), with what it holds."""
-    cells = []
-    for function in _functions_of(graph):
-        for cell in function.__closure__ or ():
-            try:
-                held = cell.cell_contents
-            except ValueError:  # a cell not yet filled
-                continue
-            if isinstance(held, BaseChatModel) or (
-                isinstance(held, RunnableBinding) and isinstance(held.bound, BaseChatModel)
-            ):
-                cells.append((cell, held))
-    return cells
-
-
 def _middleware_of(graph: Any) -> list[Any]:
     """The middleware objects the graph's nodes reach through their closures (create_agent composes their
     wrap_model_call hooks into the model node), each once."""
@@ -116,7 +90,7 @@ def _middleware_of(graph: Any) -> list[Any]:
 
     found: list[Any] = []
     seen: set[int] = set()
-    stack: list[tuple[Any, int]] = [(function, 0) for function in _functions_of(graph)]
+    stack: list[tuple[Any, int]] = [(function, 0) for function in node_functions(graph)]
     while stack:
         held, depth = stack.pop()
         if id(held) in seen or depth > 8:
@@ -168,15 +142,17 @@ def model_name(held: Any) -> str:
 def answered_by(graph: Any, answer: Answerer) -> Iterator[RecordedChatModel]:
     """The graph's model is answered by `answer` inside the block, and is its own model again after it.
     ValueError when no node holds a chat model loopscope can reach (say, one built inside a node per call)."""
-    cells = _model_cells(graph)
-    if not cells:
+    places = model_places(graph)
+    if not places:
         raise ValueError(
-            "cannot answer this graph from a recording: none of its nodes holds a chat model "
-            "(a model built inside a node on every call cannot be reached; pass it to create_agent instead)"
+            "cannot answer this graph from a recording: no node reaches a chat model loopscope can swap "
+            "(one built inside a node on every call cannot be reached; build it once, at the top of your "
+            "module or in the function that builds the graph, and use it in the node)"
         )
-    stand_in = RecordedChatModel(answer=answer, stands_in_for=model_name(cells[0][1]))
-    for cell, held in cells:
-        cell.cell_contents = stand_in.bind(**held.kwargs) if isinstance(held, RunnableBinding) else stand_in
+    stand_in = RecordedChatModel(answer=answer, stands_in_for=model_name(places[0].held))
+    for place in places:
+        held = place.held
+        place.put(stand_in.bind(**held.kwargs) if isinstance(held, RunnableBinding) else stand_in)
     # The models middleware holds answer from the same recording, in turn (each named for the one it replaces):
     # a fallback after the recorded failure, a summary call; none of them may reach the network.
     others = _middleware_models(graph)
@@ -185,8 +161,8 @@ def answered_by(graph: Any, answer: Answerer) -> Iterator[RecordedChatModel]:
     try:
         yield stand_in
     finally:
-        for cell, held in cells:
-            cell.cell_contents = held
+        for place in places:
+            place.put(place.held)
         for middleware, attribute, index, model in others:
             _put(middleware, attribute, index, model)
 
@@ -250,13 +226,15 @@ class LangGraphAdapter:
         clock: Callable[[], float] | None = None,
     ) -> None:
         inputs = {"messages": [{"role": "user", "content": question}]}
-        handler = LoopscopeCallbackHandler(path, clock=clock or time.monotonic, listener=listener, **(meta or {}))
-        with ExitStack() as substitutions, handler:
+        with ExitStack() as substitutions:
+            # First: a graph loopscope cannot answer is said before a trace file is made.
             if answer is not None:
                 substitutions.enter_context(answered_by(agent, answer))
             if observations:
                 substitutions.enter_context(tool_results_given(agent, observations))
-            agent.invoke(inputs, {"callbacks": [handler]})
+            clock = clock or time.monotonic
+            with LoopscopeCallbackHandler(path, clock=clock, listener=listener, **(meta or {})) as handler:
+                agent.invoke(inputs, {"callbacks": [handler]})
 
     def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
         found: dict[str, Callable[..., Any]] = {}

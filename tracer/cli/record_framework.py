@@ -42,6 +42,7 @@ def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> i
         Path(args.output) if args.output else Path.cwd() / f"{agent.spec.replace(':', '_').replace('.', '_')}.jsonl"
     )
     meta = agent.header_meta()
+    failed = False
     try:
         answer = None if replies is None else answers_in_order([as_recorded(r) for r in replies])
         agent.adapter.record(agent.agent, question, output, answer, meta)
@@ -49,7 +50,11 @@ def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> i
         print(scrub(f"loopscope: the agent raised {type(failure).__name__}: {failure}"), file=sys.stderr)
         if not output.exists():
             return 1
+        failed = True
     trace = Trace.load(output)
+    if failed and not trace.events:  # it failed before its first event: a file of a header alone shows nothing
+        output.unlink(missing_ok=True)
+        return 1
     how = "offline from --replies" if replies is not None else "with its own model"
     print(scrub(f"recorded {len(trace.events)} events of {agent.spec} ({agent.adapter.name}, {how}) to {output}"))
-    return 0
+    return 0  # as for loopscope's own agents: the run was recorded, its failure is in the trace (chain_error)

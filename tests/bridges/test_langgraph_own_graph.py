@@ -1,0 +1,160 @@
+"""A LangGraph graph of the user's own, built as LangGraph's tutorials build one: the chat model made once at the
+top of the module (or held by a helper or an object), a model node named `chatbot`, a ToolNode named `action`.
+It is recorded with its rounds (each tool call an agent_action, each reply a round) and re-run offline by
+verify, exactly as a create_agent graph is; a graph whose model cannot be reached says so before any file is made."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tests.helpers.cli_run import loopscope
+from tests.helpers.framework_e2e import (
+    ANSWER,
+    KEY,
+    OBSERVATIONS,
+    PARALLEL_CALLS,
+    check_verify_is_offline,
+    check_verify_names_the_changed_tool,
+    start_project,
+    tool_messages,
+)
+from tracer import Trace
+
+HEAD = """
+import os
+from typing import Annotated, TypedDict
+
+from langchain_core.tools import tool
+from langchain_openai import ChatOpenAI
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+from langgraph.prebuilt import ToolNode, tools_condition
+
+FORECASTS = {"Beijing": "sunny, 18°C", "Shanghai": "light rain, 16°C"}
+
+
+@tool
+def get_weather(city: str) -> str:
+    \"\"\"Today's weather for one city.\"\"\"
+    forecast = FORECASTS[city]
+    return f"{city}: {forecast}"
+
+
+class State(TypedDict):
+    messages: Annotated[list, add_messages]
+
+
+def new_model():
+    return ChatOpenAI(model="fake-model", base_url=os.environ["MY_APP_BASE_URL"], api_key="sk-my-app-key-000")
+"""
+
+TAIL = """
+def build():
+    graph = StateGraph(State)
+    graph.add_node("chatbot", chatbot)
+    graph.add_node("action", ToolNode([get_weather]))
+    graph.add_edge(START, "chatbot")
+    graph.add_conditional_edges("chatbot", tools_condition, {"tools": "action", END: END})
+    graph.add_edge("action", "chatbot")
+    return graph.compile()
+"""
+
+# Where the node finds its model: the three ways people write it.
+NODES = {
+    "a module global": """
+llm_with_tools = new_model().bind_tools([get_weather])
+
+
+def chatbot(state: State) -> dict:
+    return {"messages": [llm_with_tools.invoke(state["messages"])]}
+""",
+    "a helper of the node": """
+llm = new_model().bind_tools([get_weather])
+
+
+def ask(messages):
+    return llm.invoke(messages)
+
+
+def chatbot(state: State) -> dict:
+    return {"messages": [ask(state["messages"])]}
+""",
+    "an object whose method is the node": """
+class Assistant:
+    def __init__(self):
+        self.llm = new_model().bind_tools([get_weather])
+
+    def __call__(self, state: State) -> dict:
+        return {"messages": [self.llm.invoke(state["messages"])]}
+
+    def node(self, state: State) -> dict:
+        return self(state)
+
+
+chatbot = Assistant().node
+""",
+}
+SPEC = "my_app.py:build"
+
+
+@pytest.fixture(params=list(NODES))
+def project(request, tmp_path, monkeypatch):
+    source = textwrap.dedent(HEAD) + textwrap.dedent(NODES[request.param]) + textwrap.dedent(TAIL)
+    project = start_project(tmp_path, monkeypatch, source, "LangGraph", [PARALLEL_CALLS, ANSWER])
+    yield project
+    project.server.stop()
+
+
+def test_the_graph_is_recorded_in_rounds_and_re_run_offline(capsys, monkeypatch, project):
+    trace = project.record(capsys, SPEC)
+    assert len(project.server.received) == 2  # both model calls went over HTTP
+    actions = [e for e in trace.events if e.kind == "agent_action"]
+    assert [(a.tool, a.tool_call_id, a.iteration) for a in actions] == [
+        ("get_weather", "call_b", 1),
+        ("get_weather", "call_s", 1),
+    ]
+    assert {e.tool_call_id: e.observation for e in trace.events if e.kind == "tool_end"} == OBSERVATIONS
+    checks = [(e.is_finish, e.iteration) for e in trace.events if e.kind == "finish_check"]
+    assert checks == [(False, 1), (True, 2)]  # the tools ran, then the answer: two rounds
+    second = [e for e in trace.events if e.kind == "llm_start"][1]
+    assert list(tool_messages(second.messages)) == ["call_b", "call_s"]
+    assert trace.events[-1].kind == "chain_end" and KEY not in (project.folder / "run.jsonl").read_text("utf-8")
+    check_verify_is_offline(capsys, monkeypatch, SPEC)
+    check_verify_names_the_changed_tool(capsys, project, SPEC)
+
+
+MADE_PER_CALL = """
+def chatbot(state: State) -> dict:
+    return {"messages": [new_model().bind_tools([get_weather]).invoke(state["messages"])]}
+"""
+
+
+def test_a_model_made_inside_the_node_on_every_call_is_one_line_and_no_trace(capsys, tmp_path, monkeypatch):
+    source = textwrap.dedent(HEAD) + textwrap.dedent(MADE_PER_CALL) + textwrap.dedent(TAIL)
+    project = start_project(tmp_path, monkeypatch, source, "LangGraph", [])
+    try:
+        (tmp_path / "replies.json").write_text('["hello"]', "utf-8")
+        argv = ["record", SPEC, "--input", "hi", "--replies", "replies.json", "-o", "run.jsonl"]
+        code, out, err = loopscope(capsys, *argv)
+    finally:
+        project.server.stop()
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and "build it once, at the top of your module" in err
+    assert not (tmp_path / "run.jsonl").exists()  # said before a trace file was made
+    assert not project.server.received
+
+
+def test_a_run_the_agent_fails_in_keeps_its_trace(capsys, tmp_path, monkeypatch):
+    source = textwrap.dedent(HEAD) + textwrap.dedent(NODES["a module global"]) + textwrap.dedent(TAIL)
+    source = source.replace('return f"{city}: {forecast}"', 'raise RuntimeError("the weather service is down")')
+    source = source.replace("ToolNode([get_weather])", "ToolNode([get_weather], handle_tool_errors=False)")
+    project = start_project(tmp_path, monkeypatch, source, "LangGraph", [PARALLEL_CALLS, ANSWER])
+    try:
+        code, out, err = loopscope(capsys, "record", SPEC, "--input", "weather?", "-o", "run.jsonl")
+    finally:
+        project.server.stop()
+    assert code == 0 and "the agent raised RuntimeError: the weather service is down" in err  # as own agents
+    assert out.startswith("recorded ") and "to run.jsonl" in out
+    assert Trace.load(tmp_path / "run.jsonl").events[-1].kind == "chain_error"  # how it failed is kept
