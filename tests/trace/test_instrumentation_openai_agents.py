@@ -1,5 +1,6 @@
-"""OpenInference's openai-agents instrumentation (an OpenAI Agents SDK agent on a chat-completions model,
-two parallel tool calls) opens message-exact against what the local server received and answered."""
+"""OpenInference's openai-agents instrumentation (an OpenAI Agents SDK agent on a chat-completions model, and on
+its default Responses API model; two parallel tool calls) opens message-exact against what the local server
+received and answered."""
 
 from __future__ import annotations
 
@@ -10,5 +11,15 @@ def test_openinference_openai_agents_opens_message_exact():
     # Its generation spans record no tools offered (only the tool spans of the calls made describe
     # their tool): the import shows none rather than guessing the agent's list.
     assert assert_message_exact("openinference-openai-agents", tools_recorded=False) == Compared(
+        model_calls=2, messages=7, tool_calls=2, tool_results=2
+    )
+
+
+def test_openinference_openai_agents_on_the_responses_api_opens_message_exact():
+    # The SDK's default model: POST /v1/responses. The server received `instructions` and `input` items;
+    # the ground truth writes them as the chat messages they stand for, the assistant's text and its two
+    # function calls one message (as the SDK's own chat converter joins them). Its response spans carry
+    # the tools offered (read from the reply, which echoes them).
+    assert assert_message_exact("openinference-openai-agents-responses") == Compared(
         model_calls=2, messages=7, tool_calls=2, tool_results=2
     )
