@@ -54,16 +54,25 @@ def _call(call_id: str, city: str) -> dict:
     return {"id": call_id, "type": "function", "function": {"name": "weather", "arguments": arguments}}
 
 
+JOINED = [
+    {"role": "user", "content": "Weather in Paris and Oslo?"},
+    {"role": "assistant", "content": "Checking both.", "tool_calls": [_call("c1", "Paris"), _call("c2", "Oslo")]},
+    {"role": "tool", "content": "rainy", "tool_call_id": "c1"},
+    {"role": "tool", "content": "snow", "tool_call_id": "c2"},
+    {"role": "assistant", "content": "", "tool_calls": [_call("c3", "Rome")]},
+    {"role": "tool", "content": "sunny", "tool_call_id": "c3"},
+]
+
+
 def test_a_turn_split_over_responses_items_opens_as_one_assistant_message():
     attrs = _flattened(SPLIT) | {"input.value": json.dumps(ITEMS)}
-    assert request_from(attrs, []).messages == [
-        {"role": "user", "content": "Weather in Paris and Oslo?"},
-        {"role": "assistant", "content": "Checking both.", "tool_calls": [_call("c1", "Paris"), _call("c2", "Oslo")]},
-        {"role": "tool", "content": "rainy", "tool_call_id": "c1"},
-        {"role": "tool", "content": "snow", "tool_call_id": "c2"},
-        {"role": "assistant", "content": "", "tool_calls": [_call("c3", "Rome")]},
-        {"role": "tool", "content": "sunny", "tool_call_id": "c3"},
-    ]
+    assert request_from(attrs, []).messages == JOINED
+
+
+def test_the_responses_items_alone_open_as_the_same_turns():
+    # A span that keeps only the items (input.value, no flattened messages): the assistant's text item
+    # and the function calls after it are one message there too.
+    assert request_from({"input.value": json.dumps(ITEMS)}, []).messages == JOINED
 
 
 def test_a_chat_requests_consecutive_assistant_messages_stay_as_sent():
