@@ -1,4 +1,4 @@
-"""A small OpenAI-compatible HTTP server for tests: scripted chat replies and injectable faults."""
+"""A small OpenAI-compatible HTTP server for tests: scripted chat and Responses API replies and injectable faults."""
 
 from __future__ import annotations
 
@@ -85,6 +85,8 @@ class ReceivedRequest:
 
     @property
     def prompt(self) -> str:
+        if "messages" not in self.body:  # a Responses API request: its text is in `input` (a string or items)
+            return json.dumps(self.body.get("input", ""), ensure_ascii=False)
         return self.body["messages"][-1].get("content") or ""
 
     @property
@@ -137,6 +139,57 @@ def completion_body(
     }
 
 
+def response_body(
+    request: dict[str, Any], text: str, prompt: str, n: int, tool_calls: Sequence[tuple[str, str, str]] = ()
+) -> dict[str, Any]:
+    """A Responses API reply (POST /v1/responses, `openai.types.responses.Response`) to `request` (its
+    JSON body): the text as one assistant `message` item of `output_text`, then one `function_call` item
+    per call, in order. Like the real API it echoes the request's model, `instructions` and `tools`
+    (instrumentations read the instructions and tools offered from the reply, not the request)."""
+    input_tokens, output_tokens = len(prompt) // 4 + 1, len(text) // 4 + 1
+    output: list[dict[str, Any]] = []
+    if text:
+        output.append(
+            {
+                "id": f"msg_fake_{n}",
+                "type": "message",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": text, "annotations": []}],
+            }
+        )
+    output.extend(
+        {
+            "id": f"fc_fake_{n}_{k}",
+            "type": "function_call",
+            "call_id": call_id,
+            "name": name,
+            "arguments": arguments,
+            "status": "completed",
+        }
+        for k, (call_id, name, arguments) in enumerate(tool_calls)
+    )
+    return {
+        "id": f"resp_fake_{n}",
+        "object": "response",
+        "created_at": 1_700_000_000,
+        "status": "completed",
+        "model": request.get("model", "?"),
+        "instructions": request.get("instructions"),
+        "output": output,
+        "parallel_tool_calls": request.get("parallel_tool_calls", True),
+        "tool_choice": request.get("tool_choice", "auto"),
+        "tools": request.get("tools", []),
+        "usage": {
+            "input_tokens": input_tokens,
+            "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+            "output_tokens": output_tokens,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": input_tokens + output_tokens,
+        },
+    }
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: FakeOpenAIServer
 
@@ -164,7 +217,14 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(raw or b"{}")
         request = ReceivedRequest(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
         step = self.server.next_step(request)
-        if self.path != "/v1/chat/completions":
+        if self.path == "/v1/responses" and isinstance(step, str | ToolCalls):
+            calls = step.calls if isinstance(step, ToolCalls) else ()
+            text = step.text if isinstance(step, ToolCalls) else step
+            self._send_json(200, response_body(request.body, text, request.prompt, len(self.server.received), calls))
+        elif self.path == "/v1/responses" and not isinstance(step, Status | Drop | Malformed):
+            # The chat-shaped steps (a slow, refused, filtered or huge reply) have no Responses form here.
+            self._send_json(501, {"error": {"message": f"{type(step).__name__} is chat-only", "type": "fake"}})
+        elif self.path not in ("/v1/chat/completions", "/v1/responses"):
             self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
         elif isinstance(step, str):
             self._reply(request, step)
@@ -285,7 +345,7 @@ def _pieces(spaces: int, tail: bytes):
 
 
 class FakeOpenAIServer(ThreadingHTTPServer):
-    """Serves /v1/chat/completions on 127.0.0.1, one scripted step per request, in order.
+    """Serves /v1/chat/completions and /v1/responses on 127.0.0.1, one scripted step per request, in order.
 
     A step is reply text (cut at the request's stop sequences, as a real API does) or a
     fault. When the script runs out the server answers 400, so a test that makes more calls

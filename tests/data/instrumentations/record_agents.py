@@ -3,6 +3,10 @@
 Run from the repository root: `uv run python tests/data/instrumentations/record_agents.py NAME`, NAME
 - `openinference-openai-agents`: an OpenAI Agents SDK `Agent` (chat-completions model), traced by
   openinference-instrumentation-openai-agents;
+- `openinference-openai-agents-responses`: the same agent on the SDK's default model, the Responses API
+  (`OpenAIResponsesModel`, POST /v1/responses), traced by the same instrumentation. The server received
+  `instructions` and `input` items (messages, `function_call`, `function_call_output`): the ground truth
+  writes them as the chat messages they stand for (system, user, assistant with its tool calls, tool);
 - `openinference-langchain`: a LangChain 1.x `create_agent` agent (ChatOpenAI), traced by
   openinference-instrumentation-langchain;
 - `pydantic-ai-genai`: a pydantic-ai `Agent`, traced by its own instrumentation (`Agent.instrument_all(
@@ -55,6 +59,11 @@ SCRIPT = [
 # The packages each recording was made with (written beside it, in NAME.versions.json).
 PACKAGES = {
     "openinference-openai-agents": ("openai-agents", "openinference-instrumentation-openai-agents", "openai"),
+    "openinference-openai-agents-responses": (
+        "openai-agents",
+        "openinference-instrumentation-openai-agents",
+        "openai",
+    ),
     "openinference-langchain": (
         "langchain",
         "langchain-core",
@@ -81,8 +90,61 @@ def _answered(step) -> dict:
     return {"content": step, "tool_calls": []}
 
 
-def _openai_agents(base_url: str, provider: TracerProvider) -> None:
-    from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool
+def _text_of(content: Any) -> str:
+    """A Responses input message's text: a string, or its text parts (`input_text`/`output_text`) joined."""
+    if isinstance(content, str):
+        return content
+    return "".join(part.get("text", "") for part in content or ())
+
+
+def chat_messages(body: dict) -> list[dict]:
+    """A Responses API request's `instructions` and `input` items as the chat messages they stand for: the
+    instructions a system message, a message item its role and text, the `function_call` items after an
+    assistant message (or standing alone) that message's tool calls, a `function_call_output` a tool message."""
+    messages: list[dict] = [{"role": "system", "content": body["instructions"]}] if body.get("instructions") else []
+    items = [{"role": "user", "content": body["input"]}] if isinstance(body["input"], str) else body["input"]
+    for item in items:
+        kind = item.get("type", "message")
+        if kind == "message":
+            messages.append({"role": item["role"], "content": _text_of(item.get("content"))})
+        elif kind == "function_call":
+            call = {
+                "id": item["call_id"],
+                "type": "function",
+                "function": {"name": item["name"], "arguments": item["arguments"]},
+            }
+            last = messages[-1] if messages else None
+            if last is None or last["role"] != "assistant":  # calls the model made without text first
+                last = {"role": "assistant", "content": ""}
+                messages.append(last)
+            last.setdefault("tool_calls", []).append(call)
+        elif kind == "function_call_output":
+            messages.append({"role": "tool", "tool_call_id": item["call_id"], "content": _text_of(item["output"])})
+        else:
+            raise ValueError(f"a Responses input item this recording does not expect: {kind!r}")
+    return messages
+
+
+def chat_tools(tools: list[dict]) -> list[dict]:
+    """A Responses API request's function tools (`name`, `description`, `parameters`, `strict` at the top)
+    as the chat-completions tools they stand for (the same under `function`)."""
+    kept = ("name", "description", "parameters", "strict")
+    if any(t.get("type") != "function" for t in tools):
+        raise ValueError(f"a Responses tool this recording does not expect: {tools!r}")
+    return [{"type": "function", "function": {k: t[k] for k in kept if k in t}} for t in tools]
+
+
+def _received(body: dict) -> dict:
+    """What the server received, as the ground truth holds it: the messages and the tools offered."""
+    if "messages" in body:
+        return {"messages": body["messages"], "tools": body.get("tools", [])}
+    # The request as sent is kept beside them, so the translation can be checked against it.
+    as_sent = {key: body.get(key) for key in ("instructions", "input", "tools")}
+    return {"messages": chat_messages(body), "tools": chat_tools(body.get("tools", [])), "as_sent": as_sent}
+
+
+def _openai_agents(base_url: str, provider: TracerProvider, responses: bool = False) -> None:
+    from agents import Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, Runner, function_tool
     from openai import AsyncOpenAI
     from openinference.instrumentation.openai_agents import OpenAIAgentsInstrumentor
 
@@ -94,7 +156,9 @@ def _openai_agents(base_url: str, provider: TracerProvider) -> None:
             name="weather-agent",
             instructions=INSTRUCTIONS,
             tools=[function_tool(get_weather)],
-            model=OpenAIChatCompletionsModel(model=MODEL, openai_client=client),
+            model=(OpenAIResponsesModel if responses else OpenAIChatCompletionsModel)(
+                model=MODEL, openai_client=client
+            ),
         )
         Runner.run_sync(agent, QUESTION)
     finally:
@@ -170,8 +234,8 @@ def main(name: str) -> None:
         logs.add_log_record_processor(SimpleLogRecordProcessor(log_exporter))
     server = FakeOpenAIServer(list(SCRIPT), model_names=(MODEL,)).start()
     try:
-        if name == "openinference-openai-agents":
-            _openai_agents(server.base_url, provider)
+        if name.startswith("openinference-openai-agents"):
+            _openai_agents(server.base_url, provider, responses=name.endswith("-responses"))
         elif name == "openinference-langchain":
             _langchain(server.base_url, provider)
         else:
@@ -179,7 +243,7 @@ def main(name: str) -> None:
     finally:
         server.stop()
     truth = [
-        {"received": {"messages": r.body["messages"], "tools": r.body.get("tools", [])}, "answered": _answered(step)}
+        {"received": _received(r.body), "answered": _answered(step)}
         for r, step in zip(server.received, SCRIPT, strict=True)
     ]
     document = otlp_json_document(exporter.get_finished_spans())

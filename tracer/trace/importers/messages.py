@@ -350,7 +350,7 @@ def _agno_message(text: str) -> Message | None:
 
 def messages_of(items: list[Any]) -> tuple[list[Message], list[dict[str, Any]]]:
     """A recorded message list as OpenAI messages, and the tool definitions found among them.
-    Consecutive Responses-API function calls become one assistant message, as the model wrote them."""
+    Responses-API function calls join the assistant message before them (its text too), as the model wrote them."""
     messages: list[Message] = []
     tools: list[dict[str, Any]] = []
     for item in items:
@@ -361,11 +361,10 @@ def messages_of(items: list[Any]) -> tuple[list[Message], list[dict[str, Any]]]:
             if (
                 previous is not None
                 and isinstance(item, dict)
-                and (item.get("type") == "function_call" or "toolCallId" in item)
                 and previous.get("role") == "assistant"
-                and previous.get("tool_calls")
+                and (item.get("type") == "function_call" or ("toolCallId" in item and previous.get("tool_calls")))
             ):
-                previous["tool_calls"] += message.get("tool_calls", [])
+                previous["tool_calls"] = [*(previous.get("tool_calls") or ()), *message.get("tool_calls", [])]
             else:
                 messages.append(message)
     _answer_in_order(messages)

@@ -9,6 +9,7 @@ from .flattened_keys import Indexed, flattened_messages, indexed, unflattened
 from .message_events import SpanEvents, attribute_events, event_messages
 from .messages import compact, content_of, json_or_text, messages_of
 from .model_calls import Reply, Request, reply_of, request_of, tool_spec, tool_specs
+from .responses_turns import is_responses_input, joined_turns
 from .shape import ShapeNotes
 from .spans import Span
 
@@ -59,6 +60,8 @@ def request_from(attrs: dict[str, Any], events: SpanEvents, groups: Indexed | No
         flattened = event_messages(events, "input") or event_messages(attribute_events(attrs), "input", True) or None
     if flattened is not None:
         messages, offered = messages_of(flattened)
+        if "llm.input_messages" in groups and is_responses_input(attrs.get("input.value")):
+            messages = joined_turns(messages)  # the flattened list splits each turn the way the items do
         request = Request(messages=messages, tools=tool_specs(offered))
     elif "llm.prompts" in attrs:
         prompts = json_or_text(attrs["llm.prompts"])
