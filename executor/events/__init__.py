@@ -250,6 +250,9 @@ class FinishCheckEvent(EventBase):
     decided_by: Literal["graph_edge"] | None = Field(None, exclude_if=lambda value: value is None)
     """None: the executor's isinstance test; "graph_edge": a LangGraph agent's edge after its model node,
     which goes to END when the reply has no tool calls and to the tools node when it has."""
+    went_to: str | None = Field(None, exclude_if=lambda value: value is None)
+    """A graph_edge check only: the node the graph's own edge went to ("__end__" for END), as its routing
+    function answered; None when no routing function was seen (or in a trace recorded before this field)."""
 
 
 class LimitReachedEvent(EventBase):

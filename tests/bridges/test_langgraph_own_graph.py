@@ -5,6 +5,7 @@ verify, exactly as a create_agent graph is; a graph whose model cannot be reache
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 import pytest
@@ -17,10 +18,18 @@ from tests.helpers.framework_e2e import (
     PARALLEL_CALLS,
     check_verify_is_offline,
     check_verify_names_the_changed_tool,
+    narrated,
     start_project,
     tool_messages,
 )
 from tracer import Trace
+from tracer.tui.views.event_summary import summary
+
+
+def event_line(event) -> str:
+    """What the debugger's event list says of the event."""
+    return summary(event, lang="en")
+
 
 HEAD = """
 import os
@@ -158,3 +167,72 @@ def test_a_run_the_agent_fails_in_keeps_its_trace(capsys, tmp_path, monkeypatch)
     assert code == 0 and "the agent raised RuntimeError: the weather service is down" in err  # as own agents
     assert out.startswith("recorded ") and "to run.jsonl" in out
     assert Trace.load(tmp_path / "run.jsonl").events[-1].kind == "chain_error"  # how it failed is kept
+
+
+# A routing function of the user's own: an answer that names an order goes to a review node first.
+REVIEWED = """
+llm = new_model().bind_tools([get_weather])
+
+
+def chatbot(state: State) -> dict:
+    return {"messages": [llm.invoke(state["messages"])]}
+
+
+def review(state: State) -> dict:
+    return {"messages": [{"role": "assistant", "content": "Reviewed: " + state["messages"][-1].content}]}
+
+
+def route(state: State) -> str:
+    last = state["messages"][-1]
+    if last.tool_calls:
+        return "action"
+    return "review" if "umbrella" in last.content else END
+
+
+def build():
+    graph = StateGraph(State)
+    graph.add_node("chatbot", chatbot)
+    graph.add_node("action", ToolNode([get_weather]))
+    graph.add_node("review", review)
+    graph.add_edge(START, "chatbot")
+    graph.add_conditional_edges("chatbot", route, ["action", "review", END])
+    graph.add_edge("action", "chatbot")
+    graph.add_edge("review", END)
+    return graph.compile()
+"""
+
+
+@pytest.fixture
+def reviewed(tmp_path, monkeypatch):
+    project = start_project(tmp_path, monkeypatch, textwrap.dedent(HEAD) + textwrap.dedent(REVIEWED), "LangGraph", [])
+    yield project
+    project.server.stop()
+
+
+def test_the_finish_check_names_the_node_the_users_routing_function_chose(capsys, monkeypatch, reviewed):
+    reviewed.server.push(PARALLEL_CALLS, ANSWER)  # the answer mentions an umbrella: route sends it to review
+    trace = reviewed.record(capsys, SPEC)
+    checks = [e for e in trace.events if e.kind == "finish_check"]
+    assert [(c.is_finish, c.went_to) for c in checks] == [(False, "action"), (True, "review")]
+    assert checks[-1].source.function == "route" and checks[-1].source.file.endswith("my_app.py")
+    assert trace.events[-1].outputs["messages"][-1]["content"] == "Reviewed: " + ANSWER  # the state, as it ended
+    told = narrated(trace)
+    assert "the edge after the model node goes to review" in told and "goes to END" not in told
+    assert event_line(checks[-1]) == "→ review ← the reply has no tool calls"
+    check_verify_is_offline(capsys, monkeypatch, SPEC)
+
+
+def test_an_answer_the_route_ends_says_end_and_an_older_trace_without_the_node_still_verifies(
+    capsys, monkeypatch, reviewed
+):
+    reviewed.server.push(PARALLEL_CALLS, "Beijing is sunny and Shanghai is wet.")  # no umbrella: to END
+    trace = reviewed.record(capsys, SPEC)
+    final = [e for e in trace.events if e.kind == "finish_check"][-1]
+    assert (final.is_finish, final.went_to) == (True, "__end__")
+    assert "goes to END" in narrated(trace)
+    run = reviewed.folder / "run.jsonl"
+    lines = run.read_text("utf-8").splitlines()  # as loopscope wrote it before finish checks named the node
+    older = [json.dumps({k: v for k, v in json.loads(line).items() if k != "went_to"}) for line in lines]
+    run.write_text("\n".join(older) + "\n", "utf-8")
+    assert "went_to" not in run.read_text("utf-8")
+    check_verify_is_offline(capsys, monkeypatch, SPEC)

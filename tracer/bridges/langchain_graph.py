@@ -13,7 +13,7 @@ from .langchain_attempts import FailedAttempts
 from .langchain_recorder import TraceRecorder
 from .langchain_rounds import LoopRounds
 from .langchain_stack import rooted, thread_stack
-from .langchain_values import as_text, plain
+from .langchain_values import as_text, plain, safe_text
 
 # The node that asks the model for the next move: create_agent's `model`, create_react_agent's `agent`.
 DECIDING_NODES = frozenset({"model", "agent"})
@@ -21,6 +21,7 @@ TOOL_NODES = frozenset({"tools"})
 # A middleware hook that runs before the model belongs to the round it opens (SummarizationMiddleware,
 # ModelCallLimitMiddleware): `<Middleware>.before_model`.
 BEFORE_MODEL = ".before_model"
+AFTER_MODEL = ".after_model"  # ... and one after it decides where the run goes (its conditional edge)
 
 
 class GraphLoop:
@@ -37,6 +38,9 @@ class GraphLoop:
         self.root_thread: int | None = None
         self.in_round = False  # a round has begun since the tools last ran
         self.tool_nodes: set[str] = set()  # nodes a tool ran under (a ToolNode by any name)
+        self.edges: dict[str, frozenset[str]] = {}  # node -> the names of its routing functions (the graph's)
+        self.edge_runs: set[UUID] = set()  # runs of a routing function after the model node: their answer
+        self.deciding_node: str | None = None  # the node that asked the model this round
         self.limit_hit = False
 
     def begin(self, stack: tuple[SourceRef, ...]) -> None:
@@ -46,6 +50,9 @@ class GraphLoop:
     def chain_started(self, run_id: UUID, parent: UUID | None, name: str | None) -> None:
         """A nested chain run began: a node of the graph (named in LangChain's callback) or something inside one."""
         self.parents[run_id] = parent
+        node = self.nodes.get(parent) if parent is not None else None
+        if node is not None and name in self.edges.get(node, ()) and self._after_model(node):
+            self.edge_runs.add(run_id)  # LangGraph runs a node's conditional edge as a run inside the node
         if parent != self.recorder.root or not name:
             return
         self.nodes[run_id] = name
@@ -72,10 +79,16 @@ class GraphLoop:
         node = self.node_of(parent)
         return node in DECIDING_NODES or (node is not None and "." not in node and node not in self.tool_nodes)
 
+    def _after_model(self, node: str) -> bool:
+        """The node whose edge decides after the model: the model's own, or a middleware's after_model hook."""
+        return node == self.deciding_node or node in DECIDING_NODES or node.endswith(AFTER_MODEL)
+
     def model_asked(self, run_id: UUID, parent: UUID | None) -> bool:
         """A model call began: whether it decides the next move. A node of your own opens its round here
         (it is known to decide only when it asks the model); create_agent's opened it when it started."""
         deciding = self.deciding(parent)
+        if deciding:
+            self.deciding_node = self.node_of(parent)
         if deciding and self.node_of(parent) not in DECIDING_NODES and not self.in_round:
             self.in_round = True
             self.rounds.start_round(run_id)
@@ -103,7 +116,14 @@ class GraphLoop:
         return (prefix if prefix is not None else self.root_stack) + walked
 
     def chain_ended(self, run_id: UUID, outputs: Any) -> None:
-        """A node's end says what became of a failed tool call, and whether a middleware ended the run."""
+        """A node's end says what became of a failed tool call, and whether a middleware ended the run; a
+        routing function's end says where the edge after the model went."""
+        if run_id in self.edge_runs:
+            self.edge_runs.discard(run_id)
+            went = destination(outputs)
+            if went:
+                self.rounds.edge_went(went)
+            return
         name = self.nodes.get(run_id)
         if name is None:
             return
@@ -138,6 +158,15 @@ class GraphLoop:
             AgentFinishEvent, "on_chain_end", run_id, None, stack, return_values={"output": text}, log=text
         )
         self.limit_hit = True
+
+
+def destination(answer: Any) -> str | None:
+    """A routing function's answer as the node it names: a name, "__end__", or a list of names or `Send`s
+    (create_agent sends each tool call to the tools node: one name for them all), joined by commas."""
+    items = answer if isinstance(answer, (list, tuple)) else [answer]
+    names = [item if isinstance(item, str) else getattr(item, "node", None) for item in items]
+    kept = list(dict.fromkeys(name for name in names if isinstance(name, str) and name))
+    return safe_text(", ".join(kept))[:200] if kept else None
 
 
 def _update_of(outputs: Any) -> Any:

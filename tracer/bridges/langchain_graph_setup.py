@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from executor.callee import callee_of
 from executor.events import SourceRef
 
 from .langchain_stack import find_self, line_containing
@@ -142,27 +143,52 @@ def _closure_value(function: Any, name: str) -> Any:
         return None
 
 
+def graph_edges(graph: Any) -> dict[str, dict[str, Any]]:
+    """Each node's conditional edges, as the graph was built: node -> {the edge's name: its routing function}."""
+    branches = getattr(getattr(graph, "builder", None), "branches", None)
+    found: dict[str, dict[str, Any]] = {}
+    for node, specs in (branches if isinstance(branches, dict) else {}).items():
+        if isinstance(specs, dict):
+            found[str(node)] = {
+                str(name): getattr(getattr(spec, "path", None), "func", None) for name, spec in specs.items()
+            }
+    return found
+
+
 def finish_check_stack(graph: Any, loop: GraphLoop) -> Callable[[], tuple[SourceRef, ...]]:
     """Where a graph agent tests for the end: the edge after its model node (create_agent's
-    model_to_tools: `if len(last_ai_message.tool_calls) == 0`; the prebuilt agent's should_continue).
-    step and finish_check events are put there, under the run's outermost frames."""
+    model_to_tools: `if len(last_ai_message.tool_calls) == 0`; the prebuilt agent's should_continue; in a
+    graph of your own, your routing function after the node that asked the model). step and finish_check
+    events are put there, under the run's outermost frames."""
     edge = _finish_edge(graph)
+    routes = graph_edges(graph)
 
     def stack() -> tuple[SourceRef, ...]:
         outer = loop.root_stack
-        return (*outer, edge) if edge is not None else outer
+        found = edge or _routing_function(routes.get(loop.deciding_node or "", {}))
+        return (*outer, found) if found is not None else outer
 
     return stack
 
 
+def _routing_function(functions: dict[str, Any]) -> SourceRef | None:
+    """Where the one routing function after a node is defined (your `route`, or LangGraph's `tools_condition`)."""
+    if len(functions) != 1:
+        return None
+    callee = callee_of(next(iter(functions.values())))
+    return SourceRef(file=callee.file, line=callee.line, function=callee.function) if callee is not None else None
+
+
 def _finish_edge(graph: Any) -> SourceRef | None:
-    nodes = getattr(graph, "nodes", {})
-    if "model" in nodes and "langchain.agents.factory" in sys.modules:
+    """The line of create_agent's or create_react_agent's own edge after the model, when the graph has it (a
+    graph of your own with a node named `model` or `agent` has your routing function instead)."""
+    routing = {getattr(f, "__qualname__", "") for edges in graph_edges(graph).values() for f in edges.values()}
+    if "_make_model_to_tools_edge.<locals>.model_to_tools" in routing and "langchain.agents.factory" in sys.modules:
         factory = sys.modules["langchain.agents.factory"]
         line = line_containing(factory._make_model_to_tools_edge, "len(last_ai_message.tool_calls) == 0")
         return SourceRef(file="langchain/agents/factory.py", line=line, function="model_to_tools") if line else None
     module = sys.modules.get("langgraph.prebuilt.chat_agent_executor")
-    if "agent" in nodes and module is not None:
+    if "create_react_agent.<locals>.should_continue" in routing and module is not None:
         line = line_containing(module.create_react_agent, "not last_message.tool_calls")
         return (
             SourceRef(file="langgraph/prebuilt/chat_agent_executor.py", line=line, function="should_continue")

@@ -35,7 +35,7 @@ from ..trace.redact import Redactor
 from .callback_guard import DroppedCallbacks, guarded
 from .langchain_attempts import FailedAttempts, Failure
 from .langchain_graph import GraphLoop
-from .langchain_graph_setup import finish_check_stack, graph_on_stack, graph_settings, graph_tools
+from .langchain_graph_setup import finish_check_stack, graph_edges, graph_on_stack, graph_settings, graph_tools
 from .langchain_recorder import TraceRecorder
 from .langchain_rounds import INVALID_TOOL, LoopRounds, plans
 from .langchain_stack import find_self, local_in, package_relative
@@ -182,6 +182,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             self.graph = GraphLoop(self.recorder, self.rounds, self.attempts)
             self.graph.begin(self.recorder.walk(sys._getframe(1)))
             self.rounds.graph_check = finish_check_stack(graph, self.graph)
+            self.graph.edges = {node: frozenset(edges) for node, edges in graph_edges(graph).items()}
         self._tools = {safe_text(getattr(t, "name", "")): t for t in tools or ()}
         self.recorder.emit(
             ChainStartEvent,

@@ -54,6 +54,9 @@ class TraceRecorder:
         self.ended = False  # the outermost chain's end (or error) was written
         self.events: list[EventBase] = []
         self.listener: Callable[[EventBase], None] | None = None  # told each event once it is written
+        # An event held back until something it names is known (a graph's finish check waits for its edge's
+        # answer): made before any other event, so the order stays the run's.
+        self.pending: Callable[[], None] | None = None
         self._clock = clock
         self._start = clock()
         self._seq = 0
@@ -89,6 +92,9 @@ class TraceRecorder:
         """One event of class `cls`, made in `callback` for LangChain's run `run_id` (under `parent`);
         `stack` defaults to LangChain's loop frames on the stack now; `extra_origin` joins its origin;
         `at` is when it happened, when that was before now (a retry is known only when the next attempt starts)."""
+        if self.pending is not None:
+            held, self.pending = self.pending, None
+            held()
         waiting = getattr(self.listener, "before_event", None)
         if waiting is not None:  # a live debugger lets one thread at a time make events (parallel tool calls)
             waiting()

@@ -47,6 +47,10 @@ class LoopRounds:
         self._actions: list[tuple[ActionRecord, str | None, int]] = []
         self._pending_steps: list[tuple[ActionRecord, str, str | None, int]] = []
         self._decided = 0
+        # A LangGraph agent's: the node its edge after the model node went to this round (its routing
+        # function's answer), and the finish check waiting for it.
+        self.went_to: str | None = None
+        self._held_check: tuple[UUID, UUID | None] | None = None
 
     def start_round(self, run_id: UUID) -> None:
         """A plan call begins a round: the previous round's steps and isinstance check come first."""
@@ -95,6 +99,20 @@ class LoopRounds:
             emit(AgentActionEvent, "on_llm_end", run_id, parent, stack, tool_call_id=call_id, **action.model_dump())
         if not calls:
             emit(AgentFinishEvent, "on_llm_end", run_id, parent, stack, return_values={"output": text}, log=text)
+            # The check waits for the edge's answer (edge_went), or for the next event, whichever comes first.
+            self._held_check = (run_id, parent)
+            self.recorder.pending = self._made_held_check
+
+    def edge_went(self, node: str) -> None:
+        """The graph's routing function after the model node answered: the node the run goes to next."""
+        self.went_to = node
+        if self._held_check is not None:
+            self.recorder.pending = None
+            self._made_held_check()
+
+    def _made_held_check(self) -> None:
+        if self._held_check is not None:
+            (run_id, parent), self._held_check = self._held_check, None
             self._finish_check(run_id, parent, "on_llm_end", is_finish=True)
 
     def end_round(self, run_id: UUID) -> None:
@@ -133,7 +151,9 @@ class LoopRounds:
             output_type="AgentFinish" if is_finish else "list[AgentStep]",
             # A graph makes no isinstance test: the edge after its model node reads the reply's tool calls.
             decided_by="graph_edge" if self.graph_check is not None else None,
+            went_to=self.went_to if self.graph_check is not None else None,
         )
+        self.went_to = None  # the next round's edge answers for itself
 
     def _limit_if_reached(self, run_id: UUID) -> None:
         executor = self.executor

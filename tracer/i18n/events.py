@@ -12,6 +12,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "events.call_separator": (", ", "、"),
     "events.graph_edge.end": ("→ END ← the reply has no tool calls", "→ END ← 回复里没有工具调用"),
     "events.graph_edge.model": ("→ model ← the tools ran", "→ 模型 ← 工具已运行"),
+    "events.graph_edge.to": ("→ {node} ← the reply has no tool calls", "→ {node} ← 回复里没有工具调用"),
     "events.final_answer": ("final answer: {answer}", "最终答案：{answer}"),
     "events.handled": ("handled: {error}", "已处理：{error}"),
     "events.not_handled": ("not handled: {error}", "未处理：{error}"),

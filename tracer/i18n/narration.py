@@ -24,6 +24,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the reply has no tool calls → the edge after the model node goes to END",
         "回复里没有工具调用 → 模型节点之后的边走向 END",
     ),
+    "narration.graph_edge.to": (
+        "the reply has no tool calls → the edge after the model node goes to {node}",
+        "回复里没有工具调用 → 模型节点之后的边走向 {node}",
+    ),
     "narration.graph_edge.tools": (
         "the reply asked for tools and they ran → the edge goes back to the model node",
         "回复要求调用工具，工具已运行 → 边回到模型节点",

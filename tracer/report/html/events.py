@@ -15,6 +15,7 @@ from ...trace.literal_text import scrub
 from ...trace.redact import Redactor
 from ...trace.run_inputs import answer_of, question_of
 from ..cost.prices import CallCost
+from ..graph_edge import edge_target
 
 ENVELOPE = {"seq", "run_id", "t", "iteration", "kind"}
 ERRORS = {"tool_error", "chain_error", "parse_error", "invalid_tool", "plan_error", "retry", "fallback", "refusal"}
@@ -49,7 +50,9 @@ def _seconds(value: Any) -> str:
 
 def _finish_check(event: dict[str, Any]) -> str:
     if event.get("decided_by") == "graph_edge":  # a LangGraph agent: the edge after its model node decided
-        return "→ END (the reply has no tool calls)" if event.get("is_finish") else "→ model (the tools ran)"
+        went_to = event.get("went_to")
+        target = edge_target(went_to if isinstance(went_to, str) else None, bool(event.get("is_finish")))
+        return f"→ {target} (the reply has no tool calls)" if event.get("is_finish") else "→ model (the tools ran)"
     return f"isinstance(output, AgentFinish) → {event.get('is_finish', '')}"
 
 

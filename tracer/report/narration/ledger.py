@@ -13,6 +13,7 @@ from executor.events import Event, EventBase
 
 from ...i18n import Message, say
 from ..cost.prices import CallCost, CostTotal, PriceTable, call_costs, price_note, totals_by_iteration
+from ..graph_edge import edge_target
 from .narrator import is_plan_call
 
 _RECOVERY = ("llm_end", "fallback", "breaker_open", "plan_error", "degrade")
@@ -29,6 +30,7 @@ class Ledger:
     actions_performed: int = 0
     model_calls: int = 0
     finish_checks: list[bool] = field(default_factory=list)
+    edge_targets: list[str] = field(default_factory=list)  # a LangGraph run's: where each check's edge went
     graph_edges: bool = False  # a LangGraph run: its checks are the edge after the model node
     framework_loop: bool = False  # a framework's loop (LangGraph, the Agents SDK, pydantic-ai): no plan() in it
     _tools_started: set[str] = field(default_factory=set, repr=False)
@@ -79,6 +81,7 @@ class Ledger:
             self.framework_loop = bool(event.settings.get("graph") or event.settings.get("framework"))
         elif event.kind == "finish_check":
             self.finish_checks.append(event.is_finish)
+            self.edge_targets.append(edge_target(event.went_to, event.is_finish))
             self.graph_edges |= event.decided_by == "graph_edge"
         elif event.kind == "invalid_tool":
             self.invalid_tools += 1
@@ -144,7 +147,7 @@ class Ledger:
         if self.framework_loop or self.graph_edges:  # no plan() and no _perform_agent_action to count
             rows = [_row(say("ledger.model_calls", lang), self.model_calls)]
             if self.graph_edges:  # a LangGraph agent: where the edge after its model node went, each round
-                edges = ", ".join("END" if c else "tools" for c in self.finish_checks)
+                edges = ", ".join(self.edge_targets)
                 rows.insert(0, say("ledger.graph_edges", lang, checks=edges))
         else:
             checks = ", ".join(str(c) for c in self.finish_checks) or say("ledger.none", lang)

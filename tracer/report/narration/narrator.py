@@ -30,6 +30,7 @@ from executor.events import (
 
 from ...trace.redact import Redactor
 from ...trace.run_inputs import answer_of, last_user_message, question_of
+from ..graph_edge import edge_target
 from ..text.literal import literal
 from ..text.styled_message import styled
 from .framework_runs import FrameworkRunNarration
@@ -218,7 +219,11 @@ class Narrator(FrameworkRunNarration, RecoveryNarration):
 
     def _on_finish_check(self, e: FinishCheckEvent) -> None:
         if e.decided_by == "graph_edge":  # LangGraph tests no AgentFinish: its edge reads the reply
-            self.say(self.words("narration.graph_edge.end" if e.is_finish else "narration.graph_edge.tools", "dim"))
+            target = edge_target(e.went_to, e.is_finish)
+            if e.is_finish and target != "END":  # your routing function sent the answer on to a node of yours
+                self.say(self.words("narration.graph_edge.to", "dim", node=self.text(target, "bold")))
+            else:
+                self.say(self.words("narration.graph_edge.end" if e.is_finish else "narration.graph_edge.tools", "dim"))
             return
         is_finish = Text(str(e.is_finish), "bold green" if e.is_finish else "bold yellow")
         output_type = self.text(e.output_type, "dim")

@@ -21,6 +21,7 @@ from executor.events import (
 )
 
 from ...i18n import say
+from ...report.graph_edge import edge_target
 from ...trace.literal_text import scrub
 from ...trace.run_inputs import answer_of, question_of
 from .clipped_text import first_line
@@ -76,6 +77,9 @@ def kind_style(event_kind: str, event: EventBase | None = None) -> str:
 
 def _finish_check(event: FinishCheckEvent, lang: str) -> str:
     if event.decided_by == "graph_edge":  # a LangGraph agent: the edge after its model node decided
+        target = edge_target(event.went_to, event.is_finish)
+        if event.is_finish and target != "END":
+            return say("events.graph_edge.to", lang, node=target)
         return say("events.graph_edge.end" if event.is_finish else "events.graph_edge.model", lang)
     return f"{event.is_finish} ← isinstance(output, AgentFinish)"
 
