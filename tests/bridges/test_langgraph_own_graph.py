@@ -236,3 +236,67 @@ def test_an_answer_the_route_ends_says_end_and_an_older_trace_without_the_node_s
     run.write_text("\n".join(older) + "\n", "utf-8")
     assert "went_to" not in run.read_text("utf-8")
     check_verify_is_offline(capsys, monkeypatch, SPEC)
+
+
+# A triage node that asks for structured output, then an answer node, joined by a plain edge.
+TRIAGE = """
+from typing import Literal
+
+from pydantic import BaseModel
+
+
+class Triage(BaseModel):
+    team: Literal["billing", "shipping"]
+    urgent: bool
+
+
+class Ticket(TypedDict):
+    messages: Annotated[list, add_messages]
+    team: str
+
+
+llm = new_model()
+triager = llm.with_structured_output(Triage{include_raw})
+
+
+def triage(state: Ticket) -> dict:
+    verdict = triager.invoke(state["messages"])
+    verdict = verdict["parsed"] if isinstance(verdict, dict) else verdict
+    return {{"team": verdict.team}}
+
+
+def answer(state: Ticket) -> dict:
+    return {{"messages": [llm.invoke([("system", "You are the " + state["team"] + " team.")] + state["messages"])]}}
+
+
+def build():
+    graph = StateGraph(Ticket)
+    graph.add_node("triage", triage)
+    graph.add_node("answer", answer)
+    graph.add_edge(START, "triage")
+    graph.add_edge("triage", "answer")
+    graph.add_edge("answer", END)
+    return graph.compile()
+"""
+VERDICT = '{"team": "shipping", "urgent": true}'
+SORRY = "Sorry about your parcel: the shipping team is on it."
+
+
+@pytest.mark.parametrize("include_raw", ["", ", include_raw=True"], ids=["parsed", "include_raw"])
+def test_a_structured_output_node_is_answered_offline_and_its_plain_edge_is_named(
+    capsys, monkeypatch, tmp_path, include_raw
+):
+    source = textwrap.dedent(HEAD) + textwrap.dedent(TRIAGE).format(include_raw=include_raw)
+    project = start_project(tmp_path, monkeypatch, source, "LangGraph", [VERDICT, SORRY])
+    try:
+        trace = project.record(capsys, SPEC, "My parcel is lost")
+    finally:
+        project.server.stop()
+    assert "response_format" in project.server.received[0].body  # the real client asked for the schema
+    checks = [(e.is_finish, e.went_to) for e in trace.events if e.kind == "finish_check"]
+    assert checks == [(True, "answer"), (True, "__end__")]  # a plain edge: the node that ran next
+    system = [e for e in trace.events if e.kind == "llm_start"][1].messages[0]
+    assert system == {"role": "system", "content": "You are the shipping team."}  # the verdict was parsed
+    told = narrated(trace)
+    assert "goes to answer" in told and SORRY in told
+    check_verify_is_offline(capsys, monkeypatch, SPEC)  # the structured call answered from the recording too

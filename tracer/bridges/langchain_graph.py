@@ -55,6 +55,7 @@ class GraphLoop:
             self.edge_runs.add(run_id)  # LangGraph runs a node's conditional edge as a run inside the node
         if parent != self.recorder.root or not name:
             return
+        self.rounds.node_started(name)  # a static edge after the model node says where it went by the next node
         self.nodes[run_id] = name
         walked = self.recorder.walk(sys._getframe(1))
         self.stacks[run_id] = walked if rooted(walked, self.root_stack) else thread_stack(self.root_thread) + walked

@@ -200,6 +200,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             if self.graph is not None:
                 self.graph.chain_ended(run_id, outputs)
             return
+        self.rounds.run_ended()
         self.attempts.tools_ended(handled=True)
         self.rounds.end_round(run_id)
         if self.rounds.executor is not None and isinstance(outputs, dict):  # Chain.invoke hands back the inputs too

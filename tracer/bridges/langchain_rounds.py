@@ -110,6 +110,17 @@ class LoopRounds:
             self.recorder.pending = None
             self._made_held_check()
 
+    def node_started(self, node: str) -> None:
+        """A node of the graph began: when a finish check still waits, its edge (one with no routing
+        function, `add_edge("triage", "answer")`) went here."""
+        if self._held_check is not None:
+            self.edge_went(node)
+
+    def run_ended(self) -> None:
+        """The graph's run ended well: a finish check still waiting went to END (a plain edge to it)."""
+        if self._held_check is not None:
+            self.edge_went("__end__")
+
     def _made_held_check(self) -> None:
         if self._held_check is not None:
             (run_id, parent), self._held_check = self._held_check, None

@@ -16,6 +16,8 @@ from pathlib import Path
 from types import FunctionType, MethodType
 from typing import Any
 
+from pydantic import BaseModel, ValidationError
+
 from executor.events import EventBase
 from executor.models.messages import render_messages
 
@@ -37,7 +39,7 @@ except ImportError as missing:  # the [langchain] extra
 
 from .langchain_handler import LoopscopeCallbackHandler
 from .langchain_values import openai_messages
-from .langgraph_models import model_places, node_functions
+from .langgraph_models import held_model, model_places, node_functions, substituted
 from .recorded_errors import recorded_error
 
 
@@ -58,7 +60,11 @@ class RecordedChatModel(BaseChatModel):
         reply = self.answer(render_messages(openai_messages(messages)))
         if reply.error is not None:
             raise recorded_error(reply.error, reply.error_class)
-        return ChatResult(generations=[ChatGeneration(message=as_message(reply))])
+        message = as_message(reply)
+        schema = kwargs.get("response_format")
+        if schema is not None:  # with_structured_output's json_schema way: its parser reads what the client parsed
+            message.additional_kwargs["parsed"] = parsed_as(schema, reply.text)
+        return ChatResult(generations=[ChatGeneration(message=message)])
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
         # As a real chat model does: the tools' JSON schemas ride along, so llm_start records what was offered.
@@ -69,6 +75,18 @@ def as_message(reply: RecordedReply) -> AIMessage:
     """A recorded reply as the AIMessage a chat model would have returned."""
     calls = [{"id": c.id, "name": c.name, "args": _arguments(c.arguments)} for c in reply.tool_calls]
     return AIMessage(reply.text, tool_calls=calls)
+
+
+def parsed_as(schema: Any, text: str) -> Any:
+    """The recorded reply's JSON as the openai client's `parse` gave it to ChatOpenAI: an instance of the
+    schema's pydantic class, else the JSON value; None (what the client gives a reply it cannot parse,
+    for the parser to refuse as it did) when the text is no such JSON."""
+    try:
+        if isinstance(schema, type) and issubclass(schema, BaseModel):
+            return schema.model_validate_json(text)
+        return json.loads(text)
+    except (ValueError, ValidationError):
+        return None
 
 
 def _arguments(text: str) -> dict[str, Any]:
@@ -149,10 +167,9 @@ def answered_by(graph: Any, answer: Answerer) -> Iterator[RecordedChatModel]:
             "(one built inside a node on every call cannot be reached; build it once, at the top of your "
             "module or in the function that builds the graph, and use it in the node)"
         )
-    stand_in = RecordedChatModel(answer=answer, stands_in_for=model_name(places[0].held))
+    stand_in = RecordedChatModel(answer=answer, stands_in_for=model_name(held_model(places[0].held)))
     for place in places:
-        held = place.held
-        place.put(stand_in.bind(**held.kwargs) if isinstance(held, RunnableBinding) else stand_in)
+        place.put(substituted(place.held, stand_in))
     # The models middleware holds answer from the same recording, in turn (each named for the one it replaces):
     # a fallback after the recorded failure, a summary call; none of them may reach the network.
     others = _middleware_models(graph)

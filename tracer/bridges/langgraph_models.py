@@ -11,7 +11,7 @@ from types import CodeType, FunctionType, MethodType
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.runnables import RunnableBinding
+from langchain_core.runnables import RunnableBinding, RunnableParallel, RunnableSequence
 
 # Functions a node calls are followed this deep (the node, a helper of yours, the helper's helper).
 MAX_DEPTH = 3
@@ -30,10 +30,46 @@ class ModelPlace:
     put: Callable[[Any], None]
 
 
-def is_chat_model(value: Any) -> bool:
-    return isinstance(value, BaseChatModel) or (
+def is_chat_model(value: Any, depth: int = 0) -> bool:
+    """A chat model, that model bound (with its tools), or a chain that begins with one: what
+    `llm.with_structured_output(Schema)` returns (the model bound to the schema, then its parser;
+    with include_raw, the model inside a parallel step)."""
+    if isinstance(value, BaseChatModel) or (
         isinstance(value, RunnableBinding) and isinstance(value.bound, BaseChatModel)
-    )
+    ):
+        return True
+    if depth >= 3:
+        return False
+    if isinstance(value, RunnableSequence):
+        return is_chat_model(value.first, depth + 1)
+    if isinstance(value, RunnableParallel):
+        return any(is_chat_model(step, depth + 1) for step in value.steps__.values())
+    return False
+
+
+def substituted(held: Any, stand_in: BaseChatModel) -> Any:
+    """`held` with its chat model replaced by `stand_in` (bound as the model was: its tools, its schema)."""
+    if isinstance(held, BaseChatModel):
+        return stand_in
+    if isinstance(held, RunnableBinding) and isinstance(held.bound, BaseChatModel):
+        return stand_in.bind(**held.kwargs)
+    if isinstance(held, RunnableSequence):
+        return RunnableSequence(substituted(held.first, stand_in), *held.middle, held.last)
+    if isinstance(held, RunnableParallel):
+        steps = {
+            name: substituted(step, stand_in) if is_chat_model(step) else step for name, step in held.steps__.items()
+        }
+        return RunnableParallel(steps)
+    return held
+
+
+def held_model(held: Any) -> Any:
+    """The chat model (or binding) inside what `is_chat_model` accepted: the one to name a stand-in after."""
+    if isinstance(held, RunnableSequence):
+        return held_model(held.first)
+    if isinstance(held, RunnableParallel):
+        return next((held_model(step) for step in held.steps__.values() if is_chat_model(step)), held)
+    return held
 
 
 def node_functions(graph: Any) -> Iterator[FunctionType | MethodType]:
