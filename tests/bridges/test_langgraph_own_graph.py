@@ -16,6 +16,7 @@ from tests.helpers.framework_e2e import (
     KEY,
     OBSERVATIONS,
     PARALLEL_CALLS,
+    QUESTION,
     check_verify_is_offline,
     check_verify_names_the_changed_tool,
     narrated,
@@ -300,3 +301,23 @@ def test_a_structured_output_node_is_answered_offline_and_its_plain_edge_is_name
     told = narrated(trace)
     assert "goes to answer" in told and SORRY in told
     check_verify_is_offline(capsys, monkeypatch, SPEC)  # the structured call answered from the recording too
+
+
+def test_a_graph_compiled_with_a_checkpointer_runs_on_a_thread_of_its_own(capsys, monkeypatch, tmp_path):
+    memory = textwrap.dedent(TAIL).replace(
+        "return graph.compile()", "return graph.compile(checkpointer=MemorySaver())"
+    )  # LangGraph refuses to run such a graph without a thread id in its config
+    source = textwrap.dedent(HEAD) + "from langgraph.checkpoint.memory import MemorySaver\n"
+    source += textwrap.dedent(NODES["a module global"]) + memory + "\n\nagent = build()\n"
+    project = start_project(
+        tmp_path, monkeypatch, source, "LangGraph", [PARALLEL_CALLS, ANSWER, PARALLEL_CALLS, ANSWER]
+    )
+    try:
+        first = project.record(capsys, "my_app.py:agent")
+        second = project.record(capsys, "my_app.py:agent")  # the same graph object, its memory kept in-process
+    finally:
+        project.server.stop()
+    for trace in (first, second):
+        prompts = [e for e in trace.events if e.kind == "llm_start"]
+        assert prompts[0].messages == [{"role": "user", "content": QUESTION}]  # not the earlier run's conversation
+    check_verify_is_offline(capsys, monkeypatch, "my_app.py:agent")

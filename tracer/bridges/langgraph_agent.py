@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -225,6 +226,16 @@ def tool_results_given(graph: Any, results: dict[str, str]) -> Iterator[None]:
             tools[name] = tool
 
 
+def run_config(graph: Any, handler: LoopscopeCallbackHandler) -> dict[str, Any]:
+    """The config a run is invoked with: loopscope's handler, and for a graph compiled with a checkpointer
+    (memory) a thread of its own, new for each run, so that a recording and its re-run both begin with
+    an empty conversation, not one a checkpointer kept from an earlier run."""
+    config: dict[str, Any] = {"callbacks": [handler]}
+    if getattr(graph, "checkpointer", None) not in (None, False):
+        config["configurable"] = {"thread_id": f"loopscope-{uuid.uuid4().hex}"}
+    return config
+
+
 class LangGraphAdapter:
     """The framework adapter for compiled LangGraph graphs (create_agent, create_react_agent, your own)."""
 
@@ -251,7 +262,7 @@ class LangGraphAdapter:
                 substitutions.enter_context(tool_results_given(agent, observations))
             clock = clock or time.monotonic
             with LoopscopeCallbackHandler(path, clock=clock, listener=listener, **(meta or {})) as handler:
-                agent.invoke(inputs, {"callbacks": [handler]})
+                agent.invoke(inputs, run_config(agent, handler))
 
     def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
         found: dict[str, Callable[..., Any]] = {}
