@@ -105,6 +105,13 @@ class Assistant:
 
 chatbot = Assistant().node
 """,
+    "an async node": """
+llm_with_tools = new_model().bind_tools([get_weather])
+
+
+async def chatbot(state: State) -> dict:
+    return {"messages": [await llm_with_tools.ainvoke(state["messages"])]}
+""",
 }
 SPEC = "my_app.py:build"
 

@@ -38,6 +38,7 @@ except ImportError as missing:  # the [langchain] extra
         name=missing.name,
     ) from None
 
+from .async_run import run_to_end
 from .langchain_handler import LoopscopeCallbackHandler
 from .langchain_values import openai_messages
 from .langgraph_models import held_model, model_places, node_functions, substituted
@@ -226,6 +227,15 @@ def tool_results_given(graph: Any, results: dict[str, str]) -> Iterator[None]:
             tools[name] = tool
 
 
+def needs_async(graph: Any) -> bool:
+    """Whether a node of the graph is `async def` only: LangGraph runs such a graph by ainvoke alone."""
+    for node in getattr(graph, "nodes", {}).values():
+        bound = getattr(node, "bound", None)
+        if getattr(bound, "afunc", None) is not None and getattr(bound, "func", None) is None:
+            return True
+    return False
+
+
 def run_config(graph: Any, handler: LoopscopeCallbackHandler) -> dict[str, Any]:
     """The config a run is invoked with: loopscope's handler, and for a graph compiled with a checkpointer
     (memory) a thread of its own, new for each run, so that a recording and its re-run both begin with
@@ -262,7 +272,10 @@ class LangGraphAdapter:
                 substitutions.enter_context(tool_results_given(agent, observations))
             clock = clock or time.monotonic
             with LoopscopeCallbackHandler(path, clock=clock, listener=listener, **(meta or {})) as handler:
-                agent.invoke(inputs, run_config(agent, handler))
+                if needs_async(agent):
+                    run_to_end(agent.ainvoke(inputs, run_config(agent, handler)))
+                else:
+                    agent.invoke(inputs, run_config(agent, handler))
 
     def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
         found: dict[str, Callable[..., Any]] = {}
