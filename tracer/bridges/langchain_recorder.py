@@ -141,6 +141,12 @@ class TraceRecorder:
     def close(self) -> str | None:
         """Finish the trace file. Never raises: returns why the trace is missing or incomplete (one
         line, also in `problem`), or None when it was written whole."""
+        if self.pending is not None and self.writer is not None:  # a held event is written before the file ends
+            held, self.pending = self.pending, None
+            try:
+                held()
+            except Exception as error:  # closing never raises: the trace says what it lacks instead
+                self.could_not_write(f"the last event could not be made: {type(error).__name__}: {error}")
         writer, self.writer, self._outermost = self.writer, None, None  # the frame is not kept past the run
         if writer is not None:
             try:
