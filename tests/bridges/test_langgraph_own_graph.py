@@ -5,7 +5,11 @@ verify, exactly as a create_agent graph is; a graph whose model cannot be reache
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import json
+import socket
+import sys
 import textwrap
 
 import pytest
@@ -24,6 +28,9 @@ from tests.helpers.framework_e2e import (
     tool_messages,
 )
 from tracer import Trace
+from tracer.cli.live_framework import framework_live_run
+from tracer.cli.usage_error import UsageError
+from tracer.replay.cassette import Cassette
 from tracer.tui.views.event_summary import summary
 
 
@@ -328,3 +335,108 @@ def test_a_graph_compiled_with_a_checkpointer_runs_on_a_thread_of_its_own(capsys
         prompts = [e for e in trace.events if e.kind == "llm_start"]
         assert prompts[0].messages == [{"role": "user", "content": QUESTION}]  # not the earlier run's conversation
     check_verify_is_offline(capsys, monkeypatch, "my_app.py:agent")
+
+
+# A pipeline whose state is its own (a question in, an answer out): no `messages` at all.
+PIPELINE = """
+from langchain_openai import ChatOpenAI
+from typing_extensions import TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+DOCS = {"roses": "Roses cost 25 yuan wholesale."}
+
+
+class Answering(TypedDict, total=False):
+    question: str
+    context: str
+    answer: str
+
+
+llm = ChatOpenAI(model="fake-model", base_url=os.environ["MY_APP_BASE_URL"], api_key="sk-my-app-key-000")
+
+
+def retrieve(state: Answering) -> dict:
+    return {"context": DOCS["roses"]}
+
+
+def generate(state: Answering) -> dict:
+    return {"answer": llm.invoke("Context: " + state["context"] + "\\nQuestion: " + state["question"]).content}
+
+
+def build():
+    graph = StateGraph(Answering)
+    graph.add_node("retrieve", retrieve)
+    graph.add_node("generate", generate)
+    graph.add_edge(START, "retrieve")
+    graph.add_edge("retrieve", "generate")
+    graph.add_edge("generate", END)
+    return graph.compile()
+"""
+PRICE = "About 25 yuan a rose, wholesale."
+
+
+@pytest.fixture
+def pipeline(tmp_path, monkeypatch):
+    project = start_project(tmp_path, monkeypatch, "import os\n" + textwrap.dedent(PIPELINE), "LangGraph", [PRICE])
+    yield project
+    project.server.stop()
+
+
+def test_a_graph_with_a_state_of_its_own_is_recorded_from_inputs_json_and_re_run(capsys, monkeypatch, pipeline):
+    argv = ["record", SPEC, "--inputs", '{"question": "How much are roses?"}', "-o", "run.jsonl"]
+    code, _out, err = loopscope(capsys, *argv)
+    assert code == 0, err
+    trace = Trace.load(pipeline.folder / "run.jsonl")
+    assert trace.events[0].inputs == {"question": "How much are roses?"}  # the state, as given
+    (prompt,) = [e for e in trace.events if e.kind == "llm_start"]
+    assert prompt.messages[-1]["content"] == "Context: Roses cost 25 yuan wholesale.\nQuestion: How much are roses?"
+    assert trace.events[-1].outputs["answer"] == PRICE
+    check_verify_is_offline(capsys, monkeypatch, SPEC)  # re-run on the recorded state, not on a question
+
+
+def test_asked_a_question_a_graph_without_messages_says_to_give_its_state(capsys, pipeline):
+    code, _out, err = loopscope(capsys, "record", SPEC, "--input", "How much are roses?", "-o", "run.jsonl")
+    assert code == 0  # recorded: the trace shows where the graph failed, as for any agent that raises
+    assert "the agent raised KeyError: 'question'" in err
+    assert "this graph's state has no messages but question, context, answer" in err
+    assert """--inputs '{"question": "..."}'""" in err and err.count("\n") == 1
+
+
+def test_a_cassette_runs_a_graph_on_its_state_and_replays_it_offline(monkeypatch, pipeline):
+    monkeypatch.syspath_prepend(str(pipeline.folder))
+    monkeypatch.delitem(sys.modules, "my_app", raising=False)
+    my_app = importlib.import_module("my_app")
+    state = {"question": "How much are roses?"}
+    recorded = Cassette(pipeline.folder / "roses.jsonl", "once").run_agent(my_app.build(), state)
+    assert recorded.events[-1].outputs["answer"] == PRICE and len(pipeline.server.received) == 1
+    monkeypatch.setattr(socket.socket, "connect", lambda *_: (_ for _ in ()).throw(OSError("offline")))
+    replayed = Cassette(pipeline.folder / "roses.jsonl", "none").run_agent(my_app.build(), state)
+    assert replayed.events[-1].outputs["answer"] == PRICE  # the real graph, the model answered from the cassette
+
+
+def test_debug_live_runs_a_graph_on_the_state_given_as_inputs_json(pipeline):
+    (pipeline.folder / "replies.json").write_text(json.dumps([PRICE]), "utf-8")
+    args = argparse.Namespace(
+        live=SPEC,
+        model=None,
+        replies="replies.json",
+        input=None,
+        inputs='{"question": "How much are roses?"}',
+        record=str(pipeline.folder / "live.jsonl"),
+    )
+    run = framework_live_run(args)
+    assert run is not None
+    kinds = []
+    try:
+        while (got := run.pull()) is not None:
+            event, _frames = got
+            kinds.append(event.kind)
+            if event.kind == "chain_start":
+                assert event.inputs == {"question": "How much are roses?"}
+    finally:
+        run.close()
+    assert kinds[-1] == "chain_end" and "llm_end" in kinds and not pipeline.server.received  # answered offline
+    args.inputs = None
+    with pytest.raises(UsageError, match=r"or its input state as --inputs JSON"):
+        framework_live_run(args)

@@ -95,6 +95,23 @@ class FrameworkAdapter(Protocol):
         ...
 
 
+def state_of(adapter: Any, inputs: Any) -> dict[str, Any] | None:
+    """The input state a graph is run on when it was not asked a question: a LangGraph graph whose state
+    has keys of its own (`{"question": ...}`, given as --inputs JSON, or as the recorded run's inputs).
+    None when the inputs are a question (`input`, or `messages`), and for the frameworks that take only one."""
+    if not getattr(adapter, "takes_state", False) or not isinstance(inputs, dict) or not inputs:
+        return None
+    if "messages" in inputs or isinstance(inputs.get("input"), str):
+        return None
+    return dict(inputs)
+
+
+def state_argument(adapter: Any, inputs: Any) -> dict[str, Any]:
+    """`state=...` for the adapter's record() when the run is on a state (see state_of), else nothing."""
+    state = state_of(adapter, inputs)
+    return {"state": state} if state is not None else {}
+
+
 def framework_of(agent: Any) -> str | None:
     """The top-level package an agent object's class comes from, when an adapter is registered for it."""
     package = type(agent).__module__.partition(".")[0]

@@ -251,6 +251,7 @@ class LangGraphAdapter:
 
     name = "LangGraph"
     extra = "langchain"
+    takes_state = True  # a graph may be run on its own input state, not only a question (see state_of)
 
     def record(
         self,
@@ -262,8 +263,9 @@ class LangGraphAdapter:
         observations: dict[str, str] | None = None,
         listener: Callable[[EventBase], None] | None = None,
         clock: Callable[[], float] | None = None,
+        state: dict[str, Any] | None = None,
     ) -> None:
-        inputs = {"messages": [{"role": "user", "content": question}]}
+        inputs = state if state is not None else {"messages": [{"role": "user", "content": question}]}
         with ExitStack() as substitutions:
             # First: a graph loopscope cannot answer is said before a trace file is made.
             if answer is not None:

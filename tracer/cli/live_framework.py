@@ -20,7 +20,7 @@ def framework_live_run(args: argparse.Namespace) -> FrameworkLiveRun | None:
     the agent's own model (its key and endpoint as you set them)."""
     if not is_agent_spec(args.live):
         return None
-    from ..agents.frameworks import answers_in_order, recorded_replies  # late: with the agent
+    from ..agents.frameworks import answers_in_order, recorded_replies, state_of  # late: with the agent
     from ..trace.run_inputs import question_of
     from ..trace.transitions import Trace
 
@@ -35,19 +35,23 @@ def framework_live_run(args: argparse.Namespace) -> FrameworkLiveRun | None:
             f"{args.live} is a {agent.adapter.name} agent: it runs with its own model (set its key), "
             "or from a recording with --model replay:TRACE.jsonl, or from --replies FILE.json"
         )
-    answer, asked = None, None
+    answer, asked, recorded_inputs = None, None, None
     if model.startswith("replay:"):
         recorded = Trace.load(model.removeprefix("replay:"))
         answer = answers_in_order(recorded_replies(recorded.events))
         first = recorded.events[0] if recorded.events else None
-        asked = question_of(dict(getattr(first, "inputs", {}) or {}))
+        recorded_inputs = dict(getattr(first, "inputs", {}) or {})
+        asked = question_of(recorded_inputs)
     elif replies is not None:
         answer = answers_in_order([as_recorded(reply) for reply in replies])
-    question = (given_inputs(args) or {}).get("input") or asked
-    if not isinstance(question, str) or not question:
-        raise UsageError(f"what should {args.live} be asked? give --input TEXT")
+    given = given_inputs(args)
+    question = (given or {}).get("input") or asked
+    state = state_of(agent.adapter, given) or (None if given else state_of(agent.adapter, recorded_inputs))
+    if (not isinstance(question, str) or not question) and state is None:
+        also = " (or its input state as --inputs JSON)" if getattr(agent.adapter, "takes_state", False) else ""
+        raise UsageError(f"what should {args.live} be asked? give --input TEXT{also}")
     safe_name = "".join(c if c.isalnum() or c in "-_" else "_" for c in args.live)
     record = (
         Path(args.record) if args.record else Path(tempfile.mkdtemp(prefix="loopscope-")) / f"{safe_name}.live.jsonl"
     )
-    return FrameworkLiveRun(agent, question, record, answer)
+    return FrameworkLiveRun(agent, question or "", record, answer, state)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from executor import ModelReply
 
 from ..agents.framework_agent import FrameworkAgent, load_framework_agent
-from ..agents.frameworks import RecordedReply, RecordedToolCall, answers_in_order
+from ..agents.frameworks import RecordedReply, RecordedToolCall, answers_in_order, state_argument
 from ..agents.scenario_registry import UnknownAgent
 from ..trace.literal_text import scrub
 from ..trace.transitions import Trace
@@ -25,6 +27,15 @@ def framework_agent_named(spec: str, offline: bool = False) -> FrameworkAgent | 
         raise UsageError(error.args[0]) from None
 
 
+def state_hint(graph: Any) -> str:
+    """What to do when a LangGraph graph asked a question has no `messages` in its state: give its state."""
+    keys = [key for key in getattr(getattr(graph, "builder", None), "channels", {}) if not key.startswith("__")]
+    if not keys or "messages" in keys:
+        return ""
+    example = json.dumps({keys[0]: "..."})
+    return f" (this graph's state has no messages but {', '.join(keys[:6])}: give it as --inputs '{example}')"
+
+
 def as_recorded(reply: str | ModelReply) -> RecordedReply:
     if isinstance(reply, str):
         return RecordedReply(reply)
@@ -35,8 +46,10 @@ def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> i
     """Run the user's framework agent on --input (its own model, or --replies offline) into -o FILE."""
     inputs = given_inputs(args)
     question = (inputs or {}).get("input")
-    if not isinstance(question, str):
-        raise UsageError(f"what should {agent.spec} be asked? give --input TEXT")
+    state = state_argument(agent.adapter, inputs)
+    if not isinstance(question, str) and not state:
+        also = " (or its input state as --inputs JSON)" if getattr(agent.adapter, "takes_state", False) else ""
+        raise UsageError(f"what should {agent.spec} be asked? give --input TEXT{also}")
     replies = given_replies(args)
     output = (
         Path(args.output) if args.output else Path.cwd() / f"{agent.spec.replace(':', '_').replace('.', '_')}.jsonl"
@@ -45,9 +58,10 @@ def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> i
     failed = False
     try:
         answer = None if replies is None else answers_in_order([as_recorded(r) for r in replies])
-        agent.adapter.record(agent.agent, question, output, answer, meta)
+        agent.adapter.record(agent.agent, question or "", output, answer, meta, **state)
     except Exception as failure:  # the user's agent failed; the trace has recorded how
-        print(scrub(f"loopscope: the agent raised {type(failure).__name__}: {failure}"), file=sys.stderr)
+        hint = "" if state else state_hint(agent.agent)
+        print(scrub(f"loopscope: the agent raised {type(failure).__name__}: {failure}{hint}"), file=sys.stderr)
         if not output.exists():
             return 1
         failed = True

@@ -15,7 +15,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
-from typing import cast
+from typing import Any, cast
 
 from executor.callee import callee_of
 from executor.events import CalleeRef, ChainStartEvent, Event, EventBase
@@ -132,10 +132,16 @@ class FrameworkLiveRun:
     step_into, the next line of a user's tool), and nothing runs ahead of the person watching."""
 
     def __init__(
-        self, agent: FrameworkAgent, question: str, trace_path: str | Path, answer: Answerer | None = None
+        self,
+        agent: FrameworkAgent,
+        question: str,
+        trace_path: str | Path,
+        answer: Answerer | None = None,
+        state: dict[str, Any] | None = None,
     ) -> None:
         self.scenario = agent  # LiveStore names the run in its header by it
         self.question, self.answer = question, answer
+        self.state = state  # a LangGraph graph's input state, when it is run on one instead of a question
         self._path = Path(trace_path)
         self.clock = HeldClock()
         self.finished = False
@@ -187,6 +193,7 @@ class FrameworkLiveRun:
                 {**agent.header_meta(), "live": True},
                 listener=_Listener(self),
                 clock=self.clock,
+                **({"state": self.state} if self.state is not None else {}),
             )
             outcome = Message("debugger.run_finished")
         except _Stopped:

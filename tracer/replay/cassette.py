@@ -113,14 +113,14 @@ class Cassette:
             return self._record(build_executor(_model_from(live_model)), inputs)
         return self._replay(build_executor, inputs)
 
-    def run_agent(self, agent: Any, question: str) -> Any:
+    def run_agent(self, agent: Any, question: str | dict[str, Any]) -> Any:
         """Run a framework's agent (a compiled LangGraph graph, an Agents SDK or pydantic-ai Agent) on `question`
         as a cassette: recording, its own model answers and the trace is written; replaying, its graph and tools
         run for real with every model call answered from the recording, and ReplayDivergence names the first
         event that differs."""
         __tracebackhide__ = _hidden_when_short
         from ..agents.framework_agent import FrameworkAgent
-        from ..agents.frameworks import adapter_for
+        from ..agents.frameworks import adapter_for, state_argument
         from ..trace.transitions import Trace  # late: see _record
         from .framework_rerun import compare_framework_runs, rerun_framework_agent
         from .recorded_answers import ReplayDivergence
@@ -133,9 +133,13 @@ class Cassette:
                 "for loopscope's own agents use run(build, inputs)"
             )
         framework_agent = FrameworkAgent(self.meta.get("agent", type(agent).__name__), agent, adapter)
+        state = state_argument(adapter, question)  # a LangGraph graph may be run on its input state
+        if isinstance(question, dict) and not state:
+            raise TypeError(f"run_agent takes a question (text) for a {adapter.name} agent, not a dict")
         if should_record(self.mode, self.path, self.record_with("once")):
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            adapter.record(agent, question, self.path, None, {**self.meta, "framework": adapter.name})
+            asked = question if isinstance(question, str) else ""
+            adapter.record(agent, asked, self.path, None, {**self.meta, "framework": adapter.name}, **state)
             self.recorded = True
             return Trace.load(self.path)
         recorded = Trace.load(self.path)

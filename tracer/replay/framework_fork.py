@@ -10,7 +10,7 @@ from typing import Any
 from executor.events import Event, LLMStartEvent
 
 from ..agents.framework_agent import FrameworkAgent
-from ..agents.frameworks import RecordedReply, recorded_replies
+from ..agents.frameworks import RecordedReply, recorded_replies, state_argument
 from ..trace.run_inputs import question_of
 from ..trace.transitions import Trace
 from .changed_prompts import ANSWERED, ChangedPrompt, PromptChanged, prompt_difference
@@ -93,7 +93,8 @@ def fork_framework_trace(
     call_id = getattr(event, "tool_call_id", None)
     observations = {str(call_id): observation} if observation is not None else None
     first = trace.events[0]
-    question = question_of(dict(getattr(first, "inputs", {}) or {}))
+    inputs = dict(getattr(first, "inputs", {}) or {})
+    question, state = question_of(inputs), state_argument(agent.adapter, inputs)
     parent = trace.path or Path("<memory>")
     path = Path(output) if output else default_fork_path(parent, at)
     meta: dict[str, Any] = {
@@ -106,7 +107,7 @@ def fork_framework_trace(
     }
     error: BaseException | None = None
     try:
-        agent.adapter.record(agent.agent, question, path, answers, meta, observations)
+        agent.adapter.record(agent.agent, question, path, answers, meta, observations, **state)
     except Exception as raised:  # PromptChanged, RecordingExhausted, or the agent's own failure: in the trace
         error = raised
     fork = Trace.load(path)

@@ -10,7 +10,7 @@ from typing import Any
 from executor.events import ChainStartEvent, Event, EventBase
 
 from ..agents.framework_agent import FrameworkAgent
-from ..agents.frameworks import RecordedReply, answers_in_order, recorded_replies
+from ..agents.frameworks import RecordedReply, answers_in_order, recorded_replies, state_argument
 from ..trace.normalise import Difference, first_difference, in_call_order, normalise_events
 from ..trace.run_inputs import question_of
 from ..trace.transitions import Trace
@@ -29,13 +29,14 @@ def rerun_framework_agent(
     """Run the user's agent again on the recorded question, every model call answered by `replies` (the
     recording's own by default): the re-run's events, and what it raised (None when it ended)."""
     first = trace.events[0] if trace.events else None
-    question = question_of(dict(first.inputs)) if isinstance(first, ChainStartEvent) else ""
+    inputs = dict(first.inputs) if isinstance(first, ChainStartEvent) else {}
+    question, state = question_of(inputs), state_argument(agent.adapter, inputs)
     answers = answers_in_order(recorded_replies(trace.events) if replies is None else replies)
     with tempfile.TemporaryDirectory(prefix="loopscope-rerun-") as folder:
         path = Path(folder) / "rerun.jsonl"
         error: BaseException | None = None
         try:
-            agent.adapter.record(agent.agent, question, path, answers, agent.header_meta())
+            agent.adapter.record(agent.agent, question, path, answers, agent.header_meta(), **state)
         except Exception as raised:  # the user's agent failed; its trace says where, and the caller compares
             error = raised
         events = list(Trace.load(path).events) if path.exists() else []
