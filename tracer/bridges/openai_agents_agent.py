@@ -57,7 +57,7 @@ except ImportError as missing:  # the [openai-agents] extra
         name=missing.name,
     ) from None
 
-from .framework_events import FrameworkRun, as_json_text, plain
+from .framework_events import FrameworkRun, as_json_text, final_output, plain
 
 SOURCE = "openai-agents"
 
@@ -373,7 +373,7 @@ class OpenAIAgentsAdapter:
             run.close()
             raise
         messages = [dict(m) for m in Converter.items_to_messages(result.to_input_list())]
-        run.end({"messages": messages, "output": plain(result.final_output), "agent": result.last_agent.name})
+        run.end({"messages": messages, "output": final_output(result.final_output), "agent": result.last_agent.name})
         run.close()
 
     def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:

@@ -50,7 +50,7 @@ except ImportError as missing:  # the [pydantic-ai] extra
     ) from None
 
 from .async_run import run_to_end
-from .framework_events import FrameworkRun, as_json_text, plain
+from .framework_events import FrameworkRun, as_json_text, final_output
 
 SOURCE = "pydantic-ai"
 
@@ -370,7 +370,7 @@ class PydanticAIAdapter:
             run.close()
             raise
         messages = chat_messages(result.all_messages())
-        run.end({"messages": messages, "output": plain(result.output)})
+        run.end({"messages": messages, "output": final_output(result.output)})
         run.close()
 
     async def _drive(self, agent: Any, question: str, loop: _Loop, tools: ToolCalls) -> Any:
