@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from executor.callee import callee_of
-from executor.events import EventBase, OutputRetryEvent, ToolCallRecord, ToolEndEvent, ToolErrorEvent, ToolStartEvent
+from executor.events import EventBase, OutputRetryEvent, ToolEndEvent, ToolErrorEvent, ToolStartEvent
 from executor.models.messages import render_messages
 
-from ..agents.frameworks import Answerer, RecordedReply
+from ..agents.frameworks import Answerer
 
 try:
     from pydantic_ai import Agent, ToolReturn
@@ -32,11 +32,8 @@ try:
         ModelResponse,
         RetryFeedbackPart,
         RetryPromptPart,
-        SystemPromptPart,
-        TextPart,
         ToolCallPart,
         ToolReturnPart,
-        UserPromptPart,
     )
     from pydantic_ai.models import Model, ModelRequestParameters, infer_model
     from pydantic_ai.models.function import AgentInfo, FunctionModel
@@ -50,86 +47,15 @@ except ImportError as missing:  # the [pydantic-ai] extra
     ) from None
 
 from .async_run import run_to_end
-from .framework_events import FrameworkRun, as_json_text, final_output
+from .framework_events import FrameworkRun, final_output
+from .pydantic_ai_messages import as_response, chat_messages, content_text, feedback_text, offered_tools, reply_of
+from .run_context import made_bare
 
 SOURCE = "pydantic-ai"
 
 # Public pydantic-ai API only: Agent.iter, Agent.override(model=...), Agent.toolsets, a capability's
 # wrap_tool_execute, WrapperModel and FunctionModel. (Until issue 36 the fork's given observations patched the
 # agent's private _function_toolset; the capability replaced it.)
-
-
-def _text(content: Any) -> str:
-    return content if isinstance(content, str) else as_json_text(content)
-
-
-def chat_messages(history: list[ModelMessage]) -> list[dict[str, Any]]:
-    """pydantic-ai's message history as the OpenAI chat messages its OpenAI chat model sends."""
-    messages: list[dict[str, Any]] = []
-    instructions = next((m.instructions for m in reversed(history) if isinstance(m, ModelRequest)), None)
-    if instructions:
-        messages.append({"role": "system", "content": instructions})
-    for message in history:
-        if isinstance(message, ModelResponse):
-            messages.append(_assistant(message))
-            continue
-        for part in message.parts:
-            if isinstance(part, SystemPromptPart):
-                messages.append({"role": "system", "content": part.content})
-            elif isinstance(part, UserPromptPart):
-                messages.append({"role": "user", "content": _text(part.content)})
-            elif isinstance(part, ToolReturnPart):
-                messages.append(
-                    {"role": "tool", "tool_call_id": part.tool_call_id, "content": part.model_response_str()}
-                )
-            elif isinstance(part, RetryPromptPart) and part.tool_name:
-                messages.append({"role": "tool", "tool_call_id": part.tool_call_id, "content": part.model_response()})
-            elif isinstance(part, RetryPromptPart):
-                messages.append({"role": "user", "content": part.model_response()})
-            elif isinstance(part, RetryFeedbackPart):  # a model translates it before sending; kept as its text
-                messages.append({"role": "user", "content": _feedback(part)})
-    return messages
-
-
-def _feedback(part: RetryFeedbackPart) -> str:
-    return part.content if isinstance(part.content, str) else as_json_text(part.content)
-
-
-def _assistant(response: ModelResponse) -> dict[str, Any]:
-    text, calls = reply_of(response)
-    message: dict[str, Any] = {"role": "assistant", "content": text or None}
-    if calls:
-        message["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
-        ]
-    return message
-
-
-def reply_of(response: ModelResponse) -> tuple[str, list[ToolCallRecord]]:
-    text = "".join(p.content for p in response.parts if isinstance(p, TextPart))
-    calls = [
-        ToolCallRecord(id=p.tool_call_id, name=p.tool_name, arguments=p.args_as_json_str())
-        for p in response.parts
-        if isinstance(p, ToolCallPart)
-    ]
-    return text, calls
-
-
-def offered_tools(parameters: ModelRequestParameters) -> list[dict[str, Any]]:
-    return [
-        {
-            "type": "function",
-            "function": {"name": t.name, "description": t.description or "", "parameters": t.parameters_json_schema},
-        }
-        for t in [*parameters.function_tools, *parameters.output_tools]
-    ]
-
-
-def as_response(reply: RecordedReply, model: str) -> ModelResponse:
-    """A recorded reply as the ModelResponse the agent's own model would have returned."""
-    parts: list[Any] = [TextPart(reply.text)] if reply.text else []
-    parts += [ToolCallPart(c.name, c.arguments, tool_call_id=c.id) for c in reply.tool_calls]
-    return ModelResponse(parts=parts, model_name=model)
 
 
 class LoopscopeModel(WrapperModel):
@@ -203,7 +129,7 @@ class _Loop:
             if isinstance(part, RetryFeedbackPart):
                 self.retries += 1
                 attempt = part.retry.attempt or self.retries
-                self.run.emit(OutputRetryEvent, "ModelRequestNode", message=_feedback(part), attempt=attempt)
+                self.run.emit(OutputRetryEvent, "ModelRequestNode", message=feedback_text(part), attempt=attempt)
             elif isinstance(part, RetryPromptPart) and part.tool_name not in self.tools:  # before RetryFeedbackPart
                 self.retries += 1
                 call_id = part.tool_call_id if part.tool_name else None
@@ -283,7 +209,7 @@ class _Loop:
                 function,
                 tool=name,
                 error_type=_failure(part),
-                message=_text(part.content),
+                message=content_text(part.content),
                 handled=True,
                 observation=said,
                 callee=self._callee(name),
@@ -347,6 +273,9 @@ class PydanticAIAdapter:
         listener: Callable[[EventBase], None] | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
+        declared = agent.deps_type  # made before the trace file: a class that cannot be is said first
+        bare = declared is not type(None) and isinstance(declared, type)  # NoneType: the agent takes no deps
+        deps = made_bare(declared, "deps", agent.name or "agent") if bare else None
         run = FrameworkRun(
             path,
             SOURCE,
@@ -359,12 +288,13 @@ class PydanticAIAdapter:
         tools = self.tool_functions(agent)
         described = [{"name": n, "description": (f.__doc__ or "").strip()} for n, f in tools.items()]
         name = _model_name(agent.model)
-        run.start(question, described, {"framework": self.name, "agent": agent.name, "model": name})
+        settings = {"framework": self.name, "agent": agent.name, "model": name}
+        run.start(question, described, settings | ({"deps": f"{declared.__name__}()"} if bare else {}))
         loop = _Loop(run, tools)
         try:
             model = LoopscopeModel(own_model(agent, answer), run, name, answer)
             with agent.override(model=model):
-                result = run_to_end(self._drive(agent, question, loop, ToolCalls(loop, observations)))
+                result = run_to_end(self._drive(agent, question, deps, loop, ToolCalls(loop, observations)))
         except Exception as error:  # recorded, then raised: the caller says it in one line
             run.fail(error)
             run.close()
@@ -373,8 +303,8 @@ class PydanticAIAdapter:
         run.end({"messages": messages, "output": final_output(result.output)})
         run.close()
 
-    async def _drive(self, agent: Any, question: str, loop: _Loop, tools: ToolCalls) -> Any:
-        async with agent.iter(question, capabilities=[tools]) as agent_run:
+    async def _drive(self, agent: Any, question: str, deps: Any, loop: _Loop, tools: ToolCalls) -> Any:
+        async with agent.iter(question, deps=deps, capabilities=[tools]) as agent_run:
             async for node in agent_run:
                 if Agent.is_model_request_node(node):
                     loop.request(node.request)
