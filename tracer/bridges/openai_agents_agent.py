@@ -72,6 +72,8 @@ SOURCE = "openai-agents"
 # - FunctionTool._failure_error_function (ToolRecorder.installed): where @function_tool keeps a custom
 #   failure_error_function, which the SDK calls (instead of tool_error_formatter) with the exception the tool raised;
 #   loopscope stands in front of it, while it records, to learn that exception without asking the user's function.
+# - FunctionTool._output_type_adapter (sent_to_model): the tool's declared output type, with which the SDK turns
+#   its result into the text the model is sent; the tool_end says that text, so it needs the same conversion.
 VENDOR_EXPORT = "off while loopscope records (RunConfig.tracing_disabled): no span was sent to OpenAI"
 
 

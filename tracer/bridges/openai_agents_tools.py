@@ -6,7 +6,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from agents import Agent, FunctionTool, Handoff, ToolErrorFormatterArgs
+from agents import Agent, FunctionTool, Handoff, ItemHelpers, ToolErrorFormatterArgs
 
 from executor.callee import callee_of
 from executor.events import ToolEndEvent, ToolErrorEvent, ToolStartEvent
@@ -58,7 +58,7 @@ class ToolRecorder:
                 if isinstance(tool, FunctionTool):
                     failure = getattr(tool, "_failure_error_function", None)  # None: the default, or none at all
                     swapped.append((tool, tool.on_invoke_tool, failure))
-                    tool.on_invoke_tool = self._invoker(tool.name, tool.on_invoke_tool, callee_of(function_of(tool)))
+                    tool.on_invoke_tool = self._invoker(tool, tool.on_invoke_tool, callee_of(function_of(tool)))
                     if failure is not None:
                         tool._failure_error_function = self.watched(failure)
         try:
@@ -69,10 +69,10 @@ class ToolRecorder:
                 if failure is not None:
                     tool._failure_error_function = failure
 
-    def _invoker(self, name: str, real: Any, callee: Any) -> Callable[[Any, str], Coroutine[Any, Any, Any]]:
+    def _invoker(self, tool: Any, real: Any, callee: Any) -> Callable[[Any, str], Coroutine[Any, Any, Any]]:
         async def invoke(context: Any, arguments: str) -> Any:
             call_id = getattr(context, "tool_call_id", None)
-            said = {"tool": name, "callee": callee, "tool_call_id": call_id}
+            said = {"tool": tool.name, "callee": callee, "tool_call_id": call_id}
             self.run.emit(ToolStartEvent, "on_invoke_tool", tool_input=arguments, **said)
             given = self.given.get(call_id or "")
             try:
@@ -92,10 +92,30 @@ class ToolRecorder:
                     **said,
                 )
             else:
-                self.run.emit(ToolEndEvent, "on_invoke_tool", observation=as_json_text(result), **said)
+                observation = sent_to_model(tool, getattr(context, "tool_call", None), result)
+                self.run.emit(ToolEndEvent, "on_invoke_tool", observation=observation, **said)
             return result
 
         return invoke
+
+
+def sent_to_model(tool: Any, call: Any, result: Any) -> str:
+    """A tool's result as the text the model is sent for it: the SDK's own conversion (ItemHelpers), which makes
+    a value that is not text its str() (a list comes out as Python's repr, not JSON) unless the tool declares an
+    output schema. Structured output (images, files) is kept as its JSON."""
+    if call is None:  # a tool invoked outside a model's call (by hand): no conversion to follow
+        return as_json_text(result)
+    try:
+        item = ItemHelpers.tool_call_output_item(
+            call,
+            result,
+            output_json_schema=tool.output_json_schema,
+            output_type_adapter=getattr(tool, "_output_type_adapter", None),
+        )
+    except Exception:  # the SDK refuses this output (it says so itself, as the run goes on): keep what was returned
+        return as_json_text(result)
+    output = item["output"]
+    return output if isinstance(output, str) else as_json_text(output)
 
 
 def _raised(error: BaseException) -> dict[str, str]:
