@@ -140,6 +140,18 @@ class _Loop:
                     attempt=self.retries,
                     tool_call_id=call_id,
                 )
+            elif isinstance(part, ToolReturnPart) and part.tool_name not in self.tools and part.outcome == "retried":
+                # An output tool's arguments that failed the output type, or an output validator's ModelRetry: pydantic-ai
+                # 2.x sends why back as that output tool call's result, marked retried (not as a RetryPromptPart).
+                self.retries += 1
+                message = part.model_response_str()
+                self.run.emit(
+                    OutputRetryEvent,
+                    "ModelRequestNode",
+                    message=message,
+                    attempt=self.retries,
+                    tool_call_id=part.tool_call_id,
+                )
 
     def event(self, event: Any) -> None:
         if isinstance(event, FunctionToolCallEvent):
