@@ -9,6 +9,7 @@ while loopscope records (RunConfig.tracing_disabled: nothing is exported to Open
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -118,10 +119,15 @@ def as_response(reply: RecordedReply) -> ModelResponse:
 
 class LoopscopeModel(Model):
     """Stands in front of one agent's model: records each call, and passes it on to that model or (given
-    `answer`) answers it from the recording, sending nothing."""
+    `answer`) answers it from the recording, sending nothing. `rounds` is the run's, shared by every agent's
+    LoopscopeModel: one call at a time, so each round's llm_start is followed by its own llm_end and the replies
+    are recorded in the order the calls were made (an input guardrail's agent asks its model while the agent's
+    first turn does; interleaved, the re-run's answers in order would go to the wrong call)."""
 
-    def __init__(self, run: FrameworkRun, name: str, inner: Model | None, answer: Answerer | None) -> None:
-        self.run, self.name, self.inner, self.answer = run, name, inner, answer
+    def __init__(
+        self, run: FrameworkRun, name: str, inner: Model | None, answer: Answerer | None, rounds: asyncio.Lock
+    ) -> None:
+        self.run, self.name, self.inner, self.answer, self.rounds = run, name, inner, answer, rounds
 
     async def get_response(  # the SDK's keyword-only tail is passed on whole in kwargs
         self,
@@ -134,19 +140,20 @@ class LoopscopeModel(Model):
         tracing: Any,
         **kwargs: Any,
     ) -> ModelResponse:
-        messages = chat_messages(system_instructions, input)
-        self.run.model_call(self.name, messages, offered_tools(tools, handoffs))
-        if self.answer is not None:
-            response = as_response(self.answer(render_messages(messages)))
-        else:
-            assert self.inner is not None  # one of the two is always given
-            response = await self.inner.get_response(
-                system_instructions, input, model_settings, tools, output_schema, handoffs, tracing, **kwargs
-            )
-        text, calls = reply_of(response)
-        usage = response.usage
-        tokens = {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens}
-        self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
+        async with self.rounds:
+            messages = chat_messages(system_instructions, input)
+            self.run.model_call(self.name, messages, offered_tools(tools, handoffs))
+            if self.answer is not None:
+                response = as_response(self.answer(render_messages(messages)))
+            else:
+                assert self.inner is not None  # one of the two is always given
+                response = await self.inner.get_response(
+                    system_instructions, input, model_settings, tools, output_schema, handoffs, tracing, **kwargs
+                )
+            text, calls = reply_of(response)
+            usage = response.usage
+            tokens = {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens}
+            self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
         return response
 
     async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:  # get_response's arguments
@@ -165,11 +172,12 @@ class LoopscopeHooks(RunHooks[Any]):
     """The SDK's run hooks: each handoff. (Tool calls are recorded by ToolRecorder, in the call's own task:
     the SDK runs its tool hooks in tasks of their own, whose frames say nothing of the call.)"""
 
-    def __init__(self, run: FrameworkRun) -> None:
-        self.run = run
+    def __init__(self, run: FrameworkRun, rounds: asyncio.Lock) -> None:
+        self.run, self.rounds = run, rounds  # the run's lock on its model calls (see ToolRecorder)
 
     async def on_handoff(self, context: Any, from_agent: Any, to_agent: Any) -> None:
-        self.run.emit(HandoffEvent, "on_handoff", from_agent=from_agent.name, to_agent=to_agent.name)
+        async with self.rounds:
+            self.run.emit(HandoffEvent, "on_handoff", from_agent=from_agent.name, to_agent=to_agent.name)
 
 
 def context_type_of(agent: Any) -> type | None:
@@ -187,13 +195,16 @@ def _model_name(model: Any) -> str:
 
 
 @contextmanager
-def models_recorded(agent: Any, run: FrameworkRun, answer: Answerer | None) -> Iterator[None]:
+def models_recorded(
+    agent: Any, run: FrameworkRun, answer: Answerer | None, rounds: asyncio.Lock | None = None
+) -> Iterator[None]:
     """Each agent's model behind a LoopscopeModel inside the block (answered by `answer` when given), put back after."""
     swapped = []
+    rounds = rounds or asyncio.Lock()  # the run's (ToolRecorder.rounds); bound to its event loop at first use
     for each in agents_of(agent):
         own = each.model
         inner = None if answer is not None else own if isinstance(own, Model) else MultiProvider().get_model(own)
-        each.model = LoopscopeModel(run, _model_name(own or "default"), inner, answer)
+        each.model = LoopscopeModel(run, _model_name(own or "default"), inner, answer, rounds)
         swapped.append((each, own))
     try:
         yield
@@ -259,12 +270,12 @@ class OpenAIAgentsAdapter:
         tools = [{"name": t.name, "description": t.description} for t in agent.tools if isinstance(t, FunctionTool)]
         settings = {"framework": self.name, "agent": agent.name, "max_turns": self.max_turns}
         run.start(question, tools, settings | ({"context": f"{context_type.__name__}()"} if context_type else {}))
-        hooks = LoopscopeHooks(run)
         recorder = ToolRecorder(run, observations)
+        hooks = LoopscopeHooks(run, recorder.rounds)
         config = RunConfig(tracing_disabled=True, tool_error_formatter=recorder.formatter)
         try:
             with ExitStack() as substitutions:
-                substitutions.enter_context(models_recorded(agent, run, answer))
+                substitutions.enter_context(models_recorded(agent, run, answer, recorder.rounds))
                 substitutions.enter_context(recorder.installed(agent))
                 result = run_to_end(
                     Runner.run(

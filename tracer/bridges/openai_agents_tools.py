@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -28,10 +30,16 @@ class ToolRecorder:
     failure_error_function it hands it to that function, in front of which loopscope puts its own (`watched`).
     Either way the exception is kept (`failed`), so the tool_error has its type and message, and its observation
     is the text the model got. A tool with failure_error_function=None lets the exception out: a tool_error that
-    ends the run."""
+    ends the run.
+
+    `rounds` is the run's lock on its model calls (LoopscopeModel holds it from llm_start to llm_end): each tool
+    event waits for a call in flight to end, as a re-run answered from the recording (at once) would have it; an
+    input guardrail's agent asks its model while the agent's tools run, and a tool_start between that call's
+    llm_start and llm_end, where the network's timing put it, made verify of the unchanged agent diverge."""
 
     def __init__(self, run: FrameworkRun, given: dict[str, str] | None = None) -> None:
         self.run, self.given = run, given or {}
+        self.rounds = asyncio.Lock()  # bound to the run's event loop at its first use, not here
         self.failed: dict[str, Exception] = {}  # call id -> what the tool raised (the SDK made text of it)
 
     def formatter(self, args: ToolErrorFormatterArgs[Any]) -> None:
@@ -73,27 +81,31 @@ class ToolRecorder:
         async def invoke(context: Any, arguments: str) -> Any:
             call_id = getattr(context, "tool_call_id", None)
             said = {"tool": tool.name, "callee": callee, "tool_call_id": call_id}
-            self.run.emit(ToolStartEvent, "on_invoke_tool", tool_input=arguments, **said)
+            async with self.rounds:
+                self.run.emit(ToolStartEvent, "on_invoke_tool", tool_input=arguments, **said)
             given = self.given.get(call_id or "")
             try:
                 result = given if given is not None else await real(context, arguments)
             except Exception as error:  # the tool's failure policy let it out: the run ends with it
                 self.failed.pop(call_id or "", None)  # a failure function that itself raised: its error is the one
-                self.run.emit(ToolErrorEvent, "on_invoke_tool", **_raised(error), handled=False, **said)
+                async with self.rounds:
+                    self.run.emit(ToolErrorEvent, "on_invoke_tool", **_raised(error), handled=False, **said)
                 raise
             failed = self.failed.pop(call_id or "", None)
-            if failed is not None:
-                self.run.emit(
-                    ToolErrorEvent,
-                    "on_invoke_tool",
-                    **_raised(failed),
-                    handled=True,
-                    observation=as_json_text(result),
-                    **said,
-                )
-            else:
-                observation = sent_to_model(tool, getattr(context, "tool_call", None), result)
-                self.run.emit(ToolEndEvent, "on_invoke_tool", observation=observation, **said)
+            async with self.rounds:
+                if failed is not None:
+                    observation = as_json_text(result)
+                    self.run.emit(
+                        ToolErrorEvent,
+                        "on_invoke_tool",
+                        **_raised(failed),
+                        handled=True,
+                        observation=observation,
+                        **said,
+                    )
+                else:
+                    observation = sent_to_model(tool, getattr(context, "tool_call", None), result)
+                    self.run.emit(ToolEndEvent, "on_invoke_tool", observation=observation, **said)
             return result
 
         return invoke
@@ -132,7 +144,8 @@ def function_of(tool: Any) -> Any:
 
 def agents_of(agent: Any) -> list[Any]:
     """The agent and every agent it can reach, once each: those it hands off to (directly, or through a handoff()
-    object) and those it calls as a tool (Agent.as_tool), and theirs in turn."""
+    object), those it calls as a tool (Agent.as_tool), those its own code runs (named by a guardrail's, a function
+    tool's or its instructions' function), and theirs in turn."""
     found: list[Any] = []
     waiting = [agent]
     while waiting:
@@ -145,4 +158,26 @@ def agents_of(agent: Any) -> list[Any]:
             waiting.append(ref() if ref is not None else handoff)
         # An agent tool's run is a Runner.run of its agent inside the tool call: that agent's model and tools too.
         waiting += [getattr(tool, "_agent_instance", None) for tool in current.tools if isinstance(tool, FunctionTool)]
+        waiting += [each for function in _own_functions(current) for each in _agents_named_by(function)]
     return found
+
+
+def _own_functions(agent: Any) -> list[Any]:
+    guardrails = [*agent.input_guardrails, *agent.output_guardrails]
+    functions = [g.guardrail_function for g in guardrails] + [agent.instructions]
+    return functions + [function_of(t) for t in agent.tools if isinstance(t, FunctionTool)]
+
+
+def _agents_named_by(function: Any) -> list[Any]:
+    """The agents a function's own code names (a module global or a closure's variable): the guardrail agent of the
+    SDK's guardrail pattern, `await Runner.run(guardrail_agent, input)`, or an agent a tool runs by hand. Its model
+    is asked inside this run, so it is recorded, and answered offline, as the run's other models are. Only the
+    names the code uses are looked up (inspect.getclosurevars); nothing is evaluated."""
+    target = inspect.unwrap(function) if callable(function) else None
+    if not inspect.isfunction(target):  # text instructions, a callable object, a builtin: no code of its own to read
+        return []
+    try:
+        named = inspect.getclosurevars(target)
+    except (TypeError, ValueError):
+        return []
+    return [v for v in [*named.nonlocals.values(), *named.globals.values()] if isinstance(v, Agent)]
