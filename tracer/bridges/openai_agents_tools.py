@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -14,6 +13,7 @@ from executor.callee import callee_of
 from executor.events import ToolEndEvent, ToolErrorEvent, ToolStartEvent
 
 from .framework_events import FrameworkRun, as_json_text
+from .named_agents import named_by
 
 # This module is imported by openai_agents_agent.py only after it has imported `agents` (or said which extra to
 # install); the private SDK fields it reaches are listed there, with why.
@@ -158,7 +158,7 @@ def agents_of(agent: Any) -> list[Any]:
             waiting.append(ref() if ref is not None else handoff)
         # An agent tool's run is a Runner.run of its agent inside the tool call: that agent's model and tools too.
         waiting += [getattr(tool, "_agent_instance", None) for tool in current.tools if isinstance(tool, FunctionTool)]
-        waiting += [each for function in _own_functions(current) for each in _agents_named_by(function)]
+        waiting += [each for function in _own_functions(current) for each in named_by(function, Agent)]
     return found
 
 
@@ -166,18 +166,3 @@ def _own_functions(agent: Any) -> list[Any]:
     guardrails = [*agent.input_guardrails, *agent.output_guardrails]
     functions = [g.guardrail_function for g in guardrails] + [agent.instructions]
     return functions + [function_of(t) for t in agent.tools if isinstance(t, FunctionTool)]
-
-
-def _agents_named_by(function: Any) -> list[Any]:
-    """The agents a function's own code names (a module global or a closure's variable): the guardrail agent of the
-    SDK's guardrail pattern, `await Runner.run(guardrail_agent, input)`, or an agent a tool runs by hand. Its model
-    is asked inside this run, so it is recorded, and answered offline, as the run's other models are. Only the
-    names the code uses are looked up (inspect.getclosurevars); nothing is evaluated."""
-    target = inspect.unwrap(function) if callable(function) else None
-    if not inspect.isfunction(target):  # text instructions, a callable object, a builtin: no code of its own to read
-        return []
-    try:
-        named = inspect.getclosurevars(target)
-    except (TypeError, ValueError):
-        return []
-    return [v for v in [*named.nonlocals.values(), *named.globals.values()] if isinstance(v, Agent)]

@@ -9,8 +9,10 @@ which is also where a re-run is answered from the recording (through a `Function
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,7 @@ except ImportError as missing:  # the [pydantic-ai] extra
 
 from .async_run import run_to_end
 from .framework_events import FrameworkRun, final_output
+from .named_agents import named_by
 from .pydantic_ai_messages import as_response, chat_messages, content_text, feedback_text, offered_tools, reply_of
 from .run_context import made_bare
 
@@ -62,11 +65,14 @@ class LoopscopeModel(WrapperModel):
     """Wraps the agent's model: records each request (messages as the model is handed them, tools offered) and
     its reply, which `answer` gives instead of the model when set. The agent's own model stays the wrapped one
     even then: its profile decides how pydantic-ai phrases what it sends (retry feedback, frames), so a re-run
-    sends the same messages as the recording."""
+    sends the same messages as the recording. `rounds` (the run's, shared with an agent its tools delegate to)
+    makes one call at a time, each llm_start followed by its own llm_end, in the order a re-run answers them."""
 
-    def __init__(self, wrapped: Model, run: FrameworkRun, name: str, answer: Answerer | None = None) -> None:
+    def __init__(
+        self, wrapped: Model, run: FrameworkRun, name: str, answer: Answerer | None, rounds: asyncio.Lock
+    ) -> None:
         super().__init__(wrapped)
-        self.run, self.name, self.answer = run, name, answer
+        self.run, self.name, self.answer, self.rounds = run, name, answer, rounds
 
     async def request(
         self,
@@ -74,16 +80,17 @@ class LoopscopeModel(WrapperModel):
         model_settings: Any,
         model_request_parameters: ModelRequestParameters,
     ) -> ModelResponse:
-        sent = chat_messages(messages)
-        self.run.model_call(self.name, sent, offered_tools(model_request_parameters))
-        if self.answer is not None:
-            response = as_response(self.answer(render_messages(sent)), self.name)
-        else:
-            response = await self.wrapped.request(messages, model_settings, model_request_parameters)
-        text, calls = reply_of(response)
-        usage = response.usage
-        tokens = {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens}
-        self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
+        async with self.rounds:
+            sent = chat_messages(messages)
+            self.run.model_call(self.name, sent, offered_tools(model_request_parameters))
+            if self.answer is not None:
+                response = as_response(self.answer(render_messages(sent)), self.name)
+            else:
+                response = await self.wrapped.request(messages, model_settings, model_request_parameters)
+            text, calls = reply_of(response)
+            usage = response.usage
+            tokens = {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens}
+            self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
         return response
 
 
@@ -123,6 +130,7 @@ class _Loop:
         self.started: set[str] = set()  # the calls whose tool_start is made
         self.said: set[str] = set()  # the calls whose end (tool_end or tool_error) is made
         self.retries = 0
+        self.rounds = asyncio.Lock()  # the run's lock on its model calls; bound to its event loop at first use
 
     def request(self, request: ModelRequest) -> None:
         for part in request.parts:  # the output was unusable: why goes back to the model, which is asked again
@@ -254,17 +262,23 @@ class ToolCalls(AbstractCapability[Any]):
     async def wrap_tool_execute(
         self, ctx: Any, *, call: ToolCallPart, tool_def: Any, args: Any, handler: Callable[[Any], Awaitable[Any]]
     ) -> Any:
-        self.loop.start(call, "execute_tool")
+        # Each event waits for a model call in flight (an agent another tool delegates to) to end, as in a re-run
+        # answered from the recording at once: the recorded order is then the re-run's.
+        async with self.loop.rounds:
+            self.loop.start(call, "execute_tool")
         given = self.given.get(call.tool_call_id)
         try:
             result = given if given is not None else await handler(args)
         except ToolRetryError as retry:  # ModelRetry: its text goes back to the model as the call's result
-            self.loop.retried(retry.tool_retry)
+            async with self.loop.rounds:
+                self.loop.retried(retry.tool_retry)
             raise
         except Exception as error:
-            self.loop.raised(call, error)
+            async with self.loop.rounds:
+                self.loop.raised(call, error)
             raise
-        self.loop.returned(call, result)
+        async with self.loop.rounds:
+            self.loop.returned(call, result)
         return result
 
 
@@ -304,8 +318,11 @@ class PydanticAIAdapter:
         run.start(question, described, settings | ({"deps": f"{declared.__name__}()"} if bare else {}))
         loop = _Loop(run, tools)
         try:
-            model = LoopscopeModel(own_model(agent, answer), run, name, answer)
-            with agent.override(model=model):
+            with ExitStack() as overrides:
+                for each in [agent, *self.delegates(agent)]:
+                    named = name if each is agent else _model_name(each.model)
+                    model = LoopscopeModel(own_model(each, answer), run, named, answer, loop.rounds)
+                    overrides.enter_context(each.override(model=model))
                 result = run_to_end(self._drive(agent, question, deps, loop, ToolCalls(loop, observations)))
         except Exception as error:  # recorded, then raised: the caller says it in one line
             run.fail(error)
@@ -325,6 +342,21 @@ class PydanticAIAdapter:
                         async for event in events:
                             loop.event(event)
         return agent_run.result
+
+    def delegates(self, agent: Any) -> list[Any]:
+        """The agents `agent`'s tools run (pydantic-ai's agent delegation, `await other.run(..., usage=ctx.usage)`
+        in a tool), and theirs in turn: their model calls are rounds of this run, answered offline like its own.
+        Their tools run inside the delegating tool's call and are not events of their own."""
+        found: list[Any] = []
+        waiting = [agent]
+        while waiting:
+            current = waiting.pop()
+            for function in self.tool_functions(current).values():
+                for each in named_by(function, Agent):
+                    if each is not agent and not any(each is seen for seen in found):
+                        found.append(each)
+                        waiting.append(each)
+        return found
 
     def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
         found: dict[str, Callable[..., Any]] = {}
