@@ -67,4 +67,4 @@ def test_a_deps_type_that_needs_arguments_is_said_in_one_line_before_any_file(ca
         project.server.stop()
     assert code == 1 and not (tmp_path / "run.jsonl").exists() and not project.server.received
     line = err.strip().splitlines()[-1]
-    assert "takes deps of type Deps" in line and "give Deps's fields defaults" in line, err
+    assert "the agent takes deps of type Deps" in line and "give Deps's fields defaults" in line, err

@@ -301,7 +301,7 @@ class PydanticAIAdapter:
     ) -> None:
         declared = agent.deps_type  # made before the trace file: a class that cannot be is said first
         bare = declared is not type(None) and isinstance(declared, type)  # NoneType: the agent takes no deps
-        deps = made_bare(declared, "deps", agent.name or "agent") if bare else None
+        deps = made_bare(declared, "deps", agent.name) if bare else None
         run = FrameworkRun(
             path,
             SOURCE,

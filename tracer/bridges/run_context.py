@@ -12,7 +12,7 @@ class ContextNeeded(TypeError):
     """The agent declares a context (or deps) type that cannot be made with no arguments."""
 
 
-def made_bare(declared: type, what: str, agent: str) -> Any:
+def made_bare(declared: type, what: str, agent: str | None) -> Any:
     """An instance of the agent's declared context or deps type, made with no arguments.
 
     loopscope is handed only MODULE:ATTR and a question, never the object the user's application passes to
@@ -24,7 +24,7 @@ def made_bare(declared: type, what: str, agent: str) -> Any:
     except Exception as error:  # a required field, most often: the user's own class says why
         name = declared.__name__
         raise ContextNeeded(
-            f"agent {agent!r} takes {what} of type {name}, which loopscope makes with no arguments to run it, "
+            f"{f'agent {agent!r}' if agent else 'the agent'} takes {what} of type {name}, which loopscope makes with no arguments to run it, "
             f"but {name}() raised {type(error).__name__}: {error}; give {name}'s fields defaults"
         ) from None
 
