@@ -282,6 +282,10 @@ class ToolCalls(AbstractCapability[Any]):
         return result
 
 
+class NoModel(ValueError):
+    """The agent has no model of its own to record it with."""
+
+
 class PydanticAIAdapter:
     """The framework adapter for pydantic-ai's `Agent` (function tools, typed output with validation retries)."""
 
@@ -299,6 +303,11 @@ class PydanticAIAdapter:
         listener: Callable[[EventBase], None] | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
+        if agent.model is None and answer is None:  # said before the trace file, not as infer_model's TypeError
+            raise NoModel(
+                "the agent has no model (Agent(...) without one, given at each run by the app): loopscope runs it "
+                "with its own model, so give the Agent its model, or record it offline with --replies FILE"
+            )
         declared = agent.deps_type  # made before the trace file: a class that cannot be is said first
         bare = declared is not type(None) and isinstance(declared, type)  # NoneType: the agent takes no deps
         deps = made_bare(declared, "deps", agent.name) if bare else None
