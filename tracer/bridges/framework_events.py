@@ -129,6 +129,13 @@ def as_json_text(value: Any) -> str:
         return str(value)
 
 
+def final_output(value: Any) -> str:
+    """A run's final output as chain_end's `output`: its text, or a structured output (an output_type's pydantic
+    model) as JSON text. The answer is text wherever a trace is read (the narrator, answer_of, a test's outcome),
+    and JSON text is also what the model itself said for it."""
+    return as_json_text(plain(value))
+
+
 def plain(value: Any) -> Any:
     """A framework's output (a pydantic model, a dataclass, text) as plain JSON data for chain_end."""
     dump = getattr(value, "model_dump", None)

@@ -9,22 +9,19 @@ while loopscope records (RunConfig.tracing_disabled: nothing is exported to Open
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-from executor.callee import callee_of
 from executor.events import (
     EventBase,
     GuardrailEvent,
     HandoffEvent,
     LimitReachedEvent,
     ToolCallRecord,
-    ToolEndEvent,
-    ToolErrorEvent,
-    ToolStartEvent,
 )
 from executor.models.messages import render_messages
 
@@ -32,7 +29,7 @@ from ..agents.frameworks import Answerer, RecordedReply
 from .async_run import run_to_end
 
 try:
-    from agents import Agent, FunctionTool, Handoff, RunConfig, RunHooks, Runner, ToolErrorFormatterArgs
+    from agents import FunctionTool, RunConfig, RunContextWrapper, RunHooks, Runner
     from agents.exceptions import (
         InputGuardrailTripwireTriggered,
         MaxTurnsExceeded,
@@ -57,13 +54,16 @@ except ImportError as missing:  # the [openai-agents] extra
         name=missing.name,
     ) from None
 
-from .framework_events import FrameworkRun, as_json_text, plain
+from .framework_events import FrameworkRun, final_output, plain
+from .openai_agents_tools import ToolRecorder, agents_of, function_of
+from .run_context import declared_context, made_bare
 
 SOURCE = "openai-agents"
 
 # What of the SDK this module reaches that its reference does not document, and why (everything else is public:
 # Agent.model and FunctionTool.on_invoke_tool as fields the SDK reads at run time, RunHooks, Model, RunConfig's
 # tracing_disabled and tool_error_formatter, FunctionTool.__wrapped__):
+# (agents_of and ToolRecorder are in openai_agents_tools.py.)
 # - Handoff._agent_ref (agents_of): the only way from a handoff() object to the agent it hands to (its public
 #   agent_name only names it), needed to stand loopscope's model in front of that agent's model too;
 # - FunctionTool._agent_instance (agents_of): the agent behind an Agent.as_tool() tool (its public tool origin only
@@ -73,6 +73,8 @@ SOURCE = "openai-agents"
 # - FunctionTool._failure_error_function (ToolRecorder.installed): where @function_tool keeps a custom
 #   failure_error_function, which the SDK calls (instead of tool_error_formatter) with the exception the tool raised;
 #   loopscope stands in front of it, while it records, to learn that exception without asking the user's function.
+# - FunctionTool._output_type_adapter (sent_to_model): the tool's declared output type, with which the SDK turns
+#   its result into the text the model is sent; the tool_end says that text, so it needs the same conversion.
 VENDOR_EXPORT = "off while loopscope records (RunConfig.tracing_disabled): no span was sent to OpenAI"
 
 
@@ -117,10 +119,15 @@ def as_response(reply: RecordedReply) -> ModelResponse:
 
 class LoopscopeModel(Model):
     """Stands in front of one agent's model: records each call, and passes it on to that model or (given
-    `answer`) answers it from the recording, sending nothing."""
+    `answer`) answers it from the recording, sending nothing. `rounds` is the run's, shared by every agent's
+    LoopscopeModel: one call at a time, so each round's llm_start is followed by its own llm_end and the replies
+    are recorded in the order the calls were made (an input guardrail's agent asks its model while the agent's
+    first turn does; interleaved, the re-run's answers in order would go to the wrong call)."""
 
-    def __init__(self, run: FrameworkRun, name: str, inner: Model | None, answer: Answerer | None) -> None:
-        self.run, self.name, self.inner, self.answer = run, name, inner, answer
+    def __init__(
+        self, run: FrameworkRun, name: str, inner: Model | None, answer: Answerer | None, rounds: asyncio.Lock
+    ) -> None:
+        self.run, self.name, self.inner, self.answer, self.rounds = run, name, inner, answer, rounds
 
     async def get_response(  # the SDK's keyword-only tail is passed on whole in kwargs
         self,
@@ -133,19 +140,20 @@ class LoopscopeModel(Model):
         tracing: Any,
         **kwargs: Any,
     ) -> ModelResponse:
-        messages = chat_messages(system_instructions, input)
-        self.run.model_call(self.name, messages, offered_tools(tools, handoffs))
-        if self.answer is not None:
-            response = as_response(self.answer(render_messages(messages)))
-        else:
-            assert self.inner is not None  # one of the two is always given
-            response = await self.inner.get_response(
-                system_instructions, input, model_settings, tools, output_schema, handoffs, tracing, **kwargs
-            )
-        text, calls = reply_of(response)
-        usage = response.usage
-        tokens = {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens}
-        self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
+        async with self.rounds:
+            messages = chat_messages(system_instructions, input)
+            self.run.model_call(self.name, messages, offered_tools(tools, handoffs))
+            if self.answer is not None:
+                response = as_response(self.answer(render_messages(messages)))
+            else:
+                assert self.inner is not None  # one of the two is always given
+                response = await self.inner.get_response(
+                    system_instructions, input, model_settings, tools, output_schema, handoffs, tracing, **kwargs
+                )
+            text, calls = reply_of(response)
+            usage = response.usage
+            tokens = {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens}
+            self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
         return response
 
     async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:  # get_response's arguments
@@ -164,122 +172,21 @@ class LoopscopeHooks(RunHooks[Any]):
     """The SDK's run hooks: each handoff. (Tool calls are recorded by ToolRecorder, in the call's own task:
     the SDK runs its tool hooks in tasks of their own, whose frames say nothing of the call.)"""
 
-    def __init__(self, run: FrameworkRun) -> None:
-        self.run = run
+    def __init__(self, run: FrameworkRun, rounds: asyncio.Lock) -> None:
+        self.run, self.rounds = run, rounds  # the run's lock on its model calls (see ToolRecorder)
 
     async def on_handoff(self, context: Any, from_agent: Any, to_agent: Any) -> None:
-        self.run.emit(HandoffEvent, "on_handoff", from_agent=from_agent.name, to_agent=to_agent.name)
+        async with self.rounds:
+            self.run.emit(HandoffEvent, "on_handoff", from_agent=from_agent.name, to_agent=to_agent.name)
 
 
-class ToolRecorder:
-    """Stands in for each FunctionTool's invoker while loopscope records (`on_invoke_tool`, the tool's public
-    field): tool_start, then tool_end, or tool_error when the tool raised, each made in the call's own task, so
-    a debugger's frames are the SDK's tool call with its real locals. `given` answers the calls with those ids
-    without running the tool (a fork's edited observation).
-
-    A raising tool is caught inside the invoker and turned into text for the model. Under the SDK's default
-    failure policy the SDK hands the exception to RunConfig.tool_error_formatter first; under a custom
-    failure_error_function it hands it to that function, in front of which loopscope puts its own (`watched`).
-    Either way the exception is kept (`failed`), so the tool_error has its type and message, and its observation
-    is the text the model got. A tool with failure_error_function=None lets the exception out: a tool_error that
-    ends the run."""
-
-    def __init__(self, run: FrameworkRun, given: dict[str, str] | None = None) -> None:
-        self.run, self.given = run, given or {}
-        self.failed: dict[str, Exception] = {}  # call id -> what the tool raised (the SDK made text of it)
-
-    def formatter(self, args: ToolErrorFormatterArgs[Any]) -> None:
-        """RunConfig.tool_error_formatter: keeps the exception; None keeps the SDK's own message for the model."""
-        if args.kind == "tool_exception" and args.error is not None:
-            self.failed[args.call_id] = args.error
-
-    def watched(self, failure: Callable[[Any, Exception], Any]) -> Callable[[Any, Exception], Any]:
-        """A custom failure_error_function behind one that keeps the exception first; what the user's function
-        returns (text, or an awaitable of it, which the SDK awaits) goes to the model unchanged."""
-
-        def keep_then_ask(context: Any, error: Exception) -> Any:
-            self.failed[getattr(context, "tool_call_id", None) or ""] = error
-            return failure(context, error)
-
-        return keep_then_ask
-
-    @contextmanager
-    def installed(self, agent: Any) -> Iterator[None]:
-        """Every function tool of the agent and of those it hands off to, recorded inside the block."""
-        swapped = []
-        for each in agents_of(agent):
-            for tool in each.tools:
-                if isinstance(tool, FunctionTool):
-                    failure = getattr(tool, "_failure_error_function", None)  # None: the default, or none at all
-                    swapped.append((tool, tool.on_invoke_tool, failure))
-                    tool.on_invoke_tool = self._invoker(tool.name, tool.on_invoke_tool, callee_of(_function_of(tool)))
-                    if failure is not None:
-                        tool._failure_error_function = self.watched(failure)
-        try:
-            yield
-        finally:
-            for tool, real, failure in swapped:
-                tool.on_invoke_tool = real
-                if failure is not None:
-                    tool._failure_error_function = failure
-
-    def _invoker(self, name: str, real: Any, callee: Any) -> Callable[[Any, str], Coroutine[Any, Any, Any]]:
-        async def invoke(context: Any, arguments: str) -> Any:
-            call_id = getattr(context, "tool_call_id", None)
-            said = {"tool": name, "callee": callee, "tool_call_id": call_id}
-            self.run.emit(ToolStartEvent, "on_invoke_tool", tool_input=arguments, **said)
-            given = self.given.get(call_id or "")
-            try:
-                result = given if given is not None else await real(context, arguments)
-            except Exception as error:  # the tool's failure policy let it out: the run ends with it
-                self.failed.pop(call_id or "", None)  # a failure function that itself raised: its error is the one
-                self.run.emit(ToolErrorEvent, "on_invoke_tool", **_raised(error), handled=False, **said)
-                raise
-            failed = self.failed.pop(call_id or "", None)
-            if failed is not None:
-                self.run.emit(
-                    ToolErrorEvent,
-                    "on_invoke_tool",
-                    **_raised(failed),
-                    handled=True,
-                    observation=as_json_text(result),
-                    **said,
-                )
-            else:
-                self.run.emit(ToolEndEvent, "on_invoke_tool", observation=as_json_text(result), **said)
-            return result
-
-        return invoke
-
-
-def _raised(error: BaseException) -> dict[str, str]:
-    return {"error_type": type(error).__name__, "message": str(error)}
-
-
-def _function_of(tool: Any) -> Any:
-    """The user's function behind a @function_tool (the SDK's public accessor for it is __wrapped__)."""
-    try:
-        return tool.__wrapped__
-    except AttributeError:  # a FunctionTool built by hand: its invoker is the nearest thing to the user's code
-        return tool.on_invoke_tool
-
-
-def agents_of(agent: Any) -> list[Any]:
-    """The agent and every agent it can reach, once each: those it hands off to (directly, or through a handoff()
-    object) and those it calls as a tool (Agent.as_tool), and theirs in turn."""
-    found: list[Any] = []
-    waiting = [agent]
-    while waiting:
-        current = waiting.pop()
-        if not isinstance(current, Agent) or any(current is seen for seen in found):
-            continue
-        found.append(current)
-        for handoff in current.handoffs:
-            ref = getattr(handoff, "_agent_ref", None) if isinstance(handoff, Handoff) else None
-            waiting.append(ref() if ref is not None else handoff)
-        # An agent tool's run is a Runner.run of its agent inside the tool call: that agent's model and tools too.
-        waiting += [getattr(tool, "_agent_instance", None) for tool in current.tools if isinstance(tool, FunctionTool)]
-    return found
+def context_type_of(agent: Any) -> type | None:
+    """The context type the agent (or one it reaches) declares, from Agent[Ctx] or a RunContextWrapper[Ctx]
+    parameter of a tool or a dynamic instructions function."""
+    reachable = agents_of(agent)
+    functions = [each.instructions for each in reachable if callable(each.instructions)]
+    functions += [function_of(t) for each in reachable for t in each.tools if isinstance(t, FunctionTool)]
+    return declared_context(reachable, functions, RunContextWrapper)
 
 
 def _model_name(model: Any) -> str:
@@ -288,13 +195,16 @@ def _model_name(model: Any) -> str:
 
 
 @contextmanager
-def models_recorded(agent: Any, run: FrameworkRun, answer: Answerer | None) -> Iterator[None]:
+def models_recorded(
+    agent: Any, run: FrameworkRun, answer: Answerer | None, rounds: asyncio.Lock | None = None
+) -> Iterator[None]:
     """Each agent's model behind a LoopscopeModel inside the block (answered by `answer` when given), put back after."""
     swapped = []
+    rounds = rounds or asyncio.Lock()  # the run's (ToolRecorder.rounds); bound to its event loop at first use
     for each in agents_of(agent):
         own = each.model
         inner = None if answer is not None else own if isinstance(own, Model) else MultiProvider().get_model(own)
-        each.model = LoopscopeModel(run, _model_name(own or "default"), inner, answer)
+        each.model = LoopscopeModel(run, _model_name(own or "default"), inner, answer, rounds)
         swapped.append((each, own))
     try:
         yield
@@ -346,6 +256,8 @@ class OpenAIAgentsAdapter:
         listener: Callable[[EventBase], None] | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
+        context_type = context_type_of(agent)  # made before the trace file: a class that cannot be is said first
+        context = made_bare(context_type, "a context", agent.name) if context_type is not None else None
         run = FrameworkRun(
             path,
             SOURCE,
@@ -356,16 +268,19 @@ class OpenAIAgentsAdapter:
             **(meta or {}),
         )
         tools = [{"name": t.name, "description": t.description} for t in agent.tools if isinstance(t, FunctionTool)]
-        run.start(question, tools, {"framework": self.name, "agent": agent.name, "max_turns": self.max_turns})
-        hooks = LoopscopeHooks(run)
+        settings = {"framework": self.name, "agent": agent.name, "max_turns": self.max_turns}
+        run.start(question, tools, settings | ({"context": f"{context_type.__name__}()"} if context_type else {}))
         recorder = ToolRecorder(run, observations)
+        hooks = LoopscopeHooks(run, recorder.rounds)
         config = RunConfig(tracing_disabled=True, tool_error_formatter=recorder.formatter)
         try:
             with ExitStack() as substitutions:
-                substitutions.enter_context(models_recorded(agent, run, answer))
+                substitutions.enter_context(models_recorded(agent, run, answer, recorder.rounds))
                 substitutions.enter_context(recorder.installed(agent))
                 result = run_to_end(
-                    Runner.run(agent, question, hooks=hooks, run_config=config, max_turns=self.max_turns)
+                    Runner.run(
+                        agent, question, context=context, hooks=hooks, run_config=config, max_turns=self.max_turns
+                    )
                 )
         except Exception as error:  # recorded, then raised: the caller says it in one line
             _narrate_failure(run, error, self.max_turns)
@@ -373,14 +288,14 @@ class OpenAIAgentsAdapter:
             run.close()
             raise
         messages = [dict(m) for m in Converter.items_to_messages(result.to_input_list())]
-        run.end({"messages": messages, "output": plain(result.final_output), "agent": result.last_agent.name})
+        run.end({"messages": messages, "output": final_output(result.final_output), "agent": result.last_agent.name})
         run.close()
 
     def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
         found: dict[str, Callable[..., Any]] = {}
         for each in agents_of(agent):
             for tool in each.tools:
-                function = _function_of(tool) if isinstance(tool, FunctionTool) else None
+                function = function_of(tool) if isinstance(tool, FunctionTool) else None
                 if callable(function) and function is not tool.on_invoke_tool:
                     found[tool.name] = function
         return found

@@ -9,16 +9,18 @@ which is also where a re-run is answered from the recording (through a `Function
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from executor.callee import callee_of
-from executor.events import EventBase, OutputRetryEvent, ToolCallRecord, ToolEndEvent, ToolErrorEvent, ToolStartEvent
+from executor.events import EventBase, OutputRetryEvent, ToolEndEvent, ToolErrorEvent, ToolStartEvent
 from executor.models.messages import render_messages
 
-from ..agents.frameworks import Answerer, RecordedReply
+from ..agents.frameworks import Answerer
 
 try:
     from pydantic_ai import Agent, ToolReturn
@@ -32,11 +34,8 @@ try:
         ModelResponse,
         RetryFeedbackPart,
         RetryPromptPart,
-        SystemPromptPart,
-        TextPart,
         ToolCallPart,
         ToolReturnPart,
-        UserPromptPart,
     )
     from pydantic_ai.models import Model, ModelRequestParameters, infer_model
     from pydantic_ai.models.function import AgentInfo, FunctionModel
@@ -50,7 +49,10 @@ except ImportError as missing:  # the [pydantic-ai] extra
     ) from None
 
 from .async_run import run_to_end
-from .framework_events import FrameworkRun, as_json_text, plain
+from .framework_events import FrameworkRun, final_output
+from .named_agents import named_by
+from .pydantic_ai_messages import as_response, chat_messages, content_text, feedback_text, offered_tools, reply_of
+from .run_context import made_bare
 
 SOURCE = "pydantic-ai"
 
@@ -59,88 +61,18 @@ SOURCE = "pydantic-ai"
 # agent's private _function_toolset; the capability replaced it.)
 
 
-def _text(content: Any) -> str:
-    return content if isinstance(content, str) else as_json_text(content)
-
-
-def chat_messages(history: list[ModelMessage]) -> list[dict[str, Any]]:
-    """pydantic-ai's message history as the OpenAI chat messages its OpenAI chat model sends."""
-    messages: list[dict[str, Any]] = []
-    instructions = next((m.instructions for m in reversed(history) if isinstance(m, ModelRequest)), None)
-    if instructions:
-        messages.append({"role": "system", "content": instructions})
-    for message in history:
-        if isinstance(message, ModelResponse):
-            messages.append(_assistant(message))
-            continue
-        for part in message.parts:
-            if isinstance(part, SystemPromptPart):
-                messages.append({"role": "system", "content": part.content})
-            elif isinstance(part, UserPromptPart):
-                messages.append({"role": "user", "content": _text(part.content)})
-            elif isinstance(part, ToolReturnPart):
-                messages.append(
-                    {"role": "tool", "tool_call_id": part.tool_call_id, "content": part.model_response_str()}
-                )
-            elif isinstance(part, RetryPromptPart) and part.tool_name:
-                messages.append({"role": "tool", "tool_call_id": part.tool_call_id, "content": part.model_response()})
-            elif isinstance(part, RetryPromptPart):
-                messages.append({"role": "user", "content": part.model_response()})
-            elif isinstance(part, RetryFeedbackPart):  # a model translates it before sending; kept as its text
-                messages.append({"role": "user", "content": _feedback(part)})
-    return messages
-
-
-def _feedback(part: RetryFeedbackPart) -> str:
-    return part.content if isinstance(part.content, str) else as_json_text(part.content)
-
-
-def _assistant(response: ModelResponse) -> dict[str, Any]:
-    text, calls = reply_of(response)
-    message: dict[str, Any] = {"role": "assistant", "content": text or None}
-    if calls:
-        message["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
-        ]
-    return message
-
-
-def reply_of(response: ModelResponse) -> tuple[str, list[ToolCallRecord]]:
-    text = "".join(p.content for p in response.parts if isinstance(p, TextPart))
-    calls = [
-        ToolCallRecord(id=p.tool_call_id, name=p.tool_name, arguments=p.args_as_json_str())
-        for p in response.parts
-        if isinstance(p, ToolCallPart)
-    ]
-    return text, calls
-
-
-def offered_tools(parameters: ModelRequestParameters) -> list[dict[str, Any]]:
-    return [
-        {
-            "type": "function",
-            "function": {"name": t.name, "description": t.description or "", "parameters": t.parameters_json_schema},
-        }
-        for t in [*parameters.function_tools, *parameters.output_tools]
-    ]
-
-
-def as_response(reply: RecordedReply, model: str) -> ModelResponse:
-    """A recorded reply as the ModelResponse the agent's own model would have returned."""
-    parts: list[Any] = [TextPart(reply.text)] if reply.text else []
-    parts += [ToolCallPart(c.name, c.arguments, tool_call_id=c.id) for c in reply.tool_calls]
-    return ModelResponse(parts=parts, model_name=model)
-
-
 class LoopscopeModel(WrapperModel):
     """Wraps the agent's model: records each request (messages as the model is handed them, tools offered) and
     its reply, which `answer` gives instead of the model when set. The agent's own model stays the wrapped one
     even then: its profile decides how pydantic-ai phrases what it sends (retry feedback, frames), so a re-run
-    sends the same messages as the recording."""
+    sends the same messages as the recording. `rounds` (the run's, shared with an agent its tools delegate to)
+    makes one call at a time, each llm_start followed by its own llm_end, in the order a re-run answers them."""
 
-    def __init__(self, wrapped: Model, run: FrameworkRun, name: str, answer: Answerer | None = None) -> None:
+    def __init__(
+        self, wrapped: Model, run: FrameworkRun, name: str, answer: Answerer | None, rounds: asyncio.Lock
+    ) -> None:
         super().__init__(wrapped)
-        self.run, self.name, self.answer = run, name, answer
+        self.run, self.name, self.answer, self.rounds = run, name, answer, rounds
 
     async def request(
         self,
@@ -148,16 +80,17 @@ class LoopscopeModel(WrapperModel):
         model_settings: Any,
         model_request_parameters: ModelRequestParameters,
     ) -> ModelResponse:
-        sent = chat_messages(messages)
-        self.run.model_call(self.name, sent, offered_tools(model_request_parameters))
-        if self.answer is not None:
-            response = as_response(self.answer(render_messages(sent)), self.name)
-        else:
-            response = await self.wrapped.request(messages, model_settings, model_request_parameters)
-        text, calls = reply_of(response)
-        usage = response.usage
-        tokens = {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens}
-        self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
+        async with self.rounds:
+            sent = chat_messages(messages)
+            self.run.model_call(self.name, sent, offered_tools(model_request_parameters))
+            if self.answer is not None:
+                response = as_response(self.answer(render_messages(sent)), self.name)
+            else:
+                response = await self.wrapped.request(messages, model_settings, model_request_parameters)
+            text, calls = reply_of(response)
+            usage = response.usage
+            tokens = {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens}
+            self.run.model_reply(text, calls, tokens if any(tokens.values()) else None)
         return response
 
 
@@ -197,13 +130,14 @@ class _Loop:
         self.started: set[str] = set()  # the calls whose tool_start is made
         self.said: set[str] = set()  # the calls whose end (tool_end or tool_error) is made
         self.retries = 0
+        self.rounds = asyncio.Lock()  # the run's lock on its model calls; bound to its event loop at first use
 
     def request(self, request: ModelRequest) -> None:
         for part in request.parts:  # the output was unusable: why goes back to the model, which is asked again
             if isinstance(part, RetryFeedbackPart):
                 self.retries += 1
                 attempt = part.retry.attempt or self.retries
-                self.run.emit(OutputRetryEvent, "ModelRequestNode", message=_feedback(part), attempt=attempt)
+                self.run.emit(OutputRetryEvent, "ModelRequestNode", message=feedback_text(part), attempt=attempt)
             elif isinstance(part, RetryPromptPart) and part.tool_name not in self.tools:  # before RetryFeedbackPart
                 self.retries += 1
                 call_id = part.tool_call_id if part.tool_name else None
@@ -213,6 +147,18 @@ class _Loop:
                     message=part.model_response(),
                     attempt=self.retries,
                     tool_call_id=call_id,
+                )
+            elif isinstance(part, ToolReturnPart) and part.tool_name not in self.tools and part.outcome == "retried":
+                # An output tool's arguments that failed the output type, or an output validator's ModelRetry: pydantic-ai
+                # 2.x sends why back as that output tool call's result, marked retried (not as a RetryPromptPart).
+                self.retries += 1
+                message = part.model_response_str()
+                self.run.emit(
+                    OutputRetryEvent,
+                    "ModelRequestNode",
+                    message=message,
+                    attempt=self.retries,
+                    tool_call_id=part.tool_call_id,
                 )
 
     def event(self, event: Any) -> None:
@@ -283,7 +229,7 @@ class _Loop:
                 function,
                 tool=name,
                 error_type=_failure(part),
-                message=_text(part.content),
+                message=content_text(part.content),
                 handled=True,
                 observation=said,
                 callee=self._callee(name),
@@ -316,18 +262,28 @@ class ToolCalls(AbstractCapability[Any]):
     async def wrap_tool_execute(
         self, ctx: Any, *, call: ToolCallPart, tool_def: Any, args: Any, handler: Callable[[Any], Awaitable[Any]]
     ) -> Any:
-        self.loop.start(call, "execute_tool")
+        # Each event waits for a model call in flight (an agent another tool delegates to) to end, as in a re-run
+        # answered from the recording at once: the recorded order is then the re-run's.
+        async with self.loop.rounds:
+            self.loop.start(call, "execute_tool")
         given = self.given.get(call.tool_call_id)
         try:
             result = given if given is not None else await handler(args)
         except ToolRetryError as retry:  # ModelRetry: its text goes back to the model as the call's result
-            self.loop.retried(retry.tool_retry)
+            async with self.loop.rounds:
+                self.loop.retried(retry.tool_retry)
             raise
         except Exception as error:
-            self.loop.raised(call, error)
+            async with self.loop.rounds:
+                self.loop.raised(call, error)
             raise
-        self.loop.returned(call, result)
+        async with self.loop.rounds:
+            self.loop.returned(call, result)
         return result
+
+
+class NoModel(ValueError):
+    """The agent has no model of its own to record it with."""
 
 
 class PydanticAIAdapter:
@@ -347,6 +303,14 @@ class PydanticAIAdapter:
         listener: Callable[[EventBase], None] | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
+        if agent.model is None and answer is None:  # said before the trace file, not as infer_model's TypeError
+            raise NoModel(
+                "the agent has no model (Agent(...) without one, given at each run by the app): loopscope runs it "
+                "with its own model, so give the Agent its model, or record it offline with --replies FILE"
+            )
+        declared = agent.deps_type  # made before the trace file: a class that cannot be is said first
+        bare = declared is not type(None) and isinstance(declared, type)  # NoneType: the agent takes no deps
+        deps = made_bare(declared, "deps", agent.name) if bare else None
         run = FrameworkRun(
             path,
             SOURCE,
@@ -359,22 +323,26 @@ class PydanticAIAdapter:
         tools = self.tool_functions(agent)
         described = [{"name": n, "description": (f.__doc__ or "").strip()} for n, f in tools.items()]
         name = _model_name(agent.model)
-        run.start(question, described, {"framework": self.name, "agent": agent.name, "model": name})
+        settings = {"framework": self.name, "agent": agent.name, "model": name}
+        run.start(question, described, settings | ({"deps": f"{declared.__name__}()"} if bare else {}))
         loop = _Loop(run, tools)
         try:
-            model = LoopscopeModel(own_model(agent, answer), run, name, answer)
-            with agent.override(model=model):
-                result = run_to_end(self._drive(agent, question, loop, ToolCalls(loop, observations)))
+            with ExitStack() as overrides:
+                for each in [agent, *self.delegates(agent)]:
+                    named = name if each is agent else _model_name(each.model)
+                    model = LoopscopeModel(own_model(each, answer), run, named, answer, loop.rounds)
+                    overrides.enter_context(each.override(model=model))
+                result = run_to_end(self._drive(agent, question, deps, loop, ToolCalls(loop, observations)))
         except Exception as error:  # recorded, then raised: the caller says it in one line
             run.fail(error)
             run.close()
             raise
         messages = chat_messages(result.all_messages())
-        run.end({"messages": messages, "output": plain(result.output)})
+        run.end({"messages": messages, "output": final_output(result.output)})
         run.close()
 
-    async def _drive(self, agent: Any, question: str, loop: _Loop, tools: ToolCalls) -> Any:
-        async with agent.iter(question, capabilities=[tools]) as agent_run:
+    async def _drive(self, agent: Any, question: str, deps: Any, loop: _Loop, tools: ToolCalls) -> Any:
+        async with agent.iter(question, deps=deps, capabilities=[tools]) as agent_run:
             async for node in agent_run:
                 if Agent.is_model_request_node(node):
                     loop.request(node.request)
@@ -383,6 +351,21 @@ class PydanticAIAdapter:
                         async for event in events:
                             loop.event(event)
         return agent_run.result
+
+    def delegates(self, agent: Any) -> list[Any]:
+        """The agents `agent`'s tools run (pydantic-ai's agent delegation, `await other.run(..., usage=ctx.usage)`
+        in a tool), and theirs in turn: their model calls are rounds of this run, answered offline like its own.
+        Their tools run inside the delegating tool's call and are not events of their own."""
+        found: list[Any] = []
+        waiting = [agent]
+        while waiting:
+            current = waiting.pop()
+            for function in self.tool_functions(current).values():
+                for each in named_by(function, Agent):
+                    if each is not agent and not any(each is seen for seen in found):
+                        found.append(each)
+                        waiting.append(each)
+        return found
 
     def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
         found: dict[str, Callable[..., Any]] = {}

@@ -1,0 +1,67 @@
+"""pydantic-ai agent delegation as its docs write it (a tool that runs another agent, `await factory_agent.run(...,
+usage=ctx.usage)`), twice at once, recorded through the real pydantic-ai against a local chat-completions server: the
+delegate's model calls are rounds of the trace, and verify re-runs the whole offline and says OK (they went to the
+server unrecorded, and verify of the unchanged agent reached for the network and DIVERGED)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from tests.helpers.fake_openai_server import ToolCalls
+from tests.helpers.framework_e2e import check_verify_is_offline, start_project, tool_result_of
+
+AGENT = textwrap.dedent(
+    """
+    import os
+
+    from pydantic_ai import Agent, RunContext
+    from pydantic_ai.models.openai import OpenAIChatModel
+    from pydantic_ai.providers.openai import OpenAIProvider
+
+    provider = OpenAIProvider(base_url=os.environ["MY_APP_BASE_URL"], api_key="sk-my-app-key-000")
+    model = OpenAIChatModel("fake-model", provider=provider)
+    agent = Agent(model, instructions="Use joke_factory, then pick the best joke.")
+    factory_agent = Agent(model, output_type=list[str], instructions="Generate jokes.")
+
+
+    @agent.tool
+    async def joke_factory(ctx: RunContext[None], count: int) -> list[str]:
+        \"\"\"Make jokes.\"\"\"
+        result = await factory_agent.run(f"Please generate {count} jokes.", usage=ctx.usage)
+        return result.output
+    """
+)
+
+
+def jokes(call_id: str, *said: str) -> ToolCalls:
+    return ToolCalls(((call_id, "final_result", json.dumps({"response": list(said)})),))
+
+
+REPLIES = [
+    ToolCalls((("c1", "joke_factory", json.dumps({"count": 2})), ("c2", "joke_factory", json.dumps({"count": 1})))),
+    jokes("f1", "joke A", "joke B"),
+    jokes("f2", "joke C"),
+    "Joke A is best.",
+]
+
+
+def test_a_delegate_agents_model_calls_are_rounds_answered_offline(capsys, tmp_path, monkeypatch):
+    project = start_project(tmp_path, monkeypatch, AGENT, "pydantic-ai", REPLIES)
+    try:
+        trace = project.record(capsys, question="Tell me a joke")
+    finally:
+        project.server.stop()
+    assert len(project.server.received) == 4
+    starts = [e for e in trace.events if e.kind == "llm_start"]
+    assert [s.messages[0]["content"] for s in starts][1:3] == ["Generate jokes.", "Generate jokes."]
+    model_events = [e.kind for e in trace.events if e.kind in ("llm_start", "llm_end")]
+    assert model_events == ["llm_start", "llm_end"] * 4  # one call at a time, each reply before the next call
+    asked = {s.messages[-1]["content"]: trace.events[s.seq + 1] for s in starts[1:3]}
+    assert [json.loads(c.arguments) for c in asked["Please generate 2 jokes."].tool_calls] == [
+        {"response": ["joke A", "joke B"]}
+    ]
+    assert tool_result_of(trace, "c1").observation == '["joke A","joke B"]'
+    assert tool_result_of(trace, "c2").observation == '["joke C"]'
+    assert trace.events[-1].kind == "chain_end" and trace.events[-1].outputs["output"] == "Joke A is best."
+    check_verify_is_offline(capsys, monkeypatch)

@@ -1,0 +1,88 @@
+"""Agents SDK agents that the user's own code runs, as the SDK's docs write them: an input guardrail whose function
+does `await Runner.run(guardrail_agent, input)`, and a function tool that runs an expert agent by hand. Recorded
+through the real SDK against a local chat-completions server, their model calls are rounds of the trace, and verify
+re-runs the whole offline and says OK (their calls went to the server unrecorded, and verify of the unchanged agent
+reached for the network and DIVERGED)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from tests.helpers.fake_openai_server import ToolCalls
+from tests.helpers.framework_e2e import check_verify_is_offline, start_project, tool_result_of
+
+AGENT = textwrap.dedent(
+    """
+    import os
+
+    from agents import (
+        Agent,
+        GuardrailFunctionOutput,
+        OpenAIChatCompletionsModel,
+        Runner,
+        function_tool,
+        input_guardrail,
+    )
+    from openai import AsyncOpenAI
+    from pydantic import BaseModel
+
+    client = AsyncOpenAI(base_url=os.environ["MY_APP_BASE_URL"], api_key="sk-my-app-key-000")
+    model = OpenAIChatCompletionsModel(model="fake-model", openai_client=client)
+
+
+    class HomeworkCheck(BaseModel):
+        is_homework: bool
+        reasoning: str
+
+
+    guardrail_agent = Agent(name="guardrail", instructions="Is this homework?", output_type=HomeworkCheck, model=model)
+    expert = Agent(name="expert", instructions="You know shipping.", model=model)
+
+
+    @input_guardrail
+    async def homework_guardrail(ctx, agent, input):
+        result = await Runner.run(guardrail_agent, input, context=ctx.context)
+        check = result.final_output
+        return GuardrailFunctionOutput(output_info=check, tripwire_triggered=check.is_homework)
+
+
+    @function_tool
+    async def ask_expert(question: str) -> str:
+        \"\"\"Ask the shipping expert.\"\"\"
+        result = await Runner.run(expert, question)
+        return result.final_output
+
+
+    agent = Agent(
+        name="support", instructions="Help.", tools=[ask_expert], input_guardrails=[homework_guardrail], model=model
+    )
+    """
+)
+# The agent's first turn asks its model before the guardrail's agent does (both start at once; the SDK's own
+# order), then the tool's expert, then the agent again.
+REPLIES = [
+    ToolCalls((("call_e", "ask_expert", json.dumps({"question": "When does A1 ship?"})),)),
+    json.dumps({"is_homework": False, "reasoning": "a support question"}),
+    "A1 ships tomorrow.",
+    "Your order ships tomorrow.",
+]
+
+
+def test_agents_the_users_code_runs_are_recorded_and_answered_offline(capsys, tmp_path, monkeypatch):
+    project = start_project(tmp_path, monkeypatch, AGENT, "OpenAI Agents SDK", REPLIES)
+    try:
+        trace = project.record(capsys, question="When does my order A1 ship?")
+    finally:
+        project.server.stop()
+    assert len(project.server.received) == 4
+    starts = [e for e in trace.events if e.kind == "llm_start"]
+    systems = [s.messages[0]["content"] for s in starts]
+    assert systems == ["Help.", "Is this homework?", "You know shipping.", "Help."]
+    ends = [e for e in trace.events if e.kind == "llm_end"]
+    model_events = [e.kind for e in trace.events if e.kind in ("llm_start", "llm_end")]
+    assert model_events == ["llm_start", "llm_end"] * 4  # each round's reply before the next call (one at a time)
+    assert [e.text for e in ends[1:]] == REPLIES[1:]
+    assert tool_result_of(trace, "call_e").observation == "A1 ships tomorrow."
+    assert trace.events[-1].kind == "chain_end" and trace.events[-1].outputs["output"] == "Your order ships tomorrow."
+    check_verify_is_offline(capsys, monkeypatch)
