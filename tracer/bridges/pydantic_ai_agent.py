@@ -309,7 +309,8 @@ class PydanticAIAdapter:
                 "with its own model, so give the Agent its model, or record it offline with --replies FILE"
             )
         declared = agent.deps_type  # made before the trace file: a class that cannot be is said first
-        bare = declared is not type(None) and isinstance(declared, type)  # NoneType: the agent takes no deps
+        # NoneType (pydantic-ai 1.x) or object (2.x, its default): the agent declares no deps, and runs without
+        bare = isinstance(declared, type) and declared not in (type(None), object)
         deps = made_bare(declared, "deps", agent.name) if bare else None
         run = FrameworkRun(
             path,
