@@ -73,3 +73,24 @@ def test_a_structured_output_is_the_answer_as_json_text_and_is_narrated(capsys, 
     assert code == 0 and "3 roses for ana" in out, err
     code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
     assert code == 0, out + err
+
+
+@pytest.mark.parametrize("framework", list(CASES))
+def test_a_trace_that_kept_the_output_as_an_object_still_verifies(capsys, tmp_path, monkeypatch, framework):
+    module, reply = CASES[framework]
+    project = start_project(tmp_path, monkeypatch, module, framework, [reply])
+    try:
+        project.record(capsys, question="Order 3 roses please")
+    finally:
+        project.server.stop()
+    run = project.folder / "run.jsonl"
+    lines = run.read_text("utf-8").splitlines()
+    end = json.loads(lines[-1])
+    end["outputs"]["output"] = json.loads(end["outputs"]["output"])  # as loopscope wrote it before: an object
+    run.write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n", "utf-8")
+    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
+    assert code == 0, out + err
+    end["outputs"]["output"] = {**RECEIPT, "total": 999}  # a different object is still a difference
+    run.write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n", "utf-8")
+    code, out, _err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
+    assert code == 1 and "chain_end" in out

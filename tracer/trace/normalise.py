@@ -260,7 +260,24 @@ def _without_new_callee(expected: dict[str, Any], actual: dict[str, Any]) -> dic
         actual = {k: v for k, v in actual.items() if k != "matches"}
     if "went_to" not in expected and "went_to" in actual:  # a graph's finish check before it named its edge's node
         actual = {k: v for k, v in actual.items() if k != "went_to"}
+    if expected.get("kind") == "chain_end":  # a structured output, kept as an object before it was JSON text
+        actual = _output_as_recorded(expected, actual)
     return actual
+
+
+def _output_as_recorded(expected: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any]:
+    """A re-run's chain_end whose output is the JSON text of the object the recording kept, as that object."""
+    recorded, made = (event.get("outputs") for event in (expected, actual))
+    if not (isinstance(recorded, dict) and isinstance(made, dict)):
+        return actual
+    want, got = recorded.get("output"), made.get("output")
+    if not isinstance(want, (dict, list)) or not isinstance(got, str):
+        return actual
+    try:
+        same = json.loads(got) == want
+    except ValueError:
+        return actual
+    return actual | {"outputs": made | {"output": want}} if same else actual
 
 
 # difflib is quadratic: beyond these the diff shows the first differing lines instead.
