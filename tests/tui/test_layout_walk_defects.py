@@ -104,7 +104,7 @@ async def test_each_bar_of_the_retries_lane_has_one_label():
             waits = next(row for row in rows if row.startswith("waits"))
             assert "✗tool SupplierQuot✗" not in waits, waits
             for attempt in (1, 2, 3):
-                assert waits.count(f"attempt {attempt}") == 1, waits
+                assert waits.count(f"#{attempt}") == 1, waits
             # A label never runs into the next bar's mark: a bar cell or a blank comes first.
             assert all(waits[at - 1] in "█▓ " for at in range(10, len(waits)) if waits[at] == "✗"), waits
         app = DebuggerApp(tutorial_session("tool-error", 2, "en"))
