@@ -306,7 +306,8 @@ class PydanticAIAdapter:
         if agent.model is None and answer is None:  # said before the trace file, not as infer_model's TypeError
             raise NoModel(
                 "the agent has no model (Agent(...) without one, given at each run by the app): loopscope runs it "
-                "with its own model, so give the Agent its model, or record it offline with --replies FILE"
+                "with its own model, so give the Agent its model, or record it offline: "
+                "`loopscope record MODULE:ATTR --replies FILE`"
             )
         declared = agent.deps_type  # made before the trace file: a class that cannot be is said first
         # NoneType (pydantic-ai 1.x) or object (2.x, its default): the agent declares no deps, and runs without
