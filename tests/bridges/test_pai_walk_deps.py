@@ -10,7 +10,7 @@ import textwrap
 
 from tests.helpers.cli_run import loopscope
 from tests.helpers.fake_openai_server import ToolCalls
-from tests.helpers.framework_e2e import start_project, tool_result_of
+from tests.helpers.framework_e2e import check_refused_before_any_file, start_project, tool_result_of
 
 AGENT = textwrap.dedent(
     """
@@ -61,10 +61,4 @@ def test_the_declared_deps_type_is_made_and_given_to_the_run(capsys, tmp_path, m
 
 def test_a_deps_type_that_needs_arguments_is_said_in_one_line_before_any_file(capsys, tmp_path, monkeypatch):
     project = start_project(tmp_path, monkeypatch, AGENT.replace("{default}", ""), "pydantic-ai", REPLIES)
-    try:
-        code, _, err = loopscope(capsys, "record", "my_app.py:agent", "--input", "Order 3 roses", "-o", "run.jsonl")
-    finally:
-        project.server.stop()
-    assert code == 1 and not (tmp_path / "run.jsonl").exists() and not project.server.received
-    line = err.strip().splitlines()[-1]
-    assert "the agent takes deps of type Deps" in line and "give Deps's fields defaults" in line, err
+    check_refused_before_any_file(capsys, project, "the agent takes deps of type Deps", "give Deps's fields defaults")

@@ -12,7 +12,7 @@ import pytest
 
 from tests.helpers.cli_run import loopscope
 from tests.helpers.fake_openai_server import ToolCalls
-from tests.helpers.framework_e2e import start_project, tool_result_of
+from tests.helpers.framework_e2e import check_refused_before_any_file, start_project, tool_result_of
 
 AGENT = textwrap.dedent(
     """
@@ -76,10 +76,4 @@ def test_the_declared_context_type_is_made_and_given_to_the_run(capsys, tmp_path
 def test_a_context_type_that_needs_arguments_is_said_in_one_line_before_any_file(capsys, tmp_path, monkeypatch):
     module = AGENT.replace("{default}", "").replace("{generic}", "[UserCtx]")
     project = start_project(tmp_path, monkeypatch, module, "OpenAI Agents SDK", REPLIES)
-    try:
-        code, _, err = loopscope(capsys, "record", "my_app.py:agent", "--input", "Order 3 roses", "-o", "run.jsonl")
-    finally:
-        project.server.stop()
-    assert code == 1 and not (tmp_path / "run.jsonl").exists() and not project.server.received
-    line = err.strip().splitlines()[-1]
-    assert "takes a context of type UserCtx" in line and "give UserCtx's fields defaults" in line, err
+    check_refused_before_any_file(capsys, project, "takes a context of type UserCtx", "give UserCtx's fields defaults")

@@ -61,6 +61,18 @@ def start_project(tmp_path: Path, monkeypatch, module: str, framework: str, repl
     return Project(tmp_path, server, framework)
 
 
+def check_refused_before_any_file(capsys, project: Project, *said: str) -> None:
+    """`record` of my_app.py:agent stops before the run, in one line holding every text of `said`: exit 1, no
+    trace file, no request made (the server is stopped after)."""
+    try:
+        code, _, err = loopscope(capsys, "record", "my_app.py:agent", "--input", "Order 3 roses", "-o", "run.jsonl")
+    finally:
+        project.server.stop()
+    assert code == 1 and not (project.folder / "run.jsonl").exists() and not project.server.received
+    line = err.strip().splitlines()[-1]
+    assert all(text in line for text in said), err
+
+
 def narrated(trace: Trace) -> str:
     """The trace as the narrator tells it (what `loopscope` prints for a run)."""
     buffer = io.StringIO()
