@@ -9,7 +9,7 @@ import pytest
 
 from tests.debug.live_framework_agents import FRAMEWORKS, QUESTION, cli_live_run, module_name, write_project
 from tests.helpers.cli_run import loopscope
-from tracer.debug.framework_live import is_run_file
+from tracer.debug.framework_frames import is_run_file
 from tracer.debug.live_run import FrameSnapshot
 from tracer.debug.options import DebuggerOptions
 from tracer.debug.session import DebugSession, build_session
