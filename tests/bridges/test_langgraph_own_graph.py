@@ -440,3 +440,15 @@ def test_debug_live_runs_a_graph_on_the_state_given_as_inputs_json(pipeline):
     args.inputs = None
     with pytest.raises(UsageError, match=r"or its input state as --inputs JSON"):
         framework_live_run(args)
+
+
+def test_in_a_chinese_locale_the_record_lines_are_chinese(capsys, monkeypatch, pipeline):
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LC_ALL", "zh_CN.UTF-8")
+    code, _out, err = loopscope(capsys, "record", SPEC, "--input", "How much are roses?", "-o", "run.jsonl")
+    assert code == 0 and "智能体抛出了 KeyError" in err and "这个图的状态里没有 messages，只有 question" in err
+    code, out, err = loopscope(capsys, "record", SPEC, "--inputs", '{"question": "roses?"}', "-o", "run.jsonl")
+    assert code == 0 and out.startswith("已把 my_app.py:build（LangGraph，用它自己的模型）的"), err
+    code, _out, err = loopscope(capsys, "record", SPEC, "-o", "run.jsonl")
+    assert code == 2 and "要问 my_app.py:build 什么？" in err and "--inputs JSON" in err

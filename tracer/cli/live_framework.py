@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..agents.agent_spec import is_agent_spec
 from ..debug.framework_live import FrameworkLiveRun
+from .language import usage_error
 from .record_framework import as_recorded, framework_agent_named
 from .scenarios import given_inputs, given_replies
 from .usage_error import UsageError
@@ -48,8 +49,8 @@ def framework_live_run(args: argparse.Namespace) -> FrameworkLiveRun | None:
     question = (given or {}).get("input") or asked
     state = state_of(agent.adapter, given) or (None if given else state_of(agent.adapter, recorded_inputs))
     if (not isinstance(question, str) or not question) and state is None:
-        also = " (or its input state as --inputs JSON)" if getattr(agent.adapter, "takes_state", False) else ""
-        raise UsageError(f"what should {args.live} be asked? give --input TEXT{also}")
+        ask = "cli.framework.ask_or_state" if getattr(agent.adapter, "takes_state", False) else "cli.framework.ask"
+        raise usage_error(ask, args, agent=args.live)
     safe_name = "".join(c if c.isalnum() or c in "-_" else "_" for c in args.live)
     record = (
         Path(args.record) if args.record else Path(tempfile.mkdtemp(prefix="loopscope-")) / f"{safe_name}.live.jsonl"

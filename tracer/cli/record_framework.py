@@ -15,6 +15,7 @@ from ..agents.frameworks import RecordedReply, RecordedToolCall, answers_in_orde
 from ..agents.scenario_registry import UnknownAgent
 from ..trace.literal_text import scrub
 from ..trace.transitions import Trace
+from .language import command_words, usage_error
 from .scenarios import given_inputs, given_replies
 from .usage_error import UsageError
 
@@ -27,13 +28,13 @@ def framework_agent_named(spec: str, offline: bool = False) -> FrameworkAgent | 
         raise UsageError(error.args[0]) from None
 
 
-def state_hint(graph: Any) -> str:
+def state_hint(graph: Any, args: argparse.Namespace) -> str:
     """What to do when a LangGraph graph asked a question has no `messages` in its state: give its state."""
     keys = [key for key in getattr(getattr(graph, "builder", None), "channels", {}) if not key.startswith("__")]
     if not keys or "messages" in keys:
         return ""
     example = json.dumps({keys[0]: "..."})
-    return f" (this graph's state has no messages but {', '.join(keys[:6])}: give it as --inputs '{example}')"
+    return command_words("cli.framework.state_hint", args, keys=", ".join(keys[:6]), example=example)
 
 
 def as_recorded(reply: str | ModelReply) -> RecordedReply:
@@ -48,8 +49,8 @@ def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> i
     question = (inputs or {}).get("input")
     state = state_argument(agent.adapter, inputs)
     if not isinstance(question, str) and not state:
-        also = " (or its input state as --inputs JSON)" if getattr(agent.adapter, "takes_state", False) else ""
-        raise UsageError(f"what should {agent.spec} be asked? give --input TEXT{also}")
+        ask = "cli.framework.ask_or_state" if getattr(agent.adapter, "takes_state", False) else "cli.framework.ask"
+        raise usage_error(ask, args, agent=agent.spec)
     replies = given_replies(args)
     output = (
         Path(args.output) if args.output else Path.cwd() / f"{agent.spec.replace(':', '_').replace('.', '_')}.jsonl"
@@ -60,8 +61,8 @@ def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> i
         answer = None if replies is None else answers_in_order([as_recorded(r) for r in replies])
         agent.adapter.record(agent.agent, question or "", output, answer, meta, **state)
     except Exception as failure:  # the user's agent failed; the trace has recorded how
-        hint = "" if state else state_hint(agent.agent)
-        print(scrub(f"loopscope: the agent raised {type(failure).__name__}: {failure}{hint}"), file=sys.stderr)
+        said = command_words("cli.framework.raised", args, error_type=type(failure).__name__, error=failure)
+        print(scrub(said + ("" if state else state_hint(agent.agent, args))), file=sys.stderr)
         if not output.exists():
             return 1
         failed = True
@@ -69,6 +70,15 @@ def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> i
     if failed and not trace.events:  # it failed before its first event: a file of a header alone shows nothing
         output.unlink(missing_ok=True)
         return 1
-    how = "offline from --replies" if replies is not None else "with its own model"
-    print(scrub(f"recorded {len(trace.events)} events of {agent.spec} ({agent.adapter.name}, {how}) to {output}"))
+    how = command_words("cli.framework.offline" if replies is not None else "cli.framework.own_model", args)
+    said = command_words(
+        "cli.framework.recorded",
+        args,
+        count=len(trace.events),
+        agent=agent.spec,
+        framework=agent.adapter.name,
+        how=how,
+        path=output,
+    )
+    print(scrub(said))
     return 0  # as for loopscope's own agents: the run was recorded, its failure is in the trace (chain_error)

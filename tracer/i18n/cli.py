@@ -105,6 +105,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "cli.run.done": ("\n{done} in {took}s", "\n{done}，用时 {took}s"),
     "cli.run.trace_written": ("; trace written to {path}", "；trace 已写入 {path}"),
+    # `record MODULE:ATTR` (and `debug --live MODULE:ATTR`) of a framework's agent.
+    "cli.framework.ask": (
+        "what should {agent} be asked? give --input TEXT",
+        "要问 {agent} 什么？请给出 --input TEXT",
+    ),
+    "cli.framework.ask_or_state": (
+        "what should {agent} be asked? give --input TEXT (or its input state as --inputs JSON)",
+        "要问 {agent} 什么？请给出 --input TEXT（或者用 --inputs JSON 给出它的输入状态）",
+    ),
+    "cli.framework.raised": (
+        "loopscope: the agent raised {error_type}: {error}",
+        "loopscope：智能体抛出了 {error_type}：{error}",
+    ),
+    "cli.framework.state_hint": (
+        " (this graph's state has no messages but {keys}: give it as --inputs '{example}')",
+        "（这个图的状态里没有 messages，只有 {keys}：请用 --inputs '{example}' 给出）",
+    ),
+    "cli.framework.recorded": (
+        "recorded {count} events of {agent} ({framework}, {how}) to {path}",
+        "已把 {agent}（{framework}，{how}）的 {count} 个事件录制到 {path}",
+    ),
+    "cli.framework.offline": ("offline from --replies", "离线，回复来自 --replies"),
+    "cli.framework.own_model": ("with its own model", "用它自己的模型"),
     "cli.record.kept": (
         "kept {path} (it exists; --mode rewrite records it again)",
         "保留了 {path}（它已存在；用 --mode rewrite 重新录制）",
