@@ -121,7 +121,12 @@ def _background_loop() -> asyncio.AbstractEventLoop:
 def run_to_completion(awaitable: Awaitable[Any]) -> Any:
     """Await `awaitable` from synchronous code, whether or not this thread already runs an event loop."""
 
+    settled = threading.Event()
+
     async def wait() -> Any:
+        task = asyncio.current_task()
+        if task is not None:  # set once the task is done, not merely unwinding
+            task.add_done_callback(lambda _task: settled.set())
         return await awaitable
 
     loop = _background_loop()
@@ -134,6 +139,10 @@ def run_to_completion(awaitable: Awaitable[Any]) -> Any:
         return future.result()
     except BaseException:
         future.cancel()
+        # Let the loop thread finish the cancel before a Ctrl-C unwinds: an interpreter exiting
+        # with the task still pending prints "Task was destroyed but it is pending!" after the
+        # traceback. Bounded, for a coroutine that swallows its cancellation or never started.
+        settled.wait(timeout=1.0)
         raise
 
 
