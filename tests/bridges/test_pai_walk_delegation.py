@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import textwrap
 
+from tests.helpers.cli_run import loopscope
 from tests.helpers.fake_openai_server import ToolCalls
 from tests.helpers.framework_e2e import check_verify_is_offline, start_project, tool_result_of
+from tracer import Trace
 
 AGENT = textwrap.dedent(
     """
@@ -65,3 +67,27 @@ def test_a_delegate_agents_model_calls_are_rounds_answered_offline(capsys, tmp_p
     assert tool_result_of(trace, "c2").observation == '["joke C"]'
     assert trace.events[-1].kind == "chain_end" and trace.events[-1].outputs["output"] == "Joke A is best."
     check_verify_is_offline(capsys, monkeypatch)
+
+
+def test_a_fork_giving_one_delegating_call_a_new_result_answers_the_other_with_its_own_reply(
+    capsys, tmp_path, monkeypatch
+):
+    # Each delegate call is made by its tool call's code and says so; a fork that gives c1 a new result (its
+    # delegate never runs) answers c2's delegate with c2's recorded jokes and the agent with its own reply (before,
+    # every later call got the reply one place earlier: c2's delegate got c1's jokes).
+    project = start_project(tmp_path, monkeypatch, AGENT, "pydantic-ai", REPLIES)
+    try:
+        trace = project.record(capsys, question="Tell me a joke")
+    finally:
+        project.server.stop()
+    starts = [e for e in trace.events if e.kind == "llm_start"]
+    asked_by = {s.messages[-1]["content"]: s.tool_call_id for s in starts[1:3]}
+    assert asked_by == {"Please generate 2 jokes.": "c1", "Please generate 1 jokes.": "c2"}
+    at = tool_result_of(trace, "c1").seq
+    argv = ["fork", "run.jsonl", "--at", str(at), "--observation", '["joke Z"]', "-o", "fork.jsonl"]
+    code, _, err = loopscope(capsys, *argv, "--agent", "my_app.py:agent")
+    assert code == 0, err
+    fork = Trace.load(tmp_path / "fork.jsonl")
+    assert tool_result_of(fork, "c1").observation == '["joke Z"]'
+    assert tool_result_of(fork, "c2").observation == '["joke C"]'
+    assert fork.events[-1].kind == "chain_end" and fork.events[-1].outputs["output"] == "Joke A is best."

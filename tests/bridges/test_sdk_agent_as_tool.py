@@ -96,6 +96,7 @@ def test_the_inner_agents_model_and_tool_calls_are_events_inside_the_outer_tool_
     told = narrated(trace)  # the forecaster's answer, then the tool result it became, then the planner's round
     inner_reply, result = f"Reply: {INNER_ANSWER}", f"[call_f] Observation: {INNER_ANSWER}"
     assert told.index("[call_w] Observation: Beijing: sunny") < told.index(inner_reply) < told.index(result)
+    assert "round 2 · inside tool call call_f, the model is asked inner-model" in told  # the forecaster's rounds
     assert told.index(result) < told.index("round 4")
     assert any(row.startswith("model calls") and row.endswith("4") for row in Ledger.of(trace.events).lines())
 

@@ -6,7 +6,9 @@ import json
 import os
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,20 @@ from executor.models.messages import render_messages
 
 from ..trace.writer import TraceWriter
 from .langchain_recorder import environment_redactor
+
+# The tool call whose code is running in this task (and the tasks it starts): a model call made there belongs to
+# it (an agent the tool delegates to), so a fork that gives that call a new result knows the call never happens.
+_running_tool_call: ContextVar[str | None] = ContextVar("loopscope_running_tool_call", default=None)
+
+
+@contextmanager
+def running_tool_call(call_id: str | None) -> Iterator[None]:
+    """Inside the block, model calls are made by the code of tool call `call_id`."""
+    token = _running_tool_call.set(call_id)
+    try:
+        yield
+    finally:
+        _running_tool_call.reset(token)
 
 
 class FrameworkRun:
@@ -96,6 +112,7 @@ class FrameworkRun:
             stop=[],
             messages=messages,
             tools=tools or None,
+            tool_call_id=_running_tool_call.get(),
         )
 
     def model_reply(self, text: str, calls: list[ToolCallRecord], usage: dict[str, int] | None) -> None:

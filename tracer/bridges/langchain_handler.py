@@ -288,6 +288,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             stop=stop,
             messages=messages,
             tools=offered_tools(params) if messages is not None else None,
+            tool_call_id=self._tool_call_around(parent),
         )
 
     def _asked_by_agent(self, parent: UUID | None) -> bool:
@@ -295,6 +296,16 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         ainvoke, where asyncio.gather hides the frames; a tool's model call sits under the tool run)."""
         root = self.recorder.root
         return self.rounds.executor is not None and parent in self._parents and self._parents[parent] == root
+
+    def _tool_call_around(self, parent: UUID | None) -> str | None:
+        """The id of the tool call whose code makes this model call (an agent or chain the tool runs), if any."""
+        seen: set[UUID] = set()
+        while parent is not None and parent not in seen:
+            if parent in self._call_ids:
+                return self._call_ids[parent]
+            seen.add(parent)
+            parent = self._parents.get(parent)
+        return None
 
     @guarded
     def on_llm_error(

@@ -12,7 +12,7 @@ from agents import Agent, FunctionTool, Handoff, ItemHelpers, ToolErrorFormatter
 from executor.callee import callee_of
 from executor.events import ToolEndEvent, ToolErrorEvent, ToolStartEvent
 
-from .framework_events import FrameworkRun, as_json_text
+from .framework_events import FrameworkRun, as_json_text, running_tool_call
 from .named_agents import named_by
 
 # This module is imported by openai_agents_agent.py only after it has imported `agents` (or said which extra to
@@ -85,7 +85,11 @@ class ToolRecorder:
                 self.run.emit(ToolStartEvent, "on_invoke_tool", tool_input=arguments, **said)
             given = self.given.get(call_id or "")
             try:
-                result = given if given is not None else await real(context, arguments)
+                if given is not None:
+                    result = given
+                else:
+                    with running_tool_call(call_id):
+                        result = await real(context, arguments)
             except Exception as error:  # the tool's failure policy let it out: the run ends with it
                 self.failed.pop(call_id or "", None)  # a failure function that itself raised: its error is the one
                 async with self.rounds:

@@ -49,7 +49,7 @@ except ImportError as missing:  # the [pydantic-ai] extra
     ) from None
 
 from .async_run import run_to_end
-from .framework_events import FrameworkRun, final_output
+from .framework_events import FrameworkRun, final_output, running_tool_call
 from .named_agents import named_by
 from .pydantic_ai_messages import as_response, chat_messages, content_text, feedback_text, offered_tools, reply_of
 from .run_context import made_bare
@@ -268,7 +268,11 @@ class ToolCalls(AbstractCapability[Any]):
             self.loop.start(call, "execute_tool")
         given = self.given.get(call.tool_call_id)
         try:
-            result = given if given is not None else await handler(args)
+            if given is not None:
+                result = given
+            else:
+                with running_tool_call(call.tool_call_id):
+                    result = await handler(args)
         except ToolRetryError as retry:  # ModelRetry: its text goes back to the model as the call's result
             async with self.loop.rounds:
                 self.loop.retried(retry.tool_retry)

@@ -46,6 +46,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "\n── round {iteration} · the model is asked {model}{sent} ──",
         "\n── 第 {iteration} 轮 · 去问模型 {model}{sent} ──",
     ),
+    "narration.round.in_call": (
+        "\n── round {iteration} · inside tool call {call}, the model is asked {model}{sent} ──",
+        "\n── 第 {iteration} 轮 · 在工具调用 {call} 里去问模型 {model}{sent} ──",
+    ),
     "narration.imported.reply": ("Reply: {reply}", "回复：{reply}"),
     "narration.imported.partial": ("   (partial: {why})", "   （不完整：{why}）"),
     "narration.round.messages": (" with {count} messages", "，带 {count} 条消息"),

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from executor.events import Event, LLMStartEvent
+from executor.events import Event, LLMEndEvent, LLMStartEvent
 
 from ..agents.framework_agent import FrameworkAgent
 from ..agents.frameworks import RecordedReply, recorded_replies, state_argument
@@ -60,6 +60,25 @@ def _call_holds(start: LLMStartEvent, seq: int, starts: Sequence[LLMStartEvent])
     return start.seq <= seq < (later[0] if later else float("inf"))
 
 
+def _starts(events: Sequence[Event]) -> list[LLMStartEvent]:
+    return [e for e in events if isinstance(e, LLMStartEvent)]
+
+
+def _made_inside(events: Sequence[Event], call_id: str) -> set[int]:
+    """The model calls (their places among the run's) that tool call `call_id`'s code made (an agent the tool
+    delegates to), and the tool calls those asked for made in turn: given a new result, the call runs none."""
+    inside, made, index, skipping = {call_id}, set(), -1, False
+    for event in events:
+        if isinstance(event, LLMStartEvent):
+            index += 1
+            skipping = event.tool_call_id in inside
+            if skipping:
+                made.add(index)
+        elif isinstance(event, LLMEndEvent) and skipping:
+            inside.update(call.id for call in event.tool_calls or ())
+    return made
+
+
 def _locate(events: Sequence[Event], at: int, reply: str | None, observation: str | None) -> Event:
     if (reply is None) == (observation is None):
         raise ForkError("give either a new reply (--reply) or a new observation (--observation)")
@@ -88,9 +107,11 @@ def fork_framework_trace(
     """Re-run the user's framework agent offline with the reply or tool result at event `at` changed, and write
     the fork (its header names the parent and the fork point)."""
     event = _locate(trace.events, at, reply, observation)
-    starts = [e for e in trace.events if isinstance(e, LLMStartEvent)]
-    answers = ForkAnswers(starts, recorded_replies(trace.events), at, reply, after_fork)
     call_id = getattr(event, "tool_call_id", None)
+    never = _made_inside(trace.events, str(call_id)) if observation is not None else set()
+    starts = [e for i, e in enumerate(_starts(trace.events)) if i not in never]
+    replies = [r for i, r in enumerate(recorded_replies(trace.events)) if i not in never]
+    answers = ForkAnswers(starts, replies, at, reply, after_fork)
     observations = {str(call_id): observation} if observation is not None else None
     first = trace.events[0]
     inputs = dict(getattr(first, "inputs", {}) or {})

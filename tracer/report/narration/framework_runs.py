@@ -37,7 +37,7 @@ class FrameworkRunNarration(NarrationVoice):
         self._invoked_unnamed: list[tuple[str, str]] = []  # (tool, arguments) said without an id
 
     def _starts_imported_round(self, e: LLMStartEvent) -> bool:
-        if not self._imported or e.tool_call_id is not None or e.iteration == self._round_said:
+        if not self._imported or e.iteration == self._round_said:  # a delegate's call (in a tool call) is one too
             return False
         self._round_said = e.iteration
         return True

@@ -120,7 +120,11 @@ class Narrator(FrameworkRunNarration, RecoveryNarration):
             sent = "" if e.messages is None else self.words("narration.round.messages", "dim", count=len(e.messages))
             round_ = Text(str(e.iteration), "bold dim")
             key = "narration.round.imported" if self._imported else "narration.round"
-            self.say(self.words(key, "dim", iteration=round_, model=self.text(e.model, "dim"), sent=sent))
+            if e.tool_call_id:  # an agent a tool delegates to: its rounds run inside that call
+                key = "narration.round.in_call"
+            said = {"iteration": round_, "model": self.text(e.model, "dim"), "sent": sent}
+            call = {"call": self.text(e.tool_call_id, "dim")} if e.tool_call_id else {}
+            self.say(self.words(key, "dim", **said, **call))
         if self.show_prompts:
             self.say(self.words("narration.prompt_sent", "dim", prompt=self.text(e.prompt, "dim")))
 
