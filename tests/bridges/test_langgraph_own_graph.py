@@ -15,6 +15,7 @@ import textwrap
 import pytest
 
 from tests.helpers.cli_run import loopscope
+from tests.helpers.fake_openai_server import ToolCalls
 from tests.helpers.framework_e2e import (
     ANSWER,
     KEY,
@@ -147,6 +148,58 @@ def test_the_graph_is_recorded_in_rounds_and_re_run_offline(capsys, monkeypatch,
     assert trace.events[-1].kind == "chain_end" and KEY not in (project.folder / "run.jsonl").read_text("utf-8")
     check_verify_is_offline(capsys, monkeypatch, SPEC)
     check_verify_names_the_changed_tool(capsys, project, SPEC)
+
+
+ASKS_AN_EXPERT = """
+expert = new_model()
+
+
+@tool
+def ask_expert(question: str) -> str:
+    \"\"\"Ask the shipping expert.\"\"\"
+    return expert.invoke(question).content
+
+
+llm = new_model().bind_tools([ask_expert])
+
+
+def chatbot(state: State) -> dict:
+    return {"messages": [llm.invoke(state["messages"])]}
+
+
+def build():
+    graph = StateGraph(State)
+    graph.add_node("chatbot", chatbot)
+    graph.add_node("action", ToolNode([ask_expert]))
+    graph.add_edge(START, "chatbot")
+    graph.add_conditional_edges("chatbot", tools_condition, {"tools": "action", END: END})
+    graph.add_edge("action", "chatbot")
+    return graph.compile()
+"""
+
+
+def test_a_tool_that_asks_a_model_of_its_own_is_answered_offline_and_forked_past(capsys, tmp_path, monkeypatch):
+    # The expert's model call is made by call_e's code and says so; verify answers it from the recording (it
+    # reached for the network and DIVERGED); a fork giving call_e a new result skips the expert's reply.
+    ask = ToolCalls((("call_e", "ask_expert", json.dumps({"question": "When does A1 ship?"})),))
+    replies = [ask, "A1 ships tomorrow.", "Your order ships tomorrow."]
+    project = start_project(
+        tmp_path, monkeypatch, textwrap.dedent(HEAD) + textwrap.dedent(ASKS_AN_EXPERT), "LangGraph", replies
+    )
+    try:
+        trace = project.record(capsys, SPEC, question="When does my order A1 ship?")
+    finally:
+        project.server.stop()
+    assert [e.tool_call_id for e in trace.events if e.kind == "llm_start"] == [None, "call_e", None]
+    check_verify_is_offline(capsys, monkeypatch, SPEC)
+    at = next(e.seq for e in trace.events if e.kind == "tool_end")
+    argv = ["fork", "run.jsonl", "--at", str(at), "--observation", "A1 ships on Friday.", "-o", "fork.jsonl"]
+    code, _, err = loopscope(capsys, *argv, "--agent", SPEC)
+    assert code == 0, err
+    fork = Trace.load(tmp_path / "fork.jsonl")
+    assert [e.observation for e in fork.events if e.kind == "tool_end"] == ["A1 ships on Friday."]
+    assert fork.events[-1].kind == "chain_end"
+    assert [e.text for e in fork.events if e.kind == "llm_end"][-1] == "Your order ships tomorrow."
 
 
 MADE_PER_CALL = """

@@ -83,14 +83,25 @@ def node_functions(graph: Any) -> Iterator[FunctionType | MethodType]:
                 yield function
 
 
+def tool_functions(graph: Any) -> Iterator[FunctionType]:
+    """The functions behind the tools of the graph's tool nodes: a tool may ask a model of its own (an expert, a
+    summariser, an agent it delegates to), which a re-run must answer from the recording too."""
+    for node in getattr(graph, "nodes", {}).values():
+        for tool in (getattr(getattr(node, "bound", None), "tools_by_name", None) or {}).values():
+            for attribute in ("func", "coroutine"):
+                function = getattr(tool, attribute, None)
+                if isinstance(function, FunctionType) and _is_users(function):
+                    yield function
+
+
 def model_places(graph: Any) -> list[ModelPlace]:
-    """Every place the graph's nodes reach a chat model from, each once: a closure cell (create_agent's model
-    node), a module global a node or a helper of yours it calls names (`llm = ChatOpenAI(...)` at the top of
+    """Every place the graph's nodes (and their tools) reach a chat model from, each once: a closure cell
+    (create_agent's model node), a module global a node or a helper of yours it calls names (`llm = ChatOpenAI(...)` at the top of
     the file, as LangGraph's own tutorials write it), an attribute of the object whose method is the node."""
     places: list[ModelPlace] = []
     seen: set[tuple[int, str]] = set()
     followed: set[int] = set()
-    stack: list[tuple[Any, int]] = [(function, 0) for function in node_functions(graph)]
+    stack: list[tuple[Any, int]] = [(function, 0) for function in (*node_functions(graph), *tool_functions(graph))]
     while stack:
         function, depth = stack.pop()
         if isinstance(function, MethodType):
