@@ -61,7 +61,7 @@ class LLMStartEvent(EventBase):
     tools: list[dict[str, Any]] | None = None
     """The tools offered to the model as JSON-Schema function specs (tool-calling agent)."""
     tool_call_id: str | None = None
-    """The tool call this nested call runs inside (e.g. the calculator's model call), if any."""
+    """The tool call this nested call runs inside (the calculator's model call, an agent a tool delegates to), if any."""
 
 
 class LLMEndEvent(EventBase):
@@ -85,7 +85,7 @@ class LLMEndEvent(EventBase):
     tool_calls: list[ToolCallRecord] | None = None
     """The tool calls the reply asked for, in order (tool-calling agent); None when it asked for none."""
     tool_call_id: str | None = None
-    """The tool call this nested call runs inside (e.g. the calculator's model call), if any."""
+    """The tool call this nested call runs inside (the calculator's model call, an agent a tool delegates to), if any."""
     partial: str | None = Field(None, exclude_if=lambda note: note is None)
     """Imported runs: why `text` is not the whole reply (the file lost it, or kept only some chunks)."""
     replaced_surrogates: int = Field(0, exclude_if=lambda count: count == 0)
@@ -222,7 +222,7 @@ class RateLimitWaitEvent(EventBase):
     waited: float
     """Seconds waited for a token."""
     tool_call_id: str | None = None
-    """The tool call this nested call runs inside (e.g. the calculator's model call), if any."""
+    """The tool call this nested call runs inside (the calculator's model call, an agent a tool delegates to), if any."""
 
 
 class StepEvent(EventBase):
