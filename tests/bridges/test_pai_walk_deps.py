@@ -62,3 +62,12 @@ def test_the_declared_deps_type_is_made_and_given_to_the_run(capsys, tmp_path, m
 def test_a_deps_type_that_needs_arguments_is_said_in_one_line_before_any_file(capsys, tmp_path, monkeypatch):
     project = start_project(tmp_path, monkeypatch, AGENT.replace("{default}", ""), "pydantic-ai", REPLIES)
     check_refused_before_any_file(capsys, project, "the agent takes deps of type Deps", "give Deps's fields defaults")
+
+
+def test_in_a_chinese_locale_the_deps_refusal_is_chinese(capsys, tmp_path, monkeypatch):
+    # The adapter's own refusal is a catalogue message: it was English inside a Chinese "智能体抛出了" line.
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LC_ALL", "zh_CN.UTF-8")
+    project = start_project(tmp_path, monkeypatch, AGENT.replace("{default}", ""), "pydantic-ai", REPLIES)
+    check_refused_before_any_file(capsys, project, "这个智能体接收类型为 Deps 的 deps", "请给 Deps 的字段设默认值")

@@ -25,3 +25,14 @@ def test_an_agent_without_a_model_is_said_in_one_line_before_any_file(capsys, tm
     code, _, err = loopscope(capsys, *argv)
     assert code == 0, err
     assert Trace.load(tmp_path / "run.jsonl").events[-1].outputs["output"] == "hello"
+
+
+def test_in_a_chinese_locale_the_missing_model_is_said_in_chinese(capsys, tmp_path, monkeypatch):
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LC_ALL", "zh_CN.UTF-8")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my_app.py").write_text(AGENT, encoding="utf-8")
+    code, _, err = loopscope(capsys, "record", "my_app.py:agent", "--input", "hi", "-o", "run.jsonl")
+    line = err.strip().splitlines()[-1]
+    assert code == 1 and "这个智能体没有模型" in line and "--replies FILE" in line and "the agent" not in line, err

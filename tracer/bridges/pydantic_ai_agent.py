@@ -48,6 +48,7 @@ except ImportError as missing:  # the [pydantic-ai] extra
         name=missing.name,
     ) from None
 
+from ..i18n import Message
 from .async_run import run_to_end
 from .framework_events import FrameworkRun, final_output, running_tool_call
 from .named_agents import named_by
@@ -287,7 +288,11 @@ class ToolCalls(AbstractCapability[Any]):
 
 
 class NoModel(ValueError):
-    """The agent has no model of its own to record it with."""
+    """The agent has no model of its own to record it with; `said` puts it in the reader's language."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(str(said))
+        self.said = said
 
 
 class PydanticAIAdapter:
@@ -308,11 +313,7 @@ class PydanticAIAdapter:
         clock: Callable[[], float] | None = None,
     ) -> None:
         if agent.model is None and answer is None:  # said before the trace file, not as infer_model's TypeError
-            raise NoModel(
-                "the agent has no model (Agent(...) without one, given at each run by the app): loopscope runs it "
-                "with its own model, so give the Agent its model, or record it offline: "
-                "`loopscope record MODULE:ATTR --replies FILE`"
-            )
+            raise NoModel(Message("cli.framework.no_model"))
         declared = agent.deps_type  # made before the trace file: a class that cannot be is said first
         # NoneType (pydantic-ai 1.x) or object (2.x, its default): the agent declares no deps, and runs without
         bare = isinstance(declared, type) and declared not in (type(None), object)

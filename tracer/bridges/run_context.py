@@ -7,9 +7,16 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..i18n import Message
+
 
 class ContextNeeded(TypeError):
-    """The agent declares a context (or deps) type that cannot be made with no arguments."""
+    """The agent declares a context (or deps) type that cannot be made with no arguments; `said` puts it in the
+    reader's language (str() is the English)."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(str(said))
+        self.said = said
 
 
 def made_bare(declared: type, what: str, agent: str | None) -> Any:
@@ -22,11 +29,13 @@ def made_bare(declared: type, what: str, agent: str | None) -> Any:
     try:
         return declared()
     except Exception as error:  # a required field, most often: the user's own class says why
-        name = declared.__name__
-        raise ContextNeeded(
-            f"{f'agent {agent!r}' if agent else 'the agent'} takes {what} of type {name}, which loopscope makes with no arguments to run it, "
-            f"but {name}() raised {type(error).__name__}: {error}; give {name}'s fields defaults"
-        ) from None
+        who = (
+            Message("cli.framework.agent_named", {"agent": repr(agent)})
+            if agent
+            else Message("cli.framework.the_agent")
+        )
+        fields = {"who": who, "what": what, "name": declared.__name__, "error_type": type(error).__name__}
+        raise ContextNeeded(Message("cli.framework.context_needed", fields | {"error": str(error)})) from None
 
 
 def declared_context(generics: Iterable[Any], functions: Iterable[Callable[..., Any]], wrapper: type) -> type | None:

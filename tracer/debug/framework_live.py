@@ -142,7 +142,9 @@ class FrameworkLiveRun:
         except _Stopped:
             outcome = Message("debugger.run_stopped")
         except Exception as error:  # the agent failed; its chain_error was handed out already
-            outcome = Message("debugger.run_raised", {"error": f"{type(error).__name__}: {error}"})
+            ours = getattr(error, "said", None)  # an adapter's own refusal says itself in the debugger's language
+            said = ours if isinstance(ours, Message) else str(error)
+            outcome = Message("debugger.run_raised_a", {"error_type": type(error).__name__, "error": said})
         self._adoption.stop()
         tracer, self._tracer = self._tracer, None
         if tracer is not None:  # a run stopped inside a traced function leaves no trace function behind

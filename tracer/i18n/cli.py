@@ -118,6 +118,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "loopscope: the agent raised {error_type}: {error}",
         "loopscope：智能体抛出了 {error_type}：{error}",
     ),
+    "cli.framework.no_model": (
+        "the agent has no model (Agent(...) without one, given at each run by the app): loopscope runs it with its "
+        "own model, so give the Agent its model, or record it offline: `loopscope record MODULE:ATTR --replies FILE`",
+        "这个智能体没有模型（Agent(...) 里没给，由应用在每次运行时给）：loopscope 用它自己的模型运行它，"
+        "所以请把模型给 Agent，或者离线录制：`loopscope record MODULE:ATTR --replies FILE`",
+    ),
+    "cli.framework.context_needed": (
+        "{who} takes {what} of type {name}, which loopscope makes with no arguments to run it, but {name}() "
+        "raised {error_type}: {error}; give {name}'s fields defaults",
+        "{who}接收类型为 {name} 的 {what}，loopscope 不带参数创建它来运行，但 {name}() 抛出了 "
+        "{error_type}：{error}；请给 {name} 的字段设默认值",
+    ),
+    "cli.framework.agent_named": ("agent {agent}", "智能体 {agent} "),
+    "cli.framework.the_agent": ("the agent", "这个智能体"),
     "cli.framework.state_hint": (
         " (this graph's state has no messages but {keys}: give it as --inputs '{example}')",
         "（这个图的状态里没有 messages，只有 {keys}：请用 --inputs '{example}' 给出）",

@@ -132,6 +132,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "debugger.run_finished": ("the run finished", "运行结束了"),
     "debugger.run_stopped": ("the run was stopped", "运行被停止了"),
     "debugger.run_raised": ("the run raised {error}", "运行抛出了 {error}"),
+    "debugger.run_raised_a": ("the run raised {error_type}: {error}", "运行抛出了 {error_type}：{error}"),
     # Why a recording's run cannot be re-executed for its real locals (tracer/debug/reenactment.py).
     "debugger.reenact_too_long": (
         "the trace has more than {limit} events; re-executing it would take too long",
