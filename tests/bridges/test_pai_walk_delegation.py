@@ -11,6 +11,7 @@ import textwrap
 from tests.helpers.cli_run import loopscope
 from tests.helpers.fake_openai_server import ToolCalls
 from tests.helpers.framework_e2e import check_verify_is_offline, start_project, tool_result_of
+from tests.helpers.otlp_tree import SpanTree, spans_of_document
 from tracer import Trace
 
 AGENT = textwrap.dedent(
@@ -91,3 +92,24 @@ def test_a_fork_giving_one_delegating_call_a_new_result_answers_the_other_with_i
     assert tool_result_of(fork, "c1").observation == '["joke Z"]'
     assert tool_result_of(fork, "c2").observation == '["joke C"]'
     assert fork.events[-1].kind == "chain_end" and fork.events[-1].outputs["output"] == "Joke A is best."
+
+
+def test_exported_to_opentelemetry_each_delegates_model_call_is_a_span_inside_its_tool_call(
+    capsys, tmp_path, monkeypatch
+):
+    # The delegate's reply names the call too: before it did, the llm_end looked for its LLM span in the loop's
+    # lane, never found it (it was opened inside the tool call), and the span was never ended nor exported.
+    project = start_project(tmp_path, monkeypatch, AGENT, "pydantic-ai", REPLIES)
+    try:
+        project.record(capsys, question="Tell me a joke")
+    finally:
+        project.server.stop()
+    code, _, err = loopscope(capsys, "export", "--format", "otlp-json", "run.jsonl", "-o", "spans.json")
+    assert code == 0, err
+    tree = SpanTree(spans_of_document(json.loads((tmp_path / "spans.json").read_text(encoding="utf-8"))))
+    models = tree.of_kind("LLM")
+    assert len(models) == 4  # the agent's two calls and one per delegate
+    inside_a_tool = [span for span in models if tree.parent(span).kind == "TOOL"]
+    assert len(inside_a_tool) == 2
+    for span in models:  # each closed by its own reply: what the model said, and when it said it
+        assert "output.value" in span.attributes and span.end <= (tree.parent(span).end or span.end), span.name

@@ -124,6 +124,7 @@ class FrameworkRun:
             usage=usage or None,
             duration=self._clock() - began,
             tool_calls=calls or None,
+            tool_call_id=_running_tool_call.get(),
         )
 
     def end(self, outputs: dict[str, Any]) -> None:

@@ -347,6 +347,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             duration=duration,
             tool_calls=call_records(calls),
             answered_by=self.attempts.answered_by.pop(parent_run_id, None) if parent_run_id else None,
+            tool_call_id=self._tool_call_around(parent_run_id),
         )
         if run_id in self._deciding:  # LangGraph: the reply itself is the decision
             self._deciding.discard(run_id)

@@ -260,7 +260,7 @@ def _without_new_callee(expected: dict[str, Any], actual: dict[str, Any]) -> dic
         actual = {k: v for k, v in actual.items() if k != "matches"}
     if "went_to" not in expected and "went_to" in actual:  # a graph's finish check before it named its edge's node
         actual = {k: v for k, v in actual.items() if k != "went_to"}
-    if expected.get("kind") == "llm_start" and expected.get("tool_call_id") is None:
+    if expected.get("kind") in ("llm_start", "llm_end") and expected.get("tool_call_id") is None:
         actual = actual | {"tool_call_id": expected.get("tool_call_id")}  # before a framework named the tool call
     if expected.get("kind") == "chain_end":  # a structured output, kept as an object before it was JSON text
         actual = _output_as_recorded(expected, actual)

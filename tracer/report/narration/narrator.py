@@ -214,7 +214,7 @@ class Narrator(FrameworkRunNarration, RecoveryNarration):
         self.say(*lane(e), self.words(key, "bold red", tool=tool, error=error))
 
     def _on_llm_end(self, e: LLMEndEvent) -> None:
-        if self._imported and e.tool_call_id is None and e.iteration == self._round_said:
+        if self._imported and e.iteration == self._round_said:  # a delegate's reply (in a tool call) too
             self._say_imported_reply(e)
         if e.tool_call_id is None and e.text.strip():
             self._last_reply = e.text
