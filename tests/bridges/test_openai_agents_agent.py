@@ -124,20 +124,33 @@ def test_a_tripped_input_guardrail_is_its_own_event_before_the_run_ends(capsys, 
     assert trace.events[-1].kind == "chain_error" and not server.received  # stopped before any model call
 
 
-def test_max_turns_is_a_limit_reached_event(capsys, tmp_path, monkeypatch):
-    from tracer.bridges.openai_agents_agent import ADAPTER
-
-    monkeypatch.setattr(ADAPTER, "max_turns", 1)  # one model call allowed; the agent wants a second
+def test_max_turns_as_the_app_gives_it_is_a_limit_reached_event_and_verify_re_runs_with_it(
+    capsys, tmp_path, monkeypatch
+):
     project = start_project(tmp_path, monkeypatch, AGENT, FRAMEWORK, [PARALLEL_CALLS, ANSWER])
+    argv = ["record", "my_app.py:agent", "--input", QUESTION, "--max-turns", "1", "-o", "run.jsonl"]
     try:
-        code, _, err = loopscope(capsys, "record", "my_app.py:agent", "--input", QUESTION, "-o", "run.jsonl")
+        code, _, err = loopscope(capsys, *argv)  # one model call allowed; the agent wants a second
     finally:
         project.server.stop()
     assert code == 0 and "MaxTurnsExceeded" in err
     trace = Trace.load(tmp_path / "run.jsonl")
+    assert trace.events[0].settings["max_turns"] == 1
     limit = next(e for e in trace.events if e.kind == "limit_reached")
     assert limit.reason == "max_iterations" and "max_turns=1" in limit.early_stopping_method
     assert [e.kind for e in trace.events][-2:] == ["limit_reached", "chain_error"]
+    # The re-run stops where the recording did: with the SDK's 10 it went on to a second model call and DIVERGED.
+    check_verify_is_offline(capsys, monkeypatch)
+
+
+def test_max_turns_for_an_agent_that_has_none_is_one_line(capsys):
+    code, _, err = loopscope(capsys, "record", "rose-pricing", "--max-turns", "3", "-o", "never.jsonl")
+    assert code == 2 and "Runner.run(max_turns=N)" in err.strip().splitlines()[-1]
+    code, _, err = loopscope(capsys, "debug", "fixtures/rose_pricing.jsonl", "--max-turns", "3")
+    assert code == 2 and "--max-turns only applies to --live runs" in err
+    with pytest.raises(SystemExit) as refused:  # argparse's own refusal
+        loopscope(capsys, "record", "rose-pricing", "--max-turns", "0")
+    assert refused.value.code == 2 and "'0' is not a whole number of turns" in capsys.readouterr().err
 
 
 def test_a_missing_extra_is_one_line_naming_it(monkeypatch):

@@ -95,6 +95,15 @@ class FrameworkAdapter(Protocol):
         ...
 
 
+def recorded_limits(adapter: Any, settings: Any) -> dict[str, Any]:
+    """The recorded run's own turn limit, as the adapter's `record` takes it again (the Agents SDK's
+    max_turns): a re-run may go as far as the recording could, not only to the framework's default."""
+    turns = settings.get("max_turns") if isinstance(settings, dict) else None
+    if getattr(adapter, "takes_max_turns", False) and type(turns) is int and turns > 0:
+        return {"max_turns": turns}
+    return {}
+
+
 def state_of(adapter: Any, inputs: Any) -> dict[str, Any] | None:
     """The input state a graph is run on when it was not asked a question: a LangGraph graph whose state
     has keys of its own (`{"question": ...}`, given as --inputs JSON, or as the recorded run's inputs).

@@ -244,6 +244,7 @@ class OpenAIAgentsAdapter:
     name = "OpenAI Agents SDK"
     extra = "openai-agents"
     max_turns = 10  # the SDK's own default
+    takes_max_turns = True  # record(max_turns=N): what the app passes to Runner.run
 
     def record(
         self,
@@ -255,7 +256,9 @@ class OpenAIAgentsAdapter:
         observations: dict[str, str] | None = None,
         listener: Callable[[EventBase], None] | None = None,
         clock: Callable[[], float] | None = None,
+        max_turns: int | None = None,
     ) -> None:
+        turns = max_turns or self.max_turns
         context_type = context_type_of(agent)  # made before the trace file: a class that cannot be is said first
         context = made_bare(context_type, "a context", agent.name) if context_type is not None else None
         run = FrameworkRun(
@@ -268,7 +271,7 @@ class OpenAIAgentsAdapter:
             **(meta or {}),
         )
         tools = [{"name": t.name, "description": t.description} for t in agent.tools if isinstance(t, FunctionTool)]
-        settings = {"framework": self.name, "agent": agent.name, "max_turns": self.max_turns}
+        settings = {"framework": self.name, "agent": agent.name, "max_turns": turns}
         run.start(question, tools, settings | ({"context": f"{context_type.__name__}()"} if context_type else {}))
         recorder = ToolRecorder(run, observations)
         hooks = LoopscopeHooks(run, recorder.rounds)
@@ -278,12 +281,10 @@ class OpenAIAgentsAdapter:
                 substitutions.enter_context(models_recorded(agent, run, answer, recorder.rounds))
                 substitutions.enter_context(recorder.installed(agent))
                 result = run_to_end(
-                    Runner.run(
-                        agent, question, context=context, hooks=hooks, run_config=config, max_turns=self.max_turns
-                    )
+                    Runner.run(agent, question, context=context, hooks=hooks, run_config=config, max_turns=turns)
                 )
         except Exception as error:  # recorded, then raised: the caller says it in one line
-            _narrate_failure(run, error, self.max_turns)
+            _narrate_failure(run, error, turns)
             run.fail(error)
             run.close()
             raise

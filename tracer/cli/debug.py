@@ -10,7 +10,14 @@ from . import COMMANDS
 from .language import LANG_HELP, chosen_language, usage_error
 from .live_options import add_live_arguments, live_model
 from .options import debugger_options
-from .scenarios import AGENT_HELP, add_agent_argument, add_input_arguments, scenario_named
+from .scenarios import (
+    AGENT_HELP,
+    add_agent_argument,
+    add_input_arguments,
+    add_max_turns_argument,
+    given_limits,
+    scenario_named,
+)
 from .terminal import can_show_debugger
 from .trace_choice import add_trace_id_argument, chosen_trace, ids_for
 from .usage_error import UsageError
@@ -59,6 +66,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--lang", help="the debugger's own words (panes, keys, status, help) in this " + LANG_HELP)
     add_trace_id_argument(p)
     add_input_arguments(p)
+    add_max_turns_argument(p)
     add_agent_argument(p)
     add_live_arguments(p, live_flag=False)
     return p
@@ -69,6 +77,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
         raise usage_error("cli.debug.error.trace_or_live", args)
     if args.record and not args.live:
         raise usage_error("cli.debug.error.record_without_live", args)
+    if args.max_turns is not None and not args.live:  # a recording is re-run with its own limit
+        raise usage_error("cli.debug.error.max_turns_without_live", args)
     if args.trace_ids and not args.trace:
         raise usage_error("cli.debug.error.trace_id_without_trace", args)
     # Late: the event vocabulary (pydantic) loads with the trace, not with `debug --help`.
@@ -110,6 +120,7 @@ def _live_run(args: argparse.Namespace) -> LiveRun | FrameworkLiveRun:
     framework = framework_live_run(args)
     if framework is not None:
         return framework
+    given_limits(args, None)  # --max-turns names an Agents SDK agent's limit: not loopscope's own agents'
 
     from ..debug.live_run import LiveRun
     from ..replay.verify import recorded_inputs  # late: see narrate_trace

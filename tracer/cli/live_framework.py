@@ -10,7 +10,7 @@ from ..agents.agent_spec import is_agent_spec
 from ..debug.framework_live import FrameworkLiveRun
 from .language import usage_error
 from .record_framework import as_recorded, framework_agent_named
-from .scenarios import given_inputs, given_replies
+from .scenarios import given_inputs, given_limits, given_replies
 from .usage_error import UsageError
 
 
@@ -21,7 +21,7 @@ def framework_live_run(args: argparse.Namespace) -> FrameworkLiveRun | None:
     the agent's own model (its key and endpoint as you set them)."""
     if not is_agent_spec(args.live):
         return None
-    from ..agents.frameworks import answers_in_order, recorded_replies, state_of  # late: with the agent
+    from ..agents.frameworks import answers_in_order, recorded_limits, recorded_replies, state_of  # late: the agent
     from ..trace.run_inputs import question_of
     from ..trace.transitions import Trace
 
@@ -37,12 +37,14 @@ def framework_live_run(args: argparse.Namespace) -> FrameworkLiveRun | None:
             "or from a recording with --model replay:TRACE.jsonl, or from --replies FILE.json"
         )
     answer, asked, recorded_inputs = None, None, None
+    limits = given_limits(args, agent.adapter)
     if model.startswith("replay:"):
         recorded = Trace.load(model.removeprefix("replay:"))
         answer = answers_in_order(recorded_replies(recorded.events))
         first = recorded.events[0] if recorded.events else None
         recorded_inputs = dict(getattr(first, "inputs", {}) or {})
         asked = question_of(recorded_inputs)
+        limits = limits or recorded_limits(agent.adapter, getattr(first, "settings", None))
     elif replies is not None:
         answer = answers_in_order([as_recorded(reply) for reply in replies])
     given = given_inputs(args)
@@ -55,4 +57,4 @@ def framework_live_run(args: argparse.Namespace) -> FrameworkLiveRun | None:
     record = (
         Path(args.record) if args.record else Path(tempfile.mkdtemp(prefix="loopscope-")) / f"{safe_name}.live.jsonl"
     )
-    return FrameworkLiveRun(agent, question or "", record, answer, state)
+    return FrameworkLiveRun(agent, question or "", record, answer, state, limits)

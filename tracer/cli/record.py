@@ -21,7 +21,7 @@ from . import COMMANDS
 from .language import command_language, usage_error
 from .live_options import add_live_arguments, live_model, wants_live
 from .progress_bar import progress_bar
-from .scenarios import AGENT_HELP, add_input_arguments, scenario_named
+from .scenarios import AGENT_HELP, add_input_arguments, add_max_turns_argument, given_limits, scenario_named
 from .usage_error import UsageError
 
 
@@ -53,6 +53,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--redact", action="append", default=[], metavar="REGEX", help="also replace text matching REGEX (repeatable)"
     )
     add_input_arguments(p)
+    add_max_turns_argument(p)
     add_live_arguments(p)
     return p
 
@@ -103,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         agent = framework_agent_named(args.scenario, offline=bool(getattr(args, "replies", None)))
         if agent is not None:
             return record_framework_agent(agent, args)
+    given_limits(args, None)  # --max-turns names an Agents SDK agent's limit: not loopscope's own agents'
     scenario = scenario_named(args.scenario, args)
     if is_agent_spec(args.scenario) and not wants_live(args) and not scenario.replies:
         raise usage_error("cli.record.error.no_replies", args, agent=args.scenario)

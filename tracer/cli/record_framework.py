@@ -17,7 +17,7 @@ from ..i18n import Message
 from ..trace.literal_text import scrub
 from ..trace.transitions import Trace
 from .language import command_words, usage_error
-from .scenarios import given_inputs, given_replies
+from .scenarios import given_inputs, given_limits, given_replies
 from .usage_error import UsageError
 
 
@@ -53,6 +53,7 @@ def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> i
         ask = "cli.framework.ask_or_state" if getattr(agent.adapter, "takes_state", False) else "cli.framework.ask"
         raise usage_error(ask, args, agent=agent.spec)
     replies = given_replies(args)
+    limits = given_limits(args, agent.adapter)
     output = (
         Path(args.output) if args.output else Path.cwd() / f"{agent.spec.replace(':', '_').replace('.', '_')}.jsonl"
     )
@@ -60,7 +61,7 @@ def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> i
     failed = False
     try:
         answer = None if replies is None else answers_in_order([as_recorded(r) for r in replies])
-        agent.adapter.record(agent.agent, question or "", output, answer, meta, **state)
+        agent.adapter.record(agent.agent, question or "", output, answer, meta, **state, **limits)
     except Exception as failure:  # the user's agent failed; the trace has recorded how
         ours = getattr(failure, "said", None)  # an adapter's own refusal, put in the command's language
         error = ours if isinstance(ours, Message) else failure

@@ -59,6 +59,37 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_max_turns_argument(parser: argparse.ArgumentParser) -> None:
+    """--max-turns: an Agents SDK agent's turn limit, as the user's app passes it to Runner.run."""
+    parser.add_argument(
+        "--max-turns",
+        type=_turns,
+        metavar="N",
+        help="an OpenAI Agents SDK agent's Runner.run(max_turns=N), as your app runs it (default: the SDK's 10; "
+        "verify and fork re-run with the recorded one)",
+    )
+
+
+def _turns(text: str) -> int:
+    try:
+        turns = int(text)
+    except ValueError:
+        turns = 0
+    if turns < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of turns, 1 or more")
+    return turns
+
+
+def given_limits(args: argparse.Namespace, adapter: object | None) -> dict[str, Any]:
+    """record()'s max_turns=N from --max-turns, for an adapter that takes one; one line for any other agent."""
+    turns = getattr(args, "max_turns", None)
+    if turns is None:
+        return {}
+    if not getattr(adapter, "takes_max_turns", False):
+        raise usage_error("cli.framework.no_max_turns", args, turns=turns)
+    return {"max_turns": turns}
+
+
 def given_inputs(args: argparse.Namespace) -> dict[str, Any] | None:
     if getattr(args, "inputs", None):
         import json  # late: see TYPE_CHECKING above

@@ -70,6 +70,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "请给一个 trace 文件或 --live SCENARIO（二者选一），例如 `loopscope debug fixtures/rose_pricing.jsonl`",
     ),
     "cli.debug.error.record_without_live": ("--record only applies to --live runs", "--record 只用于 --live 运行"),
+    "cli.debug.error.max_turns_without_live": (
+        "--max-turns only applies to --live runs (a recording is re-run with its own)",
+        "--max-turns 只用于 --live 运行（录制的运行按它自己的上限重跑）",
+    ),
     "cli.debug.error.trace_id_without_trace": (
         "--trace-id picks a trace of another tool's file given as TRACE",
         "--trace-id 用来从作为 TRACE 给出的其他工具的文件里挑一个 trace",
@@ -117,6 +121,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.framework.raised": (
         "loopscope: the agent raised {error_type}: {error}",
         "loopscope：智能体抛出了 {error_type}：{error}",
+    ),
+    "cli.framework.no_max_turns": (
+        "a turn limit of {turns} is the OpenAI Agents SDK's Runner.run(max_turns=N), and this agent is not one",
+        "{turns} 轮的上限对应 OpenAI Agents SDK 的 Runner.run(max_turns=N)，而这个智能体不是 Agents SDK 的",
     ),
     "cli.framework.no_model": (
         "the agent has no model (Agent(...) without one, given at each run by the app): loopscope runs it with its "

@@ -10,7 +10,7 @@ from typing import Any
 from executor.events import Event, LLMEndEvent, LLMStartEvent
 
 from ..agents.framework_agent import FrameworkAgent
-from ..agents.frameworks import RecordedReply, recorded_replies, state_argument
+from ..agents.frameworks import RecordedReply, recorded_limits, recorded_replies, state_argument
 from ..trace.run_inputs import question_of
 from ..trace.transitions import Trace
 from .changed_prompts import ANSWERED, ChangedPrompt, PromptChanged, prompt_difference
@@ -116,6 +116,7 @@ def fork_framework_trace(
     first = trace.events[0]
     inputs = dict(getattr(first, "inputs", {}) or {})
     question, state = question_of(inputs), state_argument(agent.adapter, inputs)
+    limits = recorded_limits(agent.adapter, getattr(first, "settings", None))  # the recording's max_turns
     parent = trace.path or Path("<memory>")
     path = Path(output) if output else default_fork_path(parent, at)
     meta: dict[str, Any] = {
@@ -128,7 +129,7 @@ def fork_framework_trace(
     }
     error: BaseException | None = None
     try:
-        agent.adapter.record(agent.agent, question, path, answers, meta, observations, **state)
+        agent.adapter.record(agent.agent, question, path, answers, meta, observations, **state, **limits)
     except Exception as raised:  # PromptChanged, RecordingExhausted, or the agent's own failure: in the trace
         error = raised
     fork = Trace.load(path)

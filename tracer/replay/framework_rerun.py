@@ -10,7 +10,7 @@ from typing import Any
 from executor.events import ChainStartEvent, Event, EventBase
 
 from ..agents.framework_agent import FrameworkAgent
-from ..agents.frameworks import RecordedReply, answers_in_order, recorded_replies, state_argument
+from ..agents.frameworks import RecordedReply, answers_in_order, recorded_limits, recorded_replies, state_argument
 from ..trace.normalise import Difference, first_difference, in_call_order, normalise_events
 from ..trace.run_inputs import question_of
 from ..trace.transitions import Trace
@@ -31,12 +31,13 @@ def rerun_framework_agent(
     first = trace.events[0] if trace.events else None
     inputs = dict(first.inputs) if isinstance(first, ChainStartEvent) else {}
     question, state = question_of(inputs), state_argument(agent.adapter, inputs)
+    limits = recorded_limits(agent.adapter, getattr(first, "settings", None))
     answers = answers_in_order(recorded_replies(trace.events) if replies is None else replies)
     with tempfile.TemporaryDirectory(prefix="loopscope-rerun-") as folder:
         path = Path(folder) / "rerun.jsonl"
         error: BaseException | None = None
         try:
-            agent.adapter.record(agent.agent, question, path, answers, agent.header_meta(), **state)
+            agent.adapter.record(agent.agent, question, path, answers, agent.header_meta(), **state, **limits)
         except Exception as raised:  # the user's agent failed; its trace says where, and the caller compares
             error = raised
         events = list(Trace.load(path).events) if path.exists() else []
