@@ -448,6 +448,23 @@ def test_a_graph_with_a_state_of_its_own_is_recorded_from_inputs_json_and_re_run
     check_verify_is_offline(capsys, monkeypatch, SPEC)  # re-run on the recorded state, not on a question
 
 
+def test_debug_agent_re_runs_a_graph_on_its_recorded_state_for_real_locals(capsys, pipeline):
+    # The debugger's re-run (real locals at each event) was asked the question "" instead of the recorded state:
+    # the graph failed in its first node and Variables fell back to the rebuilt state.
+    from tracer.debug.event_store import ReplayStore
+    from tracer.trace.reader import TraceFile
+
+    argv = ["record", SPEC, "--inputs", '{"question": "How much are roses?"}', "-o", "run.jsonl"]
+    assert loopscope(capsys, *argv)[0] == 0
+    store = ReplayStore(TraceFile(pipeline.folder / "run.jsonl"), [SPEC])
+    try:
+        frames = [store.reenactment.frames_at(i) for i in range(len(store))]
+        assert store.reenactment.problem is None, store.reenactment.problem
+        assert all(f is not None for f in frames)
+    finally:
+        store.reenactment.close()
+
+
 def test_asked_a_question_a_graph_without_messages_says_to_give_its_state(capsys, pipeline):
     code, _out, err = loopscope(capsys, "record", SPEC, "--input", "How much are roses?", "-o", "run.jsonl")
     assert code == 0  # recorded: the trace shows where the graph failed, as for any agent that raises

@@ -19,7 +19,7 @@ from executor.callee import callee_of
 from executor.events import CalleeRef, ChainStartEvent, Event, EventBase
 
 from ..agents.framework_agent import FrameworkAgent
-from ..agents.frameworks import Answerer, answers_in_order, recorded_replies
+from ..agents.frameworks import Answerer, answers_in_order, recorded_limits, recorded_replies, state_of
 from ..i18n import Message, verbatim
 from ..trace.run_inputs import question_of
 from ..trace.transitions import Trace
@@ -81,10 +81,12 @@ class FrameworkLiveRun:
         trace_path: str | Path,
         answer: Answerer | None = None,
         state: dict[str, Any] | None = None,
+        limits: dict[str, Any] | None = None,
     ) -> None:
         self.scenario = agent  # LiveStore names the run in its header by it
         self.question, self.answer = question, answer
         self.state = state  # a LangGraph graph's input state, when it is run on one instead of a question
+        self.limits = limits or {}  # the adapter's own limit (an Agents SDK agent's max_turns), when given
         self._path = Path(trace_path)
         self.clock = HeldClock()
         self.finished = False
@@ -137,6 +139,7 @@ class FrameworkLiveRun:
                 listener=_Listener(self),
                 clock=self.clock,
                 **({"state": self.state} if self.state is not None else {}),
+                **self.limits,
             )
             outcome = Message("debugger.run_finished")
         except _Stopped:
@@ -320,8 +323,11 @@ class FrameworkRunAhead:
 
     def __init__(self, agent: FrameworkAgent, trace: Trace, path: Path) -> None:
         first = trace.events[0] if trace.events else None
-        question = question_of(dict(first.inputs)) if isinstance(first, ChainStartEvent) else ""
-        self._run = FrameworkLiveRun(agent, question, path, answers_in_order(recorded_replies(trace.events)))
+        inputs = dict(first.inputs) if isinstance(first, ChainStartEvent) else {}
+        answers = answers_in_order(recorded_replies(trace.events))
+        state = state_of(agent.adapter, inputs)  # a graph run on its own input state is re-run on it
+        limits = recorded_limits(agent.adapter, getattr(first, "settings", None))
+        self._run = FrameworkLiveRun(agent, question_of(inputs), path, answers, state, limits)
         self._wanted = _keys(list(trace.events))
         self._made: list[Event] = []
         self._found: dict[tuple[str, str | None, int], Pulled] = {}
