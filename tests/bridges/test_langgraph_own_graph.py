@@ -24,6 +24,7 @@ from tests.helpers.framework_e2e import (
     QUESTION,
     check_verify_is_offline,
     check_verify_names_the_changed_tool,
+    forked_at,
     narrated,
     start_project,
     tool_messages,
@@ -166,15 +167,6 @@ llm = new_model().bind_tools([ask_expert])
 def chatbot(state: State) -> dict:
     return {"messages": [llm.invoke(state["messages"])]}
 
-
-def build():
-    graph = StateGraph(State)
-    graph.add_node("chatbot", chatbot)
-    graph.add_node("action", ToolNode([ask_expert]))
-    graph.add_edge(START, "chatbot")
-    graph.add_conditional_edges("chatbot", tools_condition, {"tools": "action", END: END})
-    graph.add_edge("action", "chatbot")
-    return graph.compile()
 """
 
 
@@ -184,7 +176,13 @@ def test_a_tool_that_asks_a_model_of_its_own_is_answered_offline_and_forked_past
     ask = ToolCalls((("call_e", "ask_expert", json.dumps({"question": "When does A1 ship?"})),))
     replies = [ask, "A1 ships tomorrow.", "Your order ships tomorrow."]
     project = start_project(
-        tmp_path, monkeypatch, textwrap.dedent(HEAD) + textwrap.dedent(ASKS_AN_EXPERT), "LangGraph", replies
+        tmp_path,
+        monkeypatch,
+        textwrap.dedent(HEAD)
+        + textwrap.dedent(ASKS_AN_EXPERT)
+        + textwrap.dedent(TAIL).replace("get_weather", "ask_expert"),
+        "LangGraph",
+        replies,
     )
     try:
         trace = project.record(capsys, SPEC, question="When does my order A1 ship?")
@@ -193,10 +191,7 @@ def test_a_tool_that_asks_a_model_of_its_own_is_answered_offline_and_forked_past
     assert [e.tool_call_id for e in trace.events if e.kind == "llm_start"] == [None, "call_e", None]
     check_verify_is_offline(capsys, monkeypatch, SPEC)
     at = next(e.seq for e in trace.events if e.kind == "tool_end")
-    argv = ["fork", "run.jsonl", "--at", str(at), "--observation", "A1 ships on Friday.", "-o", "fork.jsonl"]
-    code, _, err = loopscope(capsys, *argv, "--agent", SPEC)
-    assert code == 0, err
-    fork = Trace.load(tmp_path / "fork.jsonl")
+    fork = forked_at(capsys, tmp_path, at, "A1 ships on Friday.", SPEC)
     assert [e.observation for e in fork.events if e.kind == "tool_end"] == ["A1 ships on Friday."]
     assert fork.events[-1].kind == "chain_end"
     assert [e.text for e in fork.events if e.kind == "llm_end"][-1] == "Your order ships tomorrow."

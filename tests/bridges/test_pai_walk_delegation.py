@@ -8,11 +8,12 @@ from __future__ import annotations
 import json
 import textwrap
 
+import pytest
+
 from tests.helpers.cli_run import loopscope
 from tests.helpers.fake_openai_server import ToolCalls
-from tests.helpers.framework_e2e import check_verify_is_offline, start_project, tool_result_of
+from tests.helpers.framework_e2e import check_verify_is_offline, forked_at, start_project, tool_result_of
 from tests.helpers.otlp_tree import SpanTree, spans_of_document
-from tracer import Trace
 
 AGENT = textwrap.dedent(
     """
@@ -49,12 +50,18 @@ REPLIES = [
 ]
 
 
-def test_a_delegate_agents_model_calls_are_rounds_answered_offline(capsys, tmp_path, monkeypatch):
+@pytest.fixture
+def recorded(capsys, tmp_path, monkeypatch):
+    """The agent recorded once against the local server, which is stopped after: (project, trace)."""
     project = start_project(tmp_path, monkeypatch, AGENT, "pydantic-ai", REPLIES)
     try:
-        trace = project.record(capsys, question="Tell me a joke")
+        return project, project.record(capsys, question="Tell me a joke")
     finally:
         project.server.stop()
+
+
+def test_a_delegate_agents_model_calls_are_rounds_answered_offline(capsys, tmp_path, monkeypatch, recorded):
+    project, trace = recorded
     assert len(project.server.received) == 4
     starts = [e for e in trace.events if e.kind == "llm_start"]
     assert [s.messages[0]["content"] for s in starts][1:3] == ["Generate jokes.", "Generate jokes."]
@@ -71,39 +78,27 @@ def test_a_delegate_agents_model_calls_are_rounds_answered_offline(capsys, tmp_p
 
 
 def test_a_fork_giving_one_delegating_call_a_new_result_answers_the_other_with_its_own_reply(
-    capsys, tmp_path, monkeypatch
+    capsys, tmp_path, monkeypatch, recorded
 ):
     # Each delegate call is made by its tool call's code and says so; a fork that gives c1 a new result (its
     # delegate never runs) answers c2's delegate with c2's recorded jokes and the agent with its own reply (before,
     # every later call got the reply one place earlier: c2's delegate got c1's jokes).
-    project = start_project(tmp_path, monkeypatch, AGENT, "pydantic-ai", REPLIES)
-    try:
-        trace = project.record(capsys, question="Tell me a joke")
-    finally:
-        project.server.stop()
+    _, trace = recorded
     starts = [e for e in trace.events if e.kind == "llm_start"]
     asked_by = {s.messages[-1]["content"]: s.tool_call_id for s in starts[1:3]}
     assert asked_by == {"Please generate 2 jokes.": "c1", "Please generate 1 jokes.": "c2"}
     at = tool_result_of(trace, "c1").seq
-    argv = ["fork", "run.jsonl", "--at", str(at), "--observation", '["joke Z"]', "-o", "fork.jsonl"]
-    code, _, err = loopscope(capsys, *argv, "--agent", "my_app.py:agent")
-    assert code == 0, err
-    fork = Trace.load(tmp_path / "fork.jsonl")
+    fork = forked_at(capsys, tmp_path, at, '["joke Z"]')
     assert tool_result_of(fork, "c1").observation == '["joke Z"]'
     assert tool_result_of(fork, "c2").observation == '["joke C"]'
     assert fork.events[-1].kind == "chain_end" and fork.events[-1].outputs["output"] == "Joke A is best."
 
 
 def test_exported_to_opentelemetry_each_delegates_model_call_is_a_span_inside_its_tool_call(
-    capsys, tmp_path, monkeypatch
+    capsys, tmp_path, monkeypatch, recorded
 ):
     # The delegate's reply names the call too: before it did, the llm_end looked for its LLM span in the loop's
-    # lane, never found it (it was opened inside the tool call), and the span was never ended nor exported.
-    project = start_project(tmp_path, monkeypatch, AGENT, "pydantic-ai", REPLIES)
-    try:
-        project.record(capsys, question="Tell me a joke")
-    finally:
-        project.server.stop()
+    # lane, never found it (it was opened inside the tool call), and the span ended with the run, without the reply.
     code, _, err = loopscope(capsys, "export", "--format", "otlp-json", "run.jsonl", "-o", "spans.json")
     assert code == 0, err
     tree = SpanTree(spans_of_document(json.loads((tmp_path / "spans.json").read_text(encoding="utf-8"))))

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import textwrap
 
-from tests.helpers.cli_run import loopscope
+import pytest
+
 from tests.helpers.fake_openai_server import ToolCalls
-from tests.helpers.framework_e2e import check_verify_is_offline, start_project, tool_result_of
-from tracer import Trace
+from tests.helpers.framework_e2e import check_verify_is_offline, forked_at, start_project, tool_result_of
 
 AGENT = textwrap.dedent(
     """
@@ -71,12 +71,18 @@ REPLIES = [
 ]
 
 
-def test_agents_the_users_code_runs_are_recorded_and_answered_offline(capsys, tmp_path, monkeypatch):
+@pytest.fixture
+def recorded(capsys, tmp_path, monkeypatch):
+    """The agent recorded once against the local server, which is stopped after: (project, trace)."""
     project = start_project(tmp_path, monkeypatch, AGENT, "OpenAI Agents SDK", REPLIES)
     try:
-        trace = project.record(capsys, question="When does my order A1 ship?")
+        return project, project.record(capsys, question="When does my order A1 ship?")
     finally:
         project.server.stop()
+
+
+def test_agents_the_users_code_runs_are_recorded_and_answered_offline(capsys, tmp_path, monkeypatch, recorded):
+    project, trace = recorded
     assert len(project.server.received) == 4
     starts = [e for e in trace.events if e.kind == "llm_start"]
     systems = [s.messages[0]["content"] for s in starts]
@@ -90,22 +96,17 @@ def test_agents_the_users_code_runs_are_recorded_and_answered_offline(capsys, tm
     check_verify_is_offline(capsys, monkeypatch)
 
 
-def test_a_fork_giving_the_expert_tool_a_new_result_never_hands_out_the_experts_reply(capsys, tmp_path, monkeypatch):
+def test_a_fork_giving_the_expert_tool_a_new_result_never_hands_out_the_experts_reply(
+    capsys, tmp_path, monkeypatch, recorded
+):
     # The expert's model call is made by call_e's code: it carries that id, and a fork that gives call_e a new
     # result (so the expert never runs) answers the agent's next call with the agent's own recorded reply, not the
     # expert's (which it did, one call off, before model calls knew their tool call).
-    project = start_project(tmp_path, monkeypatch, AGENT, "OpenAI Agents SDK", REPLIES)
-    try:
-        trace = project.record(capsys, question="When does my order A1 ship?")
-    finally:
-        project.server.stop()
+    _, trace = recorded
     starts = [e for e in trace.events if e.kind == "llm_start"]
     assert [s.tool_call_id for s in starts] == [None, None, "call_e", None]
     at = tool_result_of(trace, "call_e").seq
-    argv = ["fork", "run.jsonl", "--at", str(at), "--observation", "A1 ships on Friday.", "-o", "fork.jsonl"]
-    code, _, err = loopscope(capsys, *argv, "--agent", "my_app.py:agent")
-    assert code == 0, err
-    fork = Trace.load(tmp_path / "fork.jsonl")
+    fork = forked_at(capsys, tmp_path, at, "A1 ships on Friday.")
     assert tool_result_of(fork, "call_e").observation == "A1 ships on Friday."
     assert [s.messages[0]["content"] for s in fork.events if s.kind == "llm_start"] == [
         "Help.",

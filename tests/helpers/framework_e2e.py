@@ -149,6 +149,14 @@ def check_fork_reaches_the_next_model_call(capsys, project: Project, trace: Trac
     return fork
 
 
+def forked_at(capsys, folder: Path, at: int, observation: str, spec: str = "my_app.py:agent") -> Trace:
+    """`fork run.jsonl --at AT --observation TEXT --agent SPEC` in `folder`, succeeded: the fork's trace."""
+    argv = ["fork", "run.jsonl", "--at", str(at), "--observation", observation, "-o", "fork.jsonl"]
+    code, _, err = loopscope(capsys, *argv, "--agent", spec)
+    assert code == 0, err
+    return Trace.load(folder / "fork.jsonl")
+
+
 def check_debug_shows_replayed_locals(folder: Path, question: str, spec: str = "my_app.py:agent") -> None:
     """`loopscope debug run.jsonl --agent SPEC`'s store: every event's frames come from re-running the real agent
     on the recording (no problem, none missing), the model call's frames hold the (short: locals are shown
