@@ -32,6 +32,7 @@ from tests.helpers.framework_e2e import (
 from tracer import Trace
 from tracer.cli.live_framework import framework_live_run
 from tracer.cli.usage_error import UsageError
+from tracer.debug.step_into import LineStop
 from tracer.replay.cassette import Cassette
 from tracer.tui.views.event_summary import summary
 
@@ -195,6 +196,59 @@ def test_a_tool_that_asks_a_model_of_its_own_is_answered_offline_and_forked_past
     assert [e.observation for e in fork.events if e.kind == "tool_end"] == ["A1 ships on Friday."]
     assert fork.events[-1].kind == "chain_end"
     assert [e.text for e in fork.events if e.kind == "llm_end"][-1] == "Your order ships tomorrow."
+
+
+ASYNC_TOOL = HEAD.replace("def get_weather(city: str) -> str:", "async def get_weather(city: str) -> str:")
+
+
+@pytest.fixture
+def async_tool(tmp_path, monkeypatch):
+    """The graph with `get_weather` an `async def` tool, held by a ToolNode named `action`."""
+    assert ASYNC_TOOL != HEAD
+    source = textwrap.dedent(ASYNC_TOOL) + textwrap.dedent(NODES["a module global"]) + textwrap.dedent(TAIL)
+    project = start_project(tmp_path, monkeypatch, source, "LangGraph", [PARALLEL_CALLS, ANSWER])
+    yield project
+    project.server.stop()
+
+
+def test_a_graph_with_an_async_only_tool_is_run_by_ainvoke_and_names_the_tools_function(
+    capsys, monkeypatch, async_tool
+):
+    # Run by invoke, ToolNode said "StructuredTool does not support sync invocation" after the first reply; and a
+    # ToolNode not named "tools" left every tool event without its function (no Source, no `s`).
+    trace = async_tool.record(capsys, SPEC)
+    assert {e.tool_call_id: e.observation for e in trace.events if e.kind == "tool_end"} == OBSERVATIONS
+    starts = [e for e in trace.events if e.kind == "tool_start"]
+    assert {s.callee.function for s in starts} == {"get_weather"}
+    assert trace.events[-1].kind == "chain_end"
+    check_verify_is_offline(capsys, monkeypatch, SPEC)
+
+
+def test_s_at_an_async_tools_start_steps_through_its_lines_live(async_tool):
+    (async_tool.folder / "replies.json").write_text(
+        json.dumps(
+            [{"tool_calls": [{"id": "call_b", "name": "get_weather", "arguments": {"city": "Beijing"}}]}, ANSWER]
+        ),
+        "utf-8",
+    )
+    args = argparse.Namespace(
+        live=SPEC, model=None, replies="replies.json", input=QUESTION, inputs=None, record="live.jsonl"
+    )
+    run = framework_live_run(args)
+    assert run is not None
+    stops = []
+    try:
+        while (got := run.pull()) is not None:
+            if isinstance(got, LineStop):
+                stops.append((got.frame.function, dict(got.frame.locals)))
+            elif got[0].kind == "tool_start":
+                assert run.why_not_step_into(got[0]) is None
+                run.step_into(got[0])
+    finally:
+        run.close()
+    assert str(run.outcome) == "the run finished"
+    assert [f for f, _ in stops] == ["get_weather", "get_weather"]
+    assert stops[0][1] == {"city": "'Beijing'"} and stops[1][1]["forecast"] == "'sunny, 18°C'"
 
 
 MADE_PER_CALL = """

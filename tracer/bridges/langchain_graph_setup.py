@@ -45,15 +45,14 @@ def graph_on_stack(frame: FrameType | None) -> Any:
     return find_self(Pregel, frame)
 
 
-def tool_node(graph: Any) -> Any:
-    """The graph's "tools" node: a ToolNode (create_agent, create_react_agent)."""
-    node = getattr(graph, "nodes", {}).get("tools")
-    return getattr(node, "bound", None)
-
-
 def graph_tools(graph: Any) -> list[Any]:
-    """The tools of a LangGraph agent, as its ToolNode holds them."""
-    return list(getattr(tool_node(graph), "tools_by_name", {}).values())
+    """The tools of a LangGraph agent, as its tool nodes hold them: create_agent's node named "tools", or a
+    ToolNode of your own graph by any name (`action`), each tool once."""
+    found: dict[str, Any] = {}
+    for node in getattr(graph, "nodes", {}).values():
+        for name, tool in (getattr(getattr(node, "bound", None), "tools_by_name", None) or {}).items():
+            found.setdefault(name, tool)
+    return list(found.values())
 
 
 def graph_settings(graph: Any) -> dict[str, Any]:

@@ -228,11 +228,15 @@ def tool_results_given(graph: Any, results: dict[str, str]) -> Iterator[None]:
 
 
 def needs_async(graph: Any) -> bool:
-    """Whether a node of the graph is `async def` only: LangGraph runs such a graph by ainvoke alone."""
+    """Whether a node of the graph, or a tool of its tool nodes, is `async def` only: LangGraph runs such a
+    graph by ainvoke alone (invoke says "StructuredTool does not support sync invocation")."""
     for node in getattr(graph, "nodes", {}).values():
         bound = getattr(node, "bound", None)
         if getattr(bound, "afunc", None) is not None and getattr(bound, "func", None) is None:
             return True
+        for tool in (getattr(bound, "tools_by_name", None) or {}).values():
+            if getattr(tool, "coroutine", None) is not None and getattr(tool, "func", None) is None:
+                return True
     return False
 
 
