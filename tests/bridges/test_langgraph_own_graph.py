@@ -14,6 +14,7 @@ import textwrap
 
 import pytest
 
+from tests.debug.live_framework_agents import step_into_every_tool
 from tests.helpers.cli_run import loopscope
 from tests.helpers.fake_openai_server import ToolCalls
 from tests.helpers.framework_e2e import (
@@ -32,7 +33,6 @@ from tests.helpers.framework_e2e import (
 from tracer import Trace
 from tracer.cli.live_framework import framework_live_run
 from tracer.cli.usage_error import UsageError
-from tracer.debug.step_into import LineStop
 from tracer.replay.cassette import Cassette
 from tracer.tui.views.event_summary import summary
 
@@ -236,19 +236,10 @@ def test_s_at_an_async_tools_start_steps_through_its_lines_live(async_tool):
     )
     run = framework_live_run(args)
     assert run is not None
-    stops = []
-    try:
-        while (got := run.pull()) is not None:
-            if isinstance(got, LineStop):
-                stops.append((got.frame.function, dict(got.frame.locals)))
-            elif got[0].kind == "tool_start":
-                assert run.why_not_step_into(got[0]) is None
-                run.step_into(got[0])
-    finally:
-        run.close()
+    _, stops = step_into_every_tool(run)
     assert str(run.outcome) == "the run finished"
-    assert [f for f, _ in stops] == ["get_weather", "get_weather"]
-    assert stops[0][1] == {"city": "'Beijing'"} and stops[1][1]["forecast"] == "'sunny, 18°C'"
+    assert [f for f, _, _ in stops] == ["get_weather", "get_weather"]
+    assert stops[0][2] == {"city": "'Beijing'"} and stops[1][2]["forecast"] == "'sunny, 18°C'"
 
 
 MADE_PER_CALL = """

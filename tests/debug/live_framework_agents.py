@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tracer.cli.live_framework import framework_live_run
 from tracer.debug.framework_live import FrameworkLiveRun
+from tracer.debug.step_into import LineStop
 
 TOOLS = """
 FORECASTS = {"Beijing": "sunny", "Shanghai": "light rain"}
@@ -102,3 +103,22 @@ def cli_live_run(
     run = framework_live_run(args)
     assert run is not None
     return run, source
+
+
+def step_into_every_tool(run: FrameworkLiveRun) -> tuple[list[str], list[tuple[str, int, dict[str, str]]]]:
+    """Drive the live run to its end, pressing `s` at each tool_start (refused nowhere): the events' kinds, and
+    each line the stepped tools stopped at as (function, line, locals). The run is closed after."""
+    kinds: list[str] = []
+    stops: list[tuple[str, int, dict[str, str]]] = []
+    try:
+        while (got := run.pull()) is not None:
+            if isinstance(got, LineStop):
+                stops.append((got.frame.function, got.frame.line, dict(got.frame.locals)))
+                continue
+            kinds.append(got[0].kind)
+            if got[0].kind == "tool_start":
+                assert run.why_not_step_into(got[0]) is None
+                run.step_into(got[0])
+    finally:
+        run.close()
+    return kinds, stops

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.debug.live_framework_agents import cli_live_run, line_of
+from tests.debug.live_framework_agents import cli_live_run, line_of, step_into_every_tool
 from tracer.agents.framework_agent import load_framework_agent
 from tracer.agents.frameworks import RecordedReply, RecordedToolCall, answers_in_order
 from tracer.debug.framework_live import FrameworkLiveRun
@@ -150,18 +150,7 @@ def test_s_at_each_frameworks_tool_start_stops_at_every_line_of_the_users_tool_w
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     run, source = cli_live_run(tmp_path, framework, tool)
-    kinds, stops = [], []
-    try:
-        while (got := run.pull()) is not None:
-            if isinstance(got, LineStop):
-                stops.append((got.frame.function, got.frame.line, dict(got.frame.locals)))
-                continue
-            kinds.append(got[0].kind)
-            if got[0].kind == "tool_start":
-                assert run.why_not_step_into(got[0]) is None
-                run.step_into(got[0])
-    finally:
-        run.close()
+    kinds, stops = step_into_every_tool(run)
     assert str(run.outcome) == "the run finished"
     local = "forecast" if tool == "get_weather" else "zone"
     body = line_of(source, f"    {local} = ")
