@@ -36,3 +36,21 @@ def test_in_a_chinese_locale_the_missing_model_is_said_in_chinese(capsys, tmp_pa
     code, _, err = loopscope(capsys, "record", "my_app.py:agent", "--input", "hi", "-o", "run.jsonl")
     line = err.strip().splitlines()[-1]
     assert code == 1 and "这个智能体没有模型" in line and "--replies FILE" in line and "the agent" not in line, err
+
+
+def test_debug_live_says_the_missing_model_in_the_debuggers_language(tmp_path, monkeypatch):
+    from tracer.agents.framework_agent import load_framework_agent
+    from tracer.debug.framework_live import FrameworkLiveRun
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my_app.py").write_text(AGENT, encoding="utf-8")
+    agent = load_framework_agent("my_app.py:agent")
+    assert agent is not None
+    run = FrameworkLiveRun(agent, "hi", tmp_path / "live.jsonl")
+    try:
+        while run.pull() is not None:
+            pass
+    finally:
+        run.close()
+    said = run.outcome.text("zh")
+    assert "NoModel" in said and "这个智能体没有模型" in said and "the agent has no model" in run.outcome.text("en")

@@ -48,7 +48,7 @@ except ImportError as missing:  # the [pydantic-ai] extra
         name=missing.name,
     ) from None
 
-from ..i18n import Message
+from ..i18n import Message, Said
 from .async_run import run_to_end
 from .framework_events import FrameworkRun, final_output, running_tool_call
 from .named_agents import named_by
@@ -287,12 +287,8 @@ class ToolCalls(AbstractCapability[Any]):
         return result
 
 
-class NoModel(ValueError):
-    """The agent has no model of its own to record it with; `said` puts it in the reader's language."""
-
-    def __init__(self, said: Message) -> None:
-        super().__init__(str(said))
-        self.said = said
+class NoModel(Said, ValueError):
+    """The agent has no model of its own to record it with."""
 
 
 class PydanticAIAdapter:

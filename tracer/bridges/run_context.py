@@ -7,16 +7,11 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..i18n import Message
+from ..i18n import Message, Said
 
 
-class ContextNeeded(TypeError):
-    """The agent declares a context (or deps) type that cannot be made with no arguments; `said` puts it in the
-    reader's language (str() is the English)."""
-
-    def __init__(self, said: Message) -> None:
-        super().__init__(str(said))
-        self.said = said
+class ContextNeeded(Said, TypeError):
+    """The agent declares a context (or deps) type that cannot be made with no arguments."""
 
 
 def made_bare(declared: type, what: str, agent: str | None) -> Any:

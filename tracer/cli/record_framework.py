@@ -13,7 +13,7 @@ from executor import ModelReply
 from ..agents.framework_agent import FrameworkAgent, load_framework_agent
 from ..agents.frameworks import RecordedReply, RecordedToolCall, answers_in_order, state_argument
 from ..agents.scenario_registry import UnknownAgent
-from ..i18n import Message
+from ..i18n import said_of
 from ..trace.literal_text import scrub
 from ..trace.transitions import Trace
 from .language import command_words, usage_error
@@ -63,8 +63,7 @@ def record_framework_agent(agent: FrameworkAgent, args: argparse.Namespace) -> i
         answer = None if replies is None else answers_in_order([as_recorded(r) for r in replies])
         agent.adapter.record(agent.agent, question or "", output, answer, meta, **state, **limits)
     except Exception as failure:  # the user's agent failed; the trace has recorded how
-        ours = getattr(failure, "said", None)  # an adapter's own refusal, put in the command's language
-        error = ours if isinstance(ours, Message) else failure
+        error = said_of(failure)  # an adapter's own refusal is put in the command's language
         said = command_words("cli.framework.raised", args, error_type=type(failure).__name__, error=error)
         print(scrub(said + ("" if state else state_hint(agent.agent, args))), file=sys.stderr)
         if not output.exists():

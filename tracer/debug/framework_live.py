@@ -20,7 +20,7 @@ from executor.events import CalleeRef, ChainStartEvent, Event, EventBase
 
 from ..agents.framework_agent import FrameworkAgent
 from ..agents.frameworks import Answerer, answers_in_order, recorded_limits, recorded_replies, state_of
-from ..i18n import Message, verbatim
+from ..i18n import Message, said_of, verbatim
 from ..trace.run_inputs import question_of
 from ..trace.transitions import Trace
 from .framework_frames import event_frames, is_ours
@@ -145,8 +145,7 @@ class FrameworkLiveRun:
         except _Stopped:
             outcome = Message("debugger.run_stopped")
         except Exception as error:  # the agent failed; its chain_error was handed out already
-            ours = getattr(error, "said", None)  # an adapter's own refusal says itself in the debugger's language
-            said = ours if isinstance(ours, Message) else str(error)
+            said = said_of(error)  # an adapter's own refusal says itself in the debugger's language
             outcome = Message("debugger.run_raised_a", {"error_type": type(error).__name__, "error": said})
         self._adoption.stop()
         tracer, self._tracer = self._tracer, None

@@ -85,3 +85,17 @@ def verbatim(text: str) -> Message:
     """Text that is not the program's own words (a path, a model's reply, an error from elsewhere), said as
     it is in every language."""
     return Message("common.text", {"text": text})
+
+
+class Said(Exception):
+    """An error of loopscope's own whose text is a catalogue message: str() is the English, `said` the message to
+    put in the reader's language."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(str(said))
+        self.said = said
+
+
+def said_of(error: BaseException) -> Message | str:
+    """What an error says to a person: its catalogue message when it is one of ours (Said), else its own text."""
+    return error.said if isinstance(error, Said) else str(error)
