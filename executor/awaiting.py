@@ -120,30 +120,50 @@ def _background_loop() -> asyncio.AbstractEventLoop:
 
 def run_to_completion(awaitable: Awaitable[Any]) -> Any:
     """Await `awaitable` from synchronous code, whether or not this thread already runs an event loop."""
-
-    settled = threading.Event()
-
-    async def wait() -> Any:
-        task = asyncio.current_task()
-        if task is not None:  # set once the task is done, not merely unwinding
-            task.add_done_callback(lambda _task: settled.set())
-        return await awaitable
-
     loop = _background_loop()
     if _running_loop() is loop:  # a sync run nested inside a coroutine on our own loop: no deadlock
         done: Future[Any] = Future()
-        threading.Thread(target=lambda: _settle(done, wait), daemon=True).start()
+        threading.Thread(target=lambda: _settle(done, lambda: _awaiting(awaitable)), daemon=True).start()
         return done.result()
-    future = asyncio.run_coroutine_threadsafe(wait(), loop)
+    coroutine = _awaiting(awaitable)
+    future: Future[Any] | None = None
     try:
+        future = asyncio.run_coroutine_threadsafe(coroutine, loop)
         return future.result()
     except BaseException:
-        future.cancel()
-        # Let the loop thread finish the cancel before a Ctrl-C unwinds: an interpreter exiting
-        # with the task still pending prints "Task was destroyed but it is pending!" after the
-        # traceback. Bounded, for a coroutine that swallows its cancellation or never started.
-        settled.wait(timeout=1.0)
+        # A Ctrl-C can land anywhere here, even before `future` is assigned while the task already
+        # runs on the loop thread: so the task is found and cancelled from that thread.
+        if future is None or not future.done():
+            _cancel_and_wait(loop, coroutine, awaitable)
         raise
+
+
+async def _awaiting(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable  # a coroutine, which run_coroutine_threadsafe needs, for any awaitable
+
+
+def _cancel_and_wait(loop: asyncio.AbstractEventLoop, coroutine: Any, awaitable: Awaitable[Any]) -> None:
+    """Cancel the task running `coroutine` and wait until it is done, so an interpreter exiting on
+    Ctrl-C does not print "Task was destroyed but it is pending!" after the traceback. Bounded,
+    for a coroutine that swallows its cancellation or a loop thread that is blocked."""
+    settled = threading.Event()
+
+    def finish(_task: object = None) -> None:
+        for unstarted in (coroutine, awaitable):  # cancelled before its first step: never awaited
+            if inspect.iscoroutine(unstarted) and inspect.getcoroutinestate(unstarted) == inspect.CORO_CREATED:
+                unstarted.close()
+        settled.set()
+
+    def cancel() -> None:  # on the loop thread, after the call that creates the task, if it was made
+        task = next((task for task in asyncio.all_tasks(loop) if task.get_coro() is coroutine), None)
+        if task is None:
+            finish()
+        else:
+            task.cancel()
+            task.add_done_callback(finish)
+
+    loop.call_soon_threadsafe(cancel)
+    settled.wait(timeout=1.0)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
