@@ -11,13 +11,20 @@ class TakesTurns:
     takes_max_turns = True
 
 
+class TakesRequests:  # pydantic-ai: its UsageLimits(request_limit=N), kept under its own name
+    takes_max_turns = True
+    limit_setting = "request_limit"
+
+
 class TakesNone:
     pass
 
 
 def test_the_recorded_limit_goes_to_an_adapter_that_takes_one():
     assert recorded_limits(TakesTurns(), {"max_turns": 3}) == {"max_turns": 3}
-    assert recorded_limits(TakesNone(), {"max_turns": 3}) == {}  # LangGraph, pydantic-ai: not theirs
+    assert recorded_limits(TakesNone(), {"max_turns": 3}) == {}  # LangGraph: not its own
+    assert recorded_limits(TakesRequests(), {"request_limit": 4}) == {"max_turns": 4}
+    assert recorded_limits(TakesRequests(), {"max_turns": 4}) == {}  # another framework's name is not read
 
 
 @pytest.mark.parametrize(
@@ -27,3 +34,5 @@ def test_the_recorded_limit_goes_to_an_adapter_that_takes_one():
 )  # fmt: skip
 def test_a_limit_a_trace_holds_that_is_not_a_whole_number_of_turns_is_left_out(settings):
     assert recorded_limits(TakesTurns(), settings) == {}
+    renamed = {"request_limit": settings["max_turns"]} if isinstance(settings, dict) and settings else settings
+    assert recorded_limits(TakesRequests(), renamed) == {}

@@ -96,12 +96,14 @@ class FrameworkAdapter(Protocol):
 
 
 def recorded_limits(adapter: Any, settings: Any) -> dict[str, Any]:
-    """The recorded run's own turn limit, as the adapter's `record` takes it again (the Agents SDK's
-    max_turns): a re-run may go as far as the recording could, not only to the framework's default."""
-    turns = settings.get("max_turns") if isinstance(settings, dict) else None
-    if getattr(adapter, "takes_max_turns", False) and type(turns) is int and turns > 0:
-        return {"max_turns": turns}
-    return {}
+    """The recorded run's own turn limit, as the adapter's `record` takes it again (`max_turns`: the Agents
+    SDK's Runner.run(max_turns=N), pydantic-ai's UsageLimits(request_limit=N)), read from chain_start's settings
+    under the adapter's `limit_setting`: a re-run may go as far as the recording could, not only to the
+    framework's default."""
+    if not getattr(adapter, "takes_max_turns", False) or not isinstance(settings, dict):
+        return {}
+    turns = settings.get(getattr(adapter, "limit_setting", "max_turns"))
+    return {"max_turns": turns} if type(turns) is int and turns > 0 else {}
 
 
 def state_of(adapter: Any, inputs: Any) -> dict[str, Any] | None:

@@ -245,6 +245,7 @@ class OpenAIAgentsAdapter:
     extra = "openai-agents"
     max_turns = 10  # the SDK's own default
     takes_max_turns = True  # record(max_turns=N): what the app passes to Runner.run
+    limit_setting = "max_turns"  # where chain_start keeps it
 
     def record(
         self,

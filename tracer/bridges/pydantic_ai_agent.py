@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from executor.callee import callee_of
-from executor.events import EventBase, OutputRetryEvent, ToolEndEvent, ToolErrorEvent, ToolStartEvent
+from executor.events import (
+    EventBase,
+    LimitReachedEvent,
+    OutputRetryEvent,
+    ToolEndEvent,
+    ToolErrorEvent,
+    ToolStartEvent,
+)
 from executor.models.messages import render_messages
 
 from ..agents.frameworks import Answerer
@@ -25,7 +32,7 @@ from ..agents.frameworks import Answerer
 try:
     from pydantic_ai import Agent, ToolReturn
     from pydantic_ai.capabilities import AbstractCapability
-    from pydantic_ai.exceptions import ToolRetryError
+    from pydantic_ai.exceptions import ToolRetryError, UsageLimitExceeded
     from pydantic_ai.messages import (
         FunctionToolCallEvent,
         FunctionToolResultEvent,
@@ -41,6 +48,7 @@ try:
     from pydantic_ai.models.function import AgentInfo, FunctionModel
     from pydantic_ai.models.wrapper import WrapperModel
     from pydantic_ai.toolsets import FunctionToolset
+    from pydantic_ai.usage import UsageLimits
 except ImportError as missing:  # the [pydantic-ai] extra
     raise ImportError(
         f"a pydantic-ai agent needs the pydantic-ai extra ({missing.name} is not installed): "
@@ -291,11 +299,27 @@ class NoModel(Said, ValueError):
     """The agent has no model of its own to record it with."""
 
 
+def _narrate_limit(run: FrameworkRun, error: BaseException, request_limit: int | None) -> None:
+    """The request limit that ended the run, as its own event before chain_error (pydantic-ai's other
+    usage limits are not set by loopscope: one a delegate's own run hit is told by chain_error alone)."""
+    if isinstance(error, UsageLimitExceeded) and f"request_limit of {request_limit}" in str(error):
+        run.emit(
+            LimitReachedEvent,
+            "run",
+            reason="max_iterations",
+            iterations=run.iteration,
+            elapsed=run.elapsed(),
+            early_stopping_method=f"raise UsageLimitExceeded (request_limit={request_limit})",
+        )
+
+
 class PydanticAIAdapter:
     """The framework adapter for pydantic-ai's `Agent` (function tools, typed output with validation retries)."""
 
     name = "pydantic-ai"
     extra = "pydantic-ai"
+    takes_max_turns = True  # record(max_turns=N): the app's UsageLimits(request_limit=N), one model request a turn
+    limit_setting = "request_limit"  # where chain_start keeps it, under pydantic-ai's own name
 
     def record(
         self,
@@ -307,6 +331,7 @@ class PydanticAIAdapter:
         observations: dict[str, str] | None = None,
         listener: Callable[[EventBase], None] | None = None,
         clock: Callable[[], float] | None = None,
+        max_turns: int | None = None,
     ) -> None:
         if agent.model is None and answer is None:  # said before the trace file, not as infer_model's TypeError
             raise NoModel(Message("cli.framework.no_model"))
@@ -327,7 +352,10 @@ class PydanticAIAdapter:
         described = [{"name": n, "description": (f.__doc__ or "").strip()} for n, f in tools.items()]
         name = _model_name(agent.model)
         settings = {"framework": self.name, "agent": agent.name, "model": name}
-        run.start(question, described, settings | ({"deps": f"{declared.__name__}()"} if bare else {}))
+        settings |= {"deps": f"{declared.__name__}()"} if bare else {}
+        # Only a limit that was given is kept: a trace of the default reads as before, and re-runs with it.
+        limits = UsageLimits(request_limit=max_turns) if max_turns else UsageLimits()
+        run.start(question, described, settings | ({self.limit_setting: max_turns} if max_turns else {}))
         loop = _Loop(run, tools)
         try:
             with ExitStack() as overrides:
@@ -335,8 +363,9 @@ class PydanticAIAdapter:
                     named = name if each is agent else _model_name(each.model)
                     model = LoopscopeModel(own_model(each, answer), run, named, answer, loop.rounds)
                     overrides.enter_context(each.override(model=model))
-                result = run_to_end(self._drive(agent, question, deps, loop, ToolCalls(loop, observations)))
+                result = run_to_end(self._drive(agent, question, deps, limits, loop, ToolCalls(loop, observations)))
         except Exception as error:  # recorded, then raised: the caller says it in one line
+            _narrate_limit(run, error, limits.request_limit)
             run.fail(error)
             run.close()
             raise
@@ -344,8 +373,10 @@ class PydanticAIAdapter:
         run.end({"messages": messages, "output": final_output(result.output)})
         run.close()
 
-    async def _drive(self, agent: Any, question: str, deps: Any, loop: _Loop, tools: ToolCalls) -> Any:
-        async with agent.iter(question, deps=deps, capabilities=[tools]) as agent_run:
+    async def _drive(
+        self, agent: Any, question: str, deps: Any, limits: UsageLimits, loop: _Loop, tools: ToolCalls
+    ) -> Any:
+        async with agent.iter(question, deps=deps, usage_limits=limits, capabilities=[tools]) as agent_run:
             async for node in agent_run:
                 if Agent.is_model_request_node(node):
                     loop.request(node.request)

@@ -120,7 +120,7 @@ def _live_run(args: argparse.Namespace) -> LiveRun | FrameworkLiveRun:
     framework = framework_live_run(args)
     if framework is not None:
         return framework
-    given_limits(args, None)  # --max-turns names an Agents SDK agent's limit: not loopscope's own agents'
+    given_limits(args, None)  # --max-turns names a framework agent's limit: not loopscope's own agents'
 
     from ..debug.live_run import LiveRun
     from ..replay.verify import recorded_inputs  # late: see narrate_trace

@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         agent = framework_agent_named(args.scenario, offline=bool(getattr(args, "replies", None)))
         if agent is not None:
             return record_framework_agent(agent, args)
-    given_limits(args, None)  # --max-turns names an Agents SDK agent's limit: not loopscope's own agents'
+    given_limits(args, None)  # --max-turns names a framework agent's limit: not loopscope's own agents'
     scenario = scenario_named(args.scenario, args)
     if is_agent_spec(args.scenario) and not wants_live(args) and not scenario.replies:
         raise usage_error("cli.record.error.no_replies", args, agent=args.scenario)

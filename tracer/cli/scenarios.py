@@ -60,13 +60,14 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_max_turns_argument(parser: argparse.ArgumentParser) -> None:
-    """--max-turns: an Agents SDK agent's turn limit, as the user's app passes it to Runner.run."""
+    """--max-turns: a framework agent's own turn limit, as the user's app sets it."""
     parser.add_argument(
         "--max-turns",
         type=_turns,
         metavar="N",
-        help="an OpenAI Agents SDK agent's Runner.run(max_turns=N), as your app runs it (default: the SDK's 10; "
-        "verify and fork re-run with the recorded one)",
+        help="your agent's turn limit as your app sets it: an OpenAI Agents SDK agent's Runner.run(max_turns=N) "
+        "(default 10), a pydantic-ai agent's UsageLimits(request_limit=N) (default 50); verify and fork re-run "
+        "with the recorded one",
     )
 
 

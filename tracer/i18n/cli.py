@@ -123,8 +123,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "loopscope：智能体抛出了 {error_type}：{error}",
     ),
     "cli.framework.no_max_turns": (
-        "a turn limit of {turns} is the OpenAI Agents SDK's Runner.run(max_turns=N), and this agent is not one",
-        "{turns} 轮的上限对应 OpenAI Agents SDK 的 Runner.run(max_turns=N)，而这个智能体不是 Agents SDK 的",
+        "a turn limit of {turns} is an OpenAI Agents SDK agent's Runner.run(max_turns=N) or a pydantic-ai agent's "
+        "UsageLimits(request_limit=N), and this agent is neither",
+        "{turns} 轮的上限对应 OpenAI Agents SDK 的 Runner.run(max_turns=N) 或 pydantic-ai 的 "
+        "UsageLimits(request_limit=N)，而这个智能体两者都不是",
     ),
     "cli.framework.no_model": (
         "the agent has no model (Agent(...) without one, given at each run by the app): loopscope runs it with its "
