@@ -19,6 +19,7 @@ from tests.helpers.framework_e2e import (
     check_debug_shows_replayed_locals,
     check_fork_reaches_the_next_model_call,
     check_parallel_run_recorded,
+    check_variables_show_the_messages,
     check_verify_is_offline,
     check_verify_names_the_changed_tool,
     narrated,
@@ -74,6 +75,7 @@ def project(tmp_path, monkeypatch):
 def test_record_keeps_both_model_calls_the_parallel_tool_calls_and_the_answer(capsys, project):
     trace = project.record(capsys)
     check_parallel_run_recorded(project, trace, "openai-agents")
+    check_variables_show_the_messages(project, trace)
     assert "no span was sent to OpenAI" in trace.header.vendor_tracing
 
 

@@ -109,6 +109,19 @@ def check_parallel_run_recorded(project: Project, trace: Trace, source: str) -> 
     assert KEY not in (project.folder / "run.jsonl").read_text(encoding="utf-8")
 
 
+def check_variables_show_the_messages(project: Project, trace: Trace, lang: str = "en") -> None:
+    """The Variables pane of a framework's run holds its messages, rebuilt from the trace (the question, the
+    reply asking for both tools, both results), never AgentExecutor's _call variables it does not have."""
+    from tracer.tui.launch import build_session  # late: the TUI is not every helper user's
+    from tracer.tui.views.variables_view import variables_text
+
+    session = build_session(project.folder / "run.jsonl")
+    session.goto(tool_result_of(trace, "call_s").seq)  # both results are in, the second model call is next
+    shown = variables_text(session, lang).plain
+    assert project.framework in shown and "[4 messages]" in shown and "tool call_s" in shown, shown
+    assert "name_to_tool_map" not in shown and "AgentStep" not in shown and "_call" not in shown
+
+
 def check_verify_is_offline(capsys, monkeypatch, spec: str = "my_app.py:agent") -> None:
     """verify --agent re-runs the real agent, says OK, and opens no socket."""
     opened: list[object] = []

@@ -130,6 +130,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The graph state at this event, rebuilt from the recorded events",
         "这个事件处的图状态（graph state），由录下的事件重建",
     ),
+    "panes.framework_state": (
+        "The messages of the {framework} run at this event, rebuilt from the recorded events",
+        "这个事件处 {framework} 运行中的消息，由录下的事件重建",
+    ),
     # The Prompt pane at a context budget's cut.
     "panes.budget.trimmed": ("history trimmed ({reason})", "历史被裁剪（{reason}）"),
     "panes.budget.summarized": ("history summarized", "历史被摘要"),

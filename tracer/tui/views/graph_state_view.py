@@ -1,4 +1,4 @@
-"""The variables pane of a traced LangGraph agent (create_agent): the graph state's messages at this event, rebuilt from the trace."""
+"""The variables pane of a framework's agent (a LangGraph graph, an Agents SDK or pydantic-ai agent): its messages at this event, rebuilt from the trace."""
 
 from __future__ import annotations
 
@@ -21,25 +21,35 @@ NODE_RUNNER_FILE = "langgraph/pregel/_retry.py"  # the frame a traced LangGraph 
 
 
 def graph_run(session: DebugSession, index: TraceIndex) -> ChainStartEvent | None:
-    """The run's chain_start when the trace is a LangGraph agent's (its settings name the graph)."""
+    """The run's chain_start when the trace is a framework's agent, which has no _call: a LangGraph graph's
+    (its settings name the graph), or an adapter's (its settings name the framework)."""
     start = index.last_before("chain_start", session.position)
     chain_start = event_as(session, start, ChainStartEvent) if start is not None else None
-    return chain_start if chain_start is not None and "graph" in chain_start.settings else None
+    if chain_start is None or not ({"graph", "framework"} & set(chain_start.settings)):
+        return None
+    return chain_start
 
 
 def graph_state(session: DebugSession, index: TraceIndex, chain_start: ChainStartEvent, lang: str) -> VariableTable:
-    """state["messages"] as the graph had it at this event, the node running, and the calls still out."""
+    """The messages as the agent had them at this event (a graph's state["messages"]), the node running,
+    and the calls still out."""
     event = session.event()
-    table = VariableTable(Text(say("panes.graph_state", lang), style="dim"))
+    framework = chain_start.settings.get("framework") if "graph" not in chain_start.settings else None
+    if framework is None:
+        header, name = say("panes.graph_state", lang), 'state["messages"]'
+    else:
+        header, name = say("panes.framework_state", lang, framework=literal(str(framework)).plain), "messages"
+    table = VariableTable(Text(header, style="dim"))
     table.add("iteration", literal(str(getattr(event, "iteration", 0))))
     node = _node(event)
     if node:
         table.add("node", literal(node))
-    middleware = [str(m.get("name", "?")) for m in chain_start.settings.get("middleware", []) if isinstance(m, dict)]
+    listed = chain_start.settings.get("middleware")  # a trace's own value: a list only when it is one
+    middleware = [str(m.get("name", "?")) for m in listed if isinstance(m, dict)] if isinstance(listed, list) else []
     if middleware:
         table.add("middleware", literal(", ".join(middleware)))
     messages, pending = state_messages(session, index, chain_start)
-    table.add('state["messages"]', literal(f"[{len(messages)} message{'s' * (len(messages) != 1)}]"))
+    table.add(name, literal(f"[{len(messages)} message{'s' * (len(messages) != 1)}]"))
     if len(messages) > SHOWN_MESSAGES:
         table.add("", Text(say("panes.earlier", lang, count=len(messages) - SHOWN_MESSAGES), style="dim"))
     for number in range(max(0, len(messages) - SHOWN_MESSAGES), len(messages)):
