@@ -15,7 +15,6 @@ from tests.helpers.fake_openai_server import ToolCalls
 from tests.helpers.framework_e2e import (
     ANSWER,
     PARALLEL_CALLS,
-    QUESTION,
     check_debug_shows_replayed_locals,
     check_fork_reaches_the_next_model_call,
     check_parallel_run_recorded,
@@ -23,6 +22,7 @@ from tests.helpers.framework_e2e import (
     check_verify_is_offline,
     check_verify_names_the_changed_tool,
     narrated,
+    recorded_at_one_turn,
     start_project,
 )
 from tracer import Trace
@@ -129,18 +129,9 @@ def test_a_tripped_input_guardrail_is_its_own_event_before_the_run_ends(capsys, 
 def test_max_turns_as_the_app_gives_it_is_a_limit_reached_event_and_verify_re_runs_with_it(
     capsys, tmp_path, monkeypatch
 ):
-    project = start_project(tmp_path, monkeypatch, AGENT, FRAMEWORK, [PARALLEL_CALLS, ANSWER])
-    argv = ["record", "my_app.py:agent", "--input", QUESTION, "--max-turns", "1", "-o", "run.jsonl"]
-    try:
-        code, _, err = loopscope(capsys, *argv)  # one model call allowed; the agent wants a second
-    finally:
-        project.server.stop()
-    assert code == 0 and "MaxTurnsExceeded" in err
-    trace = Trace.load(tmp_path / "run.jsonl")
+    trace = recorded_at_one_turn(capsys, tmp_path, monkeypatch, AGENT, FRAMEWORK, "MaxTurnsExceeded")
     assert trace.events[0].settings["max_turns"] == 1
-    limit = next(e for e in trace.events if e.kind == "limit_reached")
-    assert limit.reason == "max_iterations" and "max_turns=1" in limit.early_stopping_method
-    assert [e.kind for e in trace.events][-2:] == ["limit_reached", "chain_error"]
+    assert "(max_turns=1)" in trace.events[-2].early_stopping_method
     # The re-run stops where the recording did: with the SDK's 10 it went on to a second model call and DIVERGED.
     check_verify_is_offline(capsys, monkeypatch)
 

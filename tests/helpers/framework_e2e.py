@@ -109,6 +109,23 @@ def check_parallel_run_recorded(project: Project, trace: Trace, source: str) -> 
     assert KEY not in (project.folder / "run.jsonl").read_text(encoding="utf-8")
 
 
+def recorded_at_one_turn(capsys, tmp_path: Path, monkeypatch, module: str, framework: str, raised: str) -> Trace:
+    """`record my_app.py:agent --max-turns 1` of an agent that wants a second model call: one request went over
+    HTTP, the run raised `raised`, and its trace ends in limit_reached (saying `raised`) and chain_error."""
+    project = start_project(tmp_path, monkeypatch, module, framework, [PARALLEL_CALLS, ANSWER])
+    argv = ["record", "my_app.py:agent", "--input", QUESTION, "--max-turns", "1", "-o", "run.jsonl"]
+    try:
+        code, _, err = loopscope(capsys, *argv)
+    finally:
+        project.server.stop()
+    assert code == 0 and raised in err and len(project.server.received) == 1
+    trace = Trace.load(tmp_path / "run.jsonl")
+    limit = next(e for e in trace.events if e.kind == "limit_reached")
+    assert limit.reason == "max_iterations" and limit.early_stopping_method.startswith(f"raise {raised} (")
+    assert [e.kind for e in trace.events][-2:] == ["limit_reached", "chain_error"]
+    return trace
+
+
 def check_variables_show_the_messages(project: Project, trace: Trace, lang: str = "en") -> None:
     """The Variables pane of a framework's run holds its messages, rebuilt from the trace (the question, the
     reply asking for both tools, both results), never AgentExecutor's _call variables it does not have."""

@@ -17,6 +17,7 @@ from executor.events import (
     ChainErrorEvent,
     ChainStartEvent,
     EventBase,
+    LimitReachedEvent,
     LLMEndEvent,
     LLMStartEvent,
     SourceRef,
@@ -129,6 +130,18 @@ class FrameworkRun:
 
     def end(self, outputs: dict[str, Any]) -> None:
         self.emit(ChainEndEvent, self._root, outputs=outputs)
+
+    def limit_reached(self, raised: str) -> None:
+        """The framework's own turn limit ended the run (`raised`: what it raised, with the limit), told as the
+        event AgentExecutor's max_iterations makes, before chain_error."""
+        self.emit(
+            LimitReachedEvent,
+            "run",
+            reason="max_iterations",
+            iterations=self.iteration,
+            elapsed=self.elapsed(),
+            early_stopping_method=raised,
+        )
 
     def fail(self, error: BaseException) -> None:
         self.emit(ChainErrorEvent, self._root, error_type=type(error).__name__, message=str(error))

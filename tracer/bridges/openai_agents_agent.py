@@ -20,7 +20,6 @@ from executor.events import (
     EventBase,
     GuardrailEvent,
     HandoffEvent,
-    LimitReachedEvent,
     ToolCallRecord,
 )
 from executor.models.messages import render_messages
@@ -228,14 +227,7 @@ def _narrate_failure(run: FrameworkRun, error: BaseException, max_turns: int) ->
             info=info,
         )
     elif isinstance(error, MaxTurnsExceeded):
-        run.emit(
-            LimitReachedEvent,
-            "run",
-            reason="max_iterations",
-            iterations=run.iteration,
-            elapsed=run.elapsed(),
-            early_stopping_method=f"raise MaxTurnsExceeded (max_turns={max_turns})",
-        )
+        run.limit_reached(f"raise MaxTurnsExceeded (max_turns={max_turns})")
 
 
 class OpenAIAgentsAdapter:

@@ -19,7 +19,6 @@ from typing import Any
 from executor.callee import callee_of
 from executor.events import (
     EventBase,
-    LimitReachedEvent,
     OutputRetryEvent,
     ToolEndEvent,
     ToolErrorEvent,
@@ -303,14 +302,7 @@ def _narrate_limit(run: FrameworkRun, error: BaseException, request_limit: int |
     """The request limit that ended the run, as its own event before chain_error (pydantic-ai's other
     usage limits are not set by loopscope: one a delegate's own run hit is told by chain_error alone)."""
     if isinstance(error, UsageLimitExceeded) and f"request_limit of {request_limit}" in str(error):
-        run.emit(
-            LimitReachedEvent,
-            "run",
-            reason="max_iterations",
-            iterations=run.iteration,
-            elapsed=run.elapsed(),
-            early_stopping_method=f"raise UsageLimitExceeded (request_limit={request_limit})",
-        )
+        run.limit_reached(f"raise UsageLimitExceeded (request_limit={request_limit})")
 
 
 class PydanticAIAdapter:
