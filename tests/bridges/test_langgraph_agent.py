@@ -18,6 +18,7 @@ from tests.helpers.framework_e2e import (
     check_fork_reaches_the_next_model_call,
     check_verify_is_offline,
     check_verify_names_the_changed_tool,
+    recorded_at_one_turn,
     start_project,
     tool_messages,
     tool_result_of,
@@ -29,6 +30,7 @@ AGENT = textwrap.dedent(
     import os
 
     from langchain.agents import create_agent
+    from langchain_core.messages import AIMessage
     from langchain.agents.middleware import ToolRetryMiddleware
     from langchain_openai import ChatOpenAI
 
@@ -181,3 +183,37 @@ def test_a_module_that_builds_its_client_at_import_needs_no_key_offline(capsys, 
     code, out, err = loopscope(capsys, "verify", "k.jsonl", "--agent", "keyless.py:agent")
     assert code == 0, out + err
     assert "OPENAI_API_KEY" not in os.environ  # the placeholder was for the import only
+
+
+def test_a_recursion_limit_as_the_app_gives_it_is_a_limit_reached_event_and_verify_re_runs_with_it(
+    capsys, tmp_path, monkeypatch
+):
+    trace = recorded_at_one_turn(capsys, tmp_path, monkeypatch, AGENT, FRAMEWORK, "GraphRecursionError")
+    assert trace.events[0].settings["recursion_limit"] == 1
+    assert "(recursion_limit=1)" in trace.events[-2].early_stopping_method
+    assert not [e for e in trace.events if e.kind == "tool_start"]  # the tools node was the step too many
+    # The re-run stops where the recording did: with LangGraph's default it ran the tools and DIVERGED.
+    check_verify_is_offline(capsys, monkeypatch)
+
+
+def test_the_apps_own_recursion_limit_is_kept_by_the_handler_and_the_default_is_not(tmp_path):
+    from langchain.agents import create_agent
+    from langchain_core.messages import AIMessage
+
+    from tracer import LoopscopeCallbackHandler
+    from tutorials.langchain_chat import ScriptedChatModel, tool_call_reply
+
+    def get_weather(city: str) -> str:
+        """Today's weather for one city."""
+        return "sunny"
+
+    asked = {"messages": [{"role": "user", "content": "Weather?"}]}
+    for name, config in (("given", {"recursion_limit": 7}), ("default", {})):
+        model = ScriptedChatModel(
+            replies=[tool_call_reply(("c1", "get_weather", {"city": "Beijing"})), AIMessage("Sunny.")]
+        )
+        graph = create_agent(model, tools=[get_weather])
+        with LoopscopeCallbackHandler(tmp_path / f"{name}.jsonl") as handler:
+            graph.invoke(asked, config | {"callbacks": [handler]})
+        settings = Trace.load(tmp_path / f"{name}.jsonl").events[0].settings
+        assert settings.get("recursion_limit") == (7 if name == "given" else None), name

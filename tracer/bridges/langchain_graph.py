@@ -42,9 +42,25 @@ class GraphLoop:
         self.edge_runs: set[UUID] = set()  # runs of a routing function after the model node: their answer
         self.deciding_node: str | None = None  # the node that asked the model this round
         self.limit_hit = False
+        self.recursion_limit: int | None = None  # the config's, given or LangGraph's default
 
     def begin(self, stack: tuple[SourceRef, ...]) -> None:
         self.root_stack, self.root_thread = stack, threading.get_ident()
+
+    def failed(self, run_id: UUID, error: BaseException) -> None:
+        """The run is ending in `error`: LangGraph's step limit is told as the loop's limit, before chain_error."""
+        if type(error).__name__ == "GraphRecursionError":  # by name: langgraph is loaded late, if at all
+            self.recorder.emit(
+                LimitReachedEvent,
+                "on_chain_error",
+                run_id,
+                None,
+                self.root_stack,
+                reason="max_iterations",
+                iterations=self.recorder.iteration,
+                elapsed=self.recorder.elapsed(),
+                early_stopping_method=f"raise GraphRecursionError (recursion_limit={self.recursion_limit})",
+            )
 
     # -- nodes --------------------------------------------------------------------------------
     def chain_started(self, run_id: UUID, parent: UUID | None, name: str | None) -> None:

@@ -45,6 +45,21 @@ def graph_on_stack(frame: FrameType | None) -> Any:
     return find_self(Pregel, frame)
 
 
+def recursion_limit_on_stack(frame: FrameType | None) -> tuple[int | None, bool]:
+    """The recursion limit the graph being invoked runs with (its config's `recursion_limit`, LangGraph's step
+    limit), and whether this run's caller gave it: not LangGraph's default (marked by a subclass of int), nor
+    the graph's own (create_agent's 9999), which a re-run of the same graph has anyway."""
+    graph = graph_on_stack(frame)
+    while frame is not None and (graph is None or frame.f_locals.get("self") is not graph):
+        frame = frame.f_back
+    config = frame.f_locals.get("config") if frame is not None else None
+    limit = config.get("recursion_limit") if isinstance(config, dict) else None
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        return None, False
+    own = getattr(graph, "config", None)
+    return int(limit), type(limit) is int and limit != (own.get("recursion_limit") if isinstance(own, dict) else None)
+
+
 def graph_tools(graph: Any) -> list[Any]:
     """The tools of a LangGraph agent, as its tool nodes hold them: create_agent's node named "tools", or a
     ToolNode of your own graph by any name (`action`), each tool once."""
@@ -55,9 +70,12 @@ def graph_tools(graph: Any) -> list[Any]:
     return list(found.values())
 
 
-def graph_settings(graph: Any) -> dict[str, Any]:
-    """What chain_start records of a graph agent: its kind, its model, and the middleware it runs."""
+def graph_settings(graph: Any, recursion_limit: int | None = None) -> dict[str, Any]:
+    """What chain_start records of a graph agent: its kind, its model, the middleware it runs, and the
+    recursion limit its caller gave (a re-run takes it again; LangGraph's default is not written)."""
     settings: dict[str, Any] = {"graph": type(graph).__name__ if graph is not None else "unknown"}
+    if recursion_limit is not None:
+        settings["recursion_limit"] = recursion_limit
     model = _closure_value(_node_function(graph, "model") or _node_function(graph, "agent"), "model")
     if model is not None and not isinstance(model, str):
         settings["model"] = language_model_name(model)

@@ -35,7 +35,14 @@ from ..trace.redact import Redactor
 from .callback_guard import DroppedCallbacks, guarded
 from .langchain_attempts import FailedAttempts, Failure
 from .langchain_graph import GraphLoop
-from .langchain_graph_setup import finish_check_stack, graph_edges, graph_on_stack, graph_settings, graph_tools
+from .langchain_graph_setup import (
+    finish_check_stack,
+    graph_edges,
+    graph_on_stack,
+    graph_settings,
+    graph_tools,
+    recursion_limit_on_stack,
+)
 from .langchain_recorder import TraceRecorder
 from .langchain_rounds import INVALID_TOOL, LoopRounds, plans
 from .langchain_stack import find_self, local_in, package_relative
@@ -178,8 +185,10 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
             tools, settings = executor.tools, executor_settings(executor)
         else:
             graph = graph_on_stack(sys._getframe(1))
-            tools, settings = graph_tools(graph), graph_settings(graph)
+            limit, given = recursion_limit_on_stack(sys._getframe(1))
+            tools, settings = graph_tools(graph), graph_settings(graph, limit if given else None)
             self.graph = GraphLoop(self.recorder, self.rounds, self.attempts)
+            self.graph.recursion_limit = limit
             self.graph.begin(self.recorder.walk(sys._getframe(1)))
             self.rounds.graph_check = finish_check_stack(graph, self.graph)
             self.graph.edges = {node: frozenset(edges) for node, edges in graph_edges(graph).items()}
@@ -216,6 +225,8 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     ) -> None:
         if run_id == self.recorder.root:
             self.attempts.tools_ended(handled=False)  # a tool's error that nothing handled is what ended the run
+            if self.graph is not None:
+                self.graph.failed(run_id, error)
             self.recorder.emit(
                 ChainErrorEvent, "on_chain_error", run_id, None, error_type=type(error).__name__, message=str(error)
             )

@@ -240,11 +240,13 @@ def needs_async(graph: Any) -> bool:
     return False
 
 
-def run_config(graph: Any, handler: LoopscopeCallbackHandler) -> dict[str, Any]:
-    """The config a run is invoked with: loopscope's handler, and for a graph compiled with a checkpointer
-    (memory) a thread of its own, new for each run, so that a recording and its re-run both begin with
-    an empty conversation, not one a checkpointer kept from an earlier run."""
+def run_config(graph: Any, handler: LoopscopeCallbackHandler, recursion_limit: int | None = None) -> dict[str, Any]:
+    """The config a run is invoked with: loopscope's handler, the recursion limit the app gives (if any), and
+    for a graph compiled with a checkpointer (memory) a thread of its own, new for each run, so that a recording
+    and its re-run both begin with an empty conversation, not one a checkpointer kept from an earlier run."""
     config: dict[str, Any] = {"callbacks": [handler]}
+    if recursion_limit is not None:
+        config["recursion_limit"] = recursion_limit
     if getattr(graph, "checkpointer", None) not in (None, False):
         config["configurable"] = {"thread_id": f"loopscope-{uuid.uuid4().hex}"}
     return config
@@ -256,6 +258,8 @@ class LangGraphAdapter:
     name = "LangGraph"
     extra = "langchain"
     takes_state = True  # a graph may be run on its own input state, not only a question (see state_of)
+    takes_max_turns = True  # record(max_turns=N): the app's config={"recursion_limit": N}, LangGraph's step limit
+    limit_setting = "recursion_limit"  # where chain_start keeps it (only when given)
 
     def record(
         self,
@@ -268,6 +272,7 @@ class LangGraphAdapter:
         listener: Callable[[EventBase], None] | None = None,
         clock: Callable[[], float] | None = None,
         state: dict[str, Any] | None = None,
+        max_turns: int | None = None,
     ) -> None:
         inputs = state if state is not None else {"messages": [{"role": "user", "content": question}]}
         with ExitStack() as substitutions:
@@ -278,10 +283,11 @@ class LangGraphAdapter:
                 substitutions.enter_context(tool_results_given(agent, observations))
             clock = clock or time.monotonic
             with LoopscopeCallbackHandler(path, clock=clock, listener=listener, **(meta or {})) as handler:
+                config = run_config(agent, handler, max_turns)
                 if needs_async(agent):
-                    run_to_end(agent.ainvoke(inputs, run_config(agent, handler)))
+                    run_to_end(agent.ainvoke(inputs, config))
                 else:
-                    agent.invoke(inputs, run_config(agent, handler))
+                    agent.invoke(inputs, config)
 
     def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
         found: dict[str, Callable[..., Any]] = {}

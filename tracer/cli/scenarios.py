@@ -66,8 +66,8 @@ def add_max_turns_argument(parser: argparse.ArgumentParser) -> None:
         type=_turns,
         metavar="N",
         help="your agent's turn limit as your app sets it: an OpenAI Agents SDK agent's Runner.run(max_turns=N) "
-        "(default 10), a pydantic-ai agent's UsageLimits(request_limit=N) (default 50); verify and fork re-run "
-        "with the recorded one",
+        "(default 10), a pydantic-ai agent's UsageLimits(request_limit=N) (default 50), a LangGraph graph's "
+        'config={"recursion_limit": N}; verify and fork re-run with the recorded one',
     )
 
 

@@ -123,10 +123,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "loopscope：智能体抛出了 {error_type}：{error}",
     ),
     "cli.framework.no_max_turns": (
-        "a turn limit of {turns} is an OpenAI Agents SDK agent's Runner.run(max_turns=N) or a pydantic-ai agent's "
-        "UsageLimits(request_limit=N), and this agent is neither",
-        "{turns} 轮的上限对应 OpenAI Agents SDK 的 Runner.run(max_turns=N) 或 pydantic-ai 的 "
-        "UsageLimits(request_limit=N)，而这个智能体两者都不是",
+        "a turn limit of {turns} is a framework agent's own (the OpenAI Agents SDK's Runner.run(max_turns=N), "
+        "pydantic-ai's UsageLimits(request_limit=N), LangGraph's recursion_limit); a loopscope agent sets "
+        "AgentExecutor(max_iterations=N) in its own code",
+        "{turns} 轮的上限属于框架智能体自己（OpenAI Agents SDK 的 Runner.run(max_turns=N)、pydantic-ai 的 "
+        "UsageLimits(request_limit=N)、LangGraph 的 recursion_limit）；loopscope 的智能体在自己的代码里设置 "
+        "AgentExecutor(max_iterations=N)",
     ),
     "cli.framework.no_model": (
         "the agent has no model (Agent(...) without one, given at each run by the app): loopscope runs it with its "
