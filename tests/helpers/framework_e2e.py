@@ -119,6 +119,7 @@ def recorded_at_one_turn(capsys, tmp_path: Path, monkeypatch, module: str, frame
     finally:
         project.server.stop()
     assert code == 0 and raised in err and len(project.server.received) == 1
+    assert len(err.strip().splitlines()) == 1, err  # the framework's error, said on one line
     trace = Trace.load(tmp_path / "run.jsonl")
     limit = next(e for e in trace.events if e.kind == "limit_reached")
     assert limit.reason == "max_iterations" and limit.early_stopping_method.startswith(f"raise {raised} (")

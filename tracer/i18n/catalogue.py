@@ -97,5 +97,12 @@ class Said(Exception):
 
 
 def said_of(error: BaseException) -> Message | str:
-    """What an error says to a person: its catalogue message when it is one of ours (Said), else its own text."""
-    return error.said if isinstance(error, Said) else str(error)
+    """What an error says to a person: its catalogue message when it is one of ours (Said), else its own text
+    on one line (LangGraph's errors add a line of links; a refusal is one line)."""
+    if isinstance(error, Said):
+        return error.said
+    try:
+        text = str(error)
+    except Exception:  # a user's exception whose __str__ fails still ends the command in a sentence
+        return "(its message could not be read)"
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
