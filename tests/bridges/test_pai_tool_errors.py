@@ -87,3 +87,31 @@ def test_a_plain_exception_is_an_unhandled_tool_error_and_the_run_ends_with_it(c
     kinds = [e.kind for e in trace.events]
     assert kinds.index("tool_error") < kinds.index("chain_error") == len(kinds) - 1
     assert len(project.server.received) == 1  # the model was not asked again
+
+
+def test_retries_exhausted_say_the_tools_last_model_retry_and_a_trace_from_before_still_verifies(capsys, start):
+    again = ToolCalls((("call_y", "get_weather", json.dumps({"city": "Atlantis"})),))
+    project = start([calls("Atlantis"), again, "never asked"])
+    code, _, err = loopscope(capsys, "record", "my_app.py:agent", "--input", "Weather?", "-o", "run.jsonl")
+    assert code == 0 and "exceeded max retries count of 1" in err
+    trace = Trace.load(project.folder / "run.jsonl")
+    error = tool_result_of(trace, "call_y", "tool_error")
+    assert error.error_type == "UnexpectedModelBehavior" and not error.handled
+    assert error.message.startswith("Tool 'get_weather' exceeded max retries count of 1.")
+    assert error.message.endswith(" (the tool's last ModelRetry: Atlantis is not a city; ask about a real one.)")
+    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
+    assert code == 0, out + err
+    # Recorded before the tool_error named the last ModelRetry: pydantic-ai's sentence alone, still OK.
+    path = project.folder / "run.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    older = [json.dumps(_without_last_retry(json.loads(line))) for line in lines]
+    assert older != lines
+    path.write_text("\n".join(older) + "\n", encoding="utf-8")
+    code, out, err = loopscope(capsys, "verify", "run.jsonl", "--agent", "my_app.py:agent")
+    assert code == 0, out + err
+
+
+def _without_last_retry(event: dict) -> dict:
+    if event.get("kind") == "tool_error" and "(the tool's last ModelRetry:" in str(event.get("message")):
+        return event | {"message": event["message"].split(" (the tool's last ModelRetry:")[0]}
+    return event

@@ -29,7 +29,7 @@ from executor.models.messages import render_messages
 from ..agents.frameworks import Answerer
 
 try:
-    from pydantic_ai import Agent, ToolReturn
+    from pydantic_ai import Agent, ModelRetry, ToolReturn
     from pydantic_ai.capabilities import AbstractCapability
     from pydantic_ai.exceptions import ToolRetryError, UsageLimitExceeded
     from pydantic_ai.messages import (
@@ -56,6 +56,7 @@ except ImportError as missing:  # the [pydantic-ai] extra
     ) from None
 
 from ..i18n import Message, Said
+from ..trace.normalise import LAST_RETRY
 from .async_run import run_to_end
 from .framework_events import FrameworkRun, final_output, running_tool_call
 from .named_agents import named_by
@@ -206,14 +207,18 @@ class _Loop:
         )
 
     def raised(self, call: ToolCallPart, error: Exception) -> None:
-        """A tool raised something other than ModelRetry: pydantic-ai lets it out, and the run ends with it."""
+        """A tool raised something other than ModelRetry, or raised ModelRetry once more than its `retries`:
+        pydantic-ai lets it out, and the run ends with it."""
         self.said.add(call.tool_call_id)
+        message = str(error)
+        if isinstance(error.__cause__, ModelRetry):  # retries exhausted: the tool's own last words are the cause
+            message += f"{LAST_RETRY}{error.__cause__.message})"
         self.run.emit(
             ToolErrorEvent,
             "execute_tool",
             tool=call.tool_name,
             error_type=type(error).__name__,
-            message=str(error),
+            message=message,
             handled=False,
             callee=self._callee(call.tool_name),
             tool_call_id=call.tool_call_id,

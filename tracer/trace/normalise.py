@@ -199,6 +199,11 @@ def _ordered(event: dict[str, Any]) -> dict[str, Any]:
     return {**kind, **payload, **envelope}
 
 
+# How a pydantic-ai tool_error for exhausted retries names the tool's last ModelRetry (its adapter adds it,
+# then the text and a closing parenthesis).
+LAST_RETRY = " (the tool's last ModelRetry: "
+
+
 def first_difference(expected: Sequence[dict[str, Any]], actual: Sequence[dict[str, Any]]) -> Difference | None:
     """Compare two normalised event lists; None when they are equal."""
     for index in range(max(len(expected), len(actual))):
@@ -245,7 +250,8 @@ def _raised(rerun: dict[str, Any] | None, recorded: dict[str, Any] | None) -> st
 def _without_new_callee(expected: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any]:
     """A trace recorded before events named their callee (or chain_start its retry policy, mcp_extract a
     count of several matches, a graph's finish check the node its edge went to, a framework's model call the
-    tool call it is made in) still matches a re-run that names one."""
+    tool call it is made in, a pydantic-ai tool_error the tool's last ModelRetry) still matches a re-run that
+    names one."""
     if expected.get("callee") is None and actual.get("callee") is not None:
         actual = {k: v for k, v in actual.items() if k != "callee"} | ({"callee": None} if "callee" in expected else {})
     settings, recorded = actual.get("settings"), expected.get("settings")
@@ -264,6 +270,10 @@ def _without_new_callee(expected: dict[str, Any], actual: dict[str, Any]) -> dic
         actual = actual | {"tool_call_id": expected.get("tool_call_id")}  # before a framework named the tool call
     if expected.get("kind") == "chain_end":  # a structured output, kept as an object before it was JSON text
         actual = _output_as_recorded(expected, actual)
+    if expected.get("kind") == "tool_error":  # pydantic-ai's exhausted retries, before it named the last one
+        recorded, message = expected.get("message"), actual.get("message")
+        if isinstance(recorded, str) and isinstance(message, str) and message.startswith(recorded + LAST_RETRY):
+            actual = actual | {"message": recorded}
     return actual
 
 
