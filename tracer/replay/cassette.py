@@ -113,11 +113,13 @@ class Cassette:
             return self._record(build_executor(_model_from(live_model)), inputs)
         return self._replay(build_executor, inputs)
 
-    def run_agent(self, agent: Any, question: str | dict[str, Any]) -> Any:
+    def run_agent(self, agent: Any, question: str | dict[str, Any], max_turns: int | None = None) -> Any:
         """Run a framework's agent (a compiled LangGraph graph, an Agents SDK or pydantic-ai Agent) on `question`
         as a cassette: recording, its own model answers and the trace is written; replaying, its graph and tools
         run for real with every model call answered from the recording, and ReplayDivergence names the first
-        event that differs."""
+        event that differs. `max_turns` is the agent's own turn limit as the app sets it (the Agents SDK's
+        max_turns, pydantic-ai's request_limit, LangGraph's recursion_limit). What the agent raised is the
+        returned trace's `error`, recording and replaying alike, as `run` does for loopscope's own agents."""
         __tracebackhide__ = _hidden_when_short
         from ..agents.framework_agent import FrameworkAgent
         from ..agents.frameworks import adapter_for, state_argument
@@ -136,16 +138,25 @@ class Cassette:
         state = state_argument(adapter, question)  # a LangGraph graph may be run on its input state
         if isinstance(question, dict) and not state:
             raise TypeError(f"run_agent takes a question (text) for a {adapter.name} agent, not a dict")
+        limits = _turn_limit(adapter, max_turns)
         if should_record(self.mode, self.path, self.record_with("once")):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             asked = question if isinstance(question, str) else ""
-            adapter.record(agent, asked, self.path, None, {**self.meta, "framework": adapter.name}, **state)
+            meta = {**self.meta, "framework": adapter.name}
+            error: BaseException | None = None
+            try:
+                adapter.record(agent, asked, self.path, None, meta, **state, **limits)
+            except Exception as failure:  # the agent failed: its trace has recorded how, as a replay will
+                if not self.path.exists():  # refused before its first event (no model, say): nothing recorded
+                    raise
+                error = failure
             self.recorded = True
-            return Trace.load(self.path)
+            written = Trace.load(self.path)
+            return Trace(written.header, written.events, self.path, written.warning, error=error)
         recorded = Trace.load(self.path)
         if recorded.warning:
             raise CassetteMissing(f"{recorded.warning}; record it again with {self.record_with('rewrite')}")
-        events, _raised = rerun_framework_agent(framework_agent, recorded)
+        events, rerun_error = rerun_framework_agent(framework_agent, recorded, limits=limits)
         difference = compare_framework_runs(recorded.events, events)
         if difference is not None:
             raise ReplayDivergence(
@@ -153,7 +164,7 @@ class Cassette:
                 f"if the change is intended, record it again: {self.record_with('rewrite')}"
             )
         self.recorded = False
-        return Trace(recorded.header, events, self.path)
+        return Trace(recorded.header, events, self.path, error=rerun_error)
 
     def _record(self, executor: Any, inputs: dict[str, Any]) -> Any:
         # Late, here and in _replay: the pytest plugin imports this module on every test run, and the
@@ -191,3 +202,14 @@ class Cassette:
             )
         self.recorded = False
         return Trace(recorded.header, rerun.events, self.path, result=rerun.result, error=rerun.error)
+
+
+def _turn_limit(adapter: Any, max_turns: Any) -> dict[str, Any]:
+    """run_agent's max_turns as the adapter's record takes it; one line for a value or an agent that cannot."""
+    if max_turns is None:
+        return {}
+    if type(max_turns) is not int or max_turns < 1:
+        raise ValueError(f"run_agent's max_turns is a whole number of turns, 1 or more, not {max_turns!r}")
+    if not getattr(adapter, "takes_max_turns", False):
+        raise TypeError(f"run_agent's max_turns is not a turn limit a {adapter.name} agent has")
+    return {"max_turns": max_turns}

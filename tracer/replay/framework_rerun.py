@@ -24,14 +24,19 @@ _STAND_IN_FIELDS = ("error_class",)
 
 
 def rerun_framework_agent(
-    agent: FrameworkAgent, trace: Trace, replies: Sequence[RecordedReply] | None = None
+    agent: FrameworkAgent,
+    trace: Trace,
+    replies: Sequence[RecordedReply] | None = None,
+    limits: dict[str, Any] | None = None,
 ) -> tuple[list[Event], BaseException | None]:
     """Run the user's agent again on the recorded question, every model call answered by `replies` (the
-    recording's own by default): the re-run's events, and what it raised (None when it ended)."""
+    recording's own by default), with the turn limit in `limits` (the recording's by default; a cassette's
+    is the test's own): the re-run's events, and what it raised (None when it ended)."""
     first = trace.events[0] if trace.events else None
     inputs = dict(first.inputs) if isinstance(first, ChainStartEvent) else {}
     question, state = question_of(inputs), state_argument(agent.adapter, inputs)
-    limits = recorded_limits(agent.adapter, getattr(first, "settings", None))
+    if limits is None:
+        limits = recorded_limits(agent.adapter, getattr(first, "settings", None))
     answers = answers_in_order(recorded_replies(trace.events) if replies is None else replies)
     with tempfile.TemporaryDirectory(prefix="loopscope-rerun-") as folder:
         path = Path(folder) / "rerun.jsonl"
