@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from tests.helpers.paths import FIXTURES
 from tests.helpers.trace_factory import record
 from tracer.tui.launch import build_session
 from tracer.tui.views.variables_view import variables_text
@@ -45,3 +46,21 @@ def test_a_graph_run_whose_middleware_is_not_a_list_still_shows_its_state(tmp_pa
     session.goto(5)
     shown = variables_text(session).plain
     assert 'state["messages"]' in shown and "middleware" not in shown
+
+
+def test_tool_results_that_ended_out_of_order_are_shown_in_the_order_the_model_asked(tmp_path):
+    """parallel_tools.jsonl: Guangzhou's call ends before Shanghai's; the next model call gets them as asked."""
+    path = tmp_path / "run.jsonl"
+    lines = (FIXTURES / "parallel_tools.jsonl").read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines):
+        event = json.loads(line)
+        if event.get("kind") == "chain_start":
+            lines[number] = json.dumps(event | {"settings": {"framework": "pydantic-ai"}})
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    session = build_session(path)
+    sent = session.event(17)  # the model call after the three results
+    assert sent.kind == "llm_start"
+    asked = [m["tool_call_id"] for m in sent.messages if m.get("role") == "tool"]
+    session.goto(12)  # the last of the three results
+    shown = [line.split()[2].rstrip(":") for line in variables_text(session).plain.splitlines() if "] tool " in line]
+    assert shown == asked == ["call_bj", "call_sh", "call_gz"]

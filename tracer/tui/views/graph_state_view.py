@@ -80,15 +80,24 @@ def state_messages(
         return [m for m in (initial if isinstance(initial, list) else []) if isinstance(m, dict)], []
     messages = [m for m in start.messages if m.get("role") != "system"]  # create_agent's prompt is not state
     pending: dict[str, str] = {}
+    results: dict[str, dict[str, Any]] = {}
+    asked_for: list[str] = []
     for seq in range((asked or 0) + 1, position + 1):
         event = session.event(seq)
         if isinstance(event, LLMEndEvent):
             calls = event.tool_calls or []
             messages.append({"role": "assistant", "content": event.text, "tool_calls": [c.name for c in calls]})
             pending = {c.id: f"{c.name} [{c.id}]" for c in calls}
+            asked_for = [c.id for c in calls]
         elif isinstance(event, ToolEndEvent) and event.tool_call_id in pending:
-            messages.append({"role": "tool", "content": event.observation, "tool_call_id": event.tool_call_id})
+            results[event.tool_call_id] = {
+                "role": "tool",
+                "content": event.observation,
+                "tool_call_id": event.tool_call_id,
+            }
             pending.pop(event.tool_call_id)
+    # Tools run at once may end in any order; the next model call gets their results in the order it asked.
+    messages += [results[call] for call in asked_for if call in results]
     return messages, list(pending.values())
 
 
