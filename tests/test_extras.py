@@ -109,6 +109,7 @@ BEHIND_A_GUARD = {
     "tracer.bridges.langgraph_models": "tracer.bridges.langgraph_agent",
     "tracer.bridges.openai_agents_tools": "tracer.bridges.openai_agents_agent",
     "tracer.bridges.pydantic_ai_messages": "tracer.bridges.pydantic_ai_agent",
+    "tracer.bridges.pydantic_ai_events": "tracer.bridges.pydantic_ai_agent",
 }
 # Imported with the extra's packages hidden, each of these modules must fail in one line naming the extra.
 AT_IMPORT = sorted(
