@@ -69,3 +69,24 @@ async def test_the_marked_line_sits_in_the_middle_half_of_the_source_pane_at_eve
             if not height // 4 <= row < height - height // 4 and not at_an_end:
                 off_centre.append((position, line, row, height))
     assert off_centre == []  # context-budget's event 24 sat on the pane's second-last row
+
+
+async def test_a_line_shown_while_the_pane_is_hidden_is_centred_once_the_pane_is_back():
+    """A tutorial stop hides the source for its narration; the next event shows it again. Asked to centre before
+    the pane had its height back (CI's load gave that order), the line sat on the pane's top row."""
+    app = DebuggerApp(tutorial_session("rose-pricing", len(TUTORIALS["rose-pricing"].parts) - 1, "en"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        view = app.screen.query_one(SourceView)
+        source, line = view.source, view.current_line
+        assert source is not None and line is not None and len(source.lines) > 100
+        view.display = False
+        await settle(pilot)
+        target = 120 if abs(line - 120) > 40 else len(source.lines) - 60
+        view.show(source, target, {})  # its centring runs while the pane has no height
+        await settle(pilot)
+        view.display = True
+        await settle(pilot)
+        height = view.scrollable_content_region.height
+        row = target - 1 - view.scroll_y
+        assert height // 4 <= row < height - height // 4, (target, view.scroll_y, height)

@@ -117,7 +117,10 @@ class SourceView(ScrollView, can_focus=True):
             self.post_message(self.ToggleLine(self.source.path, self.cursor_line))
 
     def _centre(self, line: int) -> None:
-        height = max(self.scrollable_content_region.height, 1)
+        height = self.scrollable_content_region.height
+        if not height:  # hidden (a tutorial stop's narration has its place): centre at the next paint with a height
+            self._unsized = True
+            return
         margin = height // 4  # a line near the edge is centred too: it was shown one row above the fold
         if not self.scroll_y + margin < line <= self.scroll_y + height - margin:
             # force: a file just loaded in place of a shorter one has no scrollbar until the next layout, and
