@@ -23,6 +23,11 @@ from ..extras import MissingExtra
 GROUP = "loopscope.frameworks"
 
 
+class RunClosed(BaseException):
+    """A debugger closed the run it was holding: unwinds the agent's thread (not an Exception, so the agent's
+    own handlers let it through); the trace is finished with every event up to there."""
+
+
 @dataclass(frozen=True)
 class RecordedToolCall:
     """One tool call the model asked for: its id, the tool's name, and the arguments as JSON text."""

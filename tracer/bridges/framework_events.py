@@ -25,6 +25,7 @@ from executor.events import (
 )
 from executor.models.messages import render_messages
 
+from ..agents.frameworks import RunClosed
 from ..trace.writer import TraceWriter
 from .langchain_recorder import environment_redactor
 
@@ -148,6 +149,18 @@ class FrameworkRun:
 
     def close(self) -> None:
         self.writer.close()
+
+    def stopped(self, stopped: BaseException) -> BaseException:
+        """The run ended without an Exception: what to raise. A debugger closing it finishes the trace with the
+        events so far; Ctrl-C (anything else) leaves the named file as it was and keeps them as
+        `<name>.interrupted`, and the KeyboardInterrupt says where, as `record` of loopscope's own agents does."""
+        if isinstance(stopped, RunClosed):
+            self.writer.close()
+            return stopped
+        self.writer.abandon()
+        if isinstance(stopped, KeyboardInterrupt):
+            return KeyboardInterrupt(self.writer.interrupted_words())
+        return stopped
 
 
 def as_json_text(value: Any) -> str:

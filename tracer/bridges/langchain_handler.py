@@ -30,6 +30,7 @@ from executor.events import (
 )
 from executor.models.messages import render_messages
 
+from ..agents.frameworks import RunClosed
 from ..extras import missing_extra
 from ..trace.redact import Redactor
 from .callback_guard import DroppedCallbacks, guarded
@@ -114,6 +115,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self.rounds = LoopRounds(self.recorder)
         self.attempts = FailedAttempts(self.recorder)
         self.graph: GraphLoop | None = None  # set when the run is a LangGraph agent's
+        self.interrupted = ""  # after Ctrl-C: where the events so far were kept, in words
         self.raise_error = raise_error  # a failing callback raises into the run instead of being dropped
         self._root_inputs: set[str] = set()
         self._parents: dict[UUID, UUID | None] = {}  # nested chain run -> its parent run
@@ -155,8 +157,11 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     def __enter__(self) -> LoopscopeCallbackHandler:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is None or issubclass(kind, (Exception, RunClosed)):
+            self.close()  # an agent's error is in the trace (chain_error), as a debugger's stop is
+        else:  # Ctrl-C: the file named is left as it was, the events so far kept as `<name>.interrupted`
+            self.interrupted = self.recorder.abandon()  # (said again if on_chain_error did it already)
 
     def _stack(self, parent: UUID | None) -> tuple[SourceRef, ...]:
         """The loop's frames for an event of a run under `parent` (a LangGraph worker's after its node's)."""
@@ -224,6 +229,9 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
     ) -> None:
         if run_id == self.recorder.root:
+            if not isinstance(error, (Exception, RunClosed)):  # Ctrl-C: not the run's end, as for our own loop
+                self.interrupted = self.recorder.abandon()
+                return
             self.attempts.tools_ended(handled=False)  # a tool's error that nothing handled is what ended the run
             if self.graph is not None:
                 self.graph.failed(run_id, error)

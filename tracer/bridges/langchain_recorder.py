@@ -6,6 +6,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -42,6 +43,7 @@ class TraceRecorder:
         versions = {name: _version(name) for name in DISTRIBUTIONS}
         self.problem: str | None = None  # why the trace file is missing or incomplete (one line)
         self.writer: TraceWriter | None = None
+        self.kept = ""  # after Ctrl-C: where the events so far went, in words (see abandon)
         try:
             redactor = redactor if redactor is not None else environment_redactor()
             self.writer = TraceWriter(path, redactor, sync=sync, source="langchain", langchain=versions, **meta)
@@ -154,6 +156,21 @@ class TraceRecorder:
             except TraceWriteError as error:
                 self.could_not_write(str(error))
         return self.problem
+
+    def abandon(self) -> str:
+        """Ctrl-C ended the run: the named file is left as it was and the events so far (the held one too) are
+        kept as `<name>.interrupted`; says so in words for the one-line message."""
+        writer = self.writer
+        if writer is None:
+            return self.kept
+        if self.pending is not None:
+            held, self.pending = self.pending, None
+            with suppress(Exception):  # nothing more can be said on the way out of a Ctrl-C
+                held()
+        self.writer, self._outermost = None, None
+        writer.abandon()
+        self.kept = writer.interrupted_words()
+        return self.kept
 
     def could_not_write(self, problem: str) -> None:
         self.problem = problem

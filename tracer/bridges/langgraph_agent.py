@@ -282,12 +282,16 @@ class LangGraphAdapter:
             if observations:
                 substitutions.enter_context(tool_results_given(agent, observations))
             clock = clock or time.monotonic
-            with LoopscopeCallbackHandler(path, clock=clock, listener=listener, **(meta or {})) as handler:
-                config = run_config(agent, handler, max_turns)
-                if needs_async(agent):
-                    run_to_end(agent.ainvoke(inputs, config))
-                else:
-                    agent.invoke(inputs, config)
+            handler = LoopscopeCallbackHandler(path, clock=clock, listener=listener, **(meta or {}))
+            try:
+                with handler:
+                    config = run_config(agent, handler, max_turns)
+                    if needs_async(agent):
+                        run_to_end(agent.ainvoke(inputs, config))
+                    else:
+                        agent.invoke(inputs, config)
+            except KeyboardInterrupt:  # the handler kept the events so far: the one-line message says where
+                raise KeyboardInterrupt(handler.interrupted) from None
 
     def tool_functions(self, agent: Any) -> dict[str, Callable[..., Any]]:
         found: dict[str, Callable[..., Any]] = {}

@@ -281,6 +281,8 @@ class OpenAIAgentsAdapter:
             run.fail(error)
             run.close()
             raise
+        except BaseException as stopped:  # Ctrl-C, or a debugger closing the run: see FrameworkRun.stopped
+            raise run.stopped(stopped) from None
         messages = [dict(m) for m in Converter.items_to_messages(result.to_input_list())]
         run.end({"messages": messages, "output": final_output(result.final_output), "agent": result.last_agent.name})
         run.close()

@@ -173,6 +173,8 @@ class PydanticAIAdapter:
             run.fail(error)
             run.close()
             raise
+        except BaseException as stopped:  # Ctrl-C, or a debugger closing the run: see FrameworkRun.stopped
+            raise run.stopped(stopped) from None
         messages = chat_messages(result.all_messages())
         run.end({"messages": messages, "output": final_output(result.output)})
         run.close()

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import os
 import sys
+import threading
 
 from executor import __version__
 
@@ -131,3 +133,17 @@ def _run(argv: list[str] | None) -> int:
     except KeyboardInterrupt as interrupt:  # a command may say what it kept (KeyboardInterrupt(words))
         print("loopscope: interrupted" + (f"; {scrub(interrupt)}" if str(interrupt) else ""), file=sys.stderr)
         return 130
+
+
+def entry() -> None:
+    """The `loopscope` command: main(), then the exit. After Ctrl-C the exit is at once even while a framework's
+    tool still runs in a thread of the framework's own: Python would wait for that thread at exit, for ever if
+    the tool hangs (loopscope's own agents run tools on daemon threads, which it does not wait for)."""
+    code = main()
+    me = threading.current_thread()
+    if code == 130 and any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not me):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        atexit._run_exitfuncs()  # what was registered still runs: an MCP server's clean-up, the user's own
+        os._exit(code)
+    sys.exit(code)

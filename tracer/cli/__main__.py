@@ -1,7 +1,5 @@
 """`python -m tracer.cli`: the same as the `loopscope` command."""
 
-import sys
+from . import entry
 
-from . import main
-
-sys.exit(main())
+entry()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import queue
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -19,7 +20,7 @@ from executor.callee import callee_of
 from executor.events import CalleeRef, ChainStartEvent, Event, EventBase
 
 from ..agents.framework_agent import FrameworkAgent
-from ..agents.frameworks import Answerer, answers_in_order, recorded_limits, recorded_replies, state_of
+from ..agents.frameworks import Answerer, RunClosed, answers_in_order, recorded_limits, recorded_replies, state_of
 from ..i18n import Message, said_of, verbatim
 from ..trace.run_inputs import question_of
 from ..trace.transitions import Trace
@@ -34,7 +35,7 @@ from .worker_adoption import WorkerAdoption, arguments_of, code_of_function
 START_GRACE = 2.0
 
 
-class _Stopped(BaseException):
+class _Stopped(RunClosed):
     """The debugger closed the run while it was held: unwinds the agent's thread (not an Exception)."""
 
 
@@ -320,7 +321,11 @@ class FrameworkRunAhead:
     keeping each event's real frames (the Reenactment of a LangGraph trace: Variables shows real locals).
     `pulled[seq]` is the re-run's event for the recording's event `seq`, matched by call (see _keys)."""
 
-    def __init__(self, agent: FrameworkAgent, trace: Trace, path: Path) -> None:
+    def __init__(self, agent: FrameworkAgent, trace: Trace) -> None:
+        # The re-run's own trace is of no use to anyone: it goes to a folder of its own, gone at close, so a
+        # debugging session leaves nothing beside the user's recording (nor a partial file when quit mid-way).
+        self._scratch = tempfile.TemporaryDirectory(prefix="loopscope-reenacted-")
+        path = Path(self._scratch.name) / "reenacted.jsonl"
         first = trace.events[0] if trace.events else None
         inputs = dict(first.inputs) if isinstance(first, ChainStartEvent) else {}
         answers = answers_in_order(recorded_replies(trace.events))
@@ -353,3 +358,4 @@ class FrameworkRunAhead:
 
     def close(self) -> None:
         self._run.close()
+        self._scratch.cleanup()

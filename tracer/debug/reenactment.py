@@ -90,7 +90,7 @@ class Reenactment:
 
             agent = load_framework_agent(self._agent_spec, offline=True)
             if agent is not None:
-                return FrameworkRunAhead(agent, Trace.load(self.path), self.path.with_suffix(".reenacted.jsonl"))
+                return FrameworkRunAhead(agent, Trace.load(self.path))
         from .run_ahead import RunAhead  # late: see _why_not
 
         return RunAhead(self._agent(), self.path)
