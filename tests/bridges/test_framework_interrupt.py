@@ -103,3 +103,26 @@ def test_debug_agent_leaves_nothing_beside_the_recording(capsys, tmp_path, monke
         p for p in before if p != "__pycache__"
     ]
     assert json.loads((tmp_path / "run.jsonl").read_text(encoding="utf-8").splitlines()[0])["framework"]
+
+
+def test_ctrl_c_in_your_own_langchain_run_keeps_it_as_interrupted_and_says_where(tmp_path):
+    """LangChain tells the handler of Ctrl-C as the run's chain_error; it is not the run's end: the file named
+    is left as it was (it was replaced by a 'finished' run ending in KeyboardInterrupt)."""
+    from tests.helpers.langchain_rose import rose_executor, rose_inputs
+    from tracer import LoopscopeCallbackHandler
+
+    def ctrl_c(query: str) -> str:
+        raise KeyboardInterrupt  # as if pressed while the search ran
+
+    path = tmp_path / "run.jsonl"
+    path.write_text(OLD, encoding="utf-8")
+    executor = rose_executor()
+    executor.tools[0].func = ctrl_c
+    with pytest.raises(KeyboardInterrupt), LoopscopeCallbackHandler(path) as handler:
+        executor.invoke(rose_inputs(), {"callbacks": [handler]})
+    kept = tmp_path / "run.jsonl.interrupted"
+    assert path.read_text(encoding="utf-8") == OLD and str(kept) in handler.interrupted
+    _, events, warning = load_trace(kept)
+    kinds = [e.kind for e in events]
+    assert "tool_start" in kinds and "chain_error" not in kinds and "chain_end" not in kinds, kinds
+    assert "interrupted" in warning and not list(tmp_path.glob("*.partial"))
