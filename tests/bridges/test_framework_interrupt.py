@@ -5,6 +5,7 @@ what loopscope keeps for its own agents, and nothing else is left in the user's 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -66,6 +67,32 @@ def test_ctrl_c_while_a_tool_hangs_exits_at_once_and_keeps_the_run_as_interrupte
     starts = [e for e in events if e.kind == "tool_start"]
     assert [e.tool for e in starts] == ["get_weather"] and "interrupted" in warning
     assert not [e for e in events if e.kind == "chain_end"]
+
+
+def test_ctrl_c_during_verify_names_no_file_that_is_gone(capsys, tmp_path, monkeypatch):
+    """verify re-runs the agent in a folder of its own, removed at the end: Ctrl-C there keeps nothing to name."""
+    monkeypatch.chdir(tmp_path)
+    spec, source, replies = write_project(tmp_path, "pydantic_ai")
+    code, _, err = loopscope(capsys, "record", spec, "--input", QUESTION, "--replies", replies.name, "-o", "run.jsonl")
+    assert code == 0, err
+    hang_when_asked = HANG.replace('print("hanging"', 'import os\n    os.environ.get("HANG") and print("hanging"')
+    hang_when_asked = hang_when_asked.replace("__import__", 'os.environ.get("HANG") and __import__')
+    source.write_text(source.read_text().replace("forecast = FORECASTS[city]", hang_when_asked, 1))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tracer.cli", "verify", "run.jsonl", "--agent", spec],
+        cwd=tmp_path,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "HANG": "1"},
+    )
+    try:
+        assert process.stdout is not None and process.stdout.readline().strip() == "hanging"
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 130 and err.strip().splitlines() == ["loopscope: interrupted"], err
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)

@@ -45,6 +45,8 @@ def rerun_framework_agent(
             agent.adapter.record(agent.agent, question, path, answers, agent.header_meta(), **state, **limits)
         except Exception as raised:  # the user's agent failed; its trace says where, and the caller compares
             error = raised
+        except KeyboardInterrupt:  # its words name a kept file in this folder, which is about to go
+            raise KeyboardInterrupt() from None
         events = list(Trace.load(path).events) if path.exists() else []
     return events, error
 
