@@ -115,7 +115,6 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         self.rounds = LoopRounds(self.recorder)
         self.attempts = FailedAttempts(self.recorder)
         self.graph: GraphLoop | None = None  # set when the run is a LangGraph agent's
-        self.interrupted = ""  # after Ctrl-C: where the events so far were kept, in words
         self.raise_error = raise_error  # a failing callback raises into the run instead of being dropped
         self._root_inputs: set[str] = set()
         self._parents: dict[UUID, UUID | None] = {}  # nested chain run -> its parent run
@@ -145,6 +144,11 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     def dropped(self) -> DroppedCallbacks:
         return self.recorder.dropped
 
+    @property
+    def interrupted(self) -> str:
+        """After Ctrl-C: where the events so far were kept, in words ("" when the run was not interrupted)."""
+        return self.recorder.kept
+
     def close(self) -> str | None:
         """Finish the trace file. Never raises: returns why the trace is missing or incomplete (one
         line, also in `problem`), or None when it was written whole."""
@@ -161,7 +165,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
         if kind is None or issubclass(kind, (Exception, RunClosed)):
             self.close()  # an agent's error is in the trace (chain_error), as a debugger's stop is
         else:  # Ctrl-C: the file named is left as it was, the events so far kept as `<name>.interrupted`
-            self.interrupted = self.recorder.abandon()  # (said again if on_chain_error did it already)
+            self.recorder.abandon()  # (nothing more to do if on_chain_error did it already)
 
     def _stack(self, parent: UUID | None) -> tuple[SourceRef, ...]:
         """The loop's frames for an event of a run under `parent` (a LangGraph worker's after its node's)."""
@@ -230,7 +234,7 @@ class LoopscopeCallbackHandler(BaseCallbackHandler):
     ) -> None:
         if run_id == self.recorder.root:
             if not isinstance(error, (Exception, RunClosed)):  # Ctrl-C: not the run's end, as for our own loop
-                self.interrupted = self.recorder.abandon()
+                self.recorder.abandon()
                 return
             self.attempts.tools_ended(handled=False)  # a tool's error that nothing handled is what ended the run
             if self.graph is not None:
